@@ -1,0 +1,21 @@
+import { z } from 'zod'
+
+export const ErrorCode = z.enum([
+  'VALIDATION',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'INTERNAL',
+])
+export type ErrorCode = z.infer<typeof ErrorCode>
+
+export const ErrorBody = z.object({
+  error: z.object({
+    code: ErrorCode,
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+})
+export type ErrorBody = z.infer<typeof ErrorBody>

@@ -1,0 +1,185 @@
+import fs from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import compress from '@fastify/compress'
+import helmet from '@fastify/helmet'
+import fastifyStatic from '@fastify/static'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod'
+import { isPagePath } from '#contract/pages'
+import type { Config } from './config'
+import type { Database, Db } from './db/client'
+import { errorHandler, sendError } from './lib/error-handler'
+import { PublicCache } from './lib/public-cache'
+import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
+import { brandRoutes } from './modules/brands/brands.routes'
+import { healthRoutes } from './modules/health/health.routes'
+import { productRoutes } from './modules/products/products.routes'
+
+export type AppContext = {
+  config: Config
+  database: Database
+  db: Db
+  storage: MediaStorage
+  cache: PublicCache
+}
+
+export type AppInstance = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext
+  }
+}
+
+export type BuildAppOptions = {
+  config: Config
+  database: Database
+  storage: MediaStorage
+  logger?: boolean
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.webp': 'image/webp',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+}
+
+export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
+  const { config, database, storage } = opts
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+          },
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>()
+
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  app.decorate('ctx', {
+    config,
+    database,
+    db: database.db,
+    storage,
+    cache: new PublicCache(config.publicCacheTtlMs),
+  })
+  app.setErrorHandler(errorHandler)
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://js.stripe.com'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'", 'https://api.stripe.com'],
+        frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.env === 'production',
+  })
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Laptop Market API',
+        version: '1.0.0',
+        description: 'A marketplace for used laptops. Errors are `{ error: { code, message, fields? } }`.',
+      },
+      servers: [{ url: '/' }],
+    },
+    transform: jsonSchemaTransform,
+  })
+  await app.register(swaggerUi, { routePrefix: '/api/docs' })
+
+  await app.register(
+    async (api) => {
+      const typed = api.withTypeProvider<ZodTypeProvider>()
+      await typed.register(healthRoutes)
+      await typed.register(brandRoutes)
+      await typed.register(productRoutes)
+      typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    },
+    { prefix: '/api' },
+  )
+
+  app.get<{ Params: { '*': string } }>(`${MEDIA_PREFIX}*`, { schema: { hide: true } }, async (req, reply) => {
+    const key = req.params['*']
+    const type = MEDIA_TYPES[path.extname(key).toLowerCase()]
+    const data = type && isSafeKey(key) ? await storage.read(key) : undefined
+    if (!data || !type) return sendError(reply, 404, 'NOT_FOUND', 'Image not found')
+    return reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .type(type)
+      .send(data)
+  })
+
+  const webDir = config.webDistDir
+  const indexFile = path.join(webDir, 'index.html')
+  if (fs.existsSync(indexFile)) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      setHeaders(reply, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
+      },
+    })
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const url = new URL(req.url, 'http://localhost')
+    if (
+      url.pathname.startsWith('/api/') ||
+      url.pathname === '/api' ||
+      url.pathname.startsWith(MEDIA_PREFIX)
+    ) {
+      return sendError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}`)
+    }
+    if ((req.method === 'GET' || req.method === 'HEAD') && fs.existsSync(indexFile)) {
+      return reply
+        .code(isPagePath(url.pathname) ? 200 : 404)
+        .header('cache-control', 'no-cache')
+        .sendFile('index.html', webDir)
+    }
+    return sendError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}`)
+  })
+
+  return app
+}

@@ -1,0 +1,31 @@
+import type { ErrorCode } from '#contract/errors'
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+}
+
+/** An outcome the caller should see: code, a readable message, and optionally the bad fields. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message)
+    this.name = 'AppError'
+  }
+
+  get status(): number {
+    return STATUS_BY_CODE[this.code]
+  }
+}
+
+export function notFound(what: string): AppError {
+  return new AppError('NOT_FOUND', `${what} not found`)
+}

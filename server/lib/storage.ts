@@ -1,0 +1,77 @@
+import fs from 'node:fs'
+import fsp from 'node:fs/promises'
+import path from 'node:path'
+
+/**
+ * Where uploaded and generated media live. The local folder is the default; an S3-compatible
+ * store implements the same four calls. Keys are relative paths like `products/ab/cd.webp`.
+ */
+export interface MediaStorage {
+  put(key: string, data: Buffer): Promise<void>
+  read(key: string): Promise<Buffer | undefined>
+  exists(key: string): Promise<boolean>
+  /** The URL the browser uses for the object. */
+  url(key: string): string
+}
+
+const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/i
+
+export function isSafeKey(key: string): boolean {
+  return SAFE_KEY.test(key) && !key.split('/').some((part) => part === '..' || part === '' || part === '.')
+}
+
+export const MEDIA_PREFIX = '/media/'
+
+export class LocalMediaStorage implements MediaStorage {
+  constructor(readonly root: string) {
+    fs.mkdirSync(root, { recursive: true })
+  }
+
+  private resolve(key: string): string {
+    if (!isSafeKey(key)) throw new Error(`Unsafe media key: ${key}`)
+    return path.join(this.root, key)
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const file = this.resolve(key)
+    await fsp.mkdir(path.dirname(file), { recursive: true })
+    const tmp = `${file}.${process.pid}.tmp`
+    await fsp.writeFile(tmp, data)
+    await fsp.rename(tmp, file)
+  }
+
+  async read(key: string): Promise<Buffer | undefined> {
+    try {
+      return await fsp.readFile(this.resolve(key))
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+      throw err
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.read(key)) !== undefined
+  }
+
+  url(key: string): string {
+    return `${MEDIA_PREFIX}${key}`
+  }
+}
+
+/** For tests: nothing touches the disk. */
+export class MemoryMediaStorage implements MediaStorage {
+  readonly files = new Map<string, Buffer>()
+  async put(key: string, data: Buffer) {
+    if (!isSafeKey(key)) throw new Error(`Unsafe media key: ${key}`)
+    this.files.set(key, data)
+  }
+  async read(key: string) {
+    return this.files.get(key)
+  }
+  async exists(key: string) {
+    return this.files.has(key)
+  }
+  url(key: string) {
+    return `${MEDIA_PREFIX}${key}`
+  }
+}

@@ -1,0 +1,3 @@
+export function App() {
+  return <h1>Laptop Market</h1>
+}
