@@ -63,6 +63,23 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      // The same API suite again on PostgreSQL when a server is configured (CI sets it when one answers).
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'server-postgres',
+                root: '.',
+                include: ['server/**/*.test.ts'],
+                environment: 'node' as const,
+                env: { TEST_DB: 'postgres' },
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
       {
         extends: true,
         test: {

@@ -13,11 +13,11 @@ export type TestApp = {
 }
 
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite, or, when TEST_DATABASE_URL
- * is set, a new PostgreSQL database made for this file and dropped afterwards.
+ * A fresh, migrated database for one test file: an in-memory PGlite, or, in the `server-postgres`
+ * test project (TEST_DB=postgres), a new database on TEST_DATABASE_URL's server, dropped afterwards.
  */
 export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL
+  const url = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
   if (!url) {
     const database = await openDatabase({ driver: 'pglite' })
     return { database, drop: async () => {} }
