@@ -19,6 +19,15 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
+  AUTH_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
 })
 
 export type Config = {
@@ -33,6 +42,11 @@ export type Config = {
   publicCacheTtlMs: number
   seedDemo: boolean
   webDistDir: string
+  /** Signs session cookies and access tokens. Required in production; elsewhere one is kept in DATA_DIR. */
+  authSecret: string | undefined
+  accessTokenTtlSeconds: number
+  /** Present when "Continue with Google" is configured; the issuer is configurable for local providers. */
+  google: { clientId: string; clientSecret: string; issuer: string } | undefined
 }
 
 export class ConfigError extends Error {}
@@ -45,6 +59,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   const e = parsed.data
+  if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required when NODE_ENV=production')
+  }
+  if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither')
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -57,5 +77,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicCacheTtlMs: e.PUBLIC_CACHE_TTL_MS,
     seedDemo: e.SEED_DEMO === 'auto' && e.NODE_ENV !== 'production',
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
+    authSecret: e.AUTH_SECRET,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER }
+        : undefined,
   }
 }
