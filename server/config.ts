@@ -1,21 +1,16 @@
 import path from 'node:path'
 import { z } from 'zod'
 
-const optionalUrl = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined))
-  .pipe(z.url().optional())
+const optionalUrl = (protocol: RegExp) => z.string().trim().pipe(z.url({ protocol })).optional()
 
 const Env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: optionalUrl,
-  REDIS_URL: optionalUrl,
-  PUBLIC_URL: optionalUrl,
+  DATABASE_URL: optionalUrl(/^postgres(ql)?$/),
+  REDIS_URL: optionalUrl(/^rediss?$/),
+  PUBLIC_URL: optionalUrl(/^https?$/),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
@@ -49,11 +44,20 @@ export type Config = {
   google: { clientId: string; clientSecret: string; issuer: string } | undefined
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** `PORT=` in a shell or an .env file means "not set": without this, PORT= would listen on a random port. */
+function dropEmptyValues(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => (entry[1] ?? '').trim() !== ''),
+  )
+}
 
 /** The only place that reads the environment. A bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = Env.safeParse(env)
+  const parsed = Env.safeParse(dropEmptyValues(env))
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
@@ -63,7 +67,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required when NODE_ENV=production')
   }
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
-    throw new ConfigError('Invalid configuration:\n  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither')
+    throw new ConfigError(
+      'Invalid configuration:\n  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither',
+    )
   }
   return {
     env: e.NODE_ENV,
