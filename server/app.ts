@@ -17,12 +17,17 @@ import {
 import { isPagePath } from '#contract/pages'
 import type { Config } from './config'
 import type { Database, Db } from './db/client'
-import { errorHandler, sendError } from './lib/error-handler'
+import { type Auth, createAuth, resolveAuthSecret } from './lib/auth'
+import { errorHandler, frameworkErrorHandler, sendError } from './lib/error-handler'
 import { PublicCache } from './lib/public-cache'
+import { type CounterStore, createCounterStore } from './lib/rate-limit'
+import { createSessions, type Sessions } from './lib/session'
 import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
+import { authRoutes } from './modules/auth/auth.routes'
 import { brandRoutes } from './modules/brands/brands.routes'
 import { healthRoutes } from './modules/health/health.routes'
 import { productRoutes } from './modules/products/products.routes'
+import { userRoutes } from './modules/users/users.routes'
 
 export type AppContext = {
   config: Config
@@ -30,6 +35,10 @@ export type AppContext = {
   db: Db
   storage: MediaStorage
   cache: PublicCache
+  auth: Auth
+  sessions: Sessions
+  /** Counters shared by every instance when Redis is configured (sign-in limits). */
+  counters: CounterStore
 }
 
 export type AppInstance = FastifyInstance<
@@ -51,6 +60,8 @@ export type BuildAppOptions = {
   database: Database
   storage: MediaStorage
   logger?: boolean
+  /** Defaults to Redis when REDIS_URL is set, else memory. */
+  counters?: CounterStore
 }
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -73,16 +84,26 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
           },
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  const secret = resolveAuthSecret(config)
+  const auth = createAuth(database.db, config, secret)
+  const counters = opts.counters ?? createCounterStore(config.redisUrl)
   app.decorate('ctx', {
     config,
     database,
     db: database.db,
     storage,
     cache: new PublicCache(config.publicCacheTtlMs),
+    auth,
+    sessions: createSessions(database.db, auth, secret, config.accessTokenTtlSeconds),
+    counters,
+  })
+  app.addHook('onClose', async () => {
+    if (!opts.counters) await counters.close()
   })
   app.setErrorHandler(errorHandler)
 
@@ -131,6 +152,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(healthRoutes)
       await typed.register(brandRoutes)
       await typed.register(productRoutes)
+      await typed.register(authRoutes)
+      await typed.register(userRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

@@ -1,0 +1,59 @@
+import { z } from 'zod'
+
+export const Role = z.enum(['buyer', 'seller', 'admin'])
+export type Role = z.infer<typeof Role>
+
+/** The signed-in person, as the web app sees them. */
+export const Me = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: Role,
+  verified: z.boolean(),
+})
+export type Me = z.infer<typeof Me>
+
+export const AccessToken = z.object({ accessToken: z.string() })
+
+export const EmailParams = z.strictObject({ email: z.string().trim().max(254) })
+export const EmailQuery = z.strictObject({
+  email: z.email({ message: 'A valid email is required' }).max(254),
+})
+
+export const IsAdmin = z.object({ isAdmin: z.boolean() })
+export const IsBuyer = z.object({ isBuyer: z.boolean() })
+export const IsSeller = z.object({ isSeller: z.boolean() })
+
+/** A buyer or seller row in the admin's tables. */
+export const UserRecord = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: Role,
+  verified: z.boolean(),
+  createdAt: z.string(),
+})
+export type UserRecord = z.infer<typeof UserRecord>
+export const UserRecordList = z.array(UserRecord)
+
+export const UserListQuery = z.strictObject({
+  q: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+})
+export type UserListQuery = z.infer<typeof UserListQuery>
+
+/** The seed's body for POST /buyers and /sellers. The role never makes anyone an admin. */
+export const NewUserRecord = z.strictObject({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  email: z.email({ message: 'Email Address is required' }).max(254),
+  role: z.string().max(20).optional(),
+})
+
+export const VerifySeller = z.strictObject({ verified: z.boolean().default(true) })
+
+export const Overview = z.object({
+  role: Role,
+  counts: z.array(z.object({ label: z.string(), value: z.string() })),
+})
+export type Overview = z.infer<typeof Overview>

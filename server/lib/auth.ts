@@ -1,0 +1,125 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { getCurrentAdapter } from '@better-auth/core/context'
+import { betterAuth } from 'better-auth'
+import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { APIError } from 'better-auth/api'
+import { genericOAuth } from 'better-auth/plugins/generic-oauth'
+import { eq } from 'drizzle-orm'
+import type { Config } from '#server/config'
+import type { Db } from '#server/db/client'
+import { accounts, sessions, users, verifications } from '#server/db/schema'
+
+export const AUTH_BASE_PATH = '/api/auth'
+export const SIGNUP_ROLES = ['buyer', 'seller'] as const
+
+/**
+ * The secret that signs session cookies and access tokens. Production must set AUTH_SECRET (several
+ * instances share it); elsewhere one is generated once and kept in the data folder.
+ */
+export function resolveAuthSecret(config: Config): string {
+  if (config.authSecret) return config.authSecret
+  if (config.env === 'test') return 'Tq8vN2rXw5LmZ1pK7cYb4HsJ9eUa3GdF6oRi0Wn'
+  const file = path.join(config.dataDir, 'auth-secret')
+  try {
+    return fs.readFileSync(file, 'utf8').trim()
+  } catch {
+    const secret = crypto.randomBytes(32).toString('base64url')
+    fs.mkdirSync(config.dataDir, { recursive: true })
+    fs.writeFileSync(file, secret, { mode: 0o600 })
+    return secret
+  }
+}
+
+export function createAuth(db: Db, config: Config, secret: string) {
+  const google = config.google
+  return betterAuth({
+    appName: 'Laptop Market',
+    logger: { level: config.env === 'test' ? 'error' : 'warn' },
+    baseURL: config.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret,
+    trustedOrigins: [config.publicUrl],
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      usePlural: true,
+      transaction: true,
+      schema: { users, sessions, accounts, verifications },
+    }),
+    emailAndPassword: { enabled: true, minPasswordLength: 6, maxPasswordLength: 128, autoSignIn: true },
+    user: {
+      additionalFields: {
+        role: { type: 'string', required: false, defaultValue: 'buyer', input: true },
+        disabledAt: { type: 'date', required: false, input: false, returned: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    // Sign-in attempts are limited by our own limiter (per account and per address, shared through Redis).
+    rateLimit: { enabled: false },
+    advanced: {
+      useSecureCookies: config.publicUrl.startsWith('https://'),
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Email signup chooses buyer or seller; every other way in (Google) makes a buyer. Never an admin.
+          before: async (user, ctx) => {
+            const isEmailSignup = ctx?.path === '/sign-up/email'
+            const role = isEmailSignup ? user.role : 'buyer'
+            if (!SIGNUP_ROLES.includes(role as (typeof SIGNUP_ROLES)[number])) {
+              throw new APIError('BAD_REQUEST', { message: 'User role is required', code: 'INVALID_ROLE' })
+            }
+            return { data: { ...user, role } }
+          },
+        },
+      },
+      session: {
+        create: {
+          // A deleted (disabled) account cannot start a session, whichever way it signs in. The lookup goes
+          // through the adapter of the running transaction (signup creates the user and its session in one).
+          before: async (session, ctx) => {
+            const user = ctx
+              ? await (await getCurrentAdapter(ctx.context.adapter)).findOne<{ disabledAt: Date | null }>({
+                  model: 'user',
+                  where: [{ field: 'id', value: session.userId }],
+                })
+              : (
+                  await db
+                    .select({ disabledAt: users.disabledAt })
+                    .from(users)
+                    .where(eq(users.id, session.userId))
+                    .limit(1)
+                )[0]
+            if (!user || user.disabledAt) {
+              throw new APIError('FORBIDDEN', {
+                message: 'This account has been disabled',
+                code: 'ACCOUNT_DISABLED',
+              })
+            }
+          },
+        },
+      },
+    },
+    plugins: google
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: 'google',
+                name: 'Google',
+                discoveryUrl: `${google.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+                clientId: google.clientId,
+                clientSecret: google.clientSecret,
+                scopes: ['openid', 'email', 'profile'],
+                pkce: true,
+              },
+            ],
+          }),
+        ]
+      : [],
+  })
+}
+
+export type Auth = ReturnType<typeof createAuth>

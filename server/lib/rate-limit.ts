@@ -1,0 +1,92 @@
+import { Redis } from 'ioredis'
+
+/** Fixed-window counters. In Redis when configured, so that every app instance sees the same counts. */
+export interface CounterStore {
+  /** Adds one to the key's count in the current window and returns the new count and ms until reset. */
+  increment(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>
+  /** The key's count and ms until reset, without adding. */
+  peek(key: string): Promise<{ count: number; resetMs: number }>
+  reset(key: string): Promise<void>
+  close(): Promise<void>
+}
+
+export class MemoryCounterStore implements CounterStore {
+  private readonly counts = new Map<string, { count: number; resetAt: number }>()
+
+  private live(key: string) {
+    const entry = this.counts.get(key)
+    if (entry && entry.resetAt <= Date.now()) {
+      this.counts.delete(key)
+      return undefined
+    }
+    return entry
+  }
+
+  async increment(key: string, windowMs: number) {
+    const now = Date.now()
+    const entry = this.live(key) ?? { count: 0, resetAt: now + windowMs }
+    entry.count += 1
+    this.counts.set(key, entry)
+    if (this.counts.size > 100_000) this.sweep()
+    return { count: entry.count, resetMs: entry.resetAt - now }
+  }
+
+  async peek(key: string) {
+    const entry = this.live(key)
+    return entry ? { count: entry.count, resetMs: entry.resetAt - Date.now() } : { count: 0, resetMs: 0 }
+  }
+
+  async reset(key: string) {
+    this.counts.delete(key)
+  }
+
+  async close() {}
+
+  private sweep() {
+    const now = Date.now()
+    for (const [key, entry] of this.counts) if (entry.resetAt <= now) this.counts.delete(key)
+  }
+}
+
+export class RedisCounterStore implements CounterStore {
+  private readonly redis: Redis
+
+  constructor(
+    url: string,
+    private readonly prefix = 'lm:rl:',
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+  }
+
+  async increment(key: string, windowMs: number) {
+    const k = this.prefix + key
+    const [[, count], [, ttl]] = (await this.redis
+      .multi()
+      .incr(k)
+      .pexpire(k, windowMs, 'NX')
+      .pttl(k)
+      .exec()) as [[null, number], [null, number], [null, number]]
+    return { count, resetMs: Math.max(ttl, 0) }
+  }
+
+  async peek(key: string) {
+    const k = this.prefix + key
+    const [[, value], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [
+      [null, string | null],
+      [null, number],
+    ]
+    return { count: value ? Number(value) : 0, resetMs: Math.max(ttl, 0) }
+  }
+
+  async reset(key: string) {
+    await this.redis.del(this.prefix + key)
+  }
+
+  async close() {
+    await this.redis.quit()
+  }
+}
+
+export function createCounterStore(redisUrl: string | undefined): CounterStore {
+  return redisUrl ? new RedisCounterStore(redisUrl) : new MemoryCounterStore()
+}

@@ -1,0 +1,113 @@
+import { fromNodeHeaders } from 'better-auth/node'
+import { eq } from 'drizzle-orm'
+import type { FastifyRequest } from 'fastify'
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose'
+import type { Role } from '#contract/users'
+import type { Db } from '#server/db/client'
+import { users } from '#server/db/schema'
+import type { Auth } from './auth'
+import { AppError } from './errors'
+
+export type SessionUser = {
+  id: string
+  name: string
+  email: string
+  role: Role
+  isVerified: boolean
+}
+
+const ISSUER = 'laptop-market'
+const AUDIENCE = 'laptop-market-api'
+
+export type Sessions = {
+  /** The caller, from the session cookie or a bearer access token; null when signed out. */
+  get(req: FastifyRequest): Promise<SessionUser | null>
+  issueAccessToken(user: SessionUser): Promise<string>
+}
+
+export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTtlSeconds: number): Sessions {
+  const key = new TextEncoder().encode(`access-token:${secret}`)
+  const cache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>()
+
+  async function loadActiveUser(id: string): Promise<SessionUser | null> {
+    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1)
+    if (!row || row.disabledAt) return null
+    return {
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      role: row.role,
+      isVerified: row.verifiedAt !== null,
+    }
+  }
+
+  async function resolve(req: FastifyRequest): Promise<SessionUser | null> {
+    const header = req.headers.authorization
+    if (header !== undefined) {
+      const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header.trim())
+      if (!match?.[1]) throw new AppError('UNAUTHENTICATED', 'Malformed authorization header')
+      try {
+        // Only our own HS256 tokens: `alg: none` and every other algorithm are refused.
+        const { payload } = await jwtVerify(match[1], key, {
+          algorithms: ['HS256'],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+        })
+        if (typeof payload.sub !== 'string') throw new AppError('UNAUTHENTICATED', 'Invalid access token')
+        const user = await loadActiveUser(payload.sub)
+        if (!user) throw new AppError('UNAUTHENTICATED', 'This account is no longer active')
+        return user
+      } catch (err) {
+        if (err instanceof AppError) throw err
+        const expired = err instanceof joseErrors.JWTExpired
+        throw new AppError('UNAUTHENTICATED', expired ? 'Access token expired' : 'Invalid access token')
+      }
+    }
+    if (!req.headers.cookie) return null
+    const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) })
+    if (!session) return null
+    return loadActiveUser(session.user.id)
+  }
+
+  return {
+    get(req) {
+      let pending = cache.get(req)
+      if (!pending) {
+        pending = resolve(req)
+        cache.set(req, pending)
+      }
+      return pending
+    },
+    async issueAccessToken(user) {
+      return new SignJWT({ email: user.email, role: user.role })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${accessTokenTtlSeconds}s`)
+        .sign(key)
+    },
+  }
+}
+
+/** The caller, or 401. */
+export async function requireUser(req: FastifyRequest): Promise<SessionUser> {
+  const user = await req.server.ctx.sessions.get(req)
+  if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in')
+  return user
+}
+
+/** The caller when they hold one of the roles, 401 when signed out, 403 otherwise. */
+export async function requireRole(req: FastifyRequest, ...roles: Role[]): Promise<SessionUser> {
+  const user = await requireUser(req)
+  if (!roles.includes(user.role)) {
+    throw new AppError('FORBIDDEN', `Only ${roles.map((r) => `${r}s`).join(' or ')} can do this`)
+  }
+  return user
+}
+
+/** True when the caller may act for the account with this email: it is their own, or they are an admin. */
+export function canActFor(user: SessionUser, email: string): boolean {
+  return user.role === 'admin' || user.email.toLowerCase() === email.trim().toLowerCase()
+}

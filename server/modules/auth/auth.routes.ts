@@ -1,0 +1,166 @@
+import { fromNodeHeaders } from 'better-auth/node'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { ErrorBody, type ErrorCode } from '#contract/errors'
+import { AccessToken, EmailQuery, Me } from '#contract/users'
+import type { AppInstance } from '#server/app'
+import { sendError } from '#server/lib/error-handler'
+import { AppError } from '#server/lib/errors'
+import { requireUser } from '#server/lib/session'
+
+/** At most this many failed sign-ins per account, and per client address, in one window. */
+export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 50, windowMs: 15 * 60 * 1000 }
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  422: 'VALIDATION',
+  429: 'RATE_LIMITED',
+}
+
+function emailOf(body: unknown): string | undefined {
+  if (!Buffer.isBuffer(body)) return undefined
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { email?: unknown }
+    return typeof parsed.email === 'string' ? parsed.email.trim().toLowerCase().slice(0, 254) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Better Auth owns /api/auth/*: email and password, Google (OIDC), sessions and sign-out. It gets the raw
+ * body, in its own plugin, and its error answers are reshaped into ours.
+ */
+async function betterAuthHandler(app: AppInstance) {
+  const { auth, counters, config } = app.ctx
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  )
+
+  const limitKeys = (req: FastifyRequest) => {
+    const email = emailOf(req.body)
+    return { account: email ? `signin:acct:${email}` : undefined, address: `signin:ip:${req.ip}` }
+  }
+
+  async function refuseWhenLimited(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const keys = limitKeys(req)
+    const [byAccount, byAddress] = await Promise.all([
+      keys.account ? counters.peek(keys.account) : { count: 0, resetMs: 0 },
+      counters.peek(keys.address),
+    ])
+    const blocked =
+      byAccount.count >= SIGN_IN_LIMITS.perAccount
+        ? byAccount
+        : byAddress.count >= SIGN_IN_LIMITS.perAddress
+          ? byAddress
+          : undefined
+    if (!blocked) return false
+    reply.header('retry-after', String(Math.max(1, Math.ceil(blocked.resetMs / 1000))))
+    await sendError(reply, 429, 'RATE_LIMITED', 'Too many failed sign-in attempts. Please try again later.')
+    return true
+  }
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/*',
+    schema: { hide: true },
+    async handler(req, reply) {
+      const isEmailSignIn = req.method === 'POST' && req.url.split('?')[0] === '/api/auth/sign-in/email'
+      if (isEmailSignIn && (await refuseWhenLimited(req, reply))) return reply
+
+      const url = new URL(req.url, config.publicUrl)
+      const body = req.method === 'POST' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
+      const response = await auth.handler(
+        new Request(url, { method: req.method, headers: fromNodeHeaders(req.headers), body }),
+      )
+
+      if (isEmailSignIn) {
+        const keys = limitKeys(req)
+        if (response.status === 401 || response.status === 403) {
+          await Promise.all([
+            keys.account ? counters.increment(keys.account, SIGN_IN_LIMITS.windowMs) : undefined,
+            counters.increment(keys.address, SIGN_IN_LIMITS.windowMs),
+          ])
+        } else if (response.ok && keys.account) {
+          await counters.reset(keys.account)
+        }
+      }
+
+      reply.code(response.status)
+      for (const [name, value] of response.headers) {
+        if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value)
+      }
+      const cookies = response.headers.getSetCookie()
+      if (cookies.length > 0) reply.header('set-cookie', cookies)
+
+      const text = await response.text()
+      if (response.status >= 400) {
+        let message = 'Sign-in failed'
+        try {
+          const parsed = JSON.parse(text) as { message?: unknown }
+          if (typeof parsed.message === 'string' && parsed.message) message = parsed.message
+        } catch {}
+        const code = CODE_BY_STATUS[response.status] ?? (response.status >= 500 ? 'INTERNAL' : 'VALIDATION')
+        return sendError(reply, response.status, code, message)
+      }
+      return reply.send(text)
+    },
+  })
+}
+
+export async function authRoutes(app: AppInstance) {
+  const { sessions, config } = app.ctx
+
+  await app.register(betterAuthHandler, { prefix: '/auth' })
+
+  app.get(
+    '/auth-options',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Which ways of signing in are set up',
+        response: { 200: z.object({ google: z.boolean() }) },
+      },
+    },
+    async () => ({ google: config.google !== undefined }),
+  )
+
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user',
+        response: { 200: Me, 401: ErrorBody },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(req)
+      return { id: user.id, name: user.name, email: user.email, role: user.role, verified: user.isVerified }
+    },
+  )
+
+  app.get(
+    '/jwt',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "A short-lived bearer token for the signed-in user's own email",
+        querystring: EmailQuery,
+        response: { 200: AccessToken, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(req)
+      if (user.email.toLowerCase() !== req.query.email.toLowerCase()) {
+        throw new AppError('FORBIDDEN', 'A token is issued only for your own email')
+      }
+      return { accessToken: await sessions.issueAccessToken(user) }
+    },
+  )
+}

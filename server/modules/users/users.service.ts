@@ -1,0 +1,229 @@
+import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { formatMoney } from '#contract/money'
+import type { Overview, Role, UserListQuery, UserRecord } from '#contract/users'
+import type { Db } from '#server/db/client'
+import { bookings, payments, products, reports, sessions, users } from '#server/db/schema'
+import { AppError, notFound } from '#server/lib/errors'
+import { canActFor, type SessionUser } from '#server/lib/session'
+
+/** The admin's "buyers" table holds buyers and the buyers made admin; "sellers" holds sellers. */
+export const LIST_ROLES: Record<'buyer' | 'seller', Role[]> = {
+  buyer: ['buyer', 'admin'],
+  seller: ['seller'],
+}
+
+type UserRow = typeof users.$inferSelect
+
+function toUserRecord(row: UserRow): UserRecord {
+  return {
+    _id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    verified: row.verifiedAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  }
+}
+
+/** Whether the account with this email holds the role. Callers ask about themselves; admins about anyone. */
+export async function hasRole(db: Db, caller: SessionUser, email: string, role: Role): Promise<boolean> {
+  if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only look up your own account')
+  const [row] = await db
+    .select({ role: users.role })
+    .from(users)
+    .where(and(eq(sql`lower(${users.email})`, email.trim().toLowerCase()), isNull(users.disabledAt)))
+    .limit(1)
+  return row?.role === role
+}
+
+export async function findUsers(
+  db: Db,
+  list: 'buyer' | 'seller',
+  q: UserListQuery,
+): Promise<{ items: UserRecord[]; total: number }> {
+  const filters = [inArray(users.role, LIST_ROLES[list]), isNull(users.disabledAt)]
+  if (q.q) {
+    const pattern = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    const match = or(ilike(users.name, pattern), ilike(users.email, pattern))
+    if (match) filters.push(match)
+  }
+  const where = and(...filters)
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.createdAt), asc(users.id))
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size),
+    db.select({ n: count() }).from(users).where(where),
+  ])
+  return { items: rows.map(toUserRecord), total: total?.n ?? 0 }
+}
+
+async function getActiveUser(db: Db, id: string): Promise<UserRow> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.disabledAt)))
+    .limit(1)
+  if (!row) throw notFound('User')
+  return row
+}
+
+export async function makeAdmin(db: Db, _admin: SessionUser, id: string): Promise<number> {
+  const target = await getActiveUser(db, id)
+  if (target.role === 'admin') return 0
+  if (target.role !== 'buyer') throw new AppError('CONFLICT', 'Only a buyer can be made an admin')
+  const updated = await db
+    .update(users)
+    .set({ role: 'admin', updatedAt: new Date() })
+    .where(and(eq(users.id, id), eq(users.role, 'buyer'), isNull(users.disabledAt)))
+    .returning({ id: users.id })
+  return updated.length
+}
+
+/**
+ * Deleting disables the account, ends its sessions and hides its listings; bookings and payments stay.
+ * An admin cannot delete themselves, nor the last admin (admin rows are locked while counting).
+ */
+export async function deleteUser(db: Db, admin: SessionUser, id: string, list: 'buyer' | 'seller') {
+  if (id === admin.id) throw new AppError('FORBIDDEN', 'You cannot delete your own account')
+  return db.transaction(async (tx) => {
+    const target = await getActiveUser(tx, id)
+    if (!LIST_ROLES[list].includes(target.role)) throw notFound(list === 'buyer' ? 'Buyer' : 'Seller')
+    if (target.role === 'admin') {
+      const admins = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.role, 'admin'), isNull(users.disabledAt)))
+        .for('update')
+      if (admins.length <= 1) throw new AppError('CONFLICT', 'The last admin cannot be deleted')
+    }
+    const now = new Date()
+    const disabled = await tx
+      .update(users)
+      .set({ disabledAt: now, updatedAt: now })
+      .where(and(eq(users.id, id), isNull(users.disabledAt)))
+      .returning({ id: users.id, name: users.name })
+    await tx.delete(sessions).where(eq(sessions.userId, id))
+    return { deletedCount: disabled.length, name: target.name }
+  })
+}
+
+export async function verifySeller(
+  db: Db,
+  _admin: SessionUser,
+  id: string,
+  verified: boolean,
+): Promise<number> {
+  const target = await getActiveUser(db, id)
+  if (target.role !== 'seller') throw new AppError('CONFLICT', 'Only a seller can be verified')
+  if ((target.verifiedAt !== null) === verified) return 0
+  await db
+    .update(users)
+    .set({ verifiedAt: verified ? new Date() : null, updatedAt: new Date() })
+    .where(eq(users.id, id))
+  return 1
+}
+
+/**
+ * The seed's POST /buyers and /sellers after signup: the caller's own record, idempotently. A buyer with
+ * no bookings may become a seller and a seller with no listings a buyer; an admin stays an admin.
+ */
+export async function ensureOwnRecord(
+  db: Db,
+  user: SessionUser,
+  email: string,
+  role: 'buyer' | 'seller',
+): Promise<{ changed: boolean }> {
+  if (user.email.toLowerCase() !== email.trim().toLowerCase()) {
+    throw new AppError('FORBIDDEN', 'You can only create your own record')
+  }
+  if (user.role === role || user.role === 'admin') return { changed: false }
+  if (role === 'seller') {
+    const [row] = await db.select({ n: count() }).from(bookings).where(eq(bookings.buyerId, user.id))
+    if ((row?.n ?? 0) > 0) throw new AppError('CONFLICT', 'This account has bookings and stays a buyer')
+  } else {
+    const [row] = await db.select({ n: count() }).from(products).where(eq(products.sellerId, user.id))
+    if ((row?.n ?? 0) > 0) throw new AppError('CONFLICT', 'This account has listings and stays a seller')
+  }
+  await db
+    .update(users)
+    .set({ role, updatedAt: new Date() })
+    .where(and(eq(users.id, user.id), ne(users.role, 'admin')))
+  return { changed: true }
+}
+
+const n = (value: number | undefined) => String(value ?? 0)
+
+/** The counts that matter to each role, for the dashboard's overview. */
+export async function getOverview(db: Db, user: SessionUser): Promise<Overview> {
+  if (user.role === 'admin') {
+    const [people] = await db
+      .select({
+        buyers: sql<number>`count(*) filter (where ${users.role} = 'buyer')::int`,
+        sellers: sql<number>`count(*) filter (where ${users.role} = 'seller')::int`,
+        admins: sql<number>`count(*) filter (where ${users.role} = 'admin')::int`,
+      })
+      .from(users)
+      .where(isNull(users.disabledAt))
+    const [listings] = await db
+      .select({
+        available: sql<number>`count(*) filter (where not ${products.isSold})::int`,
+        sold: sql<number>`count(*) filter (where ${products.isSold})::int`,
+      })
+      .from(products)
+      .where(isNull(products.removedAt))
+    const [booked] = await db.select({ n: count() }).from(bookings)
+    const [open] = await db.select({ n: count() }).from(reports).where(eq(reports.status, 'open'))
+    return {
+      role: 'admin',
+      counts: [
+        { label: 'Buyers', value: n(people?.buyers) },
+        { label: 'Sellers', value: n(people?.sellers) },
+        { label: 'Admins', value: n(people?.admins) },
+        { label: 'Available listings', value: n(listings?.available) },
+        { label: 'Sold listings', value: n(listings?.sold) },
+        { label: 'Bookings', value: n(booked?.n) },
+        { label: 'Open reports', value: n(open?.n) },
+      ],
+    }
+  }
+  if (user.role === 'seller') {
+    const [listings] = await db
+      .select({
+        available: sql<number>`count(*) filter (where not ${products.isSold})::int`,
+        sold: sql<number>`count(*) filter (where ${products.isSold})::int`,
+      })
+      .from(products)
+      .where(and(eq(products.sellerId, user.id), isNull(products.removedAt)))
+    const [revenue] = await db
+      .select({ cents: sql<number>`coalesce(sum(${payments.amountCents}), 0)::int` })
+      .from(payments)
+      .innerJoin(products, eq(products.id, payments.productId))
+      .where(and(eq(products.sellerId, user.id), eq(payments.status, 'succeeded')))
+    return {
+      role: 'seller',
+      counts: [
+        { label: 'Available listings', value: n(listings?.available) },
+        { label: 'Sold', value: n(listings?.sold) },
+        { label: 'Revenue', value: formatMoney(revenue?.cents ?? 0) },
+      ],
+    }
+  }
+  const [mine] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      paid: sql<number>`count(*) filter (where ${bookings.isPaid})::int`,
+    })
+    .from(bookings)
+    .where(eq(bookings.buyerId, user.id))
+  return {
+    role: 'buyer',
+    counts: [
+      { label: 'Bookings', value: n(mine?.all) },
+      { label: 'Paid', value: n(mine?.paid) },
+    ],
+  }
+}
