@@ -29,24 +29,56 @@ export function sendJson(reply: FastifyReply, body: string) {
   return reply.type('application/json').send(body as never)
 }
 
+/**
+ * Errors Fastify raises before any route or hook runs, such as a path whose percent-encoding does
+ * not decode: they get the same body shape as every other error instead of Fastify's own.
+ */
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, 400, 'VALIDATION', 'Malformed URL')
+  return errorHandler(err, req, reply)
+}
+
+/** PostgreSQL's SQLSTATE class 22 ("data exception"), from node-postgres or PGlite, wrapped by Drizzle or not. */
+function isDataException(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 3; e = (e as Error).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return true
+  }
+  return false
+}
+
 /** The one error handler: known outcomes keep their status; anything else is a logged 500 with no internals. */
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   if (err instanceof AppError) return sendError(reply, err.status, err.code, err.message, err.fields)
 
   if (hasZodFastifySchemaValidationErrors(err)) {
-    const fields: Record<string, string> = {}
+    // A Map, not an object literal: a field named `__proto__` must be reported, not set the prototype.
+    const fields = new Map<string, string>()
+    const note = (name: string, message: string) => {
+      if (!fields.has(name)) fields.set(name, message)
+    }
     for (const issue of err.validation) {
       const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.')
       const unknownKeys = (issue.params as { keys?: unknown }).keys
       if (issue.keyword === 'unrecognized_keys' && Array.isArray(unknownKeys)) {
-        for (const k of unknownKeys) fields[path ? `${path}.${k}` : String(k)] ??= 'Unknown field'
+        for (const k of unknownKeys) note(path ? `${path}.${k}` : String(k), 'Unknown field')
         continue
       }
-      fields[path || (err.validationContext ?? 'request')] ??= issue.message ?? 'Invalid value'
+      note(path || (err.validationContext ?? 'request'), issue.message ?? 'Invalid value')
     }
     const where = err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'request')
-    const names = Object.keys(fields).join(', ')
-    return sendError(reply, 400, 'VALIDATION', `Invalid ${where}: ${names}`, fields)
+    const names = [...fields.keys()].join(', ')
+    return sendError(reply, 400, 'VALIDATION', `Invalid ${where}: ${names}`, Object.fromEntries(fields))
+  }
+
+  // A value the database cannot take (a NUL byte in text, a number out of range) came from the request.
+  if (isDataException(err)) {
+    return sendError(
+      reply,
+      400,
+      'VALIDATION',
+      'The request holds a value that cannot be stored or searched for',
+    )
   }
 
   if (err.code === 'FST_ERR_RESPONSE_SERIALIZATION') {

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { Health } from '#contract/health'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+
+let t: TestApp
+
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+describe('GET /api/health', () => {
+  it('answers ok with the database up and the driver in use', async () => {
+    const res = await t.app.inject('/api/health')
+    expect(res.statusCode).toBe(200)
+    const body = Health.parse(res.json())
+    expect(body).toMatchObject({
+      status: 'ok',
+      database: 'up',
+      driver: process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite',
+    })
+    expect(body.uptime_s).toBeGreaterThanOrEqual(0)
+  })
+
+  it('answers 503 degraded, still in the contract shape, when the database does not answer', async () => {
+    const ping = vi.spyOn(t.app.ctx.database, 'ping').mockResolvedValue(false)
+    try {
+      const res = await t.app.inject('/api/health')
+      expect(res.statusCode).toBe(503)
+      expect(Health.parse(res.json())).toMatchObject({ status: 'degraded', database: 'down' })
+    } finally {
+      ping.mockRestore()
+    }
+    expect((await t.app.inject('/api/health')).statusCode).toBe(200)
+  })
+
+  it('answers HEAD too, for load balancers', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: '/api/health' })
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toBe('')
+  })
+})
