@@ -138,7 +138,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('openDatabase on a PGlite da
 
       expect(await database.ping()).toBe(true)
       const result = await database.db.execute(sql`select count(*)::int as n from brands`)
-      expect(result.rows[0]).toEqual({ n: 0 })
+      expect((result as unknown as { rows: unknown[] }).rows[0]).toEqual({ n: 0 })
     } finally {
       await database.close()
     }
