@@ -180,8 +180,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       index: false,
       preCompressed: true,
       setHeaders(reply, filePath) {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
-        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
+        // Every page answer is index.html (direct or as the SPA fallback): a cached copy would point at
+        // hashed assets that the next deploy removes, so browsers must revalidate it every time.
+        const cacheControl = filePath.includes(`${path.sep}assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : filePath.endsWith('.html')
+            ? 'no-cache'
+            : 'public, max-age=3600'
+        reply.header('cache-control', cacheControl)
       },
     })
   }
