@@ -124,6 +124,8 @@ const NASTY = [
   "' or '1'='1",
   '1;drop table products',
   '<script>alert(1)</script>',
+  // A template-injection probe, on purpose not a template literal.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal text is the input
   '${7*7}',
   '%F0%9F%92%BB',
   '%E2%80%AE',
