@@ -121,7 +121,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('openDatabase on a PGlite da
            .then((d) => d.close())
            .catch((err) => { console.error(err.message); process.exit(3) })`,
       ],
-      { cwd: ROOT, timeout: 30_000 },
+      { cwd: ROOT, timeout: 90_000 },
     ).then(
       () => ({ code: 0, stderr: '' }),
       (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
@@ -146,5 +146,5 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('openDatabase on a PGlite da
 
     // Once closed, another process opens the folder and finds the migrated database.
     expect(await openInChild(dataDir)).toEqual({ code: 0, stderr: '' })
-  })
+  }, 120_000) // two child processes and a PGlite created on disk: slow on a busy 2-core machine
 })
