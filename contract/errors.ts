@@ -6,6 +6,7 @@ export const ErrorCode = z.enum([
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  'PAYMENT_FAILED',
   'RATE_LIMITED',
   'INTERNAL',
 ])

@@ -24,8 +24,10 @@ import { type CounterStore, createCounterStore } from './lib/rate-limit'
 import { createSessions, type Sessions } from './lib/session'
 import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
 import { authRoutes } from './modules/auth/auth.routes'
+import { bookingRoutes } from './modules/bookings/bookings.routes'
 import { brandRoutes } from './modules/brands/brands.routes'
 import { healthRoutes } from './modules/health/health.routes'
+import { paymentRoutes } from './modules/payments/payments.routes'
 import { productRoutes } from './modules/products/products.routes'
 import { userRoutes } from './modules/users/users.routes'
 
@@ -154,6 +156,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(productRoutes)
       await typed.register(authRoutes)
       await typed.register(userRoutes)
+      await typed.register(bookingRoutes)
+      await typed.register(paymentRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

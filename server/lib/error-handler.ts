@@ -18,6 +18,7 @@ function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'UNAUTHENTICATED'
   if (status === 403) return 'FORBIDDEN'
   if (status === 404) return 'NOT_FOUND'
+  if (status === 402) return 'PAYMENT_FAILED'
   if (status === 409) return 'CONFLICT'
   if (status === 429) return 'RATE_LIMITED'
   if (status >= 500) return 'INTERNAL'
