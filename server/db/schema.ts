@@ -283,3 +283,24 @@ export const reports = pgTable(
     index('reports_product_idx').on(t.productId),
   ],
 )
+
+// ---------------------------------------------------------------------------------------------
+// Uploaded photos, before and after they are attached to a listing
+// ---------------------------------------------------------------------------------------------
+
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    uploaderId: text('uploader_id')
+      .notNull()
+      .references(() => users.id),
+    cardUrl: text('card_url').notNull(),
+    detailUrl: text('detail_url').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    bytes: integer('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_uploader_idx').on(t.uploaderId, t.createdAt)],
+)
