@@ -1,7 +1,211 @@
+import { hashPassword } from 'better-auth/crypto'
+import { sql } from 'drizzle-orm'
 import type { MediaStorage } from '#server/lib/storage'
+import { createBooking, createBrand, createPayment, createProduct, createUser } from '#server/test/factories'
 import type { Db } from './client'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
+import { brandLogoSvg, DEMO_BRANDS } from './demo/brands'
+import { hashString } from './demo/geometry'
+import { stableUuid } from './demo/ids'
+import { planPhotos, writeDemoPhotos } from './demo/photos'
+import { DEMO_PRODUCTS } from './demo/products'
+import { brands } from './schema'
+
+/**
+ * Every demo date counts back from this fixed moment, so the seed writes the same rows every time.
+ * Listings were posted over the 60 days before it.
+ */
+export const DEMO_REFERENCE_DATE = new Date('2026-11-15T12:00:00.000Z')
+
+const DAY = 24 * 60 * 60 * 1000
+// Any constant will do: it only has to be the same for every process that might seed.
+const SEED_LOCK_KEY = 7_314_002
+
+export type DemoSummary = {
+  brands: number
+  products: number
+  images: number
+  users: number
+  bookings: number
+}
 
 /** Fills an empty database with the demo brands, listings and one account per role. */
-export async function seedDemoIfEmpty(_db: Db, _storage: MediaStorage): Promise<boolean> {
-  return false
+export async function seedDemoIfEmpty(db: Db, storage: MediaStorage): Promise<boolean> {
+  return (await seedDemo(db, storage)) !== undefined
+}
+
+async function hasBrands(db: Db): Promise<boolean> {
+  const rows = await db.select({ id: brands.id }).from(brands).limit(1)
+  return rows.length > 0
+}
+
+/**
+ * Seeds when the database has no brands and says what it wrote; undefined when it was not empty.
+ * Pictures go to storage first (their keys are fixed, so a retry overwrites them); the rows go in
+ * one transaction, so a crash leaves an empty database that is seeded again on the next start.
+ */
+export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSummary | undefined> {
+  if (await hasBrands(db)) return undefined
+
+  const listings = DEMO_PRODUCTS.map((product, index) => {
+    const id = stableUuid(`product:${product.slug}`)
+    return { product, index, id, photos: planPhotos(id, index) }
+  })
+
+  // Hashing is deliberately slow, so all demo accounts share one hash of the one demo password.
+  const [passwordHash, images] = await Promise.all([
+    hashPassword(DEMO_PASSWORD),
+    writeDemoPhotos(storage, listings),
+    Promise.all(DEMO_BRANDS.map((b) => storage.put(`brands/${b.slug}.svg`, Buffer.from(brandLogoSvg(b))))),
+  ])
+
+  return db.transaction(async (tx) => {
+    // Several app instances may start at once against one PostgreSQL: one seeds, the others wait
+    // here and then find the brands.
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`)
+    if (await hasBrands(tx)) return undefined
+
+    const accountsCreatedAt = new Date(DEMO_REFERENCE_DATE.getTime() - 120 * DAY)
+    const people = [...DEMO_ACCOUNTS, ...DEMO_SELLERS]
+    const users = new Map<string, Awaited<ReturnType<typeof createUser>>>()
+    for (const [i, person] of people.entries()) {
+      const createdAt = new Date(accountsCreatedAt.getTime() + i * 3 * DAY)
+      users.set(
+        person.id,
+        await createUser(tx, {
+          id: person.id,
+          role: person.role,
+          name: person.name,
+          email: person.email,
+          phone: person.phone,
+          verified: person.verified ? new Date(createdAt.getTime() + 2 * DAY) : false,
+          createdAt,
+          passwordHash,
+        }),
+      )
+    }
+
+    const brandIds = new Map<string, string>()
+    for (const brand of DEMO_BRANDS) {
+      const row = await createBrand(tx, {
+        id: stableUuid(`brand:${brand.slug}`),
+        name: brand.name,
+        imageUrl: storage.url(`brands/${brand.slug}.svg`),
+        createdAt: accountsCreatedAt,
+      })
+      brandIds.set(brand.slug, row.id)
+    }
+
+    const created = new Map<string, Awaited<ReturnType<typeof createProduct>>>()
+    for (const { product, id, photos } of listings) {
+      const seller = users.get(product.seller)
+      const brandId = brandIds.get(product.brand)
+      if (!seller || !brandId)
+        throw new Error(`Demo listing ${product.slug} names an unknown seller or brand`)
+      const postedOn = postedOnFor(product.slug)
+      const row = await createProduct(tx, {
+        id,
+        seller,
+        brand: { id: brandId },
+        name: product.name,
+        processor: product.processor,
+        ramGb: product.ramGb,
+        storageGb: product.storageGb,
+        screenInches: product.screenInches,
+        condition: product.condition,
+        originalPriceCents: product.originalPriceCents,
+        resalePriceCents: product.resalePriceCents,
+        usesYears: product.usesYears,
+        location: product.location,
+        description: product.description,
+        isAdvertised: product.advertised ?? false,
+        isSold: product.sold ?? false,
+        soldAt: product.sold ? soldAtFor(postedOn) : null,
+        postedOn,
+        images: photos.map((p) => ({
+          id: stableUuid(`image:${p.cardKey}`),
+          cardUrl: storage.url(p.cardKey),
+          detailUrl: storage.url(p.detailKey),
+        })),
+      })
+      created.set(product.slug, row)
+    }
+
+    const bookings = await seedDemoBookings(tx, users, created)
+    return {
+      brands: DEMO_BRANDS.length,
+      products: created.size,
+      images,
+      users: people.length,
+      bookings,
+    }
+  })
+}
+
+/** Spread over the 60 days before the reference date, at daytime hours, in no brand order. */
+function postedOnFor(slug: string): Date {
+  const h = hashString(slug)
+  const daysAgo = 1 + (h % 59)
+  const minutes = 9 * 60 + ((h >>> 8) % (12 * 60))
+  const day = new Date(DEMO_REFERENCE_DATE.getTime() - daysAgo * DAY)
+  day.setUTCHours(0, minutes, 0, 0)
+  return day
+}
+
+function soldAtFor(postedOn: Date): Date {
+  const soldAt = new Date(postedOn.getTime() + 6 * DAY)
+  return soldAt < DEMO_REFERENCE_DATE ? soldAt : DEMO_REFERENCE_DATE
+}
+
+/**
+ * The demo buyer's orders show every state: one paid (that laptop is now sold), one waiting for
+ * payment, and one whose laptop went to someone else.
+ */
+async function seedDemoBookings(
+  tx: Db,
+  users: Map<string, Awaited<ReturnType<typeof createUser>>>,
+  products: Map<string, Awaited<ReturnType<typeof createProduct>>>,
+): Promise<number> {
+  const buyer = users.get('demo-buyer')
+  const paidFor = products.get('macbook-pro-13-m2')
+  const waiting = products.get('dell-xps-13-9310')
+  const soldElsewhere = products.get('hp-omen-16')
+  if (!buyer || !paidFor || !waiting || !soldElsewhere) throw new Error('Demo bookings name unknown rows')
+  const details = { phoneNumber: buyer.phone ?? '(312) 555-0187', location: 'Chicago, IL' }
+
+  const soldAt = paidFor.soldAt ?? DEMO_REFERENCE_DATE
+  const paid = await createBooking(tx, {
+    id: stableUuid('booking:paid'),
+    buyer,
+    product: paidFor,
+    ...details,
+    isPaid: true,
+    paidAt: soldAt,
+    createdAt: new Date(soldAt.getTime() - DAY),
+  })
+  await createPayment(tx, {
+    id: stableUuid('payment:paid'),
+    booking: paid,
+    provider: 'test',
+    transactionId: 'test_demo_macbook_pro_13_m2',
+    status: 'succeeded',
+    createdAt: soldAt,
+    updatedAt: soldAt,
+  })
+  await createBooking(tx, {
+    id: stableUuid('booking:waiting'),
+    buyer,
+    product: waiting,
+    ...details,
+    createdAt: new Date(DEMO_REFERENCE_DATE.getTime() - 2 * DAY),
+  })
+  const lostAt = soldElsewhere.soldAt ?? DEMO_REFERENCE_DATE
+  await createBooking(tx, {
+    id: stableUuid('booking:sold-elsewhere'),
+    buyer,
+    product: soldElsewhere,
+    ...details,
+    createdAt: new Date(lostAt.getTime() - 2 * DAY),
+  })
+  return 3
 }

@@ -1,0 +1,57 @@
+// The demo brands. Logos come from simple-icons (CC0); a brand it does not carry gets a plain
+// wordmark. Each logo is an SVG in the brand's colour on a transparent background.
+
+import { siAcer, siApple, siAsus, siDell, siHp, siLenovo, siMsi, siSamsung } from 'simple-icons'
+import type { BrandMark } from './laptop-art'
+import { escapeXml } from './laptop-art'
+
+export type DemoBrand = {
+  /** Stable slug: the storage key and the seed of the brand's id. */
+  slug: string
+  name: string
+  /** Logo colour. */
+  hex: string
+  mark: BrandMark
+}
+
+type Icon = { title: string; path: string; hex: string }
+
+// Where each icon's ink sits inside its 24x24 box, measured once so logos can be centred.
+function fromIcon(slug: string, icon: Icon, box: BrandMark['box'], hex = icon.hex): DemoBrand {
+  return { slug, name: icon.title, hex: `#${hex}`, mark: { name: icon.title, path: icon.path, box } }
+}
+
+export const DEMO_BRANDS: readonly DemoBrand[] = [
+  fromIcon('apple', siApple, { x: 2.2, y: 0, w: 19.6, h: 24 }, '1D1D1F'),
+  fromIcon('dell', siDell, { x: 0, y: 0, w: 24, h: 24 }),
+  fromIcon('hp', siHp, { x: 0, y: 0, w: 24, h: 24 }),
+  fromIcon('lenovo', siLenovo, { x: 0, y: 7.95, w: 24, h: 8.1 }),
+  fromIcon('asus', siAsus, { x: 0, y: 9.5, w: 24, h: 5 }, '00539B'),
+  fromIcon('acer', siAcer, { x: 0, y: 9.1, w: 24, h: 5.8 }),
+  fromIcon('msi', siMsi, { x: 2.2, y: 0, w: 19.7, h: 23.95 }, 'E4002B'),
+  fromIcon('samsung', siSamsung, { x: 0, y: 10.15, w: 24, h: 3.7 }),
+  {
+    slug: 'microsoft',
+    name: 'Microsoft',
+    hex: '#5E5E5E',
+    mark: { name: 'Microsoft', wordmark: 'Microsoft', box: { x: 0, y: 0, w: 24, h: 6 } },
+  },
+]
+
+/** The brand's logo as a standalone SVG file, 4:3 with room around the mark, for brand cards. */
+export function brandLogoSvg(brand: DemoBrand): string {
+  const title = `<title>${escapeXml(brand.name)} logo</title>`
+  if (!brand.mark.path) {
+    // A wordmark drawn as text: the browser supplies the font, so this stays crisp at any size.
+    return (
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 80" role="img">${title}` +
+      `<text x="120" y="52" text-anchor="middle" font-family="Segoe UI, Helvetica Neue, Arial, sans-serif" font-size="40" font-weight="600" letter-spacing="-0.5" fill="${brand.hex}">${escapeXml(brand.mark.wordmark ?? brand.name)}</text></svg>`
+    )
+  }
+  const { box } = brand.mark
+  const pad = 1
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.x - pad} ${box.y - pad} ${box.w + 2 * pad} ${box.h + 2 * pad}" role="img">${title}` +
+    `<path d="${brand.mark.path}" fill="${brand.hex}"/></svg>`
+  )
+}

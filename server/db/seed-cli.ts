@@ -1,0 +1,35 @@
+// `npm run db:seed`: fills the configured database with the demo data when it is empty.
+import path from 'node:path'
+import { ConfigError, loadConfig } from '#server/config'
+import { LocalMediaStorage } from '#server/lib/storage'
+import { openDatabase } from './client'
+import { DataDirLockedError } from './lock'
+import { seedDemo } from './seed'
+
+async function main() {
+  const config = loadConfig()
+  const database = config.databaseUrl
+    ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
+    : await openDatabase({ driver: 'pglite', dataDir: config.dataDir })
+  try {
+    const storage = new LocalMediaStorage(path.join(config.dataDir, 'media'))
+    const started = performance.now()
+    const summary = await seedDemo(database.db, storage)
+    const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    if (!summary) {
+      console.log('The database already has brands: nothing seeded.')
+      return
+    }
+    console.log(
+      `Seeded ${summary.brands} brands, ${summary.products} listings with ${summary.images} pictures, ` +
+        `${summary.users} accounts and ${summary.bookings} bookings in ${seconds} s (${database.driver}).`,
+    )
+  } finally {
+    await database.close()
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError || err instanceof DataDirLockedError ? err.message : err)
+  process.exit(1)
+})
