@@ -23,6 +23,9 @@ export const Product = z.object({
   brand_name: z.string(),
   seller_name: z.string(),
   seller_verified: z.boolean(),
+  /** Only on the seller's own listings (and for admins): see docs/decisions/0003. */
+  seller_email: z.string().optional(),
+  seller_phone: z.string().optional(),
   resale_price: z.number(),
   resale_price_cents: z.number().int(),
   original_price: z.number(),
@@ -68,3 +71,110 @@ export const ProductPage = z.object({
   page_size: z.number().int(),
 })
 export type ProductPage = z.infer<typeof ProductPage>
+
+/** Dollars as typed by a seller (at most two decimals), carried to the server as a number. */
+const Price = (label: string) =>
+  z.coerce
+    .number({ error: `${label} is required` })
+    .positive(`${label} must be more than $0`)
+    .max(100_000, `${label} must be at most $100,000`)
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${label} can have at most two decimals`)
+
+/** Fields a seller writes. Seller identity, posting date, advertise and sale state are never taken from here. */
+export const ProductFields = z.object({
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(3, 'Name must be at least 3 characters')
+    .max(120, 'Name is too long'),
+  category_id: z.uuid({ message: 'Please select a category' }),
+  seller_phone: z
+    .string({ error: 'Phone number is required' })
+    .trim()
+    .regex(/^\+?[0-9 ()-]{6,30}$/, 'Enter a valid phone number'),
+  resale_price: Price('Resale price'),
+  original_price: Price('Original price'),
+  description: z
+    .string({ error: 'Description is required' })
+    .trim()
+    .min(20, 'Describe the laptop in at least 20 characters')
+    .max(2000, 'Description is too long'),
+  condition: z.enum(['Excellent', 'Good', 'Fair'], { error: 'Choose Excellent, Good or Fair' }),
+  location: z
+    .string({ error: 'Location is required' })
+    .trim()
+    .min(2, 'Location is required')
+    .max(120, 'Location is too long'),
+  uses: z.coerce
+    .number({ error: 'Years of use is required' })
+    .int('Years of use must be a whole number')
+    .min(0, 'Years of use cannot be negative')
+    .max(30, 'Years of use must be at most 30'),
+  processor: z
+    .string({ error: 'Processor is required' })
+    .trim()
+    .min(2, 'Processor is required')
+    .max(80, 'Processor is too long'),
+  ram_gb: z.coerce
+    .number({ error: 'RAM is required' })
+    .int('RAM must be a whole number of GB')
+    .min(1, 'RAM must be at least 1 GB')
+    .max(256, 'RAM must be at most 256 GB'),
+  storage_gb: z.coerce
+    .number({ error: 'Storage is required' })
+    .int('Storage must be a whole number of GB')
+    .min(16, 'Storage must be at least 16 GB')
+    .max(16_384, 'Storage must be at most 16 TB'),
+  screen_inches: z.coerce
+    .number({ error: 'Screen size is required' })
+    .min(10, 'Screen must be at least 10 inches')
+    .max(21, 'Screen must be at most 21 inches'),
+  /** Uploaded photos by id, in order (1 to 6), and/or one http(s) image URL. */
+  images: z
+    .array(z.uuid({ message: 'Unknown photo' }))
+    .max(6, 'At most 6 photos')
+    .optional(),
+  img: z
+    .union([
+      z.literal(''),
+      z.url({ protocol: /^https?$/, message: 'Image URL must start with http:// or https://' }),
+    ])
+    .optional(),
+})
+
+const ignoredSeedFields = {
+  seller_name: z.unknown().optional(),
+  seller_email: z.unknown().optional(),
+  advertise: z.unknown().optional(),
+  sellStatus: z.unknown().optional(),
+  postedOn: z.unknown().optional(),
+  post_date: z.unknown().optional(),
+}
+
+function atLeastOnePhoto(p: { images?: string[]; img?: string }) {
+  return (p.images?.length ?? 0) > 0 || Boolean(p.img)
+}
+
+export const NewProduct = ProductFields.extend(ignoredSeedFields)
+  .strict()
+  .refine(atLeastOnePhoto, { message: 'Add at least one photo', path: ['images'] })
+export type NewProduct = z.infer<typeof NewProduct>
+export type NewProductInput = z.input<typeof NewProduct>
+
+export const ProductUpdate = ProductFields.partial()
+  .extend(ignoredSeedFields)
+  .strict()
+  .refine((p) => p.images === undefined || p.images.length > 0 || Boolean(p.img), {
+    message: 'Add at least one photo',
+    path: ['images'],
+  })
+export type ProductUpdate = z.infer<typeof ProductUpdate>
+
+export const SellerProductsQuery = z.strictObject({
+  email: z.email({ message: 'A valid email is required' }),
+})
+
+export const Upload = z.object({ _id: z.string(), card: z.string(), detail: z.string() })
+export type Upload = z.infer<typeof Upload>
+
+export const UPLOAD_LIMITS = { maxBytes: 10 * 1024 * 1024, maxPixels: 40_000_000, maxPhotos: 6 }

@@ -29,6 +29,7 @@ import { brandRoutes } from './modules/brands/brands.routes'
 import { healthRoutes } from './modules/health/health.routes'
 import { paymentRoutes } from './modules/payments/payments.routes'
 import { productRoutes } from './modules/products/products.routes'
+import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
 
 export type AppContext = {
@@ -158,6 +159,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(userRoutes)
       await typed.register(bookingRoutes)
       await typed.register(paymentRoutes)
+      await typed.register(uploadRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

@@ -77,6 +77,27 @@ function selectProducts(db: Db) {
     .innerJoin(users, eq(users.id, products.sellerId))
 }
 
+/** Listings matching a condition; `withContact` adds the seller's email and phone (owner and admin views). */
+export async function findProductsWhere(
+  db: Db,
+  where: SQL | undefined,
+  opts: { orderBy: SQL[]; withContact?: boolean; limit?: number },
+): Promise<Product[]> {
+  const rows = await db
+    .select({ ...productColumns, sellerEmail: users.email, sellerPhone: products.sellerPhone })
+    .from(products)
+    .innerJoin(brands, eq(brands.id, products.brandId))
+    .innerJoin(users, eq(users.id, products.sellerId))
+    .where(where)
+    .orderBy(...opts.orderBy)
+    .limit(opts.limit ?? 500)
+  return rows.map((row) =>
+    opts.withContact
+      ? { ...toProduct(row), seller_email: row.sellerEmail, seller_phone: row.sellerPhone }
+      : toProduct(row),
+  )
+}
+
 export async function findProductById(db: Db, id: string): Promise<Product | undefined> {
   const [row] = await selectProducts(db)
     .where(and(eq(products.id, id), isListed))

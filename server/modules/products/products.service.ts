@@ -1,0 +1,185 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import type { NewProduct, Product, ProductUpdate } from '#contract/products'
+import type { Db } from '#server/db/client'
+import { brands, productImages, products, uploads, users } from '#server/db/schema'
+import { AppError, notFound } from '#server/lib/errors'
+import { canActFor, type SessionUser } from '#server/lib/session'
+import { findProductsWhere } from './products.queries'
+
+type ProductRow = typeof products.$inferSelect
+type Photo = { cardUrl: string; detailUrl: string }
+
+const toCents = (dollars: number) => Math.round(dollars * 100)
+
+/** The photos a listing will show: the seller's own uploads in the given order, then an image URL. */
+async function resolvePhotos(db: Db, seller: SessionUser, uploadIds: string[], imageUrl: string | undefined) {
+  const photos: Photo[] = []
+  if (uploadIds.length > 0) {
+    if (new Set(uploadIds).size !== uploadIds.length) {
+      throw new AppError('VALIDATION', 'Each photo can be used once', {
+        images: 'Each photo can be used once',
+      })
+    }
+    const rows = await db
+      .select({ id: uploads.id, cardUrl: uploads.cardUrl, detailUrl: uploads.detailUrl })
+      .from(uploads)
+      .where(and(inArray(uploads.id, uploadIds), eq(uploads.uploaderId, seller.id)))
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    for (const id of uploadIds) {
+      const row = byId.get(id)
+      if (!row) throw new AppError('VALIDATION', 'Unknown photo', { images: 'Unknown photo' })
+      photos.push({ cardUrl: row.cardUrl, detailUrl: row.detailUrl })
+    }
+  }
+  if (imageUrl) photos.push({ cardUrl: imageUrl, detailUrl: imageUrl })
+  if (photos.length === 0)
+    throw new AppError('VALIDATION', 'Add at least one photo', { images: 'Add at least one photo' })
+  if (photos.length > 6) throw new AppError('VALIDATION', 'At most 6 photos', { images: 'At most 6 photos' })
+  return photos
+}
+
+async function assertBrandExists(db: Db, brandId: string) {
+  const [brand] = await db.select({ id: brands.id }).from(brands).where(eq(brands.id, brandId)).limit(1)
+  if (!brand)
+    throw new AppError('VALIDATION', 'Please select a category', { category_id: 'Please select a category' })
+}
+
+async function replacePhotos(tx: Db, productId: string, photos: Photo[]) {
+  await tx.delete(productImages).where(eq(productImages.productId, productId))
+  await tx.insert(productImages).values(photos.map((p, i) => ({ productId, position: i + 1, ...p })))
+}
+
+/** A seller lists a laptop. The seller and the posting date come from the server; it starts available. */
+export async function createProduct(db: Db, seller: SessionUser, input: NewProduct) {
+  await assertBrandExists(db, input.category_id)
+  const photos = await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(products)
+      .values({
+        name: input.name,
+        brandId: input.category_id,
+        sellerId: seller.id,
+        sellerPhone: input.seller_phone,
+        resalePriceCents: toCents(input.resale_price),
+        originalPriceCents: toCents(input.original_price),
+        description: input.description,
+        condition: input.condition,
+        location: input.location,
+        usesYears: input.uses,
+        processor: input.processor,
+        ramGb: input.ram_gb,
+        storageGb: input.storage_gb,
+        screenInches: input.screen_inches,
+      })
+      .returning({ id: products.id })
+    if (!row) throw new AppError('INTERNAL', 'The listing could not be saved')
+    await replacePhotos(tx, row.id, photos)
+    return row.id
+  })
+}
+
+/** The listing, when the caller may change it: its seller (or, where allowed, an admin). */
+async function getOwnProduct(db: Db, user: SessionUser, id: string, adminToo = false): Promise<ProductRow> {
+  const [row] = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.id, id), isNull(products.removedAt)))
+    .limit(1)
+  if (!row) throw notFound('Product')
+  const isOwner = row.sellerId === user.id
+  if (!isOwner && !(adminToo && user.role === 'admin')) {
+    throw new AppError('FORBIDDEN', 'Only the seller of this laptop can change it')
+  }
+  return row
+}
+
+export async function updateProduct(db: Db, seller: SessionUser, id: string, input: ProductUpdate) {
+  const current = await getOwnProduct(db, seller, id)
+  if (current.isSold) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
+  if (input.category_id) await assertBrandExists(db, input.category_id)
+  const photos =
+    input.images !== undefined || input.img
+      ? await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
+      : undefined
+  const set: Partial<typeof products.$inferInsert> = {
+    updatedAt: new Date(),
+    name: input.name,
+    brandId: input.category_id,
+    sellerPhone: input.seller_phone,
+    resalePriceCents: input.resale_price === undefined ? undefined : toCents(input.resale_price),
+    originalPriceCents: input.original_price === undefined ? undefined : toCents(input.original_price),
+    description: input.description,
+    condition: input.condition,
+    location: input.location,
+    usesYears: input.uses,
+    processor: input.processor,
+    ramGb: input.ram_gb,
+    storageGb: input.storage_gb,
+    screenInches: input.screen_inches,
+  }
+  return db.transaction(async (tx) => {
+    // The sale check is repeated under the update's own condition: a payment may land in between.
+    const updated = await tx
+      .update(products)
+      .set(set)
+      .where(and(eq(products.id, id), eq(products.isSold, false), isNull(products.removedAt)))
+      .returning({ id: products.id })
+    if (updated.length === 0) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
+    if (photos) await replacePhotos(tx, id, photos)
+    return updated.length
+  })
+}
+
+/** Advertising puts an available listing on the home page; it is never reversed. */
+export async function advertiseProduct(db: Db, seller: SessionUser, id: string): Promise<number> {
+  const product = await getOwnProduct(db, seller, id)
+  if (product.isSold) throw new AppError('CONFLICT', 'Only an available laptop can be advertised')
+  if (product.isAdvertised) return 0
+  const updated = await db
+    .update(products)
+    .set({ isAdvertised: true, updatedAt: new Date() })
+    .where(and(eq(products.id, id), eq(products.isSold, false), eq(products.isAdvertised, false)))
+    .returning({ id: products.id })
+  return updated.length
+}
+
+/** The seller sold it elsewhere: it leaves every list and can no longer be booked or paid. */
+export async function markProductSold(db: Db, seller: SessionUser, id: string): Promise<number> {
+  const product = await getOwnProduct(db, seller, id)
+  if (product.isSold) return 0
+  const now = new Date()
+  const updated = await db
+    .update(products)
+    .set({ isSold: true, soldAt: now, updatedAt: now })
+    .where(and(eq(products.id, id), eq(products.isSold, false)))
+    .returning({ id: products.id })
+  return updated.length
+}
+
+/** Deleting takes the listing down; the row stays so bookings and payments keep their record. */
+export async function deleteProduct(db: Db, user: SessionUser, id: string): Promise<number> {
+  await getOwnProduct(db, user, id, true)
+  const now = new Date()
+  const updated = await db
+    .update(products)
+    .set({ removedAt: now, updatedAt: now })
+    .where(and(eq(products.id, id), isNull(products.removedAt)))
+    .returning({ id: products.id })
+  return updated.length
+}
+
+/** A seller's own listings (available and sold), with their contact details: for that seller or an admin. */
+export async function findSellerProducts(db: Db, caller: SessionUser, email: string): Promise<Product[]> {
+  if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
+  const [seller] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
+    .limit(1)
+  if (!seller) return []
+  return findProductsWhere(db, and(eq(products.sellerId, seller.id), isNull(products.removedAt)), {
+    orderBy: [desc(products.postedOn), desc(products.id)],
+    withContact: true,
+  })
+}
