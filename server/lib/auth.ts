@@ -50,7 +50,9 @@ export function createAuth(db: Db, config: Config, secret: string) {
     emailAndPassword: { enabled: true, minPasswordLength: 6, maxPasswordLength: 128, autoSignIn: true },
     user: {
       additionalFields: {
-        role: { type: 'string', required: false, defaultValue: 'buyer', input: true },
+        // Not an input field: Better Auth would otherwise let POST /api/auth/update-user set it (self-promotion
+        // to admin). Email signup's chosen role is read from the request in the create hook below.
+        role: { type: 'string', required: false, defaultValue: 'buyer', input: false },
         disabledAt: { type: 'date', required: false, input: false, returned: false },
       },
     },
@@ -67,7 +69,7 @@ export function createAuth(db: Db, config: Config, secret: string) {
           // Email signup chooses buyer or seller; every other way in (Google) makes a buyer. Never an admin.
           before: async (user, ctx) => {
             const isEmailSignup = ctx?.path === '/sign-up/email'
-            const role = isEmailSignup ? user.role : 'buyer'
+            const role = isEmailSignup ? (ctx.body as { role?: unknown } | undefined)?.role : 'buyer'
             if (!SIGNUP_ROLES.includes(role as (typeof SIGNUP_ROLES)[number])) {
               throw new APIError('BAD_REQUEST', { message: 'User role is required', code: 'INVALID_ROLE' })
             }
