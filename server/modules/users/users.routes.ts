@@ -133,7 +133,8 @@ export async function userRoutes(app: AppInstance) {
         tags: ['users'],
         summary: 'Admin: mark a seller verified (or not); verified sellers carry a badge',
         params: UserIdParams,
-        body: VerifySeller.optional(),
+        // A PUT without a body reaches the handler as null: verifying is then the default.
+        body: VerifySeller.nullish(),
         response: { 200: Modified, ...errors },
       },
     },
