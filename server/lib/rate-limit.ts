@@ -60,7 +60,8 @@ export class RedisCounterStore implements CounterStore {
 
   async increment(key: string, windowMs: number) {
     const k = this.prefix + key
-    const [[, count], [, ttl]] = (await this.redis
+    // Replies in order: INCR, PEXPIRE, PTTL.
+    const [[, count], , [, ttl]] = (await this.redis
       .multi()
       .incr(k)
       .pexpire(k, windowMs, 'NX')
