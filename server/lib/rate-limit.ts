@@ -6,6 +6,8 @@ export interface CounterStore {
   increment(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>
   /** The key's count and ms until reset, without adding. */
   peek(key: string): Promise<{ count: number; resetMs: number }>
+  /** Takes one back from the key's count in its current window (never below zero, never starts a window). */
+  decrement(key: string): Promise<void>
   reset(key: string): Promise<void>
   close(): Promise<void>
 }
@@ -34,6 +36,11 @@ export class MemoryCounterStore implements CounterStore {
   async peek(key: string) {
     const entry = this.live(key)
     return entry ? { count: entry.count, resetMs: entry.resetAt - Date.now() } : { count: 0, resetMs: 0 }
+  }
+
+  async decrement(key: string) {
+    const entry = this.live(key)
+    if (entry && entry.count > 0) entry.count -= 1
   }
 
   async reset(key: string) {
@@ -77,6 +84,15 @@ export class RedisCounterStore implements CounterStore {
       [null, number],
     ]
     return { count: value ? Number(value) : 0, resetMs: Math.max(ttl, 0) }
+  }
+
+  async decrement(key: string) {
+    // A plain DECR on an expired key would create one with no expiry.
+    await this.redis.eval(
+      "if redis.call('get', KEYS[1]) and tonumber(redis.call('get', KEYS[1])) > 0 then redis.call('decr', KEYS[1]) end",
+      1,
+      this.prefix + key,
+    )
   }
 
   async reset(key: string) {

@@ -1,5 +1,5 @@
 import { fromNodeHeaders } from 'better-auth/node'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { ErrorBody, type ErrorCode } from '#contract/errors'
 import { AccessToken, EmailQuery, Me } from '#contract/users'
@@ -42,27 +42,37 @@ async function betterAuthHandler(app: AppInstance) {
     done(null, body),
   )
 
-  const limitKeys = (req: FastifyRequest) => {
+  type SignInKeys = { account: string | undefined; address: string }
+  const limitKeys = (req: FastifyRequest): SignInKeys => {
     const email = emailOf(req.body)
     return { account: email ? `signin:acct:${email}` : undefined, address: `signin:ip:${req.ip}` }
   }
 
-  async function refuseWhenLimited(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const keys = limitKeys(req)
+  /**
+   * Counts the attempt before it is tried, so that concurrent guesses cannot all pass the check before any
+   * failure is recorded. A refused attempt, a success, or an answer that is not a failed sign-in gives the
+   * reservation back; a failed sign-in keeps it. Returns the window that blocks the attempt, if any.
+   */
+  async function reserveAttempt(keys: SignInKeys) {
     const [byAccount, byAddress] = await Promise.all([
-      keys.account ? counters.peek(keys.account) : { count: 0, resetMs: 0 },
-      counters.peek(keys.address),
+      keys.account ? counters.increment(keys.account, SIGN_IN_LIMITS.windowMs) : undefined,
+      counters.increment(keys.address, SIGN_IN_LIMITS.windowMs),
     ])
     const blocked =
-      byAccount.count >= SIGN_IN_LIMITS.perAccount
+      byAccount && byAccount.count > SIGN_IN_LIMITS.perAccount
         ? byAccount
-        : byAddress.count >= SIGN_IN_LIMITS.perAddress
+        : byAddress.count > SIGN_IN_LIMITS.perAddress
           ? byAddress
           : undefined
-    if (!blocked) return false
-    reply.header('retry-after', String(Math.max(1, Math.ceil(blocked.resetMs / 1000))))
-    await sendError(reply, 429, 'RATE_LIMITED', 'Too many failed sign-in attempts. Please try again later.')
-    return true
+    if (blocked) await releaseAttempt(keys)
+    return blocked
+  }
+
+  async function releaseAttempt(keys: SignInKeys) {
+    await Promise.all([
+      keys.account ? counters.decrement(keys.account) : undefined,
+      counters.decrement(keys.address),
+    ])
   }
 
   app.route({
@@ -71,24 +81,36 @@ async function betterAuthHandler(app: AppInstance) {
     schema: { hide: true },
     async handler(req, reply) {
       const isEmailSignIn = req.method === 'POST' && req.url.split('?')[0] === '/api/auth/sign-in/email'
-      if (isEmailSignIn && (await refuseWhenLimited(req, reply))) return reply
-
-      const url = new URL(req.url, config.publicUrl)
-      const body = req.method === 'POST' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
-      const response = await auth.handler(
-        new Request(url, { method: req.method, headers: fromNodeHeaders(req.headers), body }),
-      )
-
-      if (isEmailSignIn) {
-        const keys = limitKeys(req)
-        if (response.status === 401 || response.status === 403) {
-          await Promise.all([
-            keys.account ? counters.increment(keys.account, SIGN_IN_LIMITS.windowMs) : undefined,
-            counters.increment(keys.address, SIGN_IN_LIMITS.windowMs),
-          ])
-        } else if (response.ok && keys.account) {
-          await counters.reset(keys.account)
+      const keys = isEmailSignIn ? limitKeys(req) : undefined
+      if (keys) {
+        const blocked = await reserveAttempt(keys)
+        if (blocked) {
+          reply.header('retry-after', String(Math.max(1, Math.ceil(blocked.resetMs / 1000))))
+          return sendError(
+            reply,
+            429,
+            'RATE_LIMITED',
+            'Too many failed sign-in attempts. Please try again later.',
+          )
         }
+      }
+
+      let response: Response
+      try {
+        const url = new URL(req.url, config.publicUrl)
+        const body = req.method === 'POST' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
+        response = await auth.handler(
+          new Request(url, { method: req.method, headers: fromNodeHeaders(req.headers), body }),
+        )
+      } catch (err) {
+        if (keys) await releaseAttempt(keys)
+        throw err
+      }
+
+      if (keys) {
+        const failed = response.status === 401 || response.status === 403
+        if (!failed) await releaseAttempt(keys)
+        if (response.ok && keys.account) await counters.reset(keys.account)
       }
 
       reply.code(response.status)
