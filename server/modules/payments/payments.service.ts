@@ -99,7 +99,11 @@ export async function payWithTestCard(db: Db, buyer: SessionUser, bookingId: str
   return result
 }
 
-/** Stripe: one PaymentIntent per booking and amount (Stripe's idempotency key), for the listing's price. */
+/**
+ * Stripe: one PaymentIntent per booking and amount (Stripe's idempotency key), for the listing's price.
+ * Stripe refuses a key reused with other parameters, so every parameter is fixed by the booking and
+ * the amount: the description is the booking's copy of the name, which a later rename does not touch.
+ */
 export async function createStripeIntent(db: Db, stripe: Stripe, buyer: SessionUser, bookingId: string) {
   const { booking, product } = await db.transaction((tx) => lockPayableBooking(tx, buyer, bookingId))
   const amountCents = product.resalePriceCents
@@ -108,7 +112,7 @@ export async function createStripeIntent(db: Db, stripe: Stripe, buyer: SessionU
       amount: amountCents,
       currency: 'usd',
       automatic_payment_methods: { enabled: true },
-      description: product.name,
+      description: booking.productName,
       metadata: { bookingId: booking.id, productId: product.id, buyerId: buyer.id },
     },
     { idempotencyKey: `booking-${booking.id}-${amountCents}` },
