@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type Stripe from 'stripe'
+import Stripe from 'stripe'
 import type { Db } from '#server/db/client'
 import { bookings, paymentEvents, payments, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
@@ -107,16 +107,20 @@ export async function payWithTestCard(db: Db, buyer: SessionUser, bookingId: str
 export async function createStripeIntent(db: Db, stripe: Stripe, buyer: SessionUser, bookingId: string) {
   const { booking, product } = await db.transaction((tx) => lockPayableBooking(tx, buyer, bookingId))
   const amountCents = product.resalePriceCents
-  const intent = await stripe.paymentIntents.create(
-    {
-      amount: amountCents,
-      currency: 'usd',
-      automatic_payment_methods: { enabled: true },
-      description: booking.productName,
-      metadata: { bookingId: booking.id, productId: product.id, buyerId: buyer.id },
-    },
-    { idempotencyKey: `booking-${booking.id}-${amountCents}` },
-  )
+  const intent = await stripe.paymentIntents
+    .create(
+      {
+        amount: amountCents,
+        currency: 'usd',
+        automatic_payment_methods: { enabled: true },
+        description: booking.productName,
+        metadata: { bookingId: booking.id, productId: product.id, buyerId: buyer.id },
+      },
+      { idempotencyKey: `booking-${booking.id}-${amountCents}` },
+    )
+    .catch((err: unknown) => {
+      throw providerFailure('PaymentIntent creation', err)
+    })
   await db
     .insert(payments)
     .values({
