@@ -1,0 +1,38 @@
+import type { ButtonHTMLAttributes } from 'react'
+import { cn } from './cn'
+
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost'
+export type ButtonSize = 'sm' | 'md' | 'lg'
+
+const base =
+  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors ' +
+  'disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60'
+
+const variants: Record<ButtonVariant, string> = {
+  primary: 'bg-accent text-white hover:bg-accent-strong',
+  secondary: 'border border-slate-300 bg-white text-slate-900 hover:border-slate-400 hover:bg-slate-50',
+  ghost: 'text-slate-800 hover:bg-slate-100',
+}
+
+const sizes: Record<ButtonSize, string> = {
+  sm: 'min-h-9 px-3 text-sm',
+  md: 'min-h-11 px-4 text-sm',
+  lg: 'min-h-12 px-6 text-base',
+}
+
+/** The button look, for links that should read as buttons. */
+export function buttonClasses(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', extra?: string) {
+  return cn(base, variants[variant], sizes[size], extra)
+}
+
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: ButtonSize }
+
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  className,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
+  return <button type={type} className={buttonClasses(variant, size, className)} {...rest} />
+}
