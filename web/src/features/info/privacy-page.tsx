@@ -1,0 +1,80 @@
+import { InfoPage, SupportEmail } from './info-page'
+
+/** `/privacy`: what we collect, why, who sees it, and the visitor's rights. */
+export function PrivacyPage() {
+  return (
+    <InfoPage
+      title="Privacy Policy"
+      updated="Nov 2, 2026"
+      lead={<p>We collect only what the marketplace needs to work, and we never sell your data.</p>}
+    >
+      <h2>What we collect</h2>
+      <ul>
+        <li>
+          <strong>Account details</strong>: your name, email address and role (buyer or seller). Your password
+          is stored only as a one-way hash; nobody at Laptop Market can read it. If you sign in with Google,
+          we receive your name and email address from Google.
+        </li>
+        <li>
+          <strong>Listings</strong>: the laptops you list, with their photos, description and location. Photos
+          are resized, and hidden data such as GPS coordinates and camera details is removed when you upload
+          them.
+        </li>
+        <li>
+          <strong>Bookings</strong>: the phone number and location you enter when booking, so the seller can
+          arrange the handover.
+        </li>
+        <li>
+          <strong>Payments</strong>: the amount, date and the payment provider's transaction id. Card details
+          are entered directly with our payment provider; we never see or store your full card number.
+        </li>
+        <li>
+          <strong>Technical data</strong>: server logs with your IP address and the pages requested, kept for
+          security and to fix problems.
+        </li>
+      </ul>
+
+      <h2>Cookies</h2>
+      <p>
+        We use one essential cookie to keep you signed in. It cannot be read by scripts on the page. We do not
+        use advertising or cross-site tracking cookies.
+      </p>
+
+      <h2>Who sees your data</h2>
+      <ul>
+        <li>Everyone can see a listing, including the seller's name and whether the seller is verified.</li>
+        <li>When you book a laptop, its seller sees your name, email, phone number and location.</li>
+        <li>Our payment provider processes card payments under its own privacy policy.</li>
+        <li>Our moderators see reports and the listings and accounts they concern.</li>
+      </ul>
+      <p>
+        We do not sell or rent personal data, and we share it with authorities only when the law requires it.
+      </p>
+
+      <h2>How long we keep it</h2>
+      <p>
+        Account data is kept while your account is open. When an account is closed, its listings are hidden at
+        once; records of bookings and payments are kept as long as accounting and tax law requires. Server
+        logs are deleted after 30 days.
+      </p>
+
+      <h2>Your rights</h2>
+      <p>
+        You can ask for a copy of your data, ask us to correct it, or ask us to close your account and delete
+        what we are not required to keep. Write to <SupportEmail /> from the email address of your account; we
+        answer within 30 days.
+      </p>
+
+      <h2>Security</h2>
+      <p>
+        All traffic is encrypted, sessions end on the server when you sign out, and access to personal data
+        inside our team is limited to the people who need it to help you.
+      </p>
+
+      <h2>Contact</h2>
+      <p>
+        Questions about privacy: <SupportEmail />.
+      </p>
+    </InfoPage>
+  )
+}
