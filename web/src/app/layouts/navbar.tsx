@@ -1,0 +1,90 @@
+import { Laptop, Menu, X } from 'lucide-react'
+import { useEffect, useId, useState } from 'react'
+import { Link, NavLink, useLocation } from 'react-router'
+import { cn } from '../../components/ui/cn'
+
+const LINKS = [
+  { to: '/', label: 'Home', end: true },
+  { to: '/blog', label: 'Blog', end: false },
+] as const
+
+function linkClasses({ isActive }: { isActive: boolean }) {
+  return cn(
+    'block rounded-lg px-3 py-2 font-medium text-base md:text-sm',
+    isActive ? 'text-accent' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  )
+}
+
+/** Site name and main links; below md the links fold behind a "Menu" button. */
+export function Navbar() {
+  const [isOpen, setIsOpen] = useState(false)
+  const menuId = useId()
+  const location = useLocation()
+
+  // Close the phone menu once a link has taken the visitor somewhere.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
+  useEffect(() => setIsOpen(false), [location.pathname])
+
+  useEffect(() => {
+    if (!isOpen) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setIsOpen(false)
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [isOpen])
+
+  return (
+    <header className="sticky top-0 z-30 border-slate-200 border-b bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+        <Link to="/" className="flex items-center gap-2 font-bold text-lg text-slate-900 tracking-tight">
+          <span className="inline-flex size-8 items-center justify-center rounded-lg bg-accent text-white">
+            <Laptop aria-hidden="true" className="size-5" />
+          </span>
+          Laptop Market
+        </Link>
+
+        <nav aria-label="Main">
+          <button
+            type="button"
+            aria-expanded={isOpen}
+            aria-controls={menuId}
+            onClick={() => setIsOpen((open) => !open)}
+            className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 px-3 font-medium text-slate-800 text-sm hover:bg-slate-50 md:hidden"
+          >
+            {isOpen ? (
+              <X aria-hidden="true" className="size-5" />
+            ) : (
+              <Menu aria-hidden="true" className="size-5" />
+            )}
+            Menu
+          </button>
+          <ul
+            id={menuId}
+            className={cn(
+              'absolute inset-x-0 top-16 border-slate-200 border-b bg-white px-4 py-3 shadow-md',
+              'md:static md:flex md:items-center md:gap-1 md:border-0 md:p-0 md:shadow-none',
+              isOpen ? 'block' : 'hidden md:flex',
+            )}
+          >
+            {LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end={link.end} className={linkClasses}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+            <li className="mt-2 md:mt-0 md:ml-2">
+              <NavLink
+                to="/login"
+                className="block rounded-lg bg-accent px-4 py-2 text-center font-semibold text-base text-white hover:bg-accent-strong md:text-sm"
+              >
+                Login
+              </NavLink>
+            </li>
+          </ul>
+        </nav>
+      </div>
+    </header>
+  )
+}

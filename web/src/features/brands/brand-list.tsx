@@ -1,0 +1,65 @@
+import { Link } from 'react-router'
+import { Alert } from '../../components/ui/alert'
+import { Button } from '../../components/ui/button'
+import { Skeleton } from '../../components/ui/skeleton'
+import { useBrands } from './brands-api'
+
+const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6'
+
+/** Every brand as a tile: logo, name, how many laptops are for sale, linking to its category page. */
+export function BrandList() {
+  const { data: brands, isPending, error, refetch } = useBrands()
+
+  if (isPending) {
+    return (
+      <div className={GRID} aria-busy="true">
+        <span className="sr-only" role="status">
+          Loading brands
+        </span>
+        {Array.from({ length: 6 }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+          <Skeleton key={i} className="h-32 rounded-xl" />
+        ))}
+      </div>
+    )
+  }
+  if (error) {
+    return (
+      <Alert tone="error" title="We could not load the brands">
+        <p>{error.message}</p>
+        <Button variant="secondary" onClick={() => refetch()}>
+          Try again
+        </Button>
+      </Alert>
+    )
+  }
+  if (brands.length === 0)
+    return <Alert title="No brands yet">Brands appear here once sellers list laptops.</Alert>
+
+  return (
+    <ul className={GRID}>
+      {brands.map((brand) => (
+        <li key={brand._id} className="flex">
+          <Link
+            to={`/category/${brand._id}`}
+            className="flex w-full flex-col items-center gap-2 rounded-xl border border-slate-200 bg-white p-4 text-center shadow-sm transition hover:border-accent hover:shadow-md"
+          >
+            <img
+              src={brand.brand_img}
+              alt={`${brand.brand_name} logo`}
+              width={96}
+              height={48}
+              loading="lazy"
+              decoding="async"
+              className="h-12 w-24 object-contain"
+            />
+            <span className="font-semibold text-slate-900">{brand.brand_name}</span>
+            <span className="text-slate-600 text-xs">
+              {brand.product_count === 1 ? '1 laptop' : `${brand.product_count} laptops`}
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,110 @@
+import { CalendarDays, Clock, MapPin } from 'lucide-react'
+import { Link } from 'react-router'
+import type { Product } from '#contract/products'
+import { Badge } from '../../components/ui/badge'
+import { Skeleton } from '../../components/ui/skeleton'
+import { formatDate, formatMoney, formatYearsOfUse } from '../../lib/format'
+import { ProductImage } from './product-image'
+import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
+
+type ProductCardProps = {
+  product: Product
+  /** h2 under a page's h1, h3 under a section's h2. */
+  headingLevel?: 2 | 3
+}
+
+/** One listing in a grid: photo, name, prices, condition, where, how old, when posted, who sells it. */
+export function ProductCard({ product, headingLevel = 3 }: ProductCardProps) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
+  const photo = product.images[0]?.card ?? product.img
+  return (
+    <article
+      data-testid="product-card"
+      className="group relative flex w-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md"
+    >
+      <div className="relative aspect-[4/3] bg-slate-100">
+        <ProductImage
+          src={photo}
+          alt={product.name}
+          width={640}
+          height={480}
+          loading="lazy"
+          decoding="async"
+          className="size-full object-cover"
+        />
+        <SaleStatusBadge isSold={product.sellStatus} className="absolute top-3 left-3 shadow-sm" />
+      </div>
+
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <div className="flex items-center justify-between gap-2">
+          <span className="truncate font-medium text-slate-600 text-xs uppercase tracking-wide">
+            {product.brand_name}
+          </span>
+          <Badge tone="outline">
+            <span className="sr-only">Condition: </span>
+            {product.condition}
+          </Badge>
+        </div>
+
+        <Heading className="font-semibold text-base text-slate-900 leading-snug">
+          {/* The link covers the whole card so the photo is clickable too. */}
+          <Link
+            to={`/products/${product._id}`}
+            className="after:absolute after:inset-0 after:content-[''] hover:text-accent focus-visible:outline-none focus-visible:after:rounded-xl focus-visible:after:outline-3 focus-visible:after:outline-accent"
+          >
+            {product.name}
+          </Link>
+        </Heading>
+
+        <p className="flex flex-wrap items-baseline gap-x-2">
+          <span className="font-bold text-2xl text-slate-900 tracking-tight">
+            <span className="sr-only">Price: </span>
+            {formatMoney(product.resale_price_cents)}
+          </span>
+          <span className="text-slate-600 text-sm">
+            <span className="sr-only">Original price: </span>
+            <s>{formatMoney(product.original_price_cents)}</s>
+          </span>
+        </p>
+
+        <ul className="space-y-1 text-slate-600 text-sm">
+          <li className="flex items-center gap-2">
+            <MapPin aria-hidden="true" className="size-4 shrink-0" />
+            <span className="truncate">{product.location}</span>
+          </li>
+          <li className="flex items-center gap-2">
+            <Clock aria-hidden="true" className="size-4 shrink-0" />
+            {formatYearsOfUse(product.uses)}
+          </li>
+          <li className="flex items-center gap-2">
+            <CalendarDays aria-hidden="true" className="size-4 shrink-0" />
+            <span>
+              Posted <time dateTime={product.postedOn}>{formatDate(product.postedOn)}</time>
+            </span>
+          </li>
+        </ul>
+
+        <div className="mt-auto flex flex-wrap items-center gap-2 border-slate-100 border-t pt-3 text-sm">
+          <span className="text-slate-600">
+            Seller <span className="font-medium text-slate-900">{product.seller_name}</span>
+          </span>
+          {product.seller_verified ? <VerifiedSellerBadge /> : null}
+        </div>
+      </div>
+    </article>
+  )
+}
+
+export function ProductCardSkeleton() {
+  return (
+    <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
+      <Skeleton className="aspect-[4/3] rounded-none" />
+      <div className="space-y-3 p-4">
+        <Skeleton className="h-3 w-1/3" />
+        <Skeleton className="h-5 w-3/4" />
+        <Skeleton className="h-7 w-1/2" />
+        <Skeleton className="h-16 w-full" />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,250 @@
+import { ChevronRight, ShieldCheck } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Link, useLocation, useNavigate, useParams } from 'react-router'
+import type { Product } from '#contract/products'
+import { CONDITION_DEFINITIONS } from '#contract/products'
+import { Alert } from '../../components/ui/alert'
+import { Badge } from '../../components/ui/badge'
+import { Button, buttonClasses } from '../../components/ui/button'
+import { Skeleton } from '../../components/ui/skeleton'
+import { isApiError } from '../../lib/api-client'
+import { formatDate, formatMoney, formatStorage, formatYearsOfUse } from '../../lib/format'
+import { ProductGallery } from './product-gallery'
+import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
+import { useProduct } from './products-api'
+
+/** `/products/{id}`: one laptop with its photos, every field and spec, the seller and Book Now. */
+export function ProductDetailPage() {
+  const { id = '' } = useParams()
+  const { data: product, isPending, error, refetch } = useProduct(id)
+
+  if (isPending) return <ProductDetailSkeleton />
+  if (error) {
+    // A malformed id (400) is as unknown as a missing one (404).
+    if (isApiError(error) && (error.status === 404 || error.status === 400)) return <ProductNotFound />
+    return (
+      <Alert tone="error" title="We could not load this laptop">
+        <p>{error.message}</p>
+        <Button variant="secondary" onClick={() => refetch()}>
+          Try again
+        </Button>
+      </Alert>
+    )
+  }
+  return <ProductDetail product={product} />
+}
+
+function ProductDetail({ product }: { product: Product }) {
+  const photos = product.images.length > 0 ? product.images : [{ card: product.img, detail: product.img }]
+  const saving = product.original_price_cents - product.resale_price_cents
+  const savingPercent = Math.round((saving / product.original_price_cents) * 100)
+
+  return (
+    <>
+      <title>{`${product.name} · Laptop Market`}</title>
+      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
+        <ol className="flex flex-wrap items-center gap-1 text-slate-600">
+          <li>
+            <Link to="/productcard" className="hover:text-accent hover:underline">
+              All laptops
+            </Link>
+          </li>
+          <li aria-hidden="true">
+            <ChevronRight className="size-4" />
+          </li>
+          <li>
+            <Link to={`/category/${product.category_id}`} className="hover:text-accent hover:underline">
+              {product.brand_name}
+            </Link>
+          </li>
+        </ol>
+      </nav>
+
+      <div className="grid gap-8 lg:grid-cols-[1.2fr_1fr]">
+        <ProductGallery name={product.name} photos={photos} />
+
+        <div className="space-y-6">
+          <div className="space-y-3">
+            <div className="flex flex-wrap items-center gap-2">
+              <SaleStatusBadge isSold={product.sellStatus} />
+              <Badge tone="outline">{product.brand_name}</Badge>
+            </div>
+            <h1 className="font-bold text-2xl text-slate-900 tracking-tight sm:text-3xl">{product.name}</h1>
+            <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+              <span className="font-bold text-4xl text-slate-900 tracking-tight">
+                <span className="sr-only">Price: </span>
+                {formatMoney(product.resale_price_cents)}
+              </span>
+              <span className="text-lg text-slate-600">
+                <span className="sr-only">Original price: </span>
+                <s>{formatMoney(product.original_price_cents)}</s>
+              </span>
+              {saving > 0 ? (
+                <span className="font-medium text-accent text-sm">
+                  You save {formatMoney(saving)} ({savingPercent}%)
+                </span>
+              ) : null}
+            </p>
+          </div>
+
+          <BookNow isSold={product.sellStatus} />
+
+          <section
+            aria-labelledby="condition-heading"
+            className="rounded-xl border border-slate-200 bg-white p-4"
+          >
+            <h2 id="condition-heading" className="font-semibold text-slate-900">
+              Condition: {product.condition}
+            </h2>
+            <p className="mt-1 text-slate-700 text-sm">{CONDITION_DEFINITIONS[product.condition]}</p>
+          </section>
+
+          <section
+            aria-labelledby="seller-heading"
+            className="rounded-xl border border-slate-200 bg-white p-4"
+          >
+            <h2 id="seller-heading" className="font-semibold text-slate-900">
+              Seller
+            </h2>
+            <p className="mt-2 flex flex-wrap items-center gap-2">
+              <span className="font-medium text-slate-900">{product.seller_name}</span>
+              {product.seller_verified ? <VerifiedSellerBadge /> : null}
+            </p>
+            <p className="mt-2 flex gap-2 text-slate-600 text-sm">
+              <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent" />
+              {product.seller_verified
+                ? 'This seller has confirmed their identity with Laptop Market.'
+                : 'Pay through Laptop Market only: your payment is protected until the laptop is yours.'}
+            </p>
+          </section>
+        </div>
+      </div>
+
+      <section aria-labelledby="description-heading" className="mt-10">
+        <h2 id="description-heading" className="mb-3 font-semibold text-slate-900 text-xl">
+          Description
+        </h2>
+        <p className="max-w-prose whitespace-pre-line text-slate-700 leading-7">
+          {product.description || 'The seller has not added a description.'}
+        </p>
+      </section>
+      <div className="mt-10 grid gap-8 lg:grid-cols-2">
+        <section aria-labelledby="specs-heading">
+          <h2 id="specs-heading" className="mb-3 font-semibold text-slate-900 text-xl">
+            Specifications
+          </h2>
+          <FactList
+            facts={[
+              ['Processor', product.processor],
+              ['RAM', `${product.ram_gb} GB`],
+              ['Storage', formatStorage(product.storage_gb)],
+              ['Screen', `${product.screen_inches}-inch`],
+            ]}
+          />
+        </section>
+        <section aria-labelledby="details-heading">
+          <h2 id="details-heading" className="mb-3 font-semibold text-slate-900 text-xl">
+            Listing details
+          </h2>
+          <FactList
+            facts={[
+              ['Brand', product.brand_name],
+              ['Condition', product.condition],
+              ['Location', product.location],
+              ['Use', formatYearsOfUse(product.uses)],
+              ['Original price', formatMoney(product.original_price_cents)],
+              [
+                'Posted',
+                <time key="posted" dateTime={product.postedOn}>
+                  {formatDate(product.postedOn)}
+                </time>,
+              ],
+              ['Status', product.sellStatus ? 'Sold' : 'Available'],
+            ]}
+          />
+        </section>
+      </div>
+    </>
+  )
+}
+
+function FactList({ facts }: { facts: [string, ReactNode][] }) {
+  return (
+    <dl className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+      {facts.map(([term, value]) => (
+        <div key={term} className="grid grid-cols-[8rem_1fr] gap-3 px-4 py-3 text-sm">
+          <dt className="font-medium text-slate-600">{term}</dt>
+          <dd className="text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+/** Booking needs an account; a signed-out visitor signs in first and comes back here. */
+function BookNow({ isSold }: { isSold: boolean }) {
+  const navigate = useNavigate()
+  const location = useLocation()
+  if (isSold) {
+    return (
+      <div className="space-y-2">
+        <Button size="lg" disabled className="w-full sm:w-auto">
+          Book Now
+        </Button>
+        <p className="text-slate-600 text-sm">This laptop has been sold and can no longer be booked.</p>
+      </div>
+    )
+  }
+  const from = `${location.pathname}${location.search}`
+  return (
+    <div className="space-y-2">
+      <Button
+        size="lg"
+        className="w-full sm:w-auto"
+        onClick={() => navigate(`/login?from=${encodeURIComponent(from)}`)}
+      >
+        Book Now
+      </Button>
+      <p className="text-slate-600 text-sm">
+        Booking needs an account: sign in and you come straight back here.
+      </p>
+    </div>
+  )
+}
+
+function ProductNotFound() {
+  return (
+    <>
+      <title>Product not found · Laptop Market</title>
+      <div className="mx-auto max-w-lg py-12 text-center">
+        <h1 className="font-bold text-3xl text-slate-900">Product not found</h1>
+        <p className="mt-3 text-slate-600">
+          This laptop is not listed any more, or the link is mistyped. There are plenty of others to choose
+          from.
+        </p>
+        <Link to="/productcard" className={buttonClasses('primary', 'md', 'mt-6')}>
+          Browse all laptops
+        </Link>
+      </div>
+    </>
+  )
+}
+
+function ProductDetailSkeleton() {
+  return (
+    <div className="grid gap-8 lg:grid-cols-[1.2fr_1fr]" aria-busy="true">
+      <span className="sr-only" role="status">
+        Loading laptop
+      </span>
+      <Skeleton className="aspect-[4/3] rounded-2xl" />
+      <div className="space-y-4">
+        <Skeleton className="h-6 w-24" />
+        <Skeleton className="h-9 w-3/4" />
+        <Skeleton className="h-10 w-1/2" />
+        <Skeleton className="h-12 w-40" />
+        <Skeleton className="h-24 w-full" />
+        <Skeleton className="h-24 w-full" />
+      </div>
+    </div>
+  )
+}
