@@ -1,0 +1,223 @@
+// `npm run bench`: what `/` costs to download, and how fast the public read endpoints answer beside a bare
+// node:http server sending the very same bytes. Everything stays on 127.0.0.1 and the run ends by itself.
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import autocannon, { type Result } from 'autocannon'
+import type { Brand } from '#contract/brands'
+import { buildApp } from '#server/app'
+import { loadConfig } from '#server/config'
+import { openDatabase } from '#server/db/client'
+import { seedDemoIfEmpty } from '#server/db/seed'
+import { LocalMediaStorage } from '#server/lib/storage'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const WEB_DIR = path.join(ROOT, 'dist/web')
+const JS_TARGET_BYTES = 90_000
+const RATIO_TARGET = 0.5
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2)
+// Four measured runs and four warm-ups, plus seeding: anything far beyond that is a hang.
+const DEADLINE_MS = (4 * (DURATION_S + WARMUP_S) + 180) * 1000
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
+const passFail = (ok: boolean) => (ok ? 'pass' : 'FAIL')
+
+function printTable(head: string[], rows: string[][]) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
+  console.log(line(head))
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+  for (const row of rows) console.log(line(row))
+}
+
+// (a) The JS and CSS that `/` loads: module scripts, modulepreload links and stylesheets of index.html.
+type Asset = { kind: 'js' | 'css'; url: string; raw: number; gzip: number }
+
+function parseAttributes(tag: string): Record<string, string> {
+  const attrs: Record<string, string> = {}
+  for (const m of tag.matchAll(/([\w:-]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?/g)) {
+    const name = m[1]?.toLowerCase()
+    if (name) attrs[name] = (m[2] ?? '').replace(/^["']|["']$/g, '')
+  }
+  return attrs
+}
+
+function listHomeAssets(html: string): { kind: 'js' | 'css'; url: string }[] {
+  const found = new Map<string, 'js' | 'css'>()
+  for (const m of html.matchAll(/<(script|link)\b([^>]*)>/gi)) {
+    const attrs = parseAttributes(m[2] ?? '')
+    const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/)
+    if (m[1]?.toLowerCase() === 'script' && attrs.type === 'module' && attrs.src) found.set(attrs.src, 'js')
+    else if (rel.includes('modulepreload') && attrs.href) found.set(attrs.href, 'js')
+    else if (rel.includes('stylesheet') && attrs.href) found.set(attrs.href, 'css')
+  }
+  return [...found].map(([url, kind]) => ({ kind, url }))
+}
+
+function measureHomeAssets(): Asset[] {
+  const indexFile = path.join(WEB_DIR, 'index.html')
+  if (!fs.existsSync(indexFile)) throw new Error('dist/web/index.html is missing: run `npx vite build` first')
+  return listHomeAssets(fs.readFileSync(indexFile, 'utf8'))
+    .filter((a) => !/^[a-z]+:\/\//i.test(a.url))
+    .map((a) => {
+      const data = fs.readFileSync(path.join(WEB_DIR, a.url.split(/[?#]/)[0] ?? ''))
+      return { ...a, raw: data.length, gzip: zlib.gzipSync(data, { level: 9 }).length }
+    })
+}
+
+// (b) Requests per second: the app, then a bare node:http server with the same bytes.
+function listen(server: http.Server): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+  })
+}
+
+function bareServer(body: Buffer, contentType: string): http.Server {
+  return http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length })
+    res.end(body)
+  })
+}
+
+async function load(url: string, durationS: number): Promise<Result> {
+  // The load comes from a worker thread, so it does not share the server's event loop.
+  return autocannon({ url, connections: CONNECTIONS, duration: durationS, workers: 1, timeout: 10 })
+}
+
+type Row = { endpoint: string; bytes: number; app: Result; bare: Result }
+
+async function measureEndpoint(appUrl: string, endpoint: string, body: Buffer, contentType: string) {
+  const bare = bareServer(body, contentType)
+  const bareUrl = await listen(bare)
+  try {
+    await load(appUrl + endpoint, WARMUP_S)
+    const app = await load(appUrl + endpoint, DURATION_S)
+    await load(bareUrl + endpoint, WARMUP_S)
+    const bareResult = await load(bareUrl + endpoint, DURATION_S)
+    return { endpoint, bytes: body.length, app, bare: bareResult } satisfies Row
+  } finally {
+    await new Promise((resolve) => bare.close(resolve))
+  }
+}
+
+async function main() {
+  const deadline = setTimeout(() => {
+    console.error(`bench: still running after ${DEADLINE_MS / 1000} s, stopping`)
+    process.exit(1)
+  }, DEADLINE_MS)
+  deadline.unref()
+
+  console.log(`Laptop Market benchmark — node ${process.version}, ${os.cpus().length} CPUs, ${os.platform()}`)
+
+  console.log(
+    '\n(a) What `/` loads (dist/web/index.html: module scripts, modulepreload, stylesheets), gzip -9\n',
+  )
+  const assets = measureHomeAssets()
+  const total = (kind: 'js' | 'css', key: 'raw' | 'gzip') =>
+    assets.filter((a) => a.kind === kind).reduce((sum, a) => sum + a[key], 0)
+  printTable(
+    ['file', 'kind', 'raw', 'gzip'],
+    [
+      ...assets.map((a) => [a.url, a.kind, kB(a.raw), kB(a.gzip)]),
+      ['total JS', 'js', kB(total('js', 'raw')), kB(total('js', 'gzip'))],
+      ['total CSS', 'css', kB(total('css', 'raw')), kB(total('css', 'gzip'))],
+    ],
+  )
+  const jsGzip = total('js', 'gzip')
+  console.log(
+    `\nJS target: at most ${kB(JS_TARGET_BYTES)} gzip — ${kB(jsGzip)} (${jsGzip} bytes): ${passFail(jsGzip <= JS_TARGET_BYTES)}`,
+  )
+
+  console.log(
+    `\n(b) Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s each after a ${WARMUP_S} s warm-up\n`,
+  )
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-bench-'))
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+  })
+  const database = await openDatabase({ driver: 'pglite', dataDir })
+  const storage = new LocalMediaStorage(path.join(dataDir, 'media'))
+  const app = await buildApp({ config, database, storage, logger: false })
+  const rows: Row[] = []
+  try {
+    await seedDemoIfEmpty(database.db, storage)
+    const appUrl = await app.listen({ host: '127.0.0.1', port: 0 })
+
+    const brands = (await app.inject({ url: '/api/brands' })).json<Brand[]>()
+    const brand = [...brands].sort((a, b) => b.product_count - a.product_count)[0]
+    if (!brand || brand.product_count === 0)
+      throw new Error('The demo data has no brand with laptops for sale')
+
+    for (const endpoint of ['/api/advertised_product', `/api/category/${brand._id}`]) {
+      // The exact bytes the app sends a client that asks for no compression, as autocannon does.
+      const res = await app.inject({ url: endpoint })
+      if (res.statusCode !== 200) throw new Error(`${endpoint} answered ${res.statusCode}`)
+      const contentType = String(res.headers['content-type'] ?? 'application/json')
+      rows.push(await measureEndpoint(appUrl, endpoint, res.rawPayload, contentType))
+    }
+  } finally {
+    await app.close()
+    await database.close()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+
+  const rps = (r: Result) => Math.round(r.requests.average).toLocaleString('en-US')
+  const latency = (r: Result) => `${r.latency.p50} / ${r.latency.p99} ms`
+  printTable(
+    [
+      'endpoint',
+      'body',
+      'app req/s',
+      'bare req/s',
+      'app/bare',
+      `>= ${RATIO_TARGET}`,
+      'app p50/p99',
+      'bare p50/p99',
+    ],
+    rows.map((r) => {
+      const ratio = r.app.requests.average / r.bare.requests.average
+      return [
+        r.endpoint,
+        kB(r.bytes),
+        rps(r.app),
+        rps(r.bare),
+        ratio.toFixed(2),
+        passFail(ratio >= RATIO_TARGET),
+        latency(r.app),
+        latency(r.bare),
+      ]
+    }),
+  )
+  const problems = rows.flatMap((r) =>
+    (['app', 'bare'] as const)
+      .filter((side) => r[side].errors + r[side].timeouts + r[side].non2xx > 0)
+      .map(
+        (side) =>
+          `${r.endpoint} (${side}): ${r[side].errors} errors, ${r[side].timeouts} timeouts, ${r[side].non2xx} non-2xx`,
+      ),
+  )
+  if (problems.length)
+    console.log(`\nNot every request succeeded, so these figures are suspect:\n  ${problems.join('\n  ')}`)
+  else console.log('\nEvery request succeeded (no errors, timeouts or non-2xx answers).')
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err)
+    process.exit(1)
+  },
+)

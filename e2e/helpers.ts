@@ -1,0 +1,84 @@
+import AxeBuilder from '@axe-core/playwright'
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
+import type { Brand } from '#contract/brands'
+import type { Product, ProductPage } from '#contract/products'
+
+/** What the demo data holds right now, read from the API so no test depends on ids or order. */
+export type DemoData = {
+  brands: Brand[]
+  advertised: Product[]
+  /** The brand with the most laptops for sale. */
+  brand: Brand
+  /** An advertised laptop (so it is also on the home page). */
+  product: Product
+}
+
+async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
+  const res = await request.get(url)
+  expect(res.status(), `GET ${url}`).toBe(200)
+  return (await res.json()) as T
+}
+
+export async function loadDemoData(request: APIRequestContext): Promise<DemoData> {
+  const [brands, advertised] = await Promise.all([
+    getJson<Brand[]>(request, '/api/brands'),
+    getJson<Product[]>(request, '/api/advertised_product'),
+  ])
+  const brand = [...brands].sort((a, b) => b.product_count - a.product_count)[0]
+  const product = advertised[0]
+  expect(brand, 'the demo data has brands').toBeTruthy()
+  expect(brand?.product_count, 'some brand has laptops for sale').toBeGreaterThan(0)
+  expect(product, 'the demo data has an advertised laptop').toBeTruthy()
+  return { brands, advertised, brand: brand as Brand, product: product as Product }
+}
+
+export async function searchProducts(request: APIRequestContext, query: Record<string, string>) {
+  return getJson<ProductPage>(request, `/api/search?${new URLSearchParams(query)}`)
+}
+
+export function productCards(scope: Page | Locator): Locator {
+  return scope.locator('article[data-testid="product-card"]')
+}
+
+/** Waits until the page's lists have loaded: none of its skeletons is left. */
+export async function expectLoaded(page: Page) {
+  await expect(page.getByTestId('skeleton')).toHaveCount(0)
+}
+
+export function mainHeading(page: Page, name: string | RegExp): Locator {
+  return page.getByRole('heading', { level: 1, name, exact: typeof name === 'string' })
+}
+
+/** Every <img> has a non-empty alt: lists the ones that don't. */
+export async function expectImagesHaveAlt(page: Page) {
+  const missing = await page
+    .locator('img')
+    .evaluateAll((imgs) =>
+      imgs.filter((img) => !(img.getAttribute('alt') ?? '').trim()).map((img) => img.outerHTML.slice(0, 160)),
+    )
+  expect(missing, 'images without alt text').toEqual([])
+}
+
+/** An axe scan of the whole page; serious and critical violations fail, printed one per line. */
+export async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  const report = serious.flatMap((v) => [
+    `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})`,
+    ...v.nodes
+      .slice(0, 5)
+      .map((n) => `    at ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`),
+    ...(v.nodes.length > 5 ? [`    ... and ${v.nodes.length - 5} more`] : []),
+  ])
+  expect(
+    serious.length,
+    `serious or critical accessibility violations on ${page.url()}:\n${report.join('\n')}`,
+  ).toBe(0)
+}
+
+/** No horizontal scrolling at the viewport's width (the configured one: a phone may zoom out to fit). */
+export async function expectNoHorizontalScroll(page: Page) {
+  const width = page.viewportSize()?.width ?? 0
+  const scrollWidth = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)
+  expect(scrollWidth, `page is ${scrollWidth}px wide in a ${width}px viewport`).toBeLessThanOrEqual(width)
+}
