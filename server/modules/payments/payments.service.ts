@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { Db } from '#server/db/client'
 import { bookings, paymentEvents, payments, products, users } from '#server/db/schema'
@@ -174,6 +174,13 @@ export async function handleStripeWebhook(
     const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update')
     if (!booking) return 'ignored'
     const product = await lockProduct(tx, booking.productId)
+    // Stripe promises neither the order nor the uniqueness of events: once this intent is settled here
+    // (paid, or refunded), a late payment_failed or another succeeded event for it changes nothing.
+    const [known] = await tx
+      .select({ status: payments.status })
+      .from(payments)
+      .where(and(eq(payments.provider, 'stripe'), eq(payments.transactionId, intent.id)))
+    if (known?.status === 'succeeded' || known?.status === 'refunded') return 'duplicate'
     const now = new Date()
     const mark = (status: 'failed' | 'refunded', reason: string) =>
       tx
