@@ -100,6 +100,15 @@ export async function payWithTestCard(db: Db, buyer: SessionUser, bookingId: str
 }
 
 /**
+ * A failed call to Stripe becomes our own logged 500. Passed on as it is, Stripe's status would reach
+ * the buyer as ours: a bad secret key's 401 reads as "signed out", and its message is not for them.
+ */
+function providerFailure(what: string, err: unknown): Error {
+  const reason = err instanceof Error ? err.message : String(err)
+  return new Error(`Stripe ${what} failed: ${reason}`, { cause: err })
+}
+
+/**
  * Stripe: one PaymentIntent per booking and amount (Stripe's idempotency key), for the listing's price.
  * Stripe refuses a key reused with other parameters, so every parameter is fixed by the booking and
  * the amount: the description is the booking's copy of the name, which a later rename does not touch.
