@@ -146,6 +146,20 @@ export async function createStripeIntent(db: Db, stripe: Stripe, buyer: SessionU
   return { clientSecret: intent.client_secret, amount_cents: amountCents }
 }
 
+/**
+ * Gives the money back for an intent. Stripe keeps an idempotency key for a day but redelivers events
+ * for three, so "already refunded" (under an expired key, or by hand in the dashboard) counts as done:
+ * otherwise that event would fail on every redelivery and its payment would never be settled.
+ */
+async function refundIntent(stripe: Stripe, intentId: string): Promise<void> {
+  try {
+    await stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey: `refund-${intentId}` })
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded') return
+    throw providerFailure('refund', err)
+  }
+}
+
 export type WebhookOutcome = 'paid' | 'duplicate' | 'refunded' | 'failed' | 'ignored'
 
 /**
@@ -220,7 +234,7 @@ export async function handleStripeWebhook(
       intent.metadata?.buyerId === booking.buyerId
     const available = !booking.isPaid && !product.isSold && !product.removedAt && !product.sellerDisabledAt
     if (!matches || !available) {
-      await stripe.refunds.create({ payment_intent: intent.id }, { idempotencyKey: `refund-${intent.id}` })
+      await refundIntent(stripe, intent.id)
       await mark(
         'refunded',
         matches ? 'The laptop was sold to someone else' : 'The amount did not match the listing',
