@@ -10,6 +10,7 @@ const bookingColumns = {
   booking: bookings,
   productSold: products.isSold,
   productRemovedAt: products.removedAt,
+  productPriceCents: products.resalePriceCents,
   sellerId: products.sellerId,
 }
 
@@ -17,9 +18,14 @@ type BookingRow = {
   booking: typeof bookings.$inferSelect
   productSold: boolean
   productRemovedAt: Date | null
+  productPriceCents: number
 }
 
-/** What leaves the server for a booking; its status says whether it can still be paid. */
+/**
+ * What leaves the server for a booking; its status says whether it can still be paid. An unpaid
+ * booking shows the listing's price now, which is what paying will charge ("Please Pay $…"), even if
+ * the seller changed it since the booking; a paid one shows what was paid.
+ */
 export function toBooking(row: BookingRow): Booking {
   const b = row.booking
   const status = b.isPaid
@@ -29,6 +35,7 @@ export function toBooking(row: BookingRow): Booking {
       : row.productRemovedAt
         ? 'unavailable'
         : 'unpaid'
+  const priceCents = status === 'unpaid' ? row.productPriceCents : b.priceCents
   return {
     _id: b.id,
     productId: b.productId,
@@ -36,8 +43,8 @@ export function toBooking(row: BookingRow): Booking {
     productImage: b.productImage,
     userName: b.userName,
     email: b.email,
-    price: b.priceCents / 100,
-    price_cents: b.priceCents,
+    price: priceCents / 100,
+    price_cents: priceCents,
     phoneNumber: b.phoneNumber,
     location: b.location,
     paid: b.isPaid,

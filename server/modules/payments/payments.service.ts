@@ -62,7 +62,11 @@ async function recordSale(
       target: [payments.provider, payments.transactionId],
       set: { status: 'succeeded', amountCents, failureReason: null, updatedAt: now },
     })
-  await tx.update(bookings).set({ isPaid: true, paidAt: now }).where(eq(bookings.id, sale.booking.id))
+  // The booking's price becomes what was paid, which the listing's price may have moved to since booking.
+  await tx
+    .update(bookings)
+    .set({ isPaid: true, paidAt: now, priceCents: amountCents })
+    .where(eq(bookings.id, sale.booking.id))
   await tx
     .update(products)
     .set({ isSold: true, soldAt: now, updatedAt: now })
