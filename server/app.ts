@@ -29,6 +29,7 @@ import { brandRoutes } from './modules/brands/brands.routes'
 import { healthRoutes } from './modules/health/health.routes'
 import { paymentRoutes } from './modules/payments/payments.routes'
 import { productRoutes } from './modules/products/products.routes'
+import { reportRoutes } from './modules/reports/reports.routes'
 import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
 
@@ -160,6 +161,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(bookingRoutes)
       await typed.register(paymentRoutes)
       await typed.register(uploadRoutes)
+      await typed.register(reportRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

@@ -1,0 +1,101 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { NewReport, Report } from '#contract/reports'
+import type { Db } from '#server/db/client'
+import { productImages, products, reports, users } from '#server/db/schema'
+import { AppError, notFound } from '#server/lib/errors'
+import type { SessionUser } from '#server/lib/session'
+import { PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
+
+/** Any signed-in user reports a listing once while their report is open; the seller cannot report their own. */
+export async function createReport(db: Db, reporter: SessionUser, input: NewReport): Promise<string> {
+  const [product] = await db
+    .select({ id: products.id, sellerId: products.sellerId })
+    .from(products)
+    .where(and(eq(products.id, input.productId), isNull(products.removedAt)))
+    .limit(1)
+  if (!product) throw notFound('Product')
+  if (product.sellerId === reporter.id) throw new AppError('FORBIDDEN', 'You cannot report your own listing')
+  const [open] = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(
+      and(eq(reports.productId, product.id), eq(reports.reporterId, reporter.id), eq(reports.status, 'open')),
+    )
+    .limit(1)
+  if (open) throw new AppError('CONFLICT', 'You have already reported this listing')
+  const [row] = await db
+    .insert(reports)
+    .values({ productId: product.id, reporterId: reporter.id, reason: input.reason })
+    .returning({ id: reports.id })
+  if (!row) throw new AppError('INTERNAL', 'The report could not be saved')
+  return row.id
+}
+
+const sellers = alias(users, 'sellers')
+
+/** Open reports, newest first, with the listing, reason, reporter and date. */
+export async function findOpenReports(db: Db): Promise<Report[]> {
+  const rows = await db
+    .select({
+      id: reports.id,
+      productId: products.id,
+      productName: products.name,
+      productImage: sql<string | null>`(select ${productImages.cardUrl} from ${productImages}
+        where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
+      sellerName: sellers.name,
+      reason: reports.reason,
+      reporterName: users.name,
+      reporterEmail: users.email,
+      status: reports.status,
+      createdAt: reports.createdAt,
+    })
+    .from(reports)
+    .innerJoin(products, eq(products.id, reports.productId))
+    .innerJoin(users, eq(users.id, reports.reporterId))
+    .innerJoin(sellers, eq(sellers.id, products.sellerId))
+    .where(eq(reports.status, 'open'))
+    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .limit(500)
+  return rows.map((r) => ({
+    _id: r.id,
+    productId: r.productId,
+    productName: r.productName,
+    productImage: r.productImage ?? PLACEHOLDER_IMAGE,
+    sellerName: r.sellerName,
+    reason: r.reason,
+    reporterName: r.reporterName,
+    reporterEmail: r.reporterEmail,
+    status: r.status,
+    createdAt: r.createdAt.toISOString(),
+  }))
+}
+
+/**
+ * An admin closes an open report: dismiss it, or remove the listing (which closes every open report on
+ * that listing). The listing's row stays for the record of its bookings and payments.
+ */
+export async function resolveReport(db: Db, admin: SessionUser, id: string, action: 'dismiss' | 'remove') {
+  return db.transaction(async (tx) => {
+    const [report] = await tx.select().from(reports).where(eq(reports.id, id)).for('update')
+    if (!report) throw notFound('Report')
+    if (report.status !== 'open') throw new AppError('CONFLICT', 'This report has already been handled')
+    const now = new Date()
+    if (action === 'dismiss') {
+      await tx
+        .update(reports)
+        .set({ status: 'dismissed', resolvedBy: admin.id, resolvedAt: now })
+        .where(eq(reports.id, id))
+      return 1
+    }
+    await tx
+      .update(products)
+      .set({ removedAt: now, updatedAt: now })
+      .where(and(eq(products.id, report.productId), isNull(products.removedAt)))
+    await tx
+      .update(reports)
+      .set({ status: 'removed', resolvedBy: admin.id, resolvedAt: now })
+      .where(and(eq(reports.productId, report.productId), eq(reports.status, 'open')))
+    return 1
+  })
+}
