@@ -4,6 +4,7 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import compress from '@fastify/compress'
 import helmet from '@fastify/helmet'
+import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -14,6 +15,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
+import { Redis } from 'ioredis'
 import { isPagePath } from '#contract/pages'
 import type { Config } from './config'
 import type { Database, Db } from './db/client'
@@ -131,6 +133,23 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     crossOriginEmbedderPolicy: false,
     hsts: config.env === 'production',
   })
+  if (config.rateLimitPerMinute > 0) {
+    // Reads are cached and cheap; what is limited is changes, per client address, shared through Redis.
+    const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined
+    if (redis) app.addHook('onClose', async () => void (await redis.quit()))
+    await app.register(rateLimit, {
+      global: true,
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      redis,
+      nameSpace: 'lm:writes:',
+      allowList: (req) => req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS',
+      errorResponseBuilder: (_req, context) => ({
+        statusCode: 429,
+        message: `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      }),
+    })
+  }
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],

@@ -44,7 +44,13 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const { database, drop } = await openTestDatabase()
   const storage = new MemoryMediaStorage()
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_CACHE_TTL_MS: '0', ...env })
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PUBLIC_CACHE_TTL_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...env,
+  })
   const app = await buildApp({ config, database, storage, logger: false })
   await app.ready()
   return {
