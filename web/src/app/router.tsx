@@ -1,7 +1,9 @@
-import { lazy } from 'react'
+import { lazy, type ReactNode } from 'react'
 import { Route, Routes } from 'react-router'
+import type { Role } from '#contract/users'
 import { HomePage } from '../features/home/home-page'
 import { PublicLayout } from './layouts/public-layout'
+import { RequireAuth } from './require-auth'
 
 /*
  * Only the home page ships in the first download; every other page loads its code on first visit.
@@ -29,9 +31,46 @@ const TermsPage = lazy(() => import('../features/info/terms-page').then((m) => (
 const PrivacyPage = lazy(() =>
   import('../features/info/privacy-page').then((m) => ({ default: m.PrivacyPage })),
 )
+const DashboardLayout = lazy(() =>
+  import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })),
+)
+const OverviewPage = lazy(() =>
+  import('../features/dashboard/overview-page').then((m) => ({ default: m.OverviewPage })),
+)
+const AllBuyersPage = lazy(() =>
+  import('../features/admin/all-buyers-page').then((m) => ({ default: m.AllBuyersPage })),
+)
+const AllSellersPage = lazy(() =>
+  import('../features/admin/all-sellers-page').then((m) => ({ default: m.AllSellersPage })),
+)
+const ReportedItemsPage = lazy(() =>
+  import('../features/admin/reported-items-page').then((m) => ({ default: m.ReportedItemsPage })),
+)
+const AddProductPage = lazy(() =>
+  import('../features/selling/add-product-page').then((m) => ({ default: m.AddProductPage })),
+)
+const MyProductsPage = lazy(() =>
+  import('../features/selling/my-products-page').then((m) => ({ default: m.MyProductsPage })),
+)
+const EditProductPage = lazy(() =>
+  import('../features/selling/edit-product-page').then((m) => ({ default: m.EditProductPage })),
+)
+const MyOrdersPage = lazy(() =>
+  import('../features/buying/my-orders-page').then((m) => ({ default: m.MyOrdersPage })),
+)
+const PaymentPage = lazy(() =>
+  import('../features/buying/payment-page').then((m) => ({ default: m.PaymentPage })),
+)
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 )
+
+const ADMIN = ['admin'] as const
+const SELLER = ['seller'] as const
+
+function ForRoles({ roles, page }: { roles: readonly Role[]; page: ReactNode }) {
+  return <RequireAuth roles={roles}>{page}</RequireAuth>
+}
 
 export function AppRoutes() {
   return (
@@ -47,6 +86,26 @@ export function AppRoutes() {
         <Route path="contact" element={<ContactPage />} />
         <Route path="terms" element={<TermsPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
+        {/* Every dashboard page needs a session; the server refuses other roles' data anyway. */}
+        <Route
+          path="dashboard"
+          element={
+            <RequireAuth>
+              <DashboardLayout />
+            </RequireAuth>
+          }
+        >
+          <Route index element={<OverviewPage />} />
+          <Route path="allbuyers" element={<ForRoles roles={ADMIN} page={<AllBuyersPage />} />} />
+          <Route path="allsellers" element={<ForRoles roles={ADMIN} page={<AllSellersPage />} />} />
+          <Route path="reportedItems" element={<ForRoles roles={ADMIN} page={<ReportedItemsPage />} />} />
+          <Route path="addproduct" element={<ForRoles roles={SELLER} page={<AddProductPage />} />} />
+          <Route path="myproduct" element={<ForRoles roles={SELLER} page={<MyProductsPage />} />} />
+          <Route path="products/:id/edit" element={<ForRoles roles={SELLER} page={<EditProductPage />} />} />
+          {/* Any signed-in person may book a laptop, so their orders and payments are theirs to see. */}
+          <Route path="myorders" element={<MyOrdersPage />} />
+          <Route path="payment/:id" element={<PaymentPage />} />
+        </Route>
         {/* Unknown paths, including dashboard pages that do not exist. */}
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -2,6 +2,7 @@ import { Laptop, Menu, X } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
 import { cn } from '../../components/ui/cn'
+import { useSession, useSignOut } from '../../features/auth/use-session'
 
 const LINKS = [
   { to: '/', label: 'Home', end: true },
@@ -20,6 +21,8 @@ export function Navbar() {
   const [isOpen, setIsOpen] = useState(false)
   const menuId = useId()
   const location = useLocation()
+  const { user } = useSession()
+  const signOut = useSignOut()
 
   // Close the phone menu once a link has taken the visitor somewhere.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
@@ -74,14 +77,34 @@ export function Navbar() {
                 </NavLink>
               </li>
             ))}
-            <li className="mt-2 md:mt-0 md:ml-2">
-              <NavLink
-                to="/login"
-                className="block rounded-lg bg-accent px-4 py-2 text-center font-semibold text-base text-white hover:bg-accent-strong md:text-sm"
-              >
-                Login
-              </NavLink>
-            </li>
+            {user ? (
+              <>
+                <li>
+                  <NavLink to="/dashboard" className={linkClasses}>
+                    Dashboard
+                  </NavLink>
+                </li>
+                <li className="mt-2 md:mt-0 md:ml-2">
+                  <button
+                    type="button"
+                    onClick={() => signOut.mutate()}
+                    disabled={signOut.isPending}
+                    className="block w-full rounded-lg border border-slate-300 px-4 py-2 text-center font-semibold text-base text-slate-900 hover:bg-slate-50 disabled:opacity-60 md:text-sm"
+                  >
+                    Sign Out
+                  </button>
+                </li>
+              </>
+            ) : (
+              <li className="mt-2 md:mt-0 md:ml-2">
+                <NavLink
+                  to="/login"
+                  className="block rounded-lg bg-accent px-4 py-2 text-center font-semibold text-base text-white hover:bg-accent-strong md:text-sm"
+                >
+                  Login
+                </NavLink>
+              </li>
+            )}
           </ul>
         </nav>
       </div>

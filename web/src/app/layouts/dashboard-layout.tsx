@@ -1,0 +1,116 @@
+import {
+  ChevronDown,
+  Flag,
+  LayoutDashboard,
+  Package,
+  PackagePlus,
+  ShoppingBag,
+  Store,
+  Users,
+} from 'lucide-react'
+import { type ComponentType, Suspense, useEffect, useId, useState } from 'react'
+import { NavLink, Outlet, useLocation } from 'react-router'
+import type { Role } from '#contract/users'
+import { cn } from '../../components/ui/cn'
+import { Spinner } from '../../components/ui/spinner'
+import { useSession } from '../../features/auth/use-session'
+import { RouteErrorBoundary } from '../route-error'
+
+type MenuItem = {
+  to: string
+  label: string
+  icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean }>
+}
+
+/** The seed's menu by role, word for word, after an overview link every role shares. */
+const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
+  admin: [
+    { to: '/dashboard/allbuyers', label: 'All Buyers', icon: Users },
+    { to: '/dashboard/allsellers', label: 'All Sellers', icon: Store },
+    { to: '/dashboard/reportedItems', label: 'Reported Items', icon: Flag },
+  ],
+  buyer: [{ to: '/dashboard/myorders', label: 'My Orders', icon: ShoppingBag }],
+  seller: [
+    { to: '/dashboard/addproduct', label: 'Add a Product', icon: PackagePlus },
+    { to: '/dashboard/myproduct', label: 'My Product', icon: Package },
+  ],
+}
+
+const OVERVIEW: MenuItem = { to: '/dashboard', label: 'Overview', icon: LayoutDashboard }
+
+export function menuForRole(role: Role): readonly MenuItem[] {
+  return [OVERVIEW, ...MENU_BY_ROLE[role]]
+}
+
+function linkClasses({ isActive }: { isActive: boolean }) {
+  return cn(
+    'flex min-h-11 items-center gap-3 rounded-lg px-3 py-2 font-medium text-sm',
+    isActive ? 'bg-accent-soft text-accent-ink' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  )
+}
+
+/** Side menu and the dashboard page; below lg the menu folds behind a "Dashboard menu" button. */
+export function DashboardLayout() {
+  const { user } = useSession()
+  const { pathname } = useLocation()
+  const [isOpen, setIsOpen] = useState(false)
+  const menuId = useId()
+
+  // A chosen menu entry closes the phone menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
+  useEffect(() => setIsOpen(false), [pathname])
+
+  const items = user ? menuForRole(user.role) : [OVERVIEW]
+
+  return (
+    <div className="flex flex-col gap-6 lg:flex-row lg:items-start lg:gap-10">
+      <aside className="lg:sticky lg:top-24 lg:w-60 lg:shrink-0">
+        <nav aria-label="Dashboard" className="rounded-xl border border-slate-200 bg-white p-2">
+          <button
+            type="button"
+            aria-expanded={isOpen}
+            aria-controls={menuId}
+            onClick={() => setIsOpen((open) => !open)}
+            className="flex min-h-11 w-full items-center justify-between rounded-lg px-3 font-semibold text-slate-900 text-sm hover:bg-slate-50 lg:hidden"
+          >
+            Dashboard menu
+            <ChevronDown
+              aria-hidden="true"
+              className={cn(
+                'size-5 transition-transform motion-reduce:transition-none',
+                isOpen && 'rotate-180',
+              )}
+            />
+          </button>
+          <p className="hidden px-3 pt-2 pb-3 text-slate-600 text-xs lg:block">
+            Signed in as <span className="font-semibold text-slate-900">{user?.name}</span>
+            <span className="block capitalize">{user?.role}</span>
+          </p>
+          <ul id={menuId} className={cn('space-y-1', isOpen ? 'mt-2 block' : 'hidden lg:block')}>
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end className={linkClasses}>
+                  <item.icon aria-hidden className="size-5 shrink-0" />
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </aside>
+      <div className="min-w-0 flex-1">
+        <RouteErrorBoundary resetKey={pathname}>
+          <Suspense
+            fallback={
+              <div className="flex min-h-[40vh] items-center justify-center">
+                <Spinner label="Loading page" />
+              </div>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,42 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from 'react-router'
+import type { Me } from '#contract/users'
+import { api, isApiError } from '../../lib/api-client'
+
+/** Invalidate this key after anything that changes who is signed in (sign-in, signup, sign-out). */
+export const SESSION_QUERY_KEY = ['session', 'me'] as const
+
+/** GET /api/me; a 401 means "signed out", which is an answer rather than an error. */
+export async function fetchSession(signal?: AbortSignal): Promise<Me | null> {
+  try {
+    return await api.get<Me>('/me', undefined, signal)
+  } catch (err) {
+    if (isApiError(err) && err.status === 401) return null
+    throw err
+  }
+}
+
+export type Session = { user: Me | null; isLoading: boolean }
+
+export function useSession(): Session {
+  const query = useQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: ({ signal }) => fetchSession(signal),
+    staleTime: 60_000,
+  })
+  return { user: query.data ?? null, isLoading: query.isPending }
+}
+
+/** Ends the session on the server, forgets every cached answer (they were someone's), goes home. */
+export function useSignOut() {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return useMutation({
+    mutationFn: () => api.post<unknown>('/auth/sign-out', {}),
+    onSettled: () => {
+      queryClient.clear()
+      queryClient.setQueryData(SESSION_QUERY_KEY, null)
+      navigate('/')
+    },
+  })
+}

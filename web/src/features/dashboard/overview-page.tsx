@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query'
+import type { Overview } from '#contract/users'
+import { Alert } from '../../components/ui/alert'
+import { Button } from '../../components/ui/button'
+import { PageHeader } from '../../components/ui/page-header'
+import { Skeleton } from '../../components/ui/skeleton'
+import { api } from '../../lib/api-client'
+import { useSession } from '../auth/use-session'
+
+export const OVERVIEW_QUERY_KEY = ['dashboard', 'overview'] as const
+
+/** `/dashboard`: the counts that matter to the signed-in role, as cards. */
+export function OverviewPage() {
+  const { user } = useSession()
+  const query = useQuery({
+    queryKey: OVERVIEW_QUERY_KEY,
+    queryFn: ({ signal }) => api.get<Overview>('/dashboard/overview', undefined, signal),
+  })
+
+  return (
+    <>
+      <title>Dashboard · Laptop Market</title>
+      <PageHeader title="Dashboard">{user ? <p>Welcome back, {user.name}.</p> : null}</PageHeader>
+      {query.isError ? (
+        <Alert tone="error" title="Could not load your overview">
+          <p>{query.error.message}</p>
+          <Button variant="secondary" onClick={() => query.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy={query.isPending}>
+          {query.isPending
+            ? [0, 1, 2].map((n) => (
+                <li key={n} className="rounded-xl border border-slate-200 bg-white p-5">
+                  <Skeleton className="h-4 w-24" />
+                  <Skeleton className="mt-3 h-8 w-16" />
+                </li>
+              ))
+            : query.data.counts.map((count) => (
+                <li key={count.label} className="rounded-xl border border-slate-200 bg-white p-5">
+                  <p className="font-medium text-slate-600 text-sm">{count.label}</p>
+                  <p className="mt-2 font-bold text-3xl text-slate-900 tabular-nums">{count.value}</p>
+                </li>
+              ))}
+        </ul>
+      )}
+    </>
+  )
+}

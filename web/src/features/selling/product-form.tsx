@@ -1,0 +1,288 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useRef } from 'react'
+import { type DefaultValues, type FieldPath, type Resolver, useForm } from 'react-hook-form'
+import toast from 'react-hot-toast'
+import type { Brand } from '#contract/brands'
+import { CONDITION_DEFINITIONS, Condition, type Product, ProductFields, UPLOAD_LIMITS } from '#contract/products'
+import type { z } from 'zod'
+import { Button } from '../../components/ui/button'
+import { cn } from '../../components/ui/cn'
+import { isApiError } from '../../lib/api-client'
+import { FormField, FormSection } from './form-field'
+import { PhotoPicker } from './photo-picker'
+import { PHOTO_MESSAGES } from './upload-photo'
+import { countPhotos, type ExistingPhoto, type PhotoItem, usePhotoUploads } from './use-photo-uploads'
+
+export type ProductFormInput = z.input<typeof ProductFields>
+export type ProductFormValues = z.output<typeof ProductFields>
+
+/** What the form hands to its page: the checked fields, with `images`/`img` only when they are to be sent. */
+export type ProductSubmission = ProductFormValues
+
+export type SellerIdentity = { name: string; email: string }
+
+type ProductFormProps = {
+  seller: SellerIdentity
+  brands: Brand[]
+  submitLabel: string
+  /** The listing being edited; absent when adding. */
+  product?: Product
+  onSubmit: (values: ProductSubmission) => Promise<void>
+}
+
+const FIELD_NAMES = new Set(Object.keys(ProductFields.shape))
+
+/** A photo given as a URL comes back with the same address for both sizes. */
+function isUrlPhoto(photo: ExistingPhoto) {
+  return photo.card === photo.detail && /^https?:\/\//i.test(photo.card)
+}
+
+/** The edit form's starting values; numbers become the strings an input holds. */
+function toFormInput(product: Product | undefined): DefaultValues<ProductFormInput> & { img: string } {
+  const urlPhoto = product?.images.find(isUrlPhoto)
+  return {
+    name: product?.name ?? '',
+    category_id: product?.category_id ?? '',
+    seller_phone: product?.seller_phone ?? '',
+    resale_price: product ? String(product.resale_price_cents / 100) : '',
+    original_price: product ? String(product.original_price_cents / 100) : '',
+    description: product?.description ?? '',
+    condition: product?.condition,
+    location: product?.location ?? '',
+    uses: product ? String(product.uses) : '',
+    processor: product?.processor ?? '',
+    ram_gb: product ? String(product.ram_gb) : '',
+    storage_gb: product ? String(product.storage_gb) : '',
+    screen_inches: product ? String(product.screen_inches) : '',
+    img: urlPhoto?.card ?? '',
+  }
+}
+
+/** Why the photos cannot be sent yet, if they cannot. */
+function checkPhotos(items: PhotoItem[], img: unknown): string | undefined {
+  const total = countPhotos(items) + (typeof img === 'string' && img.trim() ? 1 : 0)
+  if (items.some((p) => p.status === 'uploading')) return 'Wait for the photos to finish uploading'
+  if (total === 0) return PHOTO_MESSAGES.required
+  if (total > UPLOAD_LIMITS.maxPhotos) return PHOTO_MESSAGES.count
+  return undefined
+}
+
+/**
+ * The add and edit form: every field of a listing, checked with the schema the server uses, each message
+ * under its field, and the server's own field messages put back on the fields after it answers.
+ */
+export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: ProductFormProps) {
+  const initialPhotos = useRef((product?.images ?? []).filter((p) => !isUrlPhoto(p))).current
+  const initialImg = useRef(toFormInput(product).img).current
+  const photos = usePhotoUploads(initialPhotos)
+  const photosRef = useRef(photos)
+  photosRef.current = photos
+
+  // The schema checks the fields; the photos live outside the form's values, so their rule is added here.
+  const resolver = useRef<Resolver<ProductFormInput, unknown, ProductFormValues>>(
+    async (values, context, options) => {
+      const readyIds = photosRef.current.items.flatMap((p) => (p.uploadId ? [p.uploadId] : []))
+      const result = await zodResolver(ProductFields)({ ...values, images: readyIds }, context, options)
+      const photoError = checkPhotos(photosRef.current.items, values.img)
+      if (!photoError) return result
+      return {
+        values: {},
+        errors: { ...result.errors, images: { type: 'photos', message: photoError } },
+      }
+    },
+  ).current
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting, isSubmitted },
+    watch,
+  } = useForm<ProductFormInput, unknown, ProductFormValues>({
+    resolver,
+    defaultValues: toFormInput(product),
+  })
+
+  const submit = handleSubmit(async (values) => {
+    const img = values.img?.trim() || undefined
+    const isEdit = Boolean(product)
+    const photosUnchanged = !photos.isChanged && (img ?? '') === initialImg
+    let body: ProductSubmission = { ...values, images: undefined, img: undefined }
+    if (!isEdit || !photosUnchanged) {
+      const images = await photos.collectUploadIds()
+      if (!images) {
+        setError('images', { type: 'copy', message: 'Some photos could not be uploaded' })
+        return
+      }
+      body = { ...values, images, img }
+    }
+    try {
+      await onSubmit(body)
+    } catch (err) {
+      const message = isApiError(err) ? err.message : 'Something went wrong. Please try again.'
+      for (const [key, fieldMessage] of Object.entries(isApiError(err) ? (err.fields ?? {}) : {})) {
+        const name = key.split('.')[0] ?? ''
+        if (FIELD_NAMES.has(name)) {
+          setError(name as FieldPath<ProductFormInput>, { type: 'server', message: fieldMessage })
+        }
+      }
+      toast.error(message)
+    }
+  })
+
+  const err = (name: keyof ProductFormInput) => errors[name]?.message as string | undefined
+  // Once the seller has tried to submit, the photo message follows the photos and the URL as they change;
+  // a message from the server stays until the next submit.
+  const imgValue = watch('img')
+  const photoError = isSubmitted && !isSubmitting
+    ? (checkPhotos(photos.items, imgValue) ??
+      (errors.images?.type === 'photos' ? undefined : err('images')))
+    : undefined
+
+  return (
+    <form noValidate onSubmit={submit} className="space-y-6" aria-label={submitLabel}>
+      <FormSection title="The laptop">
+        <FormField label="Product name" error={err('name')} className="sm:col-span-2">
+          <input type="text" autoComplete="off" {...register('name')} />
+        </FormField>
+        <FormField label="Brand" error={err('category_id')}>
+          <select {...register('category_id')}>
+            <option value="">Please select a category</option>
+            {brands.map((brand) => (
+              <option key={brand._id} value={brand._id}>
+                {brand.brand_name}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <FormField label="Years of use" error={err('uses')}>
+          <input type="number" inputMode="numeric" min={0} max={30} step={1} {...register('uses')} />
+        </FormField>
+        <ConditionChoice error={err('condition')} register={register('condition')} />
+      </FormSection>
+
+      <FormSection title="Specifications" description="Buyers filter by these, so give the exact figures.">
+        <FormField label="Processor" error={err('processor')} className="sm:col-span-2">
+          <input type="text" placeholder="e.g. Intel Core i7-1165G7" {...register('processor')} />
+        </FormField>
+        <FormField label="RAM (GB)" error={err('ram_gb')}>
+          <input type="number" inputMode="numeric" min={1} step={1} {...register('ram_gb')} />
+        </FormField>
+        <FormField label="Storage (GB)" error={err('storage_gb')}>
+          <input type="number" inputMode="numeric" min={16} step={1} {...register('storage_gb')} />
+        </FormField>
+        <FormField label="Screen (inches)" error={err('screen_inches')}>
+          <input type="number" inputMode="decimal" min={10} max={21} step={0.1} {...register('screen_inches')} />
+        </FormField>
+      </FormSection>
+
+      <FormSection title="Price" description="In US dollars.">
+        <FormField label="Resale price" error={err('resale_price')}>
+          <input type="number" inputMode="decimal" min={0} step={0.01} {...register('resale_price')} />
+        </FormField>
+        <FormField label="Original price" error={err('original_price')}>
+          <input type="number" inputMode="decimal" min={0} step={0.01} {...register('original_price')} />
+        </FormField>
+      </FormSection>
+
+      <section
+        aria-label="Photos"
+        className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+      >
+        <PhotoPicker photos={photos} error={photoError} />
+        <FormField
+          label="Image URL"
+          hint="Or instead: the address of a photo already online (http:// or https://)."
+          error={err('img')}
+        >
+          <input
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            {...register('img')}
+          />
+        </FormField>
+      </section>
+
+      <FormSection title="Seller and location" description="Your name and email come from your account.">
+        <FormField label="Seller name">
+          <input type="text" readOnly value={seller.name} />
+        </FormField>
+        <FormField label="Seller email">
+          <input type="email" readOnly value={seller.email} />
+        </FormField>
+        <FormField label="Phone number" error={err('seller_phone')}>
+          <input type="tel" autoComplete="tel" {...register('seller_phone')} />
+        </FormField>
+        <FormField label="Location" error={err('location')}>
+          <input type="text" autoComplete="address-level2" {...register('location')} />
+        </FormField>
+      </FormSection>
+
+      <section className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" aria-label="Description">
+        <FormField
+          label="Description"
+          hint="At least 20 characters: what works, what is worn, what comes with it."
+          error={err('description')}
+        >
+          <textarea rows={6} className="py-2" {...register('description')} />
+        </FormField>
+      </section>
+
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-end">
+        {photos.isUploading ? (
+          <p className="text-slate-600 text-sm" role="status">
+            Photos are still uploading…
+          </p>
+        ) : null}
+        <Button type="submit" size="lg" disabled={isSubmitting} className="w-full sm:w-auto">
+          {isSubmitting ? 'Saving…' : submitLabel}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+function ConditionChoice({
+  error,
+  register,
+}: {
+  error?: string
+  register: ReturnType<ReturnType<typeof useForm<ProductFormInput>>['register']>
+}) {
+  const errorId = 'condition-error'
+  return (
+    <fieldset className="sm:col-span-2" aria-describedby={error ? errorId : undefined}>
+      <legend className="mb-1 font-medium text-slate-800 text-sm">Condition</legend>
+      <div className="grid gap-2 sm:grid-cols-3">
+        {Condition.options.map((condition) => (
+          <label
+            key={condition}
+            className={cn(
+              'flex cursor-pointer gap-3 rounded-lg border bg-white p-3 has-checked:border-accent has-checked:bg-accent-soft/40',
+              'has-focus-visible:outline-3 has-focus-visible:outline-accent has-focus-visible:outline-offset-2',
+              error ? 'border-red-600' : 'border-slate-300',
+            )}
+          >
+            <input
+              type="radio"
+              value={condition}
+              aria-invalid={error ? true : undefined}
+              className="mt-1 size-4 accent-accent focus-visible:outline-none"
+              {...register}
+            />
+            <span>
+              <span className="block font-semibold text-slate-900 text-sm">{condition}</span>
+              <span className="mt-0.5 block text-slate-600 text-xs">{CONDITION_DEFINITIONS[condition]}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      {error ? (
+        <p id={errorId} className="mt-1 text-red-700 text-sm">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  )
+}
