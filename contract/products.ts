@@ -72,13 +72,27 @@ export const ProductPage = z.object({
 })
 export type ProductPage = z.infer<typeof ProductPage>
 
+/**
+ * A number, or a string holding one as a form field gives it. Only strings are converted: `true`, `[5]`
+ * and `null` would otherwise pass as 1, 5 and 0.
+ */
+const fromFormNumber = (value: unknown) =>
+  typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+
 /** Dollars as typed by a seller (at most two decimals), carried to the server as a number. */
 const Price = (label: string) =>
-  z.coerce
-    .number({ error: `${label} is required` })
-    .positive(`${label} must be more than $0`)
-    .max(100_000, `${label} must be at most $100,000`)
-    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${label} can have at most two decimals`)
+  z.preprocess(
+    fromFormNumber,
+    z
+      .number({ error: `${label} is required` })
+      // At least a cent: a positive amount that rounds to 0 cents would be stored as free.
+      .min(0.01, `${label} must be more than $0`)
+      .max(100_000, `${label} must be at most $100,000`)
+      .refine(
+        (v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6,
+        `${label} can have at most two decimals`,
+      ),
+  )
 
 /** Fields a seller writes. Seller identity, posting date, advertise and sale state are never taken from here. */
 export const ProductFields = z.object({
@@ -105,30 +119,42 @@ export const ProductFields = z.object({
     .trim()
     .min(2, 'Location is required')
     .max(120, 'Location is too long'),
-  uses: z.coerce
-    .number({ error: 'Years of use is required' })
-    .int('Years of use must be a whole number')
-    .min(0, 'Years of use cannot be negative')
-    .max(30, 'Years of use must be at most 30'),
+  uses: z.preprocess(
+    fromFormNumber,
+    z
+      .number({ error: 'Years of use is required' })
+      .int('Years of use must be a whole number')
+      .min(0, 'Years of use cannot be negative')
+      .max(30, 'Years of use must be at most 30'),
+  ),
   processor: z
     .string({ error: 'Processor is required' })
     .trim()
     .min(2, 'Processor is required')
     .max(80, 'Processor is too long'),
-  ram_gb: z.coerce
-    .number({ error: 'RAM is required' })
-    .int('RAM must be a whole number of GB')
-    .min(1, 'RAM must be at least 1 GB')
-    .max(256, 'RAM must be at most 256 GB'),
-  storage_gb: z.coerce
-    .number({ error: 'Storage is required' })
-    .int('Storage must be a whole number of GB')
-    .min(16, 'Storage must be at least 16 GB')
-    .max(16_384, 'Storage must be at most 16 TB'),
-  screen_inches: z.coerce
-    .number({ error: 'Screen size is required' })
-    .min(10, 'Screen must be at least 10 inches')
-    .max(21, 'Screen must be at most 21 inches'),
+  ram_gb: z.preprocess(
+    fromFormNumber,
+    z
+      .number({ error: 'RAM is required' })
+      .int('RAM must be a whole number of GB')
+      .min(1, 'RAM must be at least 1 GB')
+      .max(256, 'RAM must be at most 256 GB'),
+  ),
+  storage_gb: z.preprocess(
+    fromFormNumber,
+    z
+      .number({ error: 'Storage is required' })
+      .int('Storage must be a whole number of GB')
+      .min(16, 'Storage must be at least 16 GB')
+      .max(16_384, 'Storage must be at most 16 TB'),
+  ),
+  screen_inches: z.preprocess(
+    fromFormNumber,
+    z
+      .number({ error: 'Screen size is required' })
+      .min(10, 'Screen must be at least 10 inches')
+      .max(21, 'Screen must be at most 21 inches'),
+  ),
   /** Uploaded photos by id, in order (1 to 6), and/or one http(s) image URL. */
   images: z
     .array(z.uuid({ message: 'Unknown photo' }))
@@ -137,7 +163,10 @@ export const ProductFields = z.object({
   img: z
     .union([
       z.literal(''),
-      z.url({ protocol: /^https?$/, message: 'Image URL must start with http:// or https://' }),
+      z
+        .url({ protocol: /^https?$/, message: 'Image URL must start with http:// or https://' })
+        // It is sent with the listing on every page that shows it.
+        .max(2048, 'Image URL is too long'),
     ])
     .optional(),
 })
