@@ -1,0 +1,98 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react'
+import { Button, buttonClasses } from './button'
+
+type ConfirmDialogProps = {
+  /** Mounted only while open: the dialog opens as it appears and closes as it goes. */
+  title: string
+  description?: ReactNode
+  confirmLabel?: string
+  cancelLabel?: string
+  /** Red confirm button for actions that cannot be undone. */
+  tone?: 'danger' | 'default'
+  isPending?: boolean
+  onConfirm: () => void
+  onCancel: () => void
+}
+
+const dangerClasses =
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-lg bg-red-700 px-4 font-semibold text-sm ' +
+  'text-white transition-colors hover:bg-red-800 disabled:cursor-not-allowed disabled:opacity-60'
+
+/**
+ * A yes/no question in a modal <dialog>: the browser keeps focus inside, Escape cancels, and the page
+ * behind is hidden from screen readers. Cancel has the first focus, so Enter never destroys anything.
+ */
+export function ConfirmDialog({
+  title,
+  description,
+  confirmLabel = 'Delete',
+  cancelLabel = 'Cancel',
+  tone = 'danger',
+  isPending = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null)
+  const cancelRef = useRef<HTMLButtonElement>(null)
+  const titleId = useId()
+  const descriptionId = useId()
+  const onCancelRef = useRef(onCancel)
+  onCancelRef.current = onCancel
+
+  useEffect(() => {
+    const dialog = dialogRef.current
+    if (!dialog) return
+    // Focus returns to the button that asked the question.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    if (!dialog.open) dialog.showModal?.()
+    cancelRef.current?.focus()
+    const onNativeCancel = (event: Event) => {
+      event.preventDefault()
+      onCancelRef.current()
+    }
+    dialog.addEventListener('cancel', onNativeCancel)
+    return () => {
+      dialog.removeEventListener('cancel', onNativeCancel)
+      if (dialog.open) dialog.close?.()
+      opener?.focus()
+    }
+  }, [])
+
+  return (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+    >
+      <h2 id={titleId} className="font-semibold text-lg">
+        {title}
+      </h2>
+      {description ? (
+        <div id={descriptionId} className="mt-2 text-slate-600 text-sm">
+          {description}
+        </div>
+      ) : null}
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <button
+          ref={cancelRef}
+          type="button"
+          className={buttonClasses('secondary')}
+          onClick={onCancel}
+          disabled={isPending}
+        >
+          {cancelLabel}
+        </button>
+        {tone === 'danger' ? (
+          <button type="button" className={dangerClasses} onClick={onConfirm} disabled={isPending}>
+            {confirmLabel}
+          </button>
+        ) : (
+          <Button onClick={onConfirm} disabled={isPending}>
+            {confirmLabel}
+          </Button>
+        )}
+      </div>
+    </dialog>
+  )
+}
