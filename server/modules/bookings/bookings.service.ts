@@ -12,6 +12,9 @@ const bookingColumns = {
   productRemovedAt: products.removedAt,
   productPriceCents: products.resalePriceCents,
   sellerId: products.sellerId,
+  // A deleted seller's listings are hidden and cannot be paid for, like a removed listing.
+  sellerDisabled: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${products.sellerId}
+    and ${users.disabledAt} is not null)`,
 }
 
 type BookingRow = {
@@ -19,6 +22,7 @@ type BookingRow = {
   productSold: boolean
   productRemovedAt: Date | null
   productPriceCents: number
+  sellerDisabled: boolean
 }
 
 /**
@@ -32,7 +36,7 @@ export function toBooking(row: BookingRow): Booking {
     ? 'paid'
     : row.productSold
       ? 'sold'
-      : row.productRemovedAt
+      : row.productRemovedAt || row.sellerDisabled
         ? 'unavailable'
         : 'unpaid'
   const priceCents = status === 'unpaid' ? row.productPriceCents : b.priceCents
