@@ -199,8 +199,8 @@ describe('/api', () => {
     ['GET', '/api'],
     ['GET', '/api/'],
     ['GET', '/api/brands/extra'],
-    ['POST', '/api/brands'],
-    ['DELETE', '/api/products/6f1c2b1e-3d4a-4b5c-8d6e-7f8091a2b3c4'],
+    ['PUT', '/api/health'],
+    ['POST', '/api/search'],
   ])('answers %s %s with a JSON 404, never the web app', async (method, url) => {
     const res = await app.inject({ method: method as 'GET', url })
     expect(expectJsonError(res, 404).code).toBe('NOT_FOUND')
