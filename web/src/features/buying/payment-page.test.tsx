@@ -1,0 +1,146 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { MemoryRouter, Route, Routes } from 'react-router'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Booking } from '#contract/bookings'
+import { PaymentPage } from './payment-page'
+
+vi.mock('react-hot-toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
+const loadStripe = vi.hoisted(() => vi.fn(() => new Promise(() => {})))
+vi.mock('@stripe/stripe-js/pure', () => ({ loadStripe }))
+
+const BOOKING_ID = '7d9e6f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6'
+
+function makeBooking(overrides: Partial<Booking> = {}): Booking {
+  return {
+    _id: BOOKING_ID,
+    productId: '3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6b',
+    productName: 'ThinkPad X1 Carbon Gen 9',
+    productImage: '/media/x1-card.webp',
+    userName: 'Ayesha Rahman',
+    email: 'ayesha@example.com',
+    price: 749.5,
+    price_cents: 74_950,
+    phoneNumber: '+1 555 123 4567',
+    location: 'Dhaka',
+    paid: false,
+    status: 'unpaid',
+    createdAt: '2026-11-03T09:30:00.000Z',
+    ...overrides,
+  }
+}
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+}
+
+type ApiAnswers = Record<string, () => Response>
+
+/** Answers fetch by "METHOD /path"; anything else fails the test loudly. */
+function mockApi(routes: ApiAnswers) {
+  const fetchMock = vi.fn(async (input: string, init?: RequestInit) => {
+    const key = `${init?.method ?? 'GET'} ${new URL(input, 'http://x').pathname}`
+    const answer = routes[key]
+    if (!answer) throw new Error(`unexpected call ${key}`)
+    return answer()
+  })
+  vi.stubGlobal('fetch', fetchMock)
+  return fetchMock
+}
+
+function renderPage() {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  })
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[`/dashboard/payment/${BOOKING_ID}`]}>
+        <Routes>
+          <Route path="/dashboard/payment/:id" element={<PaymentPage />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  )
+}
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+  loadStripe.mockClear()
+})
+
+describe('PaymentPage', () => {
+  it('in test mode: names the laptop and the price, labels Test mode, and pays with a test card', async () => {
+    let booking = makeBooking()
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, booking),
+      'GET /api/payments/config': () => json(200, { mode: 'test' }),
+      'POST /api/payments/test': () => {
+        booking = makeBooking({ paid: true, status: 'paid' })
+        return json(200, { status: 'succeeded', transactionId: 'test_tx_42', amount_cents: 74_950 })
+      },
+    })
+    renderPage()
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Payment for ThinkPad X1 Carbon Gen 9' }),
+    ).toBeTruthy()
+    expect(screen.getByText(/Please Pay/).textContent).toBe('Please Pay $749.50')
+    expect(await screen.findByText('Test mode')).toBeTruthy()
+
+    const year = String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0')
+    fireEvent.input(screen.getByLabelText('Card number'), { target: { value: '4242 4242 4242 4242' } })
+    fireEvent.input(screen.getByLabelText('Expiry (MM / YY)'), { target: { value: `12 / ${year}` } })
+    fireEvent.input(screen.getByLabelText('CVC'), { target: { value: '123' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Pay $749.50' }))
+
+    const confirmation = await screen.findByRole('region', { name: 'Payment successful' })
+    expect(confirmation.textContent).toContain('test_tx_42')
+    expect(confirmation.textContent).toContain('Paid')
+    expect(screen.queryByLabelText('Card number')).toBeNull()
+    expect(loadStripe).not.toHaveBeenCalled()
+  })
+
+  it('shows Paid or Sold instead of the card form when the booking cannot be paid', async () => {
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, makeBooking({ status: 'sold' })),
+      'GET /api/payments/config': () => json(200, { mode: 'test' }),
+    })
+    renderPage()
+    expect(await screen.findByText('This laptop has been sold')).toBeTruthy()
+    expect(screen.getByText('Sold')).toBeTruthy()
+    expect(screen.queryByLabelText('Card number')).toBeNull()
+    cleanup()
+
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, makeBooking({ paid: true, status: 'paid' })),
+    })
+    renderPage()
+    expect(await screen.findByText('You have paid for this laptop')).toBeTruthy()
+    expect(screen.getByText('Paid')).toBeTruthy()
+    expect(screen.queryByLabelText('Card number')).toBeNull()
+  })
+
+  it('in Stripe mode: loads Stripe.js with the publishable key and shows the form loading', async () => {
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, makeBooking()),
+      'GET /api/payments/config': () => json(200, { mode: 'stripe', publishableKey: 'pk_test_123' }),
+      'POST /api/payments/intent': () => json(200, { clientSecret: 'pi_1_secret_2', amount_cents: 74_950 }),
+    })
+    renderPage()
+    await waitFor(() =>
+      expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain('Loading the card form'),
+    )
+    await waitFor(() => expect(loadStripe).toHaveBeenCalledWith('pk_test_123'))
+    expect(screen.queryByText('Test mode')).toBeNull()
+  })
+
+  it('says so when the booking does not exist', async () => {
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () =>
+        json(404, { error: { code: 'NOT_FOUND', message: 'Booking not found' } }),
+    })
+    renderPage()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Booking not found' })).toBeTruthy()
+  })
+})
