@@ -595,7 +595,7 @@ describe('ownership on every call', () => {
     expect(await stored(id)).toEqual(before)
   })
 
-  it('a seller cannot put another seller's photo on their listing', async () => {
+  it("a seller cannot put another seller's photo on their listing", async () => {
     const before = await stored(id)
     const res = await patchProduct(id, { images: [foreignPhotoId] })
     await expectFieldError(res, 'images', 'Unknown photo')
