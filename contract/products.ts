@@ -50,14 +50,18 @@ export const ProductList = z.array(Product)
 
 export const SortOrder = z.enum(['newest', 'price_asc', 'price_desc'])
 
+/** An empty query value (`?max_price=`) means the filter is not set. */
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional())
+
 /** Browse every available laptop, with the filters a buyer uses. */
 export const ProductSearchQuery = z.strictObject({
   q: z.string().trim().max(100).optional(),
-  brand: z.uuid({ message: 'Must be a valid id' }).optional(),
-  condition: Condition.optional(),
-  min_ram_gb: z.coerce.number().int().min(0).max(1024).optional(),
-  min_storage_gb: z.coerce.number().int().min(0).max(65536).optional(),
-  max_price: z.coerce.number().min(0).max(1_000_000).optional(),
+  brand: unsetWhenEmpty(z.uuid({ message: 'Must be a valid id' })),
+  condition: unsetWhenEmpty(Condition),
+  min_ram_gb: unsetWhenEmpty(z.coerce.number().int().min(0).max(1024)),
+  min_storage_gb: unsetWhenEmpty(z.coerce.number().int().min(0).max(65536)),
+  max_price: unsetWhenEmpty(z.coerce.number().min(0).max(1_000_000)),
   sort: SortOrder.default('newest'),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   page_size: z.coerce.number().int().min(1).max(60).default(24),
