@@ -3,7 +3,6 @@ import { Route, Routes } from 'react-router'
 import type { Role } from '#contract/users'
 import { HomePage } from '../features/home/home-page'
 import { PublicLayout } from './layouts/public-layout'
-import { RequireAuth } from './require-auth'
 
 /*
  * Only the home page ships in the first download; every other page loads its code on first visit.
@@ -31,6 +30,10 @@ const TermsPage = lazy(() => import('../features/info/terms-page').then((m) => (
 const PrivacyPage = lazy(() =>
   import('../features/info/privacy-page').then((m) => ({ default: m.PrivacyPage })),
 )
+const LoginPage = lazy(() => import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })))
+const SignupPage = lazy(() => import('../features/auth/signup-page').then((m) => ({ default: m.SignupPage })))
+// The guard loads with the dashboard, not with the home page.
+const RequireAuth = lazy(() => import('./require-auth').then((m) => ({ default: m.RequireAuth })))
 const DashboardLayout = lazy(() =>
   import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })),
 )
@@ -82,6 +85,8 @@ export function AppRoutes() {
         <Route path="advertise" element={<AdvertisePage />} />
         <Route path="category/:id" element={<CategoryPage />} />
         <Route path="products/:id" element={<ProductDetailPage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="signup" element={<SignupPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="terms" element={<TermsPage />} />

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, api, buildApiUrl } from './api-client'
+import { ApiError, api, apiRequestWithHeaders, buildApiUrl } from './api-client'
 
 function mockFetch(response: Response | Error) {
   const fn = vi.fn(async () => {
@@ -19,6 +19,18 @@ afterEach(() => {
 })
 
 describe('api-client', () => {
+  it('hands back the headers with the body, for totals sent as x-total-count', async () => {
+    mockFetch(
+      new Response('[]', {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-total-count': '10000' },
+      }),
+    )
+    const { data, headers } = await apiRequestWithHeaders('/buyers', { query: { page: 2 } })
+    expect(data).toEqual([])
+    expect(headers.get('x-total-count')).toBe('10000')
+  })
+
   it('returns the parsed JSON body on success', async () => {
     const fetchMock = mockFetch(json(200, [{ _id: '1' }]))
     await expect(api.get('/brands')).resolves.toEqual([{ _id: '1' }])

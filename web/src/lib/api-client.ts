@@ -77,8 +77,11 @@ export function buildApiUrl(path: string, query?: QueryParams): string {
   return qs ? `${url}?${qs}` : url
 }
 
-/** The only place the web app calls fetch. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** The only place the web app calls fetch; also hands back the headers (e.g. x-total-count). */
+export async function apiRequestWithHeaders<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ data: T; headers: Headers }> {
   const { method = 'GET', query, body, signal } = options
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
@@ -96,8 +99,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check your connection and try again.')
   }
   if (!res.ok) throw await toApiError(res)
-  if (res.status === 204) return undefined as T
-  return (await res.json()) as T
+  if (res.status === 204) return { data: undefined as T, headers: res.headers }
+  return { data: (await res.json()) as T, headers: res.headers }
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiRequestWithHeaders<T>(path, options)).data
 }
 
 export const api = {

@@ -22,7 +22,7 @@ export function Navbar() {
   const menuId = useId()
   const location = useLocation()
   const { user } = useSession()
-  const signOut = useSignOut()
+  const { signOut, isPending: isSigningOut } = useSignOut()
 
   // Close the phone menu once a link has taken the visitor somewhere.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
@@ -87,8 +87,8 @@ export function Navbar() {
                 <li className="mt-2 md:mt-0 md:ml-2">
                   <button
                     type="button"
-                    onClick={() => signOut.mutate()}
-                    disabled={signOut.isPending}
+                    onClick={signOut}
+                    disabled={isSigningOut}
                     className="block w-full rounded-lg border border-slate-300 px-4 py-2 text-center font-semibold text-base text-slate-900 hover:bg-slate-50 disabled:opacity-60 md:text-sm"
                   >
                     Sign Out

@@ -1,5 +1,5 @@
-import { PageHeader } from '../../components/ui/page-header'
+import { UsersTablePage } from './users-table-page'
 
 export function AllBuyersPage() {
-  return <PageHeader title="All Buyers" />
+  return <UsersTablePage kind="buyer" />
 }

@@ -1,5 +1,5 @@
-import { PageHeader } from '../../components/ui/page-header'
+import { UsersTablePage } from './users-table-page'
 
 export function AllSellersPage() {
-  return <PageHeader title="All Sellers" />
+  return <UsersTablePage kind="seller" />
 }

@@ -1,5 +1,152 @@
+import { useState } from 'react'
+import { toast } from 'react-hot-toast'
+import { Link } from 'react-router'
+import type { Report } from '#contract/reports'
+import { Alert } from '../../components/ui/alert'
+import { Button } from '../../components/ui/button'
+import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { PageHeader } from '../../components/ui/page-header'
+import { Skeleton } from '../../components/ui/skeleton'
+import { isApiError } from '../../lib/api-client'
+import { formatDate } from '../../lib/format'
+import { ProductImage } from '../products/product-image'
+import { useOpenReports, useResolveReport } from './reports-api'
 
+/** `/dashboard/reportedItems`: open reports, newest first, to dismiss or act on by removing the listing. */
 export function ReportedItemsPage() {
-  return <PageHeader title="Reported Items" />
+  const reports = useOpenReports()
+  const resolve = useResolveReport()
+  const [toRemove, setToRemove] = useState<Report | null>(null)
+
+  function onError(err: unknown) {
+    toast.error(isApiError(err) ? err.message : 'Something went wrong. Please try again.')
+  }
+
+  function dismiss(report: Report) {
+    resolve.mutate(
+      { report, action: 'dismiss' },
+      { onSuccess: () => toast.success('Report dismissed'), onError },
+    )
+  }
+
+  function confirmRemove() {
+    if (!toRemove) return
+    resolve.mutate(
+      { report: toRemove, action: 'remove' },
+      {
+        onSuccess: () => toast.success(`${toRemove.productName} was removed`),
+        onError,
+        onSettled: () => setToRemove(null),
+      },
+    )
+  }
+
+  return (
+    <>
+      <title>Reported Items · Laptop Market</title>
+      <PageHeader title="Reported Items" />
+      {reports.isPending ? (
+        <ul className="space-y-4" aria-label="Loading reports">
+          {[0, 1].map((n) => (
+            <li key={n} className="flex gap-4 rounded-xl border border-slate-200 bg-white p-4">
+              <Skeleton className="aspect-[4/3] w-28 shrink-0" />
+              <div className="flex-1 space-y-2">
+                <Skeleton className="h-5 w-1/2" />
+                <Skeleton className="h-4 w-full" />
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : reports.isError ? (
+        <Alert tone="error" title="Could not load the reports">
+          <p>{reports.error.message}</p>
+          <Button variant="secondary" onClick={() => reports.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : reports.data.length === 0 ? (
+        <Alert title="No open reports">
+          <p>When someone reports a listing, it shows here for you to review.</p>
+        </Alert>
+      ) : (
+        <ul className="space-y-4">
+          {reports.data.map((report) => {
+            const isBusy = resolve.isPending && resolve.variables?.report._id === report._id
+            return (
+              <li key={report._id}>
+                <article
+                  aria-labelledby={`report-${report._id}`}
+                  className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row"
+                >
+                  <Link to={`/products/${report.productId}`} className="shrink-0 self-start">
+                    <ProductImage
+                      src={report.productImage}
+                      alt={report.productName}
+                      width={160}
+                      height={120}
+                      className="aspect-[4/3] w-full rounded-lg bg-slate-100 object-cover sm:w-40"
+                    />
+                  </Link>
+                  <div className="min-w-0 flex-1 space-y-2">
+                    <h2 id={`report-${report._id}`} className="font-semibold text-lg text-slate-900">
+                      <Link
+                        to={`/products/${report.productId}`}
+                        className="hover:text-accent hover:underline"
+                      >
+                        {report.productName}
+                      </Link>
+                    </h2>
+                    <p className="text-slate-600 text-sm">Seller: {report.sellerName}</p>
+                    <blockquote className="border-slate-300 border-l-4 pl-3 text-slate-800">
+                      {report.reason}
+                    </blockquote>
+                    <p className="text-slate-600 text-sm">
+                      Reported by {report.reporterName} ({report.reporterEmail}) on{' '}
+                      <time dateTime={report.createdAt}>{formatDate(report.createdAt)}</time>
+                    </p>
+                    <div className="flex flex-wrap gap-2 pt-1">
+                      <Button
+                        size="sm"
+                        variant="secondary"
+                        onClick={() => dismiss(report)}
+                        disabled={isBusy}
+                        aria-label={`Dismiss the report on ${report.productName}`}
+                      >
+                        Dismiss
+                      </Button>
+                      <button
+                        type="button"
+                        onClick={() => setToRemove(report)}
+                        disabled={isBusy}
+                        aria-label={`Remove listing ${report.productName}`}
+                        className="inline-flex min-h-9 items-center rounded-lg border border-red-200 bg-white px-3 font-semibold text-red-700 text-sm hover:bg-red-50 disabled:opacity-60"
+                      >
+                        Remove listing
+                      </button>
+                    </div>
+                  </div>
+                </article>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+
+      {toRemove ? (
+        <ConfirmDialog
+          title="Remove this listing?"
+          description={
+            <p>
+              {toRemove.productName} will no longer be shown to anyone, and every open report on it will be
+              closed.
+            </p>
+          }
+          confirmLabel="Remove listing"
+          isPending={resolve.isPending}
+          onConfirm={confirmRemove}
+          onCancel={() => setToRemove(null)}
+        />
+      ) : null}
+    </>
+  )
 }

@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import type { Me } from '#contract/users'
 import { api, isApiError } from '../../lib/api-client'
@@ -27,16 +28,26 @@ export function useSession(): Session {
   return { user: query.data ?? null, isLoading: query.isPending }
 }
 
-/** Ends the session on the server, forgets every cached answer (they were someone's), goes home. */
-export function useSignOut() {
+/**
+ * Ends the session on the server, forgets every cached answer (they were someone's), goes home. A plain
+ * function rather than useMutation: the navbar is on the home page, whose JS budget is tight.
+ */
+export function useSignOut(): { signOut: () => Promise<void>; isPending: boolean } {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  return useMutation({
-    mutationFn: () => api.post<unknown>('/auth/sign-out', {}),
-    onSettled: () => {
+  const [isPending, setIsPending] = useState(false)
+  async function signOut() {
+    setIsPending(true)
+    try {
+      await api.post<unknown>('/auth/sign-out', {})
+    } catch {
+      // Even when the server cannot be reached, this browser forgets the user below.
+    } finally {
+      setIsPending(false)
       queryClient.clear()
       queryClient.setQueryData(SESSION_QUERY_KEY, null)
       navigate('/')
-    },
-  })
+    }
+  }
+  return { signOut, isPending }
 }

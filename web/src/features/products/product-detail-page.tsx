@@ -12,6 +12,7 @@ import { formatDate, formatMoney, formatStorage, formatYearsOfUse } from '../../
 import { ProductGallery } from './product-gallery'
 import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
 import { useProduct } from './products-api'
+import { ReportListing } from './report-listing'
 
 /** `/products/{id}`: one laptop with its photos, every field and spec, the seller and Book Now. */
 export function ProductDetailPage() {
@@ -117,6 +118,7 @@ function ProductDetail({ product }: { product: Product }) {
                 : 'Pay through Laptop Market only: your payment is protected until the laptop is yours.'}
             </p>
           </section>
+          <ReportListing productId={product._id} sellerEmail={product.seller_email} />
         </div>
       </div>
 

@@ -1,0 +1,33 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { NewReport, Report } from '#contract/reports'
+import { api } from '../../lib/api-client'
+import { productKeys } from '../products/products-api'
+
+export const reportsQueryKey = ['admin', 'reports'] as const
+
+export function useOpenReports() {
+  return useQuery({
+    queryKey: reportsQueryKey,
+    queryFn: ({ signal }) => api.get<Report[]>('/reports', undefined, signal),
+  })
+}
+
+export type ReportAction = 'dismiss' | 'remove'
+
+/** Dismissing closes one report; removing hides the listing and closes all of its reports. */
+export function useResolveReport() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ report, action }: { report: Report; action: ReportAction }) =>
+      api.put<{ modifiedCount: number }>(`/reports/${report._id}/${action}`),
+    onSuccess: (_res, { action }) => {
+      queryClient.invalidateQueries({ queryKey: reportsQueryKey })
+      queryClient.invalidateQueries({ queryKey: ['dashboard'] })
+      if (action === 'remove') queryClient.invalidateQueries({ queryKey: productKeys.all })
+    },
+  })
+}
+
+export function createReport(report: NewReport) {
+  return api.post<{ insertedId: string }>('/reports', report)
+}

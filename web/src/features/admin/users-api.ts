@@ -1,0 +1,70 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { UserRecord } from '#contract/users'
+import { api, apiRequestWithHeaders } from '../../lib/api-client'
+
+export type UserKind = 'buyer' | 'seller'
+export const USERS_PAGE_SIZE = 20
+
+export type UserPage = { items: UserRecord[]; total: number }
+
+export const usersQueryKey = (kind: UserKind) => ['admin', `${kind}s`] as const
+
+/** One page of buyers or sellers; the server counts the matches into x-total-count. */
+export async function fetchUserPage(
+  kind: UserKind,
+  q: string,
+  page: number,
+  signal?: AbortSignal,
+): Promise<UserPage> {
+  const { data, headers } = await apiRequestWithHeaders<UserRecord[]>(`/${kind}s`, {
+    query: { q, page, page_size: USERS_PAGE_SIZE },
+    signal,
+  })
+  const total = Number(headers.get('x-total-count'))
+  return { items: data, total: Number.isFinite(total) ? total : data.length }
+}
+
+export function useUserPage(kind: UserKind, q: string, page: number) {
+  return useQuery({
+    queryKey: [...usersQueryKey(kind), { q, page }],
+    queryFn: ({ signal }) => fetchUserPage(kind, q, page, signal),
+    // The table keeps the last page on screen while the next one loads, instead of flashing skeletons.
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** A change to one user shows in every cached page of both lists and in the overview counts. */
+function useInvalidateUsers() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['admin'] }),
+      queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+    ])
+}
+
+export function useMakeAdmin() {
+  const invalidate = useInvalidateUsers()
+  return useMutation({
+    mutationFn: (user: UserRecord) => api.put<{ modifiedCount: number }>(`/buyers/admin/${user._id}`),
+    onSuccess: invalidate,
+  })
+}
+
+export function useVerifySeller() {
+  const invalidate = useInvalidateUsers()
+  return useMutation({
+    mutationFn: (user: UserRecord) =>
+      api.put<{ modifiedCount: number }>(`/sellers/verify/${user._id}`, { verified: true }),
+    onSuccess: invalidate,
+  })
+}
+
+export function useDeleteUser(kind: UserKind) {
+  const invalidate = useInvalidateUsers()
+  return useMutation({
+    mutationFn: (user: UserRecord) =>
+      api.delete<{ deletedCount: number; name: string }>(`/${kind}s/${user._id}`),
+    onSuccess: invalidate,
+  })
+}

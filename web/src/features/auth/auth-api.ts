@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query'
+import type { Me } from '#contract/users'
+import { api } from '../../lib/api-client'
+
+export type SignupRole = 'buyer' | 'seller'
+
+export function signInWithEmail(input: { email: string; password: string }) {
+  return api.post<unknown>('/auth/sign-in/email', input)
+}
+
+export function signUpWithEmail(input: { name: string; email: string; password: string; role: SignupRole }) {
+  return api.post<unknown>('/auth/sign-up/email', input)
+}
+
+/** The seed's follow-up call after signup: the buyer or seller record (the server makes it idempotent). */
+export function createOwnRecord(user: Pick<Me, 'name' | 'email'> & { role: SignupRole }) {
+  return api.post<unknown>(user.role === 'seller' ? '/sellers' : '/buyers', {
+    name: user.name,
+    email: user.email,
+    role: user.role,
+  })
+}
+
+/**
+ * Starts the OpenID Connect flow: the server answers with the provider's URL, the browser goes there and
+ * comes back to `returnTo` signed in (or to the login page with `?error=` when the provider refused).
+ */
+export async function startGoogleSignIn(returnTo: string): Promise<void> {
+  const { url } = await api.post<{ url: string; redirect: boolean }>('/auth/sign-in/oauth2', {
+    providerId: 'google',
+    callbackURL: returnTo,
+    errorCallbackURL: `/login?from=${encodeURIComponent(returnTo)}`,
+  })
+  window.location.assign(url)
+}
+
+export function useAuthOptions() {
+  return useQuery({
+    queryKey: ['auth-options'],
+    queryFn: ({ signal }) => api.get<{ google: boolean }>('/auth-options', undefined, signal),
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+}
+
+/**
+ * Where to go after signing in: the `from` page when it is a path on this site, else home. Anything
+ * else (`//evil.example`, `https://…`) is ignored so the login page cannot be used to send people away.
+ */
+export function safeReturnPath(from: string | null | undefined): string {
+  if (!from?.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return '/'
+  if (from.startsWith('/login') || from.startsWith('/signup')) return '/'
+  return from
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { safeReturnPath } from './auth-api'
+import { LoginForm, SignupForm } from './auth-schemas'
+
+function messages(result: {
+  success: boolean
+  error?: { issues: { path: PropertyKey[]; message: string }[] }
+}) {
+  return Object.fromEntries((result.error?.issues ?? []).map((i) => [String(i.path[0]), i.message]))
+}
+
+describe('login and signup forms', () => {
+  it("speak the seed's messages for missing fields", () => {
+    expect(messages(LoginForm.safeParse({ email: '', password: '' }))).toEqual({
+      email: 'Email Address is required',
+      password: 'Password is required',
+    })
+    expect(messages(SignupForm.safeParse({ name: ' ', email: '', password: '', role: '' }))).toEqual({
+      name: 'Name is required',
+      email: 'Email Address is required',
+      password: 'Password is required',
+      role: 'User role is required',
+    })
+  })
+
+  it('asks for at least six characters of password', () => {
+    expect(messages(LoginForm.safeParse({ email: 'a@b.co', password: '12345' }))).toEqual({
+      password: 'Password must be 6 character or longer',
+    })
+    expect(LoginForm.safeParse({ email: 'a@b.co', password: '123456' }).success).toBe(true)
+  })
+
+  it('accepts only buyer or seller as the role', () => {
+    expect(
+      messages(SignupForm.safeParse({ name: 'A', email: 'a@b.co', password: '123456', role: 'admin' })),
+    ).toEqual({
+      role: 'User role is required',
+    })
+  })
+})
+
+describe('safeReturnPath', () => {
+  it('keeps a path on this site, with its query', () => {
+    expect(safeReturnPath('/dashboard/myorders?x=1')).toBe('/dashboard/myorders?x=1')
+  })
+
+  it('sends everything else home', () => {
+    for (const from of [
+      null,
+      '',
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      '/login',
+      '/signup?from=/x',
+    ]) {
+      expect(safeReturnPath(from)).toBe('/')
+    }
+  })
+})

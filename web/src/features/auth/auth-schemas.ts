@@ -1,0 +1,34 @@
+import { z } from 'zod'
+
+/** The seed's client-side messages, word for word. */
+export const AUTH_MESSAGES = {
+  emailRequired: 'Email Address is required',
+  emailInvalid: 'Enter a valid email address',
+  passwordRequired: 'Password is required',
+  passwordShort: 'Password must be 6 character or longer',
+  nameRequired: 'Name is required',
+  roleRequired: 'User role is required',
+} as const
+
+const email = z
+  .string()
+  .trim()
+  .min(1, AUTH_MESSAGES.emailRequired)
+  .pipe(z.email({ message: AUTH_MESSAGES.emailInvalid }))
+
+// `abort`: an empty password shows only "required", not "required" and then "too short".
+const password = z
+  .string()
+  .min(1, { message: AUTH_MESSAGES.passwordRequired, abort: true })
+  .min(6, AUTH_MESSAGES.passwordShort)
+
+export const LoginForm = z.object({ email, password })
+export type LoginForm = z.infer<typeof LoginForm>
+
+export const SignupForm = z.object({
+  name: z.string().trim().min(1, AUTH_MESSAGES.nameRequired).max(100, 'Keep the name under 100 characters'),
+  email,
+  password: password.max(128, 'Keep the password under 128 characters'),
+  role: z.enum(['buyer', 'seller'], { message: AUTH_MESSAGES.roleRequired }),
+})
+export type SignupForm = z.infer<typeof SignupForm>

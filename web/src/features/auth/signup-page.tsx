@@ -1,0 +1,115 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { toast } from 'react-hot-toast'
+import { Link } from 'react-router'
+import { Button } from '../../components/ui/button'
+import { isApiError } from '../../lib/api-client'
+import { createOwnRecord, signUpWithEmail } from './auth-api'
+import { AuthCard, FormError, OrDivider } from './auth-card'
+import { AuthField, fieldInputClasses } from './auth-field'
+import { SignupForm } from './auth-schemas'
+import { GoogleButton } from './google-button'
+import { useFinishSignIn, useReturnPath } from './use-finish-sign-in'
+
+/** `/signup`: name, email, password and role (buyer first); the new account is signed in at once. */
+export function SignupPage() {
+  const returnTo = useReturnPath()
+  const finishSignIn = useFinishSignIn()
+  const [formError, setFormError] = useState<string | null>(null)
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SignupForm>({
+    resolver: zodResolver(SignupForm),
+    defaultValues: { name: '', email: '', password: '', role: 'buyer' },
+  })
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null)
+    try {
+      await signUpWithEmail(values)
+    } catch (err) {
+      setFormError(isApiError(err) ? err.message : 'Sign-up failed. Please try again.')
+      return
+    }
+    try {
+      // The account and its record are already made together; this is the seed's call, kept idempotent.
+      await createOwnRecord(values)
+    } catch (err) {
+      if (isApiError(err)) toast.error(err.message)
+    }
+    toast.success('User Created Successfully')
+    await finishSignIn(returnTo)
+  })
+
+  const loginLink = returnTo === '/' ? '/login' : `/login?from=${encodeURIComponent(returnTo)}`
+
+  return (
+    <>
+      <title>Sign Up · Laptop Market</title>
+      <AuthCard
+        title="Sign Up"
+        footer={
+          <>
+            Already have an account?{' '}
+            <Link to={loginLink} className="font-semibold text-accent hover:underline">
+              Please Login
+            </Link>
+          </>
+        }
+      >
+        <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign Up">
+          <AuthField label="Name" error={errors.name?.message}>
+            {(props) => (
+              <input
+                {...props}
+                {...register('name')}
+                type="text"
+                autoComplete="name"
+                className={fieldInputClasses(Boolean(errors.name))}
+              />
+            )}
+          </AuthField>
+          <AuthField label="Email Address" error={errors.email?.message}>
+            {(props) => (
+              <input
+                {...props}
+                {...register('email')}
+                type="email"
+                autoComplete="email"
+                className={fieldInputClasses(Boolean(errors.email))}
+              />
+            )}
+          </AuthField>
+          <AuthField label="Password" error={errors.password?.message}>
+            {(props) => (
+              <input
+                {...props}
+                {...register('password')}
+                type="password"
+                autoComplete="new-password"
+                className={fieldInputClasses(Boolean(errors.password))}
+              />
+            )}
+          </AuthField>
+          <AuthField label="Role" error={errors.role?.message}>
+            {(props) => (
+              <select {...props} {...register('role')} className={fieldInputClasses(Boolean(errors.role))}>
+                <option value="buyer">buyer</option>
+                <option value="seller">seller</option>
+              </select>
+            )}
+          </AuthField>
+          <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
+            {isSubmitting ? 'Creating your account…' : 'Sign Up'}
+          </Button>
+          <FormError message={formError} />
+        </form>
+        <OrDivider />
+        <GoogleButton returnTo={returnTo} onError={setFormError} />
+      </AuthCard>
+    </>
+  )
+}

@@ -1,0 +1,143 @@
+import { Flag } from 'lucide-react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { toast } from 'react-hot-toast'
+import { useLocation, useNavigate } from 'react-router'
+import { NewReport } from '#contract/reports'
+import { Button, buttonClasses } from '../../components/ui/button'
+import { cn } from '../../components/ui/cn'
+import { isApiError } from '../../lib/api-client'
+import { createReport } from '../admin/reports-api'
+import { useSession } from '../auth/use-session'
+
+/**
+ * "Report this listing" on the detail page. Signed-out visitors sign in first and come back; the listing's
+ * own seller does not see it (the server refuses that report anyway).
+ */
+export function ReportListing({ productId, sellerEmail }: { productId: string; sellerEmail?: string }) {
+  const { user, isLoading } = useSession()
+  const navigate = useNavigate()
+  const location = useLocation()
+  const [isOpen, setIsOpen] = useState(false)
+
+  if (user && sellerEmail && user.email.toLowerCase() === sellerEmail.toLowerCase()) return null
+
+  function open() {
+    if (!user && !isLoading) {
+      navigate(`/login?from=${encodeURIComponent(`${location.pathname}${location.search}`)}`)
+      return
+    }
+    setIsOpen(true)
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={open}
+        className="inline-flex min-h-11 items-center gap-2 rounded-lg px-1 font-medium text-slate-700 text-sm underline-offset-4 hover:text-red-700 hover:underline"
+      >
+        <Flag aria-hidden="true" className="size-4" />
+        Report this listing
+      </button>
+      {isOpen ? <ReportDialog productId={productId} onClose={() => setIsOpen(false)} /> : null}
+    </>
+  )
+}
+
+function ReportDialog({ productId, onClose }: { productId: string; onClose: () => void }) {
+  const dialogRef = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
+  const reasonId = useId()
+  const errorId = useId()
+  const [reason, setReason] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [isSending, setIsSending] = useState(false)
+  const onCloseRef = useRef(onClose)
+  onCloseRef.current = onClose
+
+  // A modal <dialog>: the browser keeps focus inside and Escape closes it; focus then goes back to the opener.
+  useEffect(() => {
+    const dialog = dialogRef.current
+    if (!dialog) return
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    if (!dialog.open) dialog.showModal?.()
+    const onCancel = (event: Event) => {
+      event.preventDefault()
+      onCloseRef.current()
+    }
+    dialog.addEventListener('cancel', onCancel)
+    return () => {
+      dialog.removeEventListener('cancel', onCancel)
+      if (dialog.open) dialog.close?.()
+      opener?.focus()
+    }
+  }, [])
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const parsed = NewReport.safeParse({ productId, reason })
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Tell us what is wrong with this listing')
+      return
+    }
+    setError(null)
+    setIsSending(true)
+    try {
+      await createReport(parsed.data)
+      toast.success('Thank you. An admin will review this listing.')
+      onClose()
+    } catch (err) {
+      setIsSending(false)
+      const message = isApiError(err) ? (err.fields?.reason ?? err.message) : 'The report could not be sent'
+      if (isApiError(err) && err.fields?.reason) setError(message)
+      else toast.error(message)
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={titleId}
+      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+    >
+      <form noValidate onSubmit={submit}>
+        <h2 id={titleId} className="font-semibold text-lg">
+          Report this listing
+        </h2>
+        <p className="mt-1 text-slate-600 text-sm">
+          Tell us what is wrong: a misleading description, a wrong price, a suspected scam. An admin will
+          review it.
+        </p>
+        <label htmlFor={reasonId} className="mt-4 block font-medium text-slate-800 text-sm">
+          Reason
+        </label>
+        <textarea
+          id={reasonId}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          rows={4}
+          maxLength={1000}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? errorId : undefined}
+          className={cn(
+            'mt-1.5 block w-full rounded-lg border bg-white px-3 py-2 text-base text-slate-900 focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30',
+            error ? 'border-red-600' : 'border-slate-300',
+          )}
+        />
+        {error ? (
+          <p id={errorId} className="mt-1.5 text-red-700 text-sm">
+            {error}
+          </p>
+        ) : null}
+        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button type="button" className={buttonClasses('secondary')} onClick={onClose} disabled={isSending}>
+            Cancel
+          </button>
+          <Button type="submit" disabled={isSending}>
+            {isSending ? 'Sending…' : 'Send report'}
+          </Button>
+        </div>
+      </form>
+    </dialog>
+  )
+}
