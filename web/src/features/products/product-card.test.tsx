@@ -64,6 +64,13 @@ describe('ProductCard', () => {
     expect(view.getByText('Rahim Uddin')).toBeTruthy()
   })
 
+  it('shows the specs a buyer filters by', () => {
+    const card = renderCard(makeProduct({ storage_gb: 1024 }))
+    expect(within(card).getByTestId('product-specs').textContent).toBe(
+      'Specifications: Intel Core i7-1165G7 · 16 GB RAM · 1 TB · 14-inch',
+    )
+  })
+
   it('shows whole-dollar prices without cents', () => {
     const card = renderCard(makeProduct({ resale_price_cents: 80_000, original_price_cents: 150_000 }))
     expect(card.textContent).toContain('$800')

@@ -1,9 +1,10 @@
 import { CalendarDays, Clock, MapPin } from 'lucide-react'
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import type { Product } from '#contract/products'
 import { Badge } from '../../components/ui/badge'
 import { Skeleton } from '../../components/ui/skeleton'
-import { formatDate, formatMoney, formatYearsOfUse } from '../../lib/format'
+import { formatDate, formatMoney, formatStorage, formatYearsOfUse } from '../../lib/format'
 import { ProductImage } from './product-image'
 import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
 
@@ -11,10 +12,12 @@ type ProductCardProps = {
   product: Product
   /** h2 under a page's h1, h3 under a section's h2. */
   headingLevel?: 2 | 3
+  /** A control at the foot of the card (Book Now), above the link that covers the card. */
+  action?: ReactNode
 }
 
-/** One listing in a grid: photo, name, prices, condition, where, how old, when posted, who sells it. */
-export function ProductCard({ product, headingLevel = 3 }: ProductCardProps) {
+/** One listing in a grid: photo, name, specs, prices, condition, where, how old, when posted, who sells it. */
+export function ProductCard({ product, headingLevel = 3, action }: ProductCardProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const photo = product.images[0]?.card ?? product.img
   return (
@@ -56,6 +59,12 @@ export function ProductCard({ product, headingLevel = 3 }: ProductCardProps) {
           </Link>
         </Heading>
 
+        <p className="text-slate-700 text-sm" data-testid="product-specs">
+          <span className="sr-only">Specifications: </span>
+          {product.processor} · {product.ram_gb} GB RAM · {formatStorage(product.storage_gb)} ·{' '}
+          {product.screen_inches}-inch
+        </p>
+
         <p className="flex flex-wrap items-baseline gap-x-2">
           <span className="font-bold text-2xl text-slate-900 tracking-tight">
             <span className="sr-only">Price: </span>
@@ -90,6 +99,7 @@ export function ProductCard({ product, headingLevel = 3 }: ProductCardProps) {
           </span>
           {product.seller_verified ? <VerifiedSellerBadge /> : null}
         </div>
+        {action ? <div className="relative z-10">{action}</div> : null}
       </div>
     </article>
   )

@@ -1,5 +1,50 @@
+import toast from 'react-hot-toast'
+import { useNavigate } from 'react-router'
+import { Alert } from '../../components/ui/alert'
+import { Button } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
+import { Spinner } from '../../components/ui/spinner'
+import { useSession } from '../auth/use-session'
+import { useBrands } from '../brands/brands-api'
+import { ProductForm, type ProductSubmission } from './product-form'
+import { useCreateProduct } from './selling-api'
 
+/** `/dashboard/addproduct`: a seller lists a laptop, then goes to My Product to see it. */
 export function AddProductPage() {
-  return <PageHeader title="Add a Product" />
+  const { user } = useSession()
+  const brands = useBrands()
+  const createProduct = useCreateProduct()
+  const navigate = useNavigate()
+
+  async function addProduct(values: ProductSubmission) {
+    await createProduct.mutateAsync(values)
+    toast.success('Product added Successfully')
+    navigate('/dashboard/myproduct')
+  }
+
+  return (
+    <>
+      <title>Add a Product · Laptop Market</title>
+      <PageHeader title="Add a Product">
+        <p>List a laptop with clear photos and exact specs: buyers filter by them.</p>
+      </PageHeader>
+      {brands.isError ? (
+        <Alert tone="error" title="We could not load the brands">
+          <p>{brands.error.message}</p>
+          <Button variant="secondary" onClick={() => brands.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : brands.isPending || !user ? (
+        <Spinner label="Loading the form" />
+      ) : (
+        <ProductForm
+          seller={{ name: user.name, email: user.email }}
+          brands={brands.data}
+          submitLabel="Add Product"
+          onSubmit={addProduct}
+        />
+      )}
+    </>
+  )
 }

@@ -1,5 +1,89 @@
+import toast from 'react-hot-toast'
+import { Link, useNavigate, useParams } from 'react-router'
+import { Alert } from '../../components/ui/alert'
+import { Button, buttonClasses } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
+import { Spinner } from '../../components/ui/spinner'
+import { useSession } from '../auth/use-session'
+import { useBrands } from '../brands/brands-api'
+import { ProductForm, type ProductSubmission } from './product-form'
+import { useSellerProducts, useUpdateProduct } from './selling-api'
 
+/** `/dashboard/products/{id}/edit`: the add form, filled in with the listing, saved with PATCH. */
 export function EditProductPage() {
-  return <PageHeader title="Edit product" />
+  const { id = '' } = useParams()
+  const { user } = useSession()
+  const brands = useBrands()
+  // The seller's own list carries the phone number, which the public listing leaves out.
+  const products = useSellerProducts(user?.email)
+  const listing = products.data?.find((p) => p._id === id)
+  const updateProduct = useUpdateProduct(id)
+  const navigate = useNavigate()
+
+  async function saveProduct(values: ProductSubmission) {
+    await updateProduct.mutateAsync(values)
+    toast.success('Product updated Successfully')
+    navigate('/dashboard/myproduct')
+  }
+
+  const backLink = (
+    <Link to="/dashboard/myproduct" className={buttonClasses('secondary', 'md')}>
+      Back to My Product
+    </Link>
+  )
+
+  function body() {
+    const error = products.error ?? brands.error
+    if (error) {
+      return (
+        <Alert tone="error" title="We could not load this listing">
+          <p>{error.message}</p>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              void products.refetch()
+              void brands.refetch()
+            }}
+          >
+            Try again
+          </Button>
+        </Alert>
+      )
+    }
+    if (products.isPending || !brands.data || !user) return <Spinner label="Loading the listing" />
+    if (!listing) {
+      return (
+        <Alert title="Product not found">
+          <p>This laptop is not among your listings: it may have been deleted.</p>
+          {backLink}
+        </Alert>
+      )
+    }
+    if (listing.sellStatus) {
+      return (
+        <Alert title="A sold laptop cannot be edited">
+          <p>{listing.name} has been sold, so its listing stays as the buyer saw it.</p>
+          {backLink}
+        </Alert>
+      )
+    }
+    return (
+      <ProductForm
+        key={listing._id}
+        seller={{ name: user.name, email: user.email }}
+        brands={brands.data}
+        product={listing}
+        submitLabel="Save changes"
+        onSubmit={saveProduct}
+      />
+    )
+  }
+
+  return (
+    <>
+      <title>Edit product · Laptop Market</title>
+      <PageHeader title="Edit product">{listing ? <p>{listing.name}</p> : null}</PageHeader>
+      {body()}
+    </>
+  )
 }

@@ -2,12 +2,11 @@ import { cloneElement, type ReactElement, type ReactNode, useId } from 'react'
 import { cn } from '../../components/ui/cn'
 
 export const inputClasses =
-  'block min-h-11 w-full rounded-lg border bg-white px-3 text-base text-slate-900 shadow-sm ' +
-  'focus-visible:border-accent sm:text-sm aria-[invalid=true]:border-red-600 ' +
-  'read-only:bg-slate-100 read-only:text-slate-700'
+  'block min-h-11 w-full rounded-lg border px-3 text-base shadow-sm focus-visible:border-accent sm:text-sm'
 
 type ControlProps = {
   id?: string
+  readOnly?: boolean
   'aria-invalid'?: boolean
   'aria-describedby'?: string
   className?: string
@@ -43,7 +42,13 @@ export function FormField({ label, hint, error, className, children }: FormField
         id,
         'aria-invalid': error ? true : undefined,
         'aria-describedby': describedBy,
-        className: cn(inputClasses, error ? 'border-red-600' : 'border-slate-300', children.props.className),
+        className: cn(
+          inputClasses,
+          error ? 'border-red-600' : 'border-slate-300',
+          // A select counts as :read-only in CSS, so the read-only look goes by the prop instead.
+          children.props.readOnly ? 'bg-slate-100 text-slate-700' : 'bg-white text-slate-900',
+          children.props.className,
+        ),
       })}
       {error ? (
         <p id={errorId} className="mt-1 text-red-700 text-sm">
@@ -66,7 +71,10 @@ export function FormSection({
 }) {
   const id = useId()
   return (
-    <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+    <section
+      aria-labelledby={id}
+      className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+    >
       <h2 id={id} className="font-semibold text-lg text-slate-900">
         {title}
       </h2>

@@ -1,5 +1,223 @@
+import { CalendarDays, Megaphone, PackageCheck, PackagePlus, Pencil, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import toast from 'react-hot-toast'
+import { Link } from 'react-router'
+import type { Product } from '#contract/products'
+import { Alert } from '../../components/ui/alert'
+import { Badge } from '../../components/ui/badge'
+import { Button, buttonClasses } from '../../components/ui/button'
+import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { PageHeader } from '../../components/ui/page-header'
+import { Skeleton } from '../../components/ui/skeleton'
+import { isApiError } from '../../lib/api-client'
+import { formatDate, formatMoney } from '../../lib/format'
+import { useSession } from '../auth/use-session'
+import { ProductImage } from '../products/product-image'
+import { SaleStatusBadge } from '../products/product-status'
+import { useAdvertiseProduct, useDeleteProduct, useMarkProductSold, useSellerProducts } from './selling-api'
 
+type PendingQuestion = { kind: 'delete' | 'sold'; product: Product }
+
+function errorMessage(err: unknown) {
+  return isApiError(err) ? err.message : 'Something went wrong. Please try again.'
+}
+
+/** `/dashboard/myproduct`: the seller's listings with their status and what can be done with each. */
 export function MyProductsPage() {
-  return <PageHeader title="My Product" />
+  const { user } = useSession()
+  const products = useSellerProducts(user?.email)
+  const advertise = useAdvertiseProduct()
+  const markSold = useMarkProductSold()
+  const remove = useDeleteProduct()
+  const [question, setQuestion] = useState<PendingQuestion | null>(null)
+
+  function advertiseProduct(product: Product) {
+    advertise.mutate(product._id, {
+      onSuccess: () => toast.success('Product Advertise Success'),
+      onError: (err) => toast.error(errorMessage(err)),
+    })
+  }
+
+  function answerQuestion() {
+    if (!question) return
+    const { kind, product } = question
+    const mutation = kind === 'delete' ? remove : markSold
+    mutation.mutate(product._id, {
+      onSuccess: () => {
+        toast.success(kind === 'delete' ? 'Product deleted Successfully' : 'Product marked as sold')
+        setQuestion(null)
+      },
+      onError: (err) => {
+        toast.error(errorMessage(err))
+        setQuestion(null)
+      },
+    })
+  }
+
+  return (
+    <>
+      <title>My Product · Laptop Market</title>
+      <PageHeader title="My Product">
+        <p>Your laptops for sale and sold. Advertise one to put it on the home page.</p>
+      </PageHeader>
+
+      {products.isError ? (
+        <Alert tone="error" title="We could not load your products">
+          <p>{products.error.message}</p>
+          <Button variant="secondary" onClick={() => products.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : products.isPending ? (
+        <ul className="space-y-3" aria-busy="true" aria-label="Loading your products">
+          {[0, 1, 2].map((n) => (
+            <li key={n} className="flex gap-4 rounded-xl border border-slate-200 bg-white p-3">
+              <Skeleton className="aspect-[4/3] w-28 shrink-0" />
+              <div className="flex-1 space-y-2">
+                <Skeleton className="h-5 w-2/3" />
+                <Skeleton className="h-6 w-24" />
+                <Skeleton className="h-4 w-1/3" />
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : products.data.length === 0 ? (
+        <Alert title="You have not listed any laptops yet">
+          <p>Add your first laptop with a few photos: it takes a couple of minutes.</p>
+          <Link to="/dashboard/addproduct" className={buttonClasses('primary', 'md')}>
+            <PackagePlus aria-hidden="true" className="size-4" />
+            Add a Product
+          </Link>
+        </Alert>
+      ) : (
+        <ul className="space-y-3" aria-label="Your products">
+          {products.data.map((product) => (
+            <ProductRow
+              key={product._id}
+              product={product}
+              isAdvertising={advertise.isPending && advertise.variables === product._id}
+              onAdvertise={() => advertiseProduct(product)}
+              onMarkSold={() => setQuestion({ kind: 'sold', product })}
+              onDelete={() => setQuestion({ kind: 'delete', product })}
+            />
+          ))}
+        </ul>
+      )}
+
+      {question?.kind === 'delete' ? (
+        <ConfirmDialog
+          title="Are you sure you want to delete?"
+          description={<p>{question.product.name} will be taken off Laptop Market. This cannot be undone.</p>}
+          isPending={remove.isPending}
+          onConfirm={answerQuestion}
+          onCancel={() => setQuestion(null)}
+        />
+      ) : null}
+      {question?.kind === 'sold' ? (
+        <ConfirmDialog
+          title="Mark this laptop as sold?"
+          description={
+            <p>
+              {question.product.name} will show as Sold, leave the advertised list and can no longer be
+              booked. This cannot be undone.
+            </p>
+          }
+          tone="default"
+          confirmLabel="Mark sold"
+          isPending={markSold.isPending}
+          onConfirm={answerQuestion}
+          onCancel={() => setQuestion(null)}
+        />
+      ) : null}
+    </>
+  )
+}
+
+type ProductRowProps = {
+  product: Product
+  isAdvertising: boolean
+  onAdvertise: () => void
+  onMarkSold: () => void
+  onDelete: () => void
+}
+
+function ProductRow({ product, isAdvertising, onAdvertise, onMarkSold, onDelete }: ProductRowProps) {
+  const isSold = product.sellStatus
+  const name = <span className="sr-only"> {product.name}</span>
+  return (
+    <li
+      data-testid="my-product"
+      className="grid grid-cols-[6rem_1fr] gap-x-4 gap-y-3 rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:grid-cols-[8rem_1fr] lg:grid-cols-[8rem_1fr_auto] lg:items-center"
+    >
+      <div className="aspect-[4/3] overflow-hidden rounded-lg bg-slate-100">
+        <ProductImage
+          src={product.images[0]?.card ?? product.img}
+          alt={product.name}
+          width={160}
+          height={120}
+          loading="lazy"
+          className="size-full object-cover"
+        />
+      </div>
+
+      <div className="min-w-0 space-y-1">
+        <h2 className="font-semibold text-base text-slate-900 leading-snug">
+          <Link to={`/products/${product._id}`} className="hover:text-accent hover:underline">
+            {product.name}
+          </Link>
+        </h2>
+        <p className="flex flex-wrap items-baseline gap-x-2">
+          <span className="font-bold text-slate-900 text-xl">
+            <span className="sr-only">Price: </span>
+            {formatMoney(product.resale_price_cents)}
+          </span>
+          <span className="text-slate-600 text-sm">
+            <span className="sr-only">Original price: </span>
+            <s>{formatMoney(product.original_price_cents)}</s>
+          </span>
+        </p>
+        <div className="flex flex-wrap items-center gap-2 text-slate-600 text-sm">
+          <span className="sr-only">Status: </span>
+          <SaleStatusBadge isSold={isSold} />
+          {product.advertise && !isSold ? <Badge tone="outline">On the home page</Badge> : null}
+          <span className="inline-flex items-center gap-1">
+            <CalendarDays aria-hidden="true" className="size-4" />
+            Posted <time dateTime={product.postedOn}>{formatDate(product.postedOn)}</time>
+          </span>
+        </div>
+      </div>
+
+      <div className="col-span-2 flex flex-wrap gap-2 lg:col-span-1 lg:justify-end">
+        {isSold ? null : (
+          <>
+            <Button
+              size="sm"
+              variant={product.advertise ? 'secondary' : 'primary'}
+              disabled={product.advertise || isAdvertising}
+              onClick={onAdvertise}
+            >
+              <Megaphone aria-hidden="true" className="size-4" />
+              {product.advertise ? 'Advertised' : isAdvertising ? 'Advertising…' : 'Advertise'}
+              {name}
+            </Button>
+            <Link to={`/dashboard/products/${product._id}/edit`} className={buttonClasses('secondary', 'sm')}>
+              <Pencil aria-hidden="true" className="size-4" />
+              Edit
+              {name}
+            </Link>
+            <Button size="sm" variant="secondary" onClick={onMarkSold}>
+              <PackageCheck aria-hidden="true" className="size-4" />
+              Mark sold
+              {name}
+            </Button>
+          </>
+        )}
+        <Button size="sm" variant="secondary" onClick={onDelete} className="text-red-700 hover:text-red-800">
+          <Trash2 aria-hidden="true" className="size-4" />
+          Delete
+          {name}
+        </Button>
+      </div>
+    </li>
+  )
 }

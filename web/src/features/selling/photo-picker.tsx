@@ -49,7 +49,7 @@ export function PhotoPicker({ photos, error }: PhotoPickerProps) {
 
   return (
     <fieldset className="space-y-3" aria-describedby={message ? `${hintId} ${errorId}` : hintId}>
-      <legend className="font-medium text-slate-900 text-sm">Photos</legend>
+      <legend className="font-semibold text-lg text-slate-900">Photos</legend>
       <p id={hintId} className="text-slate-600 text-sm">
         1 to {UPLOAD_LIMITS.maxPhotos} photos, JPEG, PNG or WebP, up to 10 MB each. The first photo is the
         cover.
@@ -73,6 +73,7 @@ export function PhotoPicker({ photos, error }: PhotoPickerProps) {
         </ol>
       ) : null}
 
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for files dragged from the desktop; the labelled file input beside it is the way for keyboards and screen readers */}
       <div
         onDragOver={(event) => {
           event.preventDefault()
@@ -148,7 +149,7 @@ function PhotoTile({ photo, index, total, onRemove, onMove }: PhotoTileProps) {
         {photo.thumbnail && (photo.status === 'done' || photo.status === 'existing') ? (
           <img
             src={photo.thumbnail}
-            alt={`Photo ${index + 1} of ${total}${index === 0 ? ' (cover)' : ''}`}
+            alt={`Your laptop, ${index + 1} of ${total}${index === 0 ? ' (cover)' : ''}`}
             width={320}
             height={240}
             className="size-full object-cover"
@@ -189,7 +190,11 @@ function PhotoTile({ photo, index, total, onRemove, onMove }: PhotoTileProps) {
             <p className="text-slate-600 text-xs">Uploading… {photo.progress}%</p>
           </div>
         ) : null}
-        {isFailed ? <p className="text-red-700 text-xs">{photo.error}</p> : null}
+        {isFailed ? (
+          <p className="text-red-700 text-xs" role="alert">
+            {photo.error}
+          </p>
+        ) : null}
 
         <div className="mt-auto flex items-center justify-between gap-1">
           <div className="flex gap-1">
@@ -212,12 +217,7 @@ function PhotoTile({ photo, index, total, onRemove, onMove }: PhotoTileProps) {
               <ArrowRight aria-hidden="true" className="size-4" />
             </TileButton>
           </div>
-          <TileButton
-            action="remove"
-            photoKey={photo.key}
-            label={`Remove ${position}`}
-            onClick={onRemove}
-          >
+          <TileButton action="remove" photoKey={photo.key} label={`Remove ${position}`} onClick={onRemove}>
             <X aria-hidden="true" className="size-4" />
           </TileButton>
         </div>

@@ -2,9 +2,15 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useRef } from 'react'
 import { type DefaultValues, type FieldPath, type Resolver, useForm } from 'react-hook-form'
 import toast from 'react-hot-toast'
-import type { Brand } from '#contract/brands'
-import { CONDITION_DEFINITIONS, Condition, type Product, ProductFields, UPLOAD_LIMITS } from '#contract/products'
 import type { z } from 'zod'
+import type { Brand } from '#contract/brands'
+import {
+  CONDITION_DEFINITIONS,
+  Condition,
+  type Product,
+  ProductFields,
+  UPLOAD_LIMITS,
+} from '#contract/products'
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
 import { isApiError } from '../../lib/api-client'
@@ -37,6 +43,11 @@ function isUrlPhoto(photo: ExistingPhoto) {
   return photo.card === photo.detail && /^https?:\/\//i.test(photo.card)
 }
 
+/** Dollars as a seller would type them: "800", or "499.50" rather than "499.5". */
+function centsToInput(cents: number): string {
+  return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2)
+}
+
 /** The edit form's starting values; numbers become the strings an input holds. */
 function toFormInput(product: Product | undefined): DefaultValues<ProductFormInput> & { img: string } {
   const urlPhoto = product?.images.find(isUrlPhoto)
@@ -44,8 +55,8 @@ function toFormInput(product: Product | undefined): DefaultValues<ProductFormInp
     name: product?.name ?? '',
     category_id: product?.category_id ?? '',
     seller_phone: product?.seller_phone ?? '',
-    resale_price: product ? String(product.resale_price_cents / 100) : '',
-    original_price: product ? String(product.original_price_cents / 100) : '',
+    resale_price: product ? centsToInput(product.resale_price_cents) : '',
+    original_price: product ? centsToInput(product.original_price_cents) : '',
     description: product?.description ?? '',
     condition: product?.condition,
     location: product?.location ?? '',
@@ -134,10 +145,11 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
   // Once the seller has tried to submit, the photo message follows the photos and the URL as they change;
   // a message from the server stays until the next submit.
   const imgValue = watch('img')
-  const photoError = isSubmitted && !isSubmitting
-    ? (checkPhotos(photos.items, imgValue) ??
-      (errors.images?.type === 'photos' ? undefined : err('images')))
-    : undefined
+  const photoError =
+    isSubmitted && !isSubmitting
+      ? (checkPhotos(photos.items, imgValue) ??
+        (errors.images?.type === 'photos' ? undefined : err('images')))
+      : undefined
 
   return (
     <form noValidate onSubmit={submit} className="space-y-6" aria-label={submitLabel}>
@@ -172,7 +184,14 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
           <input type="number" inputMode="numeric" min={16} step={1} {...register('storage_gb')} />
         </FormField>
         <FormField label="Screen (inches)" error={err('screen_inches')}>
-          <input type="number" inputMode="decimal" min={10} max={21} step={0.1} {...register('screen_inches')} />
+          <input
+            type="number"
+            inputMode="decimal"
+            min={10}
+            max={21}
+            step={0.1}
+            {...register('screen_inches')}
+          />
         </FormField>
       </FormSection>
 
@@ -185,26 +204,18 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         </FormField>
       </FormSection>
 
-      <section
-        aria-label="Photos"
-        className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
-      >
+      <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
         <PhotoPicker photos={photos} error={photoError} />
         <FormField
           label="Image URL"
           hint="Or instead: the address of a photo already online (http:// or https://)."
           error={err('img')}
         >
-          <input
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            {...register('img')}
-          />
+          <input type="url" inputMode="url" placeholder="https://" {...register('img')} />
         </FormField>
       </section>
 
-      <FormSection title="Seller and location" description="Your name and email come from your account.">
+      <FormSection title="Seller" description="Your name and email come from your account.">
         <FormField label="Seller name">
           <input type="text" readOnly value={seller.name} />
         </FormField>
@@ -219,7 +230,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         </FormField>
       </FormSection>
 
-      <section className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" aria-label="Description">
+      <section className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
         <FormField
           label="Description"
           hint="At least 20 characters: what works, what is worn, what comes with it."

@@ -28,6 +28,20 @@ function useInvalidateProducts() {
   return () => queryClient.invalidateQueries({ queryKey: productKeys.all })
 }
 
+/**
+ * Shows a change on the seller's lists at once (the Advertise button reads "Advertised" as soon as the
+ * server agrees), then refetches every list that may show the listing.
+ */
+function usePatchThenInvalidate(patch: Partial<Product>) {
+  const queryClient = useQueryClient()
+  return (id: string) => {
+    queryClient.setQueriesData<Product[]>({ queryKey: [...productKeys.all, 'seller'] }, (list) =>
+      list?.map((p) => (p._id === id ? { ...p, ...patch } : p)),
+    )
+    return queryClient.invalidateQueries({ queryKey: productKeys.all })
+  }
+}
+
 export function useCreateProduct() {
   const invalidate = useInvalidateProducts()
   return useMutation({
@@ -46,25 +60,30 @@ export function useUpdateProduct(id: string) {
 }
 
 export function useAdvertiseProduct() {
-  const invalidate = useInvalidateProducts()
+  const settle = usePatchThenInvalidate({ advertise: true })
   return useMutation({
     mutationFn: (id: string) => api.put<ModifiedBody>(`/advertise/product/${encodeURIComponent(id)}`),
-    onSuccess: invalidate,
+    onSuccess: (_data, id) => settle(id),
   })
 }
 
 export function useMarkProductSold() {
-  const invalidate = useInvalidateProducts()
+  const settle = usePatchThenInvalidate({ sellStatus: true })
   return useMutation({
     mutationFn: (id: string) => api.put<ModifiedBody>(`/products/${encodeURIComponent(id)}/sold`),
-    onSuccess: invalidate,
+    onSuccess: (_data, id) => settle(id),
   })
 }
 
 export function useDeleteProduct() {
-  const invalidate = useInvalidateProducts()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (id: string) => api.delete<DeletedBody>(`/products/${encodeURIComponent(id)}`),
-    onSuccess: invalidate,
+    onSuccess: (_data, id) => {
+      queryClient.setQueriesData<Product[]>({ queryKey: [...productKeys.all, 'seller'] }, (list) =>
+        list?.filter((p) => p._id !== id),
+      )
+      return queryClient.invalidateQueries({ queryKey: productKeys.all })
+    },
   })
 }
