@@ -57,7 +57,8 @@ export default defineConfig({
     // The built app (dist/web, made by `vite build` in `npm run test:e2e`) on a new, empty data folder.
     command: 'node scripts/e2e-server.mjs',
     url: `${baseURL}/api/health`,
-    env: { E2E_PORT: String(port) },
+    // PUBLIC_URL: sign-in checks the browser's Origin against it, and the browser is on 127.0.0.1.
+    env: { E2E_PORT: String(port), PUBLIC_URL: baseURL },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'ignore',
