@@ -1,0 +1,417 @@
+// Accounts and credentials for API tests: sign up and sign in through the real auth endpoints, bearer
+// tokens from GET /api/jwt, and the identities every protected endpoint is checked against.
+
+import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import type { InjectOptions, LightMyRequestResponse as Response } from 'fastify'
+import { vi } from 'vitest'
+import type { Role } from '#contract/users'
+import type { AppInstance } from '#server/app'
+import type { Db } from '#server/db/client'
+import { bookings, brands, payments, productImages, products, reports, users } from '#server/db/schema'
+import type { TestApp } from './test-app'
+
+/** Every test account gets this password unless it asks for another. */
+export const TEST_PASSWORD = 'laptop-pass-42'
+
+export type Account = { id: string; name: string; email: string; role: Role }
+export type SignedIn = { cookie: string; user: Account; password: string }
+
+/** A unique address on the reserved .test domain. */
+export function uniqueEmail(label = 'user'): string {
+  return `${label}-${randomUUID().slice(0, 8)}@example.test`.toLowerCase()
+}
+
+/** The Origin a browser on our own pages would send (Better Auth checks it on cookie-bearing POSTs). */
+export function originOf(app: AppInstance): string {
+  return app.ctx.config.publicUrl
+}
+
+/** The `name=value` pairs a browser would send back, from a response's Set-Cookie headers. */
+export function cookieFrom(res: Response): string {
+  const raw = res.headers['set-cookie']
+  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]
+  return list
+    .filter((c) => !/;\s*max-age=0/i.test(c))
+    .map((c) => c.split(';')[0])
+    .join('; ')
+}
+
+function expectOk(res: Response, what: string): void {
+  if (res.statusCode !== 200) throw new Error(`${what} failed: ${res.statusCode} ${res.body}`)
+}
+
+/** POST /api/auth/sign-up/email as the web app does; the raw response, for tests of refusals. */
+export function postSignUp(
+  app: AppInstance,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-up/email',
+    headers: { origin: originOf(app), ...headers },
+    payload: body,
+  })
+}
+
+/** POST /api/auth/sign-in/email; the raw response, for tests of refusals and limits. */
+export function postSignIn(
+  app: AppInstance,
+  body: { email: string; password?: string },
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    headers: { origin: originOf(app), ...headers },
+    payload: body,
+  })
+}
+
+/** Signs up through the real endpoint (one password hash, ~0.4 s) and returns the session cookie. */
+export async function signUp(
+  app: AppInstance,
+  input: { role: 'buyer' | 'seller'; name?: string; email?: string; password?: string },
+): Promise<SignedIn> {
+  const password = input.password ?? TEST_PASSWORD
+  const email = input.email ?? uniqueEmail(input.role)
+  const name = input.name ?? `Test ${input.role} ${email.split('@')[0]}`
+  const res = await postSignUp(app, { name, email, password, role: input.role })
+  expectOk(res, `sign-up of ${email}`)
+  const { user } = res.json() as { user: Account }
+  return { cookie: cookieFrom(res), user, password }
+}
+
+export async function signIn(
+  app: AppInstance,
+  input: { email: string; password?: string },
+): Promise<SignedIn> {
+  const password = input.password ?? TEST_PASSWORD
+  const res = await postSignIn(app, { email: input.email, password })
+  expectOk(res, `sign-in of ${input.email}`)
+  const { user } = res.json() as { user: Account }
+  return { cookie: cookieFrom(res), user, password }
+}
+
+export async function signOut(app: AppInstance, cookie: string): Promise<Response> {
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-out',
+    headers: { cookie, origin: originOf(app) },
+  })
+}
+
+/** A bearer access token from GET /api/jwt for the signed-in user's own email. */
+export async function bearerTokenFor(app: AppInstance, who: { cookie: string; user: { email: string } }) {
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/jwt?email=${encodeURIComponent(who.user.email)}`,
+    headers: { cookie: who.cookie },
+  })
+  expectOk(res, `access token for ${who.user.email}`)
+  return (res.json() as { accessToken: string }).accessToken
+}
+
+/**
+ * A genuine access token for any account, issued by the app without a sign-in: the cheap way to act as an
+ * account inserted straight into the database (no password hashing).
+ */
+export async function tokenFor(app: AppInstance, user: Account): Promise<string> {
+  return app.ctx.sessions.issueAccessToken({ ...user, isVerified: false })
+}
+
+/** `Authorization: Bearer` headers for an account (see tokenFor). */
+export async function bearerFor(app: AppInstance, user: Account): Promise<Record<string, string>> {
+  return { authorization: `Bearer ${await tokenFor(app, user)}` }
+}
+
+/** Makes an account an admin directly in the database: the first admin comes from the command line. */
+export async function makeAdmin(db: Db, userId: string): Promise<void> {
+  await db.update(users).set({ role: 'admin' }).where(eq(users.id, userId))
+}
+
+/**
+ * A token the app itself issued, but long enough ago that it has expired: the clock is moved back while
+ * it is signed, so the signature, issuer and audience are all genuine.
+ */
+export async function issueExpiredToken(app: AppInstance, user: Account): Promise<string> {
+  const ttlMs = app.ctx.config.accessTokenTtlSeconds * 1000
+  vi.setSystemTime(Date.now() - ttlMs - 60_000)
+  try {
+    return await tokenFor(app, user)
+  } finally {
+    vi.useRealTimers()
+  }
+}
+
+/** The real admin endpoint's delete; the account keeps its row, disabled. */
+export async function deleteThroughAdmin(app: AppInstance, admin: { cookie: string }, user: Account) {
+  const list = user.role === 'seller' ? 'sellers' : 'buyers'
+  const res = await app.inject({
+    method: 'DELETE',
+    url: `/api/${list}/${user.id}`,
+    headers: { cookie: admin.cookie },
+  })
+  expectOk(res, `deleting ${user.email}`)
+}
+
+/**
+ * A deleted user as they would try to come back: signed up and signed in (cookie and bearer token kept),
+ * then deleted by an admin through the real endpoint.
+ */
+export async function signUpDeletedUser(
+  app: AppInstance,
+  admin: { cookie: string },
+  role: 'buyer' | 'seller' = 'buyer',
+): Promise<SignedIn & { token: string }> {
+  const signed = await signUp(app, { role })
+  const token = await bearerTokenFor(app, signed)
+  await deleteThroughAdmin(app, admin, signed.user)
+  return { ...signed, token }
+}
+
+/** An account inserted straight into the database, without a password: cheap targets for admin actions. */
+export async function insertUser(
+  db: Db,
+  input: { role: Role; name?: string; email?: string; createdAt?: Date },
+): Promise<Account> {
+  const email = input.email ?? uniqueEmail(input.role)
+  const [row] = await db
+    .insert(users)
+    .values({
+      id: randomUUID(),
+      role: input.role,
+      name: input.name ?? `Target ${input.role} ${email.split('@')[0]}`,
+      email,
+      emailVerified: true,
+      ...(input.createdAt ? { createdAt: input.createdAt, updatedAt: input.createdAt } : {}),
+    })
+    .returning()
+  if (!row) throw new Error('insertUser: nothing inserted')
+  return { id: row.id, name: row.name, email: row.email, role: row.role }
+}
+
+/** A listing inserted straight into the database (the product endpoints for sellers come later). */
+export async function insertListing(
+  db: Db,
+  input: { sellerId: string; brandId?: string; isAdvertised?: boolean; name?: string },
+): Promise<Listing> {
+  let brandId = input.brandId
+  if (!brandId) {
+    const [brand] = await db
+      .insert(brands)
+      .values({ name: `Brand ${randomUUID().slice(0, 8)}`, imageUrl: '/images/laptop-placeholder.svg' })
+      .returning({ id: brands.id })
+    if (!brand) throw new Error('insertListing: no brand')
+    brandId = brand.id
+  }
+  const [row] = await db
+    .insert(products)
+    .values({
+      name: input.name ?? `Laptop ${randomUUID().slice(0, 8)}`,
+      brandId,
+      sellerId: input.sellerId,
+      sellerPhone: '(512) 555-0100',
+      resalePriceCents: 64_900,
+      originalPriceCents: 129_900,
+      description: 'Fully working, light marks, battery at 80% of design capacity.',
+      condition: 'Good',
+      location: 'Austin, TX',
+      usesYears: 2,
+      processor: 'Intel Core i5-1235U',
+      ramGb: 16,
+      storageGb: 512,
+      screenInches: 14,
+      isAdvertised: input.isAdvertised ?? true,
+    })
+    .returning()
+  if (!row) throw new Error('insertListing: nothing inserted')
+  await db.insert(productImages).values({
+    productId: row.id,
+    position: 1,
+    cardUrl: '/images/laptop-placeholder.svg',
+    detailUrl: '/images/laptop-placeholder.svg',
+  })
+  return { id: row.id, brandId, name: row.name, resalePriceCents: row.resalePriceCents }
+}
+
+export type Listing = { id: string; brandId: string; name: string; resalePriceCents: number }
+
+/**
+ * A booking inserted straight into the database, as the booking flow records it. A paid one also gets
+ * its succeeded payment, and its listing is sold.
+ */
+export async function insertBooking(
+  db: Db,
+  input: { buyer: Account; listing: Listing; paid?: boolean },
+): Promise<{ id: string }> {
+  const { buyer, listing } = input
+  const [booking] = await db
+    .insert(bookings)
+    .values({
+      productId: listing.id,
+      buyerId: buyer.id,
+      productName: listing.name,
+      productImage: '/images/laptop-placeholder.svg',
+      priceCents: listing.resalePriceCents,
+      userName: buyer.name,
+      email: buyer.email,
+      phoneNumber: '(312) 555-0100',
+      location: 'Chicago, IL',
+      isPaid: input.paid ?? false,
+      paidAt: input.paid ? new Date() : null,
+    })
+    .returning({ id: bookings.id })
+  if (!booking) throw new Error('insertBooking: nothing inserted')
+  if (input.paid) {
+    await db.insert(payments).values({
+      bookingId: booking.id,
+      productId: listing.id,
+      buyerId: buyer.id,
+      amountCents: listing.resalePriceCents,
+      provider: 'test',
+      transactionId: `test_${randomUUID()}`,
+      status: 'succeeded',
+    })
+    await db.update(products).set({ isSold: true, soldAt: new Date() }).where(eq(products.id, listing.id))
+  }
+  return booking
+}
+
+// ---------------------------------------------------------------------------------------------
+// The identities every endpoint is walked against (server/test/identity-matrix.test.ts).
+// ---------------------------------------------------------------------------------------------
+
+export const IDENTITY_NAMES = [
+  'anonymous',
+  'buyer',
+  'otherBuyer',
+  'seller',
+  'otherSeller',
+  'admin',
+  'deletedUser',
+  'expiredToken',
+] as const
+export type IdentityName = (typeof IDENTITY_NAMES)[number]
+
+/** How a caller proves who they are: nothing, the session cookie, or `Authorization: Bearer`. */
+export type CredentialForm = 'none' | 'cookie' | 'bearer'
+
+export type Credential = {
+  identity: IdentityName
+  form: CredentialForm
+  headers: Record<string, string>
+}
+
+export type SignedInAccount = Account & { cookie: string; token: string }
+
+export type Fixtures = {
+  buyer: SignedInAccount
+  otherBuyer: SignedInAccount
+  seller: SignedInAccount
+  otherSeller: SignedInAccount
+  admin: SignedInAccount
+  /** Signed in (cookie and token kept), then deleted by the admin. */
+  deletedUser: SignedInAccount
+  /** A brand with one advertised listing of `seller`'s, which `buyer` has booked. */
+  brand: { id: string }
+  product: { id: string }
+  booking: { id: string }
+  /** A new account (no password) for rows whose call changes or removes its target. */
+  freshUser(role: Role): Promise<Account>
+  /** A new available, unadvertised listing of `seller`'s, for rows that change or book it. */
+  freshListing(): Promise<Listing>
+  /** A new unpaid booking by `buyer` of a new listing of `seller`'s, for rows that pay for it. */
+  freshBooking(): Promise<{ id: string }>
+  /** A new open report by `buyer` of a new listing of `seller`'s, for rows that resolve it. */
+  freshReport(): Promise<{ id: string }>
+}
+
+async function signedInAccount(app: AppInstance, signed: SignedIn): Promise<SignedInAccount> {
+  const { id, name, email, role } = signed.user
+  return { id, name, email, role, cookie: signed.cookie, token: await bearerTokenFor(app, signed) }
+}
+
+/**
+ * Signs up the matrix's people (six password hashes, ~3 s) and lists every credential to try: the
+ * signed-in identities each with their cookie and their bearer token, the deleted user with the cookie
+ * and token they held before deletion, and a genuinely issued but expired token.
+ */
+export async function buildIdentities(
+  t: Pick<TestApp, 'app' | 'db'>,
+): Promise<{ fixtures: Fixtures; credentials: Credential[] }> {
+  const { app, db } = t
+  const buyer = await signedInAccount(app, await signUp(app, { role: 'buyer' }))
+  const otherBuyer = await signedInAccount(app, await signUp(app, { role: 'buyer' }))
+  const seller = await signedInAccount(app, await signUp(app, { role: 'seller' }))
+  const otherSeller = await signedInAccount(app, await signUp(app, { role: 'seller' }))
+  const adminSignUp = await signUp(app, { role: 'buyer', name: 'Matrix Admin' })
+  await makeAdmin(db, adminSignUp.user.id)
+  const admin = await signedInAccount(app, { ...adminSignUp, user: { ...adminSignUp.user, role: 'admin' } })
+  const deleted = await signUpDeletedUser(app, admin)
+  const deletedUser: SignedInAccount = { ...deleted.user, cookie: deleted.cookie, token: deleted.token }
+
+  const listing = await insertListing(db, { sellerId: seller.id, isAdvertised: true })
+  const booking = await insertBooking(db, { buyer, listing })
+  const expired = await issueExpiredToken(app, buyer)
+  const freshListing = () =>
+    insertListing(db, { sellerId: seller.id, brandId: listing.brandId, isAdvertised: false })
+
+  const fixtures: Fixtures = {
+    buyer,
+    otherBuyer,
+    seller,
+    otherSeller,
+    admin,
+    deletedUser,
+    brand: { id: listing.brandId },
+    product: { id: listing.id },
+    booking,
+    freshUser: (role) => insertUser(db, { role }),
+    freshListing,
+    freshBooking: async () => insertBooking(db, { buyer, listing: await freshListing() }),
+    freshReport: async () => {
+      const [report] = await db
+        .insert(reports)
+        .values({
+          productId: (await freshListing()).id,
+          reporterId: buyer.id,
+          reason: 'The photos show another model.',
+        })
+        .returning({ id: reports.id })
+      if (!report) throw new Error('freshReport: nothing inserted')
+      return report
+    },
+  }
+
+  const both = (identity: IdentityName, who: SignedInAccount): Credential[] => [
+    { identity, form: 'cookie', headers: { cookie: who.cookie } },
+    { identity, form: 'bearer', headers: { authorization: `Bearer ${who.token}` } },
+  ]
+  const credentials: Credential[] = [
+    { identity: 'anonymous', form: 'none', headers: {} },
+    ...both('buyer', buyer),
+    ...both('otherBuyer', otherBuyer),
+    ...both('seller', seller),
+    ...both('otherSeller', otherSeller),
+    ...both('admin', admin),
+    ...both('deletedUser', deletedUser),
+    { identity: 'expiredToken', form: 'bearer', headers: { authorization: `Bearer ${expired}` } },
+  ]
+  return { fixtures, credentials }
+}
+
+/** Sends one request as one credential; the Origin header is what our own pages would send. */
+export function injectAs(
+  app: AppInstance,
+  credential: Pick<Credential, 'headers'>,
+  request: { method: InjectOptions['method']; url: string; body?: unknown; headers?: Record<string, string> },
+) {
+  return app.inject({
+    method: request.method,
+    url: request.url,
+    headers: { origin: originOf(app), ...request.headers, ...credential.headers },
+    ...(request.body === undefined ? {} : { payload: request.body as InjectOptions['payload'] }),
+  })
+}

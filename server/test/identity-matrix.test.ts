@@ -1,0 +1,482 @@
+// Every endpoint against every identity. One row per call; each row names the status each identity
+// gets, and every signed-in identity is tried with its session cookie and with its bearer token.
+// A new endpoint gets a row here: the last test fails while the API documents a call the table lacks.
+
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  buildIdentities,
+  type Credential,
+  type CredentialForm,
+  type Fixtures,
+  type IdentityName,
+  injectAs,
+} from './auth-helpers'
+import { createTestApp, type TestApp } from './test-app'
+
+/** A status for every form, or separate ones where only the session cookie is accepted. */
+type Status = number | { cookie: number; bearer: number }
+type Expected = Record<IdentityName, Status>
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+type Row = {
+  method: Method
+  /** The route as the OpenAPI document names it; also the request URL when `url` is absent. */
+  route: string
+  url?: string | ((f: Fixtures) => string | Promise<string>)
+  body?: unknown | ((f: Fixtures) => unknown)
+  headers?: Record<string, string>
+  expected: Expected
+}
+
+const everyone = (status: number): Expected => ({
+  anonymous: status,
+  buyer: status,
+  otherBuyer: status,
+  seller: status,
+  otherSeller: status,
+  admin: status,
+  deletedUser: status,
+  expiredToken: status,
+})
+
+/** Nobody signed in: no credentials, a deleted account's old ones, or an expired token. */
+const SIGNED_OUT = { anonymous: 401, deletedUser: 401, expiredToken: 401 } as const
+const ADMIN_ONLY: Expected = {
+  ...SIGNED_OUT,
+  buyer: 403,
+  otherBuyer: 403,
+  seller: 403,
+  otherSeller: 403,
+  admin: 200,
+}
+const ANY_SIGNED_IN: Expected = {
+  ...SIGNED_OUT,
+  buyer: 200,
+  otherBuyer: 200,
+  seller: 200,
+  otherSeller: 200,
+  admin: 200,
+}
+/** Better Auth's own account calls take the session cookie only. */
+const cookieOnly = (status: number) => ({ cookie: status, bearer: 401 })
+/** Calls only the owning seller may make (`seller` owns the fixture listings). */
+const SELLER_OWN = (status: number): Expected => ({
+  ...SIGNED_OUT,
+  buyer: 403,
+  otherBuyer: 403,
+  seller: status,
+  otherSeller: 403,
+  admin: 403,
+})
+const q = encodeURIComponent
+
+const newListing = (f: Fixtures) => ({
+  name: 'Matrix Laptop 14',
+  category_id: f.brand.id,
+  seller_phone: '(512) 555-0100',
+  resale_price: 499,
+  original_price: 999,
+  description: 'Fully working, light marks on the lid, battery at 82%.',
+  condition: 'Good',
+  location: 'Austin, TX',
+  uses: 2,
+  processor: 'Intel Core i5-1235U',
+  ram_gb: 16,
+  storage_gb: 512,
+  screen_inches: 14,
+  img: 'https://images.example.test/laptop.jpg',
+})
+
+const BOUNDARY = 'matrix-photo-boundary'
+/** A small PNG as the web app's upload form sends it. */
+async function photoUpload(): Promise<Buffer> {
+  const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#3366aa' } })
+    .png()
+    .toBuffer()
+  return Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="laptop.png"\r\n` +
+        'Content-Type: image/png\r\n\r\n',
+    ),
+    png,
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ])
+}
+
+/** A new listing of `seller`'s that its seller has marked sold or deleted through the API. */
+async function changedListing(f: Fixtures, change: 'sold' | 'deleted') {
+  const listing = await f.freshListing()
+  const res = await t.app.inject({
+    method: change === 'sold' ? 'PUT' : 'DELETE',
+    url: change === 'sold' ? `/api/products/${listing.id}/sold` : `/api/products/${listing.id}`,
+    headers: { cookie: f.seller.cookie },
+  })
+  if (res.statusCode !== 200) throw new Error(`listing not ${change}: ${res.statusCode} ${res.body}`)
+  return listing
+}
+
+const ROWS: Row[] = [
+  // Public reads
+  { method: 'GET', route: '/api/health', expected: everyone(200) },
+  { method: 'GET', route: '/api/brands', expected: everyone(200) },
+  { method: 'GET', route: '/api/advertised_product', expected: everyone(200) },
+  {
+    method: 'GET',
+    route: '/api/category/{id}',
+    url: (f) => `/api/category/${f.brand.id}`,
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/products/{id}',
+    url: (f) => `/api/products/${f.product.id}`,
+    expected: everyone(200),
+  },
+  { method: 'GET', route: '/api/search', url: '/api/search?q=laptop&sort=newest', expected: everyone(200) },
+  { method: 'GET', route: '/api/auth-options', expected: everyone(200) },
+  { method: 'GET', route: '/api/openapi.json', expected: everyone(200) },
+  { method: 'GET', route: '/api/docs', expected: everyone(200) },
+  { method: 'GET', route: '/api/payments/config', expected: everyone(200) },
+  { method: 'GET', route: '/api/no-such-endpoint', expected: everyone(404) },
+
+  // Better Auth (sign-up, sign-in and sign-out change sessions; auth.test.ts covers them in full)
+  { method: 'GET', route: '/api/auth/get-session', expected: everyone(200) },
+  {
+    method: 'POST',
+    route: '/api/auth/sign-up/email',
+    body: { name: 'Short', email: 'short@example.test', password: '12345', role: 'buyer' },
+    expected: everyone(400),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/sign-in/email',
+    body: { email: 'nobody@example.test' },
+    expected: everyone(400),
+  },
+  {
+    method: 'GET',
+    route: '/api/auth/list-sessions',
+    expected: {
+      ...SIGNED_OUT,
+      buyer: cookieOnly(200),
+      otherBuyer: cookieOnly(200),
+      seller: cookieOnly(200),
+      otherSeller: cookieOnly(200),
+      admin: cookieOnly(200),
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/update-user',
+    body: { role: 'admin' },
+    expected: {
+      ...SIGNED_OUT,
+      buyer: cookieOnly(400),
+      otherBuyer: cookieOnly(400),
+      seller: cookieOnly(400),
+      otherSeller: cookieOnly(400),
+      admin: cookieOnly(400),
+    },
+  },
+
+  // The signed-in person
+  { method: 'GET', route: '/api/me', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/dashboard/overview', expected: ANY_SIGNED_IN },
+  {
+    method: 'GET',
+    route: '/api/jwt',
+    url: (f) => `/api/jwt?email=${q(f.buyer.email)}`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 403 },
+  },
+  {
+    method: 'GET',
+    route: '/api/jwt',
+    url: (f) => `/api/jwt?email=${q(f.admin.email)}`,
+    expected: ADMIN_ONLY,
+  },
+  { method: 'GET', route: '/api/jwt', url: '/api/jwt?email=not-an-email', expected: everyone(400) },
+
+  // Role lookups: your own email, or any email for an admin
+  {
+    method: 'GET',
+    route: '/api/buyers/{email}',
+    url: (f) => `/api/buyers/${q(f.buyer.email)}`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/sellers/{email}',
+    url: (f) => `/api/sellers/${q(f.seller.email)}`,
+    expected: { ...SIGNED_OUT, buyer: 403, otherBuyer: 403, seller: 200, otherSeller: 403, admin: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/{email}',
+    url: (f) => `/api/admin/${q(f.buyer.email)}`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/{email}',
+    url: (f) => `/api/admin/${q(f.admin.email)}`,
+    expected: ADMIN_ONLY,
+  },
+
+  // Your own buyer or seller record (the body names whose; only that person may)
+  {
+    method: 'POST',
+    route: '/api/buyers',
+    body: (f: Fixtures) => ({ name: f.buyer.name, email: f.buyer.email }),
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 403 },
+  },
+  {
+    method: 'POST',
+    route: '/api/sellers',
+    body: (f: Fixtures) => ({ name: f.seller.name, email: f.seller.email }),
+    expected: { ...SIGNED_OUT, buyer: 403, otherBuyer: 403, seller: 200, otherSeller: 403, admin: 403 },
+  },
+
+  // The admin's tools (each call that changes its target gets a new one)
+  {
+    method: 'GET',
+    route: '/api/buyers',
+    url: '/api/buyers?q=test&page=1&page_size=10',
+    expected: ADMIN_ONLY,
+  },
+  { method: 'GET', route: '/api/sellers', url: '/api/sellers?page=1&page_size=10', expected: ADMIN_ONLY },
+  {
+    method: 'PUT',
+    route: '/api/buyers/admin/{id}',
+    url: async (f) => `/api/buyers/admin/${(await f.freshUser('buyer')).id}`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    route: '/api/sellers/verify/{id}',
+    url: async (f) => `/api/sellers/verify/${(await f.freshUser('seller')).id}`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/buyers/{id}',
+    url: async (f) => `/api/buyers/${(await f.freshUser('buyer')).id}`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/sellers/{id}',
+    url: async (f) => `/api/sellers/${(await f.freshUser('seller')).id}`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/buyers/{id}',
+    url: (f) => `/api/buyers/${f.admin.id}`,
+    expected: { ...ADMIN_ONLY, admin: 403 },
+  },
+
+  // Listings (seller's own; the admin may take one down)
+  {
+    method: 'POST',
+    route: '/api/products',
+    body: newListing,
+    expected: { ...SELLER_OWN(201), otherSeller: 201 },
+  },
+  {
+    method: 'GET',
+    route: '/api/products',
+    url: (f) => `/api/products?email=${q(f.seller.email)}`,
+    expected: { ...SELLER_OWN(200), admin: 200 },
+  },
+  {
+    method: 'PATCH',
+    route: '/api/products/{id}',
+    url: async (f) => `/api/products/${(await f.freshListing()).id}`,
+    body: { name: 'Matrix Laptop 14, renamed' },
+    expected: SELLER_OWN(200),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/products/{id}',
+    url: async (f) => `/api/products/${(await f.freshListing()).id}`,
+    expected: { ...SELLER_OWN(200), admin: 200 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/advertise/product/{id}',
+    url: async (f) => `/api/advertise/product/${(await f.freshListing()).id}`,
+    expected: SELLER_OWN(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/products/{id}/sold',
+    url: async (f) => `/api/products/${(await f.freshListing()).id}/sold`,
+    expected: SELLER_OWN(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/uploads',
+    body: photoUpload,
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    expected: { ...SELLER_OWN(201), otherSeller: 201 },
+  },
+
+  // Listings, continued: bad input before anything else, whose list it is, sold and deleted listings
+  { method: 'POST', route: '/api/products', body: {}, expected: everyone(400) },
+  { method: 'GET', route: '/api/products', url: '/api/products?email=not-an-email', expected: everyone(400) },
+  {
+    method: 'GET',
+    route: '/api/products',
+    url: (f) => `/api/products?email=${q(f.buyer.email)}`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 200 },
+  },
+  {
+    method: 'PATCH',
+    route: '/api/products/{id}',
+    url: async (f) => `/api/products/${(await changedListing(f, 'sold')).id}`,
+    body: { name: 'Matrix Laptop 14, sold' },
+    expected: SELLER_OWN(409),
+  },
+  {
+    method: 'PUT',
+    route: '/api/advertise/product/{id}',
+    url: async (f) => `/api/advertise/product/${(await changedListing(f, 'sold')).id}`,
+    expected: SELLER_OWN(409),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/products/{id}',
+    url: async (f) => `/api/products/${(await changedListing(f, 'deleted')).id}`,
+    body: { name: 'Matrix Laptop 14, deleted' },
+    expected: { ...SELLER_OWN(404), otherSeller: 404 },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/products/{id}',
+    url: async (f) => `/api/products/${(await changedListing(f, 'deleted')).id}`,
+    expected: { ...SELLER_OWN(404), otherSeller: 404, admin: 404 },
+  },
+
+  // Bookings (anyone signed in may book, but not their own listing)
+  {
+    method: 'POST',
+    route: '/api/bookings',
+    body: async (f: Fixtures) => ({
+      productId: (await f.freshListing()).id,
+      phoneNumber: '(312) 555-0100',
+      location: 'Chicago, IL',
+    }),
+    expected: { ...ANY_SIGNED_IN, buyer: 201, otherBuyer: 201, seller: 403, otherSeller: 201, admin: 201 },
+  },
+  {
+    method: 'GET',
+    route: '/api/bookings',
+    url: (f) => `/api/bookings?email=${q(f.buyer.email)}`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/bookings/{id}',
+    url: (f) => `/api/bookings/${f.booking.id}`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 200, otherSeller: 403, admin: 200 },
+  },
+
+  // Reports (anyone signed in may report, but not their own listing; admins resolve them)
+  {
+    method: 'POST',
+    route: '/api/reports',
+    body: async (f: Fixtures) => ({
+      productId: (await f.freshListing()).id,
+      reason: 'The photos show another model.',
+    }),
+    expected: { ...ANY_SIGNED_IN, buyer: 201, otherBuyer: 201, seller: 403, otherSeller: 201, admin: 201 },
+  },
+  { method: 'GET', route: '/api/reports', expected: ADMIN_ONLY },
+  {
+    method: 'PUT',
+    route: '/api/reports/{id}/dismiss',
+    url: async (f) => `/api/reports/${(await f.freshReport()).id}/dismiss`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    route: '/api/reports/{id}/remove',
+    url: async (f) => `/api/reports/${(await f.freshReport()).id}/remove`,
+    expected: ADMIN_ONLY,
+  },
+
+  // Payments (test mode here: no Stripe keys, so the Stripe calls answer 404)
+  {
+    method: 'POST',
+    route: '/api/payments/test',
+    body: async (f: Fixtures) => ({
+      bookingId: (await f.freshBooking()).id,
+      card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
+    }),
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 403 },
+  },
+  {
+    method: 'POST',
+    route: '/api/payments/intent',
+    body: (f: Fixtures) => ({ bookingId: f.booking.id }),
+    expected: { ...ANY_SIGNED_IN, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/payments/webhook',
+    body: '{}',
+    headers: { 'content-type': 'application/json' },
+    expected: everyone(404),
+  },
+]
+
+let t: TestApp
+let fixtures: Fixtures
+let credentials: Credential[]
+
+beforeAll(async () => {
+  t = await createTestApp()
+  ;({ fixtures, credentials } = await buildIdentities(t))
+})
+
+afterAll(async () => {
+  await t?.close()
+})
+
+function expectedFor(expected: Expected, identity: IdentityName, form: CredentialForm): number {
+  const status = expected[identity]
+  return typeof status === 'number' ? status : form === 'cookie' ? status.cookie : status.bearer
+}
+
+async function resolve<T>(value: T | ((f: Fixtures) => T | Promise<T>)): Promise<T> {
+  return typeof value === 'function' ? (value as (f: Fixtures) => T | Promise<T>)(fixtures) : value
+}
+
+describe('identity matrix', () => {
+  it.each(
+    ROWS.map((row) => [`${row.method} ${typeof row.url === 'string' ? row.url : row.route}`, row] as const),
+  )('%s', async (_name, row) => {
+    const actual: Record<string, number> = {}
+    const wanted: Record<string, number> = {}
+    for (const credential of credentials) {
+      const key = `${credential.identity} (${credential.form})`
+      const url = await resolve(row.url ?? row.route)
+      const body = row.body === undefined ? undefined : await resolve(row.body)
+      const res = await injectAs(t.app, credential, { method: row.method, url, body, headers: row.headers })
+      actual[key] = res.statusCode
+      wanted[key] = expectedFor(row.expected, credential.identity, credential.form)
+    }
+    expect(actual).toEqual(wanted)
+  })
+
+  it('has a row for every call the API documents', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' })
+    const doc = res.json() as { paths: Record<string, Record<string, unknown>> }
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    const covered = new Set(ROWS.map((row) => `${row.method} ${row.route}`))
+    expect(documented.filter((call) => !covered.has(call))).toEqual([])
+  })
+})
