@@ -11,6 +11,7 @@ import {
   type Fixtures,
   type IdentityName,
   injectAs,
+  insertBooking,
 } from './auth-helpers'
 import { createTestApp, type TestApp } from './test-app'
 
@@ -114,6 +115,25 @@ async function changedListing(f: Fixtures, change: 'sold' | 'deleted') {
   })
   if (res.statusCode !== 200) throw new Error(`listing not ${change}: ${res.statusCode} ${res.body}`)
   return listing
+}
+
+const GOOD_CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' }
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000'
+
+/** A booking by `buyer` of a new listing, paid for through the API, or whose laptop `otherBuyer` bought. */
+async function settledBooking(f: Fixtures, state: 'paid' | 'sold') {
+  const listing = await f.freshListing()
+  const mine = await insertBooking(t.db, { buyer: f.buyer, listing })
+  const payer = state === 'paid' ? f.buyer : f.otherBuyer
+  const paid = state === 'paid' ? mine : await insertBooking(t.db, { buyer: f.otherBuyer, listing })
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/payments/test',
+    headers: { authorization: `Bearer ${payer.token}` },
+    payload: { bookingId: paid.id, card: GOOD_CARD },
+  })
+  if (res.statusCode !== 200) throw new Error(`booking not ${state}: ${res.statusCode} ${res.body}`)
+  return mine
 }
 
 const ROWS: Row[] = [
@@ -428,6 +448,74 @@ const ROWS: Row[] = [
     body: '{}',
     headers: { 'content-type': 'application/json' },
     expected: everyone(404),
+  },
+
+  // Bookings and payments in their other states. Someone else's booking is 403 whatever its state, so a
+  // refusal says nothing about it; its own buyer gets the state's answer.
+  {
+    method: 'POST',
+    route: '/api/bookings',
+    body: async (f: Fixtures) => ({
+      productId: (await changedListing(f, 'sold')).id,
+      phoneNumber: '(312) 555-0100',
+      location: 'Chicago, IL',
+    }),
+    expected: { ...SIGNED_OUT, buyer: 409, otherBuyer: 409, seller: 403, otherSeller: 409, admin: 409 },
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings',
+    body: async (f: Fixtures) => ({
+      productId: (await changedListing(f, 'deleted')).id,
+      phoneNumber: '(312) 555-0100',
+      location: 'Chicago, IL',
+    }),
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'GET',
+    route: '/api/bookings',
+    url: (f) => `/api/bookings?email=${q(f.seller.email)}`,
+    expected: { ...SIGNED_OUT, buyer: 403, otherBuyer: 403, seller: 200, otherSeller: 403, admin: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/bookings/{id}',
+    url: async (f) => `/api/bookings/${(await settledBooking(f, 'paid')).id}`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 200, otherSeller: 403, admin: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/bookings/{id}',
+    url: `/api/bookings/${NO_SUCH_ID}`,
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/payments/test',
+    body: (f: Fixtures) => ({
+      bookingId: f.booking.id,
+      card: { ...GOOD_CARD, number: '4000 0000 0000 0002' },
+    }),
+    expected: { ...SIGNED_OUT, buyer: 402, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 403 },
+  },
+  {
+    method: 'POST',
+    route: '/api/payments/test',
+    body: async (f: Fixtures) => ({ bookingId: (await settledBooking(f, 'paid')).id, card: GOOD_CARD }),
+    expected: { ...SIGNED_OUT, buyer: 409, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 403 },
+  },
+  {
+    method: 'POST',
+    route: '/api/payments/test',
+    body: async (f: Fixtures) => ({ bookingId: (await settledBooking(f, 'sold')).id, card: GOOD_CARD }),
+    expected: { ...SIGNED_OUT, buyer: 409, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 403 },
+  },
+  {
+    method: 'POST',
+    route: '/api/payments/test',
+    body: { bookingId: NO_SUCH_ID, card: GOOD_CARD },
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
   },
 ]
 
