@@ -1,15 +1,25 @@
 import { Link, useParams } from 'react-router'
+import { RequireAuth } from '../../app/require-auth'
 import { Alert } from '../../components/ui/alert'
 import { buttonClasses } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
+import { BookNowButton } from '../buying/book-now-button'
 import { ProductGrid } from '../products/product-grid'
 import { useBrandProducts } from '../products/products-api'
 import { useBrands } from './brands-api'
 
-/** `/category/{id}`: the available laptops of one brand. */
+/** `/category/{id}`: the available laptops of one brand, each with Book Now; for signed-in users only. */
 export function CategoryPage() {
+  return (
+    <RequireAuth>
+      <BrandProducts />
+    </RequireAuth>
+  )
+}
+
+function BrandProducts() {
   const { id = '' } = useParams()
   const products = useBrandProducts(id)
   const brands = useBrands()
@@ -65,6 +75,7 @@ export function CategoryPage() {
         onRetry={() => products.refetch()}
         headingLevel={2}
         label={brand ? `${brand.brand_name} laptops` : undefined}
+        renderAction={(product) => <BookNowButton product={product} className="w-full" />}
         empty={
           <Alert title="Nothing for sale from this brand right now">
             <p>New listings arrive every day. Meanwhile, see what else is on offer.</p>

@@ -3,7 +3,6 @@ import { useLocation, useNavigate } from 'react-router'
 import type { Product } from '#contract/products'
 import { loginPathFrom } from '../../app/require-auth'
 import { Button, type ButtonSize } from '../../components/ui/button'
-import { cn } from '../../components/ui/cn'
 import { useSession } from '../auth/use-session'
 import { BookingModal } from './booking-modal'
 
@@ -34,7 +33,7 @@ export function BookNowButton({ product, size = 'md', className }: BookNowButton
     <>
       <Button
         size={size}
-        className={cn('w-full sm:w-auto', className)}
+        className={className ?? 'w-full sm:w-auto'}
         onClick={openBooking}
         disabled={isLoading}
         aria-haspopup="dialog"

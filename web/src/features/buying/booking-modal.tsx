@@ -117,10 +117,8 @@ export function BookingModal({ product, buyer, onClose }: BookingModalProps) {
           </p>
         </div>
 
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Name" value={buyer.name} readOnly />
-          <TextField label="Email" type="email" value={buyer.email} readOnly />
-        </div>
+        <TextField label="Name" value={buyer.name} readOnly />
+        <TextField label="Email" type="email" value={buyer.email} readOnly />
         <TextField label="Price" value={price} readOnly />
         <TextField
           label="Phone number"

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Booking } from '#contract/bookings'
@@ -107,8 +107,8 @@ describe('PaymentPage', () => {
       'GET /api/payments/config': () => json(200, { mode: 'test' }),
     })
     renderPage()
-    expect(await screen.findByText('This laptop has been sold')).toBeTruthy()
-    expect(screen.getByText('Sold')).toBeTruthy()
+    const sold = await screen.findByRole('region', { name: 'This laptop has been sold' })
+    expect(within(sold).getByText('Sold')).toBeTruthy()
     expect(screen.queryByLabelText('Card number')).toBeNull()
     cleanup()
 
@@ -116,8 +116,9 @@ describe('PaymentPage', () => {
       [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, makeBooking({ paid: true, status: 'paid' })),
     })
     renderPage()
-    expect(await screen.findByText('You have paid for this laptop')).toBeTruthy()
-    expect(screen.getByText('Paid')).toBeTruthy()
+    const paid = await screen.findByRole('region', { name: 'You have paid for this laptop' })
+    expect(within(paid).getByText('Paid')).toBeTruthy()
+    expect(screen.queryByText(/Please Pay/)).toBeNull()
     expect(screen.queryByLabelText('Card number')).toBeNull()
   })
 

@@ -1,5 +1,5 @@
 import { CircleCheck } from 'lucide-react'
-import { lazy, type ReactNode, Suspense, useState } from 'react'
+import { lazy, type ReactNode, Suspense, useId, useState } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import type { Booking } from '#contract/bookings'
 import { Alert } from '../../components/ui/alert'
@@ -56,7 +56,7 @@ export function PaymentPage() {
   return (
     <>
       <title>{`Payment for ${b.productName} · Laptop Market`}</title>
-      <div className="mx-auto max-w-xl space-y-6">
+      <div className="max-w-xl space-y-6">
         <header className="flex items-center gap-4">
           <ProductImage
             src={b.productImage}
@@ -68,7 +68,8 @@ export function PaymentPage() {
           <div className="min-w-0 space-y-1">
             <h1 className="font-bold text-2xl text-slate-900 tracking-tight">Payment for {b.productName}</h1>
             <p className="text-lg text-slate-700">
-              Please Pay <strong className="text-slate-900">{formatMoney(b.price_cents)}</strong>
+              {b.status === 'unpaid' ? 'Please Pay' : b.status === 'paid' ? 'Paid' : 'Price'}{' '}
+              <strong className="text-slate-900">{formatMoney(b.price_cents)}</strong>
             </p>
           </div>
         </header>
@@ -205,11 +206,17 @@ function PaymentConfirmation({ receipt }: { receipt: PaymentResult }) {
 }
 
 function StatusPanel({ badge, title, children }: { badge: ReactNode; title: string; children: ReactNode }) {
+  const titleId = useId()
   return (
-    <section className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 text-slate-700">
+    <section
+      aria-labelledby={titleId}
+      className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 text-slate-700"
+    >
       <div className="flex flex-wrap items-center gap-3">
         {badge}
-        <h2 className="font-semibold text-lg text-slate-900">{title}</h2>
+        <h2 id={titleId} className="font-semibold text-lg text-slate-900">
+          {title}
+        </h2>
       </div>
       {children}
       <Link to="/dashboard/myorders" className={buttonClasses('secondary')}>
@@ -253,7 +260,7 @@ function CardFormSkeleton() {
 
 function PaymentSkeleton() {
   return (
-    <div className="mx-auto max-w-xl space-y-6" aria-busy="true">
+    <div className="max-w-xl space-y-6" aria-busy="true">
       <span className="sr-only" role="status">
         Loading your booking
       </span>

@@ -1,6 +1,6 @@
 import { ChevronRight, ShieldCheck } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { Link, useLocation, useNavigate, useParams } from 'react-router'
+import { Link, useParams } from 'react-router'
 import type { Product } from '#contract/products'
 import { CONDITION_DEFINITIONS } from '#contract/products'
 import { Alert } from '../../components/ui/alert'
@@ -9,6 +9,8 @@ import { Button, buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
 import { formatDate, formatMoney, formatStorage, formatYearsOfUse } from '../../lib/format'
+import { useSession } from '../auth/use-session'
+import { BookNowButton } from '../buying/book-now-button'
 import { ProductGallery } from './product-gallery'
 import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
 import { useProduct } from './products-api'
@@ -88,7 +90,7 @@ function ProductDetail({ product }: { product: Product }) {
             </p>
           </div>
 
-          <BookNow isSold={product.sellStatus} />
+          <BookNow product={product} />
 
           <section
             aria-labelledby="condition-heading"
@@ -184,32 +186,19 @@ function FactList({ facts }: { facts: [string, ReactNode][] }) {
 }
 
 /** Booking needs an account; a signed-out visitor signs in first and comes back here. */
-function BookNow({ isSold }: { isSold: boolean }) {
-  const navigate = useNavigate()
-  const location = useLocation()
-  if (isSold) {
-    return (
-      <div className="space-y-2">
-        <Button size="lg" disabled className="w-full sm:w-auto">
-          Book Now
-        </Button>
-        <p className="text-slate-600 text-sm">This laptop has been sold and can no longer be booked.</p>
-      </div>
-    )
+function BookNow({ product }: { product: Product }) {
+  const { user, isLoading } = useSession()
+  if (product.sellStatus) {
+    return <p className="text-slate-600 text-sm">This laptop has been sold and can no longer be booked.</p>
   }
-  const from = `${location.pathname}${location.search}`
   return (
     <div className="space-y-2">
-      <Button
-        size="lg"
-        className="w-full sm:w-auto"
-        onClick={() => navigate(`/login?from=${encodeURIComponent(from)}`)}
-      >
-        Book Now
-      </Button>
-      <p className="text-slate-600 text-sm">
-        Booking needs an account: sign in and you come straight back here.
-      </p>
+      <BookNowButton product={product} size="lg" />
+      {user || isLoading ? null : (
+        <p className="text-slate-600 text-sm">
+          Booking needs an account: sign in and you come straight back here.
+        </p>
+      )}
     </div>
   )
 }

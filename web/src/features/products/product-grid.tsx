@@ -15,6 +15,8 @@ type ProductGridProps = {
   headingLevel?: 2 | 3
   skeletonCount?: number
   label?: string
+  /** A control under each card's details, such as Book Now. */
+  renderAction?: (product: Product) => ReactNode
 }
 
 /** A grid of product cards with its loading (skeletons), failed and empty states. */
@@ -27,6 +29,7 @@ export function ProductGrid({
   headingLevel,
   skeletonCount = 8,
   label,
+  renderAction,
 }: ProductGridProps) {
   if (isPending) {
     return (
@@ -58,7 +61,7 @@ export function ProductGrid({
     <ul className={GRID_CLASSES} aria-label={label}>
       {products.map((product) => (
         <li key={product._id} className="flex">
-          <ProductCard product={product} headingLevel={headingLevel} />
+          <ProductCard product={product} headingLevel={headingLevel} action={renderAction?.(product)} />
         </li>
       ))}
     </ul>
