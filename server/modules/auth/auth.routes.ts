@@ -21,14 +21,23 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 }
 
-function emailOf(body: unknown): string | undefined {
-  if (!Buffer.isBuffer(body)) return undefined
+/**
+ * The email a sign-in names, read the way Better Auth reads the body: JSON, URL-encoded or multipart.
+ * Reading JSON alone let a form-encoded sign-in skip the per-account limit.
+ */
+async function emailOf(request: Request): Promise<string | undefined> {
+  const type = (request.headers.get('content-type') ?? '').toLowerCase()
+  let email: unknown
   try {
-    const parsed = JSON.parse(body.toString('utf8')) as { email?: unknown }
-    return typeof parsed.email === 'string' ? parsed.email.trim().toLowerCase().slice(0, 254) : undefined
+    if (/^application\/([a-z0-9.+-]*\+)?json/.test(type)) {
+      email = ((await request.clone().json()) as { email?: unknown } | null)?.email
+    } else if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
+      email = (await request.clone().formData()).get('email')
+    }
   } catch {
     return undefined
   }
+  return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : undefined
 }
 
 /**
@@ -43,8 +52,8 @@ async function betterAuthHandler(app: AppInstance) {
   )
 
   type SignInKeys = { account: string | undefined; address: string }
-  const limitKeys = (req: FastifyRequest): SignInKeys => {
-    const email = emailOf(req.body)
+  const limitKeys = async (req: FastifyRequest, request: Request): Promise<SignInKeys> => {
+    const email = await emailOf(request)
     return { account: email ? `signin:acct:${email}` : undefined, address: `signin:ip:${req.ip}` }
   }
 
@@ -80,8 +89,11 @@ async function betterAuthHandler(app: AppInstance) {
     url: '/*',
     schema: { hide: true },
     async handler(req, reply) {
-      const isEmailSignIn = req.method === 'POST' && req.url.split('?')[0] === '/api/auth/sign-in/email'
-      const keys = isEmailSignIn ? limitKeys(req) : undefined
+      const url = new URL(req.url, config.publicUrl)
+      const body = req.method === 'POST' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
+      const request = new Request(url, { method: req.method, headers: fromNodeHeaders(req.headers), body })
+      const isEmailSignIn = req.method === 'POST' && url.pathname === '/api/auth/sign-in/email'
+      const keys = isEmailSignIn ? await limitKeys(req, request) : undefined
       if (keys) {
         const blocked = await reserveAttempt(keys)
         if (blocked) {
@@ -97,11 +109,7 @@ async function betterAuthHandler(app: AppInstance) {
 
       let response: Response
       try {
-        const url = new URL(req.url, config.publicUrl)
-        const body = req.method === 'POST' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
-        response = await auth.handler(
-          new Request(url, { method: req.method, headers: fromNodeHeaders(req.headers), body }),
-        )
+        response = await auth.handler(request)
       } catch (err) {
         if (keys) await releaseAttempt(keys)
         throw err
@@ -122,7 +130,7 @@ async function betterAuthHandler(app: AppInstance) {
 
       const text = await response.text()
       if (response.status >= 400) {
-        let message = 'Sign-in failed'
+        let message = response.status === 404 ? `No route ${req.method} ${url.pathname}` : 'Sign-in failed'
         try {
           const parsed = JSON.parse(text) as { message?: unknown }
           if (typeof parsed.message === 'string' && parsed.message) message = parsed.message
