@@ -361,6 +361,38 @@ describe('sign-in limits', () => {
     )
   })
 
+  it('counts form-encoded and oddly spelled sign-ins against the same account', async () => {
+    const victim = await signUp(t.app, { role: 'buyer' })
+    const email = victim.user.email
+    const from = { 'x-forwarded-for': '192.0.2.44' }
+    const form = (type: string, payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        headers: { ...from, 'content-type': type, origin: originOf(t.app) },
+        payload,
+      })
+    const attempts = [
+      () => wrong(email, from),
+      () =>
+        form(
+          'application/x-www-form-urlencoded',
+          `email=${encodeURIComponent(email)}&password=wrong-password`,
+        ),
+      () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/./sign-in/email',
+          headers: from,
+          payload: { email, password: 'wrong-password' },
+        }),
+    ]
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
+      expect((await attempts[i % attempts.length]?.())?.statusCode, `attempt ${i + 1}`).toBe(401)
+    }
+    expect((await postSignIn(t.app, { email, password: TEST_PASSWORD }, from)).statusCode).toBe(429)
+  })
+
   it('concurrent guesses cannot slip past the limit', async () => {
     const user = await signUp(t.app, { role: 'buyer' })
     const answers = await Promise.all(Array.from({ length: 15 }, () => wrong(user.user.email)))
