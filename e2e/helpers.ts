@@ -2,6 +2,18 @@ import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import type { Product, ProductPage } from '#contract/products'
+import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+
+/** The demo buyer the seed creates (see the README's demo accounts). */
+export const DEMO_BUYER = DEMO_ACCOUNTS.find((a) => a.role === 'buyer') as (typeof DEMO_ACCOUNTS)[number]
+
+/** Signs in through the API; `request` is a page's or context's, so the session cookie lands in its jar. */
+export async function signInByApi(request: APIRequestContext, account: { email: string; password: string }) {
+  const res = await request.post('/api/auth/sign-in/email', {
+    data: { email: account.email, password: account.password },
+  })
+  expect(res.ok(), `sign-in of ${account.email}: ${res.status()} ${await res.text()}`).toBe(true)
+}
 
 /** What the demo data holds right now, read from the API so no test depends on ids or order. */
 export type DemoData = {

@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test'
 import { formatMoney } from '#contract/money'
 import { CONDITION_DEFINITIONS } from '#contract/products'
 import {
+  DEMO_BUYER,
   type DemoData,
   expectImagesHaveAlt,
   expectLoaded,
@@ -11,6 +12,7 @@ import {
   mainHeading,
   productCards,
   searchProducts,
+  signInByApi,
 } from './helpers'
 
 // A visitor, signed out, browses the public site. Tests tagged @both also run on the 360 px phone.
@@ -19,6 +21,8 @@ type PageCase = {
   name: string
   path: (data: DemoData) => string
   status: 200 | 404
+  /** Brand pages are for signed-in users: the scan signs the demo buyer in first. */
+  signedIn?: boolean
   ready: (page: Page, data: DemoData) => Promise<void>
 }
 
@@ -64,6 +68,7 @@ const PAGES: PageCase[] = [
     name: 'brand category',
     path: (d) => `/category/${d.brand._id}`,
     status: 200,
+    signedIn: true,
     ready: async (page) => {
       await expect(mainHeading(page, 'Select Your Favourite Laptop')).toBeVisible()
       await expect(productCards(page).first()).toBeVisible()
@@ -104,6 +109,7 @@ const PAGES: PageCase[] = [
 ]
 
 async function open(page: Page, data: DemoData, pageCase: PageCase) {
+  if (pageCase.signedIn) await signInByApi(page.request, DEMO_BUYER)
   const response = await page.goto(pageCase.path(data))
   expect(response?.status(), `HTTP status of ${pageCase.path(data)}`).toBe(pageCase.status)
   await pageCase.ready(page, data)
@@ -371,12 +377,22 @@ test('advertised laptops page lists the advertised laptops', async ({ page, requ
   await expect(productCards(page.getByRole('main'))).toHaveCount(data.advertised.length)
 })
 
-test('a brand link on the home page opens that brand', async ({ page, request }) => {
+test('a brand link on the home page opens that brand, after signing in', async ({ page, request }) => {
   const data = await loadDemoData(request)
-  const brandProducts = await (await request.get(`/api/category/${data.brand._id}`)).json()
+  const categoryPath = `/category/${data.brand._id}`
   await page.goto('/')
-  await page.getByRole('main').locator(`a[href="/category/${data.brand._id}"]`).first().click()
-  await expect(page).toHaveURL(`/category/${data.brand._id}`)
+  await page.getByRole('main').locator(`a[href="${categoryPath}"]`).first().click()
+  // Brand pages are for signed-in users: a visitor signs in on /login and comes back to the brand.
+  const emailField = page.getByLabel('Email Address')
+  await expect(mainHeading(page, 'Select Your Favourite Laptop').or(emailField)).toBeVisible()
+  if (await emailField.isVisible()) {
+    await expect(page).toHaveURL(`/login?from=${encodeURIComponent(categoryPath)}`)
+    await emailField.fill(DEMO_BUYER.email)
+    await page.getByLabel('Password').fill(DEMO_BUYER.password)
+    await page.getByRole('button', { name: 'Login', exact: true }).click()
+  }
+  await expect(page).toHaveURL(categoryPath)
+  const brandProducts = await (await page.request.get(`/api${categoryPath}`)).json()
   await expect(mainHeading(page, 'Select Your Favourite Laptop')).toBeVisible()
   await expect(page.getByRole('main').getByText(data.brand.brand_name).first()).toBeVisible()
   await expectLoaded(page)
@@ -428,6 +444,7 @@ test('a product card opens the laptop with its specs; Book Now asks to sign in',
 
 test('unknown brand and product ids say so', async ({ page }) => {
   const unknownId = '00000000-0000-4000-8000-000000000000'
+  await signInByApi(page.request, DEMO_BUYER)
   await page.goto(`/category/${unknownId}`)
   await expect(page.getByText('Brand not found').first()).toBeVisible()
   await expect(page.getByRole('main').getByRole('link').first()).toBeVisible()
