@@ -32,6 +32,23 @@ export function resolveAuthSecret(config: Config): string {
   }
 }
 
+/** A name as others see it in tables and toasts: trimmed, 1 to 100 characters. */
+function checkedName(name: unknown): string {
+  const trimmed = typeof name === 'string' ? name.trim() : ''
+  if (!trimmed) throw new APIError('BAD_REQUEST', { message: 'Name is required', code: 'INVALID_NAME' })
+  if (trimmed.length > 100) {
+    throw new APIError('BAD_REQUEST', { message: 'Name is too long', code: 'INVALID_NAME' })
+  }
+  return trimmed
+}
+
+/** A profile picture is an http(s) URL, or none. */
+function checkedImage(image: unknown): string | null {
+  if (image === undefined || image === null || image === '') return null
+  if (typeof image === 'string' && image.length <= 2048 && /^https?:\/\//i.test(image)) return image
+  throw new APIError('BAD_REQUEST', { message: 'Image must be an http(s) URL', code: 'INVALID_IMAGE' })
+}
+
 export function createAuth(db: Db, config: Config, secret: string) {
   const google = config.google
   return betterAuth({
@@ -73,7 +90,18 @@ export function createAuth(db: Db, config: Config, secret: string) {
             if (!SIGNUP_ROLES.includes(role as (typeof SIGNUP_ROLES)[number])) {
               throw new APIError('BAD_REQUEST', { message: 'User role is required', code: 'INVALID_ROLE' })
             }
-            return { data: { ...user, role } }
+            if (!isEmailSignup) return { data: { ...user, role } }
+            return { data: { ...user, role, name: checkedName(user.name), image: checkedImage(user.image) } }
+          },
+        },
+        update: {
+          // Better Auth checks only that the name is a string; ours is never blank, nor the picture a script.
+          before: async (data, ctx) => {
+            if (ctx?.path !== '/update-user') return
+            const checked: { name?: string; image?: string | null } = {}
+            if (data.name !== undefined) checked.name = checkedName(data.name)
+            if (data.image !== undefined) checked.image = checkedImage(data.image)
+            return { data: { ...data, ...checked } }
           },
         },
       },
