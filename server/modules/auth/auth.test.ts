@@ -105,6 +105,19 @@ describe('sign-up', () => {
     expect(await userRowsWithEmail(email)).toBe(0)
   })
 
+  it.each([
+    ['an empty name', { name: '' }, 'Name is required'],
+    ['a blank name', { name: '   ' }, 'Name is required'],
+    ['a name over 100 characters', { name: 'n'.repeat(101) }, 'Name is too long'],
+    ['a script for a picture', { name: 'Pic', image: 'javascript:alert(1)' }, 'Image must be an http(s) URL'],
+  ])('refuses %s and writes nothing', async (_label, fields, message) => {
+    const email = uniqueEmail('badname')
+    const res = await postSignUp(t.app, { email, password: TEST_PASSWORD, role: 'buyer', ...fields })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().error.message).toBe(message)
+    expect(await userRowsWithEmail(email)).toBe(0)
+  })
+
   it('refuses an email already taken, whatever its letter case, with a clear message', async () => {
     const res = await postSignUp(t.app, {
       name: 'Again',
@@ -128,7 +141,7 @@ describe('sign-up', () => {
 })
 
 describe('the account after sign-up', () => {
-  it('cannot be given a role through update-user, while the display name still updates', async () => {
+  it('cannot be given a role or a blank name through update-user; the display name still updates', async () => {
     const update = (payload: unknown) =>
       t.app.inject({
         method: 'POST',
@@ -140,7 +153,9 @@ describe('the account after sign-up', () => {
     expect(promoted.statusCode).toBe(400)
     expect(await roleOf(seller.user.id)).toBe('seller')
 
-    const renamed = await update({ name: 'Sam S. Seller' })
+    expect((await update({ name: '  ' })).statusCode).toBe(400)
+    expect((await update({ image: 'javascript:alert(1)' })).statusCode).toBe(400)
+    const renamed = await update({ name: '  Sam S. Seller ' })
     expect(renamed.statusCode).toBe(200)
     expect((await me({ cookie: seller.cookie })).json()).toMatchObject({
       name: 'Sam S. Seller',
