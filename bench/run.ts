@@ -25,6 +25,11 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2)
 // Four measured runs and four warm-ups, plus seeding: anything far beyond that is a hang.
 const DEADLINE_MS = (4 * (DURATION_S + WARMUP_S) + 180) * 1000
 
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 const passFail = (ok: boolean) => (ok ? 'pass' : 'FAIL')
 
@@ -116,6 +121,7 @@ async function main() {
   deadline.unref()
 
   console.log(`Laptop Market benchmark — node ${process.version}, ${os.cpus().length} CPUs, ${os.platform()}`)
+  console.log(`Load average at start: ${loadAverage()} (other work on the machine skews every figure in (b))`)
 
   console.log(
     '\n(a) What `/` loads (dist/web/index.html: module scripts, modulepreload, stylesheets), gzip -9\n',
@@ -209,6 +215,7 @@ async function main() {
           `${r.endpoint} (${side}): ${r[side].errors} errors, ${r[side].timeouts} timeouts, ${r[side].non2xx} non-2xx`,
       ),
   )
+  console.log(`\nLoad average at end: ${loadAverage()}`)
   if (problems.length)
     console.log(`\nNot every request succeeded, so these figures are suspect:\n  ${problems.join('\n  ')}`)
   else console.log('\nEvery request succeeded (no errors, timeouts or non-2xx answers).')
