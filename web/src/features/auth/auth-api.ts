@@ -26,8 +26,9 @@ export function createOwnRecord(user: Pick<Me, 'name' | 'email'> & { role: Signu
  * comes back to `returnTo` signed in (or to the login page with `?error=` when the provider refused).
  */
 export async function startGoogleSignIn(returnTo: string): Promise<void> {
-  const { url } = await api.post<{ url: string; redirect: boolean }>('/auth/sign-in/oauth2', {
-    providerId: 'google',
+  // Better Auth serves configured OpenID providers through its social sign-in endpoint.
+  const { url } = await api.post<{ url: string; redirect: boolean }>('/auth/sign-in/social', {
+    provider: 'google',
     callbackURL: returnTo,
     errorCallbackURL: `/login?from=${encodeURIComponent(returnTo)}`,
   })

@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+import type { Me } from '#contract/users'
+import { type LocalOidcProvider, startLocalOidcProvider } from './support/local-oidc-provider'
+
+// "Continue with Google" the whole way through a real OpenID provider on 127.0.0.1: the app runs for this
+// spec alone with GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_ISSUER pointing at the local provider.
+// A person Google has never sent before comes back signed in, as a buyer, on the page they started from.
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitForHealth(url: string, app: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (app.exitCode !== null) throw new Error(`the app stopped with code ${app.exitCode}`)
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error(`the app did not answer on ${url} within ${timeoutMs / 1000} s`)
+}
+
+const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+const googleUser = { login: `gale-${stamp}`, email: `gale-${stamp}@example.test`, name: 'Gale Google' }
+
+let provider: LocalOidcProvider | undefined
+let app: ChildProcess | undefined
+let appURL = ''
+let dataDir = ''
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000)
+  const port = await freePort()
+  appURL = `http://127.0.0.1:${port}`
+  provider = await startLocalOidcProvider({ appBaseURL: appURL, accounts: [googleUser] })
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-google-'))
+  app = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: appURL,
+      LOG_LEVEL: 'warn',
+      // No demo data: this app is only signed in to.
+      SEED_DEMO: 'never',
+      GOOGLE_CLIENT_ID: provider.clientId,
+      GOOGLE_CLIENT_SECRET: provider.clientSecret,
+      GOOGLE_ISSUER: provider.issuer,
+    },
+  })
+  await waitForHealth(appURL, app, 150_000)
+})
+
+test.afterAll(async () => {
+  if (app && app.exitCode === null) {
+    const exited = new Promise((resolve) => app?.once('exit', resolve))
+    app.kill('SIGTERM')
+    await exited
+  }
+  await provider?.close()
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+test('Continue with Google signs a new person in as a buyer and returns them to the page they wanted', async ({
+  page,
+}) => {
+  expect(new URL(provider?.issuer ?? '').hostname).toBe('127.0.0.1')
+  const options = await page.request.get(`${appURL}/api/auth-options`)
+  expect(await options.json()).toEqual({ google: true })
+
+  await page.goto(`${appURL}/dashboard`)
+  await expect(page).toHaveURL(`${appURL}/login?from=${encodeURIComponent('/dashboard')}`)
+  const google = page.getByRole('button', { name: /Continue with Google/ })
+  await expect(google).toBeEnabled()
+  await expect(google).not.toContainText('not set up')
+  await google.click()
+
+  // The provider's own login page, then its consent page.
+  await expect(page).toHaveURL(new RegExp(`^${provider?.issuer}/interaction/`))
+  await page.locator('input[name="login"]').fill(googleUser.login)
+  await page.locator('input[name="password"]').fill('any password')
+  await page.getByRole('button', { name: 'Sign-in' }).click()
+  await page.getByRole('button', { name: 'Continue' }).click()
+
+  await expect(page).toHaveURL(`${appURL}/dashboard`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible()
+  await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible()
+  await expect(nav.getByRole('link', { name: 'Login' })).toHaveCount(0)
+
+  const me = await page.request.get(`${appURL}/api/me`)
+  expect(me.status()).toBe(200)
+  expect((await me.json()) as Me).toMatchObject({
+    email: googleUser.email,
+    name: googleUser.name,
+    role: 'buyer',
+  })
+  await expect(
+    page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Orders' }),
+  ).toBeVisible()
+})
