@@ -30,6 +30,11 @@ export type OpenOptions =
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.driver === 'postgres') {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10 })
+    // An idle connection that the server drops (restart, failover, a dropped test database) must not crash
+    // the process: the pool replaces it on the next query. Anything else is worth a line in the log.
+    pool.on('error', (err: Error & { code?: string }) => {
+      if (err.code !== '57P01') console.error('PostgreSQL pool error:', err.message)
+    })
     const db = drizzleNodePg({ client: pool, schema }) as unknown as Db
     await migrateNodePg(drizzleNodePg({ client: pool, schema }), { migrationsFolder: MIGRATIONS_DIR })
     return {
