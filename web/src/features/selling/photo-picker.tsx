@@ -27,6 +27,8 @@ export function PhotoPicker({ photos, error }: PhotoPickerProps) {
   const count = countPhotos(photos.items)
   const isFull = count >= UPLOAD_LIMITS.maxPhotos
   const message = error ?? photos.pickMessage
+  const uploading = photos.items.filter((p) => p.status === 'uploading').length
+  const ready = photos.items.filter((p) => p.status === 'done' || p.status === 'existing').length
 
   // A moved tile is a re-inserted DOM node, which drops focus: put it back on the button just used,
   // or on its partner when the photo reached an end and that button is now disabled.
@@ -116,6 +118,11 @@ export function PhotoPicker({ photos, error }: PhotoPickerProps) {
             : 'or drop them here'}
         </p>
       </div>
+
+      {/* Progress bars are silent for screen readers; this says when photos are ready. */}
+      <p className="sr-only" aria-live="polite">
+        {uploading > 0 ? `Uploading ${uploading} of ${uploading + ready} photos` : `${ready} photos ready`}
+      </p>
 
       {message ? (
         <p id={errorId} className="text-red-700 text-sm" role="alert">

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useRef } from 'react'
+import { useId, useRef } from 'react'
 import { type DefaultValues, type FieldPath, type Resolver, useForm } from 'react-hook-form'
 import toast from 'react-hot-toast'
 import type { z } from 'zod'
@@ -261,7 +261,7 @@ function ConditionChoice({
   error?: string
   register: ReturnType<ReturnType<typeof useForm<ProductFormInput>>['register']>
 }) {
-  const errorId = 'condition-error'
+  const errorId = useId()
   return (
     <fieldset className="sm:col-span-2" aria-describedby={error ? errorId : undefined}>
       <legend className="mb-1 font-medium text-slate-800 text-sm">Condition</legend>
