@@ -311,3 +311,85 @@ test.describe('admin tools', () => {
     await expect(row).toHaveCount(1)
   })
 })
+
+test.describe('reports', () => {
+  /** A new seller lists a laptop through the API; reports and removals then touch no one else's data. */
+  async function listLaptop(browser: Browser) {
+    const context = await browser.newContext()
+    try {
+      const seller = newPerson('seller', 'Rex Reported')
+      const signup = await context.request.post('/api/auth/sign-up/email', {
+        data: { ...seller, role: 'seller' },
+      })
+      expect(signup.ok()).toBe(true)
+      const brands = (await (await context.request.get('/api/brands')).json()) as Brand[]
+      const name = `E2E reported ${Math.random().toString(36).slice(2, 8)} Latitude`
+      const res = await context.request.post('/api/products', {
+        data: {
+          name,
+          category_id: brands[0]?._id,
+          seller_phone: '+1 555 010 3000',
+          resale_price: 420,
+          original_price: 999,
+          description: 'Too good to be true, say the reporters.',
+          condition: 'Fair',
+          location: 'Denver, CO',
+          uses: 3,
+          processor: 'Intel Core i5-8350U',
+          ram_gb: 8,
+          storage_gb: 256,
+          screen_inches: 14,
+          img: new URL('/images/laptop-placeholder.svg', test.info().project.use.baseURL).href,
+        },
+      })
+      expect(res.status(), await res.text()).toBe(201)
+      const { insertedId } = (await res.json()) as { insertedId: string }
+      return { id: insertedId, name }
+    } finally {
+      await context.close()
+    }
+  }
+
+  test('a signed-out visitor who reports a listing is asked to sign in first', async ({ page, browser }) => {
+    const listing = await listLaptop(browser)
+    await page.goto(`/products/${listing.id}`)
+    await page.getByRole('button', { name: 'Report this listing' }).click()
+    await expect(page).toHaveURL(`/login?from=${encodeURIComponent(`/products/${listing.id}`)}`)
+  })
+
+  test('a buyer reports a listing; the admin sees it and removes the listing', async ({ page, browser }) => {
+    const listing = await listLaptop(browser)
+    const buyer = newPerson('buyer', 'Rita Reporter')
+    const signup = await page.request.post('/api/auth/sign-up/email', { data: { ...buyer, role: 'buyer' } })
+    expect(signup.ok()).toBe(true)
+
+    await page.goto(`/products/${listing.id}`)
+    await page.getByRole('button', { name: 'Report this listing' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Report this listing' })
+    await dialog.getByRole('button', { name: 'Send report' }).click()
+    await expect(dialog.getByText('Tell us what is wrong in at least 10 characters')).toBeVisible()
+    const reason = 'The same photos appear on another site with a different price.'
+    await dialog.getByLabel('Reason').fill(reason)
+    await dialog.getByRole('button', { name: 'Send report' }).click()
+    await expect(page.getByText('Thank you. An admin will review this listing.')).toBeVisible()
+    await expect(dialog).toHaveCount(0)
+
+    const admin = await browser.newContext()
+    try {
+      const adminPage = await admin.newPage()
+      await signInAsAdmin(adminPage, '/dashboard/reportedItems')
+      await expect(mainHeading(adminPage, 'Reported Items')).toBeVisible()
+      const report = adminPage.getByRole('article').filter({ hasText: listing.name })
+      await expect(report).toContainText(reason)
+      await expect(report).toContainText(buyer.email)
+      await expect(report.getByRole('img', { name: listing.name })).toBeVisible()
+      await report.getByRole('button', { name: `Remove listing ${listing.name}` }).click()
+      await adminPage.getByRole('dialog').getByRole('button', { name: 'Remove listing' }).click()
+      await expect(adminPage.getByText(`${listing.name} was removed`)).toBeVisible()
+      await expect(report).toHaveCount(0)
+      expect((await adminPage.request.get(`/api/products/${listing.id}`)).status()).toBe(404)
+    } finally {
+      await admin.close()
+    }
+  })
+})

@@ -21,7 +21,7 @@ export function Navbar() {
   const [isOpen, setIsOpen] = useState(false)
   const menuId = useId()
   const location = useLocation()
-  const { user } = useSession()
+  const { user, isLoading: isSessionLoading } = useSession()
   const { signOut, isPending: isSigningOut } = useSignOut()
 
   // Close the phone menu once a link has taken the visitor somewhere.
@@ -96,7 +96,8 @@ export function Navbar() {
                 </li>
               </>
             ) : (
-              <li className="mt-2 md:mt-0 md:ml-2">
+              // Kept in place but unseen while the session loads, so a signed-in user never sees "Login" flash.
+              <li className={cn('mt-2 md:mt-0 md:ml-2', isSessionLoading && 'invisible')}>
                 <NavLink
                   to="/login"
                   className="block rounded-lg bg-accent px-4 py-2 text-center font-semibold text-base text-white hover:bg-accent-strong md:text-sm"

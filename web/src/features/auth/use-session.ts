@@ -24,6 +24,8 @@ export function useSession(): Session {
     queryKey: SESSION_QUERY_KEY,
     queryFn: ({ signal }) => fetchSession(signal),
     staleTime: 60_000,
+    // One retry, not the default backoff: the navbar and protected pages wait on this answer.
+    retry: 1,
   })
   return { user: query.data ?? null, isLoading: query.isPending }
 }
