@@ -53,7 +53,7 @@ describe('PhotoPicker', () => {
     const request = FakeXhr.requests[0]
     expect(request?.method).toBe('POST')
     expect(request?.url).toBe('/api/uploads')
-    expect((request?.body?.get('file') as File).name).toBe('desk.jpg')
+    expect((request?.body?.get('file') as File | undefined)?.name).toBe('desk.jpg')
 
     const bar = screen.getByRole('progressbar', { name: 'Uploading desk.jpg' })
     expect(bar.getAttribute('aria-valuenow')).toBe('0')
