@@ -96,4 +96,11 @@ describe('loadConfig', () => {
   it('accepts PUBLIC_CACHE_TTL_MS=0, which turns the public cache off', () => {
     expect(loadConfig({ PUBLIC_CACHE_TTL_MS: '0' }).publicCacheTtlMs).toBe(0)
   })
+
+  it('reads TRUST_PROXY as off by default, true, a hop count, or proxy addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true)
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2')
+  })
 })

@@ -14,6 +14,7 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
+  TRUST_PROXY: z.string().trim().max(500).default('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(300),
   AUTH_SECRET: z
     .string()
@@ -47,6 +48,8 @@ export type Config = {
   accessTokenTtlSeconds: number
   /** Changes (POST, PUT, PATCH, DELETE) allowed per client address per minute; 0 turns the limit off. */
   rateLimitPerMinute: number
+  /** Which proxies' X-Forwarded-For to believe for the client address (limits are per address). */
+  trustProxy: boolean | number | string
   /** Present when "Continue with Google" is configured; the issuer is configurable for local providers. */
   google: { clientId: string; clientSecret: string; issuer: string } | undefined
   /** Present when card payments go through Stripe; otherwise the built-in test processor runs. */
@@ -103,6 +106,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.AUTH_SECRET,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxy:
+      e.TRUST_PROXY === 'false' || e.TRUST_PROXY === ''
+        ? false
+        : e.TRUST_PROXY === 'true'
+          ? true
+          : /^\d+$/.test(e.TRUST_PROXY)
+            ? Number(e.TRUST_PROXY)
+            : e.TRUST_PROXY,
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER }

@@ -27,6 +27,15 @@ describe('limit on changes per client address', () => {
       remoteAddress: '10.9.8.6',
     })
     expect(other.statusCode).toBe(400)
+    // Without TRUST_PROXY a forged X-Forwarded-For does not make a new client address.
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      payload: {},
+      remoteAddress: '10.9.8.7',
+      headers: { 'x-forwarded-for': '198.51.100.1' },
+    })
+    expect(forged.statusCode).toBe(429)
     for (let i = 0; i < 10; i++) {
       expect((await t.app.inject({ url: '/api/brands', remoteAddress: '10.9.8.7' })).statusCode).toBe(200)
     }

@@ -28,7 +28,7 @@ let seller: SignedIn
 let admin: SignedIn
 
 beforeAll(async () => {
-  t = await createTestApp()
+  t = await createTestApp({ TRUST_PROXY: 'true' }) // behind a proxy: limits per forwarded client address
   buyer = await signUp(t.app, { role: 'buyer', name: 'Bea Buyer' })
   seller = await signUp(t.app, { role: 'seller', name: 'Sam Seller' })
   admin = await signUp(t.app, { role: 'buyer', name: 'Ada Admin' })
