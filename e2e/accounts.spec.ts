@@ -1,10 +1,12 @@
 import {
   type APIRequestContext,
+  type Browser,
   expect,
   type Page,
   request as playwrightRequest,
   test,
 } from '@playwright/test'
+import type { Brand } from '#contract/brands'
 import type { Me } from '#contract/users'
 import { expectNoSeriousAxeViolations, mainHeading } from './helpers'
 
