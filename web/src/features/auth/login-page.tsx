@@ -4,10 +4,10 @@ import { useForm } from 'react-hook-form'
 import { toast } from 'react-hot-toast'
 import { Link, useSearchParams } from 'react-router'
 import { Button } from '../../components/ui/button'
+import { FormField } from '../../components/ui/form-field'
 import { isApiError } from '../../lib/api-client'
 import { signInWithEmail } from './auth-api'
 import { AuthCard, FormError, OrDivider } from './auth-card'
-import { AuthField, fieldInputClasses } from './auth-field'
 import { LoginForm } from './auth-schemas'
 import { GoogleButton } from './google-button'
 import { useFinishSignIn, useReturnPath } from './use-finish-sign-in'
@@ -63,28 +63,12 @@ export function LoginPage() {
         }
       >
         <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Login">
-          <AuthField label="Email Address" error={errors.email?.message}>
-            {(props) => (
-              <input
-                {...props}
-                {...register('email')}
-                type="email"
-                autoComplete="email"
-                className={fieldInputClasses(Boolean(errors.email))}
-              />
-            )}
-          </AuthField>
-          <AuthField label="Password" error={errors.password?.message}>
-            {(props) => (
-              <input
-                {...props}
-                {...register('password')}
-                type="password"
-                autoComplete="current-password"
-                className={fieldInputClasses(Boolean(errors.password))}
-              />
-            )}
-          </AuthField>
+          <FormField label="Email Address" error={errors.email?.message}>
+            <input {...register('email')} type="email" autoComplete="email" />
+          </FormField>
+          <FormField label="Password" error={errors.password?.message}>
+            <input {...register('password')} type="password" autoComplete="current-password" />
+          </FormField>
           <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
             {isSubmitting ? 'Signing in…' : 'Login'}
           </Button>

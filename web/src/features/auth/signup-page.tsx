@@ -4,10 +4,10 @@ import { useForm } from 'react-hook-form'
 import { toast } from 'react-hot-toast'
 import { Link } from 'react-router'
 import { Button } from '../../components/ui/button'
+import { FormField } from '../../components/ui/form-field'
 import { isApiError } from '../../lib/api-client'
 import { createOwnRecord, signUpWithEmail } from './auth-api'
 import { AuthCard, FormError, OrDivider } from './auth-card'
-import { AuthField, fieldInputClasses } from './auth-field'
 import { SignupForm } from './auth-schemas'
 import { GoogleButton } from './google-button'
 import { useFinishSignIn, useReturnPath } from './use-finish-sign-in'
@@ -61,47 +61,21 @@ export function SignupPage() {
         }
       >
         <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign Up">
-          <AuthField label="Name" error={errors.name?.message}>
-            {(props) => (
-              <input
-                {...props}
-                {...register('name')}
-                type="text"
-                autoComplete="name"
-                className={fieldInputClasses(Boolean(errors.name))}
-              />
-            )}
-          </AuthField>
-          <AuthField label="Email Address" error={errors.email?.message}>
-            {(props) => (
-              <input
-                {...props}
-                {...register('email')}
-                type="email"
-                autoComplete="email"
-                className={fieldInputClasses(Boolean(errors.email))}
-              />
-            )}
-          </AuthField>
-          <AuthField label="Password" error={errors.password?.message}>
-            {(props) => (
-              <input
-                {...props}
-                {...register('password')}
-                type="password"
-                autoComplete="new-password"
-                className={fieldInputClasses(Boolean(errors.password))}
-              />
-            )}
-          </AuthField>
-          <AuthField label="Role" error={errors.role?.message}>
-            {(props) => (
-              <select {...props} {...register('role')} className={fieldInputClasses(Boolean(errors.role))}>
-                <option value="buyer">buyer</option>
-                <option value="seller">seller</option>
-              </select>
-            )}
-          </AuthField>
+          <FormField label="Name" error={errors.name?.message}>
+            <input {...register('name')} type="text" autoComplete="name" />
+          </FormField>
+          <FormField label="Email Address" error={errors.email?.message}>
+            <input {...register('email')} type="email" autoComplete="email" />
+          </FormField>
+          <FormField label="Password" error={errors.password?.message}>
+            <input {...register('password')} type="password" autoComplete="new-password" />
+          </FormField>
+          <FormField label="Role" error={errors.role?.message}>
+            <select {...register('role')}>
+              <option value="buyer">buyer</option>
+              <option value="seller">seller</option>
+            </select>
+          </FormField>
           <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
             {isSubmitting ? 'Creating your account…' : 'Sign Up'}
           </Button>

@@ -7,11 +7,11 @@ import { NewBooking } from '#contract/bookings'
 import type { Product } from '#contract/products'
 import type { Me } from '#contract/users'
 import { Button } from '../../components/ui/button'
+import { FormField } from '../../components/ui/form-field'
 import { isApiError } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { ProductImage } from '../products/product-image'
 import { useCreateBooking } from './bookings-api'
-import { TextField } from './text-field'
 
 /** What the buyer types; everything else is read from the listing and the session by the server. */
 const BookingFields = NewBooking.pick({ phoneNumber: true, location: true })
@@ -117,25 +117,31 @@ export function BookingModal({ product, buyer, onClose }: BookingModalProps) {
           </p>
         </div>
 
-        <TextField label="Name" value={buyer.name} readOnly />
-        <TextField label="Email" type="email" value={buyer.email} readOnly />
-        <TextField label="Price" value={price} readOnly />
-        <TextField
-          label="Phone number"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          placeholder="+1 555 123 4567"
-          error={errors.phoneNumber?.message}
-          {...register('phoneNumber')}
-        />
-        <TextField
-          label="Location"
-          autoComplete="address-level2"
-          placeholder="Where you can meet the seller"
-          error={errors.location?.message}
-          {...register('location')}
-        />
+        <FormField label="Name">
+          <input value={buyer.name} readOnly />
+        </FormField>
+        <FormField label="Email">
+          <input type="email" value={buyer.email} readOnly />
+        </FormField>
+        <FormField label="Price">
+          <input value={price} readOnly />
+        </FormField>
+        <FormField label="Phone number" error={errors.phoneNumber?.message}>
+          <input
+            type="tel"
+            autoComplete="tel"
+            inputMode="tel"
+            placeholder="+1 555 123 4567"
+            {...register('phoneNumber')}
+          />
+        </FormField>
+        <FormField label="Location" error={errors.location?.message}>
+          <input
+            autoComplete="address-level2"
+            placeholder="Where you can meet the seller"
+            {...register('location')}
+          />
+        </FormField>
 
         <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={close}>

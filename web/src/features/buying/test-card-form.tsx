@@ -6,10 +6,10 @@ import { toast } from 'react-hot-toast'
 import type { z } from 'zod'
 import { TestCard } from '#contract/payments'
 import { Button } from '../../components/ui/button'
+import { FormField } from '../../components/ui/form-field'
 import { isApiError } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { type PaymentResult, usePayWithTestCard } from './bookings-api'
-import { TextField } from './text-field'
 
 type CardInput = z.input<typeof TestCard>
 type CardOutput = z.output<typeof TestCard>
@@ -105,36 +105,36 @@ export function TestCardForm({ bookingId, amountCents, onPaid }: TestCardFormPro
 
   return (
     <form noValidate onSubmit={submit} className="space-y-4" aria-label="Card details">
-      <TextField
-        label="Card number"
-        inputMode="numeric"
-        autoComplete="cc-number"
-        placeholder="1234 1234 1234 1234"
-        error={errors.number?.message}
-        {...register('number', {
-          onChange: (e) => setValue('number', formatCardNumber(e.target.value)),
-        })}
-      />
-      <div className="grid grid-cols-2 gap-4">
-        <TextField
-          label="Expiry (MM / YY)"
+      <FormField label="Card number" error={errors.number?.message}>
+        <input
           inputMode="numeric"
-          autoComplete="cc-exp"
-          placeholder="MM / YY"
-          error={errors.expiry?.message}
-          {...register('expiry', {
-            onChange: (e) => setValue('expiry', formatExpiry(e.target.value)),
+          autoComplete="cc-number"
+          placeholder="1234 1234 1234 1234"
+          {...register('number', {
+            onChange: (e) => setValue('number', formatCardNumber(e.target.value)),
           })}
         />
-        <TextField
-          label="CVC"
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          placeholder="123"
-          maxLength={4}
-          error={errors.cvc?.message}
-          {...register('cvc')}
-        />
+      </FormField>
+      <div className="grid grid-cols-2 gap-4">
+        <FormField label="Expiry (MM / YY)" error={errors.expiry?.message}>
+          <input
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM / YY"
+            {...register('expiry', {
+              onChange: (e) => setValue('expiry', formatExpiry(e.target.value)),
+            })}
+          />
+        </FormField>
+        <FormField label="CVC" error={errors.cvc?.message}>
+          <input
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            maxLength={4}
+            {...register('cvc')}
+          />
+        </FormField>
       </div>
 
       {declined ? (
