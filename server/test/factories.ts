@@ -14,8 +14,10 @@ import {
   type UserRole,
   users,
 } from '#server/db/schema'
+import { PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
-export const PLACEHOLDER_IMAGE_URL = '/images/laptop-placeholder.svg'
+/** The picture a listing shows when it has none of its own. */
+export const PLACEHOLDER_IMAGE_URL = PLACEHOLDER_IMAGE
 
 export type UserRow = typeof users.$inferSelect
 export type BrandRow = typeof brands.$inferSelect
