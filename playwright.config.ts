@@ -63,6 +63,6 @@ export default defineConfig({
     timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
   },
 })

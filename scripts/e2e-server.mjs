@@ -11,7 +11,32 @@ if (!fs.existsSync(path.join(root, 'dist/web/index.html'))) {
   process.exit(1)
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-'))
+const PREFIX = 'laptop-market-e2e-'
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return err.code === 'EPERM'
+  }
+}
+
+// A run stopped the hard way leaves its folder behind: sweep those older than an hour whose server is gone.
+for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(PREFIX))) {
+  const dir = path.join(os.tmpdir(), name)
+  try {
+    if (Date.now() - fs.statSync(dir).mtimeMs < 60 * 60 * 1000) continue
+    const lock = path.join(dir, 'laptop-market.lock')
+    const holder = fs.existsSync(lock) ? Number.parseInt(fs.readFileSync(lock, 'utf8'), 10) : Number.NaN
+    if (Number.isInteger(holder) && isAlive(holder)) continue
+    fs.rmSync(dir, { recursive: true, force: true })
+  } catch {
+    // Another run may be sweeping the same folder.
+  }
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), PREFIX))
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   cwd: root,
   stdio: 'inherit',
