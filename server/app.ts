@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import compress from '@fastify/compress'
-import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
@@ -23,6 +22,7 @@ import { type Auth, createAuth, resolveAuthSecret } from './lib/auth'
 import { errorHandler, frameworkErrorHandler, sendError } from './lib/error-handler'
 import { PublicCache } from './lib/public-cache'
 import { type CounterStore, createCounterStore } from './lib/rate-limit'
+import { securityHeaders } from './lib/security-headers'
 import { createSessions, type Sessions } from './lib/session'
 import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
 import { authRoutes } from './modules/auth/auth.routes'
@@ -116,25 +116,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   })
   app.setErrorHandler(errorHandler)
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", 'https://js.stripe.com'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:', 'http:'],
-        connectSrc: ["'self'", 'https://api.stripe.com'],
-        frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    hsts: config.env === 'production',
+  const headers = securityHeaders({ production: config.env === 'production' })
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers)
+    done()
   })
   if (config.rateLimitPerMinute > 0) {
     // Reads are cached and cheap; what is limited is changes, per client address, shared through Redis.
