@@ -4,8 +4,9 @@ import { Link } from 'react-router'
 import type { Product } from '#contract/products'
 import { Badge } from '../../components/ui/badge'
 import { Skeleton } from '../../components/ui/skeleton'
-import { formatDate, formatMoney, formatStorage, formatYearsOfUse } from '../../lib/format'
+import { formatDate, formatStorage, formatYearsOfUse } from '../../lib/format'
 import { ProductImage } from './product-image'
+import { ProductPrice } from './product-price'
 import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
 
 type ProductCardProps = {
@@ -65,16 +66,7 @@ export function ProductCard({ product, headingLevel = 3, action }: ProductCardPr
           {product.screen_inches}-inch
         </p>
 
-        <p className="flex flex-wrap items-baseline gap-x-2">
-          <span className="font-bold text-2xl text-slate-900 tracking-tight">
-            <span className="sr-only">Price: </span>
-            {formatMoney(product.resale_price_cents)}
-          </span>
-          <span className="text-slate-600 text-sm">
-            <span className="sr-only">Original price: </span>
-            <s>{formatMoney(product.original_price_cents)}</s>
-          </span>
-        </p>
+        <ProductPrice product={product} />
 
         <ul className="space-y-1 text-slate-600 text-sm">
           <li className="flex items-center gap-2">

@@ -12,6 +12,7 @@ import { formatDate, formatMoney, formatStorage, formatYearsOfUse } from '../../
 import { useSession } from '../auth/use-session'
 import { BookNowButton } from '../buying/book-now-button'
 import { ProductGallery } from './product-gallery'
+import { ProductPrice } from './product-price'
 import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
 import { useProduct } from './products-api'
 import { ReportListing } from './report-listing'
@@ -73,21 +74,13 @@ function ProductDetail({ product }: { product: Product }) {
               <Badge tone="outline">{product.brand_name}</Badge>
             </div>
             <h1 className="font-bold text-2xl text-slate-900 tracking-tight sm:text-3xl">{product.name}</h1>
-            <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-              <span className="font-bold text-4xl text-slate-900 tracking-tight">
-                <span className="sr-only">Price: </span>
-                {formatMoney(product.resale_price_cents)}
-              </span>
-              <span className="text-lg text-slate-600">
-                <span className="sr-only">Original price: </span>
-                <s>{formatMoney(product.original_price_cents)}</s>
-              </span>
+            <ProductPrice product={product} size="xl">
               {saving > 0 ? (
                 <span className="font-medium text-accent text-sm">
                   You save {formatMoney(saving)} ({savingPercent}%)
                 </span>
               ) : null}
-            </p>
+            </ProductPrice>
           </div>
 
           <BookNow product={product} />

@@ -10,9 +10,10 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
-import { formatDate, formatMoney } from '../../lib/format'
+import { formatDate } from '../../lib/format'
 import { useSession } from '../auth/use-session'
 import { ProductImage } from '../products/product-image'
+import { ProductPrice } from '../products/product-price'
 import { SaleStatusBadge } from '../products/product-status'
 import { useAdvertiseProduct, useDeleteProduct, useMarkProductSold, useSellerProducts } from './selling-api'
 
@@ -166,16 +167,7 @@ function ProductRow({ product, isAdvertising, onAdvertise, onMarkSold, onDelete 
             {product.name}
           </Link>
         </h2>
-        <p className="flex flex-wrap items-baseline gap-x-2">
-          <span className="font-bold text-slate-900 text-xl">
-            <span className="sr-only">Price: </span>
-            {formatMoney(product.resale_price_cents)}
-          </span>
-          <span className="text-slate-600 text-sm">
-            <span className="sr-only">Original price: </span>
-            <s>{formatMoney(product.original_price_cents)}</s>
-          </span>
-        </p>
+        <ProductPrice product={product} size="md" />
         <div className="flex flex-wrap items-center gap-2 text-slate-600 text-sm">
           <span className="sr-only">Status: </span>
           <SaleStatusBadge isSold={isSold} />
