@@ -1,6 +1,11 @@
+import os from 'node:os'
+import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 
 const port = Number(process.env.E2E_PORT ?? 4173)
+// The server's data folder, named here so the tests can read what it writes there (the emails it saves as
+// .eml files without SMTP). Set once in the runner; its workers inherit it.
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `laptop-market-e2e-${port}-${Date.now().toString(36)}`)
 const baseURL = `http://127.0.0.1:${port}`
 const ci = Boolean(process.env.CI)
 
@@ -58,7 +63,7 @@ export default defineConfig({
     command: 'node scripts/e2e-server.mjs',
     url: `${baseURL}/api/health`,
     // PUBLIC_URL: sign-in checks the browser's Origin against it, and the browser is on 127.0.0.1.
-    env: { E2E_PORT: String(port), PUBLIC_URL: baseURL },
+    env: { E2E_PORT: String(port), PUBLIC_URL: baseURL, E2E_DATA_DIR: process.env.E2E_DATA_DIR },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'ignore',

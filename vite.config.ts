@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
@@ -13,9 +14,10 @@ function precompress(): Plugin {
     name: 'precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir)
+      outDir = config.build.ssr ? '' : path.resolve(config.root, config.build.outDir)
     },
     closeBundle() {
+      if (!outDir) return
       const walk = (dir: string): string[] =>
         fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
           const full = path.join(dir, e.name)
@@ -35,22 +37,39 @@ function precompress(): Plugin {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'web',
   publicDir: 'public',
   plugins: [react(), tailwindcss(), precompress()],
-  build: {
-    outDir: '../dist/web',
-    emptyOutDir: true,
-    sourcemap: false,
-    reportCompressedSize: false,
-  },
+  // `vite build` makes the browser app in dist/web (with a manifest the server reads for preloads);
+  // `vite build --ssr src/ssr/entry-server.tsx` the page renderer in dist/server.
+  build: isSsrBuild
+    ? {
+        outDir: '../dist/server',
+        emptyOutDir: true,
+        copyPublicDir: false,
+        sourcemap: false,
+        reportCompressedSize: false,
+      }
+    : {
+        outDir: '../dist/web',
+        emptyOutDir: true,
+        sourcemap: false,
+        reportCompressedSize: false,
+        manifest: true,
+      },
   server: {
+    // The API accepts changes from this address out of production (server/lib/origin.ts DEV_SERVER_PORT),
+    // so Vite must not move to another port when this one is taken.
     port: 5173,
+    strictPort: true,
     proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' },
   },
   test: {
     root: '.',
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core machine. Test files
+    // spend much of their time waiting on a database, so two run well side by side there.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         extends: true,
@@ -59,6 +78,7 @@ export default defineConfig({
           root: '.',
           include: ['server/**/*.test.ts', 'contract/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -73,6 +93,7 @@ export default defineConfig({
                 root: '.',
                 include: ['server/**/*.test.ts'],
                 environment: 'node' as const,
+                globalSetup: ['server/test/global-setup.ts'],
                 env: { TEST_DB: 'postgres' },
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
@@ -91,4 +112,4 @@ export default defineConfig({
       },
     ],
   },
-})
+}))

@@ -9,11 +9,13 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import autocannon, { type Result } from 'autocannon'
 import type { Brand } from '#contract/brands'
+import type { Product } from '#contract/products'
 import { buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import { openDatabase } from '#server/db/client'
 import { seedDemoIfEmpty } from '#server/db/seed'
 import { LocalMediaStorage } from '#server/lib/storage'
+import { formatLighthouseRows, LIGHTHOUSE_HEAD, type LighthouseFigures, runLighthouse } from './lighthouse'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const WEB_DIR = path.join(ROOT, 'dist/web')
@@ -22,8 +24,10 @@ const RATIO_TARGET = 0.5
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2)
-// Four measured runs and four warm-ups, plus seeding: anything far beyond that is a hang.
-const DEADLINE_MS = (4 * (DURATION_S + WARMUP_S) + 180) * 1000
+const PAGE_RATIO_TARGET = 1 / 3
+const WITH_LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== '0'
+// Eight measured runs and their warm-ups, seeding and Lighthouse: anything far beyond that is a hang.
+const DEADLINE_MS = (8 * (DURATION_S + WARMUP_S) + 480) * 1000
 
 const loadAverage = () =>
   os
@@ -158,6 +162,8 @@ async function main() {
   const storage = new LocalMediaStorage(path.join(dataDir, 'media'))
   const app = await buildApp({ config, database, storage, logger: false })
   const rows: Row[] = []
+  const pageRows: { path: string; bytes: number; result: Result }[] = []
+  let lighthouse: LighthouseFigures[] = []
   try {
     await seedDemoIfEmpty(database.db, storage)
     const appUrl = await app.listen({ host: '127.0.0.1', port: 0 })
@@ -174,6 +180,24 @@ async function main() {
       const contentType = String(res.headers['content-type'] ?? 'application/json')
       rows.push(await measureEndpoint(appUrl, endpoint, res.rawPayload, contentType))
     }
+
+    // (c) Server-rendered pages beside the static shell (index.html as a file, what every page was before).
+    const product = (await app.inject({ url: '/api/advertised_product' })).json<Product[]>()[0]
+    if (!product) throw new Error('The demo data has no advertised laptop')
+    const pagePaths = ['/', '/productcard', `/products/${product._id}`]
+    for (const pagePath of [...pagePaths, '/index.html']) {
+      const res = await app.inject({ url: pagePath })
+      if (res.statusCode !== 200) throw new Error(`${pagePath} answered ${res.statusCode}`)
+      await load(appUrl + pagePath, WARMUP_S)
+      pageRows.push({
+        path: pagePath,
+        bytes: res.rawPayload.length,
+        result: await load(appUrl + pagePath, DURATION_S),
+      })
+    }
+
+    // (d) Lighthouse mobile on the same three pages.
+    if (WITH_LIGHTHOUSE) lighthouse = await runLighthouse(appUrl, pagePaths)
   } finally {
     await app.close()
     await database.close()
@@ -215,6 +239,37 @@ async function main() {
           `${r.endpoint} (${side}): ${r[side].errors} errors, ${r[side].timeouts} timeouts, ${r[side].non2xx} non-2xx`,
       ),
   )
+  const shell = pageRows.find((r) => r.path === '/index.html')
+  console.log(
+    `\n(c) Server-rendered pages beside the static shell (/index.html from disk), ${CONNECTIONS} connections, no compression\n`,
+  )
+  printTable(
+    ['page', 'body', 'req/s', 'p50/p99', 'vs shell', `>= ${PAGE_RATIO_TARGET.toFixed(2)}`],
+    pageRows.map((r) => {
+      const ratio = shell ? r.result.requests.average / shell.result.requests.average : Number.NaN
+      return [
+        r.path,
+        kB(r.bytes),
+        rps(r.result),
+        latency(r.result),
+        ratio.toFixed(2),
+        r === shell ? '' : passFail(ratio >= PAGE_RATIO_TARGET),
+      ]
+    }),
+  )
+  if (lighthouse.length) {
+    console.log(
+      '\n(d) Lighthouse mobile (default throttling), Debian Chromium; targets: perf >= 98, LCP <= 1.5 s, CLS < 0.05, a11y and SEO 100, JS until idle <= 90 kB\n',
+    )
+    printTable(LIGHTHOUSE_HEAD, formatLighthouseRows(lighthouse))
+    for (const f of lighthouse) {
+      if (f.failedAudits.length)
+        console.log(`${f.path}: accessibility/SEO audits below 0.9: ${f.failedAudits.join(', ')}`)
+    }
+  }
+  const allRuns = [...rows.flatMap((r) => [r.app, r.bare]), ...pageRows.map((r) => r.result)]
+  if (allRuns.some((r) => r.non2xx + r.errors + r.timeouts > 0))
+    console.log('\nSome page loads had errors or non-2xx answers.')
   console.log(`\nLoad average at end: ${loadAverage()}`)
   if (problems.length)
     console.log(`\nNot every request succeeded, so these figures are suspect:\n  ${problems.join('\n  ')}`)

@@ -7,6 +7,8 @@ export const ErrorCode = z.enum([
   'NOT_FOUND',
   'CONFLICT',
   'PAYMENT_FAILED',
+  /** 409: another buyer holds the laptop while paying (the body adds `holdUntil`). */
+  'RESERVED',
   'RATE_LIMITED',
   'INTERNAL',
 ])

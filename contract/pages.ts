@@ -5,10 +5,12 @@
 export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/$/,
   /^\/(login|signup|blog|productcard|advertise|about|contact|terms|privacy)\/?$/,
+  /^\/(forgot-password|reset-password)\/?$/,
   /^\/category\/[^/]+\/?$/,
   /^\/products\/[^/]+\/?$/,
   /^\/dashboard\/?$/,
   /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|addproduct|myproduct)\/?$/,
+  /^\/dashboard\/settings\/?$/,
   /^\/dashboard\/payment\/[^/]+\/?$/,
   /^\/dashboard\/products\/[^/]+\/edit\/?$/,
 ]
@@ -16,3 +18,32 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
 export function isPagePath(pathname: string): boolean {
   return PAGE_PATTERNS.some((p) => p.test(pathname))
 }
+
+/** The address of each page, built in one place so a link never spells a path by hand. */
+export const paths = {
+  home: () => '/',
+  login: (from?: string) => (from ? `/login?from=${encodeURIComponent(from)}` : '/login'),
+  signup: () => '/signup',
+  forgotPassword: () => '/forgot-password',
+  resetPassword: (token?: string) =>
+    token ? `/reset-password?token=${encodeURIComponent(token)}` : '/reset-password',
+  emailSettings: () => '/dashboard/settings',
+  blog: () => '/blog',
+  /** Browse and search; `query` is the filters' URL query (without `?`). */
+  browse: (query?: string | URLSearchParams) => {
+    const qs = query?.toString() ?? ''
+    return qs ? `/productcard?${qs}` : '/productcard'
+  },
+  advertised: () => '/advertise',
+  category: (brandId: string) => `/category/${encodeURIComponent(brandId)}`,
+  product: (id: string) => `/products/${encodeURIComponent(id)}`,
+  dashboard: () => '/dashboard',
+  myOrders: () => '/dashboard/myorders',
+  allBuyers: () => '/dashboard/allbuyers',
+  allSellers: () => '/dashboard/allsellers',
+  reportedItems: () => '/dashboard/reportedItems',
+  addProduct: () => '/dashboard/addproduct',
+  myProduct: () => '/dashboard/myproduct',
+  payment: (bookingId: string) => `/dashboard/payment/${encodeURIComponent(bookingId)}`,
+  editProduct: (id: string) => `/dashboard/products/${encodeURIComponent(id)}/edit`,
+} as const

@@ -1,14 +1,63 @@
 import { z } from 'zod'
+import { pagingFields } from './paging'
 
-export const Condition = z.enum(['Excellent', 'Good', 'Fair'])
+/** The grades a listing can carry, best first: the one list the schema, the server and the web app use. */
+export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const
+export const Condition = z.enum(CONDITIONS)
 export type Condition = z.infer<typeof Condition>
 
 /** Measurable grades, shown beside the choice on the form and on the detail page. */
+// (The battery minimum of each grade is BATTERY_MINIMUM_PCT below: the one place the server checks it.)
 export const CONDITION_DEFINITIONS: Record<Condition, string> = {
   Excellent: "Fully working, no marks visible at arm's length, battery at least 85% of design capacity.",
   Good: 'Fully working, light marks, battery at least 75% of design capacity.',
   Fair: 'Fully working, visible wear or a weaker battery; each flaw is named in the description.',
 }
+
+// ---------------------------------------------------------------------------------------------
+// Battery evidence: health is the full-charge capacity as a percentage of the design capacity.
+// ---------------------------------------------------------------------------------------------
+
+/** The least battery health each grade allows (the grades above); Fair has none. */
+export const BATTERY_MINIMUM_PCT: Record<Condition, number | null> = { Excellent: 85, Good: 75, Fair: null }
+
+/** Why a battery health does not fit a grade, or undefined when it does (or is not given). */
+export function batteryGradeProblem(
+  condition: Condition | undefined,
+  healthPct: number | null | undefined,
+): string | undefined {
+  if (!condition || healthPct === null || healthPct === undefined) return undefined
+  const minimum = BATTERY_MINIMUM_PCT[condition]
+  if (minimum === null || healthPct >= minimum) return undefined
+  return `${condition} needs battery health of at least ${minimum}%; choose a lower condition or check the reading`
+}
+
+/** Where a seller reads the two figures, per system. */
+export const BATTERY_HOW_TO: { system: string; steps: string }[] = [
+  {
+    system: 'Windows',
+    steps:
+      'Run powercfg /batteryreport in a Command Prompt and open battery-report.html: health is FULL CHARGE CAPACITY ÷ DESIGN CAPACITY × 100; the cycle count is under Installed batteries.',
+  },
+  {
+    system: 'macOS',
+    steps:
+      'Hold Option, choose Apple menu → System Information → Power: Full Charge Capacity ÷ design capacity (or Maximum Capacity in Settings → Battery), and Cycle Count.',
+  },
+  {
+    system: 'Linux',
+    steps:
+      'Run upower -i $(upower -e | grep BAT): capacity is the health percentage; charge-cycles the count.',
+  },
+]
+/** What similar laptops sold for (contract/price-guide.ts), on a listing only when at least 5 sales back it. */
+export const ListingPriceGuide = z.object({
+  count: z.number().int(),
+  p25: z.number(),
+  median: z.number(),
+  p75: z.number(),
+})
+export type ListingPriceGuide = z.infer<typeof ListingPriceGuide>
 
 export const ProductImage = z.object({
   card: z.string(),
@@ -43,38 +92,24 @@ export const Product = z.object({
   advertise: z.boolean(),
   sellStatus: z.boolean(),
   postedOn: z.string(),
+  /** The seller's id (for the seller page). */
+  seller_id: z.string(),
+  /** While a buyer holds the laptop to pay: until when (ISO time); nobody else can pay meanwhile. */
+  reservedUntil: z.string().nullable(),
+  /** Battery health in percent of design capacity, and charge cycles; null when the seller did not report them. */
+  battery_health_pct: z.number().int().nullable(),
+  battery_cycles: z.number().int().nullable(),
+  // Price guide and expiry (always sent by the server; optional for older clients' fixtures).
+  /** What similar laptops sold for, when at least 5 sales back it. */
+  price_guide: ListingPriceGuide.nullable().optional(),
+  /** Not renewed in time: out of search and the home page, still readable at its URL. */
+  expired: z.boolean().optional(),
+  /** When the expiry clock last started (posting or renewal). */
+  renewedOn: z.string().optional(),
 })
 export type Product = z.infer<typeof Product>
 
 export const ProductList = z.array(Product)
-
-export const SortOrder = z.enum(['newest', 'price_asc', 'price_desc'])
-
-/** An empty query value (`?max_price=`) means the filter is not set. */
-const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === '' ? undefined : v), schema.optional())
-
-/** Browse every available laptop, with the filters a buyer uses. */
-export const ProductSearchQuery = z.strictObject({
-  q: z.string().trim().max(100).optional(),
-  brand: unsetWhenEmpty(z.uuid({ message: 'Must be a valid id' })),
-  condition: unsetWhenEmpty(Condition),
-  min_ram_gb: unsetWhenEmpty(z.coerce.number().int().min(0).max(1024)),
-  min_storage_gb: unsetWhenEmpty(z.coerce.number().int().min(0).max(65536)),
-  max_price: unsetWhenEmpty(z.coerce.number().min(0).max(1_000_000)),
-  sort: SortOrder.default('newest'),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(60).default(24),
-})
-export type ProductSearchQuery = z.infer<typeof ProductSearchQuery>
-
-export const ProductPage = z.object({
-  items: ProductList,
-  total: z.number().int(),
-  page: z.number().int(),
-  page_size: z.number().int(),
-})
-export type ProductPage = z.infer<typeof ProductPage>
 
 /**
  * A number, or a string holding one as a form field gives it. Only strings are converted: `true`, `[5]`
@@ -82,6 +117,10 @@ export type ProductPage = z.infer<typeof ProductPage>
  */
 const fromFormNumber = (value: unknown) =>
   typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+
+/** An optional number field: an empty input is null ("not reported"); anything else as fromFormNumber. */
+const fromOptionalFormNumber = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? null : fromFormNumber(value)
 
 /** Dollars as typed by a seller (at most two decimals), carried to the server as a number. */
 const Price = (label: string) =>
@@ -117,7 +156,7 @@ export const ProductFields = z.object({
     .trim()
     .min(20, 'Describe the laptop in at least 20 characters')
     .max(2000, 'Description is too long'),
-  condition: z.enum(['Excellent', 'Good', 'Fair'], { error: 'Choose Excellent, Good or Fair' }),
+  condition: z.enum(CONDITIONS, { error: 'Choose Excellent, Good or Fair' }),
   location: z
     .string({ error: 'Location is required' })
     .trim()
@@ -159,21 +198,54 @@ export const ProductFields = z.object({
       .min(10, 'Screen must be at least 10 inches')
       .max(21, 'Screen must be at most 21 inches'),
   ),
-  /** Uploaded photos by id, in order (1 to 6), and/or one http(s) image URL. */
+  /** Optional battery evidence; empty or null means not reported. */
+  battery_health_pct: z.preprocess(
+    fromOptionalFormNumber,
+    z
+      .number({ error: 'Battery health must be a number' })
+      .int('Battery health must be a whole percentage')
+      .min(1, 'Battery health must be between 1% and 100%')
+      .max(100, 'Battery health must be between 1% and 100%')
+      .nullable()
+      .optional(),
+  ),
+  battery_cycles: z.preprocess(
+    fromOptionalFormNumber,
+    z
+      .number({ error: 'Battery cycles must be a number' })
+      .int('Battery cycles must be a whole number')
+      .min(0, 'Battery cycles cannot be negative')
+      .max(10_000, 'Battery cycles must be at most 10,000')
+      .nullable()
+      .optional(),
+  ),
+  /**
+   * Uploaded photos by id, in order (1 to 6), and/or one https image URL. Every viewer's browser loads it
+   * from that host, so plain http (readable and changeable on the way) is refused.
+   */
   images: z
     .array(z.uuid({ message: 'Unknown photo' }))
     .max(6, 'At most 6 photos')
     .optional(),
   img: z
-    .union([
-      z.literal(''),
-      z
-        .url({ protocol: /^https?$/, message: 'Image URL must start with http:// or https://' })
-        // It is sent with the listing on every page that shows it.
-        .max(2048, 'Image URL is too long'),
-    ])
+    .string()
+    // It is sent with the listing on every page that shows it.
+    .max(2048, 'Image URL is too long')
+    .refine((v) => v === '' || isHttpsUrl(v) || OWN_IMAGE_PATH.test(v), 'Image URL must start with https://')
     .optional(),
 })
+
+/** A picture this server already serves (demo images, uploaded photos). */
+const OWN_IMAGE_PATH = /^\/(images|media)\/(?!.*\.\.)[A-Za-z0-9._/-]+$/
+
+function isHttpsUrl(value: string): boolean {
+  if (!/^https:\/\/[^\s]+$/i.test(value)) return false
+  try {
+    return new URL(value).protocol === 'https:'
+  } catch {
+    return false
+  }
+}
 
 const ignoredSeedFields = {
   seller_name: z.unknown().optional(),
@@ -188,9 +260,19 @@ function atLeastOnePhoto(p: { images?: string[]; img?: string }) {
   return (p.images?.length ?? 0) > 0 || Boolean(p.img)
 }
 
+/** Battery health that contradicts the chosen grade is refused on the health field. */
+function batteryFitsGrade(
+  p: { condition?: Condition; battery_health_pct?: number | null },
+  ctx: z.RefinementCtx,
+) {
+  const problem = batteryGradeProblem(p.condition, p.battery_health_pct)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['battery_health_pct'] })
+}
+
 export const NewProduct = ProductFields.extend(ignoredSeedFields)
   .strict()
   .refine(atLeastOnePhoto, { message: 'Add at least one photo', path: ['images'] })
+  .superRefine(batteryFitsGrade)
 export type NewProduct = z.infer<typeof NewProduct>
 export type NewProductInput = z.input<typeof NewProduct>
 
@@ -201,10 +283,13 @@ export const ProductUpdate = ProductFields.partial()
     message: 'Add at least one photo',
     path: ['images'],
   })
+  .superRefine(batteryFitsGrade)
 export type ProductUpdate = z.infer<typeof ProductUpdate>
 
+/** A seller's own listings, a page at a time (headers in contract/paging.ts). */
 export const SellerProductsQuery = z.strictObject({
   email: z.email({ message: 'A valid email is required' }),
+  ...pagingFields,
 })
 
 export const Upload = z.object({ _id: z.string(), card: z.string(), detail: z.string() })

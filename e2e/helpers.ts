@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
 import type { Brand } from '#contract/brands'
-import type { Product, ProductPage } from '#contract/products'
+import type { Product } from '#contract/products'
+import type { ProductPage } from '#contract/search'
 import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
 
 /** The demo buyer the seed creates (see the README's demo accounts). */

@@ -36,7 +36,11 @@ for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(PREFIX
   }
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), PREFIX))
+// The folder the test run named (its tests read the emails saved there), or a new one.
+const named = process.env.E2E_DATA_DIR
+const isFresh = named && path.basename(named).startsWith(PREFIX) && !fs.existsSync(named)
+if (isFresh) fs.mkdirSync(named, { recursive: true })
+const dataDir = isFresh ? named : fs.mkdtempSync(path.join(os.tmpdir(), PREFIX))
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   cwd: root,
   stdio: 'inherit',

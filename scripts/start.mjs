@@ -1,10 +1,12 @@
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the server.
+// `npm start`: builds the web app (browser bundle and page renderer) when it is missing or older than its
+// sources, then runs the server.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..')
 const built = path.join(root, 'dist/web/index.html')
+const renderer = path.join(root, 'dist/server/entry-server.js')
 
 function newestMtime(dir) {
   let newest = 0
@@ -17,11 +19,19 @@ function newestMtime(dir) {
 }
 
 const sources = ['web', 'contract'].map((d) => path.join(root, d))
-const stale = !fs.existsSync(built) || Math.max(...sources.map(newestMtime)) > fs.statSync(built).mtimeMs
+const newestSource = Math.max(...sources.map(newestMtime))
+const stale = [built, renderer].some(
+  (file) => !fs.existsSync(file) || newestSource > fs.statSync(file).mtimeMs,
+)
 if (stale) {
   console.log('Building the web app…')
-  const result = spawnSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' })
-  if (result.status !== 0) process.exit(result.status ?? 1)
+  for (const args of [
+    ['vite', 'build'],
+    ['vite', 'build', '--ssr', 'src/ssr/entry-server.tsx'],
+  ]) {
+    const result = spawnSync('npx', args, { cwd: root, stdio: 'inherit' })
+    if (result.status !== 0) process.exit(result.status ?? 1)
+  }
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, stdio: 'inherit' })

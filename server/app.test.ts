@@ -13,7 +13,7 @@ import { openTestDatabase } from './test/test-app'
 
 /**
  * The app over a small built-web folder made here (an index page, a hashed script with .gz and
- * .br beside it, the real robots.txt), so these tests need no `vite build` and do not depend on it.
+ * .br beside it), so these tests need no `vite build` and do not depend on it.
  */
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-app-'))
 const webDir = path.join(tmp, 'web')
@@ -33,10 +33,6 @@ let baseUrl: string
 beforeAll(async () => {
   fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true })
   fs.writeFileSync(path.join(webDir, 'index.html'), INDEX_HTML)
-  fs.copyFileSync(
-    path.resolve(import.meta.dirname, '../web/public/robots.txt'),
-    path.join(webDir, 'robots.txt'),
-  )
   const script = path.join(webDir, 'assets', 'index-Ab12Cd34.js')
   fs.writeFileSync(script, SCRIPT)
   fs.writeFileSync(`${script}.gz`, zlib.gzipSync(SCRIPT))
@@ -157,12 +153,13 @@ describe('the web app', () => {
     expect(decode(res.rawPayload).toString()).toBe(SCRIPT)
   })
 
-  it('serves a real robots.txt as text', async () => {
+  it('serves a real robots.txt as text, naming the sitemap', async () => {
     const res = await app.inject('/robots.txt')
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/^text\/plain/)
     expect(res.body).toMatch(/^User-agent: \*/m)
     expect(res.body).toMatch(/^Disallow: \/api\//m)
+    expect(res.body).toMatch(/^Sitemap: http:\/\/\S+\/sitemap\.xml$/m)
   })
 })
 

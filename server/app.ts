@@ -1,5 +1,5 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import compress from '@fastify/compress'
@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
+import Fastify from 'fastify'
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -16,50 +16,44 @@ import {
 } from 'fastify-type-provider-zod'
 import { Redis } from 'ioredis'
 import { isPagePath } from '#contract/pages'
+import type { AppContext, AppInstance } from './app-context'
 import type { Config } from './config'
-import type { Database, Db } from './db/client'
-import { type Auth, createAuth, resolveAuthSecret } from './lib/auth'
+import type { Database } from './db/client'
+import { Jobs } from './jobs/jobs'
+import { createAuth, resolveAuthSecret } from './lib/auth'
 import { errorHandler, frameworkErrorHandler, sendError } from './lib/error-handler'
-import { PublicCache } from './lib/public-cache'
+import { installGuards, SECURITY_SCHEMES } from './lib/guard'
+import { originCheck } from './lib/origin'
+import { CacheBus, onPublicDataChange, PublicCache } from './lib/public-cache'
 import { type CounterStore, createCounterStore } from './lib/rate-limit'
 import { securityHeaders } from './lib/security-headers'
-import { createSessions, type Sessions } from './lib/session'
+import { createSessions } from './lib/session'
+import { createRedisSessionStore } from './lib/session-store'
 import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
+import { createAuthEmails } from './mail/auth-emails'
+import { Mail } from './mail/mail'
+import { createMailTransport, type MailTransport } from './mail/transport'
 import { authRoutes } from './modules/auth/auth.routes'
 import { bookingRoutes } from './modules/bookings/bookings.routes'
 import { brandRoutes } from './modules/brands/brands.routes'
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes'
+import { disputeRoutes } from './modules/disputes/disputes.routes'
+import { emailSettingsRoutes } from './modules/email-settings/email-settings.routes'
 import { healthRoutes } from './modules/health/health.routes'
+import { pageRoutes } from './modules/pages/pages.routes'
+import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
 import { paymentRoutes } from './modules/payments/payments.routes'
+import { priceGuideRoutes } from './modules/price-guide/price-guide.routes'
+import { registerPriceGuideJobs } from './modules/price-guide/price-guide.service'
+import { registerExpiryJobs } from './modules/products/expiry'
 import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
 import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
+import { ViewCounter } from './modules/views/view-counter'
+import { viewRoutes } from './modules/views/views.routes'
 
-export type AppContext = {
-  config: Config
-  database: Database
-  db: Db
-  storage: MediaStorage
-  cache: PublicCache
-  auth: Auth
-  sessions: Sessions
-  /** Counters shared by every instance when Redis is configured (sign-in limits). */
-  counters: CounterStore
-}
-
-export type AppInstance = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  ZodTypeProvider
->
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    ctx: AppContext
-  }
-}
+export type { AppContext, AppInstance }
 
 export type BuildAppOptions = {
   config: Config
@@ -68,6 +62,14 @@ export type BuildAppOptions = {
   logger?: boolean
   /** Defaults to Redis when REDIS_URL is set, else memory. */
   counters?: CounterStore
+  /** Renders public pages; defaults to the built one in dist/server (none: pages are the browser app's shell). */
+  pageRenderer?: PageRenderer
+  /** URLs per sitemap file (the protocol's 50,000 by default). */
+  sitemapMaxUrls?: number
+  /** How often idle job workers look for work (2 s by default). */
+  jobPollMs?: number
+  /** Defaults to SMTP_URL's server, else `.eml` files under DATA_DIR/mail. */
+  mailTransport?: MailTransport
 }
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -94,27 +96,82 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
         : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkErrorHandler,
+    // While closing, a request on a connection accepted before the listener closed is served, not answered
+    // 503: a balancer resends a refused GET to another instance but never a POST, so that write would fail.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   const secret = resolveAuthSecret(config)
-  const auth = createAuth(database.db, config, secret)
+  const sessionStore = config.redisUrl
+    ? createRedisSessionStore(config.redisUrl, config.redisKeyPrefix)
+    : undefined
+  if (sessionStore) app.addHook('onClose', () => sessionStore.close())
   const counters = opts.counters ?? createCounterStore(config.redisUrl)
+  const cache = new PublicCache(config.publicCacheTtlMs)
+  // Public lists are cleared here at once and, through Redis, on every other instance.
+  const bus = config.redisUrl
+    ? await CacheBus.connect(config.redisUrl, `${config.redisKeyPrefix}public-changed`, cache)
+    : undefined
+  const stopListening = onPublicDataChange(database.db, () => {
+    cache.clear()
+    bus
+      ?.publish()
+      .catch((err) => app.log.warn({ err }, 'Could not tell other instances to clear their caches'))
+  })
+  app.addHook('onClose', async () => {
+    stopListening()
+    await bus?.close()
+  })
+  // Jobs are queued from the start; workers run only once `app.ctx.jobs.start()` is called (server/main.ts).
+  const jobs = new Jobs(database.db, app.log.child({ module: 'jobs' }), { pollMs: opts.jobPollMs })
+  const mail = new Mail({
+    db: database.db,
+    jobs,
+    transport: opts.mailTransport ?? createMailTransport(config.mail),
+    config,
+    log: app.log.child({ module: 'mail' }),
+  })
+  app.addHook('onClose', async () => {
+    await jobs.stop()
+    mail.close()
+  })
+  const auth = createAuth(
+    database.db,
+    config,
+    secret,
+    createAuthEmails({ db: database.db, config, counters, mail, log: app.log }),
+    sessionStore,
+  )
+  const views = new ViewCounter(database.db, {
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: config.redisKeyPrefix,
+    onError: (err) => app.log.warn({ err }, 'Could not write listing views'),
+  })
+  app.addHook('onClose', () => views.close())
   app.decorate('ctx', {
     config,
     database,
     db: database.db,
     storage,
-    cache: new PublicCache(config.publicCacheTtlMs),
+    cache,
     auth,
     sessions: createSessions(database.db, auth, secret, config.accessTokenTtlSeconds),
     counters,
+    jobs,
+    mail,
+    lifecycle: { draining: false },
+    views,
   })
+  // Scheduled sweeps: listing expiry (hourly) and the price guide's rebuild (daily).
+  registerExpiryJobs(app.ctx)
+  registerPriceGuideJobs(app.ctx)
   app.addHook('onClose', async () => {
     if (!opts.counters) await counters.close()
   })
   app.setErrorHandler(errorHandler)
+  app.addHook('onRequest', originCheck(config))
 
   const headers = securityHeaders({ production: config.env === 'production' })
   app.addHook('onRequest', (_req, reply, done) => {
@@ -138,6 +195,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       }),
     })
   }
+  installGuards(app)
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
@@ -152,6 +210,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
         description: 'A marketplace for used laptops. Errors are `{ error: { code, message, fields? } }`.',
       },
       servers: [{ url: '/' }],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: jsonSchemaTransform,
   })
@@ -169,6 +228,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(paymentRoutes)
       await typed.register(uploadRoutes)
       await typed.register(reportRoutes)
+      await typed.register(emailSettingsRoutes)
+      await typed.register(disputeRoutes)
+      await typed.register(priceGuideRoutes)
+      await typed.register(viewRoutes)
+      await typed.register(dashboardRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },
@@ -179,11 +243,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     const type = MEDIA_TYPES[path.extname(key).toLowerCase()]
     const data = type && isSafeKey(key) ? await storage.read(key) : undefined
     if (!data || !type) return sendError(reply, 404, 'NOT_FOUND', 'Image not found')
-    return reply
+    // The same bytes give the same ETag on every instance and from every store.
+    const etag = `"${crypto.createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`
+    reply
       .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('etag', etag)
       .header('x-content-type-options', 'nosniff')
-      .type(type)
-      .send(data)
+    const asked = req.headers['if-none-match']?.split(',') ?? []
+    if (asked.some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
+      return reply.code(304).send()
+    }
+    return reply.type(type).send(data)
   })
 
   const webDir = config.webDistDir
@@ -207,6 +277,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     })
   }
 
+  const pages = await pageRoutes(app, {
+    renderer: opts.pageRenderer ?? (await loadBuiltRenderer(webDir)),
+    webDir,
+    sitemapMaxUrls: opts.sitemapMaxUrls,
+  })
+
   app.setNotFoundHandler(async (req, reply) => {
     const url = new URL(req.url, 'http://localhost')
     if (
@@ -215,6 +291,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       url.pathname.startsWith(MEDIA_PREFIX)
     ) {
       return sendError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}`)
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if (await pages.sendPage(req, reply)) return reply
     }
     if ((req.method === 'GET' || req.method === 'HEAD') && fs.existsSync(indexFile)) {
       return reply

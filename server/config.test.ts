@@ -74,6 +74,24 @@ describe('loadConfig', () => {
     },
   )
 
+  it('sends email through SMTP_URL, else saves it under DATA_DIR/mail, from MAIL_FROM or the public host', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/lm', PUBLIC_URL: 'https://laptops.example.com' }).mail).toEqual({
+      smtpUrl: undefined,
+      from: 'Laptop Market <no-reply@laptops.example.com>',
+      dir: '/srv/lm/mail',
+    })
+    const smtp = loadConfig({
+      SMTP_URL: 'smtps://u:p@smtp.example.com:465',
+      MAIL_FROM: 'Shop <shop@example.com>',
+    })
+    expect(smtp.mail).toMatchObject({
+      smtpUrl: 'smtps://u:p@smtp.example.com:465',
+      from: 'Shop <shop@example.com>',
+    })
+    expect(configError({ SMTP_URL: 'http://smtp.example.com' }).message).toContain('SMTP_URL')
+    expect(configError({ MAIL_FROM: 'nobody' }).message).toContain('MAIL_FROM')
+  })
+
   it('names every bad variable at once', () => {
     const err = configError({ PORT: 'x', NODE_ENV: 'staging', LOG_LEVEL: 'loud', PUBLIC_CACHE_TTL_MS: '-5' })
     for (const name of ['PORT', 'NODE_ENV', 'LOG_LEVEL', 'PUBLIC_CACHE_TTL_MS'])

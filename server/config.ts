@@ -10,9 +10,15 @@ const Env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl(/^postgres(ql)?$/),
   REDIS_URL: optionalUrl(/^rediss?$/),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9:_-]{1,40}$/, 'letters, digits, ":", "_" or "-", at most 40')
+    .default('lm:'),
   PUBLIC_URL: optionalUrl(/^https?$/),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(8000).default(1000),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
   TRUST_PROXY: z.string().trim().max(500).default('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(300),
@@ -25,10 +31,31 @@ const Env = z.object({
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+  MEDIA_STORAGE: z.enum(['auto', 'local', 'database', 's3']).default('auto'),
+  S3_ENDPOINT: optionalUrl(/^https?$/),
+  S3_BUCKET: z.string().trim().min(3).max(63).optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.url().optional(),
+  // The deal: the hold while paying, its limits, and completion after handover
+  HOLD_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  HOLDS_PER_LISTING_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
+  LIVE_HOLDS_PER_BUYER: z.coerce.number().int().min(1).max(100).default(3),
+  AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  SMTP_URL: optionalUrl(/^smtps?$/),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^[^\r\n]*@[^\r\n]*$/, 'an address, e.g. "Laptop Market <hello@example.com>"')
+    .optional(),
+  // Listing expiry (at least 4 days: the seller is told 3 days before).
+  LISTING_EXPIRY_DAYS: z.coerce.number().int().min(4).max(3650).default(60),
 })
 
 export type Config = {
@@ -38,10 +65,14 @@ export type Config = {
   dataDir: string
   databaseUrl: string | undefined
   redisUrl: string | undefined
+  /** Starts every key and channel this app uses in Redis, so several deployments can share one server. */
+  redisKeyPrefix: string
   publicUrl: string
   logLevel: z.infer<typeof Env>['LOG_LEVEL']
   publicCacheTtlMs: number
   seedDemo: boolean
+  /** After SIGTERM, how long health answers 503 while requests are still taken, before the listener closes. */
+  shutdownDelayMs: number
   webDistDir: string
   /** Signs session cookies and access tokens. Required in production; elsewhere one is kept in DATA_DIR. */
   authSecret: string | undefined
@@ -52,10 +83,36 @@ export type Config = {
   trustProxy: boolean | number | string
   /** Present when "Continue with Google" is configured; the issuer is configurable for local providers. */
   google: { clientId: string; clientSecret: string; issuer: string } | undefined
+  /** Where photos live: a local folder, the PostgreSQL database, or an S3-compatible bucket. */
+  media:
+    | { store: 'local' }
+    | { store: 'database' }
+    | {
+        store: 's3'
+        bucket: string
+        endpoint: string | undefined
+        region: string
+        accessKeyId: string | undefined
+        secretAccessKey: string | undefined
+        forcePathStyle: boolean
+      }
+  /** How email leaves: an SMTP server, or `.eml` files under DATA_DIR/mail when SMTP_URL is unset. */
+  mail: { smtpUrl: string | undefined; from: string; dir: string }
   /** Present when card payments go through Stripe; otherwise the built-in test processor runs. */
   stripe:
     | { secretKey: string; publishableKey: string; webhookSecret: string; apiBase: string | undefined }
     | undefined
+  /** The deal: how long a buyer holds a laptop while paying, how often, and when a handed-over sale completes. */
+  deal: {
+    holdSeconds: number
+    /** Holds one buyer may take on one listing in 24 hours. */
+    holdsPerListingPerDay: number
+    /** Holds one buyer may have running at once (on different listings). */
+    liveHoldsPerBuyer: number
+    autoCompleteDays: number
+  }
+  /** A listing not renewed for this many days leaves search and the home page; its seller is told 3 days before. */
+  listingExpiryDays: number
 }
 
 export class ConfigError extends Error {
@@ -91,6 +148,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET: set all three or none',
     )
   }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither',
+    )
+  }
+  const store =
+    e.MEDIA_STORAGE !== 'auto' ? e.MEDIA_STORAGE : e.S3_BUCKET ? 's3' : e.DATABASE_URL ? 'database' : 'local'
+  if (store === 'database' && !e.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=database: needs DATABASE_URL')
+  }
+  if (store === 's3' && !e.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=s3: needs S3_BUCKET')
+  }
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -98,9 +169,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    publicUrl,
     logLevel: e.LOG_LEVEL,
     publicCacheTtlMs: e.PUBLIC_CACHE_TTL_MS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     seedDemo: e.SEED_DEMO === 'auto' && e.NODE_ENV !== 'production',
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,
@@ -118,6 +191,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER }
         : undefined,
+    media:
+      store === 's3'
+        ? {
+            store,
+            bucket: e.S3_BUCKET as string,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+          }
+        : { store },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `Laptop Market <no-reply@${new URL(publicUrl).hostname}>`,
+      dir: path.join(path.resolve(e.DATA_DIR), 'mail'),
+    },
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {
@@ -127,5 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             apiBase: e.STRIPE_API_BASE,
           }
         : undefined,
+    deal: {
+      holdSeconds: e.HOLD_SECONDS,
+      holdsPerListingPerDay: e.HOLDS_PER_LISTING_PER_DAY,
+      liveHoldsPerBuyer: e.LIVE_HOLDS_PER_BUYER,
+      autoCompleteDays: e.AUTO_COMPLETE_DAYS,
+    },
+    listingExpiryDays: e.LISTING_EXPIRY_DAYS,
   }
 }

@@ -1,35 +1,54 @@
-import path from 'node:path'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
 import { openDatabase } from './db/client'
 import { DataDirLockedError } from './db/lock'
-import { seedDemoIfEmpty } from './db/seed'
-import { LocalMediaStorage } from './lib/storage'
+import { brands } from './db/schema'
+import { createMediaStorage } from './lib/media-storage'
+
+const SHUTDOWN_LIMIT_MS = 10_000
 
 async function main() {
   const config = loadConfig()
   const database = config.databaseUrl
     ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
     : await openDatabase({ driver: 'pglite', dataDir: config.dataDir })
-  const storage = new LocalMediaStorage(path.join(config.dataDir, 'media'))
+  const storage = await createMediaStorage(config, database.db)
   const app = await buildApp({ config, database, storage })
-  if (config.seedDemo && (await seedDemoIfEmpty(database.db, storage))) {
-    app.log.info('Filled the empty database with demo data')
+  if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
+    // The demo data and the code that draws its pictures are loaded only to fill an empty database.
+    const { seedDemoIfEmpty } = await import('./db/seed')
+    if (await seedDemoIfEmpty(database.db, storage)) app.log.info('Filled the empty database with demo data')
   }
 
+  // Draining: health turns 503 at once so the balancer sends new requests elsewhere; requests keep being
+  // served for SHUTDOWN_DELAY_MS (a balancer that polls health needs that long to notice), then the
+  // listener closes, requests in flight finish, pools and connections close. Whatever still runs after
+  // 10 seconds is cut off.
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return
     closing = true
-    app.log.info(`${signal}: closing`)
+    app.ctx.lifecycle.draining = true
+    const deadline = setTimeout(() => {
+      app.log.error(`${signal}: still closing after ${SHUTDOWN_LIMIT_MS / 1000} s, exiting now`)
+      process.exit(1)
+    }, SHUTDOWN_LIMIT_MS)
+    deadline.unref()
+    app.log.info(`${signal}: draining`)
+    if (signal === 'SIGTERM' && config.shutdownDelayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs))
+    }
     await app.close()
     await database.close()
+    app.log.info(`${signal}: closed`)
     process.exit(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
   await app.listen({ port: config.port, host: config.host })
+  // Workers start once the app serves; app.close() (on SIGTERM) lets running jobs finish first.
+  await app.ctx.jobs.start()
   app.log.info(`Laptop Market on ${config.publicUrl} (database: ${database.driver})`)
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { sql } from 'drizzle-orm'
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres'
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator'
@@ -7,6 +8,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { installJobQueues } from '#server/jobs/install'
+import { clientExecutor } from '#server/jobs/sql-executor'
 import { acquireDataDirLock } from './lock'
 import * as schema from './schema'
 
@@ -20,13 +23,20 @@ export type Database = {
   close(): Promise<void>
 }
 
+/** Extensions the migrations create (search), loaded into every embedded database. */
+export const PGLITE_EXTENSIONS = { pg_trgm }
+
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations')
 
 export type OpenOptions =
   | { driver: 'postgres'; url: string; max?: number }
-  | { driver: 'pglite'; dataDir?: string }
+  /** `image`: start an in-memory PGlite from a `dumpDataDir` image instead of an empty one. */
+  | { driver: 'pglite'; dataDir?: string; image?: Blob }
 
-/** Opens the database and applies every committed migration. `dataDir` absent means in memory. */
+/**
+ * Opens the database, applies every committed migration and creates the job queues. `dataDir` absent
+ * means in memory.
+ */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.driver === 'postgres') {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10 })
@@ -36,7 +46,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       if (err.code !== '57P01') console.error('PostgreSQL pool error:', err.message)
     })
     const db = drizzleNodePg({ client: pool, schema }) as unknown as Db
-    await migrateNodePg(drizzleNodePg({ client: pool, schema }), { migrationsFolder: MIGRATIONS_DIR })
+    await migrateOnce(pool)
     return {
       db,
       driver: 'postgres',
@@ -46,10 +56,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {}
   try {
-    const client = opts.dataDir ? new PGlite(path.join(opts.dataDir, 'pg')) : new PGlite()
+    const client = opts.dataDir
+      ? new PGlite(path.join(opts.dataDir, 'pg'), { extensions: PGLITE_EXTENSIONS })
+      : new PGlite(
+          opts.image
+            ? { loadDataDir: opts.image, extensions: PGLITE_EXTENSIONS }
+            : { extensions: PGLITE_EXTENSIONS },
+        )
     await client.waitReady
     const pgliteDb = drizzlePglite({ client, schema })
     await migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_DIR })
+    await installJobQueues(clientExecutor(client))
     const db = pgliteDb as unknown as Db
     return {
       db,
@@ -63,6 +80,28 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   } catch (err) {
     release()
     throw err
+  }
+}
+
+/** Any fixed number: instances starting together take turns, and the later ones find nothing left to apply. */
+const MIGRATION_LOCK = 7_140_431_151
+
+/**
+ * Applies the migrations and creates the job queues (server/jobs/queues.ts) under a PostgreSQL advisory
+ * lock, so several instances may start at once.
+ */
+async function migrateOnce(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+    try {
+      await migrateNodePg(drizzleNodePg({ client, schema }), { migrationsFolder: MIGRATIONS_DIR })
+      await installJobQueues(clientExecutor(client))
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
+    }
+  } finally {
+    client.release()
   }
 }
 

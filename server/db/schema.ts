@@ -1,17 +1,23 @@
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import {
   boolean,
   check,
+  customType,
+  date,
   doublePrecision,
   index,
   integer,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { CONDITIONS } from '#contract/products'
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
@@ -111,7 +117,7 @@ export const brands = pgTable('brands', {
   createdAt: createdAt(),
 })
 
-export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const
+export { CONDITIONS }
 
 export const products = pgTable(
   'products',
@@ -140,26 +146,81 @@ export const products = pgTable(
     soldAt: timestamp('sold_at', { withTimezone: true }),
     /** Set when the seller deletes the listing or an admin removes it; the row stays for the record. */
     removedAt: timestamp('removed_at', { withTimezone: true }),
+
     postedOn: timestamp('posted_on', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: updatedAt(),
+    /** Battery evidence reported by the seller: health in % of design capacity, charge cycles; null = not reported. */
+    batteryHealthPct: smallint('battery_health_pct'),
+    batteryCycles: integer('battery_cycles'),
+    /** Derived from the processor text as it is written: the family a buyer filters by (see contract/search.ts). */
+    processorFamily: text('processor_family').generatedAlwaysAs(
+      (): SQL => sql`case
+        when lower(processor) ~ '\\mapple\\M|\\mm[1-9]( pro| max| ultra)?\\M' then 'apple-m'
+        when lower(processor) ~ 'ryzen\\s*[3579]\\M' then 'amd-ryzen-' || substring(lower(processor) from 'ryzen\\s*([3579])\\M')
+        when lower(processor) ~ '\\mi[3579]\\M' then 'intel-core-i' || substring(lower(processor) from '\\mi([3579])\\M')
+      end`,
+    ),
+    /** Listing expiry: the clock starts here (posting or the last renewal); see server/modules/listings/expiry.ts. */
+    renewedAt: timestamp('renewed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set by the expiry job once the listing went unrenewed too long; it then leaves search and the home page. */
+    expiredAt: timestamp('expired_at', { withTimezone: true }),
+    /** When the seller was told the listing is about to expire (cleared by a renewal). */
+    expiryRemindedAt: timestamp('expiry_reminded_at', { withTimezone: true }),
+    /** Brand, name and processor in lower case: what typos and partial names are matched against (trigger-kept). */
+    searchTitle: text('search_title').notNull().default(''),
+    /** Weighted words for full-text search: brand and name (A), processor (B), description (C); trigger-kept. */
+    searchVector: tsvector('search_vector').notNull().default(sql`''::tsvector`),
   },
   (t) => [
-    check('products_condition_check', sql`${t.condition} in ('Excellent', 'Good', 'Fair')`),
+    check(
+      'products_condition_check',
+      sql`${t.condition} in (${sql.raw(CONDITIONS.map((c) => `'${c}'`).join(', '))})`,
+    ),
     check('products_prices_check', sql`${t.resalePriceCents} > 0 and ${t.originalPriceCents} > 0`),
     // Category pages and browse: available listings of a brand, newest first.
     index('products_brand_available_idx')
       .on(t.brandId, t.postedOn.desc())
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null`),
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
     // The home page's advertised list.
     index('products_advertised_idx')
       .on(t.postedOn.desc())
-      .where(sql`${t.isAdvertised} = true and ${t.isSold} = false and ${t.removedAt} is null`),
+      .where(
+        sql`${t.isAdvertised} = true and ${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`,
+      ),
     // Browse all available, newest first.
     index('products_available_idx')
       .on(t.postedOn.desc())
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null`),
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
     // A seller's own listings.
     index('products_seller_idx').on(t.sellerId, t.postedOn.desc()),
+    // Search: keyset order of each sort over available listings, carrying what the filters read.
+    index('products_search_newest_idx')
+      .on(t.postedOn.desc(), t.id.desc())
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
+    index('products_search_price_idx')
+      .on(t.resalePriceCents, t.id)
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
+    index('products_search_brand_price_idx')
+      .on(t.brandId, t.resalePriceCents, t.id)
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
+    // The expiry job's sweep: unexpired available listings by the age of their last renewal.
+    index('products_renewed_idx')
+      .on(t.renewedAt)
+      .where(sql`${t.expiredAt} is null and ${t.isSold} = false and ${t.removedAt} is null`),
+    // The price guide's per-key refresh: sold listings of one brand, RAM and storage.
+    index('products_sold_specs_idx').on(t.brandId, t.ramGb, t.storageGb).where(sql`${t.isSold} = true`),
+    index('products_search_vector_idx').using('gin', t.searchVector),
+    // Battery evidence: the ranges the form allows, and the "Battery 80% or more" filter over available listings.
+    check(
+      'products_battery_check',
+      sql`(${t.batteryHealthPct} is null or ${t.batteryHealthPct} between 1 and 100) and (${t.batteryCycles} is null or ${t.batteryCycles} >= 0)`,
+    ),
+    index('products_search_battery_idx')
+      .on(t.batteryHealthPct, t.postedOn.desc(), t.id.desc())
+      .where(
+        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.batteryHealthPct} is not null`,
+      ),
+    index('products_search_title_trgm_idx').using('gin', sql`${t.searchTitle} gin_trgm_ops`),
   ],
 )
 
@@ -178,9 +239,49 @@ export const productImages = pgTable(
   (t) => [uniqueIndex('product_images_position_idx').on(t.productId, t.position)],
 )
 
+/** Every word of every listing's title: the vocabulary a misspelt search word is corrected against. */
+export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
+  index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`),
+])
+
+/**
+ * How many available listings (unsold, not removed, seller not disabled) have each combination of the facet
+ * values: the totals and facet counts of searches without text, price or date filters are sums over this small
+ * table instead of counts over the listings. Kept by triggers on products and users (migration 0006); rebuilt by
+ * `select listing_counts_rebuild()`.
+ */
+export const listingCounts = pgTable(
+  'listing_counts',
+  {
+    brandId: uuid('brand_id').notNull(),
+    condition: text('condition').notNull(),
+    ramGb: integer('ram_gb').notNull(),
+    storageGb: integer('storage_gb').notNull(),
+    /** floor(screen_inches): the screen facet's size class. */
+    screenClass: integer('screen_class').notNull(),
+    /** processor_family, or '' when the processor names none. */
+    processorFamily: text('processor_family').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'listing_counts_pkey',
+      columns: [t.brandId, t.condition, t.ramGb, t.storageGb, t.screenClass, t.processorFamily],
+    }),
+  ],
+)
+
 // ---------------------------------------------------------------------------------------------
 // Bookings and payments
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * Where a booking is: booked (not paid yet), paid, handed_over (the seller says the buyer has it),
+ * completed (the buyer confirmed, the days to answer passed, or an admin released a disputed sale),
+ * disputed (the buyer reported a problem), refunded (an admin gave the money back).
+ */
+export const BOOKING_STAGES = ['booked', 'paid', 'handed_over', 'completed', 'disputed', 'refunded'] as const
+export type BookingStage = (typeof BOOKING_STAGES)[number]
 
 export const bookings = pgTable(
   'bookings',
@@ -203,11 +304,125 @@ export const bookings = pgTable(
     isPaid: boolean('is_paid').notNull().default(false),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     createdAt: createdAt(),
+    // The deal after payment (see BOOKING_STAGES); `isPaid` stays true once paid, whatever follows.
+    stage: text('stage', { enum: BOOKING_STAGES }).notNull().default('booked'),
+    handedOverAt: timestamp('handed_over_at', { withTimezone: true }),
+    /** The seller's note at handover: a tracking number, or where they met. */
+    handoverNote: text('handover_note'),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
   },
   (t) => [
     // A buyer books a listing once.
     uniqueIndex('bookings_product_buyer_idx').on(t.productId, t.buyerId),
     index('bookings_buyer_idx').on(t.buyerId, t.createdAt.desc()),
+    check(
+      'bookings_stage_check',
+      sql`${t.stage} in (${sql.raw(BOOKING_STAGES.map((s) => `'${s}'`).join(', '))})`,
+    ),
+    // A stage past payment needs the payment.
+    check('bookings_stage_paid_check', sql`${t.stage} = 'booked' or ${t.isPaid}`),
+    // Handed-over sales waiting for the buyer, oldest first: what auto-completion reads.
+    index('bookings_handed_over_idx').on(t.handedOverAt).where(sql`${t.stage} = 'handed_over'`),
+  ],
+)
+
+/**
+ * The hold while a buyer pays: which booking holds a laptop, until when. The database's clock decides: a
+ * hold past its time is no hold, and one conditional upsert takes it (server/modules/bookings/hold.service.ts),
+ * so it is right after a restart and across instances. Kept apart from the listing so that a hold does not
+ * rewrite the listing's row (and its search and count triggers).
+ */
+export const productHolds = pgTable(
+  'product_holds',
+  {
+    productId: uuid('product_id')
+      .primaryKey()
+      .references(() => products.id),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    holdUntil: timestamp('hold_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('product_holds_booking_idx').on(t.bookingId)],
+)
+
+/** Every hold a buyer took, for the limits: per buyer per listing per day. */
+export const bookingHolds = pgTable(
+  'booking_holds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    buyerId: text('buyer_id')
+      .notNull()
+      .references(() => users.id),
+    holdUntil: timestamp('hold_until', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('booking_holds_buyer_product_idx').on(t.buyerId, t.productId, t.createdAt)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// The deal after payment: each step of a booking on record, and the problems buyers report
+// ---------------------------------------------------------------------------------------------
+
+export const BOOKING_EVENT_KINDS = [
+  'paid',
+  'handed_over',
+  'received',
+  'auto_completed',
+  'problem_reported',
+  'refunded',
+  'released',
+] as const
+
+/** What happened to a booking after payment, who did it (null: the marketplace itself) and any note. */
+export const bookingEvents = pgTable(
+  'booking_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    kind: text('kind', { enum: BOOKING_EVENT_KINDS }).notNull(),
+    actorId: text('actor_id').references(() => users.id),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('booking_events_booking_idx').on(t.bookingId, t.createdAt)],
+)
+
+export const DISPUTE_STATUSES = ['open', 'refunded', 'released'] as const
+
+/** A problem a buyer reported with a paid sale; an admin refunds the buyer or releases the sale. */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    openedBy: text('opened_by')
+      .notNull()
+      .references(() => users.id),
+    reason: text('reason').notNull(),
+    /** The booking's stage when the problem was reported (paid or handed_over). */
+    stageBefore: text('stage_before', { enum: BOOKING_STAGES }).notNull(),
+    status: text('status', { enum: DISPUTE_STATUSES }).notNull().default('open'),
+    resolvedBy: text('resolved_by').references(() => users.id),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('disputes_status_check', sql`${t.status} in ('open', 'refunded', 'released')`),
+    // A sale has at most one dispute: it ends the sale either way (refunded, or completed).
+    uniqueIndex('disputes_booking_idx').on(t.bookingId),
+    index('disputes_open_idx').on(t.createdAt.desc()).where(sql`${t.status} = 'open'`),
   ],
 )
 
@@ -303,4 +518,80 @@ export const uploads = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('uploads_uploader_idx').on(t.uploaderId, t.createdAt)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Media: photo bytes kept in the database when no object store is configured, so every app
+// instance on this database serves every photo. Keys are the same relative paths a folder would use.
+// ---------------------------------------------------------------------------------------------
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+})
+
+export const mediaObjects = pgTable('media_objects', {
+  key: text('key').primaryKey(),
+  data: bytea('data').notNull(),
+  bytes: integer('bytes').notNull(),
+  createdAt: createdAt(),
+})
+
+// ---------------------------------------------------------------------------------------------
+// Email: which non-essential topics (contract/email-preferences.ts) each user has turned off. No row
+// means every topic is on. The emails themselves wait in the job queue (server/jobs, schema pgboss).
+// ---------------------------------------------------------------------------------------------
+
+export const emailPreferences = pgTable('email_preferences', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  mutedTopics: text('muted_topics').array().notNull().default(sql`'{}'::text[]`),
+  updatedAt: updatedAt(),
+})
+
+// ---------------------------------------------------------------------------------------------
+// Price guide and listing views
+// ---------------------------------------------------------------------------------------------
+
+export const PRICE_GUIDE_LEVELS = { model: 1, family: 2 } as const
+
+/**
+ * What similar laptops sold for over the last 180 days, per brand, processor (level 1: the model, level 2:
+ * its family), RAM and storage. Rewritten for the affected keys on each sale and in full by a daily job, so
+ * reading a guide is one index lookup (see server/modules/price-guide).
+ */
+export const priceGuides = pgTable(
+  'price_guides',
+  {
+    level: smallint('level').notNull(),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => brands.id, { onDelete: 'cascade' }),
+    processorKey: text('processor_key').notNull(),
+    ramGb: integer('ram_gb').notNull(),
+    storageGb: integer('storage_gb').notNull(),
+    sales: integer('sales').notNull(),
+    p25Cents: integer('p25_cents').notNull(),
+    medianCents: integer('median_cents').notNull(),
+    p75Cents: integer('p75_cents').notNull(),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.brandId, t.ramGb, t.storageGb, t.processorKey, t.level] }),
+    check('price_guides_level_check', sql`${t.level} in (1, 2)`),
+  ],
+)
+
+/** Views of a listing's page: one row per listing per day, a visitor counted once a day (batched writes). */
+export const productViews = pgTable(
+  'product_views',
+  {
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.day] })],
 )

@@ -1,7 +1,6 @@
 // `npm run db:seed`: fills the configured database with the demo data when it is empty.
-import path from 'node:path'
 import { ConfigError, loadConfig } from '#server/config'
-import { LocalMediaStorage } from '#server/lib/storage'
+import { createMediaStorage } from '#server/lib/media-storage'
 import { openDatabase } from './client'
 import { DataDirLockedError } from './lock'
 import { seedDemo } from './seed'
@@ -12,7 +11,7 @@ async function main() {
     ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
     : await openDatabase({ driver: 'pglite', dataDir: config.dataDir })
   try {
-    const storage = new LocalMediaStorage(path.join(config.dataDir, 'media'))
+    const storage = await createMediaStorage(config, database.db)
     const started = performance.now()
     const summary = await seedDemo(database.db, storage)
     const seconds = ((performance.now() - started) / 1000).toFixed(1)

@@ -3,12 +3,16 @@ import { asc, count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Brand } from '#contract/brands'
+import { priceVerdict } from '#contract/price-guide'
 import type { Product } from '#contract/products'
 import { MEDIA_PREFIX, MemoryMediaStorage } from '#server/lib/storage'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import type { Db } from './client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
+import { stableUuid } from './demo/ids'
+import { DEMO_PAST_BUYERS } from './demo/market-history'
 import { CARD_SIZE, DETAIL_SIZE } from './demo/product-photos'
+import { DEMO_PRODUCTS } from './demo/products'
 import { accounts, bookings, brands, CONDITIONS, payments, productImages, products, users } from './schema'
 import { DEMO_REFERENCE_DATE, seedDemoIfEmpty } from './seed'
 
@@ -50,7 +54,7 @@ describe('seedDemoIfEmpty', () => {
     const counts = await tableCounts(t.db)
     expect(counts.brands).toBeGreaterThanOrEqual(6)
     expect(counts.products).toBeGreaterThanOrEqual(36)
-    expect(counts.users).toBe(DEMO_ACCOUNTS.length + DEMO_SELLERS.length)
+    expect(counts.users).toBe(DEMO_ACCOUNTS.length + DEMO_SELLERS.length + DEMO_PAST_BUYERS.length)
   })
 
   it('lists every condition, across every brand', async () => {
@@ -67,6 +71,10 @@ describe('seedDemoIfEmpty', () => {
       expect(p.ramGb).toBeGreaterThanOrEqual(8)
       expect(p.storageGb).toBeGreaterThanOrEqual(256)
       expect(p.sellerPhone).toMatch(/^\(\d{3}\) 555-01\d\d$/)
+    }
+    // The listings (not the past sales of the market history) were posted over the 60 days before the reference.
+    const listingIds = new Set(DEMO_PRODUCTS.map((p) => stableUuid(`product:${p.slug}`)))
+    for (const p of rows.filter((r) => listingIds.has(r.id))) {
       const posted = new Date(p.postedOn).getTime()
       expect(posted).toBeLessThanOrEqual(DEMO_REFERENCE_DATE.getTime())
       expect(posted).toBeGreaterThanOrEqual(DEMO_REFERENCE_DATE.getTime() - 61 * DAY)
@@ -79,9 +87,10 @@ describe('seedDemoIfEmpty', () => {
 
   it('advertises about a third, and has a couple of sold listings', async () => {
     const rows = await t.db.select().from(products)
-    const advertisedAvailable = rows.filter((p) => p.isAdvertised && !p.isSold)
-    expect(advertisedAvailable.length).toBeGreaterThanOrEqual(Math.floor(rows.length / 4))
-    expect(advertisedAvailable.length).toBeLessThanOrEqual(Math.ceil(rows.length / 2))
+    const onSale = rows.filter((p) => !p.isSold)
+    const advertisedAvailable = onSale.filter((p) => p.isAdvertised)
+    expect(advertisedAvailable.length).toBeGreaterThanOrEqual(Math.floor(onSale.length / 4))
+    expect(advertisedAvailable.length).toBeLessThanOrEqual(Math.ceil(onSale.length / 2))
     const sold = rows.filter((p) => p.isSold)
     expect(sold.length).toBeGreaterThanOrEqual(2)
     for (const p of sold) expect(p.soldAt).not.toBeNull()
@@ -242,4 +251,16 @@ describe('seedDemoIfEmpty', () => {
     },
     SEED_TIMEOUT,
   )
+})
+
+describe('the demo market history', () => {
+  it('holds enough past sales that demo listings carry the price guide and its badges', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/search?page_size=60' })
+    const items = (res.json() as { items: Product[] }).items
+    const guided = items.filter((p) => p.price_guide)
+    expect(guided.length).toBeGreaterThanOrEqual(items.length / 2)
+    const verdicts = new Set(guided.map((p) => priceVerdict(p.resale_price, p.price_guide)))
+    expect(verdicts).toEqual(new Set(['great', 'fair', null]))
+    for (const p of guided) expect(p.price_guide?.count).toBeGreaterThanOrEqual(5)
+  })
 })

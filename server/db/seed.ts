@@ -1,14 +1,15 @@
 import { hashPassword } from 'better-auth/crypto'
 import { sql } from 'drizzle-orm'
 import type { MediaStorage } from '#server/lib/storage'
-import { createBooking, createBrand, createPayment, createProduct, createUser } from '#server/test/factories'
 import type { Db } from './client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
 import { brandLogoSvg, DEMO_BRANDS } from './demo/brands'
 import { hashString } from './demo/geometry'
 import { stableUuid } from './demo/ids'
+import { seedMarketHistory } from './demo/market-history'
 import { planPhotos, writeDemoPhotos } from './demo/photos'
 import { DEMO_PRODUCTS } from './demo/products'
+import { createBooking, createBrand, createPayment, createProduct, createUser } from './factories'
 import { brands } from './schema'
 
 /**
@@ -118,6 +119,7 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
         usesYears: product.usesYears,
         location: product.location,
         description: product.description,
+        ...demoBattery(product.slug, product.condition),
         isAdvertised: product.advertised ?? false,
         isSold: product.sold ?? false,
         soldAt: product.sold ? soldAtFor(postedOn) : null,
@@ -132,6 +134,16 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
     }
 
     const bookings = await seedDemoBookings(tx, users, created)
+    // Past sales (the price guide) and page views (the seller's dashboard).
+    await seedMarketHistory(tx, {
+      referenceDate: DEMO_REFERENCE_DATE,
+      listings,
+      created,
+      users,
+      sellerIds: DEMO_SELLERS.map((s) => s.id),
+      createUser,
+      passwordHash,
+    })
     return {
       brands: DEMO_BRANDS.length,
       products: created.size,
@@ -140,6 +152,17 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
       bookings,
     }
   })
+}
+
+/**
+ * Battery evidence that agrees with each grade; one listing in six reports none, as real sellers sometimes
+ * do not.
+ */
+function demoBattery(slug: string, condition: 'Excellent' | 'Good' | 'Fair') {
+  const h = hashString(`battery:${slug}`)
+  if (h % 6 === 0) return { batteryHealthPct: null, batteryCycles: null }
+  const [low, span] = condition === 'Excellent' ? [86, 13] : condition === 'Good' ? [76, 12] : [62, 18]
+  return { batteryHealthPct: low + (h % span), batteryCycles: 40 + ((h >>> 5) % 560) }
 }
 
 /** Spread over the 60 days before the reference date, at daytime hours, in no brand order. */

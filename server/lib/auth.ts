@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { getCurrentAdapter } from '@better-auth/core/context'
+import type { SecondaryStorage } from '@better-auth/core/db'
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { APIError } from 'better-auth/api'
@@ -10,6 +11,8 @@ import { eq } from 'drizzle-orm'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { accounts, sessions, users, verifications } from '#server/db/schema'
+import { hasControlCharacter } from './control-characters'
+import { ownOrigins } from './origin'
 
 export const AUTH_BASE_PATH = '/api/auth'
 export const SIGNUP_ROLES = ['buyer', 'seller'] as const
@@ -39,17 +42,48 @@ function checkedName(name: unknown): string {
   if (trimmed.length > 100) {
     throw new APIError('BAD_REQUEST', { message: 'Name is too long', code: 'INVALID_NAME' })
   }
+  if (hasControlCharacter(trimmed)) {
+    throw new APIError('BAD_REQUEST', {
+      message: 'The name must not contain control characters',
+      code: 'INVALID_NAME',
+    })
+  }
   return trimmed
 }
 
-/** A profile picture is an http(s) URL, or none. */
+/** A profile picture is an https URL, or none: a plain-http picture would be fetched from any host by every viewer. */
 function checkedImage(image: unknown): string | null {
   if (image === undefined || image === null || image === '') return null
-  if (typeof image === 'string' && image.length <= 2048 && /^https?:\/\//i.test(image)) return image
-  throw new APIError('BAD_REQUEST', { message: 'Image must be an http(s) URL', code: 'INVALID_IMAGE' })
+  if (
+    typeof image === 'string' &&
+    image.length <= 2048 &&
+    /^https:\/\//i.test(image) &&
+    !hasControlCharacter(image) &&
+    !image.includes(' ')
+  )
+    return image
+  throw new APIError('BAD_REQUEST', { message: 'Image must be an https URL', code: 'INVALID_IMAGE' })
 }
 
-export function createAuth(db: Db, config: Config, secret: string) {
+/** How the auth library's emails leave (server/mail/auth-emails.ts queues them). */
+export type AuthEmails = {
+  /** A password-reset link for the account, valid for RESET_TOKEN_SECONDS. */
+  sendResetPassword(user: { id: string; email: string }, token: string): Promise<void>
+  /** A link that confirms the address, after sign-up or on request. */
+  sendVerificationEmail(user: { id: string; email: string }, token: string): Promise<void>
+}
+
+export const RESET_TOKEN_SECONDS = 60 * 60
+export const VERIFY_TOKEN_SECONDS = 60 * 60 * 24
+
+/** `sessionStore`: Redis when configured, so every instance finds a session without the database. */
+export function createAuth(
+  db: Db,
+  config: Config,
+  secret: string,
+  emails: AuthEmails,
+  sessionStore?: SecondaryStorage,
+) {
   const google = config.google
   return betterAuth({
     appName: 'Laptop Market',
@@ -57,14 +91,30 @@ export function createAuth(db: Db, config: Config, secret: string) {
     baseURL: config.publicUrl,
     basePath: AUTH_BASE_PATH,
     secret,
-    trustedOrigins: [config.publicUrl],
+    trustedOrigins: ownOrigins(config),
     database: drizzleAdapter(db, {
       provider: 'pg',
       usePlural: true,
       transaction: true,
       schema: { users, sessions, accounts, verifications },
     }),
-    emailAndPassword: { enabled: true, minPasswordLength: 6, maxPasswordLength: 128, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 6,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      // A reset ends every session of the account, in the database and in Redis (and so their bearer tokens).
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: ({ user, token }) => emails.sendResetPassword(user, token),
+    },
+    // Sign-up sends a link that confirms the address; nothing waits for it (the address shows as verified).
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFY_TOKEN_SECONDS,
+      sendVerificationEmail: ({ user, token }) => emails.sendVerificationEmail(user, token),
+    },
     user: {
       additionalFields: {
         // Not an input field: Better Auth would otherwise let POST /api/auth/update-user set it (self-promotion
@@ -73,7 +123,8 @@ export function createAuth(db: Db, config: Config, secret: string) {
         disabledAt: { type: 'date', required: false, input: false, returned: false },
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24, storeSessionInDatabase: true },
+    secondaryStorage: sessionStore,
     // Sign-in attempts are limited by our own limiter (per account and per address, shared through Redis).
     rateLimit: { enabled: false },
     advanced: {

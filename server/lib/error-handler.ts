@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import type { ErrorBody, ErrorCode } from '#contract/errors'
-import { AppError } from './errors'
+import { AppError, STATUS_BY_CODE } from './errors'
 
 export function sendError(
   reply: FastifyReply,
@@ -14,15 +14,14 @@ export function sendError(
   return reply.code(status).type('application/json').send(JSON.stringify(body))
 }
 
+/** The code for a status, read back from the one table that maps codes to statuses. */
+const CODE_BY_STATUS = new Map(
+  Object.entries(STATUS_BY_CODE).map(([code, status]) => [status, code as ErrorCode]),
+)
+
 function codeForStatus(status: number): ErrorCode {
-  if (status === 401) return 'UNAUTHENTICATED'
-  if (status === 403) return 'FORBIDDEN'
-  if (status === 404) return 'NOT_FOUND'
-  if (status === 402) return 'PAYMENT_FAILED'
-  if (status === 409) return 'CONFLICT'
-  if (status === 429) return 'RATE_LIMITED'
   if (status >= 500) return 'INTERNAL'
-  return 'VALIDATION'
+  return CODE_BY_STATUS.get(status) ?? 'VALIDATION'
 }
 
 /** Sends an already-serialized JSON body (from the public cache) without serializing it again. */
@@ -59,7 +58,9 @@ export function errorHandler(err: FastifyError, req: FastifyRequest, reply: Fast
       if (!fields.has(name)) fields.set(name, message)
     }
     for (const issue of err.validation) {
-      const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.')
+      const segments = issue.instancePath.replace(/^\//, '').split('/')
+      // A query parameter is named as it appears in the URL: `brand`, not `brand.0` for one of its choices.
+      const path = (err.validationContext === 'querystring' ? segments.slice(0, 1) : segments).join('.')
       const unknownKeys = (issue.params as { keys?: unknown }).keys
       if (issue.keyword === 'unrecognized_keys' && Array.isArray(unknownKeys)) {
         for (const k of unknownKeys) note(path ? `${path}.${k}` : String(k), 'Unknown field')

@@ -7,6 +7,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYMENT_FAILED: 402,
+  RESERVED: 409,
   RATE_LIMITED: 429,
   INTERNAL: 500,
 }

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { PublicCache } from './public-cache'
+import { CacheBus, onPublicDataChange, PublicCache, publicDataChanged } from './public-cache'
+
+// The cross-instance test runs only when a server is named, e.g. TEST_REDIS_URL=redis://127.0.0.1:6379.
+const REDIS_URL = process.env.TEST_REDIS_URL
 
 /** A loader that counts its calls and returns a different value each time. */
 function counter() {
@@ -53,6 +57,16 @@ describe('PublicCache', () => {
     expect(await cache.get('brands', c.load)).toBe('{"call":2}')
   })
 
+  it('does not keep what a load read before a clear that happened while it ran', async () => {
+    const cache = new PublicCache(60_000)
+    let release: (value: string) => void = () => {}
+    const slow = cache.get('advertised', () => new Promise<string>((resolve) => (release = resolve)))
+    cache.clear()
+    release('before the write')
+    expect(await slow).toBe('"before the write"')
+    expect(await cache.get('advertised', async () => 'after the write')).toBe('"after the write"')
+  })
+
   it('caches nothing when the TTL is 0', async () => {
     const cache = new PublicCache(0)
     const c = counter()
@@ -71,10 +85,88 @@ describe('PublicCache', () => {
     expect(await cache.get('category:x', async () => [])).toBe('[]')
   })
 
+  it('shares one load between requests that miss together', async () => {
+    const cache = new PublicCache(1000)
+    let calls = 0
+    let release: (value: string) => void = () => {}
+    const load = () => {
+      calls += 1
+      return new Promise<string>((resolve) => (release = resolve))
+    }
+    const waiting = [
+      cache.remember('page:/', load),
+      cache.remember('page:/', load),
+      cache.remember('page:/', load),
+    ]
+    release('rendered once')
+    expect(await Promise.all(waiting)).toEqual(['rendered once', 'rendered once', 'rendered once'])
+    expect(calls).toBe(1)
+  })
+
+  it('answers a just-expired entry while its one refresh runs, and the refreshed one after', async () => {
+    const cache = new PublicCache(1000)
+    await cache.remember('page:/', async () => 'first')
+    vi.advanceTimersByTime(1000)
+    let release: (value: string) => void = () => {}
+    const refreshing = cache.remember('page:/', () => new Promise<string>((resolve) => (release = resolve)))
+    expect(await cache.remember('page:/', async () => 'not asked')).toBe('first')
+    release('second')
+    expect(await refreshing).toBe('second')
+    expect(await cache.remember('page:/', async () => 'not asked')).toBe('second')
+    // Long expired (past one more TTL), a request waits for the refresh instead.
+    vi.advanceTimersByTime(2500)
+    const late = cache.remember('page:/', () => new Promise<string>((resolve) => (release = resolve)))
+    const waiting = cache.remember('page:/', async () => 'not asked')
+    release('third')
+    expect(await late).toBe('third')
+    expect(await waiting).toBe('third')
+  })
+
   it('stays bounded when many keys are asked for', async () => {
     const cache = new PublicCache(60_000)
     for (let i = 0; i < 5000; i++) await cache.get(`category:${i}`, async () => i)
     const size = (cache as unknown as { entries: Map<string, unknown> }).entries.size
     expect(size).toBeLessThanOrEqual(1001)
+  })
+})
+
+describe('publicDataChanged', () => {
+  it('reaches the listeners of that database handle only, until they stop listening', () => {
+    const db = {}
+    const other = {}
+    const heard: string[] = []
+    const stop = onPublicDataChange(db, () => heard.push('db'))
+    onPublicDataChange(other, () => heard.push('other'))
+    publicDataChanged(db)
+    expect(heard).toEqual(['db'])
+    stop()
+    publicDataChanged(db)
+    expect(heard).toEqual(['db'])
+  })
+})
+
+describe.skipIf(!REDIS_URL)('CacheBus (Redis pub/sub)', () => {
+  it('clears the cache of every other instance on the channel, within a second', async () => {
+    const channel = `lm-test:${randomUUID().slice(0, 8)}:public-changed`
+    const here = new PublicCache(60_000)
+    const there = new PublicCache(60_000)
+    const elsewhere = new PublicCache(60_000)
+    const busHere = await CacheBus.connect(REDIS_URL ?? '', channel, here)
+    const busThere = await CacheBus.connect(REDIS_URL ?? '', channel, there)
+    const busElsewhere = await CacheBus.connect(REDIS_URL ?? '', `${channel}:other`, elsewhere)
+    try {
+      await there.get('advertised', async () => 'old')
+      await elsewhere.get('advertised', async () => 'old')
+      const sent = Date.now()
+      await busHere.publish()
+      await vi.waitFor(async () => expect(await there.get('advertised', async () => 'new')).toBe('"new"'), {
+        timeout: 1000,
+        interval: 10,
+      })
+      expect(Date.now() - sent).toBeLessThan(1000)
+      expect(await elsewhere.get('advertised', async () => 'new')).toBe('"old"')
+    } finally {
+      await Promise.all([busHere.close(), busThere.close(), busElsewhere.close()])
+    }
   })
 })

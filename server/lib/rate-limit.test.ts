@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type AppInstance, buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import { MemoryMediaStorage } from '#server/lib/storage'
-import { SIGN_IN_LIMITS } from '#server/modules/auth/auth.routes'
+import { SIGN_IN_LIMITS } from '#server/modules/auth/sign-in-limit'
 import { postSignIn, signUp, TEST_PASSWORD } from '#server/test/auth-helpers'
 import { openTestDatabase } from '#server/test/test-app'
 import { type CounterStore, createCounterStore, MemoryCounterStore, RedisCounterStore } from './rate-limit'
@@ -210,7 +210,7 @@ describe.skipIf(!REDIS_URL)(
       it('share the sign-in limit: failures on either count towards the same 10', async () => {
         const [a, b] = apps as [AppInstance, AppInstance]
         const person = await signUp(a, { role: 'buyer' })
-        for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
+        for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress; i++) {
           const app = i % 2 ? b : a
           expect(
             (await postSignIn(app, { email: person.user.email, password: 'wrong-password' })).statusCode,
@@ -228,3 +228,26 @@ describe.skipIf(!REDIS_URL)(
     })
   },
 )
+
+describe('MemoryCounterStore stays bounded', () => {
+  it('keeps at most its fixed number of keys, dropping the oldest', async () => {
+    const store = new MemoryCounterStore({ maxEntries: 1000 })
+    for (let i = 0; i < 5000; i++) await store.increment(`guess-${i}@example.test`, 60_000)
+    expect(store.size).toBe(1000)
+    expect((await store.peek('guess-4999@example.test')).count).toBe(1)
+    expect((await store.peek('guess-0@example.test')).count).toBe(0)
+  })
+
+  it('lets expired keys go as new ones arrive, a few at a time', async () => {
+    vi.useFakeTimers()
+    try {
+      const store = new MemoryCounterStore({ maxEntries: 100_000 })
+      for (let i = 0; i < 1000; i++) await store.increment(`old-${i}`, 1000)
+      vi.advanceTimersByTime(2000)
+      for (let i = 0; i < 1000; i++) await store.increment(`new-${i}`, 60_000)
+      expect(store.size).toBe(1000)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})

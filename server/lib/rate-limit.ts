@@ -12,8 +12,22 @@ export interface CounterStore {
   close(): Promise<void>
 }
 
+/**
+ * Counters in this process, bounded: a Map kept in the order windows start, so the oldest entries are at
+ * its head. Each increment lets go of up to two expired entries there, and past `maxEntries` the oldest
+ * entry goes, so memory stays fixed however many emails are tried, without ever walking every entry.
+ */
 export class MemoryCounterStore implements CounterStore {
   private readonly counts = new Map<string, { count: number; resetAt: number }>()
+  private readonly maxEntries: number
+
+  constructor(options: { maxEntries?: number } = {}) {
+    this.maxEntries = options.maxEntries ?? 100_000
+  }
+
+  get size(): number {
+    return this.counts.size
+  }
 
   private live(key: string) {
     const entry = this.counts.get(key)
@@ -24,12 +38,28 @@ export class MemoryCounterStore implements CounterStore {
     return entry
   }
 
+  private trim(now: number) {
+    for (let i = 0; i < 2; i++) {
+      const oldest = this.counts.entries().next()
+      if (oldest.done || oldest.value[1].resetAt > now) break
+      this.counts.delete(oldest.value[0])
+    }
+    while (this.counts.size > this.maxEntries) {
+      const oldest = this.counts.keys().next()
+      if (oldest.done) break
+      this.counts.delete(oldest.value)
+    }
+  }
+
   async increment(key: string, windowMs: number) {
     const now = Date.now()
-    const entry = this.live(key) ?? { count: 0, resetAt: now + windowMs }
+    let entry = this.live(key)
+    if (!entry) {
+      entry = { count: 0, resetAt: now + windowMs }
+      this.counts.set(key, entry)
+    }
     entry.count += 1
-    this.counts.set(key, entry)
-    if (this.counts.size > 100_000) this.sweep()
+    this.trim(now)
     return { count: entry.count, resetMs: entry.resetAt - now }
   }
 
@@ -48,11 +78,6 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async close() {}
-
-  private sweep() {
-    const now = Date.now()
-    for (const [key, entry] of this.counts) if (entry.resetAt <= now) this.counts.delete(key)
-  }
 }
 
 export class RedisCounterStore implements CounterStore {

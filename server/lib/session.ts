@@ -1,10 +1,11 @@
 import { fromNodeHeaders } from 'better-auth/node'
-import { eq } from 'drizzle-orm'
+import { and, eq, gt } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose'
+import { sameEmail } from '#contract/email'
 import type { Role } from '#contract/users'
 import type { Db } from '#server/db/client'
-import { users } from '#server/db/schema'
+import { sessions, users } from '#server/db/schema'
 import type { Auth } from './auth'
 import { AppError } from './errors'
 
@@ -14,6 +15,8 @@ export type SessionUser = {
   email: string
   role: Role
   isVerified: boolean
+  /** The session the caller signed in with (a bearer token carries its session's id). */
+  sessionId?: string
 }
 
 const ISSUER = 'laptop-market'
@@ -22,7 +25,10 @@ const AUDIENCE = 'laptop-market-api'
 export type Sessions = {
   /** The caller, from the session cookie or a bearer access token; null when signed out. */
   get(req: FastifyRequest): Promise<SessionUser | null>
-  issueAccessToken(user: SessionUser): Promise<string>
+  /** A bearer token that lives no longer than the session it is issued for. */
+  issueAccessToken(user: SessionUser & { sessionId: string }): Promise<string>
+  /** Ends every session of the account, in the database and in Redis (where other instances look first). */
+  endAll(userId: string): Promise<void>
 }
 
 export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTtlSeconds: number): Sessions {
@@ -53,10 +59,25 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
           issuer: ISSUER,
           audience: AUDIENCE,
         })
-        if (typeof payload.sub !== 'string') throw new AppError('UNAUTHENTICATED', 'Invalid access token')
+        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
+          throw new AppError('UNAUTHENTICATED', 'Invalid access token')
+        }
+        // Sign Out, a password change or an expired session end the token with its session.
+        const [live] = await db
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(
+            and(
+              eq(sessions.id, payload.sid),
+              eq(sessions.userId, payload.sub),
+              gt(sessions.expiresAt, new Date()),
+            ),
+          )
+          .limit(1)
+        if (!live) throw new AppError('UNAUTHENTICATED', 'This session has ended; please sign in again')
         const user = await loadActiveUser(payload.sub)
         if (!user) throw new AppError('UNAUTHENTICATED', 'This account is no longer active')
-        return user
+        return { ...user, sessionId: payload.sid }
       } catch (err) {
         if (err instanceof AppError) throw err
         const expired = err instanceof joseErrors.JWTExpired
@@ -66,7 +87,8 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
     if (!req.headers.cookie) return null
     const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) })
     if (!session) return null
-    return loadActiveUser(session.user.id)
+    const user = await loadActiveUser(session.user.id)
+    return user && { ...user, sessionId: session.session.id }
   }
 
   return {
@@ -78,8 +100,11 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
       }
       return pending
     },
+    async endAll(userId) {
+      await (await auth.$context).internalAdapter.deleteUserSessions(userId)
+    },
     async issueAccessToken(user) {
-      return new SignJWT({ email: user.email, role: user.role })
+      return new SignJWT({ email: user.email, role: user.role, sid: user.sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.id)
         .setIssuer(ISSUER)
@@ -109,5 +134,5 @@ export async function requireRole(req: FastifyRequest, ...roles: Role[]): Promis
 
 /** True when the caller may act for the account with this email: it is their own, or they are an admin. */
 export function canActFor(user: SessionUser, email: string): boolean {
-  return user.role === 'admin' || user.email.toLowerCase() === email.trim().toLowerCase()
+  return user.role === 'admin' || sameEmail(user.email, email)
 }

@@ -1,10 +1,14 @@
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
+import { eq } from 'drizzle-orm'
+import type { Db } from '#server/db/client'
+import { mediaObjects } from '#server/db/schema'
 
 /**
- * Where uploaded and generated media live. The local folder is the default; an S3-compatible
- * store implements the same four calls. Keys are relative paths like `products/ab/cd.webp`.
+ * Where uploaded and generated media live: a local folder (the embedded default), the PostgreSQL
+ * database (the default with DATABASE_URL, so every instance serves every photo) or an S3-compatible
+ * bucket. Keys are relative paths like `products/ab/cd.webp`; a key, once written, never changes content.
  */
 export interface MediaStorage {
   put(key: string, data: Buffer): Promise<void>
@@ -51,6 +55,41 @@ export class LocalMediaStorage implements MediaStorage {
 
   async exists(key: string): Promise<boolean> {
     return (await this.read(key)) !== undefined
+  }
+
+  url(key: string): string {
+    return `${MEDIA_PREFIX}${key}`
+  }
+}
+
+/** Photos as rows of the database every instance shares. */
+export class DatabaseMediaStorage implements MediaStorage {
+  constructor(private readonly db: Db) {}
+
+  async put(key: string, data: Buffer): Promise<void> {
+    if (!isSafeKey(key)) throw new Error(`Unsafe media key: ${key}`)
+    await this.db
+      .insert(mediaObjects)
+      .values({ key, data, bytes: data.length })
+      .onConflictDoUpdate({ target: mediaObjects.key, set: { data, bytes: data.length } })
+  }
+
+  async read(key: string): Promise<Buffer | undefined> {
+    const [row] = await this.db
+      .select({ data: mediaObjects.data })
+      .from(mediaObjects)
+      .where(eq(mediaObjects.key, key))
+      .limit(1)
+    return row?.data
+  }
+
+  async exists(key: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ key: mediaObjects.key })
+      .from(mediaObjects)
+      .where(eq(mediaObjects.key, key))
+      .limit(1)
+    return row !== undefined
   }
 
   url(key: string): string {

@@ -13,7 +13,7 @@ describe('limit on changes per client address', () => {
       t.app.inject({ method: 'POST', url: '/api/reports', payload: {}, remoteAddress: '10.9.8.7' })
     const statuses = []
     for (let i = 0; i < 4; i++) statuses.push((await post()).statusCode)
-    expect(statuses).toEqual([400, 400, 400, 429])
+    expect(statuses).toEqual([401, 401, 401, 429])
     const limited = await post()
     expect(limited.json()).toEqual({
       error: { code: 'RATE_LIMITED', message: expect.stringContaining('Too many requests') },
@@ -26,7 +26,7 @@ describe('limit on changes per client address', () => {
       payload: {},
       remoteAddress: '10.9.8.6',
     })
-    expect(other.statusCode).toBe(400)
+    expect(other.statusCode).toBe(401)
     // Without TRUST_PROXY a forged X-Forwarded-For does not make a new client address.
     const forged = await t.app.inject({
       method: 'POST',

@@ -8,7 +8,8 @@ import { vi } from 'vitest'
 import type { Role } from '#contract/users'
 import type { AppInstance } from '#server/app'
 import type { Db } from '#server/db/client'
-import { bookings, brands, payments, productImages, products, reports, users } from '#server/db/schema'
+import { products, reports, sessions, users } from '#server/db/schema'
+import { createBooking, createBrand, createPayment, createProduct, createUser } from './factories'
 import type { TestApp } from './test-app'
 
 /** Every test account gets this password unless it asks for another. */
@@ -118,7 +119,15 @@ export async function bearerTokenFor(app: AppInstance, who: { cookie: string; us
  * account inserted straight into the database (no password hashing).
  */
 export async function tokenFor(app: AppInstance, user: Account): Promise<string> {
-  return app.ctx.sessions.issueAccessToken({ ...user, isVerified: false })
+  // A token lives as long as its session: the account gets one, as a sign-in would record it.
+  const sessionId = randomUUID()
+  await app.ctx.db.insert(sessions).values({
+    id: sessionId,
+    token: randomUUID(),
+    userId: user.id,
+    expiresAt: new Date(Date.now() + 7 * 24 * 3600 * 1000),
+  })
+  return app.ctx.sessions.issueAccessToken({ ...user, isVerified: false, sessionId })
 }
 
 /** `Authorization: Bearer` headers for an account (see tokenFor). */
@@ -177,61 +186,29 @@ export async function insertUser(
   input: { role: Role; name?: string; email?: string; createdAt?: Date },
 ): Promise<Account> {
   const email = input.email ?? uniqueEmail(input.role)
-  const [row] = await db
-    .insert(users)
-    .values({
-      id: randomUUID(),
-      role: input.role,
-      name: input.name ?? `Target ${input.role} ${email.split('@')[0]}`,
-      email,
-      emailVerified: true,
-      ...(input.createdAt ? { createdAt: input.createdAt, updatedAt: input.createdAt } : {}),
-    })
-    .returning()
-  if (!row) throw new Error('insertUser: nothing inserted')
+  const row = await createUser(db, {
+    id: randomUUID(),
+    role: input.role,
+    name: input.name ?? `Target ${input.role} ${email.split('@')[0]}`,
+    email,
+    createdAt: input.createdAt,
+  })
   return { id: row.id, name: row.name, email: row.email, role: row.role }
 }
 
-/** A listing inserted straight into the database (the product endpoints for sellers come later). */
+/** A listing inserted straight into the database (with a brand of its own unless one is given). */
 export async function insertListing(
   db: Db,
   input: { sellerId: string; brandId?: string; isAdvertised?: boolean; name?: string },
 ): Promise<Listing> {
-  let brandId = input.brandId
-  if (!brandId) {
-    const [brand] = await db
-      .insert(brands)
-      .values({ name: `Brand ${randomUUID().slice(0, 8)}`, imageUrl: '/images/laptop-placeholder.svg' })
-      .returning({ id: brands.id })
-    if (!brand) throw new Error('insertListing: no brand')
-    brandId = brand.id
-  }
-  const [row] = await db
-    .insert(products)
-    .values({
-      name: input.name ?? `Laptop ${randomUUID().slice(0, 8)}`,
-      brandId,
-      sellerId: input.sellerId,
-      sellerPhone: '(512) 555-0100',
-      resalePriceCents: 64_900,
-      originalPriceCents: 129_900,
-      description: 'Fully working, light marks, battery at 80% of design capacity.',
-      condition: 'Good',
-      location: 'Austin, TX',
-      usesYears: 2,
-      processor: 'Intel Core i5-1235U',
-      ramGb: 16,
-      storageGb: 512,
-      screenInches: 14,
-      isAdvertised: input.isAdvertised ?? true,
-    })
-    .returning()
-  if (!row) throw new Error('insertListing: nothing inserted')
-  await db.insert(productImages).values({
-    productId: row.id,
-    position: 1,
-    cardUrl: '/images/laptop-placeholder.svg',
-    detailUrl: '/images/laptop-placeholder.svg',
+  const brandId = input.brandId ?? (await createBrand(db)).id
+  const row = await createProduct(db, {
+    seller: { id: input.sellerId },
+    brand: { id: brandId },
+    name: input.name ?? `Laptop ${randomUUID().slice(0, 8)}`,
+    resalePriceCents: 64_900,
+    originalPriceCents: 129_900,
+    isAdvertised: input.isAdvertised ?? true,
   })
   return { id: row.id, brandId, name: row.name, resalePriceCents: row.resalePriceCents }
 }
@@ -247,36 +224,12 @@ export async function insertBooking(
   input: { buyer: Account; listing: Listing; paid?: boolean },
 ): Promise<{ id: string }> {
   const { buyer, listing } = input
-  const [booking] = await db
-    .insert(bookings)
-    .values({
-      productId: listing.id,
-      buyerId: buyer.id,
-      productName: listing.name,
-      productImage: '/images/laptop-placeholder.svg',
-      priceCents: listing.resalePriceCents,
-      userName: buyer.name,
-      email: buyer.email,
-      phoneNumber: '(312) 555-0100',
-      location: 'Chicago, IL',
-      isPaid: input.paid ?? false,
-      paidAt: input.paid ? new Date() : null,
-    })
-    .returning({ id: bookings.id })
-  if (!booking) throw new Error('insertBooking: nothing inserted')
+  const booking = await createBooking(db, { buyer, product: listing, isPaid: input.paid ?? false })
   if (input.paid) {
-    await db.insert(payments).values({
-      bookingId: booking.id,
-      productId: listing.id,
-      buyerId: buyer.id,
-      amountCents: listing.resalePriceCents,
-      provider: 'test',
-      transactionId: `test_${randomUUID()}`,
-      status: 'succeeded',
-    })
+    await createPayment(db, { booking })
     await db.update(products).set({ isSold: true, soldAt: new Date() }).where(eq(products.id, listing.id))
   }
-  return booking
+  return { id: booking.id }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,31 +1,46 @@
 import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
 import pg from 'pg'
+import { inject } from 'vitest'
 import { type AppInstance, buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import { type Database, type Db, openDatabase } from '#server/db/client'
 import { MemoryMediaStorage } from '#server/lib/storage'
+import type { MailTransport, OutgoingEmail } from '#server/mail/transport'
 
 export type TestApp = {
   app: AppInstance
   db: Db
   storage: MemoryMediaStorage
+  /**
+   * Emails the worker sent (after `app.ctx.jobs.drain('email')`), rendered, when the test named neither
+   * SMTP_URL nor DATA_DIR; otherwise they go to that server or folder and this stays empty.
+   */
+  outbox: OutgoingEmail[]
   close(): Promise<void>
 }
+
+let pgliteImage: Blob | undefined
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or, in the `server-postgres`
  * test project (TEST_DB=postgres), a new database on TEST_DATABASE_URL's server, dropped afterwards.
+ * Both start from the copy that `global-setup.ts` migrated once for the run (migrations still run, and
+ * find nothing left to apply).
  */
 export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
   const url = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
   if (!url) {
-    const database = await openDatabase({ driver: 'pglite' })
+    const imageFile = inject('pgliteImage')
+    if (imageFile && !pgliteImage) pgliteImage = new Blob([fs.readFileSync(imageFile)])
+    const database = await openDatabase({ driver: 'pglite', image: pgliteImage })
     return { database, drop: async () => {} }
   }
   const name = `lm_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`
+  const template = inject('postgresTemplate')
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
-  await admin.query(`create database ${name}`)
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`)
   await admin.end()
   const dbUrl = new URL(url)
   dbUrl.pathname = `/${name}`
@@ -51,12 +66,26 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     RATE_LIMIT_PER_MINUTE: '0',
     ...env,
   })
-  const app = await buildApp({ config, database, storage, logger: false })
+  const outbox: OutgoingEmail[] = []
+  // Without SMTP_URL the app would write .eml files into ./data: tests keep their emails in memory.
+  const mailTransport: MailTransport | undefined =
+    env.SMTP_URL || env.DATA_DIR
+      ? undefined
+      : {
+          kind: 'smtp',
+          async send(email) {
+            outbox.push(email)
+            return {}
+          },
+          close() {},
+        }
+  const app = await buildApp({ config, database, storage, logger: false, mailTransport })
   await app.ready()
   return {
     app,
     db: database.db,
     storage,
+    outbox,
     close: async () => {
       await app.close()
       await database.close()

@@ -1,15 +1,15 @@
 import { fromNodeHeaders } from 'better-auth/node'
 import type { FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ErrorBody, type ErrorCode } from '#contract/errors'
 import { AccessToken, EmailQuery, Me } from '#contract/users'
-import type { AppInstance } from '#server/app'
 import { sendError } from '#server/lib/error-handler'
 import { AppError } from '#server/lib/errors'
-import { requireUser } from '#server/lib/session'
-
-/** At most this many failed sign-ins per account, and per client address, in one window. */
-export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 50, windowMs: 15 * 60 * 1000 }
+import { caller, signedIn } from '#server/lib/guard'
+import { refusedOriginMessage } from '#server/lib/origin'
+import { normalisedEmail, readAuthBody } from './auth-body'
+import { createSignInLimiter, type GuessKind } from './sign-in-limit'
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION',
@@ -21,67 +21,41 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 }
 
-/**
- * The email a sign-in names, read the way Better Auth reads the body: JSON, URL-encoded or multipart.
- * Reading JSON alone let a form-encoded sign-in skip the per-account limit.
- */
-async function emailOf(request: Request): Promise<string | undefined> {
-  const type = (request.headers.get('content-type') ?? '').toLowerCase()
-  let email: unknown
-  try {
-    if (/^application\/([a-z0-9.+-]*\+)?json/.test(type)) {
-      email = ((await request.clone().json()) as { email?: unknown } | null)?.email
-    } else if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-      email = (await request.clone().formData()).get('email')
-    }
-  } catch {
-    return undefined
-  }
-  return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : undefined
+/** What an auth answer without its own message says, by status. */
+function fallbackMessage(status: number, path: string, requestId: string): string {
+  if (status === 404) return `No route ${path}`
+  if (status === 401) return 'Please sign in'
+  if (status === 403) return 'You are not allowed to do this'
+  if (status === 429) return 'Too many attempts. Please try again later.'
+  if (status >= 500) return `Something went wrong (request ${requestId})`
+  return 'The request was refused'
+}
+
+/** Paths whose failures are password guesses, and which password they guess. */
+const GUESSES: Record<string, GuessKind> = {
+  '/api/auth/sign-in/email': 'signin',
+  '/api/auth/verify-password': 'password',
+  '/api/auth/change-password': 'password',
 }
 
 /**
  * Better Auth owns /api/auth/*: email and password, Google (OIDC), sessions and sign-out. It gets the raw
- * body, in its own plugin, and its error answers are reshaped into ours.
+ * body, in its own plugin, once read and checked here (see auth-body.ts), and its error answers are
+ * reshaped into ours.
  */
-async function betterAuthHandler(app: AppInstance) {
-  const { auth, counters, config } = app.ctx
+const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
+  const { auth, counters, config, sessions } = app.ctx
+  const limiter = createSignInLimiter(counters)
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) =>
     done(null, body),
   )
 
-  type SignInKeys = { account: string | undefined; address: string }
-  const limitKeys = async (req: FastifyRequest, request: Request): Promise<SignInKeys> => {
-    const email = await emailOf(request)
-    return { account: email ? `signin:acct:${email}` : undefined, address: `signin:ip:${req.ip}` }
-  }
-
-  /**
-   * Counts the attempt before it is tried, so that concurrent guesses cannot all pass the check before any
-   * failure is recorded. A refused attempt, a success, or an answer that is not a failed sign-in gives the
-   * reservation back; a failed sign-in keeps it. Returns the window that blocks the attempt, if any.
-   */
-  async function reserveAttempt(keys: SignInKeys) {
-    const [byAccount, byAddress] = await Promise.all([
-      keys.account ? counters.increment(keys.account, SIGN_IN_LIMITS.windowMs) : undefined,
-      counters.increment(keys.address, SIGN_IN_LIMITS.windowMs),
-    ])
-    const blocked =
-      byAccount && byAccount.count > SIGN_IN_LIMITS.perAccount
-        ? byAccount
-        : byAddress.count > SIGN_IN_LIMITS.perAddress
-          ? byAddress
-          : undefined
-    if (blocked) await releaseAttempt(keys)
-    return blocked
-  }
-
-  async function releaseAttempt(keys: SignInKeys) {
-    await Promise.all([
-      keys.account ? counters.decrement(keys.account) : undefined,
-      counters.decrement(keys.address),
-    ])
+  /** The account a guess is counted against: the email a sign-in names, or the signed-in user's id. */
+  async function accountOf(req: FastifyRequest, kind: GuessKind, fields: Record<string, unknown>) {
+    if (kind === 'signin') return normalisedEmail(fields)
+    const user = await sessions.get(req).catch(() => null)
+    return user?.id
   }
 
   app.route({
@@ -90,35 +64,54 @@ async function betterAuthHandler(app: AppInstance) {
     schema: { hide: true },
     async handler(req, reply) {
       const url = new URL(req.url, config.publicUrl)
-      const body = req.method === 'POST' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
-      const request = new Request(url, { method: req.method, headers: fromNodeHeaders(req.headers), body })
-      const isEmailSignIn = req.method === 'POST' && url.pathname === '/api/auth/sign-in/email'
-      const keys = isEmailSignIn ? await limitKeys(req, request) : undefined
-      if (keys) {
-        const blocked = await reserveAttempt(keys)
-        if (blocked) {
-          reply.header('retry-after', String(Math.max(1, Math.ceil(blocked.resetMs / 1000))))
-          return sendError(
-            reply,
-            429,
-            'RATE_LIMITED',
-            'Too many failed sign-in attempts. Please try again later.',
-          )
-        }
+      const raw = req.method === 'POST' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
+      const headers = fromNodeHeaders(req.headers)
+      let request = new Request(url, { method: req.method, headers, body: raw })
+      const body = await readAuthBody(request)
+      const fields = body.kind === 'json' || body.kind === 'form' ? body.fields : undefined
+      const kind = req.method === 'POST' ? GUESSES[url.pathname] : undefined
+
+      // What is counted is what the auth library gets: a form sign-in goes on as the JSON it was read into,
+      // and a password change always ends the account's other sessions (and their bearer tokens).
+      let forwarded: Record<string, unknown> | undefined
+      if (fields && kind === 'signin' && body.kind === 'form') forwarded = fields
+      if (fields && body.kind === 'json' && url.pathname === '/api/auth/change-password') {
+        forwarded = { ...fields, revokeOtherSessions: true }
+      }
+      if (forwarded) {
+        headers.set('content-type', 'application/json')
+        headers.delete('content-length')
+        request = new Request(url, { method: 'POST', headers, body: JSON.stringify(forwarded) })
+      }
+
+      const reservation = kind
+        ? await limiter.reserve(kind, await accountOf(req, kind, fields ?? {}), req.ip)
+        : undefined
+      if (reservation?.blocked) {
+        reply.header('retry-after', String(reservation.retryAfterSeconds))
+        const what = kind === 'signin' ? 'failed sign-in attempts' : 'wrong passwords'
+        return sendError(reply, 429, 'RATE_LIMITED', `Too many ${what}. Please try again later.`)
       }
 
       let response: Response
       try {
         response = await auth.handler(request)
       } catch (err) {
-        if (keys) await releaseAttempt(keys)
+        if (reservation) await reservation.settle('other')
         throw err
       }
+      const text = await response.text()
+      let parsed: { message?: unknown; code?: unknown } = {}
+      try {
+        parsed = JSON.parse(text) as typeof parsed
+      } catch {}
 
-      if (keys) {
-        const failed = response.status === 401 || response.status === 403
-        if (!failed) await releaseAttempt(keys)
-        if (response.ok && keys.account) await counters.reset(keys.account)
+      if (reservation) {
+        const failed =
+          response.status === 401 ||
+          response.status === 403 ||
+          (kind === 'password' && parsed.code === 'INVALID_PASSWORD')
+        await reservation.settle(failed ? 'failed' : response.ok ? 'succeeded' : 'other')
       }
 
       reply.code(response.status)
@@ -128,13 +121,15 @@ async function betterAuthHandler(app: AppInstance) {
       const cookies = response.headers.getSetCookie()
       if (cookies.length > 0) reply.header('set-cookie', cookies)
 
-      const text = await response.text()
       if (response.status >= 400) {
-        let message = response.status === 404 ? `No route ${req.method} ${url.pathname}` : 'Sign-in failed'
-        try {
-          const parsed = JSON.parse(text) as { message?: unknown }
-          if (typeof parsed.message === 'string' && parsed.message) message = parsed.message
-        } catch {}
+        let message =
+          typeof parsed.message === 'string' && parsed.message
+            ? parsed.message
+            : fallbackMessage(response.status, `${req.method} ${url.pathname}`, req.id)
+        if (parsed.code === 'INVALID_ORIGIN' || /invalid origin/i.test(message)) {
+          message = refusedOriginMessage(config, req.headers.origin)
+        }
+        if (response.status >= 500) req.log.error({ status: response.status, body: text }, 'auth failure')
         const code = CODE_BY_STATUS[response.status] ?? (response.status >= 500 ? 'INTERNAL' : 'VALIDATION')
         return sendError(reply, response.status, code, message)
       }
@@ -143,7 +138,7 @@ async function betterAuthHandler(app: AppInstance) {
   })
 }
 
-export async function authRoutes(app: AppInstance) {
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sessions, config } = app.ctx
 
   await app.register(betterAuthHandler, { prefix: '/auth' })
@@ -163,6 +158,7 @@ export async function authRoutes(app: AppInstance) {
   app.get(
     '/me',
     {
+      config: { guard: signedIn },
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user',
@@ -170,7 +166,7 @@ export async function authRoutes(app: AppInstance) {
       },
     },
     async (req) => {
-      const user = await requireUser(req)
+      const user = caller(req)
       return { id: user.id, name: user.name, email: user.email, role: user.role, verified: user.isVerified }
     },
   )
@@ -178,6 +174,7 @@ export async function authRoutes(app: AppInstance) {
   app.get(
     '/jwt',
     {
+      config: { guard: signedIn },
       schema: {
         tags: ['auth'],
         summary: "A short-lived bearer token for the signed-in user's own email",
@@ -186,11 +183,12 @@ export async function authRoutes(app: AppInstance) {
       },
     },
     async (req) => {
-      const user = await requireUser(req)
+      const user = caller(req)
       if (user.email.toLowerCase() !== req.query.email.toLowerCase()) {
         throw new AppError('FORBIDDEN', 'A token is issued only for your own email')
       }
-      return { accessToken: await sessions.issueAccessToken(user) }
+      if (!user.sessionId) throw new AppError('UNAUTHENTICATED', 'Please sign in')
+      return { accessToken: await sessions.issueAccessToken({ ...user, sessionId: user.sessionId }) }
     },
   )
 }

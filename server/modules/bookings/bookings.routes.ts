@@ -1,18 +1,32 @@
-import { Booking, BookingList, BookingsQuery, NewBooking } from '#contract/bookings'
-import { IdParams, Inserted } from '#contract/common'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import {
+  Booking,
+  BookingList,
+  BookingsQuery,
+  HandoverBody,
+  HoldAnswer,
+  HoldRefused,
+  NewBooking,
+  ProblemBody,
+} from '#contract/bookings'
+import { IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
-import type { AppInstance } from '#server/app'
-import { requireUser } from '#server/lib/session'
+import { caller, signedIn } from '#server/lib/guard'
+import { setPagingHeaders } from '#server/lib/paging'
 import { createBooking, findBookings, getBooking } from './bookings.service'
+import { confirmReceived, markHandedOver, reportProblem } from './deal.service'
+import { holdBooking } from './hold.service'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
-export async function bookingRoutes(app: AppInstance) {
-  const { db } = app.ctx
+export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx
+  const { autoCompleteDays } = config.deal
 
   app.post(
     '/bookings',
     {
+      config: { guard: signedIn },
       schema: {
         tags: ['bookings'],
         summary: 'Book a laptop (price, name and image come from the listing; the buyer from the session)',
@@ -21,8 +35,7 @@ export async function bookingRoutes(app: AppInstance) {
       },
     },
     async (req, reply) => {
-      const buyer = await requireUser(req)
-      const id = await createBooking(db, buyer, req.body)
+      const id = await createBooking(db, caller(req), req.body)
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )
@@ -30,6 +43,7 @@ export async function bookingRoutes(app: AppInstance) {
   app.get(
     '/bookings',
     {
+      config: { guard: signedIn },
       schema: {
         tags: ['bookings'],
         summary: "A buyer's bookings (your own, or anyone's for an admin)",
@@ -37,12 +51,17 @@ export async function bookingRoutes(app: AppInstance) {
         response: { 200: BookingList, ...errors },
       },
     },
-    async (req) => findBookings(db, await requireUser(req), req.query.email),
+    async (req, reply) => {
+      const page = await findBookings(db, caller(req), req.query.email, req.query, autoCompleteDays)
+      setPagingHeaders(req, reply, page)
+      return page.items
+    },
   )
 
   app.get(
     '/bookings/:id',
     {
+      config: { guard: signedIn },
       schema: {
         tags: ['bookings'],
         summary: "One booking, for its buyer, the listing's seller, or an admin",
@@ -50,6 +69,88 @@ export async function bookingRoutes(app: AppInstance) {
         response: { 200: Booking, ...errors },
       },
     },
-    async (req) => getBooking(db, await requireUser(req), req.params.id),
+    async (req) => getBooking(db, caller(req), req.params.id, autoCompleteDays),
+  )
+
+  app.post(
+    '/bookings/:id/hold',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['bookings'],
+        summary:
+          'The buyer opens the payment page: the laptop is held for this booking while they pay (HOLD_SECONDS)',
+        params: IdParams,
+        response: { 200: HoldAnswer, ...errors, 409: HoldRefused.or(ErrorBody), 429: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const hold = await holdBooking(db, caller(req), req.params.id, config.deal)
+      const holdUntil = hold.holdUntil.toISOString()
+      if (hold.held) return { holdUntil }
+      return reply.code(409).send({
+        error: {
+          code: 'RESERVED' as const,
+          message:
+            'Another buyer is paying for this laptop. It is reserved until they finish or their time runs out.',
+        },
+        holdUntil,
+      })
+    },
+  )
+
+  // The deal after payment: handover, receipt, problems. Someone who may not see the booking gets 404,
+  // a party who may not take this step 403, and a step in the wrong stage 409 naming the stage.
+  app.put(
+    '/bookings/:id/handed-over',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['bookings'],
+        summary: "The listing's seller: the buyer has the laptop (paid bookings; optional note)",
+        params: IdParams,
+        body: HandoverBody,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await markHandedOver(db, caller(req), req.params.id, req.body)
+      return { acknowledged: true, modifiedCount }
+    },
+  )
+
+  app.put(
+    '/bookings/:id/received',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['bookings'],
+        summary: 'The buyer: received, as described (after handover); the sale is completed',
+        params: IdParams,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await confirmReceived(db, caller(req), req.params.id)
+      return { acknowledged: true, modifiedCount }
+    },
+  )
+
+  app.post(
+    '/bookings/:id/problem',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['bookings'],
+        summary: 'The buyer: report a problem with a paid sale that is not completed (opens a dispute)',
+        params: IdParams,
+        body: ProblemBody,
+        response: { 201: Inserted, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const id = await reportProblem(db, caller(req), req.params.id, req.body)
+      return reply.code(201).send({ acknowledged: true, insertedId: id })
+    },
   )
 }

@@ -1,12 +1,15 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { Booking, NewBooking } from '#contract/bookings'
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Booking, BookingStatus, NewBooking } from '#contract/bookings'
+import { type ListPageQuery, TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
-import { bookings, productImages, products, users } from '#server/db/schema'
+import { bookings, disputes, products, users } from '#server/db/schema'
+import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { canActFor, type SessionUser } from '#server/lib/session'
-import { PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
+import { listPaging, type PagedList } from '#server/modules/products/paging'
+import { firstPhotoUrl, isListed, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
-const bookingColumns = {
+export const bookingColumns = {
   booking: bookings,
   productSold: products.isSold,
   productRemovedAt: products.removedAt,
@@ -15,31 +18,55 @@ const bookingColumns = {
   // A deleted seller's listings are hidden and cannot be paid for, like a removed listing.
   sellerDisabled: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${products.sellerId}
     and ${users.disabledAt} is not null)`,
+  disputeId: disputes.id,
+  disputeReason: disputes.reason,
+  disputeStatus: disputes.status,
 }
 
-type BookingRow = {
+export type BookingRow = {
   booking: typeof bookings.$inferSelect
   productSold: boolean
   productRemovedAt: Date | null
   productPriceCents: number
+  sellerId: string
   sellerDisabled: boolean
+  disputeId: string | null
+  disputeReason: string | null
+  disputeStatus: (typeof disputes.$inferSelect)['status'] | null
 }
 
-/**
- * What leaves the server for a booking; its status says whether it can still be paid. An unpaid
- * booking shows the listing's price now, which is what paying will charge ("Please Pay $…"), even if
- * the seller changed it since the booking; a paid one shows what was paid.
- */
-export function toBooking(row: BookingRow): Booking {
+/** Bookings with their listing and any dispute: what toBooking reads. */
+export function selectBookingRows(db: Db) {
+  return db
+    .select(bookingColumns)
+    .from(bookings)
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .leftJoin(disputes, eq(disputes.bookingId, bookings.id))
+}
+
+/** The wire status of a booking: its stage once paid, else whether it can still be paid. */
+export function bookingStatus(
+  row: Omit<BookingRow, 'disputeId' | 'disputeReason' | 'disputeStatus'>,
+): BookingStatus {
   const b = row.booking
-  const status = b.isPaid
-    ? 'paid'
-    : row.productSold
-      ? 'sold'
-      : row.productRemovedAt || row.sellerDisabled
-        ? 'unavailable'
-        : 'unpaid'
-  const priceCents = status === 'unpaid' ? row.productPriceCents : b.priceCents
+  if (b.isPaid) return b.stage === 'booked' ? 'paid' : b.stage
+  if (row.productSold) return 'sold'
+  if (row.productRemovedAt || row.sellerDisabled) return 'unavailable'
+  return 'unpaid'
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+/**
+ * What leaves the server for a booking; its status says whether it can still be paid, and where the deal
+ * is once it is. An unpaid booking shows what paying will charge ("Please Pay $…"): the booked price, or
+ * less when the seller has lowered it since (a raise never applies); `booked_price_cents` is the price at
+ * booking. A paid one shows what was paid. `autoCompleteDays` dates a handed-over sale's completion.
+ */
+export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
+  const b = row.booking
+  const status = bookingStatus(row)
+  const priceCents = status === 'unpaid' ? Math.min(b.priceCents, row.productPriceCents) : b.priceCents
   return {
     _id: b.id,
     productId: b.productId,
@@ -49,11 +76,26 @@ export function toBooking(row: BookingRow): Booking {
     email: b.email,
     price: priceCents / 100,
     price_cents: priceCents,
+    booked_price_cents: b.priceCents,
     phoneNumber: b.phoneNumber,
     location: b.location,
     paid: b.isPaid,
     status,
     createdAt: b.createdAt.toISOString(),
+    sellerId: row.sellerId,
+    paidAt: iso(b.paidAt),
+    handedOverAt: iso(b.handedOverAt),
+    handoverNote: b.handoverNote,
+    autoCompleteAt:
+      status === 'handed_over' && b.handedOverAt
+        ? new Date(b.handedOverAt.getTime() + autoCompleteDays * 86_400_000).toISOString()
+        : null,
+    completedAt: iso(b.completedAt),
+    refundedAt: iso(b.refundedAt),
+    dispute:
+      row.disputeId && row.disputeReason && row.disputeStatus
+        ? { _id: row.disputeId, reason: row.disputeReason, status: row.disputeStatus }
+        : null,
   }
 }
 
@@ -69,16 +111,17 @@ export async function createBooking(db: Db, buyer: SessionUser, input: NewBookin
       sellerId: products.sellerId,
       priceCents: products.resalePriceCents,
       isSold: products.isSold,
-      image: sql<string | null>`(select ${productImages.cardUrl} from ${productImages}
-        where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
+      expiredAt: products.expiredAt,
+      image: firstPhotoUrl,
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.sellerId))
-    .where(and(eq(products.id, input.productId), isNull(products.removedAt), isNull(users.disabledAt)))
+    .where(and(eq(products.id, input.productId), isListed))
     .limit(1)
   if (!product) throw notFound('Product')
   if (product.sellerId === buyer.id) throw new AppError('FORBIDDEN', 'You cannot book your own listing')
   if (product.isSold) throw new AppError('CONFLICT', 'This laptop has already been sold')
+  if (product.expiredAt) throw new AppError('CONFLICT', 'This listing has expired')
   const inserted = await db
     .insert(bookings)
     .values({
@@ -99,29 +142,46 @@ export async function createBooking(db: Db, buyer: SessionUser, input: NewBookin
 }
 
 /** The bookings of the account with this email: the caller's own, or anyone's for an admin. */
-export async function findBookings(db: Db, caller: SessionUser, email: string): Promise<Booking[]> {
+export async function findBookings(
+  db: Db,
+  caller: SessionUser,
+  email: string,
+  q: ListPageQuery = {},
+  autoCompleteDays = 7,
+): Promise<PagedList<Booking>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own bookings')
+  const [buyer] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
+  if (!buyer) return { items: [], total: 0, isEstimate: false, nextCursor: null }
+  const where = eq(bookings.buyerId, buyer.id)
+  const paging = listPaging(q)
   const rows = await db
-    .select(bookingColumns)
+    .select({ ...bookingColumns, id: bookings.id, k0: sql<string>`${bookings.createdAt}::text` })
     .from(bookings)
     .innerJoin(products, eq(products.id, bookings.productId))
-    .innerJoin(users, eq(users.id, bookings.buyerId))
-    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
+    .leftJoin(disputes, eq(disputes.bookingId, bookings.id))
+    .where(paging.after ? and(where, paging.after(sql`${bookings.createdAt}`, sql`${bookings.id}`)) : where)
     .orderBy(desc(bookings.createdAt), desc(bookings.id))
-    .limit(500)
-  return rows.map(toBooking)
+    .limit(paging.limit)
+    .offset(paging.offset)
+  const page = await paging.finish(rows, async () => {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(sql`(select 1 from ${bookings} where ${where} limit ${TOTAL_THRESHOLD + 1}) capped`)
+    return Number(row?.n ?? 0)
+  })
+  return { ...page, items: page.items.map((row) => toBooking(row, autoCompleteDays)) }
 }
 
 /** One booking, for its buyer, the listing's seller, or an admin. */
-export async function getBooking(db: Db, caller: SessionUser, id: string): Promise<Booking> {
-  const [row] = await db
-    .select(bookingColumns)
-    .from(bookings)
-    .innerJoin(products, eq(products.id, bookings.productId))
-    .where(eq(bookings.id, id))
-    .limit(1)
+export async function getBooking(
+  db: Db,
+  caller: SessionUser,
+  id: string,
+  autoCompleteDays = 7,
+): Promise<Booking> {
+  const [row] = await selectBookingRows(db).where(eq(bookings.id, id)).limit(1)
   if (!row) throw notFound('Booking')
   const allowed = caller.role === 'admin' || row.booking.buyerId === caller.id || row.sellerId === caller.id
   if (!allowed) throw new AppError('FORBIDDEN', 'This booking is not yours')
-  return toBooking(row)
+  return toBooking(row, autoCompleteDays)
 }

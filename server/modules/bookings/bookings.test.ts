@@ -24,7 +24,7 @@ let otherSeller: UserRow
 let admin: UserRow
 
 beforeAll(async () => {
-  t = await createTestApp()
+  t = await createTestApp({ LIVE_HOLDS_PER_BUYER: '100' })
   brand = await createBrand(t.db)
   buyer = await createUser(t.db, { role: 'buyer', name: 'Bea Buyer' })
   otherBuyer = await createUser(t.db, { role: 'buyer', name: 'Otto Buyer' })
@@ -353,6 +353,7 @@ describe('booking status', () => {
     expect((await statusOf(winner)).status).toBe('unpaid')
     expect((await statusOf(loser, otherBuyer)).status).toBe('unpaid')
 
+    await call('POST', `/api/bookings/${winner}/hold`, buyer)
     const pay = await call('POST', '/api/payments/test', buyer, {
       bookingId: winner,
       card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
@@ -388,6 +389,7 @@ describe('booking status', () => {
     expect((await statusOf(id)).status).toBe('unavailable')
     const orders = await call('GET', `/api/bookings?email=${encodeURIComponent(buyer.email)}`, buyer)
     expect(BookingList.parse(orders.json()).find((b) => b._id === id)?.status).toBe('unavailable')
+    await call('POST', `/api/bookings/${id}/hold`, buyer)
     const pay = await call('POST', '/api/payments/test', buyer, {
       bookingId: id,
       card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
@@ -395,21 +397,25 @@ describe('booking status', () => {
     expect(pay.statusCode).toBe(409)
   })
 
-  it('shows the price it will be charged: the listing price until paid, then the amount paid', async () => {
+  it('shows the price it will be charged: the booked price or a lower one until paid, then the amount paid', async () => {
     const product = await listing({ resalePriceCents: 80_000 })
     const id = (await book(product.id)).json().insertedId as string
     const other = (await book(product.id, otherBuyer)).json().insertedId as string
+    // A raise never reaches an open booking; a drop does.
     await t.db.update(products).set({ resalePriceCents: 90_000 }).where(eq(products.id, product.id))
-    expect(await statusOf(id)).toMatchObject({ price_cents: 90_000, price: 900 })
+    expect(await statusOf(id)).toMatchObject({ price_cents: 80_000, price: 800, booked_price_cents: 80_000 })
+    await t.db.update(products).set({ resalePriceCents: 70_000 }).where(eq(products.id, product.id))
+    expect(await statusOf(id)).toMatchObject({ price_cents: 70_000, booked_price_cents: 80_000 })
 
+    await call('POST', `/api/bookings/${id}/hold`, buyer)
     const pay = await call('POST', '/api/payments/test', buyer, {
       bookingId: id,
       card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
     })
-    expect(pay.json()).toMatchObject({ amount_cents: 90_000 })
+    expect(pay.json()).toMatchObject({ amount_cents: 70_000 })
     // The seller cannot change what was paid by editing the sold listing.
     await t.db.update(products).set({ resalePriceCents: 95_000 }).where(eq(products.id, product.id))
-    expect(await statusOf(id)).toMatchObject({ status: 'paid', price_cents: 90_000 })
+    expect(await statusOf(id)).toMatchObject({ status: 'paid', price_cents: 70_000 })
     expect((await statusOf(other, otherBuyer)).status).toBe('sold')
   })
 })

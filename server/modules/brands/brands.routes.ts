@@ -1,9 +1,9 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { BrandList } from '#contract/brands'
-import type { AppInstance } from '#server/app'
 import { sendJson } from '#server/lib/error-handler'
 import { findBrands } from './brands.service'
 
-export async function brandRoutes(app: AppInstance) {
+export const brandRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, cache } = app.ctx
   app.get(
     '/brands',

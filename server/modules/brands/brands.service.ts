@@ -9,7 +9,14 @@ export async function findBrands(db: Db): Promise<Brand[]> {
     .select({ brandId: products.brandId, n: sql<number>`count(*)::int`.as('n') })
     .from(products)
     .innerJoin(users, eq(users.id, products.sellerId))
-    .where(and(eq(products.isSold, false), isNull(products.removedAt), isNull(users.disabledAt)))
+    .where(
+      and(
+        eq(products.isSold, false),
+        isNull(products.removedAt),
+        isNull(products.expiredAt),
+        isNull(users.disabledAt),
+      ),
+    )
     .groupBy(products.brandId)
     .as('available')
   const rows = await db

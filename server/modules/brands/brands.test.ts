@@ -1,43 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BrandList } from '#contract/brands'
 import type { Db } from '#server/db/client'
-import { brands, products, users } from '#server/db/schema'
+import { createBrand, createProduct, createUser, type NewProduct } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 
 let t: TestApp
 
 async function insertBrand(db: Db, name: string) {
-  const [row] = await db
-    .insert(brands)
-    .values({ name, imageUrl: `/media/brands/${name.toLowerCase()}.svg` })
-    .returning()
-  if (!row) throw new Error('brand not inserted')
-  return row.id
+  return (await createBrand(db, { name, imageUrl: `/media/brands/${name.toLowerCase()}.svg` })).id
 }
 
-let n = 0
 async function insertProduct(
   db: Db,
   brandId: string,
   sellerId: string,
-  values: Partial<typeof products.$inferInsert> = {},
+  values: Omit<NewProduct, 'seller' | 'brand'> = {},
 ) {
-  await db.insert(products).values({
-    name: `Laptop ${++n}`,
-    brandId,
-    sellerId,
-    resalePriceCents: 50_000,
-    originalPriceCents: 90_000,
-    description: 'Works well.',
-    condition: 'Good',
-    location: 'Dhaka',
-    usesYears: 1,
-    processor: 'Intel Core i5',
-    ramGb: 8,
-    storageGb: 256,
-    screenInches: 14,
-    ...values,
-  })
+  await createProduct(db, { ...values, seller: { id: sellerId }, brand: { id: brandId } })
 }
 
 const ids = { Lenovo: '', Apple: '', Dell: '', MSI: '' }
@@ -45,10 +24,8 @@ const ids = { Lenovo: '', Apple: '', Dell: '', MSI: '' }
 beforeAll(async () => {
   t = await createTestApp()
   const { db } = t
-  await db.insert(users).values([
-    { id: 'seller', name: 'Seller', email: 'seller@example.test', role: 'seller' },
-    { id: 'gone', name: 'Gone', email: 'gone@example.test', role: 'seller', disabledAt: new Date() },
-  ])
+  await createUser(db, { id: 'seller', role: 'seller' })
+  await createUser(db, { id: 'gone', role: 'seller', disabled: true })
   for (const name of ['Lenovo', 'Apple', 'Dell', 'MSI'] as const) ids[name] = await insertBrand(db, name)
   const { Apple, Dell, Lenovo } = ids
   await insertProduct(db, Apple, 'seller')

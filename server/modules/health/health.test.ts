@@ -36,6 +36,22 @@ describe('GET /api/health', () => {
     expect((await t.app.inject('/api/health')).statusCode).toBe(200)
   })
 
+  it('answers 503 draining, without asking the database, once the instance is shutting down', async () => {
+    const ping = vi.spyOn(t.app.ctx.database, 'ping')
+    t.app.ctx.lifecycle.draining = true
+    try {
+      const res = await t.app.inject('/api/health')
+      expect(res.statusCode).toBe(503)
+      expect(Health.parse(res.json())).toMatchObject({ status: 'draining' })
+      expect(ping).not.toHaveBeenCalled()
+      // Everything else is still answered while the balancer turns away.
+      expect((await t.app.inject('/api/brands')).statusCode).toBe(200)
+    } finally {
+      t.app.ctx.lifecycle.draining = false
+      ping.mockRestore()
+    }
+  })
+
   it('answers HEAD too, for load balancers', async () => {
     const res = await t.app.inject({ method: 'HEAD', url: '/api/health' })
     expect(res.statusCode).toBe(200)

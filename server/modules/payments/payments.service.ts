@@ -2,9 +2,20 @@ import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { Db } from '#server/db/client'
-import { bookings, paymentEvents, payments, products, users } from '#server/db/schema'
+import {
+  bookingEvents,
+  bookings,
+  paymentEvents,
+  payments,
+  productHolds,
+  products,
+  users,
+} from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
+import { holderOf } from '#server/modules/bookings/hold.service'
+import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import { testCardOutcome } from './test-processor'
 
 type BookingRow = typeof bookings.$inferSelect
@@ -26,6 +37,17 @@ async function lockPayableBooking(tx: Db, buyer: SessionUser, bookingId: string)
   if (product.removedAt || product.sellerDisabledAt) {
     throw new AppError('CONFLICT', 'This listing is no longer available')
   }
+  // A payment is taken only while this booking holds the laptop (POST /api/bookings/{id}/hold).
+  const holder = await holderOf(tx, product.id, booking.id)
+  if (holder === 'other') {
+    throw new AppError('RESERVED', 'Another buyer is paying for this laptop. Try again when their hold ends.')
+  }
+  if (holder === 'none') {
+    throw new AppError(
+      'CONFLICT',
+      'Your hold on this laptop has ended. Hold it again from the payment page, then pay.',
+    )
+  }
   return { booking, product }
 }
 
@@ -40,13 +62,24 @@ async function lockProduct(tx: Db, productId: string) {
   return { ...row.product, sellerDisabledAt: row.sellerDisabledAt }
 }
 
+/**
+ * What paying for a booking charges: the price the buyer booked at, or the listing's price now when the
+ * seller has lowered it since. A raise never reaches an open booking (docs/decisions/0017).
+ */
+export function amountDue(
+  booking: Pick<BookingRow, 'priceCents'>,
+  product: Pick<ProductRow, 'resalePriceCents'>,
+) {
+  return Math.min(booking.priceCents, product.resalePriceCents)
+}
+
 /** The sale itself, in the caller's transaction: payment recorded, booking paid, listing sold. */
 async function recordSale(
   tx: Db,
   sale: { booking: BookingRow; product: ProductRow; provider: 'stripe' | 'test'; transactionId: string },
 ) {
   const now = new Date()
-  const amountCents = sale.product.resalePriceCents
+  const amountCents = amountDue(sale.booking, sale.product)
   await tx
     .insert(payments)
     .values({
@@ -62,15 +95,20 @@ async function recordSale(
       target: [payments.provider, payments.transactionId],
       set: { status: 'succeeded', amountCents, failureReason: null, updatedAt: now },
     })
-  // The booking's price becomes what was paid, which the listing's price may have moved to since booking.
+  // The booking's price becomes what was paid: less than booked when the seller lowered it since.
   await tx
     .update(bookings)
-    .set({ isPaid: true, paidAt: now, priceCents: amountCents })
+    .set({ isPaid: true, paidAt: now, priceCents: amountCents, stage: 'paid' })
     .where(eq(bookings.id, sale.booking.id))
+  await tx
+    .insert(bookingEvents)
+    .values({ bookingId: sale.booking.id, kind: 'paid', actorId: sale.booking.buyerId })
   await tx
     .update(products)
     .set({ isSold: true, soldAt: now, updatedAt: now })
     .where(eq(products.id, sale.product.id))
+  await tx.delete(productHolds).where(eq(productHolds.productId, sale.product.id))
+  await refreshPriceGuideForProduct(tx, sale.product.id)
   return { transactionId: sale.transactionId, amountCents }
 }
 
@@ -89,7 +127,7 @@ export async function payWithTestCard(db: Db, buyer: SessionUser, bookingId: str
         bookingId: booking.id,
         productId: product.id,
         buyerId: buyer.id,
-        amountCents: product.resalePriceCents,
+        amountCents: amountDue(booking, product),
         provider: 'test',
         transactionId,
         status: 'failed',
@@ -100,6 +138,7 @@ export async function payWithTestCard(db: Db, buyer: SessionUser, bookingId: str
     return recordSale(tx, { booking, product, provider: 'test', transactionId })
   })
   if ('declined' in result) throw new AppError('PAYMENT_FAILED', result.declined)
+  publicDataChanged(db)
   return result
 }
 
@@ -119,7 +158,7 @@ function providerFailure(what: string, err: unknown): Error {
  */
 export async function createStripeIntent(db: Db, stripe: Stripe, buyer: SessionUser, bookingId: string) {
   const { booking, product } = await db.transaction((tx) => lockPayableBooking(tx, buyer, bookingId))
-  const amountCents = product.resalePriceCents
+  const amountCents = amountDue(booking, product)
   const intent = await stripe.paymentIntents
     .create(
       {
@@ -155,7 +194,7 @@ export async function createStripeIntent(db: Db, stripe: Stripe, buyer: SessionU
  * for three, so "already refunded" (under an expired key, or by hand in the dashboard) counts as done:
  * otherwise that event would fail on every redelivery and its payment would never be settled.
  */
-async function refundIntent(stripe: Stripe, intentId: string): Promise<void> {
+export async function refundIntent(stripe: Stripe, intentId: string): Promise<void> {
   try {
     await stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey: `refund-${intentId}` })
   } catch (err) {
@@ -173,6 +212,18 @@ export type WebhookOutcome = 'paid' | 'duplicate' | 'refunded' | 'failed' | 'ign
  * transaction, so a failed refund is retried with Stripe's redelivery.
  */
 export async function handleStripeWebhook(
+  db: Db,
+  stripe: Stripe,
+  webhookSecret: string,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<WebhookOutcome> {
+  const outcome = await settleStripeEvent(db, stripe, webhookSecret, rawBody, signature)
+  if (outcome === 'paid') publicDataChanged(db)
+  return outcome
+}
+
+async function settleStripeEvent(
   db: Db,
   stripe: Stripe,
   webhookSecret: string,
@@ -234,14 +285,21 @@ export async function handleStripeWebhook(
     const received = intent.amount_received || intent.amount
     const matches =
       intent.currency === 'usd' &&
-      received === product.resalePriceCents &&
+      received === amountDue(booking, product) &&
       intent.metadata?.buyerId === booking.buyerId
     const available = !booking.isPaid && !product.isSold && !product.removedAt && !product.sellerDisabledAt
-    if (!matches || !available) {
+    // A success that arrives after this booking's hold went to another buyer is given back; one that is
+    // late but finds nobody else holding the laptop still buys it.
+    const heldByOther = (await holderOf(tx, product.id, booking.id)) === 'other'
+    if (!matches || !available || heldByOther) {
       await refundIntent(stripe, intent.id)
       await mark(
         'refunded',
-        matches ? 'The laptop was sold to someone else' : 'The amount did not match the listing',
+        !matches
+          ? 'The amount did not match the listing'
+          : heldByOther && available
+            ? 'Another buyer held the laptop when the payment arrived'
+            : 'The laptop was sold to someone else',
       )
       return 'refunded'
     }

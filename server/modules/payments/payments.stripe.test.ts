@@ -2,12 +2,12 @@
 // and webhooks are signed with the SDK's own test helper, as Stripe would sign them.
 
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ErrorBody } from '#contract/errors'
 import { PaymentConfig, PaymentIntentAnswer } from '#contract/payments'
-import { bookings, paymentEvents, payments, products } from '#server/db/schema'
+import { bookings, paymentEvents, payments, productHolds, products } from '#server/db/schema'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
   type BrandRow,
@@ -38,6 +38,7 @@ let seller: UserRow
 beforeAll(async () => {
   fake = await startFakeStripe()
   t = await createTestApp({
+    LIVE_HOLDS_PER_BUYER: '100',
     STRIPE_SECRET_KEY: SECRET_KEY,
     STRIPE_PUBLISHABLE_KEY: 'pk_test_laptop_market',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -93,8 +94,23 @@ async function listingWithBooking(priceCents = 89_900, who: UserRow = buyer) {
   return { product, booking }
 }
 
-/** POST /api/payments/intent as the web page does; the intent as the fake server holds it. */
+/** The payment page's hold, which paying needs. */
+async function hold(bookingId: string, who: UserRow = buyer) {
+  const res = await call('POST', `/api/bookings/${bookingId}/hold`, who)
+  expect(res.statusCode).toBe(200)
+}
+
+/** The hold on a listing runs out, as time passing would end it. */
+async function expireHold(productId: string) {
+  await t.db
+    .update(productHolds)
+    .set({ holdUntil: sql`now() - interval '1 second'` })
+    .where(eq(productHolds.productId, productId))
+}
+
+/** POST /api/payments/intent as the web page does (after its hold); the intent as the fake server holds it. */
 async function intentFor(bookingId: string, who: UserRow = buyer) {
+  await hold(bookingId, who)
   const res = await call('POST', '/api/payments/intent', who, { bookingId })
   expect(res.statusCode).toBe(200)
   const answer = PaymentIntentAnswer.parse(res.json())
@@ -247,6 +263,7 @@ describe('POST /api/payments/intent', () => {
   })
   it("answers a provider failure as our own 500, not as Stripe's status and message", async () => {
     const { product, booking } = await listingWithBooking()
+    await hold(booking.id)
     for (const [status, message] of [
       [401, 'Invalid API Key provided'],
       [400, 'Amount must be at least $0.50 usd'],
@@ -355,11 +372,22 @@ describe('POST /api/payments/webhook', () => {
     expect(outcomeOf(await deliver(event.payload, { timestamp: recent }))).toBe('paid')
   })
 
-  it('refunds, and changes nothing, when the amount no longer matches the listing', async () => {
+  it('makes the intent for the booked price when the seller raised it since the booking, and pays it', async () => {
+    const { product, booking } = await listingWithBooking(30_000)
+    await t.db.update(products).set({ resalePriceCents: 9_999_900 }).where(eq(products.id, product.id))
+    const { intent, answer } = await intentFor(booking.id)
+    expect(answer.amount_cents).toBe(30_000)
+    expect(intent.amount).toBe(30_000)
+    expect(outcomeOf(await deliver(succeeded(intent).payload))).toBe('paid')
+    const after = await state(product)
+    expect(after.payments[0]).toMatchObject({ status: 'succeeded', amountCents: 30_000 })
+  })
+
+  it('refunds, and changes nothing, when the amount no longer matches what is due', async () => {
     const { product, booking } = await listingWithBooking(60_000)
     const { intent } = await intentFor(booking.id)
-    // The seller changes the price after the intent was made; the customer then pays the old amount.
-    await t.db.update(products).set({ resalePriceCents: 65_000 }).where(eq(products.id, product.id))
+    // The seller lowers the price after the intent was made; the customer then pays the old amount.
+    await t.db.update(products).set({ resalePriceCents: 55_000 }).where(eq(products.id, product.id))
     const event = succeeded(intent)
     expect(outcomeOf(await deliver(event.payload))).toBe('refunded')
     expect(outcomeOf(await deliver(event.payload))).toBe('duplicate')
@@ -380,7 +408,7 @@ describe('POST /api/payments/webhook', () => {
     // Still payable: a new intent for the new price pays.
     const again = await intentFor(booking.id)
     expect(again.intent.id).not.toBe(intent.id)
-    expect(again.intent.amount).toBe(65_000)
+    expect(again.intent.amount).toBe(55_000)
     expect(outcomeOf(await deliver(succeeded(again.intent).payload))).toBe('paid')
     expect((await state(product)).product.isSold).toBe(true)
   })
@@ -405,7 +433,9 @@ describe('POST /api/payments/webhook', () => {
     const product = await createProduct(t.db, { seller, brand, isAdvertised: true, resalePriceCents: 99_000 })
     const first = await createBooking(t.db, { buyer, product })
     const second = await createBooking(t.db, { buyer: otherBuyer, product })
+    // The first buyer's hold runs out while they are at Stripe; the second buyer holds it and pays too.
     const a = (await intentFor(first.id, buyer)).intent
+    await expireHold(product.id)
     const b = (await intentFor(second.id, otherBuyer)).intent
     const eventA = succeeded(a)
     const eventB = succeeded(b)
@@ -422,8 +452,13 @@ describe('POST /api/payments/webhook', () => {
     expect(after.payments).toHaveLength(2)
     expect(won && lost).toBeTruthy()
     expect(after.product.isSold).toBe(true)
-    expect(after.bookings.filter((bk) => bk.isPaid).map((bk) => bk.id)).toEqual([won?.bookingId])
-    expect(lost?.failureReason).toBe('The laptop was sold to someone else')
+    // The buyer holding the laptop gets it, whichever success arrives first.
+    expect(won?.bookingId).toBe(second.id)
+    expect(after.bookings.filter((bk) => bk.isPaid).map((bk) => bk.id)).toEqual([second.id])
+    expect([
+      'The laptop was sold to someone else',
+      'Another buyer held the laptop when the payment arrived',
+    ]).toContain(lost?.failureReason)
 
     expect(fake.refunds).toHaveLength(1)
     expect(fake.refunds[0]?.payment_intent).toBe(lost?.transactionId)
@@ -450,8 +485,11 @@ describe('POST /api/payments/webhook', () => {
     const product = await createProduct(t.db, { seller, brand, resalePriceCents: 30_000 })
     const first = await createBooking(t.db, { buyer, product })
     const second = await createBooking(t.db, { buyer: otherBuyer, product })
+    // Both holds have run out when the first success arrives: nobody else holds the laptop, so it buys it.
     const a = (await intentFor(first.id, buyer)).intent
+    await expireHold(product.id)
     const b = (await intentFor(second.id, otherBuyer)).intent
+    await expireHold(product.id)
     expect(outcomeOf(await deliver(succeeded(a).payload))).toBe('paid')
 
     const eventB = succeeded(b)
@@ -533,8 +571,11 @@ describe('POST /api/payments/webhook', () => {
     const product = await createProduct(t.db, { seller, brand, resalePriceCents: 20_000 })
     const first = await createBooking(t.db, { buyer, product })
     const second = await createBooking(t.db, { buyer: otherBuyer, product })
+    // Both holds have run out when the first success arrives: nobody else holds the laptop, so it buys it.
     const a = (await intentFor(first.id, buyer)).intent
+    await expireHold(product.id)
     const b = (await intentFor(second.id, otherBuyer)).intent
+    await expireHold(product.id)
     expect(outcomeOf(await deliver(succeeded(a).payload))).toBe('paid')
     const eventB = succeeded(b)
     // Refunded earlier under another key (by the app before a crash, or by hand in the dashboard).
@@ -543,5 +584,102 @@ describe('POST /api/payments/webhook', () => {
     expect(fake.refunds).toHaveLength(1)
     const lost = (await state(product)).payments.find((p) => p.transactionId === b.id)
     expect(lost?.status).toBe('refunded')
+  })
+})
+
+describe('PUT /api/disputes/{id}/refund with Stripe', () => {
+  it("gives the money back through Stripe's refund call, once, and marks the sale refunded", async () => {
+    const admin = await createUser(t.db, { role: 'admin' })
+    const { booking } = await listingWithBooking(45_600)
+    const { intent } = await intentFor(booking.id)
+    expect(outcomeOf(await deliver(succeeded(intent).payload))).toBe('paid')
+    const problem = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${booking.id}/problem`,
+      headers: await bearerFor(t.app, buyer),
+      payload: { reason: 'The charger in the box is for another model.' },
+    })
+    expect(problem.statusCode).toBe(201)
+    const disputeId = (problem.json() as { insertedId: string }).insertedId
+
+    const refund = await t.app.inject({
+      method: 'PUT',
+      url: `/api/disputes/${disputeId}/refund`,
+      headers: await bearerFor(t.app, admin),
+    })
+    expect(refund.statusCode).toBe(200)
+    expect(fake.refunds).toHaveLength(1)
+    expect(fake.refunds[0]).toMatchObject({ payment_intent: intent.id, amount: 45_600 })
+    expect(fake.callsTo('POST', '/v1/refunds')[0]?.idempotencyKey).toBe(`refund-${intent.id}`)
+    const [payment] = await t.db.select().from(payments).where(eq(payments.transactionId, intent.id))
+    expect(payment?.status).toBe('refunded')
+    const read = await call('GET', `/api/bookings/${booking.id}`, buyer)
+    expect(read.json()).toMatchObject({ status: 'refunded', paid: true })
+  })
+
+  it('changes nothing when Stripe refuses the refund, so the admin can try again', async () => {
+    const admin = await createUser(t.db, { role: 'admin' })
+    const { booking } = await listingWithBooking(12_300)
+    const { intent } = await intentFor(booking.id)
+    expect(outcomeOf(await deliver(succeeded(intent).payload))).toBe('paid')
+    const problem = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${booking.id}/problem`,
+      headers: await bearerFor(t.app, buyer),
+      payload: { reason: 'It never arrived at the meeting point.' },
+    })
+    const disputeId = (problem.json() as { insertedId: string }).insertedId
+    fake.failNext('/v1/refunds', 400, 'Refunds are paused on this account')
+    const failed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/disputes/${disputeId}/refund`,
+      headers: await bearerFor(t.app, admin),
+    })
+    expect(failed.statusCode).toBe(500)
+    const [payment] = await t.db.select().from(payments).where(eq(payments.transactionId, intent.id))
+    expect(payment?.status).toBe('succeeded')
+    expect((await call('GET', `/api/bookings/${booking.id}`, buyer)).json()).toMatchObject({
+      status: 'disputed',
+    })
+  })
+})
+
+describe('a Stripe success after the hold moved on', () => {
+  it('is refunded automatically while another buyer holds the laptop, and that buyer can still pay', async () => {
+    const product = await createProduct(t.db, { seller, brand, resalePriceCents: 41_000 })
+    const first = await createBooking(t.db, { buyer, product })
+    const second = await createBooking(t.db, { buyer: otherBuyer, product })
+    const late = (await intentFor(first.id, buyer)).intent
+    await expireHold(product.id)
+    await hold(second.id, otherBuyer)
+
+    expect(outcomeOf(await deliver(succeeded(late).payload))).toBe('refunded')
+    const after = await state(product)
+    expect(after.product.isSold).toBe(false)
+    expect(after.payments.find((p) => p.transactionId === late.id)).toMatchObject({
+      status: 'refunded',
+      failureReason: 'Another buyer held the laptop when the payment arrived',
+    })
+    expect(fake.refunds.map((r) => r.payment_intent)).toEqual([late.id])
+
+    const next = (await intentFor(second.id, otherBuyer)).intent
+    expect(outcomeOf(await deliver(succeeded(next).payload))).toBe('paid')
+    expect((await state(product)).bookings.find((b) => b.id === second.id)?.isPaid).toBe(true)
+  })
+
+  it('refuses to make an intent without a live hold, or while another buyer holds the laptop', async () => {
+    const product = await createProduct(t.db, { seller, brand, resalePriceCents: 42_000 })
+    const first = await createBooking(t.db, { buyer, product })
+    const second = await createBooking(t.db, { buyer: otherBuyer, product })
+    const none = await call('POST', '/api/payments/intent', buyer, { bookingId: first.id })
+    expect(none.statusCode).toBe(409)
+    expect(errorOf(none).message).toBe(
+      'Your hold on this laptop has ended. Hold it again from the payment page, then pay.',
+    )
+    await hold(second.id, otherBuyer)
+    const reserved = await call('POST', '/api/payments/intent', buyer, { bookingId: first.id })
+    expect(reserved.statusCode).toBe(409)
+    expect(errorOf(reserved).code).toBe('RESERVED')
+    expect(fake.calls).toEqual([])
   })
 })

@@ -35,7 +35,7 @@ let admin: UserRow
 
 beforeAll(async () => {
   // A long public-cache lifetime: a sale must clear it, or the sold laptop would stay on the home page.
-  t = await createTestApp({ PUBLIC_CACHE_TTL_MS: '60000' })
+  t = await createTestApp({ PUBLIC_CACHE_TTL_MS: '60000', LIVE_HOLDS_PER_BUYER: '100' })
   brand = await createBrand(t.db)
   buyer = await createUser(t.db, { role: 'buyer' })
   otherBuyer = await createUser(t.db, { role: 'buyer' })
@@ -60,7 +60,9 @@ function errorOf(res: { json(): unknown }) {
   return ErrorBody.parse(res.json()).error
 }
 
-function pay(bookingId: string, who: UserRow | null = buyer, card: Record<string, unknown> = {}) {
+/** Pays as the payment page does: the hold first (whatever it answers), then the card. */
+async function pay(bookingId: string, who: UserRow | null = buyer, card: Record<string, unknown> = {}) {
+  await call('POST', `/api/bookings/${bookingId}/hold`, who)
   return call('POST', '/api/payments/test', who, {
     bookingId,
     card: { number: GOOD, expiry: futureExpiry(), cvc: '123', ...card },
@@ -295,9 +297,9 @@ describe('POST /api/payments/test', () => {
     expect((await state(product, booking.id)).payments).toEqual([])
   })
 
-  it('charges the listing price, not what the booking or the client says', async () => {
+  it('charges the booked price, not what the client says', async () => {
     const { product, booking } = await listingWithBooking(40_000)
-    await t.db.update(bookings).set({ priceCents: 100 }).where(eq(bookings.id, booking.id))
+    await call('POST', `/api/bookings/${booking.id}/hold`, buyer)
     const res = await call('POST', '/api/payments/test', buyer, {
       bookingId: booking.id,
       card: { number: GOOD, expiry: futureExpiry(), cvc: '123' },
@@ -307,5 +309,25 @@ describe('POST /api/payments/test', () => {
     const ok = await pay(booking.id)
     expect(PaymentResult.parse(ok.json()).amount_cents).toBe(40_000)
     expect((await state(product, booking.id)).payments[0]?.amountCents).toBe(40_000)
+  })
+
+  it('never charges a price raised after the booking; the booking shows what paying will charge', async () => {
+    const { product, booking } = await listingWithBooking(10_000)
+    await t.db.update(products).set({ resalePriceCents: 9_999_900 }).where(eq(products.id, product.id))
+    const shown = await call('GET', `/api/bookings/${booking.id}`, buyer)
+    expect(shown.json()).toMatchObject({ price_cents: 10_000, booked_price_cents: 10_000 })
+    const ok = await pay(booking.id)
+    expect(PaymentResult.parse(ok.json()).amount_cents).toBe(10_000)
+    const after = await state(product, booking.id)
+    expect(after.payments[0]?.amountCents).toBe(10_000)
+    expect(after.booking.priceCents).toBe(10_000)
+  })
+
+  it('passes on a price lowered after the booking, and shows both prices', async () => {
+    const { product, booking } = await listingWithBooking(50_000)
+    await t.db.update(products).set({ resalePriceCents: 45_000 }).where(eq(products.id, product.id))
+    const shown = await call('GET', `/api/bookings/${booking.id}`, buyer)
+    expect(shown.json()).toMatchObject({ price_cents: 45_000, booked_price_cents: 50_000 })
+    expect(PaymentResult.parse((await pay(booking.id)).json()).amount_cents).toBe(45_000)
   })
 })

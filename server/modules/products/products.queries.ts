@@ -1,16 +1,36 @@
-import { and, asc, desc, eq, gte, ilike, isNull, lte, or, type SQL, sql } from 'drizzle-orm'
-import type { Product, ProductPage, ProductSearchQuery } from '#contract/products'
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import type { ListPageQuery } from '#contract/paging'
+import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
+import type { Product } from '#contract/products'
 import type { Db } from '#server/db/client'
-import { brands, products, users } from '#server/db/schema'
+import { brands, listingCounts, productHolds, productImages, products, users } from '#server/db/schema'
+import { isOnSale, listPaging, type PagedList } from './paging'
 
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
+
+/** The card-size URL of a listing's first photo, or null when it has none. */
+export const firstPhotoUrl = sql<string | null>`(select ${productImages.cardUrl} from ${productImages}
+  where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`
 
 const imagesJson = sql<{ card: string; detail: string }[]>`coalesce((
   select json_agg(json_build_object('card', pi.card_url, 'detail', pi.detail_url) order by pi.position)
   from product_images pi where pi.product_id = ${products.id}), '[]'::json)`
 
+/**
+ * The price guide of the listing's kind, read from the precomputed table (one index lookup): its processor
+ * model's row when at least 5 sales back it, else its family's.
+ */
+const priceGuideJson = sql<{ count: number; p25: number; median: number; p75: number } | null>`(
+  select json_build_object('count', g.sales, 'p25', g.p25_cents, 'median', g.median_cents, 'p75', g.p75_cents)
+  from price_guides g
+  where g.brand_id = ${products.brandId} and g.ram_gb = ${products.ramGb} and g.storage_gb = ${products.storageGb}
+    and g.sales >= ${PRICE_GUIDE_MIN_SALES}
+    and ((g.level = 1 and g.processor_key = processor_model_key(${products.processor}))
+      or (g.level = 2 and g.processor_key = ${products.processorFamily}))
+  order by g.level limit 1)`
+
 /** The columns every product response is made from. */
-const productColumns = {
+export const productColumns = {
   id: products.id,
   name: products.name,
   brandId: products.brandId,
@@ -31,6 +51,15 @@ const productColumns = {
   isSold: products.isSold,
   postedOn: products.postedOn,
   images: imagesJson,
+  sellerId: products.sellerId,
+  // A hold past its time is no hold: the database's clock decides.
+  reservedUntil: sql<string | null>`(select ${productHolds.holdUntil} from ${productHolds}
+    where ${productHolds.productId} = ${products.id} and ${productHolds.holdUntil} > now())`,
+  batteryHealthPct: products.batteryHealthPct,
+  batteryCycles: products.batteryCycles,
+  priceGuide: priceGuideJson,
+  renewedAt: products.renewedAt,
+  expiredAt: products.expiredAt,
 }
 
 type ProductRow = Awaited<ReturnType<typeof selectProducts>>[number]
@@ -62,12 +91,43 @@ export function toProduct(row: ProductRow): Product {
     advertise: row.isAdvertised,
     sellStatus: row.isSold,
     postedOn: new Date(row.postedOn).toISOString(),
+    seller_id: row.sellerId,
+    reservedUntil: row.reservedUntil && !row.isSold ? new Date(row.reservedUntil).toISOString() : null,
+    battery_health_pct: row.batteryHealthPct,
+    battery_cycles: row.batteryCycles,
+    price_guide: row.priceGuide
+      ? {
+          count: row.priceGuide.count,
+          p25: row.priceGuide.p25 / 100,
+          median: row.priceGuide.median / 100,
+          p75: row.priceGuide.p75 / 100,
+        }
+      : null,
+    expired: row.expiredAt !== null,
+    renewedOn: new Date(row.renewedAt).toISOString(),
   }
 }
 
 /** Listed and not taken down: not removed, and its seller's account is not disabled. */
 export const isListed = and(isNull(products.removedAt), isNull(users.disabledAt)) as SQL
-export const isAvailable = and(isListed, eq(products.isSold, false)) as SQL
+/** On the market: listed, unsold and not expired. */
+export const isAvailable = and(isListed, eq(products.isSold, false), isNull(products.expiredAt)) as SQL
+
+/** Listings with their brand and seller, plus two sort keys as text (what a cursor carries). */
+export function selectProductsWithKeys(db: Db, k0: SQL, k1: SQL = sql`''`) {
+  return db
+    .select({
+      ...productColumns,
+      // Only the owner and admin views send these on (toProduct leaves them out).
+      sellerEmail: users.email,
+      sellerPhone: products.sellerPhone,
+      k0: sql<string>`(${k0})::text`,
+      k1: sql<string>`(${k1})::text`,
+    })
+    .from(products)
+    .innerJoin(brands, eq(brands.id, products.brandId))
+    .innerJoin(users, eq(users.id, products.sellerId))
+}
 
 function selectProducts(db: Db) {
   return db
@@ -113,46 +173,33 @@ export async function findAdvertisedProducts(db: Db): Promise<Product[]> {
   return rows.map(toProduct)
 }
 
-export async function findBrandProducts(db: Db, brandId: string): Promise<Product[]> {
-  const rows = await selectProducts(db)
-    .where(and(isAvailable, eq(products.brandId, brandId)))
-    .orderBy(desc(products.postedOn), desc(products.id))
-    .limit(200)
-  return rows.map(toProduct)
-}
-
-export async function searchProducts(db: Db, q: ProductSearchQuery): Promise<ProductPage> {
-  const filters: (SQL | undefined)[] = [isAvailable]
-  if (q.q) {
-    const pattern = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    filters.push(
-      or(ilike(products.name, pattern), ilike(products.processor, pattern), ilike(brands.name, pattern)),
-    )
-  }
-  if (q.brand) filters.push(eq(products.brandId, q.brand))
-  if (q.condition) filters.push(eq(products.condition, q.condition))
-  if (q.min_ram_gb !== undefined) filters.push(gte(products.ramGb, q.min_ram_gb))
-  if (q.min_storage_gb !== undefined) filters.push(gte(products.storageGb, q.min_storage_gb))
-  if (q.max_price !== undefined) filters.push(lte(products.resalePriceCents, Math.round(q.max_price * 100)))
-  const where = and(...filters)
-  const order =
-    q.sort === 'price_asc'
-      ? [asc(products.resalePriceCents), desc(products.id)]
-      : q.sort === 'price_desc'
-        ? [desc(products.resalePriceCents), desc(products.id)]
-        : [desc(products.postedOn), desc(products.id)]
-  const [rows, [count]] = await Promise.all([
-    selectProducts(db)
-      .where(where)
-      .orderBy(...order)
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(products)
-      .innerJoin(brands, eq(brands.id, products.brandId))
-      .innerJoin(users, eq(users.id, products.sellerId))
-      .where(where),
-  ])
-  return { items: rows.map(toProduct), total: count?.total ?? 0, page: q.page, page_size: q.page_size }
+/** A brand's available laptops, newest first, a page at a time. */
+export async function findBrandProducts(
+  db: Db,
+  brandId: string,
+  q: ListPageQuery,
+): Promise<PagedList<Product>> {
+  const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
+  const paging = listPaging(q)
+  const order = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
+  // The page's ids from the brand's index, then their rows (joins and photos for one page only).
+  const pageIds = db
+    .select({ id: products.id })
+    .from(products)
+    .where(paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where)
+    .orderBy(...order)
+    .limit(paging.limit)
+    .offset(paging.offset)
+  const rows = await selectProductsWithKeys(db, sql`${products.postedOn}`)
+    .where(inArray(products.id, pageIds))
+    .orderBy(...order)
+  // The brand's total is kept in listing_counts by triggers: no count over its listings.
+  const page = await paging.finish(rows, async () => {
+    const [row] = await db
+      .select({ n: sql<number>`coalesce(sum(${listingCounts.n}), 0)::int` })
+      .from(listingCounts)
+      .where(eq(listingCounts.brandId, brandId))
+    return Number(row?.n ?? 0)
+  })
+  return { ...page, items: page.items.map(toProduct) }
 }

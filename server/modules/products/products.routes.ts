@@ -1,25 +1,16 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Deleted, IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
-import {
-  NewProduct,
-  Product,
-  ProductList,
-  ProductPage,
-  ProductSearchQuery,
-  ProductUpdate,
-  SellerProductsQuery,
-} from '#contract/products'
-import type { AppInstance } from '#server/app'
+import { ListPageQuery } from '#contract/paging'
+import { NewProduct, Product, ProductList, ProductUpdate, SellerProductsQuery } from '#contract/products'
+import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { sendJson } from '#server/lib/error-handler'
 import { notFound } from '#server/lib/errors'
-import { requireRole, requireUser } from '#server/lib/session'
+import { caller, role, signedIn } from '#server/lib/guard'
+import { setPagingHeaders } from '#server/lib/paging'
 import { getBrand } from '#server/modules/brands/brands.service'
-import {
-  findAdvertisedProducts,
-  findBrandProducts,
-  findProductById,
-  searchProducts,
-} from './products.queries'
+import { renewProduct } from './expiry'
+import { findAdvertisedProducts, findBrandProducts, findProductById } from './products.queries'
 import {
   advertiseProduct,
   createProduct,
@@ -28,10 +19,11 @@ import {
   markProductSold,
   updateProduct,
 } from './products.service'
+import { searchProducts, suggest } from './search.queries'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
-export async function productRoutes(app: AppInstance) {
+export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, cache } = app.ctx
 
   app.get(
@@ -51,17 +43,25 @@ export async function productRoutes(app: AppInstance) {
     {
       schema: {
         tags: ['products'],
-        summary: "A brand's available laptops",
+        summary:
+          "A brand's available laptops, newest first, a page at a time (paging headers: X-Total-Count, Link)",
         params: IdParams,
+        querystring: ListPageQuery,
         response: { 200: ProductList },
       },
     },
     async (req, reply) => {
-      const body = await cache.get(`category:${req.params.id}`, async () => {
+      const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
+      // Cached as [paging, items]: the items go out as they were serialized.
+      const body = await cache.get(key, async () => {
         await getBrand(db, req.params.id)
-        return findBrandProducts(db, req.params.id)
+        const page = await findBrandProducts(db, req.params.id, req.query)
+        return [{ t: page.total, e: page.isEstimate, c: page.nextCursor }, page.items]
       })
-      return sendJson(reply, body)
+      const split = body.indexOf('},')
+      const paging = JSON.parse(body.slice(1, split + 1)) as { t: number; e: boolean; c: string | null }
+      setPagingHeaders(req, reply, { total: paging.t, isEstimate: paging.e, nextCursor: paging.c })
+      return sendJson(reply, body.slice(split + 2, -1))
     },
   )
 
@@ -80,17 +80,31 @@ export async function productRoutes(app: AppInstance) {
     {
       schema: {
         tags: ['products'],
-        summary: 'Browse available laptops with filters, a page at a time',
-        querystring: ProductSearchQuery,
-        response: { 200: ProductPage },
+        summary: 'Search and browse available laptops: text, filters, sorts, facets, cursor or page paging',
+        querystring: SearchQuery,
+        response: { 200: SearchResult },
       },
     },
     async (req) => searchProducts(db, req.query),
   )
 
+  app.get(
+    '/search/suggest',
+    {
+      schema: {
+        tags: ['products'],
+        summary: 'Brands and model names matching what is typed (typos forgiven), for the search box',
+        querystring: SuggestQuery,
+        response: { 200: Suggestions },
+      },
+    },
+    async (req) => suggest(db, req.query.q),
+  )
+
   app.post(
     '/products',
     {
+      config: { guard: role('seller') },
       schema: {
         tags: ['products'],
         summary: 'Seller: list a laptop (seller and posting date come from the session and the server)',
@@ -99,9 +113,8 @@ export async function productRoutes(app: AppInstance) {
       },
     },
     async (req, reply) => {
-      const seller = await requireRole(req, 'seller')
+      const seller = caller(req)
       const id = await createProduct(db, seller, req.body)
-      cache.clear()
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )
@@ -109,6 +122,7 @@ export async function productRoutes(app: AppInstance) {
   app.get(
     '/products',
     {
+      config: { guard: signedIn },
       schema: {
         tags: ['products'],
         summary: "A seller's own listings, available and sold (that seller or an admin)",
@@ -116,12 +130,17 @@ export async function productRoutes(app: AppInstance) {
         response: { 200: ProductList, ...errors },
       },
     },
-    async (req) => findSellerProducts(db, await requireUser(req), req.query.email),
+    async (req, reply) => {
+      const page = await findSellerProducts(db, caller(req), req.query.email, req.query)
+      setPagingHeaders(req, reply, page)
+      return page.items
+    },
   )
 
   app.patch(
     '/products/:id',
     {
+      config: { guard: role('seller') },
       schema: {
         tags: ['products'],
         summary: 'Seller: edit your own available listing',
@@ -131,9 +150,8 @@ export async function productRoutes(app: AppInstance) {
       },
     },
     async (req) => {
-      const seller = await requireRole(req, 'seller')
+      const seller = caller(req)
       const modifiedCount = await updateProduct(db, seller, req.params.id, req.body)
-      cache.clear()
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -141,6 +159,7 @@ export async function productRoutes(app: AppInstance) {
   app.delete(
     '/products/:id',
     {
+      config: { guard: role('seller', 'admin') },
       schema: {
         tags: ['products'],
         summary: 'Seller (own) or admin: take a listing down; bookings and payments keep their record',
@@ -149,9 +168,7 @@ export async function productRoutes(app: AppInstance) {
       },
     },
     async (req) => {
-      const user = await requireRole(req, 'seller', 'admin')
-      const deletedCount = await deleteProduct(db, user, req.params.id)
-      cache.clear()
+      const deletedCount = await deleteProduct(db, caller(req), req.params.id)
       return { acknowledged: true, deletedCount }
     },
   )
@@ -159,6 +176,7 @@ export async function productRoutes(app: AppInstance) {
   app.put(
     '/advertise/product/:id',
     {
+      config: { guard: role('seller') },
       schema: {
         tags: ['products'],
         summary: 'Seller: advertise your own available listing on the home page',
@@ -167,9 +185,25 @@ export async function productRoutes(app: AppInstance) {
       },
     },
     async (req) => {
-      const seller = await requireRole(req, 'seller')
-      const modifiedCount = await advertiseProduct(db, seller, req.params.id)
-      cache.clear()
+      const modifiedCount = await advertiseProduct(db, caller(req), req.params.id)
+      return { acknowledged: true, modifiedCount }
+    },
+  )
+
+  app.put(
+    '/products/:id/renew',
+    {
+      config: { guard: role('seller') },
+      schema: {
+        tags: ['products'],
+        summary:
+          'Seller: renew your own listing; its expiry clock starts again and an expired listing is back in search and on the home page',
+        params: IdParams,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await renewProduct(db, caller(req), req.params.id)
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -177,6 +211,7 @@ export async function productRoutes(app: AppInstance) {
   app.put(
     '/products/:id/sold',
     {
+      config: { guard: role('seller') },
       schema: {
         tags: ['products'],
         summary: 'Seller: mark your own listing sold',
@@ -185,9 +220,7 @@ export async function productRoutes(app: AppInstance) {
       },
     },
     async (req) => {
-      const seller = await requireRole(req, 'seller')
-      const modifiedCount = await markProductSold(db, seller, req.params.id)
-      cache.clear()
+      const modifiedCount = await markProductSold(db, caller(req), req.params.id)
       return { acknowledged: true, modifiedCount }
     },
   )

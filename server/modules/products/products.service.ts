@@ -1,10 +1,14 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import type { NewProduct, Product, ProductUpdate } from '#contract/products'
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import type { ListPageQuery } from '#contract/paging'
+import { batteryGradeProblem, type NewProduct, type Product, type ProductUpdate } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { brands, productImages, products, uploads, users } from '#server/db/schema'
+import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
+import { publicDataChanged } from '#server/lib/public-cache'
 import { canActFor, type SessionUser } from '#server/lib/session'
-import { findProductsWhere } from './products.queries'
+import { countUpTo, listPaging, type PagedList } from './paging'
+import { selectProductsWithKeys, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect
 type Photo = { cardUrl: string; detailUrl: string }
@@ -53,7 +57,7 @@ async function replacePhotos(tx: Db, productId: string, photos: Photo[]) {
 export async function createProduct(db: Db, seller: SessionUser, input: NewProduct) {
   await assertBrandExists(db, input.category_id)
   const photos = await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
-  return db.transaction(async (tx) => {
+  const id = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(products)
       .values({
@@ -71,12 +75,16 @@ export async function createProduct(db: Db, seller: SessionUser, input: NewProdu
         ramGb: input.ram_gb,
         storageGb: input.storage_gb,
         screenInches: input.screen_inches,
+        batteryHealthPct: input.battery_health_pct ?? null,
+        batteryCycles: input.battery_cycles ?? null,
       })
       .returning({ id: products.id })
     if (!row) throw new AppError('INTERNAL', 'The listing could not be saved')
     await replacePhotos(tx, row.id, photos)
     return row.id
   })
+  publicDataChanged(db)
+  return id
 }
 
 /** The listing, when the caller may change it: its seller (or, where allowed, an admin). */
@@ -98,6 +106,14 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
   const current = await getOwnProduct(db, seller, id)
   if (current.isSold) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
   if (input.category_id) await assertBrandExists(db, input.category_id)
+  // The grade and the battery may change one at a time: the pair they make afterwards must agree.
+  const batteryProblem = batteryGradeProblem(
+    input.condition ?? current.condition,
+    input.battery_health_pct === undefined ? current.batteryHealthPct : input.battery_health_pct,
+  )
+  if (batteryProblem) {
+    throw new AppError('VALIDATION', batteryProblem, { battery_health_pct: batteryProblem })
+  }
   const photos =
     input.images !== undefined || input.img
       ? await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
@@ -117,8 +133,10 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
     ramGb: input.ram_gb,
     storageGb: input.storage_gb,
     screenInches: input.screen_inches,
+    batteryHealthPct: input.battery_health_pct,
+    batteryCycles: input.battery_cycles,
   }
-  return db.transaction(async (tx) => {
+  const modified = await db.transaction(async (tx) => {
     // The sale check is repeated under the update's own condition: a payment may land in between.
     const updated = await tx
       .update(products)
@@ -129,6 +147,8 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
     if (photos) await replacePhotos(tx, id, photos)
     return updated.length
   })
+  publicDataChanged(db)
+  return modified
 }
 
 /** Advertising puts an available listing on the home page; it is never reversed. */
@@ -141,6 +161,7 @@ export async function advertiseProduct(db: Db, seller: SessionUser, id: string):
     .set({ isAdvertised: true, updatedAt: new Date() })
     .where(and(eq(products.id, id), eq(products.isSold, false), eq(products.isAdvertised, false)))
     .returning({ id: products.id })
+  if (updated.length > 0) publicDataChanged(db)
   return updated.length
 }
 
@@ -154,6 +175,7 @@ export async function markProductSold(db: Db, seller: SessionUser, id: string): 
     .set({ isSold: true, soldAt: now, updatedAt: now })
     .where(and(eq(products.id, id), eq(products.isSold, false)))
     .returning({ id: products.id })
+  if (updated.length > 0) publicDataChanged(db)
   return updated.length
 }
 
@@ -166,20 +188,34 @@ export async function deleteProduct(db: Db, user: SessionUser, id: string): Prom
     .set({ removedAt: now, updatedAt: now })
     .where(and(eq(products.id, id), isNull(products.removedAt)))
     .returning({ id: products.id })
+  if (updated.length > 0) publicDataChanged(db)
   return updated.length
 }
 
 /** A seller's own listings (available and sold), with their contact details: for that seller or an admin. */
-export async function findSellerProducts(db: Db, caller: SessionUser, email: string): Promise<Product[]> {
+export async function findSellerProducts(
+  db: Db,
+  caller: SessionUser,
+  email: string,
+  q: ListPageQuery = {},
+): Promise<PagedList<Product>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
-  const [seller] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
-    .limit(1)
-  if (!seller) return []
-  return findProductsWhere(db, and(eq(products.sellerId, seller.id), isNull(products.removedAt)), {
-    orderBy: [desc(products.postedOn), desc(products.id)],
-    withContact: true,
-  })
+  const [seller] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
+  if (!seller) return { items: [], total: 0, isEstimate: false, nextCursor: null }
+  const where = and(eq(products.sellerId, seller.id), isNull(products.removedAt)) as SQL
+  const paging = listPaging(q)
+  const rows = await selectProductsWithKeys(db, sql`${products.postedOn}`)
+    .where(paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where)
+    .orderBy(sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`)
+    .limit(paging.limit)
+    .offset(paging.offset)
+  const page = await paging.finish(rows, () => countUpTo(db, where))
+  return {
+    ...page,
+    items: page.items.map((row) => ({
+      ...toProduct(row),
+      seller_email: row.sellerEmail,
+      seller_phone: row.sellerPhone,
+    })),
+  }
 }

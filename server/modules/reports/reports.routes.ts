@@ -1,18 +1,19 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
 import { NewReport, ReportList } from '#contract/reports'
-import type { AppInstance } from '#server/app'
-import { requireRole, requireUser } from '#server/lib/session'
+import { caller, role, signedIn } from '#server/lib/guard'
 import { createReport, findOpenReports, resolveReport } from './reports.service'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
-export async function reportRoutes(app: AppInstance) {
-  const { db, cache } = app.ctx
+export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx
 
   app.post(
     '/reports',
     {
+      config: { guard: signedIn },
       schema: {
         tags: ['reports'],
         summary: 'Report a listing, with a reason (any signed-in user)',
@@ -21,7 +22,7 @@ export async function reportRoutes(app: AppInstance) {
       },
     },
     async (req, reply) => {
-      const id = await createReport(db, await requireUser(req), req.body)
+      const id = await createReport(db, caller(req), req.body)
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )
@@ -29,22 +30,21 @@ export async function reportRoutes(app: AppInstance) {
   app.get(
     '/reports',
     {
+      config: { guard: role('admin') },
       schema: {
         tags: ['reports'],
         summary: 'Admin: open reports, newest first',
         response: { 200: ReportList, ...errors },
       },
     },
-    async (req) => {
-      await requireRole(req, 'admin')
-      return findOpenReports(db)
-    },
+    async () => findOpenReports(db),
   )
 
   for (const action of ['dismiss', 'remove'] as const) {
     app.put(
       `/reports/:id/${action}`,
       {
+        config: { guard: role('admin') },
         schema: {
           tags: ['reports'],
           summary:
@@ -56,9 +56,7 @@ export async function reportRoutes(app: AppInstance) {
         },
       },
       async (req) => {
-        const admin = await requireRole(req, 'admin')
-        const modifiedCount = await resolveReport(db, admin, req.params.id, action)
-        if (action === 'remove') cache.clear()
+        const modifiedCount = await resolveReport(db, caller(req), req.params.id, action)
         return { acknowledged: true, modifiedCount }
       },
     )

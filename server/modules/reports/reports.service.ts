@@ -1,18 +1,23 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { NewReport, Report } from '#contract/reports'
 import type { Db } from '#server/db/client'
-import { productImages, products, reports, users } from '#server/db/schema'
+import { products, reports, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
-import { PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
+import { firstPhotoUrl, isListed, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
-/** Any signed-in user reports a listing once while their report is open; the seller cannot report their own. */
+/**
+ * Any signed-in user reports a listing once while their report is open; the seller cannot report their own.
+ * Only a listing people can see (not removed, its seller not deleted) can be reported.
+ */
 export async function createReport(db: Db, reporter: SessionUser, input: NewReport): Promise<string> {
   const [product] = await db
     .select({ id: products.id, sellerId: products.sellerId })
     .from(products)
-    .where(and(eq(products.id, input.productId), isNull(products.removedAt)))
+    .innerJoin(users, eq(users.id, products.sellerId))
+    .where(and(eq(products.id, input.productId), isListed))
     .limit(1)
   if (!product) throw notFound('Product')
   if (product.sellerId === reporter.id) throw new AppError('FORBIDDEN', 'You cannot report your own listing')
@@ -41,8 +46,7 @@ export async function findOpenReports(db: Db): Promise<Report[]> {
       id: reports.id,
       productId: products.id,
       productName: products.name,
-      productImage: sql<string | null>`(select ${productImages.cardUrl} from ${productImages}
-        where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
+      productImage: firstPhotoUrl,
       sellerName: sellers.name,
       reason: reports.reason,
       reporterName: users.name,
@@ -76,7 +80,7 @@ export async function findOpenReports(db: Db): Promise<Report[]> {
  * that listing). The listing's row stays for the record of its bookings and payments.
  */
 export async function resolveReport(db: Db, admin: SessionUser, id: string, action: 'dismiss' | 'remove') {
-  return db.transaction(async (tx) => {
+  const modified = await db.transaction(async (tx) => {
     const [report] = await tx.select().from(reports).where(eq(reports.id, id)).for('update')
     if (!report) throw notFound('Report')
     if (report.status !== 'open') throw new AppError('CONFLICT', 'This report has already been handled')
@@ -98,4 +102,6 @@ export async function resolveReport(db: Db, admin: SessionUser, id: string, acti
       .where(and(eq(reports.productId, report.productId), eq(reports.status, 'open')))
     return 1
   })
+  if (action === 'remove') publicDataChanged(db)
+  return modified
 }

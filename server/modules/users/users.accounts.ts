@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { hashPassword } from 'better-auth/crypto'
 import { and, eq, sql } from 'drizzle-orm'
+import { normalEmail } from '#contract/email'
 import type { Role } from '#contract/users'
 import type { Db } from '#server/db/client'
 import { accounts, users } from '#server/db/schema'
@@ -18,7 +19,7 @@ export async function upsertPasswordAccount(
   db: Db,
   input: { email: string; password: string; name: string; role: Role; id?: string },
 ): Promise<{ id: string; created: boolean }> {
-  const email = input.email.trim().toLowerCase()
+  const email = normalEmail(input.email)
   const hash = await hashPassword(input.password)
   return db.transaction(async (tx) => {
     const [existing] = await tx

@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { Deleted, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
@@ -12,8 +13,7 @@ import {
   UserRecordList,
   VerifySeller,
 } from '#contract/users'
-import type { AppInstance } from '#server/app'
-import { requireRole, requireUser } from '#server/lib/session'
+import { caller, role, signedIn } from '#server/lib/guard'
 import {
   deleteUser,
   ensureOwnRecord,
@@ -27,7 +27,7 @@ import {
 const UserIdParams = z.strictObject({ id: z.string().trim().min(1).max(64) })
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
-export async function userRoutes(app: AppInstance) {
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
 
   const roleLookups = [
@@ -39,6 +39,7 @@ export async function userRoutes(app: AppInstance) {
     app.get(
       lookup.path,
       {
+        config: { guard: signedIn },
         schema: {
           tags: ['users'],
           summary: `Whether an account is ${lookup.role === 'admin' ? 'an admin' : `a ${lookup.role}`} (your own, or any for admins)`,
@@ -47,8 +48,7 @@ export async function userRoutes(app: AppInstance) {
         },
       },
       async (req) => {
-        const caller = await requireUser(req)
-        return { [lookup.key]: await hasRole(db, caller, req.params.email, lookup.role) } as never
+        return { [lookup.key]: await hasRole(db, caller(req), req.params.email, lookup.role) } as never
       },
     )
   }
@@ -59,6 +59,7 @@ export async function userRoutes(app: AppInstance) {
     app.get(
       path,
       {
+        config: { guard: role('admin') },
         schema: {
           tags: ['users'],
           summary: `Admin: ${list}s, searchable by name or email, a page at a time (total in x-total-count)`,
@@ -67,7 +68,6 @@ export async function userRoutes(app: AppInstance) {
         },
       },
       async (req, reply) => {
-        await requireRole(req, 'admin')
         const { items, total } = await findUsers(db, list, req.query)
         reply.header('x-total-count', String(total))
         return items
@@ -77,6 +77,7 @@ export async function userRoutes(app: AppInstance) {
     app.post(
       path,
       {
+        config: { guard: signedIn },
         schema: {
           tags: ['users'],
           summary: `Your own ${list} record after signup (idempotent; never makes an admin)`,
@@ -85,7 +86,7 @@ export async function userRoutes(app: AppInstance) {
         },
       },
       async (req) => {
-        const user = await requireUser(req)
+        const user = caller(req)
         await ensureOwnRecord(db, user, req.body.email, list)
         return { acknowledged: true, insertedId: user.id }
       },
@@ -94,6 +95,7 @@ export async function userRoutes(app: AppInstance) {
     app.delete(
       `${path}/:id`,
       {
+        config: { guard: role('admin') },
         schema: {
           tags: ['users'],
           summary: `Admin: delete a ${list} (disables the account and hides its listings; records stay)`,
@@ -102,9 +104,8 @@ export async function userRoutes(app: AppInstance) {
         },
       },
       async (req) => {
-        const admin = await requireRole(req, 'admin')
-        const { deletedCount, name } = await deleteUser(db, admin, req.params.id, list)
-        app.ctx.cache.clear()
+        const { deletedCount, name } = await deleteUser(db, caller(req), req.params.id, list)
+        await app.ctx.sessions.endAll(req.params.id)
         return { acknowledged: true, deletedCount, name }
       },
     )
@@ -113,6 +114,7 @@ export async function userRoutes(app: AppInstance) {
   app.put(
     '/buyers/admin/:id',
     {
+      config: { guard: role('admin') },
       schema: {
         tags: ['users'],
         summary: 'Admin: make a buyer an admin',
@@ -121,14 +123,14 @@ export async function userRoutes(app: AppInstance) {
       },
     },
     async (req) => {
-      const admin = await requireRole(req, 'admin')
-      return { acknowledged: true, modifiedCount: await makeAdmin(db, admin, req.params.id) }
+      return { acknowledged: true, modifiedCount: await makeAdmin(db, caller(req), req.params.id) }
     },
   )
 
   app.put(
     '/sellers/verify/:id',
     {
+      config: { guard: role('admin') },
       schema: {
         tags: ['users'],
         summary: 'Admin: mark a seller verified (or not); verified sellers carry a badge',
@@ -139,9 +141,7 @@ export async function userRoutes(app: AppInstance) {
       },
     },
     async (req) => {
-      const admin = await requireRole(req, 'admin')
-      const modifiedCount = await verifySeller(db, admin, req.params.id, req.body?.verified ?? true)
-      app.ctx.cache.clear()
+      const modifiedCount = await verifySeller(db, caller(req), req.params.id, req.body?.verified ?? true)
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -149,12 +149,13 @@ export async function userRoutes(app: AppInstance) {
   app.get(
     '/dashboard/overview',
     {
+      config: { guard: signedIn },
       schema: {
         tags: ['users'],
         summary: 'The counts that matter to the signed-in role',
         response: { 200: Overview, 401: ErrorBody },
       },
     },
-    async (req) => getOverview(db, await requireUser(req)),
+    async (req) => getOverview(db, caller(req)),
   )
 }

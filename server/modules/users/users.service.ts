@@ -1,9 +1,12 @@
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { sameEmail } from '#contract/email'
 import { formatMoney } from '#contract/money'
 import type { Overview, Role, UserListQuery, UserRecord } from '#contract/users'
 import type { Db } from '#server/db/client'
 import { bookings, payments, products, reports, sessions, users } from '#server/db/schema'
+import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
+import { publicDataChanged } from '#server/lib/public-cache'
 import { canActFor, type SessionUser } from '#server/lib/session'
 
 /** The admin's "buyers" table holds buyers and the buyers made admin; "sellers" holds sellers. */
@@ -31,7 +34,7 @@ export async function hasRole(db: Db, caller: SessionUser, email: string, role: 
   const [row] = await db
     .select({ role: users.role })
     .from(users)
-    .where(and(eq(sql`lower(${users.email})`, email.trim().toLowerCase()), isNull(users.disabledAt)))
+    .where(and(userHasEmail(email), isNull(users.disabledAt)))
     .limit(1)
   return row?.role === role
 }
@@ -89,7 +92,7 @@ export async function makeAdmin(db: Db, _admin: SessionUser, id: string): Promis
  */
 export async function deleteUser(db: Db, admin: SessionUser, id: string, list: 'buyer' | 'seller') {
   if (id === admin.id) throw new AppError('FORBIDDEN', 'You cannot delete your own account')
-  return db.transaction(async (tx) => {
+  const deleted = await db.transaction(async (tx) => {
     const target = await getActiveUser(tx, id)
     if (!LIST_ROLES[list].includes(target.role)) throw notFound(list === 'buyer' ? 'Buyer' : 'Seller')
     if (target.role === 'admin') {
@@ -109,6 +112,9 @@ export async function deleteUser(db: Db, admin: SessionUser, id: string, list: '
     await tx.delete(sessions).where(eq(sessions.userId, id))
     return { deletedCount: disabled.length, name: target.name }
   })
+  // A seller's listings leave the public lists with the account.
+  if (deleted.deletedCount > 0) publicDataChanged(db)
+  return deleted
 }
 
 export async function verifySeller(
@@ -124,6 +130,8 @@ export async function verifySeller(
     .update(users)
     .set({ verifiedAt: verified ? new Date() : null, updatedAt: new Date() })
     .where(eq(users.id, id))
+  // The verified badge shows on the seller's public listings.
+  publicDataChanged(db)
   return 1
 }
 
@@ -137,7 +145,7 @@ export async function ensureOwnRecord(
   email: string,
   role: 'buyer' | 'seller',
 ): Promise<{ changed: boolean }> {
-  if (user.email.toLowerCase() !== email.trim().toLowerCase()) {
+  if (!sameEmail(user.email, email)) {
     throw new AppError('FORBIDDEN', 'You can only create your own record')
   }
   if (user.role === role || user.role === 'admin') return { changed: false }

@@ -1,5 +1,5 @@
-import { lazy, type ReactNode } from 'react'
-import { Route, Routes } from 'react-router'
+import { type ComponentType, lazy, type ReactNode } from 'react'
+import { matchPath, Route, Routes } from 'react-router'
 import type { Role } from '#contract/users'
 import { HomePage } from '../features/home/home-page'
 import { PublicLayout } from './layouts/public-layout'
@@ -9,29 +9,54 @@ import { PublicLayout } from './layouts/public-layout'
  * Declarative routes rather than createBrowserRouter: the data router adds ~17 KB of gzip JS that
  * `/` cannot afford within its 90 KB budget, and these pages load their data with React Query.
  */
-const BlogPage = lazy(() => import('../features/blog/blog-page').then((m) => ({ default: m.BlogPage })))
-const BrowsePage = lazy(() =>
-  import('../features/products/browse-page').then((m) => ({ default: m.BrowsePage })),
-)
-const AdvertisePage = lazy(() =>
-  import('../features/products/advertise-page').then((m) => ({ default: m.AdvertisePage })),
+
+/**
+ * A lazily loaded page that can also be loaded ahead: the browser loads the page the server rendered
+ * before it hydrates, so the page hydrates with the state the server saw (not after the session answered).
+ */
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: ComponentType<P> | undefined
+  const preload = () =>
+    load().then((component) => {
+      loaded = component
+      return component
+    })
+  const Lazy = lazy(() => preload().then((component) => ({ default: component })))
+  // Called once per page at module level, so each page keeps one component identity.
+  // biome-ignore lint/correctness/noComponentHookFactories: a module-level factory, not one per render
+  function Page(props: P) {
+    const Loaded = loaded
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />
+  }
+  return Object.assign(Page, { preload })
+}
+
+const BlogPage = lazyPage(() => import('../features/blog/blog-page').then((m) => m.BlogPage))
+const BrowsePage = lazyPage(() => import('../features/products/browse-page').then((m) => m.BrowsePage))
+const AdvertisePage = lazyPage(() =>
+  import('../features/products/advertise-page').then((m) => m.AdvertisePage),
 )
 const CategoryPage = lazy(() =>
   import('../features/brands/category-page').then((m) => ({ default: m.CategoryPage })),
 )
-const ProductDetailPage = lazy(() =>
-  import('../features/products/product-detail-page').then((m) => ({ default: m.ProductDetailPage })),
+const ProductDetailPage = lazyPage(() =>
+  import('../features/products/product-detail-page').then((m) => m.ProductDetailPage),
 )
-const AboutPage = lazy(() => import('../features/info/about-page').then((m) => ({ default: m.AboutPage })))
-const ContactPage = lazy(() =>
-  import('../features/info/contact-page').then((m) => ({ default: m.ContactPage })),
-)
-const TermsPage = lazy(() => import('../features/info/terms-page').then((m) => ({ default: m.TermsPage })))
-const PrivacyPage = lazy(() =>
-  import('../features/info/privacy-page').then((m) => ({ default: m.PrivacyPage })),
-)
+const AboutPage = lazyPage(() => import('../features/info/about-page').then((m) => m.AboutPage))
+const ContactPage = lazyPage(() => import('../features/info/contact-page').then((m) => m.ContactPage))
+const TermsPage = lazyPage(() => import('../features/info/terms-page').then((m) => m.TermsPage))
+const PrivacyPage = lazyPage(() => import('../features/info/privacy-page').then((m) => m.PrivacyPage))
 const LoginPage = lazy(() => import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })))
 const SignupPage = lazy(() => import('../features/auth/signup-page').then((m) => ({ default: m.SignupPage })))
+const ForgotPasswordPage = lazy(() =>
+  import('../features/auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
+)
+const ResetPasswordPage = lazy(() =>
+  import('../features/auth/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
+)
+const EmailSettingsPage = lazy(() =>
+  import('../features/settings/email-settings-page').then((m) => ({ default: m.EmailSettingsPage })),
+)
 // The guard loads with the dashboard, not with the home page.
 const RequireAuth = lazy(() => import('./require-auth').then((m) => ({ default: m.RequireAuth })))
 const DashboardLayout = lazy(() =>
@@ -64,8 +89,8 @@ const MyOrdersPage = lazy(() =>
 const PaymentPage = lazy(() =>
   import('../features/buying/payment-page').then((m) => ({ default: m.PaymentPage })),
 )
-const NotFoundPage = lazy(() =>
-  import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
+const NotFoundPage = lazyPage(() =>
+  import('../features/not-found/not-found-page').then((m) => m.NotFoundPage),
 )
 
 const ADMIN = ['admin'] as const
@@ -73,6 +98,27 @@ const SELLER = ['seller'] as const
 
 function ForRoles({ roles, page }: { roles: readonly Role[]; page: ReactNode }) {
   return <RequireAuth roles={roles}>{page}</RequireAuth>
+}
+
+/** Public pages the server renders, by path, so the browser can load one before hydrating it. */
+const RENDERED_PAGES: [string, { preload: () => Promise<unknown> }][] = [
+  ['/blog', BlogPage],
+  ['/productcard', BrowsePage],
+  ['/advertise', AdvertisePage],
+  ['/products/:id', ProductDetailPage],
+  ['/about', AboutPage],
+  ['/contact', ContactPage],
+  ['/terms', TermsPage],
+  ['/privacy', PrivacyPage],
+]
+
+/** Loads the code of the page at `pathname` (the 404 page when `isNotFound`); the home page is eager. */
+export async function preloadPage(pathname: string, isNotFound: boolean): Promise<void> {
+  if (isNotFound) {
+    await NotFoundPage.preload()
+    return
+  }
+  await RENDERED_PAGES.find(([path]) => matchPath(path, pathname))?.[1].preload()
 }
 
 export function AppRoutes() {
@@ -87,6 +133,8 @@ export function AppRoutes() {
         <Route path="products/:id" element={<ProductDetailPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="signup" element={<SignupPage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="terms" element={<TermsPage />} />
@@ -110,6 +158,7 @@ export function AppRoutes() {
           {/* Any signed-in person may book a laptop, so their orders and payments are theirs to see. */}
           <Route path="myorders" element={<MyOrdersPage />} />
           <Route path="payment/:id" element={<PaymentPage />} />
+          <Route path="settings" element={<EmailSettingsPage />} />
         </Route>
         {/* Unknown paths, including dashboard pages that do not exist. */}
         <Route path="*" element={<NotFoundPage />} />

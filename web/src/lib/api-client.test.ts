@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, api, apiRequestWithHeaders, buildApiUrl } from './api-client'
+import { jsonResponse } from '../test/render'
+import { ApiError, api, apiRequestWithHeaders, buildApiUrl, errorMessage } from './api-client'
 
 function mockFetch(response: Response | Error) {
   const fn = vi.fn(async () => {
@@ -8,10 +9,6 @@ function mockFetch(response: Response | Error) {
   })
   vi.stubGlobal('fetch', fn)
   return fn
-}
-
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 }
 
 afterEach(() => {
@@ -32,16 +29,19 @@ describe('api-client', () => {
   })
 
   it('returns the parsed JSON body on success', async () => {
-    const fetchMock = mockFetch(json(200, [{ _id: '1' }]))
+    const fetchMock = mockFetch(jsonResponse([{ _id: '1' }]))
     await expect(api.get('/brands')).resolves.toEqual([{ _id: '1' }])
     expect(fetchMock).toHaveBeenCalledWith('/api/brands', expect.objectContaining({ method: 'GET' }))
   })
 
   it("maps the server's error body to an ApiError with status, code, message and fields", async () => {
     mockFetch(
-      json(400, {
-        error: { code: 'VALIDATION', message: 'Invalid query: page', fields: { page: 'Too small' } },
-      }),
+      jsonResponse(
+        {
+          error: { code: 'VALIDATION', message: 'Invalid query: page', fields: { page: 'Too small' } },
+        },
+        { status: 400 },
+      ),
     )
     const err = await api.get('/search', { page: 0 }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ApiError)
@@ -54,7 +54,7 @@ describe('api-client', () => {
   })
 
   it('keeps the code of a 404', async () => {
-    mockFetch(json(404, { error: { code: 'NOT_FOUND', message: 'Product not found' } }))
+    mockFetch(jsonResponse({ error: { code: 'NOT_FOUND', message: 'Product not found' } }, { status: 404 }))
     await expect(api.get('/products/x')).rejects.toMatchObject({
       status: 404,
       code: 'NOT_FOUND',
@@ -74,7 +74,7 @@ describe('api-client', () => {
   })
 
   it('sends JSON bodies and leaves empty query values out of the URL', async () => {
-    const fetchMock = mockFetch(json(201, { acknowledged: true }))
+    const fetchMock = mockFetch(jsonResponse({ acknowledged: true }, { status: 201 }))
     await api.post('/bookings', { phone: '1' })
     expect(fetchMock).toHaveBeenCalledWith(
       '/api/bookings',
@@ -83,5 +83,13 @@ describe('api-client', () => {
     expect(buildApiUrl('/search', { q: 'mac book', brand: '', page: 2, condition: undefined })).toBe(
       '/api/search?q=mac+book&page=2',
     )
+  })
+})
+
+describe('errorMessage', () => {
+  it("is the server's message for an API error and a calm sentence otherwise", () => {
+    expect(errorMessage(new ApiError(409, 'CONFLICT', 'Already booked'))).toBe('Already booked')
+    expect(errorMessage(new TypeError('x is undefined'))).toBe('Something went wrong. Please try again.')
+    expect(errorMessage(null, 'Sign-in failed.')).toBe('Sign-in failed.')
   })
 })

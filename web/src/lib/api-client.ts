@@ -8,13 +8,22 @@ export class ApiError extends Error {
   readonly status: number
   readonly code: ApiErrorCode
   readonly fields: Record<string, string> | undefined
+  /** The whole answer, for the few errors that carry more than the message (a hold's `holdUntil`). */
+  readonly body: unknown
 
-  constructor(status: number, code: ApiErrorCode, message: string, fields?: Record<string, string>) {
+  constructor(
+    status: number,
+    code: ApiErrorCode,
+    message: string,
+    fields?: Record<string, string>,
+    body?: unknown,
+  ) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.code = code
     this.fields = fields
+    this.body = body
   }
 }
 
@@ -52,7 +61,7 @@ async function toApiError(res: Response): Promise<ApiError> {
       : `Something went wrong (${res.status}). Please try again.`
   const fields =
     error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined
-  return new ApiError(res.status, code, message, fields)
+  return new ApiError(res.status, code, message, fields, body)
 }
 
 export type QueryParams = Record<string, string | number | boolean | undefined | null>
@@ -113,4 +122,9 @@ export const api = {
   put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
   patch: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PATCH', body }),
   delete: <T>(path: string) => apiRequest<T>(path, { method: 'DELETE' }),
+}
+
+/** What a toast or an alert says when a call fails: the server's message, or a calm general one. */
+export function errorMessage(err: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  return isApiError(err) ? err.message : fallback
 }

@@ -25,3 +25,19 @@ export function formatYearsOfUse(years: number): string {
 export function formatStorage(gb: number): string {
   return gb >= 1024 && gb % 1024 === 0 ? `${gb / 1024} TB` : `${gb} GB`
 }
+
+/** A time of day in the reader's own zone ("3:42 PM"): used for holds that end within minutes. */
+export function formatTime(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime())
+    ? ''
+    : date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })
+}
+
+/** A countdown as "14:05" (minutes and seconds), never below zero. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000))
+  const minutes = Math.floor(total / 60)
+  const seconds = total % 60
+  return `${minutes}:${String(seconds).padStart(2, '0')}`
+}

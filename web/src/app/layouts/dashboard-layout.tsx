@@ -2,6 +2,7 @@ import {
   ChevronDown,
   Flag,
   LayoutDashboard,
+  Mail,
   Package,
   PackagePlus,
   ShoppingBag,
@@ -37,9 +38,10 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
 }
 
 const OVERVIEW: MenuItem = { to: '/dashboard', label: 'Overview', icon: LayoutDashboard }
+const SETTINGS: MenuItem = { to: '/dashboard/settings', label: 'Email settings', icon: Mail }
 
 export function menuForRole(role: Role): readonly MenuItem[] {
-  return [OVERVIEW, ...MENU_BY_ROLE[role]]
+  return [OVERVIEW, ...MENU_BY_ROLE[role], SETTINGS]
 }
 
 function linkClasses({ isActive }: { isActive: boolean }) {

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
 import { cn } from '../../components/ui/cn'
 import { useSession, useSignOut } from '../../features/auth/use-session'
+import { NavbarSearch } from '../../features/search/navbar-search'
 
 const LINKS = [
   { to: '/', label: 'Home', end: true },
@@ -39,13 +40,16 @@ export function Navbar() {
 
   return (
     <header className="sticky top-0 z-30 border-slate-200 border-b bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+      <div className="mx-auto flex min-h-16 max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2.5 sm:px-6 md:flex-nowrap">
         <Link to="/" className="flex items-center gap-2 font-bold text-lg text-slate-900 tracking-tight">
           <span className="inline-flex size-8 items-center justify-center rounded-lg bg-accent text-white">
             <Laptop aria-hidden="true" className="size-5" />
           </span>
           Laptop Market
         </Link>
+
+        {/* Phones: a full-width row under the site name and Menu; wider screens: between them. */}
+        <NavbarSearch className="order-last w-full md:order-none md:max-w-md md:flex-1" />
 
         <nav aria-label="Main">
           <button
@@ -65,7 +69,7 @@ export function Navbar() {
           <ul
             id={menuId}
             className={cn(
-              'absolute inset-x-0 top-16 border-slate-200 border-b bg-white px-4 py-3 shadow-md',
+              'absolute inset-x-0 top-full border-slate-200 border-b bg-white px-4 py-3 shadow-md',
               'md:static md:flex md:items-center md:gap-1 md:border-0 md:p-0 md:shadow-none',
               isOpen ? 'block' : 'hidden md:flex',
             )}

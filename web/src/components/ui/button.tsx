@@ -1,7 +1,8 @@
 import type { ButtonHTMLAttributes } from 'react'
 import { cn } from './cn'
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost'
+/** `danger` for the final step of something that cannot be undone; `danger-outline` for the row action that asks first. */
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'danger-outline'
 export type ButtonSize = 'sm' | 'md' | 'lg'
 
 const base =
@@ -12,6 +13,8 @@ const variants: Record<ButtonVariant, string> = {
   primary: 'bg-accent text-white hover:bg-accent-strong',
   secondary: 'border border-slate-300 bg-white text-slate-900 hover:border-slate-400 hover:bg-slate-50',
   ghost: 'text-slate-800 hover:bg-slate-100',
+  danger: 'bg-red-700 text-white hover:bg-red-800',
+  'danger-outline': 'border border-red-200 bg-white text-red-700 hover:border-red-300 hover:bg-red-50',
 }
 
 const sizes: Record<ButtonSize, string> = {

@@ -14,10 +14,6 @@ type ConfirmDialogProps = {
   onCancel: () => void
 }
 
-const dangerClasses =
-  'inline-flex min-h-11 items-center justify-center gap-2 rounded-lg bg-red-700 px-4 font-semibold text-sm ' +
-  'text-white transition-colors hover:bg-red-800 disabled:cursor-not-allowed disabled:opacity-60'
-
 /**
  * A yes/no question in a modal <dialog>: the browser keeps focus inside, Escape cancels, and the page
  * behind is hidden from screen readers. Cancel has the first focus, so Enter never destroys anything.
@@ -83,15 +79,9 @@ export function ConfirmDialog({
         >
           {cancelLabel}
         </button>
-        {tone === 'danger' ? (
-          <button type="button" className={dangerClasses} onClick={onConfirm} disabled={isPending}>
-            {confirmLabel}
-          </button>
-        ) : (
-          <Button onClick={onConfirm} disabled={isPending}>
-            {confirmLabel}
-          </Button>
-        )}
+        <Button variant={tone === 'danger' ? 'danger' : 'primary'} onClick={onConfirm} disabled={isPending}>
+          {confirmLabel}
+        </Button>
       </div>
     </dialog>
   )

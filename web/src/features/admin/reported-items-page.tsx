@@ -1,13 +1,14 @@
 import { useState } from 'react'
 import { toast } from 'react-hot-toast'
 import { Link } from 'react-router'
+import { paths } from '#contract/pages'
 import type { Report } from '#contract/reports'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
-import { isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { ProductImage } from '../products/product-image'
 import { useOpenReports, useResolveReport } from './reports-api'
@@ -19,7 +20,7 @@ export function ReportedItemsPage() {
   const [toRemove, setToRemove] = useState<Report | null>(null)
 
   function onError(err: unknown) {
-    toast.error(isApiError(err) ? err.message : 'Something went wrong. Please try again.')
+    toast.error(errorMessage(err))
   }
 
   function dismiss(report: Report) {
@@ -59,7 +60,7 @@ export function ReportedItemsPage() {
         </ul>
       ) : reports.isError ? (
         <Alert tone="error" title="Could not load the reports">
-          <p>{reports.error.message}</p>
+          <p>{errorMessage(reports.error)}</p>
           <Button variant="secondary" onClick={() => reports.refetch()}>
             Try again
           </Button>
@@ -78,7 +79,7 @@ export function ReportedItemsPage() {
                   aria-labelledby={`report-${report._id}`}
                   className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row"
                 >
-                  <Link to={`/products/${report.productId}`} className="shrink-0 self-start">
+                  <Link to={paths.product(report.productId)} className="shrink-0 self-start">
                     <ProductImage
                       src={report.productImage}
                       alt={report.productName}
@@ -90,7 +91,7 @@ export function ReportedItemsPage() {
                   <div className="min-w-0 flex-1 space-y-2">
                     <h2 id={`report-${report._id}`} className="font-semibold text-lg text-slate-900">
                       <Link
-                        to={`/products/${report.productId}`}
+                        to={paths.product(report.productId)}
                         className="hover:text-accent hover:underline"
                       >
                         {report.productName}
@@ -114,15 +115,15 @@ export function ReportedItemsPage() {
                       >
                         Dismiss
                       </Button>
-                      <button
-                        type="button"
+                      <Button
+                        size="sm"
+                        variant="danger-outline"
                         onClick={() => setToRemove(report)}
                         disabled={isBusy}
                         aria-label={`Remove listing ${report.productName}`}
-                        className="inline-flex min-h-9 items-center rounded-lg border border-red-200 bg-white px-3 font-semibold text-red-700 text-sm hover:bg-red-50 disabled:opacity-60"
                       >
                         Remove listing
-                      </button>
+                      </Button>
                     </div>
                   </div>
                 </article>

@@ -1,13 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { NewReport, Report } from '#contract/reports'
 import { api } from '../../lib/api-client'
-import { productKeys } from '../products/products-api'
-
-export const reportsQueryKey = ['admin', 'reports'] as const
+import { adminKeys, dashboardKeys, productKeys } from '../../lib/query-keys'
 
 export function useOpenReports() {
   return useQuery({
-    queryKey: reportsQueryKey,
+    queryKey: adminKeys.reports(),
     queryFn: ({ signal }) => api.get<Report[]>('/reports', undefined, signal),
   })
 }
@@ -21,8 +19,8 @@ export function useResolveReport() {
     mutationFn: ({ report, action }: { report: Report; action: ReportAction }) =>
       api.put<{ modifiedCount: number }>(`/reports/${report._id}/${action}`),
     onSuccess: (_res, { action }) => {
-      queryClient.invalidateQueries({ queryKey: reportsQueryKey })
-      queryClient.invalidateQueries({ queryKey: ['dashboard'] })
+      queryClient.invalidateQueries({ queryKey: adminKeys.reports() })
+      queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
       if (action === 'remove') queryClient.invalidateQueries({ queryKey: productKeys.all })
     },
   })

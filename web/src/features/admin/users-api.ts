@@ -1,13 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { UserRecord } from '#contract/users'
 import { api, apiRequestWithHeaders } from '../../lib/api-client'
+import { adminKeys, dashboardKeys } from '../../lib/query-keys'
 
 export type UserKind = 'buyer' | 'seller'
 export const USERS_PAGE_SIZE = 20
 
 export type UserPage = { items: UserRecord[]; total: number }
-
-export const usersQueryKey = (kind: UserKind) => ['admin', `${kind}s`] as const
 
 /** One page of buyers or sellers; the server counts the matches into x-total-count. */
 export async function fetchUserPage(
@@ -26,7 +25,7 @@ export async function fetchUserPage(
 
 export function useUserPage(kind: UserKind, q: string, page: number) {
   return useQuery({
-    queryKey: [...usersQueryKey(kind), { q, page }],
+    queryKey: adminKeys.users(kind, { q, page }),
     queryFn: ({ signal }) => fetchUserPage(kind, q, page, signal),
     // The table keeps the last page on screen while the next one loads, instead of flashing skeletons.
     placeholderData: keepPreviousData,
@@ -38,8 +37,8 @@ function useInvalidateUsers() {
   const queryClient = useQueryClient()
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['admin'] }),
-      queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+      queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+      queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
     ])
 }
 

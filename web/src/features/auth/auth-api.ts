@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Me } from '#contract/users'
 import { api } from '../../lib/api-client'
+import { sessionKeys } from '../../lib/query-keys'
 
 export type SignupRole = 'buyer' | 'seller'
 
@@ -10,6 +11,16 @@ export function signInWithEmail(input: { email: string; password: string }) {
 
 export function signUpWithEmail(input: { name: string; email: string; password: string; role: SignupRole }) {
   return api.post<unknown>('/auth/sign-up/email', input)
+}
+
+/** Better Auth emails a reset link when the address has an account; the answer is the same either way. */
+export function requestPasswordReset(email: string) {
+  return api.post<{ status: boolean; message: string }>('/auth/request-password-reset', { email })
+}
+
+/** Sets a new password with the token from the emailed link; every session of the account ends. */
+export function resetPassword(token: string, newPassword: string) {
+  return api.post<{ status: boolean }>('/auth/reset-password', { token, newPassword })
 }
 
 /** The seed's follow-up call after signup: the buyer or seller record (the server makes it idempotent). */
@@ -37,7 +48,7 @@ export async function startGoogleSignIn(returnTo: string): Promise<void> {
 
 export function useAuthOptions() {
   return useQuery({
-    queryKey: ['auth-options'],
+    queryKey: sessionKeys.authOptions(),
     queryFn: ({ signal }) => api.get<{ google: boolean }>('/auth-options', undefined, signal),
     staleTime: Number.POSITIVE_INFINITY,
   })

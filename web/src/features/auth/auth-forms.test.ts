@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { safeReturnPath } from './auth-api'
-import { LoginForm, SignupForm } from './auth-schemas'
+import { ForgotPasswordForm, LoginForm, ResetPasswordForm, SignupForm } from './auth-schemas'
 
 function messages(result: {
   success: boolean
@@ -56,5 +56,23 @@ describe('safeReturnPath', () => {
     ]) {
       expect(safeReturnPath(from)).toBe('/')
     }
+  })
+})
+
+describe('forgot and reset password forms', () => {
+  it('asks for a valid address, and the same new password twice', () => {
+    expect(messages(ForgotPasswordForm.safeParse({ email: ' ' }))).toEqual({
+      email: 'Email Address is required',
+    })
+    expect(messages(ForgotPasswordForm.safeParse({ email: 'nope' }))).toEqual({
+      email: 'Enter a valid email address',
+    })
+    expect(messages(ResetPasswordForm.safeParse({ password: '12345', confirm: '12345' }))).toEqual({
+      password: 'Password must be 6 character or longer',
+    })
+    expect(messages(ResetPasswordForm.safeParse({ password: 'secret-1', confirm: 'secret-2' }))).toEqual({
+      confirm: 'The two passwords do not match',
+    })
+    expect(ResetPasswordForm.safeParse({ password: 'secret-1', confirm: 'secret-1' }).success).toBe(true)
   })
 })

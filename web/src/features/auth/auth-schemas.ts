@@ -32,3 +32,14 @@ export const SignupForm = z.object({
   role: z.enum(['buyer', 'seller'], { message: AUTH_MESSAGES.roleRequired }),
 })
 export type SignupForm = z.infer<typeof SignupForm>
+
+export const ForgotPasswordForm = z.object({ email })
+export type ForgotPasswordForm = z.infer<typeof ForgotPasswordForm>
+
+export const ResetPasswordForm = z
+  .object({
+    password: password.max(128, 'Keep the password under 128 characters'),
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords do not match' })
+export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/api-client'
 import { startGoogleSignIn, useAuthOptions } from './auth-api'
 
 /** Google's four-colour "G", drawn inline so the login page needs no third-party request. */
@@ -45,7 +45,7 @@ export function GoogleButton({
       await startGoogleSignIn(returnTo)
     } catch (err) {
       setIsStarting(false)
-      onError(isApiError(err) ? err.message : 'Google sign-in could not start. Please try again.')
+      onError(errorMessage(err, 'Google sign-in could not start. Please try again.'))
     }
   }
 

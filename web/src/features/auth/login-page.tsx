@@ -3,9 +3,10 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { toast } from 'react-hot-toast'
 import { Link, useSearchParams } from 'react-router'
+import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
-import { isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/api-client'
 import { signInWithEmail } from './auth-api'
 import { AuthCard, FormError, OrDivider } from './auth-card'
 import { LoginForm } from './auth-schemas'
@@ -39,7 +40,7 @@ export function LoginPage() {
     try {
       await signInWithEmail(values)
     } catch (err) {
-      setFormError(isApiError(err) ? err.message : 'Sign-in failed. Please try again.')
+      setFormError(errorMessage(err, 'Sign-in failed. Please try again.'))
       return
     }
     toast.success('User Login Successfully')
@@ -69,6 +70,11 @@ export function LoginPage() {
           <FormField label="Password" error={errors.password?.message}>
             <input {...register('password')} type="password" autoComplete="current-password" />
           </FormField>
+          <p className="-mt-2 text-right text-sm">
+            <Link to={paths.forgotPassword()} className="font-semibold text-accent hover:underline">
+              Forgot password?
+            </Link>
+          </p>
           <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
             {isSubmitting ? 'Signing in…' : 'Login'}
           </Button>

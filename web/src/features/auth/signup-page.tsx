@@ -5,7 +5,7 @@ import { toast } from 'react-hot-toast'
 import { Link } from 'react-router'
 import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
-import { isApiError } from '../../lib/api-client'
+import { errorMessage, isApiError } from '../../lib/api-client'
 import { createOwnRecord, signUpWithEmail } from './auth-api'
 import { AuthCard, FormError, OrDivider } from './auth-card'
 import { SignupForm } from './auth-schemas'
@@ -31,7 +31,7 @@ export function SignupPage() {
     try {
       await signUpWithEmail(values)
     } catch (err) {
-      setFormError(isApiError(err) ? err.message : 'Sign-up failed. Please try again.')
+      setFormError(errorMessage(err, 'Sign-up failed. Please try again.'))
       return
     }
     try {

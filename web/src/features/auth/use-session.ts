@@ -3,9 +3,10 @@ import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import type { Me } from '#contract/users'
 import { api, isApiError } from '../../lib/api-client'
+import { sessionKeys } from '../../lib/query-keys'
 
 /** Invalidate this key after anything that changes who is signed in (sign-in, signup, sign-out). */
-export const SESSION_QUERY_KEY = ['session', 'me'] as const
+export const SESSION_QUERY_KEY = sessionKeys.me()
 
 /** GET /api/me; a 401 means "signed out", which is an answer rather than an error. */
 export async function fetchSession(signal?: AbortSignal): Promise<Me | null> {

@@ -4,7 +4,8 @@ import { Button } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { useBrands } from './brands-api'
 
-const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6'
+// Three across even on a phone, so the brands take two or three rows rather than five.
+const GRID = 'grid grid-cols-3 gap-2 sm:gap-3 lg:grid-cols-6'
 
 /** Every brand as a tile: logo, name, how many laptops are for sale, linking to its category page. */
 export function BrandList() {
@@ -42,7 +43,7 @@ export function BrandList() {
         <li key={brand._id} className="flex">
           <Link
             to={`/category/${brand._id}`}
-            className="flex w-full flex-col items-center gap-2 rounded-xl border border-slate-200 bg-white p-4 text-center shadow-sm transition hover:border-accent hover:shadow-md"
+            className="flex w-full flex-col items-center gap-2 rounded-xl border border-slate-200 bg-white px-2 py-3 text-center shadow-sm transition hover:border-accent hover:shadow-md sm:p-4"
           >
             <img
               src={brand.brand_img}
@@ -51,9 +52,11 @@ export function BrandList() {
               height={48}
               loading="lazy"
               decoding="async"
-              className="h-12 w-24 object-contain"
+              className="h-10 w-full max-w-24 object-contain sm:h-12"
             />
-            <span className="font-semibold text-slate-900">{brand.brand_name}</span>
+            <span className="break-words font-semibold text-slate-900 text-sm sm:text-base">
+              {brand.brand_name}
+            </span>
             <span className="text-slate-600 text-xs">
               {brand.product_count === 1 ? '1 laptop' : `${brand.product_count} laptops`}
             </span>

@@ -1,10 +1,13 @@
 import { Link, useParams } from 'react-router'
+import { paths } from '#contract/pages'
 import { RequireAuth } from '../../app/require-auth'
 import { Alert } from '../../components/ui/alert'
 import { buttonClasses } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
+import { LoadMore } from '../../components/ui/pagination'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
+import { allItems } from '../../lib/paged-list'
 import { BookNowButton } from '../buying/book-now-button'
 import { ProductGrid } from '../products/product-grid'
 import { useBrandProducts } from '../products/products-api'
@@ -24,6 +27,8 @@ function BrandProducts() {
   const products = useBrandProducts(id)
   const brands = useBrands()
   const brand = brands.data?.find((b) => b._id === id)
+  const items = allItems(products.data)
+  const lastPage = products.data?.pages.at(-1)
 
   // A malformed id (400) is as unknown as a missing one (404).
   const isUnknownBrand =
@@ -38,7 +43,7 @@ function BrandProducts() {
           <p className="mt-3 text-slate-600">
             We have no brand at this address. It may have been removed, or the link may be mistyped.
           </p>
-          <Link to="/" className={buttonClasses('primary', 'md', 'mt-6')}>
+          <Link to={paths.home()} className={buttonClasses('primary', 'md', 'mt-6')}>
             Back to home
           </Link>
         </div>
@@ -69,22 +74,33 @@ function BrandProducts() {
         ) : null}
       </PageHeader>
       <ProductGrid
-        products={products.data}
+        products={items}
         isPending={products.isPending}
         error={products.error}
         onRetry={() => products.refetch()}
         headingLevel={2}
+        leadCards={4}
         label={brand ? `${brand.brand_name} laptops` : undefined}
         renderAction={(product) => <BookNowButton product={product} className="w-full" />}
         empty={
           <Alert title="Nothing for sale from this brand right now">
             <p>New listings arrive every day. Meanwhile, see what else is on offer.</p>
-            <Link to="/productcard" className={buttonClasses('secondary')}>
+            <Link to={paths.browse()} className={buttonClasses('secondary')}>
               Browse all laptops
             </Link>
           </Alert>
         }
       />
+      {items && items.length > 0 ? (
+        <LoadMore
+          shown={items.length}
+          total={lastPage?.total}
+          noun={items.length === 1 && !products.hasNextPage ? 'laptop' : 'laptops'}
+          hasMore={products.hasNextPage}
+          isLoading={products.isFetchingNextPage}
+          onLoadMore={() => products.fetchNextPage()}
+        />
+      ) : null}
     </>
   )
 }

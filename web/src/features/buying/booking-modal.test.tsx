@@ -1,8 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { toast } from 'react-hot-toast'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Product } from '#contract/products'
+import { jsonResponse, renderWithApp } from '../../test/render'
 import { BookingModal } from './booking-modal'
 
 vi.mock('react-hot-toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
@@ -16,20 +16,13 @@ const product = {
   sellStatus: false,
 } as Product
 
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-}
-
 function renderModal(onClose = vi.fn()) {
-  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } })
-  render(
-    <QueryClientProvider client={client}>
-      <BookingModal
-        product={product}
-        buyer={{ name: 'Ayesha Rahman', email: 'ayesha@example.com' }}
-        onClose={onClose}
-      />
-    </QueryClientProvider>,
+  renderWithApp(
+    <BookingModal
+      product={product}
+      buyer={{ name: 'Ayesha Rahman', email: 'ayesha@example.com' }}
+      onClose={onClose}
+    />,
   )
   return { onClose }
 }
@@ -95,7 +88,9 @@ describe('BookingModal', () => {
   })
 
   it('books with the product id, phone and location only, then says so and closes', async () => {
-    const fetchMock = vi.fn(async () => json(201, { acknowledged: true, insertedId: 'b1' }))
+    const fetchMock = vi.fn(async () =>
+      jsonResponse({ acknowledged: true, insertedId: 'b1' }, { status: 201 }),
+    )
     vi.stubGlobal('fetch', fetchMock)
     const { onClose } = renderModal()
 
@@ -118,7 +113,10 @@ describe('BookingModal', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () =>
-        json(409, { error: { code: 'CONFLICT', message: 'You have already booked this laptop' } }),
+        jsonResponse(
+          { error: { code: 'CONFLICT', message: 'You have already booked this laptop' } },
+          { status: 409 },
+        ),
       ),
     )
     renderModal()

@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import type { Booking } from '#contract/bookings'
+import type { Booking, HoldAnswer } from '#contract/bookings'
 import type { Inserted } from '#contract/common'
 import type {
   PaymentConfig,
@@ -9,7 +9,8 @@ import type {
   TestCard,
 } from '#contract/payments'
 import { api } from '../../lib/api-client'
-import { productKeys } from '../products/products-api'
+import { fetchListPage, type PageRequest } from '../../lib/paged-list'
+import { bookingKeys, paymentKeys, productKeys } from '../../lib/query-keys'
 
 type InsertedAnswer = z.infer<typeof Inserted>
 
@@ -17,19 +18,15 @@ export type BookingRequest = { productId: string; phoneNumber: string; location:
 export type PaymentResult = z.infer<typeof PaymentResultSchema>
 export type PaymentIntentAnswer = z.infer<typeof PaymentIntentAnswerSchema>
 
-export const bookingKeys = {
-  all: ['bookings'] as const,
-  mine: (email: string) => [...bookingKeys.all, 'list', email] as const,
-  detail: (id: string) => [...bookingKeys.all, 'detail', id] as const,
-}
-
-export const paymentConfigKey = ['payments', 'config'] as const
+export { bookingKeys }
 
 /** Only GET /api/bookings?email= is called with the signed-in user's own email. */
 export function useMyBookings(email: string | undefined) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: bookingKeys.mine(email ?? ''),
-    queryFn: ({ signal }) => api.get<Booking[]>('/bookings', { email }, signal),
+    queryFn: ({ pageParam, signal }) => fetchListPage<Booking>(pageParam, signal),
+    initialPageParam: { path: '/bookings', query: { email } } as PageRequest,
+    getNextPageParam: (last) => last.next ?? undefined,
     enabled: Boolean(email),
   })
 }
@@ -50,7 +47,7 @@ export function useBooking(id: string, { pollWhileUnpaid = false }: { pollWhileU
 /** Whether cards go through Stripe or the built-in test processor; fixed while the server runs. */
 export function usePaymentConfig() {
   return useQuery({
-    queryKey: paymentConfigKey,
+    queryKey: paymentKeys.config(),
     queryFn: ({ signal }) => api.get<PaymentConfig>('/payments/config', undefined, signal),
     staleTime: Number.POSITIVE_INFINITY,
   })
@@ -88,8 +85,22 @@ export function usePayWithTestCard(bookingId: string) {
  */
 export function usePaymentIntent(bookingId: string) {
   return useQuery({
-    queryKey: ['payments', 'intent', bookingId],
+    queryKey: paymentKeys.intent(bookingId),
     queryFn: () => api.post<PaymentIntentAnswer>('/payments/intent', { bookingId }),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  })
+}
+
+/**
+ * The payment page holds the laptop for this booking while the buyer pays. Asking again during the hold
+ * answers the same hold (the server does not extend it), so a remount or a second tab changes nothing.
+ */
+export function useHold(bookingId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: paymentKeys.hold(bookingId),
+    queryFn: () => api.post<HoldAnswer>(`/bookings/${encodeURIComponent(bookingId)}/hold`),
+    enabled,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   })

@@ -1,8 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render, screen, within } from '@testing-library/react'
-import { MemoryRouter } from 'react-router'
+import { cleanup, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Booking, BookingStatus } from '#contract/bookings'
+import { jsonResponse, renderWithApp } from '../../test/render'
 import { MyOrdersPage } from './my-orders-page'
 
 const ME = { id: 'u1', name: 'Ayesha Rahman', email: 'ayesha@example.com', role: 'buyer', verified: false }
@@ -17,16 +16,21 @@ function makeBooking(n: number, status: BookingStatus): Booking {
     email: ME.email,
     price: 500 + n,
     price_cents: (500 + n) * 100,
+    booked_price_cents: (500 + n) * 100,
     phoneNumber: '+1 555 123 4567',
     location: 'Dhaka',
     paid: status === 'paid',
     status,
     createdAt: '2026-11-03T09:30:00.000Z',
+    sellerId: 'seller-1',
+    paidAt: null,
+    handedOverAt: null,
+    handoverNote: null,
+    autoCompleteAt: null,
+    completedAt: null,
+    refundedAt: null,
+    dispute: null,
   }
-}
-
-function json(body: unknown) {
-  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
 }
 
 afterEach(() => {
@@ -42,16 +46,11 @@ describe('MyOrdersPage', () => {
       makeBooking(3, 'sold'),
       makeBooking(4, 'unavailable'),
     ]
-    const fetchMock = vi.fn(async (url: string) => (url.startsWith('/api/me') ? json(ME) : json(bookings)))
-    vi.stubGlobal('fetch', fetchMock)
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-    render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter>
-          <MyOrdersPage />
-        </MemoryRouter>
-      </QueryClientProvider>,
+    const fetchMock = vi.fn(async (url: string) =>
+      url.startsWith('/api/me') ? jsonResponse(ME) : jsonResponse(bookings),
     )
+    vi.stubGlobal('fetch', fetchMock)
+    renderWithApp(<MyOrdersPage />)
 
     const rows = await screen.findAllByTestId('order-row')
     expect(fetchMock).toHaveBeenCalledWith('/api/bookings?email=ayesha%40example.com', expect.anything())

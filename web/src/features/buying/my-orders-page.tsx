@@ -1,19 +1,27 @@
 import { Link } from 'react-router'
 import type { Booking } from '#contract/bookings'
+import { paths } from '#contract/pages'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
+import { type Column, DataTable } from '../../components/ui/data-table'
 import { PageHeader } from '../../components/ui/page-header'
+import { LoadMore } from '../../components/ui/pagination'
+
 import { Skeleton } from '../../components/ui/skeleton'
+import { errorMessage } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
+import { allItems } from '../../lib/paged-list'
 import { useSession } from '../auth/use-session'
 import { ProductImage } from '../products/product-image'
 import { useMyBookings } from './bookings-api'
+import { PaidWithStage } from './deal-stage'
 
 /** `/dashboard/myorders`: the signed-in buyer's bookings, with Pay for the ones still payable. */
 export function MyOrdersPage() {
   const { user } = useSession()
   const bookings = useMyBookings(user?.email)
+  const items = allItems(bookings.data)
 
   return (
     <>
@@ -25,75 +33,84 @@ export function MyOrdersPage() {
         <OrdersSkeleton />
       ) : bookings.error ? (
         <Alert tone="error" title="We could not load your orders">
-          <p>{bookings.error.message}</p>
+          <p>{errorMessage(bookings.error)}</p>
           <Button variant="secondary" onClick={() => bookings.refetch()}>
             Try again
           </Button>
         </Alert>
-      ) : bookings.data.length === 0 ? (
+      ) : !items || items.length === 0 ? (
         <Alert title="You have not booked any laptops yet">
           <p>Book a laptop and it shows here, ready to pay.</p>
-          <Link to="/productcard" className={buttonClasses('secondary')}>
+          <Link to={paths.browse()} className={buttonClasses('secondary')}>
             Browse all laptops
           </Link>
         </Alert>
       ) : (
-        <OrdersTable bookings={bookings.data} />
+        <>
+          <OrdersTable bookings={items} />
+          <LoadMore
+            shown={items.length}
+            total={bookings.data.pages.at(-1)?.total}
+            noun="bookings"
+            hasMore={bookings.hasNextPage}
+            isLoading={bookings.isFetchingNextPage}
+            onLoadMore={() => bookings.fetchNextPage()}
+          />
+        </>
       )}
     </>
   )
 }
 
+const ORDER_COLUMNS: Column<Booking>[] = [
+  {
+    key: 'image',
+    header: 'Image',
+    card: 'media',
+    cell: (booking) => (
+      <ProductImage
+        src={booking.productImage}
+        alt={booking.productName}
+        width={80}
+        height={60}
+        loading="lazy"
+        className="aspect-[4/3] w-20 rounded-md bg-slate-100 object-cover"
+      />
+    ),
+  },
+  {
+    key: 'title',
+    header: 'Title',
+    card: 'title',
+    cell: (booking) => (
+      <Link to={paths.product(booking.productId)} className="hover:text-accent hover:underline">
+        {booking.productName}
+      </Link>
+    ),
+  },
+  {
+    key: 'price',
+    header: 'Price',
+    className: 'whitespace-nowrap font-semibold text-slate-900',
+    cell: (booking) => formatMoney(booking.price_cents),
+  },
+  {
+    key: 'payment',
+    header: 'Payment',
+    card: 'actions',
+    cell: (booking) => <PaymentCell booking={booking} />,
+  },
+]
+
 function OrdersTable({ bookings }: { bookings: Booking[] }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Your bookings</caption>
-        <thead className="border-slate-200 border-b bg-slate-50 text-slate-600">
-          <tr>
-            <th scope="col" className="px-3 py-3 font-semibold sm:px-4">
-              Image
-            </th>
-            <th scope="col" className="px-3 py-3 font-semibold sm:px-4">
-              Title
-            </th>
-            <th scope="col" className="px-3 py-3 font-semibold sm:px-4">
-              Price
-            </th>
-            <th scope="col" className="px-3 py-3 font-semibold sm:px-4">
-              Payment
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {bookings.map((booking) => (
-            <tr key={booking._id} data-testid="order-row">
-              <td className="px-3 py-3 sm:px-4">
-                <ProductImage
-                  src={booking.productImage}
-                  alt={booking.productName}
-                  width={80}
-                  height={60}
-                  loading="lazy"
-                  className="aspect-[4/3] w-14 rounded-md bg-slate-100 object-cover sm:w-20"
-                />
-              </td>
-              <th scope="row" className="px-3 py-3 font-medium text-slate-900 sm:px-4">
-                <Link to={`/products/${booking.productId}`} className="hover:text-accent hover:underline">
-                  {booking.productName}
-                </Link>
-              </th>
-              <td className="whitespace-nowrap px-3 py-3 font-semibold text-slate-900 sm:px-4">
-                {formatMoney(booking.price_cents)}
-              </td>
-              <td className="px-3 py-3 sm:px-4">
-                <PaymentCell booking={booking} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Your bookings"
+      rows={bookings}
+      rowKey={(booking) => booking._id}
+      columns={ORDER_COLUMNS}
+      rowTestId="order-row"
+    />
   )
 }
 
@@ -101,12 +118,16 @@ function PaymentCell({ booking }: { booking: Booking }) {
   switch (booking.status) {
     case 'unpaid':
       return (
-        <Link to={`/dashboard/payment/${booking._id}`} className={buttonClasses('primary', 'sm')}>
+        <Link to={paths.payment(booking._id)} className={buttonClasses('primary', 'sm')}>
           Pay<span className="sr-only"> for {booking.productName}</span>
         </Link>
       )
     case 'paid':
-      return <Badge tone="accent">Paid</Badge>
+    case 'handed_over':
+    case 'completed':
+    case 'disputed':
+    case 'refunded':
+      return <PaidWithStage status={booking.status} />
     case 'sold':
       return (
         <span className="space-y-1">

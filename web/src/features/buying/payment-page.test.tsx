@@ -1,8 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { MemoryRouter, Route, Routes } from 'react-router'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Booking } from '#contract/bookings'
+import { jsonResponse, renderWithApp } from '../../test/render'
 import { PaymentPage } from './payment-page'
 
 vi.mock('react-hot-toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
@@ -21,17 +20,26 @@ function makeBooking(overrides: Partial<Booking> = {}): Booking {
     email: 'ayesha@example.com',
     price: 749.5,
     price_cents: 74_950,
+    booked_price_cents: 74_950,
     phoneNumber: '+1 555 123 4567',
     location: 'Dhaka',
     paid: false,
     status: 'unpaid',
     createdAt: '2026-11-03T09:30:00.000Z',
+    sellerId: 'seller-1',
+    paidAt: null,
+    handedOverAt: null,
+    handoverNote: null,
+    autoCompleteAt: null,
+    completedAt: null,
+    refundedAt: null,
+    dispute: null,
     ...overrides,
   }
 }
 
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+function inMinutes(minutes: number) {
+  return new Date(Date.now() + minutes * 60_000).toISOString()
 }
 
 type ApiAnswers = Record<string, () => Response>
@@ -49,18 +57,7 @@ function mockApi(routes: ApiAnswers) {
 }
 
 function renderPage() {
-  const client = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  })
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[`/dashboard/payment/${BOOKING_ID}`]}>
-        <Routes>
-          <Route path="/dashboard/payment/:id" element={<PaymentPage />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  )
+  renderWithApp(<PaymentPage />, { at: `/dashboard/payment/${BOOKING_ID}`, path: '/dashboard/payment/:id' })
 }
 
 afterEach(() => {
@@ -73,11 +70,12 @@ describe('PaymentPage', () => {
   it('in test mode: names the laptop and the price, labels Test mode, and pays with a test card', async () => {
     let booking = makeBooking()
     mockApi({
-      [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, booking),
-      'GET /api/payments/config': () => json(200, { mode: 'test' }),
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(booking),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'test' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () => jsonResponse({ holdUntil: inMinutes(15) }),
       'POST /api/payments/test': () => {
         booking = makeBooking({ paid: true, status: 'paid' })
-        return json(200, { status: 'succeeded', transactionId: 'test_tx_42', amount_cents: 74_950 })
+        return jsonResponse({ status: 'succeeded', transactionId: 'test_tx_42', amount_cents: 74_950 })
       },
     })
     renderPage()
@@ -103,8 +101,8 @@ describe('PaymentPage', () => {
 
   it('shows Paid or Sold instead of the card form when the booking cannot be paid', async () => {
     mockApi({
-      [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, makeBooking({ status: 'sold' })),
-      'GET /api/payments/config': () => json(200, { mode: 'test' }),
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking({ status: 'sold' })),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'test' }),
     })
     renderPage()
     const sold = await screen.findByRole('region', { name: 'This laptop has been sold' })
@@ -113,7 +111,7 @@ describe('PaymentPage', () => {
     cleanup()
 
     mockApi({
-      [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, makeBooking({ paid: true, status: 'paid' })),
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking({ paid: true, status: 'paid' })),
     })
     renderPage()
     const paid = await screen.findByRole('region', { name: 'You have paid for this laptop' })
@@ -122,11 +120,25 @@ describe('PaymentPage', () => {
     expect(screen.queryByLabelText('Card number')).toBeNull()
   })
 
+  it('says so when the seller lowered the price since the booking, and asks the lower one', async () => {
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () =>
+        jsonResponse(makeBooking({ price: 700, price_cents: 70_000, booked_price_cents: 74_950 })),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'test' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () => jsonResponse({ holdUntil: inMinutes(15) }),
+    })
+    renderPage()
+    expect((await screen.findByText(/Please Pay/)).textContent).toBe('Please Pay $700')
+    expect(screen.getByText(/lowered the price from \$749\.50/)).toBeTruthy()
+  })
+
   it('in Stripe mode: loads Stripe.js with the publishable key and shows the form loading', async () => {
     mockApi({
-      [`GET /api/bookings/${BOOKING_ID}`]: () => json(200, makeBooking()),
-      'GET /api/payments/config': () => json(200, { mode: 'stripe', publishableKey: 'pk_test_123' }),
-      'POST /api/payments/intent': () => json(200, { clientSecret: 'pi_1_secret_2', amount_cents: 74_950 }),
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking()),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'stripe', publishableKey: 'pk_test_123' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () => jsonResponse({ holdUntil: inMinutes(15) }),
+      'POST /api/payments/intent': () =>
+        jsonResponse({ clientSecret: 'pi_1_secret_2', amount_cents: 74_950 }),
     })
     renderPage()
     await waitFor(() =>
@@ -139,9 +151,63 @@ describe('PaymentPage', () => {
   it('says so when the booking does not exist', async () => {
     mockApi({
       [`GET /api/bookings/${BOOKING_ID}`]: () =>
-        json(404, { error: { code: 'NOT_FOUND', message: 'Booking not found' } }),
+        jsonResponse({ error: { code: 'NOT_FOUND', message: 'Booking not found' } }, { status: 404 }),
     })
     renderPage()
     expect(await screen.findByRole('heading', { level: 1, name: 'Booking not found' })).toBeTruthy()
+  })
+
+  it('holds the laptop while the buyer pays and counts down the time left', async () => {
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking()),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'test' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () => jsonResponse({ holdUntil: inMinutes(14.5) }),
+    })
+    renderPage()
+    const countdown = await screen.findByTestId('hold-countdown')
+    expect(countdown.textContent).toMatch(/^14:(29|30|31)$/)
+    expect(countdown.closest('p')?.textContent).toContain('nobody else can pay for it meanwhile')
+    expect(await screen.findByLabelText('Card number')).toBeTruthy()
+  })
+
+  it('shows Reserved, and no card form, while another buyer holds the laptop', async () => {
+    const until = inMinutes(9)
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking()),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'test' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () =>
+        jsonResponse(
+          {
+            error: { code: 'RESERVED', message: 'Another buyer is paying for this laptop.' },
+            holdUntil: until,
+          },
+          { status: 409 },
+        ),
+    })
+    renderPage()
+    const reserved = await screen.findByRole('region', { name: 'Another buyer is paying for this laptop' })
+    expect(within(reserved).getByText('Reserved')).toBeTruthy()
+    expect(within(reserved).getByText(/If they have not paid by then, you can pay for it/)).toBeTruthy()
+    expect(within(reserved).getByRole('button', { name: 'Check again' })).toBeTruthy()
+    expect(screen.queryByLabelText('Card number')).toBeNull()
+  })
+
+  it("says why when the buyer's own limits refuse a hold", async () => {
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking()),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () =>
+        jsonResponse(
+          {
+            error: { code: 'RATE_LIMITED', message: 'You are already paying for 3 other laptops.' },
+          },
+          { status: 429 },
+        ),
+    })
+    renderPage()
+    const alert = await screen.findByText('We could not hold this laptop for you')
+    expect(alert.closest('[role="alert"], div')?.textContent).toContain(
+      'You are already paying for 3 other laptops.',
+    )
+    expect(screen.queryByLabelText('Card number')).toBeNull()
   })
 })

@@ -11,6 +11,8 @@ import { isApiError } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { ProductImage } from '../products/product-image'
 import { type PaymentResult, useBooking, usePaymentConfig } from './bookings-api'
+import { PaidWithStage } from './deal-stage'
+import { PaymentHold } from './payment-hold'
 import { TestCardForm, TestModeNotice } from './test-card-form'
 
 // Stripe.js and Elements load only here, and only when the server takes cards through Stripe.
@@ -71,6 +73,12 @@ export function PaymentPage() {
               {b.status === 'unpaid' ? 'Please Pay' : b.status === 'paid' ? 'Paid' : 'Price'}{' '}
               <strong className="text-slate-900">{formatMoney(b.price_cents)}</strong>
             </p>
+            {b.status === 'unpaid' && b.price_cents < b.booked_price_cents ? (
+              <p className="text-emerald-700 text-sm">
+                The seller lowered the price from {formatMoney(b.booked_price_cents)} since you booked it: you
+                pay the lower price.
+              </p>
+            ) : null}
           </div>
         </header>
         {receipt ? (
@@ -97,6 +105,15 @@ type PaymentStateProps = {
 
 function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentStateProps) {
   switch (booking.status) {
+    case 'handed_over':
+    case 'completed':
+    case 'disputed':
+    case 'refunded':
+      return (
+        <StatusPanel badge={<PaidWithStage status={booking.status} />} title="You have paid for this laptop">
+          <p>Follow the sale in My Orders.</p>
+        </StatusPanel>
+      )
     case 'paid':
       return (
         <StatusPanel badge={<Badge tone="accent">Paid</Badge>} title="You have paid for this laptop">
@@ -126,7 +143,11 @@ function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentSta
           </div>
         )
       }
-      return <CardPayment booking={booking} onConfirmed={onConfirmed} onPaid={onPaid} />
+      return (
+        <PaymentHold bookingId={booking._id}>
+          <CardPayment booking={booking} onConfirmed={onConfirmed} onPaid={onPaid} />
+        </PaymentHold>
+      )
   }
 }
 

@@ -7,6 +7,7 @@ import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { Spinner } from '../../components/ui/spinner'
 import { formatMoney } from '../../lib/format'
+import { paymentKeys } from '../../lib/query-keys'
 import { usePaymentIntent } from './bookings-api'
 
 type StripePaymentFormProps = {
@@ -19,7 +20,7 @@ type StripePaymentFormProps = {
 
 function useStripeJs(publishableKey: string) {
   return useQuery({
-    queryKey: ['stripe-js', publishableKey],
+    queryKey: paymentKeys.stripeJs(publishableKey),
     queryFn: async () => {
       const stripe = await loadStripe(publishableKey)
       if (!stripe) throw new Error('The card form could not be loaded.')

@@ -1,16 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { toast } from 'react-hot-toast'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { jsonResponse, renderWithApp } from '../../test/render'
 import { formatCardNumber, formatExpiry, TestCardForm, TestModeNotice } from './test-card-form'
 
 vi.mock('react-hot-toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
 
 const BOOKING_ID = '7d9e6f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6'
-
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-}
 
 function nextYear(): string {
   return String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0')
@@ -18,12 +14,7 @@ function nextYear(): string {
 
 function renderForm() {
   const onPaid = vi.fn()
-  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } })
-  render(
-    <QueryClientProvider client={client}>
-      <TestCardForm bookingId={BOOKING_ID} amountCents={74_950} onPaid={onPaid} />
-    </QueryClientProvider>,
-  )
+  renderWithApp(<TestCardForm bookingId={BOOKING_ID} amountCents={74_950} onPaid={onPaid} />)
   return { onPaid }
 }
 
@@ -88,7 +79,7 @@ describe('TestCardForm', () => {
 
   it('pays with a good card and hands the receipt on', async () => {
     const fetchMock = vi.fn(async () =>
-      json(200, { status: 'succeeded', transactionId: 'test_tx_1', amount_cents: 74_950 }),
+      jsonResponse({ status: 'succeeded', transactionId: 'test_tx_1', amount_cents: 74_950 }),
     )
     vi.stubGlobal('fetch', fetchMock)
     const { onPaid } = renderForm()
@@ -108,7 +99,12 @@ describe('TestCardForm', () => {
   it('shows a decline on the page and keeps the form usable', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => json(402, { error: { code: 'PAYMENT_FAILED', message: 'Your card was declined.' } })),
+      vi.fn(async () =>
+        jsonResponse(
+          { error: { code: 'PAYMENT_FAILED', message: 'Your card was declined.' } },
+          { status: 402 },
+        ),
+      ),
     )
     const { onPaid } = renderForm()
 

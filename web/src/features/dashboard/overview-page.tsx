@@ -5,15 +5,15 @@ import { Button } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { api } from '../../lib/api-client'
+import { dashboardKeys } from '../../lib/query-keys'
 import { useSession } from '../auth/use-session'
-
-export const OVERVIEW_QUERY_KEY = ['dashboard', 'overview'] as const
+import { AdminCharts, BuyerCharts, SellerCharts } from './role-dashboards'
 
 /** `/dashboard`: the counts that matter to the signed-in role, as cards. */
 export function OverviewPage() {
   const { user } = useSession()
   const query = useQuery({
-    queryKey: OVERVIEW_QUERY_KEY,
+    queryKey: dashboardKeys.overview(),
     queryFn: ({ signal }) => api.get<Overview>('/dashboard/overview', undefined, signal),
   })
 
@@ -45,6 +45,17 @@ export function OverviewPage() {
               ))}
         </ul>
       )}
+      {user ? (
+        <div className="mt-6">
+          {user.role === 'seller' ? (
+            <SellerCharts />
+          ) : user.role === 'admin' ? (
+            <AdminCharts />
+          ) : (
+            <BuyerCharts />
+          )}
+        </div>
+      ) : null}
     </>
   )
 }

@@ -38,6 +38,8 @@ export function HomePage() {
           error={advertised.error}
           onRetry={() => advertised.refetch()}
           skeletonCount={4}
+          rowOnPhone
+          label="Advertised laptops"
           empty={
             <Alert title="No advertised laptops right now">
               <p>Sellers feature new listings every week. Everything for sale is one click away.</p>

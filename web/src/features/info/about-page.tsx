@@ -1,7 +1,5 @@
-import { CONDITION_DEFINITIONS, type Condition } from '#contract/products'
+import { CONDITION_DEFINITIONS, CONDITIONS } from '#contract/products'
 import { InfoPage, SupportEmail } from './info-page'
-
-const GRADES: Condition[] = ['Excellent', 'Good', 'Fair']
 
 /** `/about`: who we are, how grading works, and how we keep buying safe. */
 export function AboutPage() {
@@ -24,7 +22,7 @@ export function AboutPage() {
         adjectives, and sellers choose the grade with the definition in front of them:
       </p>
       <ul>
-        {GRADES.map((grade) => (
+        {CONDITIONS.map((grade) => (
           <li key={grade}>
             <strong>{grade}</strong>: {CONDITION_DEFINITIONS[grade]}
           </li>

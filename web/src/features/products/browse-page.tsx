@@ -1,37 +1,63 @@
-import { ChevronLeft, ChevronRight } from 'lucide-react'
-import { useRef } from 'react'
+import { SlidersHorizontal } from 'lucide-react'
+import { useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
+import { MAX_PAGE_DEPTH } from '#contract/search'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
+import { Drawer } from '../../components/ui/drawer'
 import { PageHeader } from '../../components/ui/page-header'
+import { CursorPagination, Pagination } from '../../components/ui/pagination'
+import { useMediaQuery } from '../../components/ui/use-media-query'
 import { useBrands } from '../brands/brands-api'
 import { ProductFilters, SortSelect } from './product-filters'
 import { ProductGrid } from './product-grid'
-import { type ProductFilters as Filters, useProductSearch } from './products-api'
-import { hasActiveFilters, readFilters, writeFilters } from './search-params'
+import { type ProductFilters as Filters, type SearchResult, useProductSearch } from './products-api'
+import {
+  clearedFilters,
+  countActiveFilters,
+  defaultSort,
+  hasActiveFilters,
+  readFilters,
+  withChange,
+  writeFilters,
+} from './search-params'
 
-/** `/productcard`: every available laptop, filtered and paged through the URL so a view can be shared. */
+/** "1 laptop", "1,204 laptops", or "10,000+ laptops" when the server estimated the total. */
+export function totalLabel(result: Pick<SearchResult, 'total' | 'total_is_estimate'>): string {
+  const n = result.total.toLocaleString('en-US')
+  if (result.total_is_estimate) return `${n}+ laptops`
+  return result.total === 1 ? '1 laptop' : `${n} laptops`
+}
+
+const href = (filters: Filters) => {
+  const qs = writeFilters(filters).toString()
+  return qs ? `?${qs}` : '?'
+}
+
+/** `/productcard`: every available laptop, filtered, sorted and paged through the URL so a view can be shared. */
 export function BrowsePage() {
   const [params, setParams] = useSearchParams()
   const filters = readFilters(params)
   const search = useProductSearch(filters)
   const brands = useBrands()
   const resultsRef = useRef<HTMLDivElement>(null)
+  const isWide = useMediaQuery('(min-width: 1024px)')
+  const [isPanelOpen, setIsPanelOpen] = useState(false)
 
   function applyFilters(next: Filters, options?: { replace?: boolean }) {
     setParams(writeFilters(next), { replace: options?.replace, preventScrollReset: true })
   }
-
-  function goToPage(page: number) {
-    applyFilters({ ...filters, page })
-    resultsRef.current?.scrollIntoView({ block: 'start' })
-  }
+  const toTop = () => resultsRef.current?.scrollIntoView({ block: 'start' })
 
   const data = search.data
-  const page = filters.page ?? 1
-  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1
   const isFiltered = hasActiveFilters(filters)
+  const activeCount = countActiveFilters(filters)
+  const clear = () => applyFilters(clearedFilters(filters))
+
+  const filterPanel = (
+    <ProductFilters filters={filters} brands={brands.data} facets={data?.facets} onChange={applyFilters} />
+  )
 
   return (
     <>
@@ -40,65 +66,141 @@ export function BrowsePage() {
         <p>Every laptop for sale on Laptop Market. Narrow the list down, then share or bookmark the page.</p>
       </PageHeader>
 
-      <ProductFilters filters={filters} brands={brands.data} onChange={applyFilters} />
+      <div className="lg:grid lg:grid-cols-[16rem_1fr] lg:items-start lg:gap-8">
+        {/* Shown by CSS, not by a media query in script, so the server's HTML has the right layout for every
+            screen and nothing moves when the page hydrates. */}
+        <aside
+          aria-label="Filters"
+          className="sticky top-20 hidden max-h-[calc(100dvh-6rem)] overflow-y-auto rounded-xl border border-slate-200 bg-white p-4 shadow-sm lg:block"
+        >
+          {filterPanel}
+        </aside>
 
-      <div ref={resultsRef} className="mt-6 scroll-mt-20">
-        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-          <div className="flex min-h-11 flex-wrap items-center gap-3">
-            <p role="status" className="text-slate-700 text-sm">
-              {data ? (data.total === 1 ? '1 laptop found' : `${data.total} laptops found`) : ''}
-            </p>
-            {isFiltered ? (
-              <Button variant="ghost" size="sm" onClick={() => applyFilters({ sort: filters.sort })}>
-                Clear filters
+        <div ref={resultsRef} className="min-w-0 scroll-mt-24">
+          <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+            <div className="flex min-h-11 flex-wrap items-center gap-3">
+              <Button
+                variant="secondary"
+                className="lg:hidden"
+                onClick={() => setIsPanelOpen(true)}
+                aria-haspopup="dialog"
+                aria-expanded={isPanelOpen}
+              >
+                <SlidersHorizontal aria-hidden="true" className="size-4" />
+                Filters{activeCount > 0 ? ` (${activeCount})` : ''}
               </Button>
-            ) : null}
+              <p role="status" className="text-slate-700 text-sm">
+                {data ? `${totalLabel(data)} found` : ''}
+              </p>
+              {isFiltered ? (
+                <Button variant="ghost" size="sm" onClick={clear}>
+                  Clear filters
+                </Button>
+              ) : null}
+            </div>
+            <SortSelect
+              value={filters.sort ?? defaultSort(filters)}
+              hasText={Boolean(filters.q)}
+              onChange={(sort) => applyFilters(withChange(filters, { sort }))}
+            />
           </div>
-          <SortSelect
-            value={filters.sort}
-            onChange={(sort) => applyFilters({ ...filters, sort, page: undefined })}
-          />
-        </div>
-        <div className={cn('transition-opacity', search.isPlaceholderData && 'opacity-60')}>
-          <ProductGrid
-            products={data?.items}
-            isPending={search.isPending}
-            error={search.error}
-            onRetry={() => search.refetch()}
-            headingLevel={2}
-            empty={
-              <Alert title={isFiltered ? 'No laptops match these filters' : 'No laptops for sale yet'}>
-                {isFiltered ? (
-                  <>
-                    <p>Try a wider price range, another brand, or fewer filters.</p>
-                    <Button variant="secondary" onClick={() => applyFilters({ sort: filters.sort })}>
-                      Show every laptop
-                    </Button>
-                  </>
-                ) : (
-                  <p>New listings arrive every day. Please check back soon.</p>
-                )}
-              </Alert>
-            }
-          />
-        </div>
 
-        {data && data.total > 0 ? (
-          <nav aria-label="Pagination" className="mt-8 flex items-center justify-between gap-3">
-            <Button variant="secondary" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
-              <ChevronLeft aria-hidden="true" className="size-4" />
-              Previous
-            </Button>
-            <p className="text-slate-700 text-sm">
-              Page {page} of {pageCount}
-            </p>
-            <Button variant="secondary" disabled={page >= pageCount} onClick={() => goToPage(page + 1)}>
-              Next
-              <ChevronRight aria-hidden="true" className="size-4" />
-            </Button>
-          </nav>
-        ) : null}
+          <div className={cn('transition-opacity', search.isPlaceholderData && 'opacity-60')}>
+            <ProductGrid
+              products={data?.items}
+              isPending={search.isPending}
+              error={search.error}
+              onRetry={() => search.refetch()}
+              headingLevel={2}
+              leadCards={4}
+              empty={
+                <Alert title={isFiltered ? 'No laptops match these filters' : 'No laptops for sale yet'}>
+                  {isFiltered ? (
+                    <>
+                      <p>Try other words, a wider price range, another brand, or fewer filters.</p>
+                      <Button variant="secondary" onClick={clear}>
+                        Clear filters
+                      </Button>
+                    </>
+                  ) : (
+                    <p>New listings arrive every day. Please check back soon.</p>
+                  )}
+                </Alert>
+              }
+            />
+          </div>
+
+          {data && data.items.length > 0 ? (
+            <ResultPages filters={filters} result={data} onNavigate={toTop} />
+          ) : null}
+        </div>
       </div>
+
+      {isPanelOpen && !isWide ? (
+        <Drawer
+          title="Filters"
+          onClose={() => setIsPanelOpen(false)}
+          footer={
+            <div className="flex gap-3">
+              {isFiltered ? (
+                <Button variant="secondary" className="flex-1" onClick={clear}>
+                  Clear filters
+                </Button>
+              ) : null}
+              <Button className="flex-1" onClick={() => setIsPanelOpen(false)}>
+                {data ? `Show ${totalLabel(data)}` : 'Show laptops'}
+              </Button>
+            </div>
+          }
+        >
+          {filterPanel}
+        </Drawer>
+      ) : null}
     </>
+  )
+}
+
+/**
+ * Numbered page links as deep as the server pages by number (10,000 listings); past that, and on a page
+ * reached by cursor, Next follows the server's keyset cursor.
+ */
+function ResultPages({
+  filters,
+  result,
+  onNavigate,
+}: {
+  filters: Filters
+  result: SearchResult
+  onNavigate: () => void
+}) {
+  const pageSize = Math.max(1, result.page_size)
+  const page = filters.page ?? 1
+  const byCursor = result.page === null
+  const lastNumbered = Math.max(1, Math.floor(MAX_PAGE_DEPTH / pageSize))
+  const pageCount = Math.min(lastNumbered, Math.max(1, Math.ceil(result.total / pageSize)))
+  const cursorNext = result.next_cursor
+    ? href({ ...filters, cursor: result.next_cursor, page: page + 1 })
+    : null
+  if (byCursor || (page >= lastNumbered && cursorNext)) {
+    return (
+      <CursorPagination
+        previousHref={
+          page > 1 && page - 1 <= lastNumbered
+            ? href({ ...filters, cursor: undefined, page: page - 1 })
+            : null
+        }
+        nextHref={cursorNext}
+        status={`Page ${page.toLocaleString('en-US')}`}
+        onNavigate={onNavigate}
+      />
+    )
+  }
+  return (
+    <Pagination
+      page={page}
+      pageCount={result.total_is_estimate ? Math.max(pageCount, page) : pageCount}
+      hrefFor={(p) => href({ ...filters, cursor: undefined, page: p })}
+      onNavigate={onNavigate}
+    />
   )
 }

@@ -3,6 +3,7 @@ import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Product } from '#contract/products'
 import { ProductCard } from './product-card'
+import { ProductGrid } from './product-grid'
 
 function makeProduct(overrides: Partial<Product> = {}): Product {
   return {
@@ -29,6 +30,10 @@ function makeProduct(overrides: Partial<Product> = {}): Product {
     advertise: true,
     sellStatus: false,
     postedOn: '2026-11-03T09:30:00.000Z',
+    seller_id: 'seller-1',
+    reservedUntil: null,
+    battery_health_pct: 88,
+    battery_cycles: 150,
     ...overrides,
   }
 }
@@ -71,6 +76,13 @@ describe('ProductCard', () => {
     )
   })
 
+  it('shows the battery health, or that none was reported', () => {
+    expect(within(renderCard(makeProduct({ battery_health_pct: 91 }))).getByText('Battery 91%')).toBeTruthy()
+    cleanup()
+    const none = renderCard(makeProduct({ battery_health_pct: null, battery_cycles: null }))
+    expect(within(none).getByText('Battery not reported')).toBeTruthy()
+  })
+
   it('shows whole-dollar prices without cents', () => {
     const card = renderCard(makeProduct({ resale_price_cents: 80_000, original_price_cents: 150_000 }))
     expect(card.textContent).toContain('$800')
@@ -100,5 +112,67 @@ describe('ProductCard', () => {
   it('falls back to the listing image when there are no photos', () => {
     const card = renderCard(makeProduct({ images: [], img: '/images/laptop-placeholder.svg' }))
     expect(within(card).getByRole('img').getAttribute('src')).toBe('/images/laptop-placeholder.svg')
+  })
+})
+
+describe('ProductGrid photos', () => {
+  afterEach(() => cleanup())
+
+  it("loads the lead cards' photos at once, the first at high priority, and the rest when scrolled near", () => {
+    const products = Array.from({ length: 6 }, (_, i) =>
+      makeProduct({ _id: `3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6${i}`, name: `Laptop ${i}` }),
+    )
+    render(
+      <MemoryRouter>
+        <ProductGrid products={products} isPending={false} error={null} empty={null} leadCards={4} />
+      </MemoryRouter>,
+    )
+    const photos = screen.getAllByRole('img').filter((img) => img.getAttribute('alt')?.startsWith('Laptop'))
+    expect(photos.map((img) => img.getAttribute('loading'))).toEqual([
+      'eager',
+      'eager',
+      'eager',
+      'eager',
+      'lazy',
+      'lazy',
+    ])
+    expect(photos.map((img) => img.getAttribute('fetchpriority'))).toEqual([
+      'high',
+      null,
+      null,
+      null,
+      null,
+      null,
+    ])
+  })
+})
+
+describe('ProductCard price badge', () => {
+  const guide = { count: 23, p25: 700, median: 800, p75: 900 }
+
+  it('says "Great price" at or below the 25th percentile, with the range and sales as its description', () => {
+    const card = renderCard(
+      makeProduct({ resale_price: 700, resale_price_cents: 70_000, price_guide: guide }),
+    )
+    const badge = within(card).getByRole('button', { name: 'Great price' })
+    expect(badge.getAttribute('aria-describedby')).toBeTruthy()
+    const detail = document.getElementById(badge.getAttribute('aria-describedby') ?? '')
+    expect(detail?.textContent).toBe(
+      'Similar laptops sold for $700–$900, median $800, 23 sales in the last 180 days.',
+    )
+  })
+
+  it('says "Fair price" up to the 75th percentile, and nothing above it, without a guide, or once sold', () => {
+    renderCard(makeProduct({ resale_price: 900, price_guide: guide }))
+    expect(screen.getByRole('button', { name: 'Fair price' })).toBeTruthy()
+    cleanup()
+    renderCard(makeProduct({ resale_price: 900.01, price_guide: guide }))
+    expect(screen.queryByTestId('price-badge')).toBeNull()
+    cleanup()
+    renderCard(makeProduct({ resale_price: 500, price_guide: null }))
+    expect(screen.queryByTestId('price-badge')).toBeNull()
+    cleanup()
+    renderCard(makeProduct({ resale_price: 500, price_guide: guide, sellStatus: true }))
+    expect(screen.queryByTestId('price-badge')).toBeNull()
   })
 })

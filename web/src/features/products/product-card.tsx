@@ -1,13 +1,14 @@
-import { CalendarDays, Clock, MapPin } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import type { Product } from '#contract/products'
 import { Badge } from '../../components/ui/badge'
 import { Skeleton } from '../../components/ui/skeleton'
+import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { formatDate, formatStorage, formatYearsOfUse } from '../../lib/format'
+import { PriceGuideBadge } from './price-guide'
 import { ProductImage } from './product-image'
 import { ProductPrice } from './product-price'
-import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
+import { BatteryHealth, isReserved, SaleStatusBadge, VerifiedSellerBadge } from './product-status'
 
 type ProductCardProps = {
   product: Product
@@ -15,10 +16,12 @@ type ProductCardProps = {
   headingLevel?: 2 | 3
   /** A control at the foot of the card (Book Now), above the link that covers the card. */
   action?: ReactNode
+  /** The photo loads at once (a card in the first screen), not when scrolled near; 'high' also fetches it first. */
+  imagePriority?: 'eager' | 'high'
 }
 
 /** One listing in a grid: photo, name, specs, prices, condition, where, how old, when posted, who sells it. */
-export function ProductCard({ product, headingLevel = 3, action }: ProductCardProps) {
+export function ProductCard({ product, headingLevel = 3, action, imagePriority }: ProductCardProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const photo = product.images[0]?.card ?? product.img
   return (
@@ -32,11 +35,16 @@ export function ProductCard({ product, headingLevel = 3, action }: ProductCardPr
           alt={product.name}
           width={640}
           height={480}
-          loading="lazy"
+          loading={imagePriority ? 'eager' : 'lazy'}
+          fetchPriority={imagePriority === 'high' ? 'high' : undefined}
           decoding="async"
           className="size-full object-cover"
         />
-        <SaleStatusBadge isSold={product.sellStatus} className="absolute top-3 left-3 shadow-sm" />
+        <SaleStatusBadge
+          isSold={product.sellStatus}
+          isReserved={isReserved(product)}
+          className="absolute top-3 left-3 shadow-sm"
+        />
       </div>
 
       <div className="flex flex-1 flex-col gap-3 p-4">
@@ -66,19 +74,24 @@ export function ProductCard({ product, headingLevel = 3, action }: ProductCardPr
           {product.screen_inches}-inch
         </p>
 
-        <ProductPrice product={product} />
+        <ProductPrice product={product}>
+          <PriceGuideBadge product={product} />
+        </ProductPrice>
 
         <ul className="space-y-1 text-slate-600 text-sm">
           <li className="flex items-center gap-2">
-            <MapPin aria-hidden="true" className="size-4 shrink-0" />
+            <SpriteIcon name="map-pin" className="size-4 shrink-0" />
             <span className="truncate">{product.location}</span>
           </li>
+          <li>
+            <BatteryHealth healthPct={product.battery_health_pct} className="flex items-center gap-2" />
+          </li>
           <li className="flex items-center gap-2">
-            <Clock aria-hidden="true" className="size-4 shrink-0" />
+            <SpriteIcon name="clock" className="size-4 shrink-0" />
             {formatYearsOfUse(product.uses)}
           </li>
           <li className="flex items-center gap-2">
-            <CalendarDays aria-hidden="true" className="size-4 shrink-0" />
+            <SpriteIcon name="calendar-days" className="size-4 shrink-0" />
             <span>
               Posted <time dateTime={product.postedOn}>{formatDate(product.postedOn)}</time>
             </span>

@@ -8,19 +8,27 @@ import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
-import { formatDate, formatMoney, formatStorage, formatYearsOfUse } from '../../lib/format'
+import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } from '../../lib/format'
 import { useSession } from '../auth/use-session'
 import { BookNowButton } from '../buying/book-now-button'
+import { PriceGuideBadge, priceGuideSentence } from './price-guide'
 import { ProductGallery } from './product-gallery'
 import { ProductPrice } from './product-price'
-import { SaleStatusBadge, VerifiedSellerBadge } from './product-status'
-import { useProduct } from './products-api'
+import {
+  BatteryHealth,
+  batteryText,
+  isReserved,
+  SaleStatusBadge,
+  VerifiedSellerBadge,
+} from './product-status'
+import { useCountView, useProduct } from './products-api'
 import { ReportListing } from './report-listing'
 
 /** `/products/{id}`: one laptop with its photos, every field and spec, the seller and Book Now. */
 export function ProductDetailPage() {
   const { id = '' } = useParams()
   const { data: product, isPending, error, refetch } = useProduct(id)
+  useCountView(product ? id : undefined)
 
   if (isPending) return <ProductDetailSkeleton />
   if (error) {
@@ -70,7 +78,11 @@ function ProductDetail({ product }: { product: Product }) {
         <div className="space-y-6">
           <div className="space-y-3">
             <div className="flex flex-wrap items-center gap-2">
-              <SaleStatusBadge isSold={product.sellStatus} />
+              <SaleStatusBadge
+                isSold={product.sellStatus}
+                isReserved={isReserved(product)}
+                isExpired={product.expired}
+              />
               <Badge tone="outline">{product.brand_name}</Badge>
             </div>
             <h1 className="font-bold text-2xl text-slate-900 tracking-tight sm:text-3xl">{product.name}</h1>
@@ -80,7 +92,13 @@ function ProductDetail({ product }: { product: Product }) {
                   You save {formatMoney(saving)} ({savingPercent}%)
                 </span>
               ) : null}
+              <PriceGuideBadge product={product} />
             </ProductPrice>
+            {product.price_guide && !product.sellStatus ? (
+              <p className="text-slate-600 text-sm" data-testid="price-guide-line">
+                {priceGuideSentence(product.price_guide)} in the last 180 days.
+              </p>
+            ) : null}
           </div>
 
           <BookNow product={product} />
@@ -93,6 +111,18 @@ function ProductDetail({ product }: { product: Product }) {
               Condition: {product.condition}
             </h2>
             <p className="mt-1 text-slate-700 text-sm">{CONDITION_DEFINITIONS[product.condition]}</p>
+            <p className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-900 text-sm">
+              <BatteryHealth
+                healthPct={product.battery_health_pct}
+                className="flex items-center gap-1.5 font-medium"
+              />
+              {product.battery_health_pct !== null ? (
+                <span className="text-slate-600">of its design capacity</span>
+              ) : null}
+              {product.battery_cycles !== null ? (
+                <span className="text-slate-600">· {product.battery_cycles} charge cycles</span>
+              ) : null}
+            </p>
           </section>
 
           <section
@@ -147,6 +177,11 @@ function ProductDetail({ product }: { product: Product }) {
             facts={[
               ['Brand', product.brand_name],
               ['Condition', product.condition],
+              ['Battery', batteryText(product.battery_health_pct)],
+              [
+                'Charge cycles',
+                product.battery_cycles === null ? 'Not reported' : String(product.battery_cycles),
+              ],
               ['Location', product.location],
               ['Use', formatYearsOfUse(product.uses)],
               ['Original price', formatMoney(product.original_price_cents)],
@@ -156,7 +191,16 @@ function ProductDetail({ product }: { product: Product }) {
                   {formatDate(product.postedOn)}
                 </time>,
               ],
-              ['Status', product.sellStatus ? 'Sold' : 'Available'],
+              [
+                'Status',
+                product.sellStatus
+                  ? 'Sold'
+                  : product.expired
+                    ? 'Expired'
+                    : isReserved(product)
+                      ? 'Reserved'
+                      : 'Available',
+              ],
             ]}
           />
         </section>
@@ -184,8 +228,26 @@ function BookNow({ product }: { product: Product }) {
   if (product.sellStatus) {
     return <p className="text-slate-600 text-sm">This laptop has been sold and can no longer be booked.</p>
   }
+  if (product.expired) {
+    return (
+      <p className="text-slate-600 text-sm">
+        This listing has expired: its seller has not renewed it, so it can no longer be booked.
+      </p>
+    )
+  }
   return (
     <div className="space-y-2">
+      {isReserved(product) && product.reservedUntil ? (
+        <p className="rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 text-slate-700 text-sm">
+          <strong className="font-semibold text-slate-900">Reserved:</strong> another buyer is paying for this
+          laptop right now. If they have not paid by{' '}
+          {/* The reader's own time zone, which the server cannot know. */}
+          <time dateTime={product.reservedUntil} suppressHydrationWarning>
+            {formatTime(product.reservedUntil)}
+          </time>
+          , it is back on sale and you can pay for it.
+        </p>
+      ) : null}
       <BookNowButton product={product} size="lg" />
       {user || isLoading ? null : (
         <p className="text-slate-600 text-sm">

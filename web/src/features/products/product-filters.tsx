@@ -1,9 +1,19 @@
 import { Search } from 'lucide-react'
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { Brand } from '#contract/brands'
+import { CONDITIONS } from '#contract/products'
+import { BATTERY_FACET_PCT, type FacetChoice, type Facets } from '#contract/search'
 import { formatStorage } from '../../lib/format'
 import type { ProductFilters as Filters } from './products-api'
-import { CONDITIONS, RAM_CHOICES, SORTS, STORAGE_CHOICES } from './search-params'
+import {
+  POSTED_CHOICES,
+  PROCESSOR_CHOICES,
+  RAM_CHOICES,
+  SCREEN_CHOICES,
+  SORTS,
+  STORAGE_CHOICES,
+  withChange,
+} from './search-params'
 
 const TYPING_DELAY_MS = 400
 
@@ -12,62 +22,101 @@ const fieldClasses =
   'shadow-sm focus-visible:border-accent sm:text-sm'
 const labelClasses = 'mb-1 block font-medium text-slate-800 text-sm'
 
-type ProductFiltersProps = {
+type Choice<T> = { value: T; label: string; count?: number }
+
+/**
+ * A filter's choices: the server's facet (each with its count; choices with no listing left out) once
+ * it has answered, the usual ones before. The choice in force always stays, so it can be seen and undone.
+ */
+function choicesOf<T extends string | number>(
+  facet: FacetChoice[] | undefined,
+  fallback: readonly Choice<T>[],
+  parse: (value: string) => T,
+  selected: T | undefined,
+): Choice<T>[] {
+  const choices: Choice<T>[] = facet
+    ? facet.map((c) => ({ value: parse(c.value), label: c.label, count: c.count }))
+    : [...fallback]
+  if (selected !== undefined && !choices.some((c) => c.value === selected)) {
+    const known = fallback.find((c) => c.value === selected)
+    choices.push({ value: selected, label: known?.label ?? String(selected), count: facet ? 0 : undefined })
+  }
+  return choices
+}
+
+const count = (n: number) => n.toLocaleString('en-US')
+
+type FiltersProps = {
   filters: Filters
   brands: Brand[] | undefined
+  facets?: Facets
   /** `replace` for changes made while typing, so each keystroke is not a history entry. */
   onChange: (next: Filters, options?: { replace?: boolean }) => void
 }
 
-/** The filters with the search text and price limit as typed, back on the first page. */
-function withTypedValues(filters: Filters, q: string, maxPrice: string): Filters {
-  const price = maxPrice.trim() === '' ? undefined : Number(maxPrice)
-  return {
-    ...filters,
-    q: q.trim() || undefined,
-    max_price: price !== undefined && Number.isFinite(price) && price >= 0 ? price : undefined,
-    page: undefined,
-  }
+/** A number typed into a field, or undefined when empty or not a number. */
+function typedNumber(text: string): number | undefined {
+  if (text.trim() === '') return undefined
+  const n = Number(text)
+  return Number.isFinite(n) && n >= 0 ? n : undefined
 }
 
-/** The browse filters. Selects apply at once; typed values apply after a short pause or on Enter. */
-export function ProductFilters({ filters, brands, onChange }: ProductFiltersProps) {
+/** The typed values (search text, prices) as the filters would hold them. */
+function withTyped(filters: Filters, typed: { q: string; min: string; max: string }): Filters {
+  return withChange(filters, {
+    q: typed.q.trim() || undefined,
+    min_price: typedNumber(typed.min),
+    max_price: typedNumber(typed.max),
+  })
+}
+
+/**
+ * Every filter of the browse page. Choices apply at once; typed values (text, prices) after a short
+ * pause or on Enter. Each choice shows how many laptops it would leave, when the server counts them.
+ */
+export function ProductFilters({ filters, brands, facets, onChange }: FiltersProps) {
   const id = useId()
-  const [q, setQ] = useState(filters.q ?? '')
-  const [maxPrice, setMaxPrice] = useState(filters.max_price?.toString() ?? '')
+  const [typed, setTyped] = useState({
+    q: filters.q ?? '',
+    min: filters.min_price?.toString() ?? '',
+    max: filters.max_price?.toString() ?? '',
+  })
   const latest = useRef(filters)
   latest.current = filters
   const onChangeRef = useRef(onChange)
   onChangeRef.current = onChange
 
-  // Follow the URL when it changes from outside (back button, "Clear filters").
-  useEffect(() => setQ(filters.q ?? ''), [filters.q])
-  useEffect(() => setMaxPrice(filters.max_price?.toString() ?? ''), [filters.max_price])
+  // Follow the URL when it changes from outside (Back, "Clear filters", the navbar's search box).
+  useEffect(() => setTyped((t) => ({ ...t, q: filters.q ?? '' })), [filters.q])
+  useEffect(() => setTyped((t) => ({ ...t, min: filters.min_price?.toString() ?? '' })), [filters.min_price])
+  useEffect(() => setTyped((t) => ({ ...t, max: filters.max_price?.toString() ?? '' })), [filters.max_price])
 
   useEffect(() => {
-    const next = withTypedValues(latest.current, q, maxPrice)
-    if (next.q === latest.current.q && next.max_price === latest.current.max_price) return
+    const next = withTyped(latest.current, typed)
+    const now = latest.current
+    if (next.q === now.q && next.min_price === now.min_price && next.max_price === now.max_price) return
     const timer = window.setTimeout(() => onChangeRef.current(next, { replace: true }), TYPING_DELAY_MS)
     return () => window.clearTimeout(timer)
-  }, [q, maxPrice])
+  }, [typed])
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault()
-    onChange(withTypedValues(latest.current, q, maxPrice))
+  const brandCount = (id: string) => {
+    const n = facets?.brand.find((c) => c.value === id)?.count
+    return facets ? ` (${count(n ?? 0)})` : ''
   }
-
-  function setFilter(key: keyof Filters, value: string) {
-    const parsed = key === 'min_ram_gb' || key === 'min_storage_gb' ? Number(value) : value
-    onChange({ ...latest.current, [key]: value === '' ? undefined : parsed, page: undefined })
-  }
+  const set = (change: Partial<Filters>) => onChange(withChange(latest.current, change))
+  const number = (v: string) => Number(v)
+  const text = (v: string) => v
 
   return (
     <form
       aria-label="Filter laptops"
-      onSubmit={onSubmit}
-      className="grid grid-cols-2 gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-3 lg:grid-cols-7"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onChange(withTyped(latest.current, typed))
+      }}
+      className="space-y-5"
     >
-      <div className="col-span-2 sm:col-span-3 lg:col-span-2">
+      <div>
         <label htmlFor={`${id}-q`} className={labelClasses}>
           Search
         </label>
@@ -80,10 +129,10 @@ export function ProductFilters({ filters, brands, onChange }: ProductFiltersProp
             id={`${id}-q`}
             type="search"
             name="q"
-            value={q}
+            value={typed.q}
             maxLength={100}
             placeholder="Model, processor or brand"
-            onChange={(e) => setQ(e.target.value)}
+            onChange={(e) => setTyped((t) => ({ ...t, q: e.target.value }))}
             className={`${fieldClasses} pl-10`}
           />
         </div>
@@ -96,91 +145,146 @@ export function ProductFilters({ filters, brands, onChange }: ProductFiltersProp
         <select
           id={`${id}-brand`}
           value={filters.brand ?? ''}
-          onChange={(e) => setFilter('brand', e.target.value)}
+          onChange={(e) => set({ brand: e.target.value || undefined })}
           className={fieldClasses}
         >
           <option value="">All brands</option>
           {brands?.map((b) => (
             <option key={b._id} value={b._id}>
               {b.brand_name}
+              {brandCount(b._id)}
             </option>
           ))}
         </select>
       </div>
 
-      <div>
-        <label htmlFor={`${id}-condition`} className={labelClasses}>
-          Condition
-        </label>
-        <select
-          id={`${id}-condition`}
-          value={filters.condition ?? ''}
-          onChange={(e) => setFilter('condition', e.target.value)}
-          className={fieldClasses}
-        >
-          <option value="">Any condition</option>
-          {CONDITIONS.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Choices
+        legend="Condition"
+        name={`${id}-condition`}
+        value={filters.condition}
+        anyLabel="Any condition"
+        choices={choicesOf(
+          facets?.condition,
+          CONDITIONS.map((c) => ({ value: c, label: c })),
+          text,
+          filters.condition,
+        )}
+        showCounts={Boolean(facets)}
+        onPick={(condition) => set({ condition })}
+      />
 
-      <div>
-        <label htmlFor={`${id}-ram`} className={labelClasses}>
-          Minimum RAM
-        </label>
-        <select
-          id={`${id}-ram`}
-          value={filters.min_ram_gb?.toString() ?? ''}
-          onChange={(e) => setFilter('min_ram_gb', e.target.value)}
-          className={fieldClasses}
-        >
-          <option value="">Any RAM</option>
-          {RAM_CHOICES.map((gb) => (
-            <option key={gb} value={gb}>
-              {gb} GB or more
-            </option>
-          ))}
-        </select>
-      </div>
+      <fieldset>
+        <legend className={labelClasses}>Price ($)</legend>
+        <div className="grid grid-cols-2 gap-2">
+          <div>
+            <label htmlFor={`${id}-min`} className="mb-1 block text-slate-700 text-xs">
+              Min price
+            </label>
+            <input
+              id={`${id}-min`}
+              type="number"
+              inputMode="decimal"
+              min={0}
+              step="any"
+              value={typed.min}
+              placeholder="Any"
+              onChange={(e) => setTyped((t) => ({ ...t, min: e.target.value }))}
+              className={fieldClasses}
+            />
+          </div>
+          <div>
+            <label htmlFor={`${id}-max`} className="mb-1 block text-slate-700 text-xs">
+              Max price
+            </label>
+            <input
+              id={`${id}-max`}
+              type="number"
+              inputMode="decimal"
+              min={0}
+              step="any"
+              value={typed.max}
+              placeholder="Any"
+              onChange={(e) => setTyped((t) => ({ ...t, max: e.target.value }))}
+              className={fieldClasses}
+            />
+          </div>
+        </div>
+      </fieldset>
 
-      <div>
-        <label htmlFor={`${id}-storage`} className={labelClasses}>
-          Minimum storage
-        </label>
-        <select
-          id={`${id}-storage`}
-          value={filters.min_storage_gb?.toString() ?? ''}
-          onChange={(e) => setFilter('min_storage_gb', e.target.value)}
-          className={fieldClasses}
-        >
-          <option value="">Any storage</option>
-          {STORAGE_CHOICES.map((gb) => (
-            <option key={gb} value={gb}>
-              {formatStorage(gb)} or more
-            </option>
-          ))}
-        </select>
-      </div>
-
-      <div>
-        <label htmlFor={`${id}-price`} className={labelClasses}>
-          Max price ($)
-        </label>
-        <input
-          id={`${id}-price`}
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="any"
-          value={maxPrice}
-          placeholder="No limit"
-          onChange={(e) => setMaxPrice(e.target.value)}
-          className={fieldClasses}
-        />
-      </div>
+      <Choices
+        legend="RAM"
+        name={`${id}-ram`}
+        value={filters.ram}
+        anyLabel="Any RAM"
+        choices={choicesOf(
+          facets?.ram,
+          RAM_CHOICES.map((gb) => ({ value: gb, label: `${gb} GB` })),
+          number,
+          filters.ram,
+        )}
+        showCounts={Boolean(facets)}
+        onPick={(ram) => set({ ram })}
+      />
+      <Choices
+        legend="Storage"
+        name={`${id}-storage`}
+        value={filters.storage}
+        anyLabel="Any storage"
+        choices={choicesOf(
+          facets?.storage,
+          STORAGE_CHOICES.map((gb) => ({ value: gb, label: formatStorage(gb) })),
+          number,
+          filters.storage,
+        )}
+        showCounts={Boolean(facets)}
+        onPick={(storage) => set({ storage })}
+      />
+      <Choices
+        legend="Screen size"
+        name={`${id}-screen`}
+        value={filters.screen}
+        anyLabel="Any size"
+        choices={choicesOf(
+          facets?.screen,
+          SCREEN_CHOICES.map((inches) => ({ value: inches, label: `${inches}″` })),
+          number,
+          filters.screen,
+        )}
+        showCounts={Boolean(facets)}
+        onPick={(screen) => set({ screen })}
+      />
+      <Choices
+        legend="Processor"
+        name={`${id}-processor`}
+        value={filters.processor}
+        anyLabel="Any processor"
+        choices={choicesOf(facets?.processor, PROCESSOR_CHOICES, text, filters.processor)}
+        showCounts={Boolean(facets)}
+        onPick={(processor) => set({ processor })}
+      />
+      <Choices
+        legend="Posted within"
+        name={`${id}-posted`}
+        value={filters.posted_within}
+        anyLabel="Any time"
+        choices={choicesOf(facets?.posted_within, POSTED_CHOICES, number, filters.posted_within)}
+        showCounts={Boolean(facets)}
+        onPick={(posted_within) => set({ posted_within })}
+      />
+      <Choices
+        legend="Battery"
+        name={`${id}-battery`}
+        value={filters.min_battery_pct}
+        anyLabel="Any battery"
+        choices={choicesOf(
+          facets?.battery,
+          [{ value: BATTERY_FACET_PCT, label: `Battery ${BATTERY_FACET_PCT}% or more` }],
+          number,
+          filters.min_battery_pct,
+        )}
+        showCounts={Boolean(facets)}
+        onPick={(min_battery_pct) => set({ min_battery_pct })}
+      />
 
       {/* Enter in a text field submits; the button is for assistive tech and form semantics. */}
       <button type="submit" className="sr-only">
@@ -190,12 +294,93 @@ export function ProductFilters({ filters, brands, onChange }: ProductFiltersProp
   )
 }
 
-/** Sort order for the result list; sits beside the result count. */
+type ChoicesProps<T extends string | number> = {
+  legend: string
+  name: string
+  value: T | undefined
+  anyLabel: string
+  choices: Choice<T>[]
+  /** The server has counted the choices: show "(1,204)" beside each. */
+  showCounts: boolean
+  onPick: (value: T | undefined) => void
+}
+
+/** One filter as radio buttons: "Any" first, then each choice with its count. */
+function Choices<T extends string | number>({
+  legend,
+  name,
+  value,
+  anyLabel,
+  choices,
+  showCounts,
+  onPick,
+}: ChoicesProps<T>) {
+  // The pick shows at once, while the address (and so `value`) catches up in a transition.
+  const [picked, setPicked] = useState<{ value: T | undefined } | null>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new value from the address ends the pick
+  useEffect(() => setPicked(null), [value])
+  const current = picked ? picked.value : value
+  const pick = (next: T | undefined) => {
+    setPicked({ value: next })
+    onPick(next)
+  }
+  return (
+    <fieldset>
+      <legend className={labelClasses}>{legend}</legend>
+      <div className="space-y-0.5">
+        <Radio name={name} checked={current === undefined} onPick={() => pick(undefined)}>
+          {anyLabel}
+        </Radio>
+        {choices.map((choice) => (
+          <Radio
+            key={String(choice.value)}
+            name={name}
+            checked={current === choice.value}
+            onPick={() => pick(choice.value)}
+            muted={choice.count === 0}
+          >
+            {choice.label}
+            {showCounts && choice.count !== undefined ? (
+              <span className="text-slate-600"> ({count(choice.count)})</span>
+            ) : null}
+          </Radio>
+        ))}
+      </div>
+    </fieldset>
+  )
+}
+
+function Radio({
+  name,
+  checked,
+  onPick,
+  muted = false,
+  children,
+}: {
+  name: string
+  checked: boolean
+  onPick: () => void
+  muted?: boolean
+  children: ReactNode
+}) {
+  return (
+    <label
+      className={`flex min-h-9 cursor-pointer items-center gap-2 rounded-md px-1 text-sm ${muted ? 'text-slate-500' : 'text-slate-800'} hover:bg-slate-50`}
+    >
+      <input type="radio" name={name} checked={checked} onChange={onPick} className="size-4 accent-accent" />
+      <span>{children}</span>
+    </label>
+  )
+}
+
+/** Sort order for the result list; "Best match" only when there is text to match. */
 export function SortSelect({
   value,
+  hasText,
   onChange,
 }: {
-  value: string | undefined
+  value: string
+  hasText: boolean
   onChange: (sort: string) => void
 }) {
   const id = useId()
@@ -204,13 +389,8 @@ export function SortSelect({
       <label htmlFor={id} className="shrink-0 font-medium text-slate-800 text-sm">
         Sort by
       </label>
-      <select
-        id={id}
-        value={value ?? 'newest'}
-        onChange={(e) => onChange(e.target.value)}
-        className={fieldClasses}
-      >
-        {SORTS.map((s) => (
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={fieldClasses}>
+        {SORTS.filter((s) => hasText || s.value !== 'relevance').map((s) => (
           <option key={s.value} value={s.value}>
             {s.label}
           </option>

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { cn } from '../../components/ui/cn'
-import { ProductImage } from './product-image'
+import { GALLERY_SIZES, ProductImage, photoSrcSet } from './product-image'
 
 type Photo = { card: string; detail: string }
 
@@ -16,9 +16,11 @@ export function ProductGallery({ name, photos }: { name: string; photos: Photo[]
         {current ? (
           <ProductImage
             src={current.detail}
+            srcSet={photoSrcSet(current)}
+            sizes={GALLERY_SIZES}
             alt={selected === 0 ? name : `${name}, photo ${selected + 1} of ${count}`}
-            width={1200}
-            height={900}
+            width={1280}
+            height={960}
             fetchPriority="high"
             className="size-full object-cover"
           />

@@ -5,6 +5,9 @@ import { Button } from '../../components/ui/button'
 import { ProductCard, ProductCardSkeleton } from './product-card'
 
 export const GRID_CLASSES = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4'
+/** Below sm a row that swipes sideways (the next card peeks in), from sm up the usual grid. */
+const ROW_ON_PHONE_CLASSES =
+  '-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-3 sm:mx-0 sm:grid sm:grid-cols-2 sm:gap-5 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-3 xl:grid-cols-4'
 
 type ProductGridProps = {
   products: Product[] | undefined
@@ -15,8 +18,15 @@ type ProductGridProps = {
   headingLevel?: 2 | 3
   skeletonCount?: number
   label?: string
+  /** On phones, one swipeable row instead of a tall column (the home page, so the brands stay near). */
+  rowOnPhone?: boolean
   /** A control under each card's details, such as Book Now. */
   renderAction?: (product: Product) => ReactNode
+  /**
+   * How many cards open the page, their photos loaded at once (the first at high priority: on a phone it is the
+   * page's largest paint); the rest load as they are scrolled near.
+   */
+  leadCards?: number
 }
 
 /** A grid of product cards with its loading (skeletons), failed and empty states. */
@@ -29,17 +39,21 @@ export function ProductGrid({
   headingLevel,
   skeletonCount = 8,
   label,
+  rowOnPhone = false,
   renderAction,
+  leadCards = 0,
 }: ProductGridProps) {
   if (isPending) {
     return (
-      <div className={GRID_CLASSES} aria-busy="true">
+      <div className={rowOnPhone ? ROW_ON_PHONE_CLASSES : GRID_CLASSES} aria-busy="true">
         <span className="sr-only" role="status">
           Loading laptops
         </span>
         {Array.from({ length: skeletonCount }, (_, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
-          <ProductCardSkeleton key={i} />
+          <div key={i} className={rowOnPhone ? 'w-[82%] shrink-0 sm:w-auto' : undefined}>
+            <ProductCardSkeleton />
+          </div>
         ))}
       </div>
     )
@@ -58,10 +72,15 @@ export function ProductGrid({
   }
   if (!products || products.length === 0) return <>{empty}</>
   return (
-    <ul className={GRID_CLASSES} aria-label={label}>
-      {products.map((product) => (
-        <li key={product._id} className="flex">
-          <ProductCard product={product} headingLevel={headingLevel} action={renderAction?.(product)} />
+    <ul className={rowOnPhone ? ROW_ON_PHONE_CLASSES : GRID_CLASSES} aria-label={label}>
+      {products.map((product, i) => (
+        <li key={product._id} className={rowOnPhone ? 'flex w-[82%] shrink-0 snap-start sm:w-auto' : 'flex'}>
+          <ProductCard
+            product={product}
+            headingLevel={headingLevel}
+            action={renderAction?.(product)}
+            imagePriority={i === 0 && leadCards > 0 ? 'high' : i < leadCards ? 'eager' : undefined}
+          />
         </li>
       ))}
     </ul>

@@ -1,26 +1,40 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import type { Product, ProductPage } from '#contract/products'
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import type { Product } from '#contract/products'
+import type { SearchResult as ApiSearchResult } from '#contract/search'
 import { api } from '../../lib/api-client'
+import { fetchListPage, type PageRequest } from '../../lib/paged-list'
+import { productKeys } from '../../lib/query-keys'
 
 /** Filters as the browse page keeps them in the URL; every value optional. */
 export type ProductFilters = {
   q?: string
   brand?: string
   condition?: string
+  min_price?: number
+  max_price?: number
+  /** Exact RAM and storage sizes in GB, as the facets offer them. */
+  ram?: number
+  storage?: number
+  /** A screen size class: 14 is 14.0 to 14.9 inches. */
+  screen?: number
+  /** A processor family: intel-core-i5, amd-ryzen-7, apple-m… */
+  processor?: string
+  /** Posted in the last N days. */
+  posted_within?: number
+  /** Battery health of at least this percentage. */
+  min_battery_pct?: number
+  /** From earlier links: at least this much. */
   min_ram_gb?: number
   min_storage_gb?: number
-  max_price?: number
   sort?: string
+  /** The server's keyset cursor for the page to show. */
+  cursor?: string
   page?: number
+  page_size?: number
 }
 
-export const productKeys = {
-  all: ['products'] as const,
-  advertised: () => [...productKeys.all, 'advertised'] as const,
-  category: (brandId: string) => [...productKeys.all, 'category', brandId] as const,
-  detail: (id: string) => [...productKeys.all, 'detail', id] as const,
-  search: (filters: ProductFilters) => [...productKeys.all, 'search', filters] as const,
-}
+export { productKeys }
 
 export function useAdvertisedProducts() {
   return useQuery({
@@ -29,11 +43,13 @@ export function useAdvertisedProducts() {
   })
 }
 
+/** A brand's laptops a page at a time ("Load more"), following the server's next-page headers. */
 export function useBrandProducts(brandId: string) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: productKeys.category(brandId),
-    queryFn: ({ signal }) =>
-      api.get<Product[]>(`/category/${encodeURIComponent(brandId)}`, undefined, signal),
+    queryFn: ({ pageParam, signal }) => fetchListPage<Product>(pageParam, signal),
+    initialPageParam: { path: `/category/${encodeURIComponent(brandId)}` } as PageRequest,
+    getNextPageParam: (last) => last.next ?? undefined,
   })
 }
 
@@ -41,17 +57,32 @@ export function useProduct(id: string) {
   return useQuery({
     queryKey: productKeys.detail(id),
     queryFn: ({ signal }) => api.get<Product>(`/products/${encodeURIComponent(id)}`, undefined, signal),
+    // A "not found" the server rendered stays shown rather than asked again (a 4xx answer is final).
+    retryOnMount: false,
   })
 }
 
+/** A page of search results (GET /api/search with facet counts). */
+export type SearchResult = ApiSearchResult
+
 /**
- * Keeps the previous page on screen while the next one loads, so the grid does not jump. The page size
- * is the server's default, so a shared link shows the same page to everyone.
+ * Keeps the previous page on screen while the next one loads, so the grid does not jump. Facet counts
+ * come with every page, so the filters always say what each choice would leave.
  */
 export function useProductSearch(filters: ProductFilters) {
   return useQuery({
     queryKey: productKeys.search(filters),
-    queryFn: ({ signal }) => api.get<ProductPage>('/search', filters, signal),
+    queryFn: ({ signal }) => api.get<SearchResult>('/search', { ...filters, facets: 1 }, signal),
     placeholderData: keepPreviousData,
   })
+}
+
+/** Tells the server this listing's page was seen (once per page visit; it counts a visitor once a day). */
+export function useCountView(productId: string | undefined) {
+  useEffect(() => {
+    if (!productId) return
+    api.post(`/products/${encodeURIComponent(productId)}/views`).catch(() => {
+      // A view that could not be counted is not the visitor's problem.
+    })
+  }, [productId])
 }

@@ -2,6 +2,7 @@ import { Flag } from 'lucide-react'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { toast } from 'react-hot-toast'
 import { useLocation, useNavigate } from 'react-router'
+import { sameEmail } from '#contract/email'
 import { NewReport } from '#contract/reports'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
@@ -19,7 +20,7 @@ export function ReportListing({ productId, sellerEmail }: { productId: string; s
   const location = useLocation()
   const [isOpen, setIsOpen] = useState(false)
 
-  if (user && sellerEmail && user.email.toLowerCase() === sellerEmail.toLowerCase()) return null
+  if (user && sellerEmail && sameEmail(user.email, sellerEmail)) return null
 
   function open() {
     if (!user && !isLoading) {

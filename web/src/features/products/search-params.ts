@@ -1,15 +1,38 @@
+import { CONDITIONS } from '#contract/products'
+import { PROCESSOR_FAMILIES, PROCESSOR_FAMILY_LABELS } from '#contract/search'
 import type { ProductFilters } from './products-api'
 
-export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const
 export const SORTS = [
+  { value: 'relevance', label: 'Best match' },
   { value: 'newest', label: 'Newest first' },
   { value: 'price_asc', label: 'Price: low to high' },
   { value: 'price_desc', label: 'Price: high to low' },
 ] as const
+/** The choices offered before the server has counted them (then the facets' own choices are shown). */
 export const RAM_CHOICES = [8, 16, 32, 64] as const
 export const STORAGE_CHOICES = [256, 512, 1024, 2048] as const
+/** Screen size classes: 14 is 14.0 to 14.9 inches. */
+export const SCREEN_CHOICES = [13, 14, 15, 16, 17] as const
+export const PROCESSOR_CHOICES = PROCESSOR_FAMILIES.map((value) => ({
+  value,
+  label: PROCESSOR_FAMILY_LABELS[value],
+}))
+export const POSTED_CHOICES = [
+  { value: 1, label: 'Last 24 hours' },
+  { value: 7, label: 'Last 7 days' },
+  { value: 30, label: 'Last 30 days' },
+  { value: 90, label: 'Last 90 days' },
+] as const
+
+/** The default sort: best match when there is text to match, otherwise newest first. */
+export function defaultSort(filters: Pick<ProductFilters, 'q'>): string {
+  return filters.q ? 'relevance' : 'newest'
+}
+
+export const PAGE_SIZES = [12, 24, 48, 96] as const
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const CURSOR = /^[A-Za-z0-9_-]{1,512}$/
 
 function toNumber(value: string | null, { min = 0, integer = false } = {}): number | undefined {
   if (value === null || value.trim() === '') return undefined
@@ -17,6 +40,9 @@ function toNumber(value: string | null, { min = 0, integer = false } = {}): numb
   if (!Number.isFinite(n) || n < min) return undefined
   return integer ? Math.floor(n) : n
 }
+
+const oneOf = <T extends string | number>(value: T | undefined, choices: readonly T[]) =>
+  value !== undefined && choices.includes(value) ? value : undefined
 
 /**
  * Reads the browse filters from the URL. Anything the server would refuse is dropped here, so a
@@ -28,44 +54,94 @@ export function readFilters(params: URLSearchParams): ProductFilters {
   if (q) filters.q = q
   const brand = params.get('brand')
   if (brand && UUID.test(brand)) filters.brand = brand
-  const condition = params.get('condition')
-  if (condition && (CONDITIONS as readonly string[]).includes(condition)) filters.condition = condition
-  const minRam = toNumber(params.get('min_ram_gb'), { integer: true })
-  if (minRam !== undefined && minRam <= 1024) filters.min_ram_gb = minRam
-  const minStorage = toNumber(params.get('min_storage_gb'), { integer: true })
-  if (minStorage !== undefined && minStorage <= 65536) filters.min_storage_gb = minStorage
+  filters.condition = oneOf(params.get('condition') ?? undefined, CONDITIONS)
+  const minPrice = toNumber(params.get('min_price'))
+  if (minPrice !== undefined && minPrice <= 1_000_000) filters.min_price = minPrice
   const maxPrice = toNumber(params.get('max_price'))
   if (maxPrice !== undefined && maxPrice <= 1_000_000) filters.max_price = maxPrice
-  const sort = params.get('sort')
-  if (sort && SORTS.some((s) => s.value === sort) && sort !== 'newest') filters.sort = sort
+  const wholeIn = (key: string, min: number, max: number) => {
+    const n = toNumber(params.get(key), { integer: true })
+    return n !== undefined && n >= min && n <= max ? n : undefined
+  }
+  filters.ram = wholeIn('ram', 1, 1024)
+  filters.storage = wholeIn('storage', 1, 65_536)
+  filters.screen = wholeIn('screen', 10, 21)
+  filters.processor = oneOf(params.get('processor') ?? undefined, PROCESSOR_FAMILIES)
+  filters.posted_within = wholeIn('posted_within', 1, 3650)
+  filters.min_battery_pct = wholeIn('min_battery_pct', 1, 100)
+  // Kept from earlier links: at least this much.
+  filters.min_ram_gb = wholeIn('min_ram_gb', 0, 1024)
+  filters.min_storage_gb = wholeIn('min_storage_gb', 0, 65_536)
+  const sort = oneOf(
+    params.get('sort') ?? undefined,
+    SORTS.map((s) => s.value),
+  )
+  // Best match needs text to match; without it the default order stands.
+  if (sort && sort !== defaultSort(filters) && !(sort === 'relevance' && !filters.q)) filters.sort = sort
+  const cursor = params.get('cursor')
+  if (cursor && CURSOR.test(cursor)) filters.cursor = cursor
   const page = toNumber(params.get('page'), { min: 1, integer: true })
   if (page !== undefined && page > 1 && page <= 10_000) filters.page = page
+  filters.page_size = oneOf(toNumber(params.get('page_size'), { integer: true }), PAGE_SIZES)
+  for (const key of Object.keys(filters) as (keyof ProductFilters)[]) {
+    if (filters[key] === undefined) delete filters[key]
+  }
   return filters
 }
+
+const ORDER: (keyof ProductFilters)[] = [
+  'q',
+  'brand',
+  'condition',
+  'min_price',
+  'max_price',
+  'ram',
+  'storage',
+  'screen',
+  'processor',
+  'posted_within',
+  'min_battery_pct',
+  'min_ram_gb',
+  'min_storage_gb',
+  'sort',
+  'page_size',
+  'cursor',
+  'page',
+]
 
 /** The URL query for a set of filters, in a stable order, leaving defaults out. */
 export function writeFilters(filters: ProductFilters): URLSearchParams {
   const params = new URLSearchParams()
-  const order: (keyof ProductFilters)[] = [
-    'q',
-    'brand',
-    'condition',
-    'min_ram_gb',
-    'min_storage_gb',
-    'max_price',
-    'sort',
-    'page',
-  ]
-  for (const key of order) {
+  for (const key of ORDER) {
     const value = filters[key]
     if (value === undefined || value === '') continue
-    if (key === 'sort' && value === 'newest') continue
+    if (key === 'sort' && value === defaultSort(filters)) continue
     if (key === 'page' && value === 1) continue
     params.set(key, String(value))
   }
   return params
 }
 
+/** Filters that narrow the list (not the order, page size or position). */
+const NARROWING = ORDER.filter((k) => !['sort', 'page', 'cursor', 'page_size'].includes(k))
+
 export function hasActiveFilters(filters: ProductFilters): boolean {
-  return Object.keys(filters).some((key) => key !== 'page' && key !== 'sort')
+  return NARROWING.some((key) => filters[key] !== undefined && filters[key] !== '')
+}
+
+/** How many narrowing filters are set, for the phone's "Filters (3)" button. */
+export function countActiveFilters(filters: ProductFilters): number {
+  return NARROWING.filter((key) => filters[key] !== undefined && filters[key] !== '').length
+}
+
+/** The same filters without any, keeping order and page size: what "Clear filters" leads to. */
+export function clearedFilters(filters: ProductFilters): ProductFilters {
+  return { sort: filters.sort === 'relevance' ? undefined : filters.sort, page_size: filters.page_size }
+}
+
+/** A change of filter or order starts again from the first page. */
+export function withChange(filters: ProductFilters, change: Partial<ProductFilters>): ProductFilters {
+  const next: ProductFilters = { ...filters, ...change, page: undefined, cursor: undefined }
+  if (next.sort === 'relevance' && !next.q) next.sort = undefined
+  return next
 }

@@ -1,9 +1,13 @@
+import { useEffect } from 'react'
 import toast from 'react-hot-toast'
 import { Link, useNavigate, useParams } from 'react-router'
+import { paths } from '#contract/pages'
 import { Alert } from '../../components/ui/alert'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
 import { Spinner } from '../../components/ui/spinner'
+import { errorMessage } from '../../lib/api-client'
+import { allItems } from '../../lib/paged-list'
 import { useSession } from '../auth/use-session'
 import { useBrands } from '../brands/brands-api'
 import { ProductForm, type ProductSubmission } from './product-form'
@@ -16,18 +20,23 @@ export function EditProductPage() {
   const brands = useBrands()
   // The seller's own list carries the phone number, which the public listing leaves out.
   const products = useSellerProducts(user?.email)
-  const listing = products.data?.find((p) => p._id === id)
+  const listing = allItems(products.data)?.find((p) => p._id === id)
+  const isLookingFurther = !listing && products.hasNextPage
+  // The listing may sit on a later page of the seller's list: read on until it turns up.
+  useEffect(() => {
+    if (isLookingFurther && !products.isFetchingNextPage) void products.fetchNextPage()
+  }, [isLookingFurther, products])
   const updateProduct = useUpdateProduct(id)
   const navigate = useNavigate()
 
   async function saveProduct(values: ProductSubmission) {
     await updateProduct.mutateAsync(values)
     toast.success('Product updated Successfully')
-    navigate('/dashboard/myproduct')
+    navigate(paths.myProduct())
   }
 
   const backLink = (
-    <Link to="/dashboard/myproduct" className={buttonClasses('secondary', 'md')}>
+    <Link to={paths.myProduct()} className={buttonClasses('secondary', 'md')}>
       Back to My Product
     </Link>
   )
@@ -37,7 +46,7 @@ export function EditProductPage() {
     if (error) {
       return (
         <Alert tone="error" title="We could not load this listing">
-          <p>{error.message}</p>
+          <p>{errorMessage(error)}</p>
           <Button
             variant="secondary"
             onClick={() => {
@@ -50,7 +59,8 @@ export function EditProductPage() {
         </Alert>
       )
     }
-    if (products.isPending || !brands.data || !user) return <Spinner label="Loading the listing" />
+    if (products.isPending || isLookingFurther || !brands.data || !user)
+      return <Spinner label="Loading the listing" />
     if (!listing) {
       return (
         <Alert title="Product not found">

@@ -1,40 +1,56 @@
-import { CalendarDays, Megaphone, PackageCheck, PackagePlus, Pencil, Trash2 } from 'lucide-react'
+import { CalendarDays, Megaphone, PackageCheck, PackagePlus, Pencil, RefreshCw, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import toast from 'react-hot-toast'
 import { Link } from 'react-router'
+import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { PageHeader } from '../../components/ui/page-header'
+import { LoadMore } from '../../components/ui/pagination'
+
 import { Skeleton } from '../../components/ui/skeleton'
-import { isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
+import { allItems } from '../../lib/paged-list'
 import { useSession } from '../auth/use-session'
 import { ProductImage } from '../products/product-image'
 import { ProductPrice } from '../products/product-price'
 import { SaleStatusBadge } from '../products/product-status'
-import { useAdvertiseProduct, useDeleteProduct, useMarkProductSold, useSellerProducts } from './selling-api'
+import {
+  useAdvertiseProduct,
+  useDeleteProduct,
+  useMarkProductSold,
+  useRenewProduct,
+  useSellerProducts,
+} from './selling-api'
 
 type PendingQuestion = { kind: 'delete' | 'sold'; product: Product }
-
-function errorMessage(err: unknown) {
-  return isApiError(err) ? err.message : 'Something went wrong. Please try again.'
-}
 
 /** `/dashboard/myproduct`: the seller's listings with their status and what can be done with each. */
 export function MyProductsPage() {
   const { user } = useSession()
   const products = useSellerProducts(user?.email)
+  const items = allItems(products.data)
   const advertise = useAdvertiseProduct()
   const markSold = useMarkProductSold()
   const remove = useDeleteProduct()
+  const renew = useRenewProduct()
   const [question, setQuestion] = useState<PendingQuestion | null>(null)
 
   function advertiseProduct(product: Product) {
     advertise.mutate(product._id, {
       onSuccess: () => toast.success('Product Advertise Success'),
+      onError: (err) => toast.error(errorMessage(err)),
+    })
+  }
+
+  function renewProduct(product: Product) {
+    renew.mutate(product._id, {
+      onSuccess: () =>
+        toast.success(product.expired ? 'Listing renewed: it is back in search' : 'Listing renewed'),
       onError: (err) => toast.error(errorMessage(err)),
     })
   }
@@ -64,7 +80,7 @@ export function MyProductsPage() {
 
       {products.isError ? (
         <Alert tone="error" title="We could not load your products">
-          <p>{products.error.message}</p>
+          <p>{errorMessage(products.error)}</p>
           <Button variant="secondary" onClick={() => products.refetch()}>
             Try again
           </Button>
@@ -82,27 +98,39 @@ export function MyProductsPage() {
             </li>
           ))}
         </ul>
-      ) : products.data.length === 0 ? (
+      ) : !items || items.length === 0 ? (
         <Alert title="You have not listed any laptops yet">
           <p>Add your first laptop with a few photos: it takes a couple of minutes.</p>
-          <Link to="/dashboard/addproduct" className={buttonClasses('primary', 'md')}>
+          <Link to={paths.addProduct()} className={buttonClasses('primary', 'md')}>
             <PackagePlus aria-hidden="true" className="size-4" />
             Add a Product
           </Link>
         </Alert>
       ) : (
-        <ul className="space-y-3" aria-label="Your products">
-          {products.data.map((product) => (
-            <ProductRow
-              key={product._id}
-              product={product}
-              isAdvertising={advertise.isPending && advertise.variables === product._id}
-              onAdvertise={() => advertiseProduct(product)}
-              onMarkSold={() => setQuestion({ kind: 'sold', product })}
-              onDelete={() => setQuestion({ kind: 'delete', product })}
-            />
-          ))}
-        </ul>
+        <>
+          <ul className="space-y-3" aria-label="Your products">
+            {items.map((product) => (
+              <ProductRow
+                key={product._id}
+                product={product}
+                isAdvertising={advertise.isPending && advertise.variables === product._id}
+                onAdvertise={() => advertiseProduct(product)}
+                isRenewing={renew.isPending && renew.variables === product._id}
+                onRenew={() => renewProduct(product)}
+                onMarkSold={() => setQuestion({ kind: 'sold', product })}
+                onDelete={() => setQuestion({ kind: 'delete', product })}
+              />
+            ))}
+          </ul>
+          <LoadMore
+            shown={items.length}
+            total={products.data?.pages.at(-1)?.total}
+            noun="products"
+            hasMore={products.hasNextPage}
+            isLoading={products.isFetchingNextPage}
+            onLoadMore={() => products.fetchNextPage()}
+          />
+        </>
       )}
 
       {question?.kind === 'delete' ? (
@@ -138,11 +166,21 @@ type ProductRowProps = {
   product: Product
   isAdvertising: boolean
   onAdvertise: () => void
+  isRenewing: boolean
+  onRenew: () => void
   onMarkSold: () => void
   onDelete: () => void
 }
 
-function ProductRow({ product, isAdvertising, onAdvertise, onMarkSold, onDelete }: ProductRowProps) {
+function ProductRow({
+  product,
+  isAdvertising,
+  onAdvertise,
+  isRenewing,
+  onRenew,
+  onMarkSold,
+  onDelete,
+}: ProductRowProps) {
   const isSold = product.sellStatus
   const name = <span className="sr-only"> {product.name}</span>
   return (
@@ -163,15 +201,17 @@ function ProductRow({ product, isAdvertising, onAdvertise, onMarkSold, onDelete 
 
       <div className="min-w-0 space-y-1">
         <h2 className="font-semibold text-base text-slate-900 leading-snug">
-          <Link to={`/products/${product._id}`} className="hover:text-accent hover:underline">
+          <Link to={paths.product(product._id)} className="hover:text-accent hover:underline">
             {product.name}
           </Link>
         </h2>
         <ProductPrice product={product} size="md" />
         <div className="flex flex-wrap items-center gap-2 text-slate-600 text-sm">
           <span className="sr-only">Status: </span>
-          <SaleStatusBadge isSold={isSold} />
-          {product.advertise && !isSold ? <Badge tone="outline">On the home page</Badge> : null}
+          <SaleStatusBadge isSold={isSold} isExpired={product.expired} />
+          {product.advertise && !isSold && !product.expired ? (
+            <Badge tone="outline">On the home page</Badge>
+          ) : null}
           <span className="inline-flex items-center gap-1">
             <CalendarDays aria-hidden="true" className="size-4" />
             Posted <time dateTime={product.postedOn}>{formatDate(product.postedOn)}</time>
@@ -184,6 +224,16 @@ function ProductRow({ product, isAdvertising, onAdvertise, onMarkSold, onDelete 
           <>
             <Button
               size="sm"
+              variant={product.expired ? 'primary' : 'secondary'}
+              disabled={isRenewing}
+              onClick={onRenew}
+            >
+              <RefreshCw aria-hidden="true" className="size-4" />
+              {isRenewing ? 'Renewing…' : 'Renew'}
+              {name}
+            </Button>
+            <Button
+              size="sm"
               variant={product.advertise ? 'secondary' : 'primary'}
               disabled={product.advertise || isAdvertising}
               onClick={onAdvertise}
@@ -192,7 +242,7 @@ function ProductRow({ product, isAdvertising, onAdvertise, onMarkSold, onDelete 
               {product.advertise ? 'Advertised' : isAdvertising ? 'Advertising…' : 'Advertise'}
               {name}
             </Button>
-            <Link to={`/dashboard/products/${product._id}/edit`} className={buttonClasses('secondary', 'sm')}>
+            <Link to={paths.editProduct(product._id)} className={buttonClasses('secondary', 'sm')}>
               <Pencil aria-hidden="true" className="size-4" />
               Edit
               {name}
@@ -204,7 +254,7 @@ function ProductRow({ product, isAdvertising, onAdvertise, onMarkSold, onDelete 
             </Button>
           </>
         )}
-        <Button size="sm" variant="secondary" onClick={onDelete} className="text-red-700 hover:text-red-800">
+        <Button size="sm" variant="danger-outline" onClick={onDelete}>
           <Trash2 aria-hidden="true" className="size-4" />
           Delete
           {name}

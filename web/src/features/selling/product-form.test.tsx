@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Brand } from '#contract/brands'
@@ -15,15 +16,23 @@ const BRANDS: Brand[] = [
 ]
 const SELLER = { name: 'Riley Carter', email: 'riley@example.test' }
 
+/** What GET /api/price-guide answers in these tests. */
+const priceGuideFetch = vi.fn(async (_url: string) =>
+  Response.json({ count: 23, p25: 410, median: 465, p75: 520 }),
+)
+
 function renderForm(onSubmit = vi.fn(async (_: ProductSubmission) => {}), product?: Product) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   render(
-    <ProductForm
-      seller={SELLER}
-      brands={BRANDS}
-      submitLabel="Add Product"
-      product={product}
-      onSubmit={onSubmit}
-    />,
+    <QueryClientProvider client={client}>
+      <ProductForm
+        seller={SELLER}
+        brands={BRANDS}
+        submitLabel="Add Product"
+        product={product}
+        onSubmit={onSubmit}
+      />
+    </QueryClientProvider>,
   )
   return onSubmit
 }
@@ -62,6 +71,8 @@ function messageFor(label: string) {
 beforeEach(() => {
   FakeXhr.install()
   toastError.mockClear()
+  priceGuideFetch.mockClear()
+  vi.stubGlobal('fetch', priceGuideFetch)
 })
 afterEach(() => {
   cleanup()
@@ -103,11 +114,11 @@ describe('ProductForm', () => {
     renderForm()
     type('Resale price', '0.001')
     type('Screen (inches)', '40')
-    type('Image URL', 'ftp://example.test/x.jpg')
+    type('Image URL', 'http://example.test/x.jpg')
     await submit()
     expect(messageFor('Resale price')).toBe('Resale price must be more than $0')
     expect(messageFor('Screen (inches)')).toBe('Screen must be at most 21 inches')
-    expect(messageFor('Image URL')).toBe('Image URL must start with http:// or https://')
+    expect(messageFor('Image URL')).toBe('Image URL must start with https://')
   })
 
   it('sends numbers as numbers with the image URL as the only photo', async () => {
@@ -131,17 +142,13 @@ describe('ProductForm', () => {
     })
   })
 
-  it('sends uploaded photos by id in their order, and waits for uploads to finish', async () => {
+  it('sends uploaded photos by id in their order', async () => {
     const onSubmit = renderForm()
     fillValidFields()
     const file = (name: string) => new File([new Uint8Array(10)], name, { type: 'image/jpeg' })
     fireEvent.change(screen.getByLabelText('Add photos'), {
       target: { files: [file('a.jpg'), file('b.jpg')] },
     })
-    await submit()
-    expect(onSubmit).not.toHaveBeenCalled()
-    expect(screen.getByText('Wait for the photos to finish uploading')).toBeTruthy()
-
     const ids = ['5d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6', '6e2f3a4b-5c6d-4e7f-8a91-92a3b4c5d6e7']
     await act(async () => {
       FakeXhr.requests[0]?.respond(201, { _id: ids[0], card: '/media/a-card.webp', detail: '' })
@@ -151,6 +158,52 @@ describe('ProductForm', () => {
     await submit()
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ images: [ids[1], ids[0]] })
     expect(onSubmit.mock.calls[0]?.[0].img).toBeUndefined()
+  })
+
+  it('pressed while photos upload, says on the button that it waits, then saves once the last one is up', async () => {
+    const onSubmit = renderForm()
+    fillValidFields()
+    const file = (name: string) => new File([new Uint8Array(10)], name, { type: 'image/jpeg' })
+    fireEvent.change(screen.getByLabelText('Add photos'), {
+      target: { files: [file('a.jpg'), file('b.jpg')] },
+    })
+    await submit()
+    expect(onSubmit).not.toHaveBeenCalled()
+    const button = screen.getByRole('button', { name: 'Saving when the photos are up…' }) as HTMLButtonElement
+    expect(button.disabled).toBe(true)
+    expect(button.getAttribute('aria-busy')).toBe('true')
+
+    const ids = ['5d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6', '6e2f3a4b-5c6d-4e7f-8a91-92a3b4c5d6e7']
+    await act(async () => {
+      FakeXhr.requests[0]?.respond(201, { _id: ids[0], card: '/media/a-card.webp', detail: '' })
+    })
+    expect(onSubmit).not.toHaveBeenCalled()
+    await act(async () => {
+      FakeXhr.requests[1]?.respond(201, { _id: ids[1], card: '/media/b-card.webp', detail: '' })
+    })
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1))
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ images: ids })
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Add Product' })).toBeTruthy())
+  })
+
+  it('pressed while photos upload with a field wrong, shows the field’s message at once and does not wait', async () => {
+    const onSubmit = renderForm()
+    fillValidFields()
+    type('Product name', '')
+    fireEvent.change(screen.getByLabelText('Add photos'), {
+      target: { files: [new File([new Uint8Array(10)], 'a.jpg', { type: 'image/jpeg' })] },
+    })
+    await submit()
+    expect(messageFor('Product name')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Add Product' })).toBeTruthy()
+    await act(async () => {
+      FakeXhr.requests[0]?.respond(201, {
+        _id: '5d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6',
+        card: '/c.webp',
+        detail: '',
+      })
+    })
+    expect(onSubmit).not.toHaveBeenCalled()
   })
 
   it('puts the server’s field messages on the fields and its message in a toast', async () => {
@@ -198,6 +251,10 @@ describe('ProductForm', () => {
       advertise: false,
       sellStatus: false,
       postedOn: '2026-11-03T09:30:00.000Z',
+      seller_id: 'seller-1',
+      reservedUntil: null,
+      battery_health_pct: 88,
+      battery_cycles: 150,
     }
     const onSubmit = renderForm(undefined, product)
     expect(field('Resale price').value).toBe('749.50')
@@ -222,5 +279,42 @@ describe('ProductForm', () => {
     })
     expect(sent?.images).toBeUndefined()
     expect(sent?.img).toBeUndefined()
+  })
+})
+
+describe('the price guide while listing', () => {
+  it('shows what similar laptops sold for once brand, processor, RAM and storage are filled in', async () => {
+    renderForm()
+    const hint = screen.getByTestId('price-guide-hint')
+    expect(hint.getAttribute('role')).toBe('status')
+    expect(hint.textContent).toMatch(/Fill in the brand, processor, RAM and storage/)
+    fillValidFields()
+    await waitFor(
+      () => expect(hint.textContent).toBe('Similar laptops sold for $410–$520, median $465, 23 sales.'),
+      { timeout: 3000 },
+    )
+    const url = new URL(String(priceGuideFetch.mock.calls.at(-1)?.[0]), 'http://localhost')
+    expect(url.pathname).toBe('/api/price-guide')
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      brand: BRANDS[0]?._id,
+      processor: 'Intel Core i7-1165G7',
+      ram_gb: '16',
+      storage_gb: '512',
+    })
+  })
+
+  it('says so when too few similar laptops sold', async () => {
+    priceGuideFetch.mockImplementation(async () =>
+      Response.json({ count: 3, p25: null, median: null, p75: null }),
+    )
+    renderForm()
+    fillValidFields()
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('price-guide-hint').textContent).toBe(
+          'Not enough similar sales yet for a price guide (3 of 5 in the last 180 days).',
+        ),
+      { timeout: 3000 },
+    )
   })
 })

@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useId, useRef } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { type DefaultValues, type FieldPath, type Resolver, useForm } from 'react-hook-form'
 import toast from 'react-hot-toast'
 import type { z } from 'zod'
 import type { Brand } from '#contract/brands'
 import {
+  BATTERY_HOW_TO,
+  batteryGradeProblem,
   CONDITION_DEFINITIONS,
   Condition,
   type Product,
@@ -14,8 +16,9 @@ import {
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
 import { FormField, FormSection } from '../../components/ui/form-field'
-import { isApiError } from '../../lib/api-client'
+import { errorMessage, isApiError } from '../../lib/api-client'
 import { PhotoPicker } from './photo-picker'
+import { PriceGuideHint } from './price-guide-hint'
 import { PHOTO_MESSAGES } from './upload-photo'
 import { countPhotos, type ExistingPhoto, type PhotoItem, usePhotoUploads } from './use-photo-uploads'
 
@@ -65,6 +68,8 @@ function toFormInput(product: Product | undefined): DefaultValues<ProductFormInp
     ram_gb: product ? String(product.ram_gb) : '',
     storage_gb: product ? String(product.storage_gb) : '',
     screen_inches: product ? String(product.screen_inches) : '',
+    battery_health_pct: product?.battery_health_pct != null ? String(product.battery_health_pct) : '',
+    battery_cycles: product?.battery_cycles != null ? String(product.battery_cycles) : '',
     img: urlPhoto?.card ?? '',
   }
 }
@@ -95,10 +100,17 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
       const readyIds = photosRef.current.items.flatMap((p) => (p.uploadId ? [p.uploadId] : []))
       const result = await zodResolver(ProductFields)({ ...values, images: readyIds }, context, options)
       const photoError = checkPhotos(photosRef.current.items, values.img)
-      if (!photoError) return result
+      // The battery must agree with the grade, as the server checks.
+      const parsed = result.values as Partial<ProductFormValues>
+      const batteryError = batteryGradeProblem(parsed.condition, parsed.battery_health_pct)
+      if (!photoError && !batteryError) return result
       return {
         values: {},
-        errors: { ...result.errors, images: { type: 'photos', message: photoError } },
+        errors: {
+          ...result.errors,
+          ...(photoError ? { images: { type: 'photos', message: photoError } } : {}),
+          ...(batteryError ? { battery_health_pct: { type: 'grade', message: batteryError } } : {}),
+        },
       }
     },
   ).current
@@ -109,6 +121,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
     setError,
     formState: { errors, isSubmitting, isSubmitted },
     watch,
+    trigger,
   } = useForm<ProductFormInput, unknown, ProductFormValues>({
     resolver,
     defaultValues: toFormInput(product),
@@ -130,7 +143,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
     try {
       await onSubmit(body)
     } catch (err) {
-      const message = isApiError(err) ? err.message : 'Something went wrong. Please try again.'
+      const message = errorMessage(err)
       for (const [key, fieldMessage] of Object.entries(isApiError(err) ? (err.fields ?? {}) : {})) {
         const name = key.split('.')[0] ?? ''
         if (FIELD_NAMES.has(name)) {
@@ -140,6 +153,21 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
       toast.error(message)
     }
   })
+
+  // Add Product pressed while photos upload: the fields are checked now, and the listing is saved as soon as
+  // the last upload ends (the button says so meanwhile), rather than refused with a message far up the form.
+  const [savingAfterUploads, setSavingAfterUploads] = useState(false)
+  const onFormSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    if (!photosRef.current.isUploading) return submit(event)
+    event.preventDefault()
+    const fields = [...FIELD_NAMES].filter((name) => name !== 'images') as FieldPath<ProductFormInput>[]
+    if (await trigger(fields, { shouldFocus: true })) setSavingAfterUploads(true)
+  }
+  useEffect(() => {
+    if (!savingAfterUploads || photos.isUploading) return
+    setSavingAfterUploads(false)
+    void submit()
+  }, [savingAfterUploads, photos.isUploading, submit])
 
   const err = (name: keyof ProductFormInput) => errors[name]?.message as string | undefined
   // Once the seller has tried to submit, the photo message follows the photos and the URL as they change;
@@ -152,7 +180,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
       : undefined
 
   return (
-    <form noValidate onSubmit={submit} className="space-y-6" aria-label={submitLabel}>
+    <form noValidate onSubmit={onFormSubmit} className="space-y-6" aria-label={submitLabel}>
       <FormSection title="The laptop">
         <FormField label="Product name" error={err('name')} className="sm:col-span-2">
           <input type="text" autoComplete="off" {...register('name')} />
@@ -195,7 +223,50 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         </FormField>
       </FormSection>
 
+      <FormSection
+        title="Battery"
+        description="Optional, but buyers trust a measured battery. Health is the full-charge capacity as a percentage of the design capacity."
+      >
+        <FormField
+          label="Battery health (%)"
+          hint="Excellent needs at least 85%, Good at least 75%."
+          error={err('battery_health_pct')}
+        >
+          <input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={100}
+            step={1}
+            {...register('battery_health_pct')}
+          />
+        </FormField>
+        <FormField label="Charge cycles" error={err('battery_cycles')}>
+          <input type="number" inputMode="numeric" min={0} step={1} {...register('battery_cycles')} />
+        </FormField>
+        <details className="text-slate-700 text-sm sm:col-span-2">
+          <summary className="cursor-pointer font-medium text-accent">How to read it</summary>
+          <dl className="mt-2 space-y-2">
+            {BATTERY_HOW_TO.map((how) => (
+              <div key={how.system}>
+                <dt className="font-medium text-slate-900">{how.system}</dt>
+                <dd>{how.steps}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      </FormSection>
+
       <FormSection title="Price" description="In US dollars.">
+        <PriceGuideHint
+          className="sm:col-span-2"
+          specs={{
+            brand: watch('category_id'),
+            processor: watch('processor'),
+            ram_gb: watch('ram_gb'),
+            storage_gb: watch('storage_gb'),
+          }}
+        />
         <FormField label="Resale price" error={err('resale_price')}>
           <input type="number" inputMode="decimal" min={0} step={0.01} {...register('resale_price')} />
         </FormField>
@@ -208,7 +279,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         <PhotoPicker photos={photos} error={photoError} />
         <FormField
           label="Image URL"
-          hint="Or instead: the address of a photo already online (http:// or https://)."
+          hint="Or instead: the address of a photo already online (https://)."
           error={err('img')}
         >
           <input type="url" inputMode="url" placeholder="https://" {...register('img')} />
@@ -246,8 +317,14 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
             Photos are still uploading…
           </p>
         ) : null}
-        <Button type="submit" size="lg" disabled={isSubmitting} className="w-full sm:w-auto">
-          {isSubmitting ? 'Saving…' : submitLabel}
+        <Button
+          type="submit"
+          size="lg"
+          disabled={isSubmitting || savingAfterUploads}
+          aria-busy={isSubmitting || savingAfterUploads}
+          className="w-full sm:w-auto"
+        >
+          {savingAfterUploads ? 'Saving when the photos are up…' : isSubmitting ? 'Saving…' : submitLabel}
         </Button>
       </div>
     </form>

@@ -1,26 +1,39 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  type InfiniteData,
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query'
 import type { z } from 'zod'
 import type { Deleted, Inserted, Modified } from '#contract/common'
 import type { NewProduct, Product, ProductUpdate } from '#contract/products'
 import { api } from '../../lib/api-client'
-import { productKeys } from '../products/products-api'
+import { fetchListPage, type ListPage, type PageRequest } from '../../lib/paged-list'
+import { productKeys } from '../../lib/query-keys'
 
 type InsertedBody = z.infer<typeof Inserted>
 type ModifiedBody = z.infer<typeof Modified>
 type DeletedBody = z.infer<typeof Deleted>
 
-/** Under productKeys.all, so any change to a listing refreshes every list that may show it. */
-export const sellingKeys = {
-  seller: (email: string) => [...productKeys.all, 'seller', email] as const,
-}
-
 /** The seller's own listings, available and sold (GET /api/products?email=). */
 export function useSellerProducts(email: string | undefined) {
-  return useQuery({
-    queryKey: sellingKeys.seller(email ?? ''),
-    queryFn: ({ signal }) => api.get<Product[]>('/products', { email }, signal),
+  return useInfiniteQuery({
+    queryKey: productKeys.seller(email ?? ''),
+    queryFn: ({ pageParam, signal }) => fetchListPage<Product>(pageParam, signal),
+    initialPageParam: { path: '/products', query: { email } } as PageRequest,
+    getNextPageParam: (last) => last.next ?? undefined,
     enabled: Boolean(email),
   })
+}
+
+type SellerPages = InfiniteData<ListPage<Product>, PageRequest>
+
+/** Changes the listings in every loaded page of the seller's lists. */
+function updateSellerLists(queryClient: QueryClient, change: (list: Product[]) => Product[]) {
+  queryClient.setQueriesData<SellerPages>({ queryKey: productKeys.sellers() }, (data) =>
+    data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: change(page.items) })) } : data,
+  )
 }
 
 function useInvalidateProducts() {
@@ -35,9 +48,7 @@ function useInvalidateProducts() {
 function usePatchThenInvalidate(patch: Partial<Product>) {
   const queryClient = useQueryClient()
   return (id: string) => {
-    queryClient.setQueriesData<Product[]>({ queryKey: [...productKeys.all, 'seller'] }, (list) =>
-      list?.map((p) => (p._id === id ? { ...p, ...patch } : p)),
-    )
+    updateSellerLists(queryClient, (list) => list.map((p) => (p._id === id ? { ...p, ...patch } : p)))
     return queryClient.invalidateQueries({ queryKey: productKeys.all })
   }
 }
@@ -75,14 +86,21 @@ export function useMarkProductSold() {
   })
 }
 
+/** Renewing restarts a listing's expiry clock; an expired listing is back in search and on the home page. */
+export function useRenewProduct() {
+  const settle = usePatchThenInvalidate({ expired: false })
+  return useMutation({
+    mutationFn: (id: string) => api.put<ModifiedBody>(`/products/${encodeURIComponent(id)}/renew`),
+    onSuccess: (_data, id) => settle(id),
+  })
+}
+
 export function useDeleteProduct() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (id: string) => api.delete<DeletedBody>(`/products/${encodeURIComponent(id)}`),
     onSuccess: (_data, id) => {
-      queryClient.setQueriesData<Product[]>({ queryKey: [...productKeys.all, 'seller'] }, (list) =>
-        list?.filter((p) => p._id !== id),
-      )
+      updateSellerLists(queryClient, (list) => list.filter((p) => p._id !== id))
       return queryClient.invalidateQueries({ queryKey: productKeys.all })
     },
   })

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { UPLOAD_LIMITS } from '#contract/products'
-import { isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/api-client'
 import { checkPhotoFile, PHOTO_MESSAGES, uploadPhoto } from './upload-photo'
 
 export type PhotoStatus = 'uploading' | 'done' | 'error' | 'existing'
@@ -81,7 +81,7 @@ export function usePhotoUploads(initial: ExistingPhoto[] = []) {
           if (err instanceof DOMException && err.name === 'AbortError') return undefined
           update(key, {
             status: 'error',
-            error: isApiError(err) ? err.message : 'The photo could not be uploaded. Please try again.',
+            error: errorMessage(err, 'The photo could not be uploaded. Please try again.'),
           })
           return undefined
         })

@@ -1,0 +1,457 @@
+// `npm run bench:scale`: discovery at marketplace scale. Fills a PostgreSQL database with realistic listings by
+// SQL, starts the app against it, and measures the discovery calls at 1,000 and 100,000 listings (and 1,000,000
+// with `--max 1000000`) at 16 connections. See bench/README.md.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import pg from 'pg'
+
+const args = process.argv.slice(2)
+const argValue = (name: string) => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : undefined
+}
+const MAX = Number(argValue('--max') ?? 100_000)
+const SIZES = [1_000, 100_000, 1_000_000].filter((n) => n <= Math.max(MAX, 1_000))
+/** Another checkout of the app to measure (e.g. an earlier commit), with its own node_modules. */
+const APP_DIR = path.resolve(argValue('--app-dir') ?? path.resolve(import.meta.dirname, '..'))
+const PORT = Number(process.env.BENCH_PORT ?? 4101)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5)
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 1)
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')
+
+// Brands, with models as sellers name them and the screen they come with.
+const CATALOGUE: [string, [string, number][]][] = [
+  [
+    'Lenovo',
+    [
+      ['ThinkPad X1 Carbon Gen 9', 14],
+      ['ThinkPad T14', 14],
+      ['ThinkPad E15', 15.6],
+      ['IdeaPad 5', 15.6],
+      ['Legion 5 Pro', 16],
+      ['Yoga 7i', 14],
+    ],
+  ],
+  [
+    'Dell',
+    [
+      ['XPS 13 9310', 13.4],
+      ['XPS 15 9510', 15.6],
+      ['Latitude 5420', 14],
+      ['Inspiron 15 3000', 15.6],
+      ['Alienware m15 R6', 15.6],
+      ['Precision 5560', 15.6],
+    ],
+  ],
+  [
+    'HP',
+    [
+      ['Spectre x360 14', 13.5],
+      ['EliteBook 840 G8', 14],
+      ['Pavilion 15', 15.6],
+      ['Envy 13', 13.3],
+      ['Omen 16', 16.1],
+      ['ProBook 450 G9', 15.6],
+    ],
+  ],
+  [
+    'Apple',
+    [
+      ['MacBook Air M1', 13.3],
+      ['MacBook Air M2', 13.6],
+      ['MacBook Pro 14 M1 Pro', 14.2],
+      ['MacBook Pro 16 M2 Max', 16.2],
+      ['MacBook Pro 13 M2', 13.3],
+    ],
+  ],
+  [
+    'ASUS',
+    [
+      ['ZenBook 14 OLED', 14],
+      ['ROG Zephyrus G14', 14],
+      ['VivoBook 15', 15.6],
+      ['TUF Gaming A15', 15.6],
+      ['ExpertBook B9', 14],
+    ],
+  ],
+  [
+    'Acer',
+    [
+      ['Swift 3', 14],
+      ['Aspire 5', 15.6],
+      ['Nitro 5', 15.6],
+      ['Predator Helios 300', 15.6],
+    ],
+  ],
+  [
+    'MSI',
+    [
+      ['GS66 Stealth', 15.6],
+      ['Modern 14', 14],
+      ['Katana GF66', 15.6],
+    ],
+  ],
+  [
+    'Microsoft',
+    [
+      ['Surface Laptop 4', 13.5],
+      ['Surface Laptop Studio', 14.4],
+      ['Surface Book 3', 15],
+    ],
+  ],
+  [
+    'Samsung',
+    [
+      ['Galaxy Book2 Pro', 15.6],
+      ['Galaxy Book3 360', 13.3],
+    ],
+  ],
+  [
+    'Razer',
+    [
+      ['Blade 15', 15.6],
+      ['Blade 14', 14],
+    ],
+  ],
+]
+const INTEL_AMD = [
+  'Intel Core i3-1115G4',
+  'Intel Core i5-1135G7',
+  'Intel Core i5-1240P',
+  'Intel Core i7-1165G7',
+  'Intel Core i7-12700H',
+  'Intel Core i9-11900H',
+  'AMD Ryzen 3 5300U',
+  'AMD Ryzen 5 5600U',
+  'AMD Ryzen 7 5800H',
+  'AMD Ryzen 9 5900HX',
+]
+const APPLE_CHIPS = ['Apple M1', 'Apple M2', 'Apple M1 Pro', 'Apple M2 Max']
+const CITIES = ['Dhaka', 'Chattogram', 'Sylhet', 'Khulna', 'Rajshahi', 'Barishal', 'Rangpur', 'Mymensingh']
+const SELLERS = 2_000
+
+const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`
+const sqlArray = (xs: string[]) => `array[${xs.map(sqlText).join(',')}]::text[]`
+
+async function seedReference(client: pg.Client) {
+  const brandRows = CATALOGUE.map(([b]) => `(${sqlText(b)}, '/images/laptop-placeholder.svg')`).join(',')
+  await client.query(`insert into brands (name, image_url) values ${brandRows} on conflict (name) do nothing`)
+  // Sellers: one in a hundred disabled (their listings must never show), a third verified.
+  await client.query(`
+    insert into users (id, name, email, role, verified_at, disabled_at)
+    select 'bench-seller-' || i, 'Seller ' || i, 'bench-seller-' || i || '@laptopmarket.test', 'seller',
+      case when i % 3 = 0 then now() end, case when i % 100 = 7 then now() end
+    from generate_series(1, ${SELLERS}) i
+    on conflict (id) do nothing`)
+  const models = CATALOGUE.flatMap(([b, ms]) => ms.map(([m, screen]) => ({ b, m, screen })))
+  await client.query(
+    'create temp table if not exists bench_models (n int, brand text, model text, screen float8)',
+  )
+  await client.query('truncate bench_models')
+  await client.query(
+    `insert into bench_models values ${models.map((x, i) => `(${i}, ${sqlText(x.b)}, ${sqlText(x.m)}, ${x.screen})`).join(',')}`,
+  )
+  return models.length
+}
+
+/** Adds listings `from`..`to` (1-based numbers), all in one statement. */
+async function seedListings(client: pg.Client, from: number, to: number, modelCount: number) {
+  const h = (salt: number) => `abs(hashint4(i * 7 + ${salt}))`
+  await client.query(`
+    with rows as (
+      select i, m.brand, m.model, m.screen, b.id as brand_id,
+        ${h(1)} % 1000 as r1, ${h(2)} % 1000 as r2, ${h(3)} % 1000 as r3, ${h(4)} % 1000 as r4,
+        ${h(5)} % 1000 as r5, ${h(6)} % 1000 as r6
+      from generate_series(${from}, ${to}) i
+      join bench_models m on m.n = ${h(0)} % ${modelCount}
+      join brands b on b.name = m.brand
+    ), spec as (
+      select *,
+        (array[4, 8, 8, 16, 16, 16, 32, 64])[1 + r1 % 8] as ram,
+        (array[128, 256, 256, 512, 512, 512, 1024, 2048])[1 + r2 % 8] as storage,
+        case when brand = 'Apple' then (${sqlArray(APPLE_CHIPS)})[1 + r3 % ${APPLE_CHIPS.length}]
+             else (${sqlArray(INTEL_AMD)})[1 + r3 % ${INTEL_AMD.length}] end as processor,
+        (array['Excellent', 'Good', 'Good', 'Fair'])[1 + r4 % 4] as condition,
+        15000 + (r5 * 271 + r1) % 285000 as price
+      from rows
+    ), ins as (
+      insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+        description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches,
+        is_advertised, is_sold, sold_at, removed_at, posted_on, battery_health_pct, battery_cycles)
+      select
+        brand || ' ' || model || case r6 % 4 when 0 then ' ' || ram || 'GB/' || storage || 'GB' when 1 then ' - like new' else '' end,
+        brand_id, 'bench-seller-' || (1 + r2 * 7 % ${SELLERS}), '+880 1711 000000', price, price + 20000 + r4 * 150,
+        'Used ' || brand || ' ' || model || ' with ' || processor || ', ' || ram || ' GB RAM and a ' || storage
+          || ' GB SSD. ' || (array['Battery holds a full working day.', 'A few light scratches on the lid.',
+          'Comes with the original charger and box.', 'Keyboard and trackpad work perfectly.',
+          'Screen has no dead pixels; fans are quiet.'])[1 + r5 % 5],
+        condition, (${sqlArray(CITIES)})[1 + r6 % ${CITIES.length}], r3 % 6, processor, ram, storage, screen,
+        r4 % 50 = 0, r5 % 100 < 8, case when r5 % 100 < 8 then now() end,
+        case when r6 % 100 < 3 then now() end,
+        now() - make_interval(secs => (r1 * 1000 + r2) * 31.5 + r3),
+        -- Battery evidence agreeing with the grade; one listing in five reports none.
+        case when r6 % 5 = 0 then null
+             when condition = 'Excellent' then 85 + r5 % 16
+             when condition = 'Good' then 75 + r5 % 20
+             else 50 + r5 % 40 end,
+        case when r6 % 5 = 0 then null else r1 % 900 end
+      from spec
+      returning id
+    )
+    insert into product_images (product_id, position, card_url, detail_url)
+    select id, 1, '/images/laptop-placeholder.svg', '/images/laptop-placeholder.svg' from ins`)
+}
+
+type Call = { name: string; paths: string[] }
+
+async function discoveryCalls(client: pg.Client): Promise<Call[]> {
+  const brands = (
+    await client.query<{ id: string; name: string }>('select id, name from brands order by name')
+  ).rows
+  const lenovo = brands.find((b) => b.name === 'Lenovo')?.id ?? brands[0]?.id
+  const ids = (
+    await client.query<{ id: string }>(
+      `select p.id from products p join users u on u.id = p.seller_id
+       where not p.is_sold and p.removed_at is null and u.disabled_at is null
+       order by hashint4(hashtext(p.id::text)) limit 64`,
+    )
+  ).rows.map((r) => r.id)
+  const enc = encodeURIComponent
+  return [
+    { name: 'browse default', paths: ['/api/search'] },
+    {
+      name: 'text query',
+      paths: [
+        'thinkpad',
+        'xps 13',
+        'macbook air',
+        'ryzen 7',
+        'zenbook',
+        'latitude 5420',
+        'legion',
+        'spectre',
+      ].map((q) => `/api/search?q=${enc(q)}`),
+    },
+    {
+      name: 'misspelt query',
+      paths: ['thnkpad', 'x1 carbn', 'macbok air m2', 'zenbok', 'latitud 5420', 'spectr x360'].map(
+        (q) => `/api/search?q=${enc(q)}`,
+      ),
+    },
+    {
+      name: 'filters + sort',
+      paths: brands.map(
+        (b) => `/api/search?brand=${b.id}&condition=Good&min_ram_gb=16&max_price=1500&sort=price_asc`,
+      ),
+    },
+    { name: 'page 200', paths: ['/api/search?page=200'] },
+    {
+      name: 'facets',
+      paths: [
+        '/api/search?facets=1',
+        `/api/search?facets=1&brand=${lenovo}`,
+        '/api/search?facets=1&condition=Excellent',
+        '/api/search?facets=1&max_price=800',
+        '/api/search?facets=1&q=thinkpad',
+        '/api/search?facets=1&min_ram_gb=32',
+      ],
+    },
+    {
+      name: 'battery filter',
+      paths: [
+        '/api/search?min_battery_pct=80',
+        '/api/search?min_battery_pct=95&sort=price_asc',
+        '/api/search?facets=1&min_battery_pct=80',
+        `/api/search?brand=${lenovo}&min_battery_pct=90&condition=Excellent`,
+        '/api/search?q=thinkpad&min_battery_pct=80',
+      ],
+    },
+    { name: 'brand page', paths: brands.map((b) => `/api/category/${b.id}`) },
+    { name: 'product detail', paths: ids.map((id) => `/api/products/${id}`) },
+  ]
+}
+
+type Measure = { p50: number; p95: number; rps: number; ok: boolean; note: string }
+
+async function measure(call: Call): Promise<Measure> {
+  const run = async (duration: number, times?: number[]) => {
+    const instance = autocannon({
+      url: `http://127.0.0.1:${PORT}`,
+      connections: CONNECTIONS,
+      duration,
+      timeout: 10,
+      requests: call.paths.map((p) => ({ method: 'GET', path: p })),
+    } as never) as ReturnType<typeof autocannon> & NodeJS.EventEmitter
+    if (times) instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => times.push(ms))
+    return instance
+  }
+  await run(WARMUP_S)
+  const times: number[] = []
+  const result = await run(DURATION_S, times)
+  times.sort((a, b) => a - b)
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN
+  const bad = result.errors + result.timeouts + result.non2xx
+  return {
+    p50: at(0.5),
+    p95: at(0.95),
+    rps: result.requests.average,
+    ok: bad === 0,
+    note: bad ? `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts` : '',
+  }
+}
+
+function printTable(head: string[], rows: string[][]) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
+  console.log(line(head))
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+  for (const row of rows) console.log(line(row))
+}
+
+async function waitForHealth(child: ChildProcess) {
+  const until = Date.now() + 120_000
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`)
+    try {
+      const res = await fetch(`http://127.0.0.1:${PORT}/api/health`)
+      if (res.ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 300))
+  }
+  throw new Error('the app did not answer /api/health within 2 minutes')
+}
+
+async function main() {
+  console.log(`Discovery at scale — node ${process.version}, ${os.cpus().length} CPUs; app: ${APP_DIR}`)
+  console.log(
+    `${CONNECTIONS} connections, ${DURATION_S} s per call after ${WARMUP_S} s warm-up; sizes ${SIZES}`,
+  )
+  console.log(`Load average at start: ${loadAverage()}`)
+
+  let dbUrl = process.env.DATABASE_URL
+  let dropDb: (() => Promise<void>) | undefined
+  if (!dbUrl) {
+    const name = `bench_scale_${randomBytes(4).toString('hex')}`
+    const admin = new pg.Client({ connectionString: ADMIN_URL })
+    await admin.connect()
+    await admin.query(`create database ${name}`)
+    await admin.end()
+    dbUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${name}`)
+    dropDb = async () => {
+      const a = new pg.Client({ connectionString: ADMIN_URL })
+      await a.connect()
+      await a.query(`drop database if exists ${name} with (force)`)
+      await a.end()
+    }
+    console.log(`Throwaway database ${name} (dropped at the end)`)
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-scale-'))
+  const child = spawn(path.join(APP_DIR, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+    cwd: APP_DIR,
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'never',
+      // Every answer comes from the database, not from the per-instance cache of public lists.
+      PUBLIC_CACHE_TTL_MS: '0',
+      RATE_LIMIT_PER_MINUTE: '0',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const client = new pg.Client({ connectionString: dbUrl })
+  const results = new Map<number, Map<string, Measure>>()
+  try {
+    await waitForHealth(child)
+    await client.connect()
+    const modelCount = await seedReference(client)
+    let have = 0
+    for (const size of SIZES) {
+      const started = Date.now()
+      for (let from = have + 1; from <= size; from += 250_000) {
+        await seedListings(client, from, Math.min(size, from + 249_999), modelCount)
+      }
+      await client.query('vacuum analyze products')
+      await client.query('vacuum analyze product_images')
+      await client.query('analyze users')
+      console.log(
+        `\n${size.toLocaleString('en-US')} listings: ${(size - have).toLocaleString('en-US')} added in ${((Date.now() - started) / 1000).toFixed(1)} s (with vacuum analyze)`,
+      )
+      have = size
+      const calls = await discoveryCalls(client)
+      const bySize = new Map<string, Measure>()
+      results.set(size, bySize)
+      const rows: string[][] = []
+      for (const call of calls) {
+        const m = await measure(call)
+        bySize.set(call.name, m)
+        rows.push([
+          call.name,
+          m.p50.toFixed(1),
+          m.p95.toFixed(1),
+          Math.round(m.rps).toLocaleString('en-US'),
+          m.ok ? '' : m.note,
+        ])
+      }
+      printTable(['call', 'p50 ms', 'p95 ms', 'req/s', 'problems'], rows)
+      console.log(`Load average: ${loadAverage()}`)
+    }
+    const small = results.get(SIZES[0] ?? 1_000)
+    for (const size of SIZES.slice(1)) {
+      const big = results.get(size)
+      if (!small || !big) continue
+      console.log(
+        `\np95 at ${size.toLocaleString('en-US')} / p95 at 1,000 (target at 100,000: p95 <= 50 ms, ratio <= 1.5)`,
+      )
+      printTable(
+        ['call', 'p95 1k', `p95 ${size / 1000}k`, 'ratio', 'p95 <= 50', 'ratio <= 1.5'],
+        [...big].map(([name, m]) => {
+          const s = small.get(name)
+          const ratio = s ? m.p95 / s.p95 : Number.NaN
+          const valid = m.ok && s?.ok
+          return [
+            name,
+            s ? s.p95.toFixed(1) : '-',
+            m.p95.toFixed(1),
+            valid ? ratio.toFixed(2) : 'n/a',
+            valid ? (m.p95 <= 50 ? 'pass' : 'FAIL') : 'n/a',
+            valid ? (ratio <= 1.5 ? 'pass' : 'FAIL') : 'n/a',
+          ]
+        }),
+      )
+    }
+    console.log(`\nLoad average at end: ${loadAverage()}`)
+  } finally {
+    await client.end().catch(() => {})
+    child.kill('SIGTERM')
+    await new Promise((r) => setTimeout(r, 1500))
+    if (child.exitCode === null) child.kill('SIGKILL')
+    await dropDb?.()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,120 @@
+import { expect, type Page, test } from '@playwright/test'
+import { formatMoney } from '#contract/money'
+import { loadDemoData, mainHeading, productCards, searchProducts } from './helpers'
+
+// Public pages arrive rendered from the server: readable with scripts off, and taken over by the app
+// without a hydration mismatch when scripts are on.
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('a visitor reads a listing: name, price, condition, seller, specs @both', async ({
+    page,
+    request,
+  }) => {
+    const { product } = await loadDemoData(request)
+    const res = await page.goto(`/products/${product._id}`)
+    expect(res?.status()).toBe(200)
+    await expect(mainHeading(page, product.name)).toBeVisible()
+    await expect(page.getByText(formatMoney(product.resale_price_cents)).first()).toBeVisible()
+    await expect(page.getByRole('heading', { name: `Condition: ${product.condition}` })).toBeVisible()
+    await expect(page.getByText(product.seller_name).first()).toBeVisible()
+    await expect(page.getByText(product.processor).first()).toBeVisible()
+    await expect(page.getByRole('img', { name: product.name }).first()).toBeVisible()
+  })
+
+  test('a visitor pages through every laptop with plain links', async ({ page, request }) => {
+    const first = await searchProducts(request, {})
+    const second = await searchProducts(request, { page: '2' })
+    test.skip(first.total <= first.page_size, 'the demo data fits on one page')
+    await page.goto('/productcard')
+    await expect(mainHeading(page, 'All Laptops')).toBeVisible()
+    await expect(productCards(page)).toHaveCount(first.items.length)
+    await expect(productCards(page).first()).toContainText(first.items[0]?.name ?? '')
+    await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: /Next/ }).click()
+    await expect(page).toHaveURL(/[?&]page=2/)
+    await expect(productCards(page).first()).toContainText(second.items[0]?.name ?? '')
+  })
+
+  test('the home page shows the advertised laptops, the brands and About Us', async ({ page }) => {
+    await page.goto('/')
+    await expect(productCards(page).first()).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Shop by Brand' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'About Us' })).toBeVisible()
+  })
+
+  test('the blog reads without scripts', async ({ page }) => {
+    await page.goto('/blog')
+    await expect(mainHeading(page, 'Blog')).toBeVisible()
+    await expect(page.getByRole('article').first()).toBeVisible()
+  })
+})
+
+test.describe('with JavaScript on', () => {
+  /** Console errors and warnings, except the signed-out session check's expected 401. */
+  function watchConsole(page: Page): string[] {
+    const problems: string[] = []
+    page.on('console', (message) => {
+      if (message.type() !== 'error' && message.type() !== 'warning') return
+      const text = message.text()
+      if (/Failed to load resource: the server responded with a status of (401|404|410)/.test(text)) return
+      problems.push(text)
+    })
+    page.on('pageerror', (error) => problems.push(error.message))
+    return problems
+  }
+
+  test('no console errors or hydration warnings on any public page @both', async ({ page, request }) => {
+    const { product } = await loadDemoData(request)
+    const paths = [
+      '/',
+      '/productcard',
+      '/productcard?page=2&sort=price_asc',
+      '/advertise',
+      `/products/${product._id}`,
+      '/products/00000000-0000-4000-8000-000000000000',
+      '/blog',
+      '/about',
+      '/contact',
+      '/terms',
+      '/privacy',
+      '/no-such-page',
+    ]
+    for (const path of paths) {
+      const problems = watchConsole(page)
+      await page.goto(path, { waitUntil: 'networkidle' })
+      // Hydrated: the app answers a click (the phone menu button, or a link on a desktop).
+      await expect(page.locator('main')).toBeVisible()
+      expect(problems, path).toEqual([])
+      page.removeAllListeners('console')
+      page.removeAllListeners('pageerror')
+    }
+  })
+
+  test('after hydration the app navigates in place, without a full page load', async ({ page }) => {
+    await page.goto('/', { waitUntil: 'networkidle' })
+    await page.evaluate(() => {
+      ;(window as unknown as { stayed: boolean }).stayed = true
+    })
+    await page.getByRole('link', { name: 'View all laptops' }).click()
+    await expect(mainHeading(page, 'All Laptops')).toBeVisible()
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true)
+  })
+})
+
+test('on a phone, the brands and About Us are within about three screens of the top @phone', async ({
+  page,
+}) => {
+  await page.goto('/')
+  const screen = page.viewportSize()?.height ?? 740
+  const top = async (id: string) =>
+    page.evaluate(
+      (el) => (document.getElementById(el)?.getBoundingClientRect().top ?? 0) + window.scrollY,
+      id,
+    )
+  expect(await top('shop-by-brand')).toBeLessThan(2.5 * screen)
+  expect(await top('about-us')).toBeLessThan(3 * screen)
+  // Every advertised laptop is still there, in a row that swipes sideways.
+  await expect(productCards(page.getByRole('list', { name: 'Advertised laptops' })).first()).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+})

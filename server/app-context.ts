@@ -1,0 +1,49 @@
+// What every route plugin reads from `app.ctx`, in a file of its own so that route modules need nothing
+// from app.ts (which imports them).
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { Config } from './config'
+import type { Database, Db } from './db/client'
+import type { Jobs } from './jobs/jobs'
+import type { Auth } from './lib/auth'
+import type { PublicCache } from './lib/public-cache'
+import type { CounterStore } from './lib/rate-limit'
+import type { Sessions } from './lib/session'
+import type { MediaStorage } from './lib/storage'
+import type { Mail } from './mail/mail'
+import type { ViewCounter } from './modules/views/view-counter'
+
+export type AppContext = {
+  config: Config
+  database: Database
+  db: Db
+  storage: MediaStorage
+  cache: PublicCache
+  auth: Auth
+  sessions: Sessions
+  /** Counters shared by every instance when Redis is configured (sign-in limits). */
+  counters: CounterStore
+  /** The job queue: `send(name, data, { tx })`, `work(name, handler)`, `schedule(name, cron)` (server/jobs). */
+  jobs: Jobs
+  /** Email: `queue(tx, { to, template, data })`, sent by the `email` worker (server/mail). */
+  mail: Mail
+  /** Listing page views, batched (server/modules/views). */
+  views: ViewCounter
+  /** Set on SIGTERM: health answers 503 so the balancer stops sending while requests in flight finish. */
+  lifecycle: { draining: boolean }
+}
+
+export type AppInstance = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext
+  }
+}

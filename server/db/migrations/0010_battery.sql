@@ -1,0 +1,4 @@
+ALTER TABLE "products" ADD COLUMN "battery_health_pct" smallint;--> statement-breakpoint
+ALTER TABLE "products" ADD COLUMN "battery_cycles" integer;--> statement-breakpoint
+CREATE INDEX "products_search_battery_idx" ON "products" USING btree ("battery_health_pct","posted_on" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."battery_health_pct" is not null;--> statement-breakpoint
+ALTER TABLE "products" ADD CONSTRAINT "products_battery_check" CHECK (("products"."battery_health_pct" is null or "products"."battery_health_pct" between 1 and 100) and ("products"."battery_cycles" is null or "products"."battery_cycles" >= 0));

@@ -1,0 +1,164 @@
+import { type SQL, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { Db } from '#server/db/client'
+import { users } from '#server/db/schema'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { Jobs } from './jobs'
+
+// The queue's own rules, on the `email` queue with a handler of the test's choosing (a second Jobs on the
+// same database stands in for a second instance).
+let t: TestApp
+const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent } as never
+
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows
+}
+
+function jobRows(db: Db) {
+  return rowsOf<{ id: string; state: string; retry_count: number }>(
+    db,
+    sql`select id, state, retry_count from pgboss.job where name = 'email' order by created_on, id`,
+  )
+}
+
+function secondsUntilDue(db: Db) {
+  return rowsOf<{ seconds: number }>(
+    db,
+    sql`select extract(epoch from start_after - now())::float as seconds from pgboss.job where name = 'email'`,
+  ).then((rows) => rows[0]?.seconds)
+}
+
+function emailJob(n: number) {
+  return { to: { email: `n${n}@example.test` }, template: 'verify-email' as const, data: { n } }
+}
+
+describe('the job queue', () => {
+  it('queues nothing for a transaction that rolls back, and the job once it commits', async () => {
+    const jobs = new Jobs(t.db, silent)
+    await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
+    await expect(
+      t.db.transaction(async (tx) => {
+        await tx.insert(users).values({ id: 'rolled-back', name: 'R', email: 'rolled-back@example.test' })
+        await jobs.send('email', emailJob(1), { tx })
+        throw new Error('changed my mind')
+      }),
+    ).rejects.toThrow('changed my mind')
+    expect(await jobRows(t.db)).toEqual([])
+
+    await t.db.transaction(async (tx) => {
+      await jobs.send('email', emailJob(2), { tx })
+    })
+    const handled: number[] = []
+    jobs.work('email', async (job) => {
+      handled.push((job.data.data as { n: number }).n)
+    })
+    expect(await jobs.drain()).toBe(1)
+    expect(handled).toEqual([2])
+    expect((await jobRows(t.db)).map((r) => r.state)).toEqual(['completed'])
+    await jobs.stop()
+  })
+
+  it('retries a failed job later, with backoff, until it succeeds', async () => {
+    const jobs = new Jobs(t.db, silent)
+    await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
+    let attempts = 0
+    jobs.work('email', async (job) => {
+      attempts++
+      if (job.retryCount < 2) throw new Error(`attempt ${job.retryCount + 1} failed`)
+    })
+    await jobs.send('email', emailJob(3))
+
+    expect(await jobs.drain()).toBe(1)
+    let [row] = await jobRows(t.db)
+    expect(row?.state).toBe('retry')
+    // Not due yet: the first retry waits the queue's delay (30 s, with jitter up to twice that).
+    expect(await jobs.drain()).toBe(0)
+    const wait = await secondsUntilDue(t.db)
+    expect(wait).toBeGreaterThan(25)
+    expect(wait).toBeLessThanOrEqual(60)
+
+    // The clock moves on: the second attempt fails too and waits longer; the third succeeds.
+    await t.db.execute(
+      sql`update pgboss.job set start_after = now() - interval '1 second' where name = 'email'`,
+    )
+    expect(await jobs.drain()).toBe(1)
+    expect(await secondsUntilDue(t.db)).toBeGreaterThan(55)
+    await t.db.execute(
+      sql`update pgboss.job set start_after = now() - interval '1 second' where name = 'email'`,
+    )
+    expect(await jobs.drain()).toBe(1)
+    ;[row] = await jobRows(t.db)
+    expect(row?.state).toBe('completed')
+    expect(row?.retry_count).toBe(2)
+    expect(attempts).toBe(3)
+  })
+
+  it('counts a handler still running when its job expires as failed, and goes on', async () => {
+    const jobs = new Jobs(t.db, silent)
+    await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
+    jobs.work('email', () => new Promise(() => {}))
+    await jobs.send('email', emailJob(4))
+    await t.db.execute(sql`update pgboss.job set expire_in = interval '1 second' where name = 'email'`)
+    const started = performance.now()
+    expect(await jobs.drain()).toBe(1)
+    expect(performance.now() - started).toBeLessThan(5000)
+    const [row] = await rowsOf<{ state: string; output: { message: string } }>(
+      t.db,
+      sql`select state, output from pgboss.job where name = 'email'`,
+    )
+    expect(row).toMatchObject({ state: 'retry', output: { message: 'Job ran past its 1 s' } })
+  })
+
+  it('runs each job once when two instances take jobs from the same queue at the same time', async () => {
+    await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
+    const a = new Jobs(t.db, silent)
+    const b = new Jobs(t.db, silent)
+    const seen: number[] = []
+    const handler = async (job: { data: { data: object } }) => {
+      seen.push((job.data.data as { n: number }).n)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    a.work('email', handler, { batchSize: 3 })
+    b.work('email', handler, { batchSize: 3 })
+    for (let n = 0; n < 30; n++) await a.send('email', emailJob(n))
+    const [ranA, ranB] = await Promise.all([a.drain(), b.drain()])
+    expect(ranA + ranB).toBe(30)
+    expect(seen.sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, n) => n))
+  })
+
+  it('keeps one waiting job per singleton key, and holds a job until its start time', async () => {
+    await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
+    const jobs = new Jobs(t.db, silent)
+    const first = await jobs.send('email', emailJob(1), { singletonKey: 'conversation-1' })
+    const second = await jobs.send('email', emailJob(2), { singletonKey: 'conversation-1' })
+    expect(first).toEqual(expect.any(String))
+    expect(second).toBeNull()
+    await jobs.send('email', emailJob(3), { startAfter: 300 })
+    const handled: number[] = []
+    jobs.work('email', async (job) => void handled.push((job.data.data as { n: number }).n))
+    await jobs.drain()
+    expect(handled).toEqual([1])
+  })
+
+  it('workers started with the app take jobs as they come and stop cleanly', async () => {
+    await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
+    const jobs = new Jobs(t.db, silent, { pollMs: 50 })
+    const done = vi.fn()
+    jobs.work('email', async () => done())
+    await jobs.start()
+    await jobs.send('email', emailJob(1))
+    await vi.waitFor(() => expect(done).toHaveBeenCalledTimes(1), { timeout: 5000 })
+    await jobs.stop()
+    await jobs.send('email', emailJob(2))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(done).toHaveBeenCalledTimes(1)
+    expect((await jobRows(t.db)).map((r) => r.state).sort()).toEqual(['completed', 'created'])
+  })
+})

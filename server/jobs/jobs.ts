@@ -1,0 +1,256 @@
+// The job queue: pg-boss on whichever database runs (PostgreSQL, or the embedded PGlite through
+// `sqlExecutor`). A use case queues a job in its own transaction (`send(..., { tx })`), so a change that
+// rolls back queues nothing; workers fetch jobs with FOR UPDATE SKIP LOCKED, so among several instances
+// each job runs once at a time, and a failed job is retried with backoff (QUEUES holds each queue's rules).
+//
+// Workers run only after `start()` (server/main.ts calls it once the app listens); tests that need a job
+// done call `drain()`, which runs every job that is due, in the test's own process, and returns.
+
+import { sql } from 'drizzle-orm'
+import type { FastifyBaseLogger } from 'fastify'
+import PgBoss from 'pg-boss'
+import type { Db } from '#server/db/client'
+import { JOBS_SCHEMA } from './install'
+import { type JobData, QUEUES, type QueueName } from './queues'
+import { sqlExecutor } from './sql-executor'
+
+export type Job<Data> = {
+  id: string
+  name: string
+  data: Data
+  /** 0 on the first attempt. */
+  retryCount: number
+  /** Attempts left after this one fails. */
+  retriesLeft: number
+}
+
+export type JobHandler<N extends QueueName> = (job: Job<JobData<N>>) => Promise<unknown>
+
+export type SendOptions = {
+  /** The caller's Drizzle transaction: the job exists only if it commits. */
+  tx?: Db
+  /** Not before then: a date, or a number of seconds from now. */
+  startAfter?: Date | number
+  /** At most one job with this key waiting (not yet started, or waiting for a retry); a second `send` returns null. */
+  singletonKey?: string
+}
+
+export type WorkOptions = {
+  /** Jobs fetched at once per poll (they run side by side). Default 5. */
+  batchSize?: number
+}
+
+type Worker = { name: QueueName; handler: JobHandler<QueueName>; batchSize: number }
+
+const DEFAULT_POLL_MS = 2000
+/** How long `stop()` waits for running jobs before leaving them to be retried. */
+const STOP_WAIT_MS = 7000
+
+export class Jobs {
+  readonly #db: Db
+  readonly #log: FastifyBaseLogger
+  readonly #boss: PgBoss
+  readonly #pollMs: number
+  readonly #workers = new Map<QueueName, Worker>()
+  readonly #schedules = new Map<QueueName, { cron: string; data: object }>()
+  readonly #loops = new Set<Promise<void>>()
+  readonly #wakers = new Set<() => void>()
+  #state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle'
+
+  constructor(db: Db, log: FastifyBaseLogger, opts: { pollMs?: number } = {}) {
+    this.#db = db
+    this.#log = log
+    this.#pollMs = opts.pollMs ?? DEFAULT_POLL_MS
+    this.#boss = new PgBoss({
+      db: sqlExecutor(db),
+      schema: JOBS_SCHEMA,
+      // The schema and queues are made when the database is opened (installJobQueues).
+      migrate: false,
+      // Maintenance (expiring stuck jobs, archiving, deleting old ones) and cron schedules; one instance
+      // at a time does each, through pg-boss's own timestamps.
+      supervise: true,
+      schedule: true,
+      maintenanceIntervalSeconds: 120,
+      archiveCompletedAfterSeconds: 60 * 60 * 12,
+      archiveFailedAfterSeconds: 60 * 60 * 24 * 7,
+      deleteAfterDays: 30,
+    })
+    this.#boss.on('error', (err) => this.#log.warn({ err }, 'Job queue error'))
+  }
+
+  /** Queues a job; inside a transaction pass it as `tx` (on PGlite a query outside it would wait forever). */
+  async send<N extends QueueName>(name: N, data: JobData<N>, opts: SendOptions = {}): Promise<string | null> {
+    if (!(name in QUEUES)) throw new Error(`Jobs: no queue "${name}" in server/jobs/queues.ts`)
+    const options: PgBoss.SendOptions = {}
+    if (opts.startAfter !== undefined) {
+      options.startAfter =
+        typeof opts.startAfter === 'number' ? Math.max(0, Math.round(opts.startAfter)) : opts.startAfter
+    }
+    const key = opts.singletonKey
+    if (!key)
+      return this.#boss.send(name, data as object, { ...options, db: sqlExecutor(opts.tx ?? this.#db) })
+    // pg-boss's own singletons need a queue policy or a time slot; "one waiting job per key" is checked
+    // here, under a transaction lock on the key, so two transactions queueing the same key take turns and
+    // the second sees the first's job once it commits.
+    const sendOnce = async (tx: Db) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${name}:${key}`}, 0))`)
+      const waiting = await tx.execute(
+        sql`select 1 from pgboss.job where name = ${name} and singleton_key = ${key} and state in ('created', 'retry') limit 1`,
+      )
+      if ((waiting as unknown as { rows: unknown[] }).rows.length > 0) return null
+      return this.#boss.send(name, data as object, { ...options, singletonKey: key, db: sqlExecutor(tx) })
+    }
+    return opts.tx ? sendOnce(opts.tx) : this.#db.transaction(sendOnce)
+  }
+
+  /** Sets the handler for a queue's jobs. A job whose handler throws is retried by the queue's rules. */
+  work<N extends QueueName>(name: N, handler: JobHandler<N>, opts: WorkOptions = {}): void {
+    if (this.#workers.has(name)) throw new Error(`Jobs: "${name}" already has a worker`)
+    const worker: Worker = { name, handler: handler as JobHandler<QueueName>, batchSize: opts.batchSize ?? 5 }
+    this.#workers.set(name, worker)
+    if (this.#state === 'running') this.#startLoop(worker)
+  }
+
+  /** Queues a job on `name` by a cron expression (UTC; minute precision), from `start()` on. */
+  schedule<N extends QueueName>(name: N, cron: string, data?: JobData<N>): void {
+    this.#schedules.set(name, { cron, data: (data ?? {}) as object })
+    if (this.#state === 'running') {
+      this.#boss.schedule(name, cron, data as object, { tz: 'UTC' }).catch((err) => {
+        this.#log.error({ err, queue: name }, 'Could not schedule a job')
+      })
+    }
+  }
+
+  /** Starts the workers, the schedules and the queue's maintenance. */
+  async start(): Promise<void> {
+    if (this.#state !== 'idle') return
+    this.#state = 'running'
+    await this.#boss.start()
+    for (const [name, { cron, data }] of this.#schedules) {
+      await this.#boss.schedule(name, cron, data, { tz: 'UTC' })
+    }
+    for (const worker of this.#workers.values()) this.#startLoop(worker)
+  }
+
+  /**
+   * Runs every job that is due now (on one queue, or all that have a worker) until none is left, then
+   * returns how many ran. For tests and one-off scripts: no polling, nothing left running.
+   */
+  async drain(name?: QueueName): Promise<number> {
+    const workers = name
+      ? [this.#workers.get(name)].filter((w) => w !== undefined)
+      : [...this.#workers.values()]
+    let total = 0
+    for (;;) {
+      let ran = 0
+      for (const worker of workers) ran += await this.#runDue(worker)
+      total += ran
+      if (ran === 0) return total
+    }
+  }
+
+  /** Stops taking jobs, lets running ones finish (up to a few seconds), and stops the schedules. */
+  async stop(): Promise<void> {
+    if (this.#state === 'stopped' || this.#state === 'stopping') return
+    const wasRunning = this.#state === 'running'
+    this.#state = 'stopping'
+    for (const wake of this.#wakers) wake()
+    if (this.#loops.size > 0) {
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, STOP_WAIT_MS)
+      })
+      await Promise.race([Promise.all(this.#loops), timeout])
+      clearTimeout(timer)
+      if (this.#loops.size > 0) this.#log.warn('Jobs still running at shutdown will be retried')
+    }
+    if (wasRunning) await this.#boss.stop({ graceful: false, close: false })
+    this.#state = 'stopped'
+  }
+
+  #startLoop(worker: Worker): void {
+    const loop = (async () => {
+      while (this.#state === 'running') {
+        const ran = await this.#runDue(worker)
+        if (ran === 0 && this.#state === 'running') await this.#sleep(this.#pollMs)
+      }
+    })()
+    this.#loops.add(loop)
+    void loop.finally(() => this.#loops.delete(loop))
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer)
+        this.#wakers.delete(wake)
+        resolve()
+      }
+      const timer = setTimeout(wake, ms)
+      this.#wakers.add(wake)
+    })
+  }
+
+  /** Fetches a batch of due jobs and runs them side by side; returns how many were fetched. */
+  async #runDue(worker: Worker): Promise<number> {
+    let jobs: PgBoss.JobWithMetadata<object>[]
+    try {
+      jobs = await this.#boss.fetch<object>(worker.name, {
+        batchSize: worker.batchSize,
+        includeMetadata: true,
+      })
+    } catch (err) {
+      this.#log.warn({ err, queue: worker.name }, 'Could not fetch jobs')
+      return 0
+    }
+    await Promise.all(jobs.map((job) => this.#runOne(worker, job)))
+    return jobs.length
+  }
+
+  async #runOne(worker: Worker, job: PgBoss.JobWithMetadata<object>): Promise<void> {
+    const retryCount = Number(job.retryCount)
+    const retriesLeft = Math.max(0, Number(job.retryLimit) - retryCount)
+    // A handler still running when its job expires counts as failed (the queue retries the job), so one
+    // that hangs never holds up this worker's next jobs.
+    const limitMs = Math.max(1, Number(job.expireInSeconds) || 900) * 1000
+    let timer: NodeJS.Timeout | undefined
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Job ran past its ${limitMs / 1000} s`)), limitMs)
+    })
+    try {
+      await Promise.race([
+        worker.handler({ id: job.id, name: job.name, data: job.data as never, retryCount, retriesLeft }),
+        expired,
+      ])
+    } catch (err) {
+      const level = retriesLeft > 0 ? 'warn' : 'error'
+      this.#log[level](
+        { err, queue: worker.name, jobId: job.id, attempt: retryCount + 1 },
+        retriesLeft > 0 ? 'Job failed; it will be retried' : 'Job failed for the last time',
+      )
+      await this.#settle(() => this.#boss.fail(worker.name, job.id, { message: errorMessage(err) }))
+      return
+    } finally {
+      clearTimeout(timer)
+    }
+    await this.#settle(() => this.#boss.complete(worker.name, job.id))
+  }
+
+  /** Marks a job done or failed; if that fails, the job expires and runs again, so log and go on. */
+  async #settle(mark: () => Promise<unknown>): Promise<void> {
+    try {
+      await mark()
+    } catch (err) {
+      this.#log.warn({ err }, 'Could not record a job as done; it will run again after it expires')
+    }
+  }
+
+  /** The database jobs are stored in (tests read the job table through it). */
+  get db(): Db {
+    return this.#db
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

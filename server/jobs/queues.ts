@@ -1,0 +1,44 @@
+// Every queue the app sends jobs to, with its retry rules. A queue is declared here (one line) so that
+// opening a database creates it before anything is sent to it (pg-boss keeps each queue in a table of its
+// own), and so that `send` and `work` check the job's data against the queue's type.
+//
+// retryLimit: attempts after the first; retryDelay: seconds before the first retry; retryBackoff doubles
+// the delay each time (with jitter); expireInSeconds: how long one attempt may run before it counts as
+// failed and is retried (keep it above the handler's own timeouts).
+import type { EmailJob } from '#server/mail/email-job'
+
+export type QueueOptions = {
+  retryLimit: number
+  retryDelay: number
+  retryBackoff: boolean
+  expireInSeconds: number
+}
+
+/** A queue's options, carrying the type of its jobs' data. */
+export type QueueSpec<Data> = QueueOptions & { readonly __data?: Data }
+
+function queue<Data extends object>(options: QueueOptions): QueueSpec<Data> {
+  return options
+}
+
+export const QUEUES = {
+  // About 17 hours of retries (30 s, 1 min, 2 min … doubling, with jitter) before an email is given up.
+  email: queue<EmailJob>({ retryLimit: 11, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 }),
+  // Listing expiry and its reminders (hourly), and the price guide's full rebuild (daily): sweeps that can
+  // run twice without harm; a failed one is tried again soon and the next scheduled one catches up anyway.
+  'listings.expire': queue<Record<string, never>>({
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  }),
+  'price-guide.refresh': queue<Record<string, never>>({
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 600,
+  }),
+} satisfies Record<string, QueueSpec<object>>
+
+export type QueueName = keyof typeof QUEUES
+export type JobData<N extends QueueName> = (typeof QUEUES)[N] extends QueueSpec<infer D> ? D : never

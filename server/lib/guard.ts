@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify'
+import type { Role } from '#contract/users'
+import { AppError } from './errors'
+import { requireRole, requireUser, type SessionUser } from './session'
+
+/**
+ * Who may call a route, declared on the route (`config: { guard: signedIn }` or
+ * `config: { guard: role('seller') }`). A hook checks it when the request arrives, before the body is read
+ * or validated, so a signed-out caller gets 401 and a caller without the role 403 whatever they sent; the
+ * handler then finds the caller in `req.user`. The same declaration is written into the OpenAPI operation
+ * (`security` and `x-guard`), which the identity matrix reads.
+ */
+export type Guard = { roles: readonly Role[] | 'any' }
+
+export const signedIn: Guard = { roles: 'any' }
+export const role = (...roles: Role[]): Guard => ({ roles })
+
+/** What the OpenAPI operation carries: `x-guard: { signedIn: true, roles?: [...] }`. */
+export type GuardExtension = { signedIn: true; roles?: Role[] }
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    guard?: Guard
+  }
+  interface FastifyRequest {
+    /** The caller, set by the route's guard; null on routes without one. */
+    user: SessionUser | null
+  }
+}
+
+/** The caller on a guarded route. */
+export function caller(req: FastifyRequest): SessionUser {
+  if (!req.user) throw new AppError('INTERNAL', 'This route declares no guard')
+  return req.user
+}
+
+export const SECURITY_SCHEMES = {
+  session: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token' },
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+} as const
+
+function guardHook(guard: Guard): onRequestHookHandler {
+  return async (req) => {
+    req.user =
+      guard.roles === 'any' ? await requireUser(req) : await requireRole(req, ...(guard.roles as Role[]))
+  }
+}
+
+/** Turns each route's `config.guard` into its first onRequest hook and its OpenAPI security. */
+export function installGuards(app: FastifyInstance) {
+  app.decorateRequest('user', null)
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const guard = (route.config as { guard?: Guard } | undefined)?.guard
+    if (!guard) return
+    const existing = route.onRequest ? [route.onRequest].flat() : []
+    // After the write limit's hook (registered before this one), so refused calls still count.
+    route.onRequest = [...existing, guardHook(guard)]
+    const extension: GuardExtension =
+      guard.roles === 'any' ? { signedIn: true } : { signedIn: true, roles: [...guard.roles] }
+    route.schema = {
+      ...route.schema,
+      security: [{ session: [] }, { bearer: [] }],
+      'x-guard': extension,
+    } as RouteOptions['schema']
+  })
+}

@@ -1,0 +1,112 @@
+// One look and one voice for every email: a plain-text part and an HTML part made from the same pieces,
+// so the two always say the same thing. Templates call `compose`; values are escaped here.
+import { EMAIL_TOPICS, type EmailTopic } from '#contract/email-preferences'
+
+export type EmailContent = { subject: string; text: string; html: string }
+
+/** What every template gets besides its own data. */
+export type RenderContext = {
+  /** The recipient's name ("there" when unknown). */
+  name: string
+  /** PUBLIC_URL without a trailing slash; links in emails start with it. */
+  siteUrl: string
+}
+
+export type EmailTemplate<Data> = {
+  /** null: essential (account safety), always sent; otherwise the topic a user can turn off. */
+  topic: EmailTopic | null
+  render(data: Data, ctx: RenderContext): EmailContent
+}
+
+export function defineEmail<Data extends object>(template: EmailTemplate<Data>): EmailTemplate<Data> {
+  return template
+}
+
+export type EmailParts = {
+  subject: string
+  /** A short line some mail apps show beside the subject. */
+  preview?: string
+  heading: string
+  paragraphs: string[]
+  /** One clear thing to do, as a button (and the bare link in the text part). */
+  action?: { label: string; url: string }
+  /** A quieter last word, e.g. "If you did not ask for this, ignore this email." */
+  footnote?: string
+  topic: EmailTopic | null
+}
+
+const ACCENT = '#0f766e'
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+}
+
+export function compose(parts: EmailParts, ctx: RenderContext): EmailContent {
+  const settingsUrl = `${ctx.siteUrl}/dashboard/settings`
+  const why = parts.topic
+    ? `You get this email because "${EMAIL_TOPICS[parts.topic].label}" is on in your email settings: ${settingsUrl}`
+    : 'We send this email to keep your account safe; it cannot be turned off.'
+
+  const text = [
+    `Hi ${ctx.name},`,
+    '',
+    ...parts.paragraphs.flatMap((p) => [p, '']),
+    ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`, ''] : []),
+    ...(parts.footnote ? [parts.footnote, ''] : []),
+    '— Laptop Market',
+    ctx.siteUrl,
+    '',
+    why,
+    '',
+  ].join('\n')
+
+  const p = (content: string, style = '') =>
+    `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#334155;${style}">${content}</p>`
+  const button = parts.action
+    ? `<table role="presentation" cellspacing="0" cellpadding="0" border="0" style="margin:8px 0 24px"><tr>
+<td style="border-radius:8px;background:${ACCENT}"><a href="${escapeHtml(parts.action.url)}" style="display:inline-block;padding:12px 24px;font-size:16px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:8px">${escapeHtml(parts.action.label)}</a></td>
+</tr></table>
+${p(`Or paste this link into your browser:<br><a href="${escapeHtml(parts.action.url)}" style="color:${ACCENT};word-break:break-all">${escapeHtml(parts.action.url)}</a>`, 'font-size:14px;line-height:20px;color:#64748b')}`
+    : ''
+  const whyHtml = parts.topic
+    ? `You get this email because “${escapeHtml(EMAIL_TOPICS[parts.topic].label)}” is on in your <a href="${escapeHtml(settingsUrl)}" style="color:#64748b">email settings</a>.`
+    : 'We send this email to keep your account safe; it cannot be turned off.'
+
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${escapeHtml(parts.subject)}</title>
+</head>
+<body style="margin:0;padding:0;background:#f8fafc;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif">
+${parts.preview ? `<div style="display:none;max-height:0;overflow:hidden">${escapeHtml(parts.preview)}</div>` : ''}
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="background:#f8fafc">
+<tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="max-width:560px">
+<tr><td style="padding:0 0 16px;font-size:20px;font-weight:700;color:${ACCENT}">
+<a href="${escapeHtml(ctx.siteUrl)}" style="color:${ACCENT};text-decoration:none">Laptop Market</a>
+</td></tr>
+<tr><td style="background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:32px">
+<h1 style="margin:0 0 16px;font-size:22px;line-height:30px;color:#0f172a">${escapeHtml(parts.heading)}</h1>
+${p(`Hi ${escapeHtml(ctx.name)},`)}
+${parts.paragraphs.map((para) => p(escapeHtml(para))).join('\n')}
+${button}
+${parts.footnote ? p(escapeHtml(parts.footnote), 'font-size:14px;line-height:20px;color:#64748b') : ''}
+${p('— Laptop Market', 'margin:0')}
+</td></tr>
+<tr><td style="padding:16px 8px;font-size:12px;line-height:18px;color:#64748b">${whyHtml}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`
+  return { subject: parts.subject, text, html }
+}

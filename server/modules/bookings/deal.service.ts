@@ -1,0 +1,138 @@
+import { eq, sql } from 'drizzle-orm'
+import type { BookingStatus, HandoverBody, ProblemBody } from '#contract/bookings'
+import type { Db } from '#server/db/client'
+import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
+import { AppError, notFound } from '#server/lib/errors'
+import type { SessionUser } from '#server/lib/session'
+import { bookingStatus } from './bookings.service'
+
+/** How each status reads in a refusal ("… the booking is handed over"). */
+export const STATUS_WORDS: Record<BookingStatus, string> = {
+  unpaid: 'not paid yet',
+  paid: 'paid and waiting for handover',
+  sold: 'sold to another buyer',
+  unavailable: 'unavailable',
+  handed_over: 'handed over',
+  completed: 'completed',
+  disputed: 'disputed',
+  refunded: 'refunded',
+}
+
+/** A refusal for a call made in the wrong stage: 409, naming the stage the booking is in. */
+export function wrongStage(action: string, status: BookingStatus): AppError {
+  return new AppError('CONFLICT', `You cannot ${action}: this booking is ${STATUS_WORDS[status]}`)
+}
+
+/**
+ * Locks a booking for a move of its deal and says who the caller is to it. Someone who may not see the
+ * booking (neither its buyer, nor the listing's seller, nor an admin) gets 404, as if it did not exist.
+ */
+async function lockDeal(tx: Db, caller: SessionUser, bookingId: string) {
+  const [row] = await tx
+    .select({
+      booking: bookings,
+      sellerId: products.sellerId,
+      productSold: products.isSold,
+      productRemovedAt: products.removedAt,
+      productPriceCents: products.resalePriceCents,
+      sellerDisabled: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${products.sellerId}
+        and ${users.disabledAt} is not null)`,
+    })
+    .from(bookings)
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .where(eq(bookings.id, bookingId))
+    .for('update', { of: bookings })
+  if (!row) throw notFound('Booking')
+  const isBuyer = row.booking.buyerId === caller.id
+  const isSeller = row.sellerId === caller.id
+  if (!isBuyer && !isSeller && caller.role !== 'admin') throw notFound('Booking')
+  return { ...row, isBuyer, isSeller, status: bookingStatus(row) }
+}
+
+async function recordEvent(
+  tx: Db,
+  event: {
+    bookingId: string
+    kind: (typeof bookingEvents.$inferInsert)['kind']
+    actorId: string | null
+    note?: string | null
+  },
+) {
+  await tx.insert(bookingEvents).values({ ...event, note: event.note ?? null })
+}
+
+/** The listing's seller says the buyer has the laptop (paid bookings only), with an optional note. */
+export async function markHandedOver(db: Db, seller: SessionUser, bookingId: string, input: HandoverBody) {
+  return db.transaction(async (tx) => {
+    const deal = await lockDeal(tx, seller, bookingId)
+    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can mark this laptop handed over')
+    if (deal.status !== 'paid') throw wrongStage('mark it handed over', deal.status)
+    const note = input?.note ? input.note : null
+    await tx
+      .update(bookings)
+      .set({ stage: 'handed_over', handedOverAt: sql`now()`, handoverNote: note })
+      .where(eq(bookings.id, bookingId))
+    await recordEvent(tx, { bookingId, kind: 'handed_over', actorId: seller.id, note })
+    return 1
+  })
+}
+
+/** The buyer confirms "Received, as described": the sale is completed. */
+export async function confirmReceived(db: Db, buyer: SessionUser, bookingId: string) {
+  return db.transaction(async (tx) => {
+    const deal = await lockDeal(tx, buyer, bookingId)
+    if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can confirm they received the laptop')
+    if (deal.status !== 'handed_over') throw wrongStage('confirm receipt', deal.status)
+    await tx
+      .update(bookings)
+      .set({ stage: 'completed', completedAt: sql`now()` })
+      .where(eq(bookings.id, bookingId))
+    await recordEvent(tx, { bookingId, kind: 'received', actorId: buyer.id })
+    return 1
+  })
+}
+
+/** The buyer reports a problem with a paid sale that is not completed: a dispute opens for admins. */
+export async function reportProblem(db: Db, buyer: SessionUser, bookingId: string, input: ProblemBody) {
+  return db.transaction(async (tx) => {
+    const deal = await lockDeal(tx, buyer, bookingId)
+    if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can report a problem with this sale')
+    if (deal.status !== 'paid' && deal.status !== 'handed_over') {
+      throw wrongStage('report a problem', deal.status)
+    }
+    const [dispute] = await tx
+      .insert(disputes)
+      .values({ bookingId, openedBy: buyer.id, reason: input.reason, stageBefore: deal.status })
+      .returning({ id: disputes.id })
+    if (!dispute) throw new AppError('INTERNAL', 'The problem could not be saved')
+    await tx.update(bookings).set({ stage: 'disputed' }).where(eq(bookings.id, bookingId))
+    await recordEvent(tx, { bookingId, kind: 'problem_reported', actorId: buyer.id, note: input.reason })
+    return dispute.id
+  })
+}
+
+/**
+ * Completes every handed-over sale whose buyer has not answered within `days` of the handover: one
+ * conditional update per sale, so running it twice (or on two instances at once) completes each once.
+ * Returns the ids it completed.
+ */
+export async function completeOverdueSales(db: Db, days: number, limit = 500): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const done = await tx
+      .update(bookings)
+      .set({ stage: 'completed', completedAt: sql`now()` })
+      .where(
+        sql`${bookings.id} in (select ${bookings.id} from ${bookings}
+          where ${bookings.stage} = 'handed_over'
+            and ${bookings.handedOverAt} <= now() - make_interval(days => ${days})
+          order by ${bookings.handedOverAt} limit ${limit} for update skip locked)`,
+      )
+      .returning({ id: bookings.id })
+    if (done.length > 0) {
+      await tx
+        .insert(bookingEvents)
+        .values(done.map((d) => ({ bookingId: d.id, kind: 'auto_completed' as const, actorId: null })))
+    }
+    return done.map((d) => d.id)
+  })
+}

@@ -1,0 +1,150 @@
+import { and, eq, gt, sql } from 'drizzle-orm'
+import type { Config } from '#server/config'
+import type { Db } from '#server/db/client'
+import { bookingHolds, bookings, productHolds, products, users } from '#server/db/schema'
+import { AppError, notFound } from '#server/lib/errors'
+import { publicDataChanged } from '#server/lib/public-cache'
+import type { SessionUser } from '#server/lib/session'
+import { bookingStatus } from './bookings.service'
+import { wrongStage } from './deal.service'
+
+export type HoldOutcome = { held: true; holdUntil: Date } | { held: false; holdUntil: Date }
+
+/** "in 3 minutes", "in about 5 hours": when a limit lets the buyer try again. */
+function inWords(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60))
+  if (minutes < 60) return `in ${minutes} minute${minutes === 1 ? '' : 's'}`
+  const hours = Math.round(minutes / 60)
+  return `in about ${hours} hour${hours === 1 ? '' : 's'}`
+}
+
+/**
+ * The booking's buyer opens the payment page: the laptop is held for this booking for `holdSeconds`, by
+ * the database's clock. One conditional upsert takes the hold when nobody holds it or the last hold has
+ * run out, so two buyers (on any instances) cannot both get it, and a restart changes nothing. Opening
+ * the page again during one's own hold gives the same hold (it is not extended). Limits: holds per buyer
+ * per listing per 24 hours, and live holds per buyer; each refusal says why.
+ */
+export async function holdBooking(
+  db: Db,
+  buyer: SessionUser,
+  bookingId: string,
+  settings: Config['deal'],
+): Promise<HoldOutcome> {
+  const outcome = await db.transaction(async (tx): Promise<HoldOutcome & { isNew?: boolean }> => {
+    const [row] = await tx
+      .select({
+        booking: bookings,
+        sellerId: products.sellerId,
+        productSold: products.isSold,
+        productRemovedAt: products.removedAt,
+        productPriceCents: products.resalePriceCents,
+        sellerDisabled: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${products.sellerId}
+          and ${users.disabledAt} is not null)`,
+      })
+      .from(bookings)
+      .innerJoin(products, eq(products.id, bookings.productId))
+      .where(eq(bookings.id, bookingId))
+      .for('update', { of: bookings })
+    if (!row) throw notFound('Booking')
+    const isBuyer = row.booking.buyerId === buyer.id
+    if (!isBuyer && row.sellerId !== buyer.id && buyer.role !== 'admin') throw notFound('Booking')
+    if (!isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can hold it to pay')
+    const status = bookingStatus(row)
+    if (status !== 'unpaid') throw wrongStage('hold this laptop', status)
+    const productId = row.booking.productId
+
+    const [own] = await tx
+      .select({ holdUntil: productHolds.holdUntil })
+      .from(productHolds)
+      .where(
+        and(
+          eq(productHolds.productId, productId),
+          eq(productHolds.bookingId, bookingId),
+          gt(productHolds.holdUntil, sql`now()`),
+        ),
+      )
+    if (own) return { held: true, holdUntil: own.holdUntil }
+
+    // One buyer's holds are taken one at a time, so two tabs cannot both slip under a limit.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, buyer.id)).for('update')
+    const [recent] = await tx
+      .select({
+        n: sql<number>`count(*)::int`,
+        secondsLeft: sql<number>`extract(epoch from (min(${bookingHolds.createdAt}) + interval '1 day' - now()))::float8`,
+      })
+      .from(bookingHolds)
+      .where(
+        and(
+          eq(bookingHolds.buyerId, buyer.id),
+          eq(bookingHolds.productId, productId),
+          gt(bookingHolds.createdAt, sql`now() - interval '1 day'`),
+        ),
+      )
+    if ((recent?.n ?? 0) >= settings.holdsPerListingPerDay) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `You have held this laptop ${recent?.n} times in the last 24 hours, the most we allow so that other buyers get their turn. You can hold it again ${inWords(recent?.secondsLeft ?? 0)}.`,
+      )
+    }
+    const [live] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(productHolds)
+      .innerJoin(bookings, eq(bookings.id, productHolds.bookingId))
+      .where(and(eq(bookings.buyerId, buyer.id), gt(productHolds.holdUntil, sql`now()`)))
+    if ((live?.n ?? 0) >= settings.liveHoldsPerBuyer) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `You are already paying for ${live?.n} other laptops, the most at once. Finish paying for one, or wait for its hold to end, then try again.`,
+      )
+    }
+
+    const [taken] = await tx
+      .insert(productHolds)
+      .values({
+        productId,
+        bookingId,
+        holdUntil: sql`now() + make_interval(secs => ${settings.holdSeconds})`,
+      })
+      .onConflictDoUpdate({
+        target: productHolds.productId,
+        set: { bookingId: sql`excluded.booking_id`, holdUntil: sql`excluded.hold_until` },
+        setWhere: sql`${productHolds.holdUntil} <= now()`,
+      })
+      .returning({ holdUntil: productHolds.holdUntil })
+    if (!taken) {
+      const [current] = await tx
+        .select({ holdUntil: productHolds.holdUntil })
+        .from(productHolds)
+        .where(eq(productHolds.productId, productId))
+      if (!current) throw new AppError('INTERNAL', 'The hold could not be read')
+      return { held: false, holdUntil: current.holdUntil }
+    }
+    await tx
+      .insert(bookingHolds)
+      .values({ bookingId, productId, buyerId: buyer.id, holdUntil: taken.holdUntil })
+    return { held: true, holdUntil: taken.holdUntil, isNew: true }
+  })
+  // Cards and the detail page say "Reserved" from now on.
+  if (outcome.isNew) publicDataChanged(db)
+  return outcome.held
+    ? { held: true, holdUntil: outcome.holdUntil }
+    : { held: false, holdUntil: outcome.holdUntil }
+}
+
+/**
+ * Who holds a listing now, by the database's clock (inside a payment's transaction): `mine` when this
+ * booking does, `other` when another booking does, `none` when nobody does or the last hold ran out.
+ */
+export async function holderOf(
+  tx: Db,
+  productId: string,
+  bookingId: string,
+): Promise<'mine' | 'other' | 'none'> {
+  const [hold] = await tx
+    .select({ bookingId: productHolds.bookingId, live: sql<boolean>`${productHolds.holdUntil} > now()` })
+    .from(productHolds)
+    .where(eq(productHolds.productId, productId))
+  if (!hold?.live) return 'none'
+  return hold.bookingId === bookingId ? 'mine' : 'other'
+}

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { DisputeList, DisputesQuery } from '#contract/bookings'
+import { IdParams, Modified } from '#contract/common'
+import { ErrorBody } from '#contract/errors'
+import { caller, role } from '#server/lib/guard'
+import { choosePaymentProvider } from '#server/modules/payments/payment-provider'
+import { findDisputes, refundDispute, releaseDispute } from './disputes.service'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
+
+export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx
+  const provider = choosePaymentProvider(config)
+
+  app.get(
+    '/disputes',
+    {
+      config: { guard: role('admin') },
+      schema: {
+        tags: ['disputes'],
+        summary: 'Admin: problems buyers reported, newest first, with the sale, both sides and its history',
+        querystring: DisputesQuery,
+        response: { 200: DisputeList, ...errors },
+      },
+    },
+    async (req) => findDisputes(db, req.query.status),
+  )
+
+  app.put(
+    '/disputes/:id/refund',
+    {
+      config: { guard: role('admin') },
+      schema: {
+        tags: ['disputes'],
+        summary: 'Admin: refund the buyer (through the processor that took the payment)',
+        params: IdParams,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await refundDispute(db, provider, caller(req), req.params.id)
+      return { acknowledged: true, modifiedCount }
+    },
+  )
+
+  app.put(
+    '/disputes/:id/release',
+    {
+      config: { guard: role('admin') },
+      schema: {
+        tags: ['disputes'],
+        summary: 'Admin: release the sale to the seller (the sale is completed)',
+        params: IdParams,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await releaseDispute(db, caller(req), req.params.id)
+      return { acknowledged: true, modifiedCount }
+    },
+  )
+}

@@ -1,0 +1,151 @@
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Dispute } from '#contract/bookings'
+import type { Db } from '#server/db/client'
+import { bookingEvents, bookings, disputes, payments, products, users } from '#server/db/schema'
+import { AppError, notFound } from '#server/lib/errors'
+import type { SessionUser } from '#server/lib/session'
+import { bookingStatus } from '#server/modules/bookings/bookings.service'
+import type { PaymentProvider } from '#server/modules/payments/payment-provider'
+import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
+
+const buyers = alias(users, 'buyers')
+const sellers = alias(users, 'sellers')
+const resolvers = alias(users, 'resolvers')
+const actors = alias(users, 'actors')
+
+/** Disputes for admins, newest first: open ones (the default), resolved ones, or all. */
+export async function findDisputes(db: Db, which: 'open' | 'resolved' | 'all' = 'open'): Promise<Dispute[]> {
+  const where =
+    which === 'open'
+      ? eq(disputes.status, 'open')
+      : which === 'resolved'
+        ? ne(disputes.status, 'open')
+        : undefined
+  const rows = await db
+    .select({
+      dispute: disputes,
+      booking: bookings,
+      productSold: products.isSold,
+      productRemovedAt: products.removedAt,
+      productPriceCents: products.resalePriceCents,
+      sellerId: products.sellerId,
+      sellerDisabled: sql<boolean>`${sellers.disabledAt} is not null`,
+      buyer: { _id: buyers.id, name: buyers.name, email: buyers.email },
+      seller: { _id: sellers.id, name: sellers.name, email: sellers.email },
+      resolvedBy: resolvers.name,
+    })
+    .from(disputes)
+    .innerJoin(bookings, eq(bookings.id, disputes.bookingId))
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .innerJoin(buyers, eq(buyers.id, bookings.buyerId))
+    .innerJoin(sellers, eq(sellers.id, products.sellerId))
+    .leftJoin(resolvers, eq(resolvers.id, disputes.resolvedBy))
+    .where(where)
+    .orderBy(desc(disputes.createdAt), desc(disputes.id))
+    .limit(200)
+  const ids = rows.map((r) => r.booking.id)
+  const events =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            bookingId: bookingEvents.bookingId,
+            kind: bookingEvents.kind,
+            actorName: actors.name,
+            note: bookingEvents.note,
+            at: bookingEvents.createdAt,
+          })
+          .from(bookingEvents)
+          .leftJoin(actors, eq(actors.id, bookingEvents.actorId))
+          .where(inArray(bookingEvents.bookingId, ids))
+          .orderBy(asc(bookingEvents.createdAt), asc(bookingEvents.id))
+  return rows.map((r) => ({
+    _id: r.dispute.id,
+    status: r.dispute.status,
+    reason: r.dispute.reason,
+    createdAt: r.dispute.createdAt.toISOString(),
+    resolvedAt: r.dispute.resolvedAt ? r.dispute.resolvedAt.toISOString() : null,
+    resolvedBy: r.resolvedBy,
+    booking: {
+      _id: r.booking.id,
+      productId: r.booking.productId,
+      productName: r.booking.productName,
+      productImage: r.booking.productImage,
+      price_cents: r.booking.priceCents,
+      status: bookingStatus(r),
+      paidAt: r.booking.paidAt ? r.booking.paidAt.toISOString() : null,
+      handedOverAt: r.booking.handedOverAt ? r.booking.handedOverAt.toISOString() : null,
+      handoverNote: r.booking.handoverNote,
+    },
+    buyer: r.buyer,
+    seller: r.seller,
+    history: events
+      .filter((e) => e.bookingId === r.booking.id)
+      .map((e) => ({ kind: e.kind, actorName: e.actorName, note: e.note, at: e.at.toISOString() })),
+  }))
+}
+
+async function lockOpenDispute(tx: Db, id: string) {
+  const [dispute] = await tx.select().from(disputes).where(eq(disputes.id, id)).for('update')
+  if (!dispute) throw notFound('Dispute')
+  if (dispute.status !== 'open') {
+    throw new AppError('CONFLICT', `This dispute has already been ${dispute.status}`)
+  }
+  // Locked after the dispute (always in this order), like every move of a booking.
+  const [booking] = await tx.select().from(bookings).where(eq(bookings.id, dispute.bookingId)).for('update')
+  if (!booking) throw notFound('Booking')
+  return { dispute, booking }
+}
+
+/**
+ * An admin refunds the buyer of a disputed sale: the money goes back through the processor that took it
+ * (inside the transaction, so a failed refund changes nothing and can be tried again; Stripe's refund is
+ * idempotent per PaymentIntent), the payment and the booking are marked refunded. The listing stays off
+ * sale (docs/decisions/0020).
+ */
+export async function refundDispute(db: Db, provider: PaymentProvider, admin: SessionUser, id: string) {
+  return db.transaction(async (tx) => {
+    const { dispute, booking } = await lockOpenDispute(tx, id)
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.bookingId, booking.id), eq(payments.status, 'succeeded')))
+      .for('update')
+    if (!payment) throw new AppError('CONFLICT', 'This sale has no payment left to refund')
+    await provider.refund(payment)
+    await tx
+      .update(payments)
+      .set({ status: 'refunded', failureReason: 'Refunded after a dispute', updatedAt: sql`now()` })
+      .where(eq(payments.id, payment.id))
+    await tx
+      .update(bookings)
+      .set({ stage: 'refunded', refundedAt: sql`now()` })
+      .where(eq(bookings.id, booking.id))
+    await tx
+      .update(disputes)
+      .set({ status: 'refunded', resolvedBy: admin.id, resolvedAt: sql`now()` })
+      .where(eq(disputes.id, dispute.id))
+    await tx.insert(bookingEvents).values({ bookingId: booking.id, kind: 'refunded', actorId: admin.id })
+    // A refunded sale no longer counts in the price guide.
+    await refreshPriceGuideForProduct(tx, booking.productId)
+    return 1
+  })
+}
+
+/** An admin releases a disputed sale to the seller: the sale is completed and the money is the seller's. */
+export async function releaseDispute(db: Db, admin: SessionUser, id: string) {
+  return db.transaction(async (tx) => {
+    const { dispute, booking } = await lockOpenDispute(tx, id)
+    await tx
+      .update(bookings)
+      .set({ stage: 'completed', completedAt: sql`now()` })
+      .where(eq(bookings.id, booking.id))
+    await tx
+      .update(disputes)
+      .set({ status: 'released', resolvedBy: admin.id, resolvedAt: sql`now()` })
+      .where(eq(disputes.id, dispute.id))
+    await tx.insert(bookingEvents).values({ bookingId: booking.id, kind: 'released', actorId: admin.id })
+    return 1
+  })
+}

@@ -1,0 +1,258 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { PassThrough, Writable } from 'node:stream'
+import zlib from 'node:zlib'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { isPagePath } from '#contract/pages'
+import type { AppInstance } from '#server/app-context'
+import { countListedProducts, findSitemapProducts, type PageRenderer, pageData } from './pages.service'
+
+/**
+ * React writes the page's hoistable tags (title, image preloads) first; the head already has them, and a
+ * second <title> in the body is invalid HTML, so the first chunk loses them.
+ */
+const LEADING_HOISTABLES = /^(?:<link [^>]*>|<meta [^>]*>|<title>[^<]*<\/title>)+/
+
+function pageBody(write: (chunk: Buffer | string) => void, end: () => void): Writable {
+  let isFirst = true
+  return new Writable({
+    write(chunk, _enc, done) {
+      if (isFirst) {
+        isFirst = false
+        write(Buffer.from(chunk).toString('utf8').replace(LEADING_HOISTABLES, ''))
+      } else write(chunk)
+      done()
+    },
+    final(done) {
+      end()
+      done()
+    },
+  })
+}
+
+/** The sitemap protocol's limit per file; past it /sitemap.xml becomes an index of files. */
+export const SITEMAP_MAX_URLS = 50_000
+const STATIC_URLS = ['/', '/productcard', '/advertise', '/blog', '/about', '/contact', '/terms', '/privacy']
+
+type Template = { head: string; tail: string; preloads: (modules: string[]) => string }
+
+type ManifestEntry = { file: string; imports?: string[]; css?: string[] }
+
+/** index.html as Vite built it, cut where the page goes; module preloads from Vite's manifest. */
+function readTemplate(webDir: string): Template | undefined {
+  const indexFile = path.join(webDir, 'index.html')
+  if (!fs.existsSync(indexFile)) return undefined
+  const html = fs.readFileSync(indexFile, 'utf8').replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '')
+  const [head, tail] = html.split('<div id="root"></div>')
+  if (head === undefined || tail === undefined) throw new Error('index.html has no <div id="root"></div>')
+  const manifestFile = path.join(webDir, '.vite/manifest.json')
+  const manifest: Record<string, ManifestEntry> = fs.existsSync(manifestFile)
+    ? JSON.parse(fs.readFileSync(manifestFile, 'utf8'))
+    : {}
+  const inEntry = new Set(
+    Object.values(manifest)
+      .filter((e) => (e as { isEntry?: boolean }).isEntry)
+      .flatMap((e) => [e.file, ...(e.imports ?? []).map((i) => manifest[i]?.file)]),
+  )
+  const preloads = (modules: string[]) => {
+    const files = new Set<string>()
+    const visit = (key: string) => {
+      const entry = manifest[key]
+      if (!entry || files.has(entry.file) || inEntry.has(entry.file)) return
+      files.add(entry.file)
+      for (const imported of entry.imports ?? []) visit(imported)
+    }
+    for (const key of modules) visit(key)
+    return [...files].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('')
+  }
+  return { head, tail, preloads }
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+function urlset(urls: { loc: string; lastmod?: string }[]): string {
+  const items = urls.map(
+    (u) => `<url><loc>${escapeXml(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`,
+  )
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('\n')}\n</urlset>\n`
+}
+
+type CachedPage = { status: number; body: Buffer; br: Buffer; gzip: Buffer }
+
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }
+const brotli = (body: Buffer) =>
+  new Promise<Buffer>((resolve, reject) =>
+    zlib.brotliCompress(body, BROTLI_OPTIONS, (err, out) => (err ? reject(err) : resolve(out))),
+  )
+const gzipped = (body: Buffer) =>
+  new Promise<Buffer>((resolve, reject) =>
+    zlib.gzip(body, { level: 6 }, (err, out) => (err ? reject(err) : resolve(out))),
+  )
+
+/** br when the client takes it, else gzip, else none; `;q=0` refuses an encoding. */
+export function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+  const accepted = new Set(
+    String(header ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((part) => part.trim().split(/\s*;\s*/))
+      .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q))
+      .map(([name]) => name),
+  )
+  if (accepted.has('br')) return 'br'
+  if (accepted.has('gzip')) return 'gzip'
+  return undefined
+}
+
+export type PageRoutesOptions = {
+  renderer: PageRenderer | undefined
+  webDir: string
+  /** URLs per sitemap file; the protocol's 50,000 unless a test wants a smaller file. */
+  sitemapMaxUrls?: number
+}
+
+/**
+ * Public pages rendered on the server (with their data, title, canonical URL and share tags), the
+ * sitemap and robots.txt. Pages signed-in people use are still the browser app's shell.
+ */
+export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
+  const { db, cache, config } = app.ctx
+  const origin = config.publicUrl.replace(/\/$/, '')
+  const data = pageData(db, cache)
+  // Without a built web app (API tests with the source renderer) the source index.html serves as the page.
+  const template =
+    readTemplate(opts.webDir) ??
+    (opts.renderer ? readTemplate(path.resolve(import.meta.dirname, '../../../web')) : undefined)
+  const maxUrls = opts.sitemapMaxUrls ?? SITEMAP_MAX_URLS
+
+  app.get('/robots.txt', { schema: { hide: true } }, async (_req, reply) =>
+    reply
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(
+        `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /api/\n\nSitemap: ${origin}/sitemap.xml\n`,
+      ),
+  )
+
+  async function brandUrls() {
+    const brands = await data.brands()
+    return brands.map((b) => ({ loc: `${origin}/productcard?brand=${b._id}` }))
+  }
+
+  async function productUrls(offset: number, limit: number) {
+    const rows = await findSitemapProducts(db, offset, limit)
+    return rows.map((r) => ({
+      loc: `${origin}/products/${r.id}`,
+      lastmod: new Date(r.postedOn).toISOString(),
+    }))
+  }
+
+  app.get('/sitemap.xml', { schema: { hide: true } }, async (_req, reply) => {
+    reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=600')
+    const fixed = [...STATIC_URLS.map((p) => ({ loc: origin + p })), ...(await brandUrls())]
+    const listings = await countListedProducts(db)
+    if (fixed.length + listings <= maxUrls)
+      return reply.send(urlset([...fixed, ...(await productUrls(0, maxUrls))]))
+    // Past the limit: an index of files, the first with the pages and brands, then the listings.
+    const files = 1 + Math.ceil(listings / maxUrls)
+    const items = Array.from(
+      { length: files },
+      (_, i) => `<sitemap><loc>${origin}/sitemap-${i}.xml</loc></sitemap>`,
+    )
+    return reply.send(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('\n')}\n</sitemapindex>\n`,
+    )
+  })
+
+  app.get<{ Params: { n: string } }>('/sitemap-:n.xml', { schema: { hide: true } }, async (req, reply) => {
+    const n = /^\d{1,6}$/.test(req.params.n) ? Number(req.params.n) : -1
+    const listings = await countListedProducts(db)
+    if (n < 0 || n > Math.ceil(listings / maxUrls)) return reply.callNotFound()
+    reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=600')
+    if (n === 0)
+      return reply.send(urlset([...STATIC_URLS.map((p) => ({ loc: origin + p })), ...(await brandUrls())]))
+    return reply.send(urlset(await productUrls((n - 1) * maxUrls, maxUrls)))
+  })
+
+  /** Answers a page request with server-rendered HTML; false when this page is left to the browser. */
+  async function sendPage(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const renderer = opts.renderer
+    if (!renderer || !template) return false
+    const url = new URL(req.url, origin)
+    const isKnownPage = isPagePath(url.pathname)
+    if (!renderer.isServerRendered(url.pathname, isKnownPage)) return false
+    // A page's HTML is the same for everyone (the session is not in it) and changes only with the catalogue,
+    // so it is kept like the public API answers: for the TTL, and dropped on every instance by any write.
+    const cacheKey = `page:${url.pathname}${url.search}`
+    const render = async () => {
+      const page = await renderer.renderPage({
+        url: url.pathname + url.search,
+        origin,
+        isKnownPage,
+        data,
+        onError: (error) => req.log.error({ err: error }, 'page render failed'),
+      })
+      if (!page) return undefined
+      const head = template.head
+        .replace(/<title>[^<]*<\/title>/, '')
+        .replace(/\s*<meta name="description"[^>]*>/, '')
+        .replace(
+          '</head>',
+          `    ${renderer.renderHead(page.head)}\n    ${template.preloads(page.modules)}\n  </head>`,
+        )
+      const tail = `</div><script type="application/json" id="page-state">${renderer.scriptJson(page.state)}</script>${template.tail}`
+      return { status: page.status, head: `${head}<div id="root">`, tail, pipe: page.pipe }
+    }
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+    if (cache.isEnabled) {
+      // Kept as bytes, compressed once per fill: a hit costs no rendering, encoding or compressing.
+      const html = await cache.remember(cacheKey, async (): Promise<CachedPage | undefined> => {
+        const page = await render()
+        if (!page) return undefined
+        const chunks: Buffer[] = [Buffer.from(page.head)]
+        await new Promise<void>((resolve, reject) => {
+          const sink = pageBody((chunk) => chunks.push(Buffer.from(chunk)), resolve)
+          sink.on('error', reject)
+          page.pipe(sink)
+        })
+        chunks.push(Buffer.from(page.tail))
+        const body = Buffer.concat(chunks)
+        const [br, gzip] = await Promise.all([brotli(body), gzipped(body)])
+        return { status: page.status, body, br, gzip }
+      })
+      if (!html) return false
+      const encoding = acceptedEncoding(req.headers['accept-encoding'])
+      if (encoding) reply.header('content-encoding', encoding)
+      await reply.code(html.status).send(encoding ? html[encoding] : html.body)
+      return true
+    }
+    const page = await render()
+    if (!page) return false
+    const body = new PassThrough()
+    body.write(page.head)
+    const sink = pageBody(
+      (chunk) => body.write(chunk),
+      () => body.end(page.tail),
+    )
+    sink.on('error', (error) => body.destroy(error))
+    page.pipe(sink)
+    // Pages are answered by the not-found handler, which the compression plugin's route hooks do not reach.
+    const encoding = acceptedEncoding(req.headers['accept-encoding'])
+    if (encoding) {
+      reply.header('content-encoding', encoding)
+      const compressor =
+        encoding === 'br' ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip({ level: 6 })
+      await reply.code(page.status).send(body.pipe(compressor))
+      return true
+    }
+    await reply.code(page.status).send(body)
+    return true
+  }
+
+  return { sendPage }
+}

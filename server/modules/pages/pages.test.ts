@@ -1,0 +1,331 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type AppInstance, buildApp } from '#server/app'
+import { loadConfig } from '#server/config'
+import type { Db } from '#server/db/client'
+import { MemoryMediaStorage } from '#server/lib/storage'
+import { signIn, TEST_PASSWORD } from '#server/test/auth-helpers'
+import { createBrand, createProduct, createUser } from '#server/test/factories'
+import { openTestDatabase } from '#server/test/test-app'
+import * as renderer from '../../../web/src/ssr/entry-server'
+import { acceptedEncoding } from './pages.routes'
+
+const ORIGIN = 'http://shop.test'
+/** A web folder holding the source index.html, so these tests need no `vite build`. */
+const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-pages-'))
+fs.copyFileSync(path.resolve(import.meta.dirname, '../../../web/index.html'), path.join(webDir, 'index.html'))
+
+let app: AppInstance
+let db: Db
+let close: () => Promise<void>
+let brand: { id: string; name: string }
+let newest: Awaited<ReturnType<typeof createProduct>>
+let sold: Awaited<ReturnType<typeof createProduct>>
+let removed: Awaited<ReturnType<typeof createProduct>>
+
+function tag(html: string, pattern: RegExp): string | undefined {
+  return html.match(pattern)?.[1]
+}
+
+function jsonLd(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) =>
+    JSON.parse(m[1] ?? ''),
+  )
+}
+
+/** The page's own HTML inside #root, without the head or the state the browser starts from. */
+function body(html: string): string {
+  return html.slice(html.indexOf('<div id="root">'), html.indexOf('<script type="application/json"'))
+}
+
+beforeAll(async () => {
+  const opened = await openTestDatabase()
+  const config = {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PUBLIC_CACHE_TTL_MS: '0',
+      RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_URL: ORIGIN,
+    }),
+    webDistDir: webDir,
+  }
+  app = await buildApp({
+    config,
+    database: opened.database,
+    storage: new MemoryMediaStorage(),
+    logger: false,
+    pageRenderer: renderer,
+    sitemapMaxUrls: 5,
+  })
+  await app.ready()
+  db = opened.database.db
+  close = async () => {
+    await app.close()
+    await opened.database.close()
+    await opened.drop()
+  }
+  const seller = await createUser(db, { role: 'seller', name: 'Dana Seller' })
+  brand = await createBrand(db, { name: 'Lenovo' })
+  const day = (n: number) => new Date(Date.UTC(2026, 9, n))
+  await createProduct(db, { seller, brand, name: 'ThinkPad Old', postedOn: day(1), isAdvertised: true })
+  sold = await createProduct(db, { seller, brand, name: 'ThinkPad Sold', postedOn: day(2), isSold: true })
+  removed = await createProduct(db, {
+    seller,
+    brand,
+    name: 'ThinkPad Gone',
+    postedOn: day(3),
+    removedAt: day(4),
+  })
+  newest = await createProduct(db, {
+    seller,
+    brand,
+    name: 'ThinkPad X1 Carbon <Gen 9>',
+    postedOn: day(5),
+    resalePriceCents: 84950,
+    isAdvertised: true,
+    images: [{ cardUrl: '/media/x1-card.webp', detailUrl: '/media/x1-detail.webp' }],
+  })
+})
+
+afterAll(async () => {
+  await close()
+  fs.rmSync(webDir, { recursive: true, force: true })
+})
+
+describe('server-rendered public pages', () => {
+  it.each([
+    ['/', 200, 'Laptop Market · Used laptops, graded honestly', `${ORIGIN}/`],
+    ['/productcard', 200, 'All Laptops · Laptop Market', `${ORIGIN}/productcard`],
+    ['/advertise', 200, 'Advertised Laptops · Laptop Market', `${ORIGIN}/advertise`],
+    ['/blog', 200, 'Blog · Laptop Market', `${ORIGIN}/blog`],
+    ['/about', 200, 'About Laptop Market · Laptop Market', `${ORIGIN}/about`],
+    ['/contact', 200, 'Contact us · Laptop Market', `${ORIGIN}/contact`],
+    ['/terms', 200, 'Terms of Service · Laptop Market', `${ORIGIN}/terms`],
+    ['/privacy', 200, 'Privacy Policy · Laptop Market', `${ORIGIN}/privacy`],
+    ['/no-such-page', 404, 'Page not found · Laptop Market', undefined],
+  ])(
+    '%s answers %i with its own title, one <title> and its canonical URL',
+    async (url, status, title, canonical) => {
+      const res = await app.inject({ url })
+      expect(res.statusCode).toBe(status)
+      expect(res.headers['content-type']).toMatch(/^text\/html/)
+      const html = res.body
+      expect(html.match(/<title>/g)).toHaveLength(1)
+      expect(tag(html, /<title>([^<]*)<\/title>/)).toBe(title.replace('<', '&#60;'))
+      expect(tag(html, /<link rel="canonical" href="([^"]*)"/)).toBe(canonical)
+      expect(tag(html, /<meta name="description" content="([^"]+)"/)).toBeTruthy()
+      // The page itself is in the HTML, not only an empty shell, and no inline script is needed to show it.
+      expect(body(html).length).toBeGreaterThan(2000)
+      expect(html).not.toMatch(/<script>/)
+    },
+  )
+
+  it('the home page shows the advertised listings, newest first, with name and price', async () => {
+    const html = body((await app.inject({ url: '/' })).body)
+    const cards = [...html.matchAll(/data-testid="product-card"[\s\S]*?<\/article>/g)].map((m) => m[0])
+    expect(cards).toHaveLength(2)
+    expect(cards[0]).toContain('ThinkPad X1 Carbon &lt;Gen 9&gt;')
+    expect(cards[0]).toContain('$849.50')
+    expect(html).not.toContain('ThinkPad Sold')
+    // The hero picture, the largest paint, is in the HTML at high priority.
+    expect(html).toMatch(
+      /<img[^>]*fetchPriority="high"[^>]*src="\/images\/hero-1.webp"|<img[^>]*src="\/images\/hero-1.webp"[^>]*fetchPriority="high"/,
+    )
+  })
+
+  it('/productcard lists available listings from the URL filters, with links to the next page', async () => {
+    const html = body((await app.inject({ url: '/productcard?sort=price_desc' })).body)
+    const first = html.match(/data-testid="product-card"[\s\S]*?<\/article>/)?.[0] ?? ''
+    expect(first).toContain('ThinkPad X1 Carbon')
+    expect(first).toContain('$849.50')
+    expect(html).toContain('2 laptops found')
+    expect(html).not.toContain('ThinkPad Gone')
+  })
+
+  it('a listing carries its title, share tags and JSON-LD Product + Offer that match it', async () => {
+    const res = await app.inject({ url: `/products/${newest.id}` })
+    expect(res.statusCode).toBe(200)
+    const html = res.body
+    expect(tag(html, /<title>([^<]*)<\/title>/)).toBe('ThinkPad X1 Carbon &#60;Gen 9&#62; · Laptop Market')
+    expect(tag(html, /<link rel="canonical" href="([^"]*)"/)).toBe(`${ORIGIN}/products/${newest.id}`)
+    expect(tag(html, /<meta property="og:image" content="([^"]*)"/)).toBe(`${ORIGIN}/media/x1-detail.webp`)
+    expect(tag(html, /<meta name="twitter:card" content="([^"]*)"/)).toBe('summary_large_image')
+    const [product] = jsonLd(html)
+    expect(product).toMatchObject({
+      '@type': 'Product',
+      name: 'ThinkPad X1 Carbon <Gen 9>',
+      brand: { '@type': 'Brand', name: 'Lenovo' },
+      image: [`${ORIGIN}/media/x1-detail.webp`],
+      offers: {
+        '@type': 'Offer',
+        price: '849.50',
+        priceCurrency: 'USD',
+        itemCondition: 'https://schema.org/UsedCondition',
+        availability: 'https://schema.org/InStock',
+        seller: { name: 'Dana Seller' },
+      },
+    })
+    // No text in the data can close the script element early.
+    expect(html).not.toMatch(/<script type="application\/ld\+json">[^<]*<Gen/)
+    expect(body(html)).toContain('<h1')
+    expect(body(html)).toMatch(/<img[^>]*\/media\/x1-detail.webp/)
+  })
+
+  it('a sold listing says Sold, stays readable, and its offer is SoldOut', async () => {
+    const res = await app.inject({ url: `/products/${sold.id}` })
+    expect(res.statusCode).toBe(200)
+    expect(body(res.body)).toContain('ThinkPad Sold')
+    expect(body(res.body)).toContain('Sold')
+    expect(jsonLd(res.body)[0]).toMatchObject({ offers: { availability: 'https://schema.org/SoldOut' } })
+  })
+
+  it('a removed listing answers 410 and one that never existed 404, both with the not-found page', async () => {
+    const gone = await app.inject({ url: `/products/${removed.id}` })
+    expect(gone.statusCode).toBe(410)
+    expect(body(gone.body)).toContain('Product not found')
+    expect(gone.body).not.toContain('ThinkPad Gone')
+    expect(gone.body).toContain('<meta name="robots" content="noindex"')
+    const missing = await app.inject({ url: '/products/00000000-0000-4000-8000-000000000000' })
+    expect(missing.statusCode).toBe(404)
+    expect(body(missing.body)).toContain('Product not found')
+    expect((await app.inject({ url: '/products/not-an-id' })).statusCode).toBe(404)
+  })
+
+  it('pages for signed-in people are still the browser app, with 200', async () => {
+    const res = await app.inject({ url: '/dashboard/myorders' })
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toContain('<div id="root"></div>')
+  })
+})
+
+describe('compression and the page cache', () => {
+  const decode = (res: { headers: Record<string, unknown>; rawPayload: Buffer }) =>
+    res.headers['content-encoding'] === 'br'
+      ? zlib.brotliDecompressSync(res.rawPayload).toString('utf8')
+      : res.headers['content-encoding'] === 'gzip'
+        ? zlib.gunzipSync(res.rawPayload).toString('utf8')
+        : res.rawPayload.toString('utf8')
+
+  it('picks br, then gzip, and honours q=0', () => {
+    expect(acceptedEncoding('gzip, deflate, br')).toBe('br')
+    expect(acceptedEncoding('gzip;q=1.0, br;q=0')).toBe('gzip')
+    expect(acceptedEncoding('identity')).toBeUndefined()
+    expect(acceptedEncoding(undefined)).toBeUndefined()
+  })
+
+  it('sends a page compressed to a browser that accepts it, the same page as uncompressed', async () => {
+    const plain = await app.inject({ url: '/productcard' })
+    for (const encoding of ['br', 'gzip']) {
+      const res = await app.inject({ url: '/productcard', headers: { 'accept-encoding': encoding } })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-encoding']).toBe(encoding)
+      expect(res.headers.vary).toMatch(/accept-encoding/i)
+      // The page itself (the state beside it carries the time its data was read).
+      expect(body(decode(res))).toBe(body(plain.body))
+    }
+  })
+
+  it('with the cache on, keeps the rendered page, compressed once, until a write', async () => {
+    const opened = await openTestDatabase()
+    const cached = await buildApp({
+      config: {
+        ...loadConfig({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          PUBLIC_CACHE_TTL_MS: '60000',
+          PUBLIC_URL: ORIGIN,
+        }),
+        webDistDir: webDir,
+      },
+      database: opened.database,
+      storage: new MemoryMediaStorage(),
+      logger: false,
+      pageRenderer: renderer,
+    })
+    try {
+      await cached.ready()
+      const cdb = opened.database.db
+      const seller = await createUser(cdb, { role: 'seller' })
+      const lenovo = await createBrand(cdb, { name: 'Lenovo' })
+      await createProduct(cdb, { seller, brand: lenovo, name: 'ThinkPad Cached One' })
+      const [br, gzip, plain] = await Promise.all(
+        ['br', 'gzip', undefined].map((e) =>
+          cached.inject({ url: '/productcard', headers: e ? { 'accept-encoding': e } : {} }),
+        ),
+      )
+      for (const res of [br, gzip, plain]) {
+        expect(res?.statusCode).toBe(200)
+        expect(decode(res as NonNullable<typeof res>)).toContain('ThinkPad Cached One')
+      }
+      expect(br?.headers['content-encoding']).toBe('br')
+      expect(gzip?.headers['content-encoding']).toBe('gzip')
+      expect(plain?.headers['content-encoding']).toBeUndefined()
+      expect(decode(br as NonNullable<typeof br>)).toBe(plain?.body)
+      // A listing added through the API drops the cached page.
+      const lister = await createUser(cdb, { role: 'seller', password: TEST_PASSWORD })
+      const { cookie } = await signIn(cached, { email: lister.email })
+      const listed = await cached.inject({
+        method: 'POST',
+        url: '/api/products',
+        headers: { cookie, origin: ORIGIN },
+        payload: {
+          name: 'ThinkPad Cached Two',
+          category_id: lenovo.id,
+          seller_phone: '+1 555 010 3000',
+          resale_price: 700,
+          original_price: 1400,
+          description: 'Works well, with a new battery and charger.',
+          condition: 'Good',
+          location: 'Austin, TX',
+          uses: 2,
+          processor: 'Intel Core i5-1135G7',
+          ram_gb: 16,
+          storage_gb: 512,
+          screen_inches: 14,
+          img: '/images/laptop-placeholder.svg',
+        },
+      })
+      expect(listed.statusCode, listed.body).toBe(201)
+      expect((await cached.inject({ url: '/productcard' })).body).toContain('ThinkPad Cached Two')
+    } finally {
+      await cached.close()
+      await opened.database.close()
+      await opened.drop()
+    }
+  })
+})
+
+describe('sitemap and robots.txt', () => {
+  it('robots.txt names the sitemap', async () => {
+    const res = await app.inject({ url: '/robots.txt' })
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`)
+    expect(res.body).toContain('Disallow: /dashboard')
+  })
+
+  it('past the per-file limit /sitemap.xml is an index; its files list pages, brands and available listings', async () => {
+    // 8 fixed pages + 1 brand + 2 available listings = 11 URLs, over this app's 5 per file.
+    const index = await app.inject({ url: '/sitemap.xml' })
+    expect(index.statusCode).toBe(200)
+    expect(index.body).toContain('<sitemapindex')
+    const files = [...index.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? '')
+    expect(files).toEqual([`${ORIGIN}/sitemap-0.xml`, `${ORIGIN}/sitemap-1.xml`])
+    const locs: string[] = []
+    for (const file of files) {
+      const res = await app.inject({ url: new URL(file).pathname })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toContain('<urlset')
+      locs.push(...[...res.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? ''))
+    }
+    expect(locs).toContain(`${ORIGIN}/`)
+    expect(locs).toContain(`${ORIGIN}/productcard?brand=${brand.id}`)
+    expect(locs).toContain(`${ORIGIN}/products/${newest.id}`)
+    expect(locs).not.toContain(`${ORIGIN}/products/${sold.id}`)
+    expect(locs).not.toContain(`${ORIGIN}/products/${removed.id}`)
+    expect((await app.inject({ url: '/sitemap-9.xml' })).statusCode).toBe(404)
+  })
+})

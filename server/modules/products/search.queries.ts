@@ -1,0 +1,560 @@
+import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
+import { TOTAL_THRESHOLD } from '#contract/paging'
+import {
+  BATTERY_FACET_PCT,
+  type FacetChoice,
+  type Facets,
+  POSTED_WITHIN_DAYS,
+  PROCESSOR_FAMILY_LABELS,
+  type ProcessorFamily,
+  type SearchQuery,
+  type SearchResult,
+  type SearchSort,
+  type Suggestions,
+} from '#contract/search'
+import type { Db } from '#server/db/client'
+import { brands, listingCounts, products } from '#server/db/schema'
+import {
+  type CursorKey,
+  countUpTo,
+  decodeCursor,
+  encodeCursor,
+  estimateRows,
+  intKey,
+  isOnSale,
+  readPaging,
+  rowsOf,
+  timestampKey,
+} from './paging'
+import { selectProductsWithKeys, toProduct } from './products.queries'
+
+// The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
+
+// ---------------------------------------------------------------------------------------------
+// Text: words corrected against the titles' vocabulary, then one full-text query.
+// ---------------------------------------------------------------------------------------------
+
+const MAX_WORDS = 8
+
+/** Lower-case letters and digits only: whatever else was typed (quotes, %, \, emoji) cannot reach a query. */
+export function searchWords(q: string): string[] {
+  return q
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0)
+    .slice(0, MAX_WORDS)
+    .map((w) => w.slice(0, 40))
+}
+
+type TextMatch = { tsquery: string; titleQuery: string; phrase: string }
+
+/**
+ * Each word as a listing's title spells it: kept when a title has it, completed when it starts one (as you type),
+ * else replaced by the most similar title word (typos: "thnkpad" → thinkpad), else kept to match descriptions.
+ */
+async function resolveText(db: Db, q: string): Promise<TextMatch | null> {
+  const words = searchWords(q)
+  if (words.length === 0) return null
+  const result = await rowsOf<{ word: string; fixed: string | null; prefix: boolean }>(
+    db,
+    sql`
+    select t.word,
+      coalesce(
+        (select s.term from search_terms s where s.term = t.word),
+        (select s.term from search_terms s where length(t.word) >= 3 and s.term % t.word
+           order by similarity(s.term, t.word) desc, s.term limit 1)
+      ) as fixed,
+      exists (select 1 from search_terms s where s.term like t.word || '%') as prefix
+    from unnest(${sql`${`{${words.join(',')}}`}::text[]`}) with ordinality as t(word, n)
+    order by t.n`,
+  )
+  const rows = result
+  const terms = rows.map((r, i) => {
+    const isLast = i === rows.length - 1
+    // The last word may still be being typed: a prefix of a title word beats a correction.
+    if (isLast && r.prefix && r.fixed !== r.word) return { term: r.word, prefix: true }
+    return { term: r.fixed ?? r.word, prefix: false }
+  })
+  return {
+    tsquery: terms.map((t) => (t.prefix ? `${t.term}:*` : t.term)).join(' & '),
+    titleQuery: terms.map((t) => `${t.term}${t.prefix ? ':*A' : ':A'}`).join(' & '),
+    phrase: terms.map((t) => t.term).join(' '),
+  }
+}
+
+const textCondition = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.tsquery})`
+
+/**
+ * Best match: 3 when the title holds the words as typed in a row (the exact model), 1 more when every word is in
+ * the brand or name, then newest. An integer, so keyset paging over it is exact.
+ */
+const relevanceTier = (m: TextMatch) =>
+  sql<number>`((position(${m.phrase} in ${products.searchTitle}) > 0)::int * 2
+    + (${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery}))::int)`
+
+// ---------------------------------------------------------------------------------------------
+// Filters
+// ---------------------------------------------------------------------------------------------
+
+type FacetName = Exclude<keyof Facets, 'posted_within' | 'battery'>
+type FilterName = FacetName | 'posted_within' | 'battery'
+const cents = (dollars: number) => Math.round(dollars * 100)
+const batteryAtLeast = (pct: number) => gte(products.batteryHealthPct, pct)
+
+function facetFilters(q: SearchQuery): Record<FilterName, SQL | undefined> {
+  return {
+    brand: q.brand ? inArray(products.brandId, q.brand) : undefined,
+    condition: q.condition ? inArray(products.condition, q.condition) : undefined,
+    ram: q.ram ? inArray(products.ramGb, q.ram) : undefined,
+    storage: q.storage ? inArray(products.storageGb, q.storage) : undefined,
+    screen: q.screen
+      ? or(
+          ...q.screen.map((s) =>
+            and(gte(products.screenInches, s), sql`${products.screenInches} < ${s + 1}`),
+          ),
+        )
+      : undefined,
+    processor: q.processor ? inArray(products.processorFamily, q.processor) : undefined,
+    posted_within:
+      q.posted_within !== undefined
+        ? sql`${products.postedOn} >= (select now() - make_interval(days => ${q.posted_within}))`
+        : undefined,
+    battery: q.min_battery_pct !== undefined ? gte(products.batteryHealthPct, q.min_battery_pct) : undefined,
+  }
+}
+
+/**
+ * The same filters on `listing_counts` (one row per combination of facet values, with its count), when every filter
+ * of the request is one of its columns: no text, price or date. Undefined otherwise.
+ */
+type CountFilters = Record<FacetName | 'minimums', SQL | undefined>
+
+function countFilters(q: SearchQuery, hasText: boolean): CountFilters | undefined {
+  if (
+    hasText ||
+    q.min_price !== undefined ||
+    q.max_price !== undefined ||
+    q.posted_within !== undefined ||
+    q.min_battery_pct !== undefined
+  )
+    return undefined
+  const c = listingCounts
+  const minimums = [
+    q.min_ram_gb !== undefined ? gte(c.ramGb, q.min_ram_gb) : undefined,
+    q.min_storage_gb !== undefined ? gte(c.storageGb, q.min_storage_gb) : undefined,
+  ].filter((f) => f !== undefined)
+  return {
+    brand: q.brand ? inArray(c.brandId, q.brand) : undefined,
+    condition: q.condition ? inArray(c.condition, q.condition) : undefined,
+    ram: q.ram ? inArray(c.ramGb, q.ram) : undefined,
+    storage: q.storage ? inArray(c.storageGb, q.storage) : undefined,
+    screen: q.screen ? inArray(c.screenClass, q.screen) : undefined,
+    processor: q.processor ? inArray(c.processorFamily, q.processor) : undefined,
+    // Like the other non-facet filters, the minimums apply to every facet.
+    minimums: minimums.length ? and(...minimums) : undefined,
+  }
+}
+
+function allFilters(filters: Record<string, SQL | undefined>, skip?: string): SQL {
+  const parts = Object.entries(filters)
+    .filter(([name, f]) => name !== skip && f !== undefined)
+    .map(([, f]) => f as SQL)
+  return parts.length ? (and(...parts) as SQL) : sql`true`
+}
+
+/** Available listings matching `where` on listing_counts, summed. */
+async function summedCount(db: Db, where: SQL): Promise<number> {
+  const [row] = await rowsOf<{ n: number | null }>(
+    db,
+    sql`select sum(${listingCounts.n})::int as n from ${listingCounts} where ${where}`,
+  )
+  return Number(row?.n ?? 0)
+}
+
+function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
+  const parts: (SQL | undefined)[] = [isOnSale]
+  if (text) parts.push(textCondition(text))
+  if (q.min_price !== undefined) parts.push(gte(products.resalePriceCents, cents(q.min_price)))
+  if (q.max_price !== undefined) parts.push(lte(products.resalePriceCents, cents(q.max_price)))
+  if (q.min_ram_gb !== undefined) parts.push(gte(products.ramGb, q.min_ram_gb))
+  if (q.min_storage_gb !== undefined) parts.push(gte(products.storageGb, q.min_storage_gb))
+  return and(...parts) as SQL
+}
+
+const capped = (n: number) =>
+  n > TOTAL_THRESHOLD ? { total: TOTAL_THRESHOLD, isEstimate: true } : { total: n, isEstimate: false }
+
+/**
+ * The total: summed from listing_counts when the filters allow (exact, a few hundred rows); else "10,000+" when the
+ * planner expects far more matches than that; else counted, stopping at TOTAL_THRESHOLD + 1.
+ */
+async function cappedCount(
+  db: Db,
+  where: SQL,
+  counts: CountFilters | undefined,
+): Promise<{ total: number; isEstimate: boolean }> {
+  if (counts) return capped(await summedCount(db, allFilters(counts)))
+  if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD) return capped(TOTAL_THRESHOLD + 1)
+  return capped(await countUpTo(db, where))
+}
+
+/** How far above the threshold the planner's estimate must be before the count is skipped. */
+const ESTIMATE_MARGIN = 3
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/search
+// ---------------------------------------------------------------------------------------------
+
+const postedText = sql<string>`${products.postedOn}::text`
+
+type Keys = { k0: string; k1: string }
+
+function sortPlan(
+  sort: SearchSort,
+  text: TextMatch | undefined,
+): {
+  k0: SQL
+  k1?: SQL
+  orderBy: SQL[]
+  after: (c: CursorKey) => SQL
+  keyOf: (r: Keys) => (string | number)[]
+} {
+  const tier = text ? relevanceTier(text) : sql<number>`0`
+  switch (sort) {
+    case 'price_asc':
+      return {
+        k0: sql`${products.resalePriceCents}`,
+        orderBy: [sql`${products.resalePriceCents} asc`, sql`${products.id} asc`],
+        after: (c: CursorKey) =>
+          sql`(${products.resalePriceCents}, ${products.id}) > (${intKey(c.k[0])}, ${c.id}::uuid)`,
+        keyOf: (r: Keys) => [Number(r.k0)],
+      }
+    case 'price_desc':
+      return {
+        k0: sql`${products.resalePriceCents}`,
+        orderBy: [sql`${products.resalePriceCents} desc`, sql`${products.id} desc`],
+        after: (c: CursorKey) =>
+          sql`(${products.resalePriceCents}, ${products.id}) < (${intKey(c.k[0])}, ${c.id}::uuid)`,
+        keyOf: (r: Keys) => [Number(r.k0)],
+      }
+    case 'relevance':
+      return {
+        k0: tier as SQL,
+        k1: postedText as SQL,
+        orderBy: [
+          sql`${tier} desc`,
+          sql`${products.postedOn} desc nulls last`,
+          sql`${products.id} desc nulls last`,
+        ],
+        after: (c: CursorKey) =>
+          sql`(${tier} < ${intKey(c.k[0])} or (${tier} = ${intKey(c.k[0])} and (${products.postedOn}, ${products.id}) < (${timestampKey(c.k[1])}, ${c.id}::uuid)))`,
+        keyOf: (r: Keys) => [Number(r.k0), r.k1],
+      }
+    default:
+      return {
+        k0: postedText as SQL,
+        orderBy: [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`],
+        after: (c: CursorKey) =>
+          sql`(${products.postedOn}, ${products.id}) < (${timestampKey(c.k[0])}, ${c.id}::uuid)`,
+        keyOf: (r: Keys) => [r.k0],
+      }
+  }
+}
+
+const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
+
+export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResult> {
+  const sort: SearchSort =
+    q.q && searchWords(q.q).length > 0
+      ? (q.sort ?? 'relevance')
+      : q.sort === 'relevance' || !q.sort
+        ? 'newest'
+        : q.sort
+  const paging = readPaging(q)
+  const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, KEY_COUNT[sort]) : undefined
+  const wantFacets = q.facets === '1' || q.facets === 'true'
+  const text = q.q ? await resolveText(db, q.q) : null
+  if (q.q && !text) {
+    // Nothing searchable was typed (only punctuation or symbols): nothing matches.
+    const empty: SearchResult = {
+      items: [],
+      total: 0,
+      total_is_estimate: false,
+      page: paging.page,
+      page_size: paging.pageSize,
+      next_cursor: null,
+      sort,
+    }
+    return wantFacets ? { ...empty, facets: emptyFacets() } : empty
+  }
+  const textMatch = text ?? undefined
+  const filters = facetFilters(q)
+  const base = baseFilters(q, textMatch)
+  const where = and(base, ...Object.values(filters)) as SQL
+  const plan = sortPlan(sort, textMatch)
+
+  // The page's ids first (from the keyset index alone where it can), then their rows: the joins, the photos and
+  // the columns are read for one page, not for every row an offset skips or a sort looks at. Best match sorts every
+  // match anyway, so its first page counts them in the same pass (a window count) instead of a second scan.
+  const countsInPass = sort === 'relevance' && !cursor && paging.offset === 0
+  const ids = await db
+    .select({ id: products.id, n: countsInPass ? sql<number>`(count(*) over ())::int` : sql<number>`0` })
+    .from(products)
+    .where(cursor ? and(where, plan.after(cursor)) : where)
+    .orderBy(...plan.orderBy)
+    .limit(paging.pageSize + 1)
+    .offset(paging.offset)
+  const rows =
+    ids.length === 0
+      ? []
+      : await selectProductsWithKeys(db, plan.k0, plan.k1)
+          .where(
+            inArray(
+              products.id,
+              ids.map((r) => r.id),
+            ),
+          )
+          .orderBy(...plan.orderBy)
+  const hasMore = rows.length > paging.pageSize
+  const pageRows = rows.slice(0, paging.pageSize)
+  const last = pageRows.at(-1)
+  const nextCursor = hasMore && last ? encodeCursor({ s: sort, k: plan.keyOf(last), id: last.id }) : null
+
+  // The first page tells its own total when it is the only one (or when it counted in its pass); otherwise the
+  // total is summed from listing_counts, or counted up to the threshold.
+  const counts = countFilters(q, textMatch !== undefined)
+  const counted =
+    !cursor && paging.offset === 0 && !hasMore
+      ? { total: pageRows.length, isEstimate: false }
+      : countsInPass
+        ? capped(Number(ids[0]?.n ?? 0))
+        : await cappedCount(db, where, counts)
+  const result: SearchResult = {
+    items: pageRows.map((r) => toProduct(r)),
+    total: counted.total,
+    total_is_estimate: counted.isEstimate,
+    page: paging.page,
+    page_size: paging.pageSize,
+    next_cursor: nextCursor,
+    sort,
+  }
+  if (wantFacets) result.facets = await countFacets(db, base, filters, counts)
+  return result
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facets: one scan of the listings matching the text and the non-facet filters, grouped per facet; each facet's
+// counts apply every other facet's filter (FILTER), so choices of one facet stay alternatives.
+// ---------------------------------------------------------------------------------------------
+
+function emptyFacets(): Facets {
+  return {
+    brand: [],
+    condition: [],
+    ram: [],
+    storage: [],
+    screen: [],
+    processor: [],
+    posted_within: [],
+    battery: [],
+  }
+}
+
+const FACET_ORDER: FacetName[] = ['brand', 'condition', 'ram', 'storage', 'screen', 'processor']
+
+async function countFacets(
+  db: Db,
+  base: SQL,
+  filters: Record<FilterName, SQL | undefined>,
+  summary: CountFilters | undefined,
+) {
+  const allBut = (skip: FilterName) => allFilters(filters, skip)
+  // A sub-select is worked out once per statement, not once per row and choice.
+  const postedWithin = (days: number) =>
+    sql`${products.postedOn} >= (select now() - make_interval(days => ${days}))`
+  const postedCounts = POSTED_WITHIN_DAYS.map((days) => sql`count(*) filter (where ${postedWithin(days)})`)
+  const longest = Math.max(...POSTED_WITHIN_DAYS)
+  const result = summary
+    ? [
+        ...(await facetsFromCounts(db, summary)),
+        // The date facet reads the listings posted within the longest choice, from the newest-first index.
+        ...(await rowsOf<Record<string, unknown>>(
+          db,
+          sql`
+          select 1 as g0, 1 as g1, 1 as g2, 1 as g3, 1 as g4, 1 as g5, ${sql.join(
+            postedCounts.map((c, i) => sql`${c} as p${sql.raw(String(i))}`),
+            sql`, `,
+          )}
+          from ${products}
+          where ${base} and ${allBut('posted_within')}
+            and ${postedWithin(longest)}`,
+        )),
+      ]
+    : await facetsFromListings(db, base, allBut, postedWithin)
+  // listing_counts has no battery column: with it, the battery choice is counted from its own index, up to the
+  // threshold (a facet count, like a total, need not be exact past it).
+  const batteryCount = summary
+    ? await countUpTo(db, and(base, allBut('battery'), batteryAtLeast(BATTERY_FACET_PCT)) as SQL)
+    : Number(result.find((row) => FACET_ORDER.every((_, n) => Number(row[`g${n}`]) === 1))?.battery ?? 0)
+
+  const facets = emptyFacets()
+  const brandNames = new Map(
+    (await db.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
+  )
+  for (const row of result) {
+    const i = FACET_ORDER.findIndex((_, n) => Number(row[`g${n}`]) === 0)
+    if (i < 0) {
+      facets.posted_within = POSTED_WITHIN_DAYS.map((days, n) => ({
+        value: String(days),
+        label: days === 1 ? 'Last 24 hours' : `Last ${days} days`,
+        count: Number(row[`p${n}`] ?? 0),
+      })).filter((c) => c.count > 0)
+      continue
+    }
+    const name = FACET_ORDER[i] as FacetName
+    const value = row[`v${i}`]
+    const count = Number(row[`c${i}`] ?? 0)
+    if (value === null || value === undefined || count === 0) continue
+    facets[name].push({ value: String(value), label: facetLabel(name, String(value), brandNames), count })
+  }
+  const numeric = (a: FacetChoice, b: FacetChoice) => Number(a.value) - Number(b.value)
+  facets.brand.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label))
+  facets.condition.sort(
+    (a, b) => ['Excellent', 'Good', 'Fair'].indexOf(a.value) - ['Excellent', 'Good', 'Fair'].indexOf(b.value),
+  )
+  facets.ram.sort(numeric)
+  facets.storage.sort(numeric)
+  facets.screen.sort(numeric)
+  facets.processor.sort((a, b) => a.value.localeCompare(b.value))
+  if (batteryCount > 0) {
+    facets.battery = [
+      {
+        value: String(BATTERY_FACET_PCT),
+        label: `Battery ${BATTERY_FACET_PCT}% or more`,
+        count: Math.min(batteryCount, TOTAL_THRESHOLD),
+      },
+    ]
+  }
+  return facets
+}
+
+/** The six facets and the date facet in one scan of the listings matching the text and the non-facet filters. */
+async function facetsFromListings(
+  db: Db,
+  base: SQL,
+  allBut: (skip: FilterName) => SQL,
+  postedWithin: (days: number) => SQL,
+) {
+  const screenClass = sql`floor(${products.screenInches})::int`
+  const counts = FACET_ORDER.map((name) => sql`count(*) filter (where ${allBut(name)})`)
+  const posted = POSTED_WITHIN_DAYS.map(
+    (days) => sql`count(*) filter (where ${allBut('posted_within')} and ${postedWithin(days)})`,
+  )
+  return rowsOf<Record<string, unknown>>(
+    db,
+    sql`
+    select
+      grouping(${products.brandId}) as g0, grouping(${products.condition}) as g1, grouping(${products.ramGb}) as g2,
+      grouping(${products.storageGb}) as g3, grouping(${screenClass}) as g4, grouping(${products.processorFamily}) as g5,
+      ${products.brandId}::text as v0, ${products.condition} as v1, ${products.ramGb}::text as v2,
+      ${products.storageGb}::text as v3, ${screenClass}::text as v4, ${products.processorFamily} as v5,
+      ${sql.join(
+        counts.map((c, i) => sql`${c} as c${sql.raw(String(i))}`),
+        sql`, `,
+      )},
+      ${sql.join(
+        posted.map((c, i) => sql`${c} as p${sql.raw(String(i))}`),
+        sql`, `,
+      )},
+      count(*) filter (where ${allBut('battery')} and ${batteryAtLeast(BATTERY_FACET_PCT)}) as battery
+    from ${products}
+    where ${base}
+    group by grouping sets ((${products.brandId}), (${products.condition}), (${products.ramGb}),
+      (${products.storageGb}), (${screenClass}), (${products.processorFamily}), ())`,
+  )
+}
+
+/**
+ * The six facets summed from listing_counts: each facet grouped by its value over the combinations matching every
+ * other facet's choices. A few thousand rows at most, whatever the number of listings.
+ */
+async function facetsFromCounts(db: Db, summary: CountFilters) {
+  const c = listingCounts
+  const sums = FACET_ORDER.map((name) => sql`sum(${c.n}) filter (where ${allFilters(summary, name)})`)
+  return rowsOf<Record<string, unknown>>(
+    db,
+    sql`
+    select
+      grouping(${c.brandId}) as g0, grouping(${c.condition}) as g1, grouping(${c.ramGb}) as g2,
+      grouping(${c.storageGb}) as g3, grouping(${c.screenClass}) as g4, grouping(${c.processorFamily}) as g5,
+      ${c.brandId}::text as v0, ${c.condition} as v1, ${c.ramGb}::text as v2, ${c.storageGb}::text as v3,
+      ${c.screenClass}::text as v4, nullif(${c.processorFamily}, '') as v5,
+      ${sql.join(
+        sums.map((x, i) => sql`${x} as c${sql.raw(String(i))}`),
+        sql`, `,
+      )}
+    from ${c}
+    where ${c.n} > 0
+    group by grouping sets ((${c.brandId}), (${c.condition}), (${c.ramGb}), (${c.storageGb}), (${c.screenClass}),
+      (${c.processorFamily}))`,
+  )
+}
+
+function facetLabel(name: FacetName, value: string, brandNames: Map<string, string>): string {
+  switch (name) {
+    case 'brand':
+      return brandNames.get(value) ?? value
+    case 'ram':
+      return `${value} GB`
+    case 'storage':
+      return Number(value) >= 1024 && Number(value) % 1024 === 0
+        ? `${Number(value) / 1024} TB`
+        : `${value} GB`
+    case 'screen':
+      return `${value}″`
+    case 'processor':
+      return PROCESSOR_FAMILY_LABELS[value as ProcessorFamily] ?? value
+    default:
+      return value
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/search/suggest
+// ---------------------------------------------------------------------------------------------
+
+export async function suggest(db: Db, q: string): Promise<Suggestions> {
+  const words = searchWords(q)
+  if (words.length === 0) return { brands: [], models: [] }
+  const text = await resolveText(db, q)
+  const typed = words.join(' ')
+  const brandRows = await rowsOf<{ id: string; name: string; n: number }>(
+    db,
+    sql`
+    select b.id, b.name, (select count(*)::int from (
+        select 1 from ${products} where ${products.brandId} = b.id and ${isOnSale} limit ${TOTAL_THRESHOLD}) c) as n
+    from brands b
+    where lower(b.name) like ${`${words[0]}%`} or word_similarity(${typed}, lower(b.name)) >= 0.5
+      ${text ? sql`or lower(b.name) = any(${`{${text.phrase.split(' ').join(',')}}`}::text[])` : sql``}
+    order by (lower(b.name) like ${`${words[0]}%`}) desc, b.name
+    limit 5`,
+  )
+  const models = text
+    ? await rowsOf<{ name: string; brand_name: string; n: number }>(
+        db,
+        sql`
+        select ${products.name} as name, b.name as brand_name, count(*)::int as n
+        from ${products} join brands b on b.id = ${products.brandId}
+        where ${textCondition(text)} and ${isOnSale}
+        group by ${products.name}, b.name
+        order by n desc, ${products.name}
+        limit 8`,
+      )
+    : []
+  return {
+    brands: brandRows.map((r) => ({ _id: r.id, brand_name: r.name, product_count: Number(r.n) })),
+    models: models.map((r) => ({ name: r.name, brand_name: r.brand_name, count: Number(r.n) })),
+  }
+}

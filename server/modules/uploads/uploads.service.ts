@@ -1,0 +1,39 @@
+import type { Upload } from '#contract/products'
+import type { Db } from '#server/db/client'
+import { uploads } from '#server/db/schema'
+import { AppError } from '#server/lib/errors'
+import type { SessionUser } from '#server/lib/session'
+import type { MediaStorage } from '#server/lib/storage'
+import { storeListingPhoto } from './images'
+
+/**
+ * A seller's listing photo: checked and resized into its two sizes in storage, then recorded as theirs so
+ * that only they can attach it to a listing. A picture refused is a 400 on the `file` field.
+ */
+export async function createUpload(
+  db: Db,
+  storage: MediaStorage,
+  seller: SessionUser,
+  data: Buffer,
+): Promise<Upload> {
+  let photo: Awaited<ReturnType<typeof storeListingPhoto>>
+  try {
+    photo = await storeListingPhoto(storage, data)
+  } catch (err) {
+    if (err instanceof AppError) throw new AppError(err.code, err.message, { file: err.message })
+    throw err
+  }
+  const [row] = await db
+    .insert(uploads)
+    .values({
+      uploaderId: seller.id,
+      cardUrl: photo.card,
+      detailUrl: photo.detail,
+      width: photo.width,
+      height: photo.height,
+      bytes: photo.bytes,
+    })
+    .returning({ id: uploads.id })
+  if (!row) throw new AppError('INTERNAL', 'The photo could not be saved')
+  return { _id: row.id, card: photo.card, detail: photo.detail }
+}

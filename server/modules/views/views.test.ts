@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { productViews } from '#server/db/schema'
+import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { dayOf, ViewCounter } from './view-counter'
+
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'
+const PHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile Safari/604.1'
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+
+let t: TestApp
+let brand: BrandRow
+let seller: UserRow
+
+beforeAll(async () => {
+  t = await createTestApp()
+  brand = await createBrand(t.db)
+  seller = await createUser(t.db, { role: 'seller' })
+})
+
+afterAll(async () => {
+  await t?.close()
+})
+
+async function viewsOf(productId: string) {
+  return t.db
+    .select({ day: productViews.day, views: productViews.views })
+    .from(productViews)
+    .where(eq(productViews.productId, productId))
+    .orderBy(productViews.day)
+}
+
+function visit(productId: string, userAgent?: string, address = '203.0.113.7') {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/products/${productId}/views`,
+    headers: userAgent ? { 'user-agent': userAgent } : {},
+    remoteAddress: address,
+  })
+}
+
+describe('POST /api/products/{id}/views', () => {
+  it('counts a visitor once a day, ignores known bots and callers without a browser, and writes in batches', async () => {
+    const product = await createProduct(t.db, { seller, brand })
+    const counted = async (ua?: string, address?: string) =>
+      (await visit(product.id, ua, address)).json().counted
+
+    expect(await counted(BROWSER)).toBe(true)
+    expect(await counted(BROWSER)).toBe(false) // the same visitor again today
+    expect(await counted(PHONE)).toBe(true) // another browser on the same address
+    expect(await counted(BROWSER, '198.51.100.20')).toBe(true) // another address
+    expect(await counted(GOOGLEBOT)).toBe(false)
+    expect(await counted(undefined)).toBe(false)
+
+    await t.app.ctx.views.flush()
+    expect(await viewsOf(product.id)).toEqual([{ day: dayOf(new Date()), views: 3 }])
+
+    // The next batch adds to the day's row.
+    expect(await counted(BROWSER, '192.0.2.44')).toBe(true)
+    await t.app.ctx.views.flush()
+    expect(await viewsOf(product.id)).toEqual([{ day: dayOf(new Date()), views: 4 }])
+  })
+
+  it('keeps one row per listing per day, and counts the same visitor again the next day', async () => {
+    const product = await createProduct(t.db, { seller, brand })
+    const counter = new ViewCounter(t.db, { flushEveryMs: 3_600_000 })
+    const visitor = { address: '203.0.113.9', userAgent: BROWSER }
+    const monday = new Date('2026-11-16T23:59:00Z')
+    const tuesday = new Date('2026-11-17T00:01:00Z')
+    expect(await counter.record(product.id, visitor, monday)).toBe(true)
+    expect(await counter.record(product.id, visitor, monday)).toBe(false)
+    expect(await counter.record(product.id, visitor, tuesday)).toBe(true)
+    // Nothing is written per view: the counts wait for the next batch (or the close).
+    expect(await viewsOf(product.id)).toEqual([])
+    await counter.close()
+    expect(await viewsOf(product.id)).toEqual([
+      { day: '2026-11-16', views: 1 },
+      { day: '2026-11-17', views: 1 },
+    ])
+  })
+
+  it('drops views of listings that do not exist without losing the rest of the batch', async () => {
+    const product = await createProduct(t.db, { seller, brand })
+    expect((await visit(randomUUID(), BROWSER)).statusCode).toBe(202)
+    expect((await visit(product.id, BROWSER)).statusCode).toBe(202)
+    await t.app.ctx.views.flush()
+    expect(await viewsOf(product.id)).toEqual([{ day: dayOf(new Date()), views: 1 }])
+    const bad = await visit('not-an-id', BROWSER)
+    expect(bad.statusCode).toBe(400)
+    expect(Object.keys(bad.json().error.fields)).toContain('id')
+  })
+})

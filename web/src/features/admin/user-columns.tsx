@@ -1,0 +1,110 @@
+import { BadgeCheck } from 'lucide-react'
+import type { UserRecord } from '#contract/users'
+import { Badge } from '../../components/ui/badge'
+import { Button } from '../../components/ui/button'
+import type { Column } from '../../components/ui/data-table'
+import { formatDate } from '../../lib/format'
+import type { UserKind } from './users-api'
+
+export type UserActions = {
+  onMakeAdmin: (user: UserRecord) => void
+  onVerify: (user: UserRecord) => void
+  onDelete: (user: UserRecord) => void
+  /** The user whose change is on its way to the server. */
+  busyId: string | null
+}
+
+function VerifiedCell({ user, actions }: { user: UserRecord; actions: UserActions }) {
+  return user.verified ? (
+    <Badge tone="accent">
+      <BadgeCheck aria-hidden="true" className="size-4" />
+      Verified
+    </Badge>
+  ) : (
+    <Button
+      size="sm"
+      variant="secondary"
+      onClick={() => actions.onVerify(user)}
+      disabled={actions.busyId === user._id}
+      aria-label={`Verify ${user.name}`}
+    >
+      Verify
+    </Button>
+  )
+}
+
+function RowButtons({ kind, user, actions }: { kind: UserKind; user: UserRecord; actions: UserActions }) {
+  return (
+    <>
+      {kind === 'buyer' && user.role !== 'admin' ? (
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => actions.onMakeAdmin(user)}
+          disabled={actions.busyId === user._id}
+          aria-label={`Make Admin ${user.name}`}
+        >
+          Make Admin
+        </Button>
+      ) : null}
+      <Button
+        size="sm"
+        variant="danger-outline"
+        onClick={() => actions.onDelete(user)}
+        aria-label={`Delete ${user.name}`}
+      >
+        Delete
+      </Button>
+    </>
+  )
+}
+
+/** The columns of All Buyers and All Sellers; sellers also have Verified. */
+export function userColumns(
+  kind: UserKind,
+  meId: string | undefined,
+  actions: UserActions,
+): Column<UserRecord>[] {
+  const columns: Column<UserRecord>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      card: 'title',
+      cell: (user) => (
+        <>
+          {user.name}
+          {user._id === meId ? <span className="ml-1 font-normal text-slate-600">(you)</span> : null}
+        </>
+      ),
+    },
+    { key: 'email', header: 'Email', className: 'break-all text-slate-700', cell: (user) => user.email },
+    {
+      key: 'role',
+      header: 'Role',
+      card: 'aside',
+      cell: (user) => <Badge tone={user.role === 'admin' ? 'accent' : 'muted'}>{user.role}</Badge>,
+    },
+    {
+      key: 'joined',
+      header: 'Joined',
+      className: 'whitespace-nowrap text-slate-700',
+      cell: (user) => formatDate(user.createdAt),
+    },
+  ]
+  if (kind === 'seller') {
+    columns.push({
+      key: 'verified',
+      header: 'Verified',
+      card: 'actions',
+      cell: (user) => <VerifiedCell user={user} actions={actions} />,
+    })
+  }
+  columns.push({
+    key: 'actions',
+    header: 'Actions',
+    card: 'actions',
+    align: 'end',
+    cell: (user) => <RowButtons kind={kind} user={user} actions={actions} />,
+  })
+  return columns
+}

@@ -1,0 +1,84 @@
+/**
+ * Every React Query key the app uses, in one scheme: `<area>Keys.all` is the area's prefix (invalidate it
+ * to refresh everything in the area), and each function below it names one kind of answer, most general
+ * part first, so a prefix always covers what it should.
+ */
+
+export const sessionKeys = {
+  all: ['session'] as const,
+  me: () => [...sessionKeys.all, 'me'] as const,
+  authOptions: () => [...sessionKeys.all, 'auth-options'] as const,
+}
+
+export const brandKeys = {
+  all: ['brands'] as const,
+  list: () => [...brandKeys.all, 'list'] as const,
+}
+
+/** Anything that shows listings lives under `products`, so one change to a listing refreshes every list. */
+export const productKeys = {
+  all: ['products'] as const,
+  advertised: () => [...productKeys.all, 'advertised'] as const,
+  category: (brandId: string, page?: unknown) =>
+    page === undefined
+      ? ([...productKeys.all, 'category', brandId] as const)
+      : ([...productKeys.all, 'category', brandId, page] as const),
+  detail: (id: string) => [...productKeys.all, 'detail', id] as const,
+  search: (filters: object) => [...productKeys.all, 'search', filters] as const,
+  suggestions: (q: string) => [...productKeys.all, 'suggestions', q] as const,
+  /** Every seller's own list (prefix of `seller`). */
+  sellers: () => [...productKeys.all, 'seller'] as const,
+  seller: (email: string, page?: unknown) =>
+    page === undefined
+      ? ([...productKeys.sellers(), email] as const)
+      : ([...productKeys.sellers(), email, page] as const),
+}
+
+export const bookingKeys = {
+  all: ['bookings'] as const,
+  mine: (email: string, page?: unknown) =>
+    page === undefined
+      ? ([...bookingKeys.all, 'list', email] as const)
+      : ([...bookingKeys.all, 'list', email, page] as const),
+  detail: (id: string) => [...bookingKeys.all, 'detail', id] as const,
+}
+
+export const paymentKeys = {
+  all: ['payments'] as const,
+  config: () => [...paymentKeys.all, 'config'] as const,
+  intent: (bookingId: string) => [...paymentKeys.all, 'intent', bookingId] as const,
+  /** The payment page's hold on the laptop for one booking (not refreshed with the bookings after paying). */
+  hold: (bookingId: string) => [...paymentKeys.all, 'hold', bookingId] as const,
+  stripeJs: (publishableKey: string) => [...paymentKeys.all, 'stripe-js', publishableKey] as const,
+}
+
+/** Admin lists; a change to a user or a report refreshes the dashboard counts too. */
+export const adminKeys = {
+  all: ['admin'] as const,
+  users: (kind: 'buyer' | 'seller', page?: unknown) =>
+    page === undefined
+      ? ([...adminKeys.all, `${kind}s`] as const)
+      : ([...adminKeys.all, `${kind}s`, page] as const),
+  reports: (page?: unknown) =>
+    page === undefined
+      ? ([...adminKeys.all, 'reports'] as const)
+      : ([...adminKeys.all, 'reports', page] as const),
+}
+
+export const dashboardKeys = {
+  all: ['dashboard'] as const,
+  overview: () => [...dashboardKeys.all, 'overview'] as const,
+  /** A role's charts and lists. */
+  role: (role: 'seller' | 'admin' | 'buyer') => [...dashboardKeys.all, 'role', role] as const,
+}
+
+/** What similar laptops sold for, per kind of laptop typed into the selling form. */
+export const priceGuideKeys = {
+  all: ['price-guide'] as const,
+  query: (specs: object) => [...priceGuideKeys.all, specs] as const,
+}
+
+export const emailSettingsKeys = {
+  all: ['email-settings'] as const,
+  mine: () => [...emailSettingsKeys.all, 'mine'] as const,
+}
