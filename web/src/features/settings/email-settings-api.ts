@@ -14,6 +14,21 @@ export function useUpdateEmailPreferences() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: (change: EmailPreferencesUpdate) => api.put<EmailSettings>('/email-settings', change),
+    // The box shows its new state at once; a refused change puts the old settings back.
+    onMutate: async (change) => {
+      await client.cancelQueries({ queryKey: emailSettingsKeys.mine() })
+      const before = client.getQueryData<EmailSettings>(emailSettingsKeys.mine())
+      if (before) {
+        client.setQueryData<EmailSettings>(emailSettingsKeys.mine(), {
+          ...before,
+          topics: { ...before.topics, ...change },
+        })
+      }
+      return { before }
+    },
+    onError: (_err, _change, context) => {
+      if (context?.before) client.setQueryData(emailSettingsKeys.mine(), context.before)
+    },
     onSuccess: (settings) => client.setQueryData(emailSettingsKeys.mine(), settings),
   })
 }
