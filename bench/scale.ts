@@ -168,6 +168,23 @@ async function seedReference(client: pg.Client) {
 /** Adds listings `from`..`to` (1-based numbers), all in one statement. */
 async function seedListings(client: pg.Client, from: number, to: number, modelCount: number) {
   const h = (salt: number) => `abs(hashint4(i * 7 + ${salt}))`
+  // A version of the app from before battery evidence (measured with --app-dir) has no battery columns.
+  const hasBattery =
+    (
+      await client.query(
+        `select 1 from information_schema.columns where table_name = 'products' and column_name = 'battery_health_pct'`,
+      )
+    ).rowCount === 1
+  const batteryColumns = hasBattery ? ', battery_health_pct, battery_cycles' : ''
+  const batteryValues = hasBattery
+    ? `,
+        -- Battery evidence agreeing with the grade; one listing in five reports none.
+        case when r6 % 5 = 0 then null
+             when condition = 'Excellent' then 85 + r5 % 16
+             when condition = 'Good' then 75 + r5 % 20
+             else 50 + r5 % 40 end,
+        case when r6 % 5 = 0 then null else r1 % 900 end`
+    : ''
   await client.query(`
     with rows as (
       select i, m.brand, m.model, m.screen, b.id as brand_id,
@@ -188,7 +205,7 @@ async function seedListings(client: pg.Client, from: number, to: number, modelCo
     ), ins as (
       insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
         description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches,
-        is_advertised, is_sold, sold_at, removed_at, posted_on, battery_health_pct, battery_cycles)
+        is_advertised, is_sold, sold_at, removed_at, posted_on${batteryColumns})
       select
         brand || ' ' || model || case r6 % 4 when 0 then ' ' || ram || 'GB/' || storage || 'GB' when 1 then ' - like new' else '' end,
         brand_id, 'bench-seller-' || (1 + r2 * 7 % ${SELLERS}), '+880 1711 000000', price, price + 20000 + r4 * 150,
@@ -199,13 +216,7 @@ async function seedListings(client: pg.Client, from: number, to: number, modelCo
         condition, (${sqlArray(CITIES)})[1 + r6 % ${CITIES.length}], r3 % 6, processor, ram, storage, screen,
         r4 % 50 = 0, r5 % 100 < 8, case when r5 % 100 < 8 then now() end,
         case when r6 % 100 < 3 then now() end,
-        now() - make_interval(secs => (r1 * 1000 + r2) * 31.5 + r3),
-        -- Battery evidence agreeing with the grade; one listing in five reports none.
-        case when r6 % 5 = 0 then null
-             when condition = 'Excellent' then 85 + r5 % 16
-             when condition = 'Good' then 75 + r5 % 20
-             else 50 + r5 % 40 end,
-        case when r6 % 5 = 0 then null else r1 % 900 end
+        now() - make_interval(secs => (r1 * 1000 + r2) * 31.5 + r3)${batteryValues}
       from spec
       returning id
     )
