@@ -24,6 +24,11 @@ async function writeHero(index: number): Promise<void> {
   console.log(
     `${path.relative(process.cwd(), file)}  ${(webp.length / 1024).toFixed(1)} KB (quality ${quality})`,
   )
+  // Half the width for phones (the slideshow's srcset): a phone's slot is under 800 device pixels wide.
+  const small = await sharp(svg).resize({ width: 800 }).webp({ quality, effort: 6 }).toBuffer()
+  const smallFile = path.join(outDir, `hero-${index + 1}-800.webp`)
+  await fs.writeFile(smallFile, small)
+  console.log(`${path.relative(process.cwd(), smallFile)}  ${(small.length / 1024).toFixed(1)} KB`)
 }
 
 async function writeSvg(name: string, svg: string): Promise<void> {

@@ -135,6 +135,10 @@ describe('server-rendered public pages', () => {
     expect(html).toMatch(
       /<img[^>]*fetchPriority="high"[^>]*src="\/images\/hero-1.webp"|<img[^>]*src="\/images\/hero-1.webp"[^>]*fetchPriority="high"/,
     )
+    // A phone fetches the 800-pixel version, from the preload in the head and from the picture itself.
+    const srcset = '/images/hero-1-800.webp 800w, /images/hero-1.webp 1600w'
+    expect((await app.inject({ url: '/' })).body).toContain(`imagesrcset="${srcset}"`)
+    expect(html).toMatch(/<img[^>]*srcset="\/images\/hero-1-800\.webp 800w, \/images\/hero-1\.webp 1600w"/i)
   })
 
   it('/productcard lists available listings from the URL filters, with links to the next page', async () => {

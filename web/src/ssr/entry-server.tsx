@@ -14,6 +14,7 @@ import type { SearchResult } from '#contract/search'
 import { AppShell } from '../app/app'
 import type { PageState } from '../app/page-state'
 import { AppRoutes, preloadPage } from '../app/router'
+import { SLIDE_SIZES, slideSrcSet } from '../features/home/slides'
 import type { ProductFilters } from '../features/products/products-api'
 import { readFilters, writeFilters } from '../features/products/search-params'
 import { ApiError } from '../lib/api-client'
@@ -94,7 +95,11 @@ const PAGES: PublicPage[] = [
         'og:image': absolute(origin, '/images/hero-1.webp'),
         'twitter:card': 'summary_large_image',
       },
-      preloadImage: { href: '/images/hero-1.webp' },
+      preloadImage: {
+        href: '/images/hero-1.webp',
+        srcset: slideSrcSet('/images/hero-1.webp'),
+        sizes: SLIDE_SIZES,
+      },
     }),
   },
   {

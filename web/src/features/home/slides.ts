@@ -40,3 +40,11 @@ export const SLIDES: readonly Slide[] = [
     cta: { label: 'How we grade condition', href: '/about' },
   },
 ]
+
+/** Each slide's photo at 800 and 1600 pixels wide: phones fetch the smaller one. */
+export function slideSrcSet(image: string): string {
+  return `${image.replace(/\.webp$/, '-800.webp')} 800w, ${image} 1600w`
+}
+
+/** The slideshow spans the page up to the 72 rem content width. */
+export const SLIDE_SIZES = '(min-width: 72rem) 72rem, 100vw'

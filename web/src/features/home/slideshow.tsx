@@ -4,7 +4,7 @@ import { Link } from 'react-router'
 import { buttonClasses } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
 import { useReducedMotion } from '../../lib/use-reduced-motion'
-import type { Slide } from './slides'
+import { SLIDE_SIZES, type Slide, slideSrcSet } from './slides'
 import { useLazyEmbla } from './use-lazy-embla'
 
 export const AUTO_ADVANCE_MS = 5000
@@ -149,6 +149,8 @@ function SlideView({ slide, isFirst }: { slide: Slide; isFirst: boolean }) {
       <div className="aspect-[4/3] bg-gradient-to-br from-teal-50 to-slate-200 sm:aspect-[16/7]">
         <img
           src={slide.image}
+          srcSet={slideSrcSet(slide.image)}
+          sizes={SLIDE_SIZES}
           alt={slide.alt}
           width={1600}
           height={700}
