@@ -1,6 +1,7 @@
 // `npm run bench:scale`: discovery at marketplace scale. Fills a PostgreSQL database with realistic listings by
 // SQL, starts the app against it, and measures the discovery calls at 1,000 and 100,000 listings (and 1,000,000
-// with `--max 1000000`) at 16 connections. See bench/README.md.
+// with `--max 1000000`) at 16 connections; then a booking's conversation and the unread count against
+// 1,000,000 messages (`--messages`). See bench/README.md.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -15,6 +16,10 @@ const argValue = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined
 }
 const MAX = Number(argValue('--max') ?? 100_000)
+/** Messages to fill for the conversation calls after discovery (0: none). */
+const MESSAGES = Number(argValue('--messages') ?? 1_000_000)
+/** Only the listings the messages need (the smallest size), without measuring discovery. */
+const SKIP_DISCOVERY = args.includes('--skip-discovery')
 const SIZES = [1_000, 100_000, 1_000_000].filter((n) => n <= Math.max(MAX, 1_000))
 /** Another checkout of the app to measure (e.g. an earlier commit), with its own node_modules. */
 const APP_DIR = path.resolve(argValue('--app-dir') ?? path.resolve(import.meta.dirname, '..'))
@@ -224,7 +229,7 @@ async function seedListings(client: pg.Client, from: number, to: number, modelCo
     select id, 1, '/images/laptop-placeholder.svg', '/images/laptop-placeholder.svg' from ins`)
 }
 
-type Call = { name: string; paths: string[] }
+type Call = { name: string; paths: string[]; headers?: Record<string, string> }
 
 async function discoveryCalls(client: pg.Client): Promise<Call[]> {
   const brands = (
@@ -302,7 +307,7 @@ async function measure(call: Call): Promise<Measure> {
       connections: CONNECTIONS,
       duration,
       timeout: 10,
-      requests: call.paths.map((p) => ({ method: 'GET', path: p })),
+      requests: call.paths.map((p) => ({ method: 'GET', path: p, headers: call.headers })),
     } as never) as ReturnType<typeof autocannon> & NodeJS.EventEmitter
     if (times) instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => times.push(ms))
     return instance
@@ -320,6 +325,104 @@ async function measure(call: Call): Promise<Measure> {
     ok: bad === 0,
     note: bad ? `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts` : '',
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages: conversations on bookings, filled by SQL, read by two signed-in accounts
+// ---------------------------------------------------------------------------------------------
+
+const CONVERSATIONS = 50_000
+/** Conversations of the signed-in bench buyer with the signed-in bench seller. */
+const MINE = 40
+const BENCH_BUYERS = 5_000
+
+/** A bench account signed up through the app, with a bearer token from /api/jwt. */
+async function benchAccount(role: 'buyer' | 'seller') {
+  const base = `http://127.0.0.1:${PORT}`
+  const email = `bench-${role}-${randomBytes(4).toString('hex')}@laptopmarket.test`
+  const password = 'bench-pass-42'
+  const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ name: `Bench ${role}`, email, password, role }),
+  })
+  if (!signUp.ok) throw new Error(`sign-up: ${signUp.status} ${await signUp.text()}`)
+  const { user } = (await signUp.json()) as { user: { id: string } }
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  const jwt = await fetch(`${base}/api/jwt?email=${encodeURIComponent(email)}`, { headers: { cookie } })
+  if (!jwt.ok) throw new Error(`token: ${jwt.status} ${await jwt.text()}`)
+  const { accessToken } = (await jwt.json()) as { accessToken: string }
+  return { id: user.id, authorization: `Bearer ${accessToken}` }
+}
+
+/**
+ * 50,000 bookings, each a conversation between its buyer and the listing's seller (MINE of them between
+ * the two bench accounts), and `total` messages spread evenly over them (20 each at 1,000,000), two seconds
+ * apart, one in 97 flagged as asking to pay outside. Every conversation has both read marks: the bench
+ * buyer's and the other buyers' a day old, the bench seller's never (so its unread count has work to do).
+ */
+async function seedMessages(client: pg.Client, total: number, buyerId: string, sellerId: string) {
+  await client.query(`
+    insert into users (id, name, email, role)
+    select 'bench-buyer-' || i, 'Buyer ' || i, 'bench-buyer-' || i || '@laptopmarket.test', 'buyer'
+    from generate_series(1, ${BENCH_BUYERS}) i
+    on conflict (id) do nothing`)
+  await client.query(
+    `
+    with p as (
+      select id, name, resale_price_cents, row_number() over (order by id) as n
+      from products where removed_at is null limit ${CONVERSATIONS}
+    )
+    insert into bookings (product_id, buyer_id, product_name, product_image, price_cents, user_name, email,
+      phone_number, location, created_at)
+    select id, case when n <= ${MINE} then $1 else 'bench-buyer-' || (1 + n % ${BENCH_BUYERS}) end, name,
+      '/images/laptop-placeholder.svg', resale_price_cents, 'Bench buyer', 'bench@laptopmarket.test',
+      '+880 1711 000000', 'Dhaka', now() - interval '30 days'
+    from p
+    on conflict do nothing`,
+    [buyerId],
+  )
+  await client.query(
+    `update products set seller_id = $2 where id in (select product_id from bookings where buyer_id = $1)`,
+    [buyerId, sellerId],
+  )
+  await client.query('drop table if exists bench_conv')
+  await client.query(`
+    create temp table bench_conv as
+    select (row_number() over (order by b.id) - 1)::int as k, b.id as booking_id, b.buyer_id, p.seller_id
+    from bookings b join products p on p.id = b.product_id`)
+  const conversations = (await client.query<{ n: number }>('select count(*)::int as n from bench_conv'))
+    .rows[0]?.n as number
+  await client.query(
+    `
+    insert into message_reads (booking_id, user_id, last_read_at)
+    select booking_id, buyer_id, now() - interval '1 day' from bench_conv
+    union all
+    select booking_id, seller_id, case when seller_id = $1 then 'epoch'::timestamptz else now() - interval '1 day' end
+    from bench_conv
+    on conflict do nothing`,
+    [sellerId],
+  )
+  for (let from = 1; from <= total; from += 250_000) {
+    const to = Math.min(total, from + 249_999)
+    await client.query(`
+      insert into messages (booking_id, sender_id, body, off_platform, created_at)
+      select c.booking_id, case when i % 2 = 0 then c.buyer_id else c.seller_id end,
+        'Message ' || i || ': is the battery original, and could we meet on Saturday near the station?',
+        i % 97 = 0, now() - make_interval(secs => (${total} - i) * 2)
+      from generate_series(${from}, ${to}) i
+      join bench_conv c on c.k = i % ${conversations}`)
+  }
+  await client.query('vacuum analyze messages')
+  await client.query('vacuum analyze message_reads')
+  await client.query('vacuum analyze bookings')
+  const mine = (
+    await client.query<{ id: string }>('select id from bookings where buyer_id = $1 order by id', [buyerId])
+  ).rows.map((r) => r.id)
+  return mine
 }
 
 function printTable(head: string[], rows: string[][]) {
@@ -384,6 +487,7 @@ async function main() {
       // Every answer comes from the database, not from the per-instance cache of public lists.
       PUBLIC_CACHE_TTL_MS: '0',
       RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
@@ -394,7 +498,7 @@ async function main() {
     await client.connect()
     const modelCount = await seedReference(client)
     let have = 0
-    for (const size of SIZES) {
+    for (const size of SKIP_DISCOVERY ? [] : SIZES) {
       const started = Date.now()
       for (let from = have + 1; from <= size; from += 250_000) {
         await seedListings(client, from, Math.min(size, from + 249_999), modelCount)
@@ -447,6 +551,44 @@ async function main() {
           ]
         }),
       )
+    }
+    if (MESSAGES > 0) {
+      // Enough listings for the conversations (the discovery sizes already added at least 1,000).
+      if (have < CONVERSATIONS) {
+        await seedListings(client, have + 1, CONVERSATIONS, modelCount)
+        await client.query('vacuum analyze products')
+      }
+      const buyer = await benchAccount('buyer')
+      const seller = await benchAccount('seller')
+      const started = Date.now()
+      const mine = await seedMessages(client, MESSAGES, buyer.id, seller.id)
+      console.log(
+        `\n${MESSAGES.toLocaleString('en-US')} messages in ${CONVERSATIONS.toLocaleString('en-US')} conversations: added in ${((Date.now() - started) / 1000).toFixed(1)} s (with vacuum analyze)`,
+      )
+      const rows: string[][] = []
+      for (const call of [
+        {
+          name: 'message thread',
+          paths: mine.map((id) => `/api/bookings/${id}/messages`),
+          headers: { authorization: buyer.authorization },
+        },
+        {
+          name: 'unread count',
+          paths: ['/api/messages/unread'],
+          headers: { authorization: seller.authorization },
+        },
+      ] satisfies Call[]) {
+        const m = await measure(call)
+        rows.push([
+          call.name,
+          m.p50.toFixed(1),
+          m.p95.toFixed(1),
+          Math.round(m.rps).toLocaleString('en-US'),
+          m.ok ? (m.p95 <= 50 ? 'pass' : 'FAIL') : 'n/a',
+          m.ok ? '' : m.note,
+        ])
+      }
+      printTable(['call', 'p50 ms', 'p95 ms', 'req/s', 'p95 <= 50', 'problems'], rows)
     }
     console.log(`\nLoad average at end: ${loadAverage()}`)
   } finally {

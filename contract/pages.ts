@@ -8,9 +8,11 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/(forgot-password|reset-password)\/?$/,
   /^\/category\/[^/]+\/?$/,
   /^\/products\/[^/]+\/?$/,
+  /^\/sellers\/[^/]+\/?$/,
   /^\/dashboard\/?$/,
-  /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|addproduct|myproduct)\/?$/,
+  /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|addproduct|myproduct)\/?$/,
   /^\/dashboard\/settings\/?$/,
+  /^\/dashboard\/messages(\/[^/]+)?\/?$/,
   /^\/dashboard\/payment\/[^/]+\/?$/,
   /^\/dashboard\/products\/[^/]+\/edit\/?$/,
 ]
@@ -37,13 +39,19 @@ export const paths = {
   advertised: () => '/advertise',
   category: (brandId: string) => `/category/${encodeURIComponent(brandId)}`,
   product: (id: string) => `/products/${encodeURIComponent(id)}`,
+  seller: (id: string) => `/sellers/${encodeURIComponent(id)}`,
   dashboard: () => '/dashboard',
   myOrders: () => '/dashboard/myorders',
   allBuyers: () => '/dashboard/allbuyers',
   allSellers: () => '/dashboard/allsellers',
   reportedItems: () => '/dashboard/reportedItems',
+  disputes: () => '/dashboard/disputes',
   addProduct: () => '/dashboard/addproduct',
   myProduct: () => '/dashboard/myproduct',
+  /** The signed-in user's conversations. */
+  messages: () => '/dashboard/messages',
+  /** A booking's conversation between its buyer and the listing's seller. */
+  conversation: (bookingId: string) => `/dashboard/messages/${encodeURIComponent(bookingId)}`,
   payment: (bookingId: string) => `/dashboard/payment/${encodeURIComponent(bookingId)}`,
   editProduct: (id: string) => `/dashboard/products/${encodeURIComponent(id)}/edit`,
 } as const

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Booking } from './bookings'
 import { pagingFields } from './paging'
 
 /** The grades a listing can carry, best first: the one list the schema, the server and the web app use. */
@@ -94,6 +95,8 @@ export const Product = z.object({
   postedOn: z.string(),
   /** The seller's id (for the seller page). */
   seller_id: z.string(),
+  /** The seller's published rating from buyers' reviews: average (one decimal, null with none) and count. */
+  seller_rating: z.object({ average: z.number().nullable(), count: z.number().int() }).optional(),
   /** While a buyer holds the laptop to pay: until when (ISO time); nobody else can pay meanwhile. */
   reservedUntil: z.string().nullable(),
   /** Battery health in percent of design capacity, and charge cycles; null when the seller did not report them. */
@@ -106,6 +109,11 @@ export const Product = z.object({
   expired: z.boolean().optional(),
   /** When the expiry clock last started (posting or renewal). */
   renewedOn: z.string().optional(),
+  /**
+   * Only on the seller's own listings: the paid booking (the sale) and where its deal is, so My Product
+   * shows the stage and what the seller can do next; null when nobody has paid.
+   */
+  sale: Booking.nullable().optional(),
 })
 export type Product = z.infer<typeof Product>
 

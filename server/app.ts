@@ -35,11 +35,14 @@ import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
 import { authRoutes } from './modules/auth/auth.routes'
 import { bookingRoutes } from './modules/bookings/bookings.routes'
+import { registerDealJobs } from './modules/bookings/deal.service'
 import { brandRoutes } from './modules/brands/brands.routes'
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes'
 import { disputeRoutes } from './modules/disputes/disputes.routes'
 import { emailSettingsRoutes } from './modules/email-settings/email-settings.routes'
 import { healthRoutes } from './modules/health/health.routes'
+import { messageRoutes } from './modules/messages/messages.routes'
+import { registerMessageJobs } from './modules/messages/messages.service'
 import { pageRoutes } from './modules/pages/pages.routes'
 import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
 import { paymentRoutes } from './modules/payments/payments.routes'
@@ -48,6 +51,7 @@ import { registerPriceGuideJobs } from './modules/price-guide/price-guide.servic
 import { registerExpiryJobs } from './modules/products/expiry'
 import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
+import { reviewRoutes } from './modules/reviews/reviews.routes'
 import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
 import { ViewCounter } from './modules/views/view-counter'
@@ -166,6 +170,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   })
   // Scheduled sweeps: listing expiry (hourly) and the price guide's rebuild (daily).
   registerExpiryJobs(app.ctx)
+  registerDealJobs(app.ctx)
+  registerMessageJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)
   app.addHook('onClose', async () => {
     if (!opts.counters) await counters.close()
@@ -228,8 +234,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(paymentRoutes)
       await typed.register(uploadRoutes)
       await typed.register(reportRoutes)
+      await typed.register(reviewRoutes)
       await typed.register(emailSettingsRoutes)
       await typed.register(disputeRoutes)
+      await typed.register(messageRoutes)
       await typed.register(priceGuideRoutes)
       await typed.register(viewRoutes)
       await typed.register(dashboardRoutes)

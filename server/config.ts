@@ -47,6 +47,9 @@ const Env = z.object({
   HOLDS_PER_LISTING_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
   LIVE_HOLDS_PER_BUYER: z.coerce.number().int().min(1).max(100).default(3),
   AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // Messages between buyer and seller: how many one user may send a minute, and when an unread one is emailed
+  MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
+  MESSAGE_EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   SMTP_URL: optionalUrl(/^smtps?$/),
   MAIL_FROM: z
     .string()
@@ -113,6 +116,8 @@ export type Config = {
   }
   /** A listing not renewed for this many days leaves search and the home page; its seller is told 3 days before. */
   listingExpiryDays: number
+  /** Messages on a booking: sent per user per minute, and seconds before an unread one is emailed. */
+  messages: { perMinute: number; emailDelaySeconds: number }
 }
 
 export class ConfigError extends Error {
@@ -224,5 +229,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       autoCompleteDays: e.AUTO_COMPLETE_DAYS,
     },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,
+    messages: { perMinute: e.MESSAGES_PER_MINUTE, emailDelaySeconds: e.MESSAGE_EMAIL_DELAY_SECONDS },
   }
 }

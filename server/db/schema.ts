@@ -500,6 +500,55 @@ export const reports = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
+// Messages between a booking's buyer and the listing's seller (server/modules/messages)
+// ---------------------------------------------------------------------------------------------
+
+/** One message in a booking's conversation; `offPlatform` when it asks to pay outside the marketplace. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    senderId: text('sender_id')
+      .notNull()
+      .references(() => users.id),
+    body: text('body').notNull(),
+    offPlatform: boolean('off_platform').notNull().default(false),
+    /** Its reader reported it: from then on an admin may read the conversation. */
+    reportedAt: timestamp('reported_at', { withTimezone: true }),
+    reportedBy: text('reported_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('messages_body_length_check', sql`char_length(${t.body}) between 1 and 2000`),
+    // A thread, oldest first, and the messages after a reader's last read: one range of this index.
+    index('messages_booking_created_idx').on(t.bookingId, t.createdAt),
+    index('messages_reported_idx').on(t.reportedAt.desc()).where(sql`${t.reportedAt} is not null`),
+  ],
+)
+
+/**
+ * Each participant of a conversation (made for both at its first message): when they last read it, and
+ * when they were last emailed about it. Unread = the other side's messages after `lastReadAt`.
+ */
+export const messageReads = pgTable(
+  'message_reads',
+  {
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    lastReadAt: timestamp('last_read_at', { withTimezone: true }).notNull().default(sql`'epoch'`),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.bookingId, t.userId] }), index('message_reads_user_idx').on(t.userId)],
+)
+
+// ---------------------------------------------------------------------------------------------
 // Uploaded photos, before and after they are attached to a listing
 // ---------------------------------------------------------------------------------------------
 
@@ -594,4 +643,72 @@ export const productViews = pgTable(
     views: integer('views').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.productId, t.day] })],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Reviews after a completed sale (docs/decisions/0023-reviews.md)
+// ---------------------------------------------------------------------------------------------
+
+export const REVIEW_ROLES = ['buyer', 'seller'] as const
+
+/**
+ * One review per author per completed sale: the buyer rates the seller, the seller rates the buyer.
+ * `publishAt` carries the blind rule so readers need no join: completion + 14 days when written, moved to
+ * the moment the other side writes. A review is published when `publish_at <= now()` (the database's clock).
+ */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    authorId: text('author_id')
+      .notNull()
+      .references(() => users.id),
+    /** The other party: the seller for a buyer's review, the buyer for a seller's. */
+    subjectId: text('subject_id')
+      .notNull()
+      .references(() => users.id),
+    authorRole: text('author_role', { enum: REVIEW_ROLES }).notNull(),
+    rating: smallint('rating').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    publishAt: timestamp('publish_at', { withTimezone: true }).notNull(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    removedBy: text('removed_by').references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex('reviews_booking_author_idx').on(t.bookingId, t.authorId),
+    check('reviews_rating_check', sql`${t.rating} between 1 and 5`),
+    check('reviews_role_check', sql`${t.authorRole} in ('buyer', 'seller')`),
+    // A seller's rating on every card and their page: the buyers' reviews of one subject, not removed.
+    index('reviews_subject_idx')
+      .on(t.subjectId, t.publishAt)
+      .where(sql`${t.authorRole} = 'buyer' and ${t.removedAt} is null`),
+  ],
+)
+
+/** A signed-in user's report of a review; admins see the open ones and remove the review or dismiss them. */
+export const reviewReports = pgTable(
+  'review_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reviewId: uuid('review_id')
+      .notNull()
+      .references(() => reviews.id),
+    reporterId: text('reporter_id')
+      .notNull()
+      .references(() => users.id),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: REPORT_STATUSES }).notNull().default('open'),
+    resolvedBy: text('resolved_by').references(() => users.id),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('review_reports_status_check', sql`${t.status} in ('open', 'dismissed', 'removed')`),
+    uniqueIndex('review_reports_review_reporter_idx').on(t.reviewId, t.reporterId),
+    index('review_reports_open_idx').on(t.createdAt.desc()).where(sql`${t.status} = 'open'`),
+  ],
 )

@@ -6,6 +6,7 @@ import type { Brand } from '#contract/brands'
 import { priceVerdict } from '#contract/price-guide'
 import type { Product } from '#contract/products'
 import { MEDIA_PREFIX, MemoryMediaStorage } from '#server/lib/storage'
+import { bearerFor } from '#server/test/auth-helpers'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import type { Db } from './client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
@@ -13,7 +14,18 @@ import { stableUuid } from './demo/ids'
 import { DEMO_PAST_BUYERS } from './demo/market-history'
 import { CARD_SIZE, DETAIL_SIZE } from './demo/product-photos'
 import { DEMO_PRODUCTS } from './demo/products'
-import { accounts, bookings, brands, CONDITIONS, payments, productImages, products, users } from './schema'
+import {
+  accounts,
+  bookings,
+  brands,
+  CONDITIONS,
+  disputes,
+  messages,
+  payments,
+  productImages,
+  products,
+  users,
+} from './schema'
 import { DEMO_REFERENCE_DATE, seedDemoIfEmpty } from './seed'
 
 // Rendering the pictures is the slow part of a seed; a busy machine needs room.
@@ -176,13 +188,41 @@ describe('seedDemoIfEmpty', () => {
         return b.isPaid ? 'paid' : p?.isSold ? 'sold to someone else' : 'waiting for payment'
       }),
     )
-    expect(states.sort()).toEqual(['paid', 'sold to someone else', 'waiting for payment'])
-    const paid = orders.find((b) => b.isPaid)
+    expect(states.filter((s) => s !== 'paid').sort()).toEqual(['sold to someone else', 'waiting for payment'])
+    // Every stage of the deal after payment (server/db/demo/deals.ts), with one open dispute.
+    const stages = orders.filter((b) => b.isPaid).map((b) => b.stage)
+    expect(new Set(stages)).toEqual(new Set(['paid', 'handed_over', 'disputed', 'completed']))
+    expect(stages.filter((s) => s === 'completed').length).toBeGreaterThanOrEqual(3)
+    const open = await t.db.select().from(disputes).where(eq(disputes.status, 'open'))
+    expect(open.map((d) => d.openedBy)).toEqual(['demo-buyer'])
+    const paid = orders.find((b) => b.isPaid && b.stage === 'paid')
     const [payment] = await t.db
       .select()
       .from(payments)
       .where(eq(payments.bookingId, paid?.id as string))
     expect(payment).toMatchObject({ status: 'succeeded', amountCents: paid?.priceCents })
+  })
+
+  it('holds a conversation between the demo buyer and seller, with a warning and one unread message', async () => {
+    const bookingId = stableUuid('booking:paid')
+    const thread = await t.db
+      .select()
+      .from(messages)
+      .where(eq(messages.bookingId, bookingId))
+      .orderBy(asc(messages.createdAt))
+    expect(thread.map((m) => m.senderId)).toEqual(['demo-buyer', 'demo-seller', 'demo-buyer', 'demo-seller'])
+    expect(thread.map((m) => m.offPlatform)).toEqual([false, false, true, false])
+    const asBuyer = await t.app.inject({
+      method: 'GET',
+      url: '/api/messages/unread',
+      headers: await bearerFor(t.app, {
+        id: 'demo-buyer',
+        name: '',
+        email: 'buyer@laptopmarket.test',
+        role: 'buyer',
+      }),
+    })
+    expect(asBuyer.json()).toMatchObject({ count: 1, bookings: { [bookingId]: 1 } })
   })
 
   it('serves the demo through the public API', async () => {

@@ -4,11 +4,14 @@ import type { MediaStorage } from '#server/lib/storage'
 import type { Db } from './client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
 import { brandLogoSvg, DEMO_BRANDS } from './demo/brands'
+import { seedDemoDeals } from './demo/deals'
 import { hashString } from './demo/geometry'
 import { stableUuid } from './demo/ids'
 import { seedMarketHistory } from './demo/market-history'
+import { seedDemoMessages } from './demo/messages'
 import { planPhotos, writeDemoPhotos } from './demo/photos'
 import { DEMO_PRODUCTS } from './demo/products'
+import { seedDemoReviews } from './demo/reviews'
 import { createBooking, createBrand, createPayment, createProduct, createUser } from './factories'
 import { brands } from './schema'
 
@@ -133,7 +136,9 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
       created.set(product.slug, row)
     }
 
-    const bookings = await seedDemoBookings(tx, users, created)
+    const bookings =
+      (await seedDemoBookings(tx, users, created)) +
+      (await seedDemoDeals(tx, { referenceDate: DEMO_REFERENCE_DATE, users, created }))
     // Past sales (the price guide) and page views (the seller's dashboard).
     await seedMarketHistory(tx, {
       referenceDate: DEMO_REFERENCE_DATE,
@@ -144,6 +149,8 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
       createUser,
       passwordHash,
     })
+    // Reviews of the completed sales (the deals' and the market history's).
+    await seedDemoReviews(tx)
     return {
       brands: DEMO_BRANDS.length,
       products: created.size,
@@ -214,6 +221,12 @@ async function seedDemoBookings(
     status: 'succeeded',
     createdAt: soldAt,
     updatedAt: soldAt,
+  })
+  await seedDemoMessages(tx, {
+    bookingId: paid.id,
+    buyerId: buyer.id,
+    sellerId: paidFor.sellerId,
+    paidAt: soldAt,
   })
   await createBooking(tx, {
     id: stableUuid('booking:waiting'),

@@ -38,6 +38,21 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 600,
   }),
+  // Completing handed-over sales AUTO_COMPLETE_DAYS after the handover (every quarter hour): a conditional
+  // update, so a repeat or a second instance completes nothing twice.
+  'deals.auto-complete': queue<Record<string, never>>({
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  }),
+  // A message still unread a few minutes after it was sent: emails its reader once per conversation.
+  'messages.unread': queue<{ bookingId: string; userId: string }>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
 } satisfies Record<string, QueueSpec<object>>
 
 export type QueueName = keyof typeof QUEUES

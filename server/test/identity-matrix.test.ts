@@ -4,6 +4,7 @@
 
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { messages } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import {
   buildIdentities,
@@ -199,6 +200,68 @@ const DEAL_BUYER = (status: number): Expected => ({
   admin: 403,
 })
 const PROBLEM = { reason: 'The laptop does not turn on.' }
+
+/** Messages: the booking's two parties get `party`, an admin `admin`, everyone else 404. */
+const CONVERSATION = (party: number, admin: number): Expected => ({
+  ...SIGNED_OUT,
+  buyer: party,
+  otherBuyer: 404,
+  seller: party,
+  otherSeller: 404,
+  admin,
+})
+
+/** A message from `seller` to `buyer` on a new booking (none of its messages reported), written straight to the table. */
+async function sellerMessage(f: Fixtures): Promise<string> {
+  const booking = await f.freshBooking()
+  const [row] = await t.db
+    .insert(messages)
+    .values({ bookingId: booking.id, senderId: f.seller.id, body: 'Call me on my number instead' })
+    .returning({ id: messages.id })
+  if (!row) throw new Error('no message')
+  return row.id
+}
+
+/** A completed sale both sides reviewed; the buyer's review (of `seller`) is published. */
+async function reviewedDeal(f: Fixtures) {
+  const booking = await dealAt(f, 'completed')
+  let buyerReviewId = ''
+  for (const who of [f.buyer, f.seller]) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${booking.id}/review`,
+      headers: { cookie: who.cookie },
+      payload: { rating: 5, text: 'Smooth sale, as described.' },
+    })
+    if (res.statusCode !== 201) throw new Error(`review: ${res.statusCode} ${res.body}`)
+    if (who === f.buyer) buyerReviewId = res.json().insertedId
+  }
+  return { id: booking.id, buyerReviewId }
+}
+
+/** A published review with an open report by `otherBuyer`, for the admin's rows. */
+async function reportedReview(f: Fixtures) {
+  const { buyerReviewId } = await reviewedDeal(f)
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/reviews/${buyerReviewId}/report`,
+    headers: { cookie: f.otherBuyer.cookie },
+    payload: { reason: 'This review is not about the sale.' },
+  })
+  if (res.statusCode !== 201) throw new Error(`report: ${res.statusCode} ${res.body}`)
+  return buyerReviewId
+}
+
+/** Reviewing a sale: its two sides only; others get 404 and an admin who is neither 403. */
+const REVIEWER = (status: number): Expected => ({
+  ...SIGNED_OUT,
+  buyer: status,
+  otherBuyer: 404,
+  seller: status,
+  otherSeller: 404,
+  admin: 403,
+})
+const REVIEW = { rating: 4, text: 'Friendly and on time.' }
 
 const ROWS: Row[] = [
   // Public reads
@@ -739,6 +802,146 @@ const ROWS: Row[] = [
     url: `/api/disputes/${NO_SUCH_ID}/refund`,
     expected: { ...ADMIN_ONLY, admin: 404 },
   },
+
+  // Reviews after a completed sale: its two sides review each other once; anyone reads a seller's
+  // published reviews; anyone signed in reports one (not their own); admins remove or dismiss.
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/review',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'completed')).id}/review`,
+    body: REVIEW,
+    expected: REVIEWER(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/review',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'handed_over')).id}/review`,
+    body: REVIEW,
+    expected: REVIEWER(409),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/review',
+    url: async (f) => `/api/bookings/${(await reviewedDeal(f)).id}/review`,
+    body: REVIEW,
+    expected: REVIEWER(409),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/review',
+    url: `/api/bookings/${NO_SUCH_ID}/review`,
+    body: REVIEW,
+    expected: { ...ANY_SIGNED_IN, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/review',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'completed')).id}/review`,
+    body: { rating: 6, text: 'Too good.' },
+    expected: { ...ANY_SIGNED_IN, buyer: 400, otherBuyer: 400, seller: 400, otherSeller: 400, admin: 400 },
+  },
+  {
+    method: 'GET',
+    route: '/api/sellers/{id}/reviews',
+    url: (f) => `/api/sellers/${f.seller.id}/reviews`,
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/sellers/{id}/reviews',
+    url: (f) => `/api/sellers/${f.deletedUser.id}/reviews`,
+    expected: everyone(404),
+  },
+  {
+    method: 'GET',
+    route: '/api/sellers/{id}/page',
+    url: (f) => `/api/sellers/${f.seller.id}/page`,
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/sellers/{id}/page',
+    url: '/api/sellers/nobody/page',
+    expected: everyone(404),
+  },
+  { method: 'GET', route: '/api/reviews/mine', expected: ANY_SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/reviews/{id}/report',
+    url: async (f) => `/api/reviews/${(await reviewedDeal(f)).buyerReviewId}/report`,
+    body: { reason: 'This review is not about the sale.' },
+    expected: { ...SIGNED_OUT, buyer: 403, otherBuyer: 201, seller: 201, otherSeller: 201, admin: 201 },
+  },
+  { method: 'GET', route: '/api/reviews/reported', expected: ADMIN_ONLY },
+  {
+    method: 'PUT',
+    route: '/api/reviews/{id}/remove',
+    url: async (f) => `/api/reviews/${await reportedReview(f)}/remove`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    route: '/api/reviews/{id}/dismiss',
+    url: async (f) => `/api/reviews/${await reportedReview(f)}/dismiss`,
+    expected: ADMIN_ONLY,
+  },
+
+  // Messages: a booking's conversation is its buyer's and the listing's seller's; an admin reads (never
+  // writes) one with a dispute or a reported message; everyone else gets 404 for the booking.
+  {
+    method: 'GET',
+    route: '/api/bookings/{id}/messages',
+    url: (f) => `/api/bookings/${f.booking.id}/messages`,
+    expected: CONVERSATION(200, 404),
+  },
+  {
+    method: 'GET',
+    route: '/api/bookings/{id}/messages',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'disputed')).id}/messages`,
+    expected: CONVERSATION(200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/api/bookings/{id}/messages',
+    url: `/api/bookings/${NO_SUCH_ID}/messages`,
+    expected: CONVERSATION(404, 404),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/messages',
+    url: (f) => `/api/bookings/${f.booking.id}/messages`,
+    body: { body: 'Is the charger included?' },
+    expected: CONVERSATION(201, 404),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/messages',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'disputed')).id}/messages`,
+    body: { body: 'About the problem you reported' },
+    expected: CONVERSATION(201, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/messages',
+    url: (f) => `/api/bookings/${f.booking.id}/messages`,
+    body: { body: '' },
+    expected: { ...ANY_SIGNED_IN, buyer: 400, otherBuyer: 400, seller: 400, otherSeller: 400, admin: 400 },
+  },
+  { method: 'GET', route: '/api/messages/unread', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/messages/conversations', expected: ANY_SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/messages/{id}/report',
+    url: async (f) => `/api/messages/${await sellerMessage(f)}/report`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 404, seller: 403, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/messages/{id}/report',
+    url: `/api/messages/${NO_SUCH_ID}/report`,
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  { method: 'GET', route: '/api/messages/reported', expected: ADMIN_ONLY },
 
   // Email: each signed-in person's own settings; the auth library's reset calls answer everyone alike
   { method: 'GET', route: '/api/email-settings', expected: ANY_SIGNED_IN },

@@ -1,7 +1,14 @@
 // Every kind of email, by name. To add one: a file beside this one (`defineEmail` with its data type, its
 // topic or null when essential, and `compose` for the text and HTML parts), and a line here.
+import dealBooked from './deal-booked'
+import dealCompleted from './deal-completed'
+import dealDisputeOpened from './deal-dispute-opened'
+import dealDisputeResolved from './deal-dispute-resolved'
+import dealHandedOver from './deal-handed-over'
+import dealPaid from './deal-paid'
 import type { EmailTemplate } from './layout'
 import listingExpiring from './listing-expiring'
+import messageUnread from './message-unread'
 import passwordReset from './password-reset'
 import verifyEmail from './verify-email'
 
@@ -9,6 +16,13 @@ export const TEMPLATES = {
   'password-reset': passwordReset,
   'verify-email': verifyEmail,
   'listing-expiring': listingExpiring,
+  'deal-booked': dealBooked,
+  'deal-paid': dealPaid,
+  'deal-handed-over': dealHandedOver,
+  'deal-completed': dealCompleted,
+  'deal-dispute-opened': dealDisputeOpened,
+  'deal-dispute-resolved': dealDisputeResolved,
+  'message-unread': messageUnread,
 } satisfies Record<string, EmailTemplate<never>>
 
 export type TemplateName = keyof typeof TEMPLATES

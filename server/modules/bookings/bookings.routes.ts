@@ -20,7 +20,7 @@ import { holdBooking } from './hold.service'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.ctx
+  const { db, config, mail } = app.ctx
   const { autoCompleteDays } = config.deal
 
   app.post(
@@ -35,7 +35,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const id = await createBooking(db, caller(req), req.body)
+      const id = await createBooking(db, caller(req), req.body, mail)
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )
@@ -114,7 +114,14 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await markHandedOver(db, caller(req), req.params.id, req.body)
+      const modifiedCount = await markHandedOver(
+        db,
+        caller(req),
+        req.params.id,
+        req.body,
+        mail,
+        autoCompleteDays,
+      )
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -131,7 +138,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await confirmReceived(db, caller(req), req.params.id)
+      const modifiedCount = await confirmReceived(db, caller(req), req.params.id, mail)
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -149,7 +156,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const id = await reportProblem(db, caller(req), req.params.id, req.body)
+      const id = await reportProblem(db, caller(req), req.params.id, req.body, mail)
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )

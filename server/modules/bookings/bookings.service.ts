@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Booking, BookingStatus, NewBooking } from '#contract/bookings'
 import { type ListPageQuery, TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
@@ -8,6 +8,7 @@ import { AppError, notFound } from '#server/lib/errors'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import { listPaging, type PagedList } from '#server/modules/products/paging'
 import { firstPhotoUrl, isListed, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
+import { type DealMail, queueDealEmails } from './deal-emails'
 
 export const bookingColumns = {
   booking: bookings,
@@ -101,9 +102,15 @@ export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
 
 /**
  * Books a listing for the caller. Price, name and image come from the listing and the buyer from the
- * session; a sold listing, one's own listing, or a second booking of the same listing is refused.
+ * session; a sold listing, one's own listing, or a second booking of the same listing is refused. The
+ * seller is emailed, in the booking's transaction.
  */
-export async function createBooking(db: Db, buyer: SessionUser, input: NewBooking): Promise<string> {
+export async function createBooking(
+  db: Db,
+  buyer: SessionUser,
+  input: NewBooking,
+  mail: DealMail,
+): Promise<string> {
   const [product] = await db
     .select({
       id: products.id,
@@ -122,23 +129,26 @@ export async function createBooking(db: Db, buyer: SessionUser, input: NewBookin
   if (product.sellerId === buyer.id) throw new AppError('FORBIDDEN', 'You cannot book your own listing')
   if (product.isSold) throw new AppError('CONFLICT', 'This laptop has already been sold')
   if (product.expiredAt) throw new AppError('CONFLICT', 'This listing has expired')
-  const inserted = await db
-    .insert(bookings)
-    .values({
-      productId: product.id,
-      buyerId: buyer.id,
-      productName: product.name,
-      productImage: product.image ?? PLACEHOLDER_IMAGE,
-      priceCents: product.priceCents,
-      userName: buyer.name,
-      email: buyer.email,
-      phoneNumber: input.phoneNumber,
-      location: input.location,
-    })
-    .onConflictDoNothing({ target: [bookings.productId, bookings.buyerId] })
-    .returning({ id: bookings.id })
-  if (!inserted[0]) throw new AppError('CONFLICT', 'You have already booked this laptop')
-  return inserted[0].id
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(bookings)
+      .values({
+        productId: product.id,
+        buyerId: buyer.id,
+        productName: product.name,
+        productImage: product.image ?? PLACEHOLDER_IMAGE,
+        priceCents: product.priceCents,
+        userName: buyer.name,
+        email: buyer.email,
+        phoneNumber: input.phoneNumber,
+        location: input.location,
+      })
+      .onConflictDoNothing({ target: [bookings.productId, bookings.buyerId] })
+      .returning({ id: bookings.id })
+    if (!inserted[0]) throw new AppError('CONFLICT', 'You have already booked this laptop')
+    await queueDealEmails(tx, mail, inserted[0].id, { kind: 'booked' })
+    return inserted[0].id
+  })
 }
 
 /** The bookings of the account with this email: the caller's own, or anyone's for an admin. */
@@ -170,6 +180,26 @@ export async function findBookings(
     return Number(row?.n ?? 0)
   })
   return { ...page, items: page.items.map((row) => toBooking(row, autoCompleteDays)) }
+}
+
+/**
+ * The sale of each of these listings, for their seller's My Product: its paid booking (the latest, when a
+ * refunded one came before), by listing id.
+ */
+export async function salesOfProducts(
+  db: Db,
+  productIds: string[],
+  autoCompleteDays: number,
+): Promise<Map<string, Booking>> {
+  if (productIds.length === 0) return new Map()
+  const rows = await selectBookingRows(db)
+    .where(and(inArray(bookings.productId, productIds), eq(bookings.isPaid, true)))
+    .orderBy(desc(bookings.paidAt), desc(bookings.id))
+  const sales = new Map<string, Booking>()
+  for (const row of rows) {
+    if (!sales.has(row.booking.productId)) sales.set(row.booking.productId, toBooking(row, autoCompleteDays))
+  }
+  return sales
 }
 
 /** One booking, for its buyer, the listing's seller, or an admin. */

@@ -1,10 +1,12 @@
 import { eq, sql } from 'drizzle-orm'
 import type { BookingStatus, HandoverBody, ProblemBody } from '#contract/bookings'
+import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { bookingStatus } from './bookings.service'
+import { type DealMail, queueDealEmails } from './deal-emails'
 
 /** How each status reads in a refusal ("… the booking is handed over"). */
 export const STATUS_WORDS: Record<BookingStatus, string> = {
@@ -61,24 +63,41 @@ async function recordEvent(
   await tx.insert(bookingEvents).values({ ...event, note: event.note ?? null })
 }
 
-/** The listing's seller says the buyer has the laptop (paid bookings only), with an optional note. */
-export async function markHandedOver(db: Db, seller: SessionUser, bookingId: string, input: HandoverBody) {
+/**
+ * The listing's seller says the buyer has the laptop (paid bookings only), with an optional note. The
+ * buyer is emailed, with the day the sale completes by itself (`autoCompleteDays` after the handover).
+ */
+export async function markHandedOver(
+  db: Db,
+  seller: SessionUser,
+  bookingId: string,
+  input: HandoverBody,
+  mail: DealMail,
+  autoCompleteDays: number,
+) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, seller, bookingId)
     if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can mark this laptop handed over')
     if (deal.status !== 'paid') throw wrongStage('mark it handed over', deal.status)
     const note = input?.note ? input.note : null
-    await tx
+    const [moved] = await tx
       .update(bookings)
       .set({ stage: 'handed_over', handedOverAt: sql`now()`, handoverNote: note })
       .where(eq(bookings.id, bookingId))
+      .returning({ handedOverAt: bookings.handedOverAt })
     await recordEvent(tx, { bookingId, kind: 'handed_over', actorId: seller.id, note })
+    const handedOverAt = moved?.handedOverAt ?? new Date()
+    await queueDealEmails(tx, mail, bookingId, {
+      kind: 'handed_over',
+      note,
+      completesAt: new Date(handedOverAt.getTime() + autoCompleteDays * 86_400_000),
+    })
     return 1
   })
 }
 
 /** The buyer confirms "Received, as described": the sale is completed. */
-export async function confirmReceived(db: Db, buyer: SessionUser, bookingId: string) {
+export async function confirmReceived(db: Db, buyer: SessionUser, bookingId: string, mail: DealMail) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
     if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can confirm they received the laptop')
@@ -88,12 +107,19 @@ export async function confirmReceived(db: Db, buyer: SessionUser, bookingId: str
       .set({ stage: 'completed', completedAt: sql`now()` })
       .where(eq(bookings.id, bookingId))
     await recordEvent(tx, { bookingId, kind: 'received', actorId: buyer.id })
+    await queueDealEmails(tx, mail, bookingId, { kind: 'completed', how: 'confirmed' })
     return 1
   })
 }
 
 /** The buyer reports a problem with a paid sale that is not completed: a dispute opens for admins. */
-export async function reportProblem(db: Db, buyer: SessionUser, bookingId: string, input: ProblemBody) {
+export async function reportProblem(
+  db: Db,
+  buyer: SessionUser,
+  bookingId: string,
+  input: ProblemBody,
+  mail: DealMail,
+) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
     if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can report a problem with this sale')
@@ -107,6 +133,7 @@ export async function reportProblem(db: Db, buyer: SessionUser, bookingId: strin
     if (!dispute) throw new AppError('INTERNAL', 'The problem could not be saved')
     await tx.update(bookings).set({ stage: 'disputed' }).where(eq(bookings.id, bookingId))
     await recordEvent(tx, { bookingId, kind: 'problem_reported', actorId: buyer.id, note: input.reason })
+    await queueDealEmails(tx, mail, bookingId, { kind: 'dispute_opened', reason: input.reason })
     return dispute.id
   })
 }
@@ -114,9 +141,14 @@ export async function reportProblem(db: Db, buyer: SessionUser, bookingId: strin
 /**
  * Completes every handed-over sale whose buyer has not answered within `days` of the handover: one
  * conditional update per sale, so running it twice (or on two instances at once) completes each once.
- * Returns the ids it completed.
+ * Both sides are emailed in the same transaction. Returns the ids it completed.
  */
-export async function completeOverdueSales(db: Db, days: number, limit = 500): Promise<string[]> {
+export async function completeOverdueSales(
+  db: Db,
+  days: number,
+  mail: DealMail,
+  limit = 500,
+): Promise<string[]> {
   return db.transaction(async (tx) => {
     const done = await tx
       .update(bookings)
@@ -132,7 +164,24 @@ export async function completeOverdueSales(db: Db, days: number, limit = 500): P
       await tx
         .insert(bookingEvents)
         .values(done.map((d) => ({ bookingId: d.id, kind: 'auto_completed' as const, actorId: null })))
+      await queueDealEmails(
+        tx,
+        mail,
+        done.map((d) => d.id),
+        { kind: 'completed', how: 'auto' },
+      )
     }
     return done.map((d) => d.id)
   })
+}
+
+/**
+ * The `deals.auto-complete` job, every quarter hour (pg-boss's cron: one instance does each run): completes
+ * the sales whose handover is AUTO_COMPLETE_DAYS old. Safe to run twice (see completeOverdueSales).
+ */
+export function registerDealJobs(ctx: Pick<AppContext, 'db' | 'mail' | 'config' | 'jobs'>) {
+  ctx.jobs.work('deals.auto-complete', async () => {
+    await completeOverdueSales(ctx.db, ctx.config.deal.autoCompleteDays, ctx.mail)
+  })
+  ctx.jobs.schedule('deals.auto-complete', '*/15 * * * *')
 }

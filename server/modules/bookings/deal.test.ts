@@ -365,13 +365,34 @@ describe('completion by time', () => {
     await back(old.booking.id, 7)
     await back(young.booking.id, 6)
 
-    const done = await completeOverdueSales(t.db, 7)
+    const done = await completeOverdueSales(t.db, 7, t.app.ctx.mail)
     expect(done).toContain(old.booking.id)
     expect(done).not.toContain(young.booking.id)
     expect((await wireBooking(old.booking.id)).status).toBe('completed')
     expect((await wireBooking(young.booking.id)).status).toBe('handed_over')
-    expect(await completeOverdueSales(t.db, 7)).not.toContain(old.booking.id)
+    expect(await completeOverdueSales(t.db, 7, t.app.ctx.mail)).not.toContain(old.booking.id)
     const events = await t.db.select().from(bookingEvents).where(eq(bookingEvents.bookingId, old.booking.id))
     expect(events.filter((e) => e.kind === 'auto_completed')).toHaveLength(1)
+  })
+})
+
+describe("the seller's own list (My Product)", () => {
+  it('carries each sold listing’s sale and its stage; an unsold one has none', async () => {
+    const { product, booking } = await handedOver()
+    const unsold = await createProduct(t.db, { seller, brand })
+    const res = await call('GET', `/api/products?email=${encodeURIComponent(seller.email)}&limit=100`, seller)
+    expect(res.statusCode).toBe(200)
+    const list = res.json() as { _id: string; sale?: Booking | null }[]
+    const sold = list.find((p) => p._id === product.id)
+    expect(Booking.parse(sold?.sale)).toMatchObject({
+      _id: booking.id,
+      status: 'handed_over',
+      userName: 'Bea Buyer',
+      handoverNote: 'Met at the Union Station café',
+    })
+    expect(list.find((p) => p._id === unsold.id)?.sale).toBeNull()
+    // The public listing never carries it.
+    const pub = await call('GET', `/api/products/${product.id}`, otherBuyer)
+    expect(pub.json()).not.toHaveProperty('sale')
   })
 })

@@ -9,8 +9,8 @@ import { findDisputes, refundDispute, releaseDispute } from './disputes.service'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.ctx
-  const provider = choosePaymentProvider(config)
+  const { db, config, mail } = app.ctx
+  const provider = choosePaymentProvider(config, mail)
 
   app.get(
     '/disputes',
@@ -38,7 +38,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await refundDispute(db, provider, caller(req), req.params.id)
+      const modifiedCount = await refundDispute(db, provider, caller(req), req.params.id, mail)
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -55,7 +55,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await releaseDispute(db, caller(req), req.params.id)
+      const modifiedCount = await releaseDispute(db, caller(req), req.params.id, mail)
       return { acknowledged: true, modifiedCount }
     },
   )

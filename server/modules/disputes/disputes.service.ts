@@ -6,6 +6,7 @@ import { bookingEvents, bookings, disputes, payments, products, users } from '#s
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { bookingStatus } from '#server/modules/bookings/bookings.service'
+import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import type { PaymentProvider } from '#server/modules/payments/payment-provider'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 
@@ -104,7 +105,13 @@ async function lockOpenDispute(tx: Db, id: string) {
  * idempotent per PaymentIntent), the payment and the booking are marked refunded. The listing stays off
  * sale (docs/decisions/0020).
  */
-export async function refundDispute(db: Db, provider: PaymentProvider, admin: SessionUser, id: string) {
+export async function refundDispute(
+  db: Db,
+  provider: PaymentProvider,
+  admin: SessionUser,
+  id: string,
+  mail: DealMail,
+) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
     const [payment] = await tx
@@ -129,12 +136,13 @@ export async function refundDispute(db: Db, provider: PaymentProvider, admin: Se
     await tx.insert(bookingEvents).values({ bookingId: booking.id, kind: 'refunded', actorId: admin.id })
     // A refunded sale no longer counts in the price guide.
     await refreshPriceGuideForProduct(tx, booking.productId)
+    await queueDealEmails(tx, mail, booking.id, { kind: 'dispute_resolved', outcome: 'refunded' })
     return 1
   })
 }
 
 /** An admin releases a disputed sale to the seller: the sale is completed and the money is the seller's. */
-export async function releaseDispute(db: Db, admin: SessionUser, id: string) {
+export async function releaseDispute(db: Db, admin: SessionUser, id: string, mail: DealMail) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
     await tx
@@ -146,6 +154,7 @@ export async function releaseDispute(db: Db, admin: SessionUser, id: string) {
       .set({ status: 'released', resolvedBy: admin.id, resolvedAt: sql`now()` })
       .where(eq(disputes.id, dispute.id))
     await tx.insert(bookingEvents).values({ bookingId: booking.id, kind: 'released', actorId: admin.id })
+    await queueDealEmails(tx, mail, booking.id, { kind: 'dispute_resolved', outcome: 'released' })
     return 1
   })
 }

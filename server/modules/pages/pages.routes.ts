@@ -5,7 +5,13 @@ import zlib from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { isPagePath } from '#contract/pages'
 import type { AppInstance } from '#server/app-context'
-import { countListedProducts, findSitemapProducts, type PageRenderer, pageData } from './pages.service'
+import {
+  countListedProducts,
+  findSitemapProducts,
+  findSitemapSellers,
+  type PageRenderer,
+  pageData,
+} from './pages.service'
 
 /**
  * React writes the page's hoistable tags (title, image preloads) first; the head already has them, and a
@@ -141,6 +147,12 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
     return brands.map((b) => ({ loc: `${origin}/productcard?brand=${b._id}` }))
   }
 
+  /** Sellers with laptops for sale: their pages go in the first file, beside the brands. */
+  async function sellerUrls() {
+    const rows = await findSitemapSellers(db, 5000)
+    return rows.map((r) => ({ loc: `${origin}/sellers/${encodeURIComponent(r.id)}` }))
+  }
+
   async function productUrls(offset: number, limit: number) {
     const rows = await findSitemapProducts(db, offset, limit)
     return rows.map((r) => ({
@@ -151,7 +163,11 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (_req, reply) => {
     reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=600')
-    const fixed = [...STATIC_URLS.map((p) => ({ loc: origin + p })), ...(await brandUrls())]
+    const fixed = [
+      ...STATIC_URLS.map((p) => ({ loc: origin + p })),
+      ...(await brandUrls()),
+      ...(await sellerUrls()),
+    ]
     const listings = await countListedProducts(db)
     if (fixed.length + listings <= maxUrls)
       return reply.send(urlset([...fixed, ...(await productUrls(0, maxUrls))]))
@@ -172,7 +188,13 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
     if (n < 0 || n > Math.ceil(listings / maxUrls)) return reply.callNotFound()
     reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=600')
     if (n === 0)
-      return reply.send(urlset([...STATIC_URLS.map((p) => ({ loc: origin + p })), ...(await brandUrls())]))
+      return reply.send(
+        urlset([
+          ...STATIC_URLS.map((p) => ({ loc: origin + p })),
+          ...(await brandUrls()),
+          ...(await sellerUrls()),
+        ]),
+      )
     return reply.send(urlset(await productUrls((n - 1) * maxUrls, maxUrls)))
   })
 

@@ -5,6 +5,7 @@ import { and, asc, count, eq } from 'drizzle-orm'
 import { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { products, users } from '#server/db/schema'
+import { AppError } from '#server/lib/errors'
 import type { PublicCache } from '#server/lib/public-cache'
 import { findBrands } from '#server/modules/brands/brands.service'
 import {
@@ -13,6 +14,7 @@ import {
   isAvailable,
 } from '#server/modules/products/products.queries'
 import { searchProducts } from '#server/modules/products/search.queries'
+import { findSellerPage } from '#server/modules/reviews/reviews.service'
 import type * as EntryServer from '../../../web/src/ssr/entry-server'
 
 /** The web app's server entry: built into dist/server by `npm run build`, or the source module in tests. */
@@ -36,6 +38,15 @@ export function pageData(db: Db, cache: PublicCache): EntryServer.PageData {
       if (product) return product
       const [row] = await db.select({ id: products.id }).from(products).where(eq(products.id, id)).limit(1)
       return row ? 'gone' : undefined
+    },
+    seller: async (id) => {
+      if (id.length > 64) return undefined
+      try {
+        return JSON.parse(await cache.get(`seller:${id}`, () => findSellerPage(db, id)))
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return undefined
+        throw error
+      }
     },
     // The query as the browse page sends it to GET /api/search: its filters as strings, with facet counts.
     search: async (filters) => {
@@ -67,5 +78,16 @@ export async function findSitemapProducts(db: Db, offset: number, limit: number)
     .where(and(isAvailable))
     .orderBy(asc(products.id))
     .offset(offset)
+    .limit(limit)
+}
+
+/** Sellers with laptops for sale, for the sitemap (their public pages). */
+export async function findSitemapSellers(db: Db, limit: number) {
+  return db
+    .selectDistinct({ id: products.sellerId })
+    .from(products)
+    .innerJoin(users, eq(users.id, products.sellerId))
+    .where(isAvailable)
+    .orderBy(asc(products.sellerId))
     .limit(limit)
 }

@@ -7,8 +7,9 @@ import { type AppInstance, buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import type { Db } from '#server/db/client'
 import { MemoryMediaStorage } from '#server/lib/storage'
+import { createReview } from '#server/modules/reviews/reviews.service'
 import { signIn, TEST_PASSWORD } from '#server/test/auth-helpers'
-import { createBrand, createProduct, createUser } from '#server/test/factories'
+import { createBooking, createBrand, createProduct, createUser } from '#server/test/factories'
 import { openTestDatabase } from '#server/test/test-app'
 import * as renderer from '../../../web/src/ssr/entry-server'
 import { acceptedEncoding } from './pages.routes'
@@ -22,6 +23,7 @@ let app: AppInstance
 let db: Db
 let close: () => Promise<void>
 let brand: { id: string; name: string }
+let seller: Awaited<ReturnType<typeof createUser>>
 let newest: Awaited<ReturnType<typeof createProduct>>
 let sold: Awaited<ReturnType<typeof createProduct>>
 let removed: Awaited<ReturnType<typeof createProduct>>
@@ -68,7 +70,7 @@ beforeAll(async () => {
     await opened.database.close()
     await opened.drop()
   }
-  const seller = await createUser(db, { role: 'seller', name: 'Dana Seller' })
+  seller = await createUser(db, { role: 'seller', name: 'Dana Seller' })
   brand = await createBrand(db, { name: 'Lenovo' })
   const day = (n: number) => new Date(Date.UTC(2026, 9, n))
   await createProduct(db, { seller, brand, name: 'ThinkPad Old', postedOn: day(1), isAdvertised: true })
@@ -328,8 +330,57 @@ describe('sitemap and robots.txt', () => {
     expect(locs).toContain(`${ORIGIN}/`)
     expect(locs).toContain(`${ORIGIN}/productcard?brand=${brand.id}`)
     expect(locs).toContain(`${ORIGIN}/products/${newest.id}`)
+    expect(locs).toContain(`${ORIGIN}/sellers/${seller.id}`)
     expect(locs).not.toContain(`${ORIGIN}/products/${sold.id}`)
     expect(locs).not.toContain(`${ORIGIN}/products/${removed.id}`)
     expect((await app.inject({ url: '/sitemap-9.xml' })).statusCode).toBe(404)
+  })
+})
+
+describe('the public seller page', () => {
+  it('/sellers/{id} is rendered with its title, description, rating, laptops and published reviews', async () => {
+    const buyer = await createUser(db, { role: 'buyer', name: 'Rae Buyer' })
+    const laptop = await createProduct(db, { seller, brand, name: 'ThinkPad Reviewed', isSold: true })
+    const booking = await createBooking(db, {
+      buyer,
+      product: laptop,
+      isPaid: true,
+      stage: 'completed',
+      completedAt: new Date(),
+    })
+    const asUser = (u: typeof buyer) => ({ ...u, isVerified: false })
+    await createReview(db, asUser(buyer), booking.id, {
+      rating: 4,
+      text: 'Honest <grading>, quick handover.',
+    })
+    await createReview(db, asUser(seller), booking.id, { rating: 5, text: 'Paid at once.' })
+
+    const res = await app.inject({ url: `/sellers/${seller.id}` })
+    expect(res.statusCode).toBe(200)
+    const html = res.body
+    expect(html.match(/<title>/g)).toHaveLength(1)
+    expect(tag(html, /<title>([^<]*)<\/title>/)).toBe('Dana Seller, seller · Laptop Market')
+    expect(tag(html, /<meta name="description" content="([^"]+)"/)).toContain(
+      'rated 4.0 out of 5 from 1 review',
+    )
+    expect(tag(html, /<link rel="canonical" href="([^"]*)"/)).toBe(`${ORIGIN}/sellers/${seller.id}`)
+    const page = body(html)
+    expect(page).toContain('Dana Seller')
+    expect(page).toContain('Honest &lt;grading&gt;, quick handover.')
+    // Reviews the seller wrote about buyers are not on the seller's page.
+    expect(page).not.toContain('Paid at once.')
+    // Their available laptops, each card with the seller's rating.
+    expect(page).toContain('ThinkPad X1 Carbon &lt;Gen 9&gt;')
+    expect(page).not.toContain('ThinkPad Gone')
+    expect(page).toMatch(/data-testid="seller-rating"/)
+  })
+
+  it('answers 404 for an unknown or deleted seller', async () => {
+    const unknown = await app.inject({ url: '/sellers/no-such-seller' })
+    expect(unknown.statusCode).toBe(404)
+    expect(tag(unknown.body, /<title>([^<]*)<\/title>/)).toBe('Seller not found · Laptop Market')
+    expect(unknown.body).toContain('noindex')
+    const gone = await createUser(db, { role: 'seller', name: 'Gone Seller', disabled: true })
+    expect((await app.inject({ url: `/sellers/${gone.id}` })).statusCode).toBe(404)
   })
 })

@@ -3,6 +3,7 @@ import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { AppError } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
+import type { DealMail } from '#server/modules/bookings/deal-emails'
 import {
   createStripeIntent,
   handleStripeWebhook,
@@ -43,7 +44,8 @@ async function refundTestPayment(payment: { provider: 'stripe' | 'test' }) {
   }
 }
 
-export function choosePaymentProvider(config: Config): PaymentProvider {
+/** `mail` queues the sale's emails in the payment's transaction. */
+export function choosePaymentProvider(config: Config, mail: DealMail): PaymentProvider {
   const settings = config.stripe
   if (!settings) {
     return {
@@ -51,7 +53,8 @@ export function choosePaymentProvider(config: Config): PaymentProvider {
       createIntent: async () => {
         throw new AppError('NOT_FOUND', 'Card payments run in test mode here')
       },
-      payWithTestCard,
+      payWithTestCard: (db, buyer, bookingId, cardNumber) =>
+        payWithTestCard(db, buyer, bookingId, cardNumber, mail),
       handleWebhook: async () => {
         throw new AppError('NOT_FOUND', 'Stripe is not configured')
       },
@@ -66,7 +69,7 @@ export function choosePaymentProvider(config: Config): PaymentProvider {
       throw new AppError('NOT_FOUND', 'Card payments go through Stripe here')
     },
     handleWebhook: (db, rawBody, signature) =>
-      handleStripeWebhook(db, stripe, settings.webhookSecret, rawBody, signature),
+      handleStripeWebhook(db, stripe, settings.webhookSecret, rawBody, signature, mail),
     refund: (payment) =>
       payment.provider === 'stripe'
         ? refundIntent(stripe, payment.transactionId)

@@ -21,8 +21,8 @@ const errors = {
 }
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.ctx
-  const provider = choosePaymentProvider(config)
+  const { db, config, mail } = app.ctx
+  const provider = choosePaymentProvider(config, mail)
 
   app.get(
     '/payments/config',

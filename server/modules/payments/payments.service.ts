@@ -14,6 +14,7 @@ import {
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
+import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { holderOf } from '#server/modules/bookings/hold.service'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import { testCardOutcome } from './test-processor'
@@ -73,10 +74,14 @@ export function amountDue(
   return Math.min(booking.priceCents, product.resalePriceCents)
 }
 
-/** The sale itself, in the caller's transaction: payment recorded, booking paid, listing sold. */
+/**
+ * The sale itself, in the caller's transaction: payment recorded, booking paid, listing sold, buyer and
+ * seller emailed.
+ */
 async function recordSale(
   tx: Db,
   sale: { booking: BookingRow; product: ProductRow; provider: 'stripe' | 'test'; transactionId: string },
+  mail: DealMail,
 ) {
   const now = new Date()
   const amountCents = amountDue(sale.booking, sale.product)
@@ -109,6 +114,7 @@ async function recordSale(
     .where(eq(products.id, sale.product.id))
   await tx.delete(productHolds).where(eq(productHolds.productId, sale.product.id))
   await refreshPriceGuideForProduct(tx, sale.product.id)
+  await queueDealEmails(tx, mail, sale.booking.id, { kind: 'paid' })
   return { transactionId: sale.transactionId, amountCents }
 }
 
@@ -117,7 +123,13 @@ async function recordSale(
  * many buyers pay at once, one sale happens and everyone else is refused before anything is charged.
  * A declined card leaves a failed payment on record and the booking payable.
  */
-export async function payWithTestCard(db: Db, buyer: SessionUser, bookingId: string, cardNumber: string) {
+export async function payWithTestCard(
+  db: Db,
+  buyer: SessionUser,
+  bookingId: string,
+  cardNumber: string,
+  mail: DealMail,
+) {
   const outcome = testCardOutcome(cardNumber)
   const result = await db.transaction(async (tx) => {
     const { booking, product } = await lockPayableBooking(tx, buyer, bookingId)
@@ -135,7 +147,7 @@ export async function payWithTestCard(db: Db, buyer: SessionUser, bookingId: str
       })
       return { declined: outcome.message }
     }
-    return recordSale(tx, { booking, product, provider: 'test', transactionId })
+    return recordSale(tx, { booking, product, provider: 'test', transactionId }, mail)
   })
   if ('declined' in result) throw new AppError('PAYMENT_FAILED', result.declined)
   publicDataChanged(db)
@@ -217,8 +229,9 @@ export async function handleStripeWebhook(
   webhookSecret: string,
   rawBody: Buffer,
   signature: string | undefined,
+  mail: DealMail,
 ): Promise<WebhookOutcome> {
-  const outcome = await settleStripeEvent(db, stripe, webhookSecret, rawBody, signature)
+  const outcome = await settleStripeEvent(db, stripe, webhookSecret, rawBody, signature, mail)
   if (outcome === 'paid') publicDataChanged(db)
   return outcome
 }
@@ -229,6 +242,7 @@ async function settleStripeEvent(
   webhookSecret: string,
   rawBody: Buffer,
   signature: string | undefined,
+  mail: DealMail,
 ): Promise<WebhookOutcome> {
   let event: Stripe.Event
   try {
@@ -303,7 +317,7 @@ async function settleStripeEvent(
       )
       return 'refunded'
     }
-    await recordSale(tx, { booking, product, provider: 'stripe', transactionId: intent.id })
+    await recordSale(tx, { booking, product, provider: 'stripe', transactionId: intent.id }, mail)
     return 'paid'
   })
 }

@@ -4,6 +4,7 @@ import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
 import type { Product } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { brands, listingCounts, productHolds, productImages, products, users } from '#server/db/schema'
+import { sellerRatingSql, toSellerRating } from '#server/modules/reviews/seller-rating'
 import { isOnSale, listPaging, type PagedList } from './paging'
 
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
@@ -52,6 +53,7 @@ export const productColumns = {
   postedOn: products.postedOn,
   images: imagesJson,
   sellerId: products.sellerId,
+  sellerRating: sellerRatingSql,
   // A hold past its time is no hold: the database's clock decides.
   reservedUntil: sql<string | null>`(select ${productHolds.holdUntil} from ${productHolds}
     where ${productHolds.productId} = ${products.id} and ${productHolds.holdUntil} > now())`,
@@ -92,6 +94,7 @@ export function toProduct(row: ProductRow): Product {
     sellStatus: row.isSold,
     postedOn: new Date(row.postedOn).toISOString(),
     seller_id: row.sellerId,
+    seller_rating: toSellerRating(row.sellerRating),
     reservedUntil: row.reservedUntil && !row.isSold ? new Date(row.reservedUntil).toISOString() : null,
     battery_health_pct: row.batteryHealthPct,
     battery_cycles: row.batteryCycles,

@@ -24,7 +24,7 @@ import { searchProducts, suggest } from './search.queries'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, cache } = app.ctx
+  const { db, cache, config } = app.ctx
 
   app.get(
     '/advertised_product',
@@ -131,7 +131,13 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const page = await findSellerProducts(db, caller(req), req.query.email, req.query)
+      const page = await findSellerProducts(
+        db,
+        caller(req),
+        req.query.email,
+        req.query,
+        config.deal.autoCompleteDays,
+      )
       setPagingHeaders(req, reply, page)
       return page.items
     },

@@ -7,6 +7,7 @@ import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import { canActFor, type SessionUser } from '#server/lib/session'
+import { salesOfProducts } from '#server/modules/bookings/bookings.service'
 import { countUpTo, listPaging, type PagedList } from './paging'
 import { selectProductsWithKeys, toProduct } from './products.queries'
 
@@ -198,6 +199,7 @@ export async function findSellerProducts(
   caller: SessionUser,
   email: string,
   q: ListPageQuery = {},
+  autoCompleteDays = 7,
 ): Promise<PagedList<Product>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
   const [seller] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
@@ -210,12 +212,18 @@ export async function findSellerProducts(
     .limit(paging.limit)
     .offset(paging.offset)
   const page = await paging.finish(rows, () => countUpTo(db, where))
+  const sales = await salesOfProducts(
+    db,
+    page.items.map((row) => row.id),
+    autoCompleteDays,
+  )
   return {
     ...page,
     items: page.items.map((row) => ({
       ...toProduct(row),
       seller_email: row.sellerEmail,
       seller_phone: row.sellerPhone,
+      sale: sales.get(row.id) ?? null,
     })),
   }
 }

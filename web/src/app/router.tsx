@@ -42,6 +42,7 @@ const CategoryPage = lazy(() =>
 const ProductDetailPage = lazyPage(() =>
   import('../features/products/product-detail-page').then((m) => m.ProductDetailPage),
 )
+const SellerPage = lazyPage(() => import('../features/sellers/seller-page').then((m) => m.SellerPage))
 const AboutPage = lazyPage(() => import('../features/info/about-page').then((m) => m.AboutPage))
 const ContactPage = lazyPage(() => import('../features/info/contact-page').then((m) => m.ContactPage))
 const TermsPage = lazyPage(() => import('../features/info/terms-page').then((m) => m.TermsPage))
@@ -74,6 +75,9 @@ const AllSellersPage = lazy(() =>
 const ReportedItemsPage = lazy(() =>
   import('../features/admin/reported-items-page').then((m) => ({ default: m.ReportedItemsPage })),
 )
+const DisputesPage = lazy(() =>
+  import('../features/admin/disputes-page').then((m) => ({ default: m.DisputesPage })),
+)
 const AddProductPage = lazy(() =>
   import('../features/selling/add-product-page').then((m) => ({ default: m.AddProductPage })),
 )
@@ -88,6 +92,12 @@ const MyOrdersPage = lazy(() =>
 )
 const PaymentPage = lazy(() =>
   import('../features/buying/payment-page').then((m) => ({ default: m.PaymentPage })),
+)
+const MessagesPage = lazy(() =>
+  import('../features/messages/messages-page').then((m) => ({ default: m.MessagesPage })),
+)
+const ConversationPage = lazy(() =>
+  import('../features/messages/conversation-page').then((m) => ({ default: m.ConversationPage })),
 )
 const NotFoundPage = lazyPage(() =>
   import('../features/not-found/not-found-page').then((m) => m.NotFoundPage),
@@ -106,6 +116,7 @@ const RENDERED_PAGES: [string, { preload: () => Promise<unknown> }][] = [
   ['/productcard', BrowsePage],
   ['/advertise', AdvertisePage],
   ['/products/:id', ProductDetailPage],
+  ['/sellers/:id', SellerPage],
   ['/about', AboutPage],
   ['/contact', ContactPage],
   ['/terms', TermsPage],
@@ -131,6 +142,7 @@ export function AppRoutes() {
         <Route path="advertise" element={<AdvertisePage />} />
         <Route path="category/:id" element={<CategoryPage />} />
         <Route path="products/:id" element={<ProductDetailPage />} />
+        <Route path="sellers/:id" element={<SellerPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="signup" element={<SignupPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
@@ -152,6 +164,7 @@ export function AppRoutes() {
           <Route path="allbuyers" element={<ForRoles roles={ADMIN} page={<AllBuyersPage />} />} />
           <Route path="allsellers" element={<ForRoles roles={ADMIN} page={<AllSellersPage />} />} />
           <Route path="reportedItems" element={<ForRoles roles={ADMIN} page={<ReportedItemsPage />} />} />
+          <Route path="disputes" element={<ForRoles roles={ADMIN} page={<DisputesPage />} />} />
           <Route path="addproduct" element={<ForRoles roles={SELLER} page={<AddProductPage />} />} />
           <Route path="myproduct" element={<ForRoles roles={SELLER} page={<MyProductsPage />} />} />
           <Route path="products/:id/edit" element={<ForRoles roles={SELLER} page={<EditProductPage />} />} />
@@ -159,6 +172,8 @@ export function AppRoutes() {
           <Route path="myorders" element={<MyOrdersPage />} />
           <Route path="payment/:id" element={<PaymentPage />} />
           <Route path="settings" element={<EmailSettingsPage />} />
+          <Route path="messages" element={<MessagesPage />} />
+          <Route path="messages/:id" element={<ConversationPage />} />
         </Route>
         {/* Unknown paths, including dashboard pages that do not exist. */}
         <Route path="*" element={<NotFoundPage />} />

@@ -63,6 +63,7 @@ export const adminKeys = {
     page === undefined
       ? ([...adminKeys.all, 'reports'] as const)
       : ([...adminKeys.all, 'reports', page] as const),
+  disputes: () => [...adminKeys.all, 'disputes'] as const,
 }
 
 export const dashboardKeys = {
@@ -81,4 +82,21 @@ export const priceGuideKeys = {
 export const emailSettingsKeys = {
   all: ['email-settings'] as const,
   mine: () => [...emailSettingsKeys.all, 'mine'] as const,
+}
+
+/** Sellers' public pages and reviews; the caller's own reviews; reported reviews for admins. */
+export const reviewKeys = {
+  all: ['reviews'] as const,
+  seller: (sellerId: string) => [...reviewKeys.all, 'seller', sellerId] as const,
+  mine: () => [...reviewKeys.all, 'mine'] as const,
+  reported: () => [...reviewKeys.all, 'reported'] as const,
+}
+
+/** Conversations on bookings: a thread, the caller's list, the unread counts, and reported messages (admins). */
+export const messageKeys = {
+  all: ['messages'] as const,
+  thread: (bookingId: string) => [...messageKeys.all, 'thread', bookingId] as const,
+  conversations: () => [...messageKeys.all, 'conversations'] as const,
+  unread: () => [...messageKeys.all, 'unread'] as const,
+  reported: () => [...messageKeys.all, 'reported'] as const,
 }

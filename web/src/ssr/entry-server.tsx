@@ -10,6 +10,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { matchPath, StaticRouter } from 'react-router'
 import type { Brand } from '#contract/brands'
 import type { Product } from '#contract/products'
+import type { SellerPage } from '#contract/reviews'
 import type { SearchResult } from '#contract/search'
 import { AppShell } from '../app/app'
 import type { PageState } from '../app/page-state'
@@ -18,8 +19,8 @@ import { SLIDE_SIZES, slideSrcSet } from '../features/home/slides'
 import type { ProductFilters } from '../features/products/products-api'
 import { readFilters, writeFilters } from '../features/products/search-params'
 import { ApiError } from '../lib/api-client'
-import { brandKeys, productKeys } from '../lib/query-keys'
-import { absolute, type PageHead, productHead, SITE_DESCRIPTION, SITE_NAME } from './page-head'
+import { brandKeys, productKeys, reviewKeys } from '../lib/query-keys'
+import { absolute, type PageHead, productHead, SITE_DESCRIPTION, SITE_NAME, sellerHead } from './page-head'
 
 export { renderHead, scriptJson } from './page-head'
 export type { PageHead }
@@ -31,6 +32,8 @@ export type PageData = {
   /** `gone`: the listing existed and was taken down (410); undefined: never existed (404). */
   product(id: string): Promise<Product | 'gone' | undefined>
   search(filters: ProductFilters): Promise<SearchResult>
+  /** A seller's public page; undefined for an unknown or deleted seller (404). */
+  seller(id: string): Promise<SellerPage | undefined>
 }
 
 export type RenderedPage = {
@@ -164,6 +167,34 @@ const PAGES: PublicPage[] = [
       return {
         title: `Product not found · ${SITE_NAME}`,
         description: 'This laptop is not listed any more.',
+        robots: 'noindex',
+      }
+    },
+  },
+  {
+    path: '/sellers/:id',
+    module: 'src/features/sellers/seller-page.tsx',
+    load: async (client, data, params) => {
+      const id = params.id ?? ''
+      const found = await data.seller(id)
+      if (found) {
+        client.setQueryData(reviewKeys.seller(id), found)
+        return undefined
+      }
+      // The page shows "Seller not found" from this error, on the server and again in the browser.
+      await client.prefetchQuery({
+        queryKey: reviewKeys.seller(id),
+        queryFn: () => Promise.reject(new ApiError(404, 'NOT_FOUND', 'Seller not found')),
+        retry: false,
+      })
+      return { status: 404 }
+    },
+    head: (client, _url, origin, params) => {
+      const page = client.getQueryData<SellerPage>(reviewKeys.seller(params.id ?? ''))
+      if (page) return sellerHead(page, origin)
+      return {
+        title: `Seller not found · ${SITE_NAME}`,
+        description: 'This seller is not on Laptop Market any more.',
         robots: 'noindex',
       }
     },

@@ -1,4 +1,5 @@
 import type { Product } from '#contract/products'
+import type { SellerPage } from '#contract/reviews'
 import { GALLERY_SIZES, photoSrcSet } from '../features/products/product-image'
 import { formatMoney, formatStorage } from '../lib/format'
 
@@ -123,4 +124,29 @@ export function renderHead(head: PageHead): string {
   for (const data of head.jsonLd ?? [])
     tags.push(`<script type="application/ld+json">${scriptJson(data)}</script>`)
   return tags.join('\n    ')
+}
+
+/** A seller's page: their name, rating and how many laptops they have for sale. */
+export function sellerHead(page: SellerPage, origin: string): PageHead {
+  const { seller } = page
+  const url = absolute(origin, `/sellers/${encodeURIComponent(seller._id)}`)
+  const rating =
+    page.count > 0 && page.average !== null
+      ? `rated ${page.average.toFixed(1)} out of 5 from ${page.count} review${page.count === 1 ? '' : 's'}`
+      : 'no reviews yet'
+  const laptops = `${page.products.length} laptop${page.products.length === 1 ? '' : 's'} for sale`
+  const title = `${seller.name}, seller · ${SITE_NAME}`
+  const description = `${seller.name}${seller.verified ? ', a verified seller' : ''} on Laptop Market: ${rating}, ${laptops}.`
+  return {
+    title,
+    description,
+    canonical: url,
+    openGraph: {
+      'og:type': 'profile',
+      'og:site_name': SITE_NAME,
+      'og:title': title,
+      'og:description': description,
+      'og:url': url,
+    },
+  }
 }

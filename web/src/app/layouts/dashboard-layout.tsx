@@ -3,8 +3,10 @@ import {
   Flag,
   LayoutDashboard,
   Mail,
+  MessagesSquare,
   Package,
   PackagePlus,
+  Scale,
   ShoppingBag,
   Store,
   Users,
@@ -29,6 +31,7 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
     { to: '/dashboard/allbuyers', label: 'All Buyers', icon: Users },
     { to: '/dashboard/allsellers', label: 'All Sellers', icon: Store },
     { to: '/dashboard/reportedItems', label: 'Reported Items', icon: Flag },
+    { to: '/dashboard/disputes', label: 'Disputes', icon: Scale },
   ],
   buyer: [{ to: '/dashboard/myorders', label: 'My Orders', icon: ShoppingBag }],
   seller: [
@@ -39,9 +42,10 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
 
 const OVERVIEW: MenuItem = { to: '/dashboard', label: 'Overview', icon: LayoutDashboard }
 const SETTINGS: MenuItem = { to: '/dashboard/settings', label: 'Email settings', icon: Mail }
+const MESSAGES: MenuItem = { to: '/dashboard/messages', label: 'Messages', icon: MessagesSquare }
 
 export function menuForRole(role: Role): readonly MenuItem[] {
-  return [OVERVIEW, ...MENU_BY_ROLE[role], SETTINGS]
+  return [OVERVIEW, ...MENU_BY_ROLE[role], MESSAGES, SETTINGS]
 }
 
 function linkClasses({ isActive }: { isActive: boolean }) {

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
 import { cn } from '../../components/ui/cn'
 import { useSession, useSignOut } from '../../features/auth/use-session'
+import { useUnreadMessages } from '../../features/messages/messages-api'
 import { NavbarSearch } from '../../features/search/navbar-search'
 
 const LINKS = [
@@ -88,6 +89,9 @@ export function Navbar() {
                     Dashboard
                   </NavLink>
                 </li>
+                <li>
+                  <MessagesNavLink />
+                </li>
                 <li className="mt-2 md:mt-0 md:ml-2">
                   <button
                     type="button"
@@ -114,5 +118,28 @@ export function Navbar() {
         </nav>
       </div>
     </header>
+  )
+}
+
+/** "Messages" with the number of unread messages, polled while the page is open. */
+function MessagesNavLink() {
+  const unread = useUnreadMessages()
+  const count = unread.data?.count ?? 0
+  return (
+    <NavLink
+      to="/dashboard/messages"
+      className={(state) => cn(linkClasses(state), 'flex items-center gap-1.5')}
+    >
+      Messages
+      {count > 0 ? (
+        <span
+          data-testid="unread-count"
+          className="rounded-full bg-accent px-1.5 font-semibold text-white text-xs leading-5"
+        >
+          {count > 99 ? '99+' : count}
+          <span className="sr-only"> unread</span>
+        </span>
+      ) : null}
+    </NavLink>
   )
 }

@@ -11,6 +11,7 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { ProductImage } from '../products/product-image'
+import { ReportedReviews } from '../sellers/reported-reviews'
 import { useOpenReports, useResolveReport } from './reports-api'
 
 /** `/dashboard/reportedItems`: open reports, newest first, to dismiss or act on by removing the listing. */
@@ -148,6 +149,7 @@ export function ReportedItemsPage() {
           onCancel={() => setToRemove(null)}
         />
       ) : null}
+      <ReportedReviews />
     </>
   )
 }

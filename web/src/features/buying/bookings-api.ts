@@ -10,7 +10,7 @@ import type {
 } from '#contract/payments'
 import { api } from '../../lib/api-client'
 import { fetchListPage, type PageRequest } from '../../lib/paged-list'
-import { bookingKeys, paymentKeys, productKeys } from '../../lib/query-keys'
+import { bookingKeys, dashboardKeys, paymentKeys, productKeys } from '../../lib/query-keys'
 
 type InsertedAnswer = z.infer<typeof Inserted>
 
@@ -103,5 +103,48 @@ export function useHold(bookingId: string, enabled: boolean) {
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
+  })
+}
+
+/** A move of the deal changes the buyer's orders, the seller's My Product and the dashboards' figures. */
+function useRefreshAfterDealMove() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: bookingKeys.all }),
+      queryClient.invalidateQueries({ queryKey: productKeys.sellers() }),
+      queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+    ])
+}
+
+type ModifiedAnswer = { modifiedCount: number }
+const bookingPath = (id: string, step: string) => `/bookings/${encodeURIComponent(id)}/${step}`
+
+/** The listing's seller: the buyer has the laptop (with an optional note). */
+export function useMarkHandedOver() {
+  const refresh = useRefreshAfterDealMove()
+  return useMutation({
+    mutationFn: ({ bookingId, note }: { bookingId: string; note: string }) =>
+      api.put<ModifiedAnswer>(bookingPath(bookingId, 'handed-over'), note.trim() ? { note } : {}),
+    onSettled: refresh,
+  })
+}
+
+/** The buyer: received, as described; the sale is completed. */
+export function useConfirmReceived() {
+  const refresh = useRefreshAfterDealMove()
+  return useMutation({
+    mutationFn: (bookingId: string) => api.put<ModifiedAnswer>(bookingPath(bookingId, 'received')),
+    onSettled: refresh,
+  })
+}
+
+/** The buyer: something is wrong; an admin looks at it. */
+export function useReportProblem() {
+  const refresh = useRefreshAfterDealMove()
+  return useMutation({
+    mutationFn: ({ bookingId, reason }: { bookingId: string; reason: string }) =>
+      api.post<InsertedAnswer>(bookingPath(bookingId, 'problem'), { reason }),
+    onSettled: refresh,
   })
 }

@@ -25,3 +25,14 @@ export function PaidWithStage({ status }: { status: BookingStatus }) {
     </span>
   )
 }
+
+/** The stage alone, beside the seller's "Sold". */
+export function StageBadge({ status }: { status: BookingStatus }) {
+  const stage = STAGE_LABELS[status]
+  return stage ? (
+    <Badge tone={stage.tone} className="whitespace-nowrap">
+      <span className="sr-only">Stage: </span>
+      {stage.label}
+    </Badge>
+  ) : null
+}

@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Booking, BookingStatus } from '#contract/bookings'
 import { jsonResponse, renderWithApp } from '../../test/render'
@@ -67,5 +67,78 @@ describe('MyOrdersPage', () => {
     expect(sold?.getByText('Sold')).toBeTruthy()
     expect(sold?.queryByRole('link', { name: /Pay/ })).toBeNull()
     expect(unavailable?.getByText('Unavailable')).toBeTruthy()
+  })
+})
+
+describe('MyOrdersPage: the deal after payment', () => {
+  it('shows each stage beside Paid and the next step: confirm or report after handover, report before', async () => {
+    const handedOver = {
+      ...makeBooking(1, 'handed_over'),
+      paid: true,
+      handedOverAt: '2026-11-20T10:00:00.000Z',
+      handoverNote: 'Met at the library',
+      autoCompleteAt: '2026-11-27T10:00:00.000Z',
+    }
+    const bookings = [
+      handedOver,
+      makeBooking(2, 'paid'),
+      { ...makeBooking(3, 'completed'), paid: true },
+      {
+        ...makeBooking(4, 'disputed'),
+        paid: true,
+        dispute: { _id: 'd1', reason: 'Dead pixels', status: 'open' as const },
+      },
+      { ...makeBooking(5, 'refunded'), paid: true },
+    ]
+    const calls: { url: string; method: string; body: unknown }[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.startsWith('/api/messages/unread')) return jsonResponse({ count: 0, bookings: {} })
+        if (url.startsWith('/api/me')) return jsonResponse(ME)
+        if (url.startsWith('/api/reviews/mine')) return jsonResponse({ written: [], received: [] })
+        if (init?.method && init.method !== 'GET') {
+          calls.push({ url, method: init.method, body: init.body ? JSON.parse(String(init.body)) : null })
+          return jsonResponse({ acknowledged: true, modifiedCount: 1, insertedId: 'd2' })
+        }
+        return jsonResponse(bookings)
+      }),
+    )
+    renderWithApp(<MyOrdersPage />)
+    const rows = (await screen.findAllByTestId('order-row')).map((row) => within(row))
+    const [h, p, c, d, r] = rows
+
+    expect(h?.getByText('Handed over')).toBeTruthy()
+    expect(h?.getByText('Seller’s note: Met at the library')).toBeTruthy()
+    expect(h?.getByText('Completes by itself on Nov 27, 2026 if you do nothing.')).toBeTruthy()
+    expect(h?.getByRole('button', { name: 'Received, as described for Laptop 1' })).toBeTruthy()
+    expect(h?.getByRole('button', { name: 'Report a problem for Laptop 1' })).toBeTruthy()
+
+    expect(p?.getByText('Waiting for handover')).toBeTruthy()
+    expect(p?.queryByRole('button', { name: /Received/ })).toBeNull()
+    expect(p?.getByRole('button', { name: 'Report a problem for Laptop 2' })).toBeTruthy()
+
+    expect(c?.getByText('Completed')).toBeTruthy()
+    expect(c?.queryAllByRole('button')).toHaveLength(0)
+    expect(d?.getByText('Problem reported')).toBeTruthy()
+    expect(d?.queryAllByRole('button')).toHaveLength(0)
+    expect(r?.getByText('Refunded')).toBeTruthy()
+    for (const row of rows) expect(row.getByText('Paid')).toBeTruthy()
+
+    // Report a problem: a reason of at least 10 characters, checked before anything is sent.
+    fireEvent.click(p?.getByRole('button', { name: 'Report a problem for Laptop 2' }) as HTMLElement)
+    const dialog = within(await screen.findByRole('dialog', { name: 'Report a problem' }))
+    fireEvent.click(dialog.getByRole('button', { name: 'Report the problem' }))
+    expect(await dialog.findByText('Tell us what went wrong in at least 10 characters')).toBeTruthy()
+    expect(calls).toEqual([])
+    fireEvent.change(dialog.getByLabelText('What went wrong?'), {
+      target: { value: 'It never arrived at all.' },
+    })
+    fireEvent.click(dialog.getByRole('button', { name: 'Report the problem' }))
+    await vi.waitFor(() =>
+      expect(calls).toEqual([
+        { url: '/api/bookings/b2/problem', method: 'POST', body: { reason: 'It never arrived at all.' } },
+      ]),
+    )
   })
 })

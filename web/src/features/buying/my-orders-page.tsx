@@ -13,11 +13,17 @@ import { errorMessage } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { allItems } from '../../lib/paged-list'
 import { useSession } from '../auth/use-session'
+import { OrderMessagesLink } from '../messages/messages-page'
 import { ProductImage } from '../products/product-image'
+import { SaleReview } from '../sellers/leave-review'
 import { useMyBookings } from './bookings-api'
+import { BuyerDealActions } from './deal-actions'
 import { PaidWithStage } from './deal-stage'
 
-/** `/dashboard/myorders`: the signed-in buyer's bookings, with Pay for the ones still payable. */
+/**
+ * `/dashboard/myorders`: the signed-in buyer's bookings, with Pay for the ones still payable, and for paid
+ * ones the stage of the deal and the next step.
+ */
 export function MyOrdersPage() {
   const { user } = useSession()
   const bookings = useMyBookings(user?.email)
@@ -95,6 +101,11 @@ const ORDER_COLUMNS: Column<Booking>[] = [
     cell: (booking) => formatMoney(booking.price_cents),
   },
   {
+    key: 'messages',
+    header: 'Messages',
+    cell: (booking) => <OrderMessagesLink bookingId={booking._id} productName={booking.productName} />,
+  },
+  {
     key: 'payment',
     header: 'Payment',
     card: 'actions',
@@ -127,7 +138,13 @@ function PaymentCell({ booking }: { booking: Booking }) {
     case 'completed':
     case 'disputed':
     case 'refunded':
-      return <PaidWithStage status={booking.status} />
+      return (
+        <div>
+          <PaidWithStage status={booking.status} />
+          <BuyerDealActions booking={booking} />
+          {booking.status === 'completed' ? <SaleReview bookingId={booking._id} otherSide="seller" /> : null}
+        </div>
+      )
     case 'sold':
       return (
         <span className="space-y-1">

@@ -5,6 +5,7 @@ import { Badge } from '../../components/ui/badge'
 import { Skeleton } from '../../components/ui/skeleton'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { formatDate, formatStorage, formatYearsOfUse } from '../../lib/format'
+import { SellerRatingLink } from '../sellers/seller-rating'
 import { PriceGuideBadge } from './price-guide'
 import { ProductImage } from './product-image'
 import { ProductPrice } from './product-price'
@@ -103,6 +104,12 @@ export function ProductCard({ product, headingLevel = 3, action, imagePriority }
             Seller <span className="font-medium text-slate-900">{product.seller_name}</span>
           </span>
           {product.seller_verified ? <VerifiedSellerBadge /> : null}
+          {/* Above the link that covers the card, so it opens the seller's page. */}
+          <SellerRatingLink
+            sellerId={product.seller_id}
+            rating={product.seller_rating}
+            className="relative z-10"
+          />
         </div>
         {action ? <div className="relative z-10">{action}</div> : null}
       </div>

@@ -1,6 +1,7 @@
 import { ChevronRight, ShieldCheck } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
+import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import { CONDITION_DEFINITIONS } from '#contract/products'
 import { Alert } from '../../components/ui/alert'
@@ -11,6 +12,7 @@ import { isApiError } from '../../lib/api-client'
 import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } from '../../lib/format'
 import { useSession } from '../auth/use-session'
 import { BookNowButton } from '../buying/book-now-button'
+import { SellerRatingLink } from '../sellers/seller-rating'
 import { PriceGuideBadge, priceGuideSentence } from './price-guide'
 import { ProductGallery } from './product-gallery'
 import { ProductPrice } from './product-price'
@@ -133,8 +135,14 @@ function ProductDetail({ product }: { product: Product }) {
               Seller
             </h2>
             <p className="mt-2 flex flex-wrap items-center gap-2">
-              <span className="font-medium text-slate-900">{product.seller_name}</span>
+              <Link
+                to={paths.seller(product.seller_id)}
+                className="font-medium text-slate-900 hover:text-accent hover:underline"
+              >
+                {product.seller_name}
+              </Link>
               {product.seller_verified ? <VerifiedSellerBadge /> : null}
+              <SellerRatingLink sellerId={product.seller_id} rating={product.seller_rating} showEmpty />
             </p>
             <p className="mt-2 flex gap-2 text-slate-600 text-sm">
               <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent" />

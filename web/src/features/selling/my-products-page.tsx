@@ -16,9 +16,13 @@ import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { allItems } from '../../lib/paged-list'
 import { useSession } from '../auth/use-session'
+import { SellerDealActions } from '../buying/deal-actions'
+import { StageBadge } from '../buying/deal-stage'
+import { ProductMessagesLinks } from '../messages/messages-page'
 import { ProductImage } from '../products/product-image'
 import { ProductPrice } from '../products/product-price'
 import { SaleStatusBadge } from '../products/product-status'
+import { SaleReview } from '../sellers/leave-review'
 import {
   useAdvertiseProduct,
   useDeleteProduct,
@@ -209,6 +213,7 @@ function ProductRow({
         <div className="flex flex-wrap items-center gap-2 text-slate-600 text-sm">
           <span className="sr-only">Status: </span>
           <SaleStatusBadge isSold={isSold} isExpired={product.expired} />
+          {product.sale ? <StageBadge status={product.sale.status} /> : null}
           {product.advertise && !isSold && !product.expired ? (
             <Badge tone="outline">On the home page</Badge>
           ) : null}
@@ -217,9 +222,18 @@ function ProductRow({
             Posted <time dateTime={product.postedOn}>{formatDate(product.postedOn)}</time>
           </span>
         </div>
+        {product.sale ? <SellerDealActions sale={product.sale} productName={product.name} /> : null}
+        <ProductMessagesLinks
+          productId={product._id}
+          productName={product.name}
+          saleBookingId={product.sale?._id}
+        />
+        {product.sale?.status === 'completed' ? (
+          <SaleReview bookingId={product.sale._id} otherSide="buyer" />
+        ) : null}
       </div>
 
-      <div className="col-span-2 flex flex-wrap gap-2 lg:col-span-1 lg:justify-end">
+      <div className="col-span-2 flex flex-wrap gap-2 lg:col-span-1 lg:max-w-sm lg:justify-end">
         {isSold ? null : (
           <>
             <Button

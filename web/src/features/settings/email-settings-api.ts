@@ -12,25 +12,26 @@ export function useEmailSettings() {
 
 export function useUpdateEmailPreferences() {
   const client = useQueryClient()
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: (change: EmailPreferencesUpdate) => api.put<EmailSettings>('/email-settings', change),
-    // The box shows its new state at once; a refused change puts the old settings back.
-    onMutate: async (change) => {
-      await client.cancelQueries({ queryKey: emailSettingsKeys.mine() })
-      const before = client.getQueryData<EmailSettings>(emailSettingsKeys.mine())
-      if (before) {
-        client.setQueryData<EmailSettings>(emailSettingsKeys.mine(), {
-          ...before,
-          topics: { ...before.topics, ...change },
-        })
-      }
-      return { before }
-    },
-    onError: (_err, _change, context) => {
-      if (context?.before) client.setQueryData(emailSettingsKeys.mine(), context.before)
-    },
     onSuccess: (settings) => client.setQueryData(emailSettingsKeys.mine(), settings),
   })
+  // The box shows its new state in the same event as the click; a refused change puts the old settings back.
+  const mutate = (change: EmailPreferencesUpdate) => {
+    const before = client.getQueryData<EmailSettings>(emailSettingsKeys.mine())
+    if (before) {
+      client.setQueryData<EmailSettings>(emailSettingsKeys.mine(), {
+        ...before,
+        topics: { ...before.topics, ...change },
+      })
+    }
+    mutation.mutate(change, {
+      onError: () => {
+        if (before) client.setQueryData(emailSettingsKeys.mine(), before)
+      },
+    })
+  }
+  return { ...mutation, mutate }
 }
 
 /** Better Auth sends the confirmation link again (at most a few per quarter hour). */

@@ -1,0 +1,52 @@
+import { formatMoney } from '#contract/money'
+import { paths } from '#contract/pages'
+import { compose, defineEmail } from './layout'
+
+/** To both sides when an admin settles a dispute: the buyer refunded, or the sale released to the seller. */
+export default defineEmail<{
+  role: 'buyer' | 'seller'
+  productName: string
+  priceCents: number
+  outcome: 'refunded' | 'released'
+}>({
+  topic: 'deals',
+  render: ({ role, productName, priceCents, outcome }, ctx) => {
+    const price = formatMoney(priceCents)
+    const paragraphs =
+      outcome === 'refunded'
+        ? role === 'buyer'
+          ? [
+              `An admin looked at your problem with "${productName}" and refunded you ${price}.`,
+              'The money goes back to the card you paid with; your bank may take a few days to show it.',
+            ]
+          : [
+              `An admin looked at the buyer's problem with "${productName}" and refunded them ${price}.`,
+              'The listing stays off the market. If the laptop comes back to you, list it again with a description of its state now.',
+            ]
+        : role === 'buyer'
+          ? [
+              `An admin looked at your problem with "${productName}" and released the sale to the seller: the sale is completed.`,
+              'If you think this is wrong, tell us why through the Contact page.',
+            ]
+          : [
+              `An admin looked at the buyer's problem with "${productName}" and released the sale to you: the sale is completed.`,
+              `The ${price} is yours.`,
+            ]
+    return compose(
+      {
+        subject:
+          outcome === 'refunded'
+            ? `Refunded: "${productName}"`
+            : `Problem settled: the sale of "${productName}" goes ahead`,
+        heading: outcome === 'refunded' ? 'The sale was refunded' : 'The sale is completed',
+        paragraphs,
+        action:
+          role === 'buyer'
+            ? { label: 'Open My Orders', url: `${ctx.siteUrl}${paths.myOrders()}` }
+            : { label: 'Open My Product', url: `${ctx.siteUrl}${paths.myProduct()}` },
+        topic: 'deals',
+      },
+      ctx,
+    )
+  },
+})

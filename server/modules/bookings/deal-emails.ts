@@ -1,0 +1,134 @@
+// The deal's emails (topic `deals`), queued in the transaction of the change that causes them, so a change
+// that rolls back sends nothing (docs/decisions/0018). Each move reads who is on each side from the booking
+// and queues one email per person told: a new booking to the seller; a payment, a completion, a dispute
+// opened and a dispute resolved to both; a handover to the buyer.
+import { eq, inArray } from 'drizzle-orm'
+import type { Db } from '#server/db/client'
+import { bookings, products, users } from '#server/db/schema'
+import type { Mail } from '#server/mail/mail'
+
+/** What a deal move needs of the mail: queueing in its transaction. */
+export type DealMail = Pick<Mail, 'queue'>
+
+export type DealEmail =
+  | { kind: 'booked' }
+  | { kind: 'paid' }
+  | { kind: 'handed_over'; note: string | null; completesAt: Date }
+  | { kind: 'completed'; how: 'confirmed' | 'auto' }
+  | { kind: 'dispute_opened'; reason: string }
+  | { kind: 'dispute_resolved'; outcome: 'refunded' | 'released' }
+
+type Sale = {
+  id: string
+  buyerId: string
+  sellerId: string
+  buyerName: string
+  productName: string
+  priceCents: number
+  location: string
+}
+
+async function salesOf(tx: Db, bookingIds: string[]): Promise<Sale[]> {
+  if (bookingIds.length === 0) return []
+  return tx
+    .select({
+      id: bookings.id,
+      buyerId: bookings.buyerId,
+      sellerId: products.sellerId,
+      buyerName: bookings.userName,
+      productName: bookings.productName,
+      priceCents: bookings.priceCents,
+      location: bookings.location,
+    })
+    .from(bookings)
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .where(inArray(bookings.id, bookingIds))
+}
+
+async function sellerNames(tx: Db, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))
+  return new Map(rows.map((r) => [r.id, r.name]))
+}
+
+/** Queues the emails of one move of these bookings' deals, in the caller's transaction `tx`. */
+export async function queueDealEmails(
+  tx: Db,
+  mail: DealMail,
+  bookingIds: string | string[],
+  email: DealEmail,
+): Promise<void> {
+  const sales = await salesOf(tx, typeof bookingIds === 'string' ? [bookingIds] : bookingIds)
+  const names = await sellerNames(tx, [...new Set(sales.map((s) => s.sellerId))])
+  for (const sale of sales) {
+    const sellerName = names.get(sale.sellerId) ?? 'The seller'
+    const buyer = { userId: sale.buyerId }
+    const seller = { userId: sale.sellerId }
+    const base = { productName: sale.productName, priceCents: sale.priceCents }
+    switch (email.kind) {
+      case 'booked':
+        await mail.queue(tx, {
+          to: seller,
+          template: 'deal-booked',
+          data: { ...base, buyerName: sale.buyerName, location: sale.location },
+        })
+        break
+      case 'paid':
+        for (const [to, role] of [
+          [buyer, 'buyer'],
+          [seller, 'seller'],
+        ] as const) {
+          await mail.queue(tx, {
+            to,
+            template: 'deal-paid',
+            data: { ...base, role, buyerName: sale.buyerName, sellerName },
+          })
+        }
+        break
+      case 'handed_over':
+        await mail.queue(tx, {
+          to: buyer,
+          template: 'deal-handed-over',
+          data: {
+            productName: sale.productName,
+            sellerName,
+            note: email.note,
+            completesAt: email.completesAt.toISOString(),
+          },
+        })
+        break
+      case 'completed':
+        for (const [to, role] of [
+          [buyer, 'buyer'],
+          [seller, 'seller'],
+        ] as const) {
+          await mail.queue(tx, { to, template: 'deal-completed', data: { ...base, role, how: email.how } })
+        }
+        break
+      case 'dispute_opened':
+        for (const [to, role] of [
+          [buyer, 'buyer'],
+          [seller, 'seller'],
+        ] as const) {
+          await mail.queue(tx, {
+            to,
+            template: 'deal-dispute-opened',
+            data: { productName: sale.productName, role, buyerName: sale.buyerName, reason: email.reason },
+          })
+        }
+        break
+      case 'dispute_resolved':
+        for (const [to, role] of [
+          [buyer, 'buyer'],
+          [seller, 'seller'],
+        ] as const) {
+          await mail.queue(tx, {
+            to,
+            template: 'deal-dispute-resolved',
+            data: { ...base, role, outcome: email.outcome },
+          })
+        }
+        break
+    }
+  }
+}

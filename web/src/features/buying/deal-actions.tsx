@@ -1,0 +1,219 @@
+import { type ReactNode, useState } from 'react'
+import { toast } from 'react-hot-toast'
+import type { Booking } from '#contract/bookings'
+import { ProblemBody } from '#contract/bookings'
+import { Button } from '../../components/ui/button'
+import { ConfirmDialog } from '../../components/ui/confirm-dialog'
+import { FormField } from '../../components/ui/form-field'
+import { errorMessage, isApiError } from '../../lib/api-client'
+import { formatDate } from '../../lib/format'
+import { useConfirmReceived, useMarkHandedOver, useReportProblem } from './bookings-api'
+
+// What each side of a paid sale can do next, beside its stage: the seller marks it handed over (with an
+// optional note); the buyer confirms "Received, as described" or reports a problem with a reason.
+// docs/decisions/0020 has the stages.
+
+function Hint({ children }: { children: ReactNode }) {
+  return <span className="block max-w-xs text-slate-600 text-xs">{children}</span>
+}
+
+/** The buyer's next step on My Orders, under "Paid" and the stage. */
+export function BuyerDealActions({ booking }: { booking: Booking }) {
+  const received = useConfirmReceived()
+  const problem = useReportProblem()
+  const [asking, setAsking] = useState<'received' | 'problem' | null>(null)
+  const [reason, setReason] = useState('')
+  const [reasonError, setReasonError] = useState<string | undefined>()
+  const name = <span className="sr-only"> for {booking.productName}</span>
+
+  function confirmReceived() {
+    received.mutate(booking._id, {
+      onSuccess: () => toast.success('Thank you! The sale is completed.'),
+      onError: (err) => toast.error(errorMessage(err)),
+      onSettled: () => setAsking(null),
+    })
+  }
+
+  function sendProblem() {
+    const parsed = ProblemBody.safeParse({ reason })
+    if (!parsed.success) {
+      setReasonError(parsed.error.issues[0]?.message)
+      return
+    }
+    problem.mutate(
+      { bookingId: booking._id, reason: parsed.data.reason },
+      {
+        onSuccess: () => {
+          toast.success('Problem reported. An admin will look at it.')
+          setAsking(null)
+          setReason('')
+        },
+        onError: (err) => {
+          if (isApiError(err) && err.fields?.reason) setReasonError(err.fields.reason)
+          else {
+            toast.error(errorMessage(err))
+            setAsking(null)
+          }
+        },
+      },
+    )
+  }
+
+  const canReport = booking.status === 'paid' || booking.status === 'handed_over'
+  return (
+    <div className="mt-1 space-y-1.5">
+      {booking.status === 'paid' ? <Hint>The seller hands it over next.</Hint> : null}
+      {booking.status === 'handed_over' ? (
+        <>
+          {booking.handoverNote ? <Hint>Seller’s note: {booking.handoverNote}</Hint> : null}
+          {booking.autoCompleteAt ? (
+            <Hint>Completes by itself on {formatDate(booking.autoCompleteAt)} if you do nothing.</Hint>
+          ) : null}
+        </>
+      ) : null}
+      {booking.status === 'disputed' ? <Hint>You reported a problem. An admin is looking at it.</Hint> : null}
+      {booking.status === 'refunded' ? <Hint>Your money was refunded.</Hint> : null}
+      {booking.status === 'handed_over' || canReport ? (
+        <span className="flex flex-wrap gap-2">
+          {booking.status === 'handed_over' ? (
+            <Button size="sm" onClick={() => setAsking('received')}>
+              Received, as described{name}
+            </Button>
+          ) : null}
+          {canReport ? (
+            <Button size="sm" variant="secondary" onClick={() => setAsking('problem')}>
+              Report a problem{name}
+            </Button>
+          ) : null}
+        </span>
+      ) : null}
+
+      {asking === 'received' ? (
+        <ConfirmDialog
+          title="Did you receive it as described?"
+          description={
+            <p>
+              {booking.productName} completes, and the money goes to the seller. You cannot report a problem
+              after this.
+            </p>
+          }
+          tone="default"
+          confirmLabel="Yes, received as described"
+          isPending={received.isPending}
+          onConfirm={confirmReceived}
+          onCancel={() => setAsking(null)}
+        />
+      ) : null}
+      {asking === 'problem' ? (
+        <ConfirmDialog
+          title="Report a problem"
+          description={
+            <div className="space-y-3">
+              <p>
+                Tell us what is wrong with {booking.productName}. The money waits while an admin looks at the
+                sale and either refunds you or releases it to the seller.
+              </p>
+              <FormField label="What went wrong?" error={reasonError}>
+                <textarea
+                  rows={4}
+                  maxLength={2000}
+                  value={reason}
+                  onChange={(e) => {
+                    setReason(e.target.value)
+                    setReasonError(undefined)
+                  }}
+                  className="py-2"
+                />
+              </FormField>
+            </div>
+          }
+          tone="default"
+          confirmLabel="Report the problem"
+          isPending={problem.isPending}
+          onConfirm={sendProblem}
+          onCancel={() => {
+            setAsking(null)
+            setReasonError(undefined)
+          }}
+        />
+      ) : null}
+    </div>
+  )
+}
+
+/** The seller's view of a sold listing's deal on My Product: the stage, the buyer, and the next step. */
+export function SellerDealActions({ sale, productName }: { sale: Booking; productName: string }) {
+  const handOver = useMarkHandedOver()
+  const [asking, setAsking] = useState(false)
+  const [note, setNote] = useState('')
+
+  function confirmHandover() {
+    handOver.mutate(
+      { bookingId: sale._id, note },
+      {
+        onSuccess: () => {
+          toast.success('Marked handed over. We told the buyer.')
+          setNote('')
+        },
+        onError: (err) => toast.error(errorMessage(err)),
+        onSettled: () => setAsking(false),
+      },
+    )
+  }
+
+  return (
+    <div className="space-y-1.5">
+      <Hint>
+        Bought by {sale.userName} ({sale.phoneNumber}, {sale.location})
+      </Hint>
+      {sale.status === 'paid' ? (
+        <>
+          <Hint>Hand it over, then tell us here.</Hint>
+          <Button size="sm" onClick={() => setAsking(true)}>
+            Mark handed over<span className="sr-only"> {productName}</span>
+          </Button>
+        </>
+      ) : null}
+      {sale.status === 'handed_over' ? (
+        <Hint>
+          Waiting for the buyer to confirm
+          {sale.autoCompleteAt ? `; completes by itself on ${formatDate(sale.autoCompleteAt)}` : ''}.
+          {sale.handoverNote ? ` Your note: ${sale.handoverNote}` : ''}
+        </Hint>
+      ) : null}
+      {sale.status === 'completed' ? <Hint>Completed: the money is yours.</Hint> : null}
+      {sale.status === 'disputed' && sale.dispute ? (
+        <Hint>The buyer reported a problem: “{sale.dispute.reason}” An admin is looking at it.</Hint>
+      ) : null}
+      {sale.status === 'refunded' ? <Hint>An admin refunded the buyer.</Hint> : null}
+
+      {asking ? (
+        <ConfirmDialog
+          title="Mark it handed over?"
+          description={
+            <div className="space-y-3">
+              <p>
+                Only when the buyer has {productName} (or it is on its way). We email them to confirm it
+                arrived as described.
+              </p>
+              <FormField label="Note for the buyer (optional)" hint="A tracking number, or where you met.">
+                <textarea
+                  rows={3}
+                  maxLength={500}
+                  value={note}
+                  onChange={(e) => setNote(e.target.value)}
+                  className="py-2"
+                />
+              </FormField>
+            </div>
+          }
+          tone="default"
+          confirmLabel="Mark handed over"
+          isPending={handOver.isPending}
+          onConfirm={confirmHandover}
+          onCancel={() => setAsking(false)}
+        />
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,79 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { z } from 'zod'
+import type { Inserted, Modified } from '#contract/common'
+import type { Conversation, Message, UnreadCount } from '#contract/messages'
+import { api } from '../../lib/api-client'
+import { messageKeys } from '../../lib/query-keys'
+
+/** How often an open conversation asks for new messages: one indexed read, the answer within seconds. */
+export const THREAD_POLL_MS = 4000
+/** How often the navbar and the lists ask for the unread counts. */
+export const UNREAD_POLL_MS = 20_000
+
+/**
+ * A booking's conversation, read again every few seconds while the page is visible (React Query pauses
+ * interval refetches in a background tab), so a message from any instance shows up without a reload.
+ * Reading marks it read, so the unread counts are refreshed after each answer that brought something new.
+ */
+export function useThread(bookingId: string) {
+  const queryClient = useQueryClient()
+  return useQuery({
+    queryKey: messageKeys.thread(bookingId),
+    queryFn: async ({ signal }) => {
+      const before = queryClient.getQueryData<Message[]>(messageKeys.thread(bookingId))
+      const list = await api.get<Message[]>(
+        `/bookings/${encodeURIComponent(bookingId)}/messages`,
+        undefined,
+        signal,
+      )
+      if (list.at(-1)?._id !== before?.at(-1)?._id) {
+        void queryClient.invalidateQueries({ queryKey: messageKeys.unread() })
+        void queryClient.invalidateQueries({ queryKey: messageKeys.conversations() })
+      }
+      return list
+    },
+    refetchInterval: THREAD_POLL_MS,
+  })
+}
+
+/** The signed-in user's unread messages, in all and per booking (navbar, My Orders, My Product). */
+export function useUnreadMessages(enabled = true) {
+  return useQuery({
+    queryKey: messageKeys.unread(),
+    queryFn: ({ signal }) => api.get<UnreadCount>('/messages/unread', undefined, signal),
+    refetchInterval: UNREAD_POLL_MS,
+    enabled,
+  })
+}
+
+/** The signed-in user's conversations, newest message first. */
+export function useConversations(enabled = true) {
+  return useQuery({
+    queryKey: messageKeys.conversations(),
+    queryFn: ({ signal }) => api.get<Conversation[]>('/messages/conversations', undefined, signal),
+    refetchInterval: UNREAD_POLL_MS,
+    enabled,
+  })
+}
+
+export function useSendMessage(bookingId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: string) =>
+      api.post<z.infer<typeof Inserted>>(`/bookings/${encodeURIComponent(bookingId)}/messages`, { body }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: messageKeys.thread(bookingId) }),
+        queryClient.invalidateQueries({ queryKey: messageKeys.conversations() }),
+      ]),
+  })
+}
+
+export function useReportMessage(bookingId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (messageId: string) =>
+      api.post<z.infer<typeof Modified>>(`/messages/${encodeURIComponent(messageId)}/report`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: messageKeys.thread(bookingId) }),
+  })
+}
