@@ -1,3 +1,4 @@
+import net from 'node:net'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
 import { openDatabase } from './db/client'
@@ -6,6 +7,8 @@ import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
 
 const SHUTDOWN_LIMIT_MS = 10_000
+/** After the listener closes, how long a connection accepted just before has to send its request. */
+const ACCEPTED_REQUEST_GRACE_MS = 300
 
 async function main() {
   const config = loadConfig()
@@ -38,6 +41,11 @@ async function main() {
     if (signal === 'SIGTERM' && config.shutdownDelayMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs))
     }
+    // Stop accepting connections first, and only then close the idle ones: a connection the balancer opened a
+    // moment ago may not have delivered its request yet, and Node's server.close() would drop it as idle (nginx
+    // answers 502 for a POST on it, which it never resends elsewhere).
+    net.Server.prototype.close.call(app.server)
+    await new Promise((resolve) => setTimeout(resolve, ACCEPTED_REQUEST_GRACE_MS))
     await app.close()
     await database.close()
     app.log.info(`${signal}: closed`)
