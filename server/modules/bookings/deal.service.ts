@@ -29,7 +29,7 @@ export function wrongStage(action: string, status: BookingStatus): AppError {
  * Locks a booking for a move of its deal and says who the caller is to it. Someone who may not see the
  * booking (neither its buyer, nor the listing's seller, nor an admin) gets 404, as if it did not exist.
  */
-async function lockDeal(tx: Db, caller: SessionUser, bookingId: string) {
+export async function lockDeal(tx: Db, caller: SessionUser, bookingId: string) {
   const [row] = await tx
     .select({
       booking: bookings,

@@ -1,12 +1,11 @@
 import { and, eq, gt, sql } from 'drizzle-orm'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
-import { bookingHolds, bookings, productHolds, products, users } from '#server/db/schema'
-import { AppError, notFound } from '#server/lib/errors'
+import { bookingHolds, bookings, productHolds, users } from '#server/db/schema'
+import { AppError } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
-import { bookingStatus } from './bookings.service'
-import { wrongStage } from './deal.service'
+import { lockDeal, wrongStage } from './deal.service'
 
 export type HoldOutcome = { held: true; holdUntil: Date } | { held: false; holdUntil: Date }
 
@@ -32,26 +31,10 @@ export async function holdBooking(
   settings: Config['deal'],
 ): Promise<HoldOutcome> {
   const outcome = await db.transaction(async (tx): Promise<HoldOutcome & { isNew?: boolean }> => {
-    const [row] = await tx
-      .select({
-        booking: bookings,
-        sellerId: products.sellerId,
-        productSold: products.isSold,
-        productRemovedAt: products.removedAt,
-        productPriceCents: products.resalePriceCents,
-        sellerDisabled: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${products.sellerId}
-          and ${users.disabledAt} is not null)`,
-      })
-      .from(bookings)
-      .innerJoin(products, eq(products.id, bookings.productId))
-      .where(eq(bookings.id, bookingId))
-      .for('update', { of: bookings })
-    if (!row) throw notFound('Booking')
-    const isBuyer = row.booking.buyerId === buyer.id
-    if (!isBuyer && row.sellerId !== buyer.id && buyer.role !== 'admin') throw notFound('Booking')
-    if (!isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can hold it to pay')
-    const status = bookingStatus(row)
-    if (status !== 'unpaid') throw wrongStage('hold this laptop', status)
+    const row = await lockDeal(tx, buyer, bookingId)
+    if (!row.isBuyer)
+      throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can hold it to pay')
+    if (row.status !== 'unpaid') throw wrongStage('hold this laptop', row.status)
     const productId = row.booking.productId
 
     const [own] = await tx
