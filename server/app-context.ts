@@ -31,7 +31,11 @@ export type AppContext = {
   /** Listing page views, batched (server/modules/views). */
   views: ViewCounter
   /** Set on SIGTERM: health answers 503 so the balancer stops sending while requests in flight finish. */
-  lifecycle: { draining: boolean }
+  /**
+   * `draining`: health answers 503. `turningAway`: the last step before the listener closes, when reads (GET,
+   * HEAD) other than health answer 503 too, so a balancer that retries them elsewhere also stops choosing us.
+   */
+  lifecycle: { draining: boolean; turningAway?: boolean }
 }
 
 export type AppInstance = FastifyInstance<

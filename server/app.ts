@@ -177,6 +177,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     if (!opts.counters) await counters.close()
   })
   app.setErrorHandler(errorHandler)
+  // The last step of draining (server/main.ts): reads answer 503, which nginx resends to another instance and
+  // counts as this one failing, so it stops choosing it; writes are still served, since nothing resends them.
+  app.addHook('onRequest', (req, reply, done) => {
+    const { lifecycle } = app.ctx
+    if (
+      lifecycle.turningAway &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      !req.url.startsWith('/api/health')
+    ) {
+      reply.header('connection', 'close').header('retry-after', '1')
+      sendError(reply, 503, 'INTERNAL', 'This server is shutting down. Please try again.')
+      return
+    }
+    done()
+  })
   app.addHook('onRequest', originCheck(config))
 
   const headers = securityHeaders({ production: config.env === 'production' })

@@ -7,6 +7,9 @@ import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
 
 const SHUTDOWN_LIMIT_MS = 10_000
+/** While turning the balancer away: close once no connection arrived for this long, or after the limit. */
+const QUIET_BEFORE_CLOSE_MS = 200
+const TURN_AWAY_LIMIT_MS = 3_000
 /** After the listener closes, how long a connection accepted just before has to send its request. */
 const ACCEPTED_REQUEST_GRACE_MS = 300
 
@@ -41,6 +44,23 @@ async function main() {
     if (signal === 'SIGTERM' && config.shutdownDelayMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs))
     }
+    // Turn the balancer away before the listener closes: a connection still waiting in the listener's queue
+    // when it closes is reset, and nginx answers 502 for a POST sent on it. Reads now answer 503 (nginx sends
+    // them elsewhere and marks this instance down); once no connection has arrived for a moment, close.
+    app.ctx.lifecycle.turningAway = true
+    let lastConnection = Date.now()
+    const onConnection = () => {
+      lastConnection = Date.now()
+    }
+    app.server.on('connection', onConnection)
+    const turnAwayStarted = Date.now()
+    while (
+      Date.now() - lastConnection < QUIET_BEFORE_CLOSE_MS &&
+      Date.now() - turnAwayStarted < TURN_AWAY_LIMIT_MS
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    app.server.off('connection', onConnection)
     // Stop accepting connections first, and only then close the idle ones: a connection the balancer opened a
     // moment ago may not have delivered its request yet, and Node's server.close() would drop it as idle (nginx
     // answers 502 for a POST on it, which it never resends elsewhere).

@@ -52,6 +52,24 @@ describe('GET /api/health', () => {
     }
   })
 
+  it('in the last step of draining answers reads 503 (a balancer resends them) and still serves writes', async () => {
+    t.app.ctx.lifecycle.draining = true
+    t.app.ctx.lifecycle.turningAway = true
+    try {
+      const read = await t.app.inject('/api/brands')
+      expect(read.statusCode).toBe(503)
+      expect(read.headers.connection).toBe('close')
+      expect(read.json()).toMatchObject({ error: { message: expect.stringMatching(/shutting down/) } })
+      expect((await t.app.inject('/api/health')).json()).toMatchObject({ status: 'draining' })
+      // A write is never resent by a balancer, so it is served as usual (here: refused for want of a session).
+      const write = await t.app.inject({ method: 'POST', url: '/api/products', payload: {} })
+      expect(write.statusCode).toBe(401)
+    } finally {
+      t.app.ctx.lifecycle.draining = false
+      t.app.ctx.lifecycle.turningAway = false
+    }
+  })
+
   it('answers HEAD too, for load balancers', async () => {
     const res = await t.app.inject({ method: 'HEAD', url: '/api/health' })
     expect(res.statusCode).toBe(200)
