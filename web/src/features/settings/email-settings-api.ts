@@ -16,8 +16,8 @@ export function useUpdateEmailPreferences() {
     mutationFn: (change: EmailPreferencesUpdate) => api.put<EmailSettings>('/email-settings', change),
     onSuccess: (settings) => client.setQueryData(emailSettingsKeys.mine(), settings),
   })
-  // The box shows its new state in the same event as the click; a refused change puts the old settings back.
-  const mutate = (change: EmailPreferencesUpdate) => {
+  // The cached settings take the change at once; a refused change puts the old settings back.
+  const mutate = (change: EmailPreferencesUpdate, onRefused?: () => void) => {
     const before = client.getQueryData<EmailSettings>(emailSettingsKeys.mine())
     if (before) {
       client.setQueryData<EmailSettings>(emailSettingsKeys.mine(), {
@@ -28,6 +28,7 @@ export function useUpdateEmailPreferences() {
     mutation.mutate(change, {
       onError: () => {
         if (before) client.setQueryData(emailSettingsKeys.mine(), before)
+        onRefused?.()
       },
     })
   }

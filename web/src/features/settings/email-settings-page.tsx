@@ -22,6 +22,7 @@ export function EmailSettingsPage() {
   const verifyError = params.get('error')
   const settings = useEmailSettings()
   const update = useUpdateEmailPreferences()
+  const [shown, setShown] = useState<Partial<Record<EmailTopic, boolean>>>({})
   const [resend, setResend] = useState<
     { state: 'idle' | 'sending' | 'sent' } | { state: 'failed'; message: string }
   >({
@@ -133,8 +134,16 @@ export function EmailSettingsPage() {
                         type="checkbox"
                         className="mt-1 size-5 shrink-0 accent-accent"
                         aria-describedby={`${id}-about`}
-                        checked={settings.data?.topics[topic] ?? true}
-                        onChange={(e) => update.mutate({ [topic]: e.target.checked })}
+                        checked={shown[topic] ?? settings.data?.topics[topic] ?? true}
+                        onChange={(e) => {
+                          // Local state changes within the click itself, so the box never flicks back while
+                          // the cache catches up; a refused save shows the saved value again.
+                          const value = e.target.checked
+                          setShown((s) => ({ ...s, [topic]: value }))
+                          update.mutate({ [topic]: value }, () =>
+                            setShown(({ [topic]: _dropped, ...rest }) => rest),
+                          )
+                        }}
                       />
                       <div className="min-w-0">
                         <label htmlFor={id} className="block font-medium text-slate-900">
