@@ -12,6 +12,8 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/dashboard\/?$/,
   /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|addproduct|myproduct)\/?$/,
   /^\/dashboard\/settings\/?$/,
+  /^\/dashboard\/(favourites|saved-searches)\/?$/,
+  /^\/unsubscribe\/[^/]+\/?$/,
   /^\/dashboard\/messages(\/[^/]+)?\/?$/,
   /^\/dashboard\/payment\/[^/]+\/?$/,
   /^\/dashboard\/products\/[^/]+\/edit\/?$/,
@@ -53,5 +55,12 @@ export const paths = {
   /** A booking's conversation between its buyer and the listing's seller. */
   conversation: (bookingId: string) => `/dashboard/messages/${encodeURIComponent(bookingId)}`,
   payment: (bookingId: string) => `/dashboard/payment/${encodeURIComponent(bookingId)}`,
+  favourites: () => '/dashboard/favourites',
+  savedSearches: () => '/dashboard/saved-searches',
+  /** Opens a saved search with the laptops posted since the last visit marked new. */
+  savedSearch: (id: string, query: string) =>
+    `/productcard?${query ? `${query}&` : ''}saved_search=${encodeURIComponent(id)}`,
+  /** The confirmation page of an alert email's unsubscribe link (no sign-in). */
+  unsubscribe: (token: string) => `/unsubscribe/${encodeURIComponent(token)}`,
   editProduct: (id: string) => `/dashboard/products/${encodeURIComponent(id)}/edit`,
 } as const

@@ -114,6 +114,8 @@ export const Product = z.object({
    * shows the stage and what the seller can do next; null when nobody has paid.
    */
   sale: Booking.nullable().optional(),
+  /** Only on the seller's own listings: how many people keep it in their favourites. */
+  saved_count: z.number().int().optional(),
 })
 export type Product = z.infer<typeof Product>
 

@@ -33,6 +33,8 @@ import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
 import { createAuthEmails } from './mail/auth-emails'
 import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
+import { registerAlertJobs } from './modules/alerts/alerts.jobs'
+import { unsubscribeRoutes } from './modules/alerts/unsubscribe.routes'
 import { authRoutes } from './modules/auth/auth.routes'
 import { bookingRoutes } from './modules/bookings/bookings.routes'
 import { registerDealJobs } from './modules/bookings/deal.service'
@@ -40,6 +42,7 @@ import { brandRoutes } from './modules/brands/brands.routes'
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes'
 import { disputeRoutes } from './modules/disputes/disputes.routes'
 import { emailSettingsRoutes } from './modules/email-settings/email-settings.routes'
+import { favouriteRoutes } from './modules/favourites/favourites.routes'
 import { healthRoutes } from './modules/health/health.routes'
 import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
@@ -52,6 +55,7 @@ import { registerExpiryJobs } from './modules/products/expiry'
 import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
 import { reviewRoutes } from './modules/reviews/reviews.routes'
+import { savedSearchRoutes } from './modules/saved-searches/saved-searches.routes'
 import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
 import { ViewCounter } from './modules/views/view-counter'
@@ -173,6 +177,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerDealJobs(app.ctx)
   registerMessageJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)
+  registerAlertJobs(app.ctx)
   app.addHook('onClose', async () => {
     if (!opts.counters) await counters.close()
   })
@@ -256,6 +261,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(priceGuideRoutes)
       await typed.register(viewRoutes)
       await typed.register(dashboardRoutes)
+      await typed.register(favouriteRoutes)
+      await typed.register(savedSearchRoutes)
+      await typed.register(unsubscribeRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

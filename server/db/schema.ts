@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import {
+  bigserial,
   boolean,
   check,
   customType,
@@ -7,6 +8,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -15,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { ALERT_CHOICES } from '#contract/favourites'
 import { CONDITIONS } from '#contract/products'
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
@@ -596,6 +599,8 @@ export const emailPreferences = pgTable('email_preferences', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   mutedTopics: text('muted_topics').array().notNull().default(sql`'{}'::text[]`),
+  /** How the user hears that a favourite got cheaper or is available again: instant, daily or off. */
+  favouriteAlerts: text('favourite_alerts', { enum: ALERT_CHOICES }).notNull().default('instant'),
   updatedAt: updatedAt(),
 })
 
@@ -710,5 +715,110 @@ export const reviewReports = pgTable(
     check('review_reports_status_check', sql`${t.status} in ('open', 'dismissed', 'removed')`),
     uniqueIndex('review_reports_review_reporter_idx').on(t.reviewId, t.reporterId),
     index('review_reports_open_idx').on(t.createdAt.desc()).where(sql`${t.status} = 'open'`),
+  ],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Favourites, saved searches and their alerts (docs/decisions/0028-favourites-and-saved-searches.md)
+// ---------------------------------------------------------------------------------------------
+
+/** A laptop a user keeps; the price then, and the price they were last told about (a drop is measured from it). */
+export const favourites = pgTable(
+  'favourites',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    savedPriceCents: integer('saved_price_cents').notNull(),
+    alertPriceCents: integer('alert_price_cents').notNull(),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.productId] }),
+    // Who saved a listing: the alerts' and the seller's saved counts.
+    index('favourites_product_idx').on(t.productId),
+    index('favourites_user_saved_idx').on(t.userId, t.savedAt.desc()),
+  ],
+)
+
+/**
+ * A search a user keeps: its canonical `/productcard` query, the filters it parsed to (what the matcher reads),
+ * the text resolved against the titles' vocabulary as a full-text query, and how its owner is alerted.
+ */
+export const savedSearches = pgTable(
+  'saved_searches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    query: text('query').notNull(),
+    filters: jsonb('filters').notNull(),
+    textQuery: text('text_query'),
+    alert: text('alert', { enum: ALERT_CHOICES }).notNull().default('instant'),
+    createdAt: createdAt(),
+    lastVisitedAt: timestamp('last_visited_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The last instant alert sent for it: at most one an hour. */
+    lastEmailedAt: timestamp('last_emailed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('saved_searches_user_query_idx').on(t.userId, t.query),
+    check('saved_searches_alert_check', sql`${t.alert} in ('instant', 'daily', 'off')`),
+    index('saved_searches_alerting_idx').on(t.id).where(sql`${t.alert} <> 'off'`),
+  ],
+)
+
+export const ALERT_EVENT_KINDS = ['listed', 'price', 'available'] as const
+
+/**
+ * What the matcher has still to look at: a listing posted, a price changed, a listing free again. Written in
+ * the transaction of the change, read and deleted by the `alerts.match` job, so no change is lost to a crash.
+ */
+export const alertEvents = pgTable(
+  'alert_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: ALERT_EVENT_KINDS }).notNull(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    /** For a price change: the price before it. */
+    oldPriceCents: integer('old_price_cents'),
+    /** Not looked at before then (a hold's end: the listing may be free again). */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('alert_events_due_idx').on(t.dueAt)],
+)
+
+export const ALERT_ITEM_KINDS = ['match', 'price_drop', 'available'] as const
+
+/** One thing to tell one user: a new match of a saved search, or a favourite cheaper or free again. */
+export const alertItems = pgTable(
+  'alert_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ALERT_ITEM_KINDS }).notNull(),
+    savedSearchId: uuid('saved_search_id').references(() => savedSearches.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    oldPriceCents: integer('old_price_cents'),
+    newPriceCents: integer('new_price_cents'),
+    /** instant: in the next grouped email; daily: in the digest. */
+    delivery: text('delivery', { enum: ['instant', 'daily'] }).notNull(),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('alert_items_search_product_idx')
+      .on(t.savedSearchId, t.productId)
+      .where(sql`${t.kind} = 'match'`),
+    index('alert_items_unsent_idx').on(t.userId, t.delivery).where(sql`${t.sentAt} is null`),
   ],
 )

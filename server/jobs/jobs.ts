@@ -103,6 +103,23 @@ export class Jobs {
     return opts.tx ? sendOnce(opts.tx) : this.#db.transaction(sendOnce)
   }
 
+  /** Queues many jobs in one statement per thousand (no singleton keys); inside a transaction pass it as `tx`. */
+  async sendMany<N extends QueueName>(
+    name: N,
+    items: { data: JobData<N>; startAfter?: Date }[],
+    opts: { tx?: Db } = {},
+  ): Promise<void> {
+    if (!(name in QUEUES)) throw new Error(`Jobs: no queue "${name}" in server/jobs/queues.ts`)
+    for (let i = 0; i < items.length; i += 1000) {
+      const chunk = items.slice(i, i + 1000).map((item) => ({
+        name,
+        data: item.data as object,
+        ...(item.startAfter ? { startAfter: item.startAfter } : {}),
+      }))
+      await this.#boss.insert(chunk, { db: sqlExecutor(opts.tx ?? this.#db) })
+    }
+  }
+
   /** Sets the handler for a queue's jobs. A job whose handler throws is retried by the queue's rules. */
   work<N extends QueueName>(name: N, handler: JobHandler<N>, opts: WorkOptions = {}): void {
     if (this.#workers.has(name)) throw new Error(`Jobs: "${name}" already has a worker`)

@@ -53,6 +53,33 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 120,
   }),
+  // Saved-search and favourite alerts (server/modules/alerts): the matcher over new listings and price changes
+  // (sent after each change, and every minute as a sweep), an hour-delayed email for a search that was just
+  // emailed, a minute-delayed email grouping one user's favourite news, and the daily digest.
+  'alerts.match': queue<Record<string, never>>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 600,
+  }),
+  'alerts.search-email': queue<{ searchId: string }>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
+  'alerts.favourites-email': queue<{ userId: string }>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
+  'alerts.digest': queue<Record<string, never>>({
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 900,
+  }),
 } satisfies Record<string, QueueSpec<object>>
 
 export type QueueName = keyof typeof QUEUES

@@ -78,6 +78,18 @@ export class Mail {
     return this.#jobs.send('email', job, { tx, startAfter: opts.startAfter, singletonKey: opts.singletonKey })
   }
 
+  /** Queues many emails at once in the caller's transaction (alerts: one per saved search with news). */
+  async queueMany<K extends TemplateName>(tx: Db, requests: MailRequest<K>[]): Promise<void> {
+    for (const r of requests) {
+      if (!(r.template in this.#templates)) throw new Error(`Mail: no template "${r.template}"`)
+    }
+    await this.#jobs.sendMany(
+      'email',
+      requests.map((r) => ({ data: { to: r.to, template: r.template, data: r.data as object } })),
+      { tx },
+    )
+  }
+
   /** The `email` worker: renders and sends one queued email. Throws (so the queue retries) when sending fails. */
   async deliver(job: Job<EmailJob>): Promise<Delivery> {
     const { to, template: name, data } = job.data
@@ -120,7 +132,7 @@ export class Mail {
       messageId: `<${job.id}@${this.#host}>`,
       headers: {
         'X-Laptop-Market-Email': name,
-        ...(template.topic ? { 'List-Unsubscribe': `<${this.#siteUrl}/dashboard/settings>` } : {}),
+        ...this.#unsubscribeHeaders(template, data),
       },
       label: `${name}-${job.id.slice(0, 8)}`,
     })
@@ -130,6 +142,21 @@ export class Mail {
       this.#log.info({ template: name, jobId: job.id, attempt: job.retryCount + 1 }, 'Email sent')
     }
     return { sent: true, to: address, file: result.file }
+  }
+
+  /**
+   * An alert (its data carries `unsubscribeToken`) names a URL that turns it off on one POST, as RFC 8058
+   * asks of bulk senders; other emails of a topic point at the email settings.
+   */
+  #unsubscribeHeaders(template: EmailTemplate<object>, data: object): Record<string, string> {
+    const token = (data as { unsubscribeToken?: unknown }).unsubscribeToken
+    if (typeof token === 'string') {
+      return {
+        'List-Unsubscribe': `<${this.#siteUrl}/api/unsubscribe/${encodeURIComponent(token)}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      }
+    }
+    return template.topic ? { 'List-Unsubscribe': `<${this.#siteUrl}/dashboard/settings>` } : {}
   }
 
   #skip(job: Job<EmailJob>, reason: Extract<Delivery, { sent: false }>['reason']): Delivery {

@@ -2,10 +2,12 @@
 // gets, and every signed-in identity is tried with its session cookie and with its bearer token.
 // A new endpoint gets a row here: the last test fails while the API documents a call the table lacks.
 
+import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { messages } from '#server/db/schema'
+import { messages, savedSearches } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
+import { unsubscribeToken } from '#server/modules/alerts/unsubscribe-token'
 import {
   buildIdentities,
   type Credential,
@@ -73,6 +75,30 @@ const SELLER_OWN = (status: number): Expected => ({
   admin: 403,
 })
 const q = encodeURIComponent
+/** Calls on `buyer`'s own saved search: others get 404 (it does not exist for them). */
+const BUYER_OWN: Expected = {
+  ...SIGNED_OUT,
+  buyer: 200,
+  otherBuyer: 404,
+  seller: 404,
+  otherSeller: 404,
+  admin: 404,
+}
+
+/** A new saved search of `buyer`'s (one per call, so a delete by one identity leaves the next its own). */
+async function buyersSearch(f: Fixtures): Promise<string> {
+  const [row] = await t.db
+    .insert(savedSearches)
+    .values({
+      userId: f.buyer.id,
+      query: `q=matrix${randomUUID().slice(0, 8)}`,
+      filters: {},
+      alert: 'instant',
+    })
+    .returning({ id: savedSearches.id })
+  if (!row) throw new Error('no saved search')
+  return row.id
+}
 
 const newListing = (f: Fixtures) => ({
   name: 'Matrix Laptop 14',
@@ -998,6 +1024,71 @@ const ROWS: Row[] = [
     expected: { ...SIGNED_OUT, buyer: 403, otherBuyer: 403, seller: 200, otherSeller: 200, admin: 403 },
   },
   { method: 'GET', route: '/api/dashboard/admin', expected: ADMIN_ONLY },
+  // Favourites and saved searches: each user's own, invisible to everyone else.
+  { method: 'GET', route: '/api/favourites', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/favourites/ids', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/favourites/alerts', expected: ANY_SIGNED_IN },
+  { method: 'PUT', route: '/api/favourites/alerts', body: { alert: 'daily' }, expected: ANY_SIGNED_IN },
+  {
+    method: 'PUT',
+    route: '/api/favourites/{productId}',
+    url: (f) => `/api/favourites/${f.product.id}`,
+    // Its seller cannot save their own listing.
+    expected: { ...ANY_SIGNED_IN, seller: 403 },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/favourites/{productId}',
+    url: (f) => `/api/favourites/${f.product.id}`,
+    expected: ANY_SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    route: '/api/saved-searches',
+    body: { query: 'q=thinkpad&max_price=600', alert: 'daily' },
+    expected: { ...SIGNED_OUT, buyer: 201, otherBuyer: 201, seller: 201, otherSeller: 201, admin: 201 },
+  },
+  { method: 'GET', route: '/api/saved-searches', expected: ANY_SIGNED_IN },
+  {
+    method: 'DELETE',
+    route: '/api/saved-searches/{id}',
+    url: async (f) => `/api/saved-searches/${await buyersSearch(f)}`,
+    expected: BUYER_OWN,
+  },
+  {
+    method: 'PUT',
+    route: '/api/saved-searches/{id}/alert',
+    url: async (f) => `/api/saved-searches/${await buyersSearch(f)}/alert`,
+    body: { alert: 'off' },
+    expected: BUYER_OWN,
+  },
+  {
+    method: 'POST',
+    route: '/api/saved-searches/{id}/visit',
+    url: async (f) => `/api/saved-searches/${await buyersSearch(f)}/visit`,
+    expected: BUYER_OWN,
+  },
+  // An alert email's unsubscribe link works for whoever holds it, signed in or not; a forged one for nobody.
+  {
+    method: 'GET',
+    route: '/api/unsubscribe/{token}',
+    url: (f) =>
+      `/api/unsubscribe/${unsubscribeToken(t.app.ctx.config, { kind: 'favourites', userId: f.buyer.id })}`,
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/unsubscribe/{token}',
+    url: (f) =>
+      `/api/unsubscribe/${unsubscribeToken(t.app.ctx.config, { kind: 'digest', userId: f.buyer.id })}`,
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/unsubscribe/{token}',
+    url: (f) => `/api/unsubscribe/f.${f.buyer.id}.forgedforgedforgedforgedforged12`,
+    expected: everyone(400),
+  },
   {
     method: 'GET',
     route: '/api/dashboard/buyer',

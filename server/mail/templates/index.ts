@@ -1,5 +1,8 @@
 // Every kind of email, by name. To add one: a file beside this one (`defineEmail` with its data type, its
 // topic or null when essential, and `compose` for the text and HTML parts), and a line here.
+import alertDigest from './alert-digest'
+import alertFavourites from './alert-favourites'
+import alertSearchMatches from './alert-search-matches'
 import dealBooked from './deal-booked'
 import dealCompleted from './deal-completed'
 import dealDisputeOpened from './deal-dispute-opened'
@@ -23,6 +26,9 @@ export const TEMPLATES = {
   'deal-dispute-opened': dealDisputeOpened,
   'deal-dispute-resolved': dealDisputeResolved,
   'message-unread': messageUnread,
+  'alert-search-matches': alertSearchMatches,
+  'alert-favourites': alertFavourites,
+  'alert-digest': alertDigest,
 } satisfies Record<string, EmailTemplate<never>>
 
 export type TemplateName = keyof typeof TEMPLATES

@@ -33,6 +33,10 @@ export type EmailParts = {
   /** A quieter last word, e.g. "If you did not ask for this, ignore this email." */
   footnote?: string
   topic: EmailTopic | null
+  /** Lists of links after the paragraphs (an alert's laptops), each under an optional heading. */
+  sections?: { heading?: string; items: { title: string; detail: string; url: string }[] }[]
+  /** An alert's own off switch: the page that turns off just this alert, without signing in. */
+  unsubscribe?: { label: string; url: string }
 }
 
 const ACCENT = '#0f766e'
@@ -46,6 +50,21 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;')
 }
 
+function sectionHtml(section: NonNullable<EmailParts['sections']>[number]): string {
+  const heading = section.heading
+    ? `<h2 style="margin:8px 0 8px;font-size:17px;line-height:24px;color:#0f172a">${escapeHtml(section.heading)}</h2>`
+    : ''
+  const rows = section.items
+    .map(
+      (item) => `<tr><td style="padding:10px 0;border-top:1px solid #e2e8f0">
+<a href="${escapeHtml(item.url)}" style="font-size:16px;font-weight:600;color:${ACCENT};text-decoration:none">${escapeHtml(item.title)}</a>
+<div style="font-size:14px;line-height:20px;color:#334155">${escapeHtml(item.detail)}</div>
+</td></tr>`,
+    )
+    .join('\n')
+  return `${heading}<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="margin:0 0 16px">${rows}</table>`
+}
+
 export function compose(parts: EmailParts, ctx: RenderContext): EmailContent {
   const settingsUrl = `${ctx.siteUrl}/dashboard/settings`
   const why = parts.topic
@@ -56,12 +75,18 @@ export function compose(parts: EmailParts, ctx: RenderContext): EmailContent {
     `Hi ${ctx.name},`,
     '',
     ...parts.paragraphs.flatMap((p) => [p, '']),
+    ...(parts.sections ?? []).flatMap((section) => [
+      ...(section.heading ? [section.heading, ''] : []),
+      ...section.items.flatMap((item) => [`- ${item.title}: ${item.detail}`, `  ${item.url}`]),
+      '',
+    ]),
     ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`, ''] : []),
     ...(parts.footnote ? [parts.footnote, ''] : []),
     '— Laptop Market',
     ctx.siteUrl,
     '',
     why,
+    ...(parts.unsubscribe ? [`${parts.unsubscribe.label}: ${parts.unsubscribe.url}`] : []),
     '',
   ].join('\n')
 
@@ -97,11 +122,12 @@ ${parts.preview ? `<div style="display:none;max-height:0;overflow:hidden">${esca
 <h1 style="margin:0 0 16px;font-size:22px;line-height:30px;color:#0f172a">${escapeHtml(parts.heading)}</h1>
 ${p(`Hi ${escapeHtml(ctx.name)},`)}
 ${parts.paragraphs.map((para) => p(escapeHtml(para))).join('\n')}
+${(parts.sections ?? []).map(sectionHtml).join('\n')}
 ${button}
 ${parts.footnote ? p(escapeHtml(parts.footnote), 'font-size:14px;line-height:20px;color:#64748b') : ''}
 ${p('— Laptop Market', 'margin:0')}
 </td></tr>
-<tr><td style="padding:16px 8px;font-size:12px;line-height:18px;color:#64748b">${whyHtml}</td></tr>
+<tr><td style="padding:16px 8px;font-size:12px;line-height:18px;color:#64748b">${whyHtml}${parts.unsubscribe ? ` <a href="${escapeHtml(parts.unsubscribe.url)}" style="color:#64748b">${escapeHtml(parts.unsubscribe.label)}</a>.` : ''}</td></tr>
 </table>
 </td></tr>
 </table>

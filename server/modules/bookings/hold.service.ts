@@ -5,6 +5,7 @@ import { bookingHolds, bookings, productHolds, users } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
+import { recordHoldEnd } from '#server/modules/alerts/alerts.jobs'
 import { lockDeal, wrongStage } from './deal.service'
 
 export type HoldOutcome = { held: true; holdUntil: Date } | { held: false; holdUntil: Date }
@@ -106,6 +107,8 @@ export async function holdBooking(
     await tx
       .insert(bookingHolds)
       .values({ bookingId, productId, buyerId: buyer.id, holdUntil: taken.holdUntil })
+    // When the hold runs out unpaid, the people who saved the laptop hear it is available again.
+    await recordHoldEnd(tx, productId, sql`${taken.holdUntil}::timestamptz + interval '1 second'`)
     return { held: true, holdUntil: taken.holdUntil, isNew: true }
   })
   // Cards and the detail page say "Reserved" from now on.

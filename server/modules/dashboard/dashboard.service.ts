@@ -75,21 +75,13 @@ export async function getSellerDashboard(
   }
 }
 
-/**
- * Favourites of the seller's listings saved per day (still saved now). Listings can be saved once the
- * `favourites` table exists; until then the series is empty rather than an error.
- */
+/** Favourites of the seller's listings saved per day (those still saved now). */
 async function sellerFavouritesPerDay(db: Db, sellerId: string, from: Date): Promise<Map<string, number>> {
-  const [table] = await rowsOf<{ exists: boolean }>(
-    db,
-    sql`select to_regclass('public.favourites') is not null as exists`,
-  )
-  if (!table?.exists) return new Map()
   return perDay(
     db,
-    sql`select ${utcDay(sql`f.created_at`)} as day, count(*)::int as n
+    sql`select ${utcDay(sql`f.saved_at`)} as day, count(*)::int as n
         from favourites f join products p on p.id = f.product_id
-        where p.seller_id = ${sellerId} and f.created_at >= ${from.toISOString()}::timestamptz
+        where p.seller_id = ${sellerId} and f.saved_at >= ${from.toISOString()}::timestamptz
         group by 1`,
   )
 }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Deleted, IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
@@ -8,6 +9,7 @@ import { sendJson } from '#server/lib/error-handler'
 import { notFound } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { setPagingHeaders } from '#server/lib/paging'
+import { kickAlertMatching } from '#server/modules/alerts/alerts.jobs'
 import { getBrand } from '#server/modules/brands/brands.service'
 import { renewProduct } from './expiry'
 import { findAdvertisedProducts, findBrandProducts, findProductById } from './products.queries'
@@ -25,6 +27,10 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, cache, config } = app.ctx
+  // Alerts are matched by a job once the change has committed; the minute's sweep catches any kick lost here.
+  const matchAlertsSoon = (log: FastifyBaseLogger) => {
+    kickAlertMatching(app.ctx.jobs).catch((err) => log.warn({ err }, 'Could not queue alert matching'))
+  }
 
   app.get(
     '/advertised_product',
@@ -115,6 +121,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const seller = caller(req)
       const id = await createProduct(db, seller, req.body)
+      matchAlertsSoon(req.log)
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )
@@ -158,6 +165,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const seller = caller(req)
       const modifiedCount = await updateProduct(db, seller, req.params.id, req.body)
+      if (req.body.resale_price !== undefined) matchAlertsSoon(req.log)
       return { acknowledged: true, modifiedCount }
     },
   )

@@ -7,7 +7,9 @@ import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import { canActFor, type SessionUser } from '#server/lib/session'
+import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.jobs'
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
+import { savedCounts } from '#server/modules/favourites/favourites.service'
 import { countUpTo, listPaging, type PagedList } from './paging'
 import { selectProductsWithKeys, toProduct } from './products.queries'
 
@@ -82,6 +84,8 @@ export async function createProduct(db: Db, seller: SessionUser, input: NewProdu
       .returning({ id: products.id })
     if (!row) throw new AppError('INTERNAL', 'The listing could not be saved')
     await replacePhotos(tx, row.id, photos)
+    // Saved searches are matched against it by a job, after this commits (server/modules/alerts).
+    await recordListed(tx, row.id)
     return row.id
   })
   publicDataChanged(db)
@@ -146,6 +150,9 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
       .returning({ id: products.id })
     if (updated.length === 0) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
     if (photos) await replacePhotos(tx, id, photos)
+    if (set.resalePriceCents !== undefined && set.resalePriceCents !== current.resalePriceCents) {
+      await recordPriceChange(tx, id, current.resalePriceCents)
+    }
     return updated.length
   })
   publicDataChanged(db)
@@ -212,11 +219,9 @@ export async function findSellerProducts(
     .limit(paging.limit)
     .offset(paging.offset)
   const page = await paging.finish(rows, () => countUpTo(db, where))
-  const sales = await salesOfProducts(
-    db,
-    page.items.map((row) => row.id),
-    autoCompleteDays,
-  )
+  const ids = page.items.map((row) => row.id)
+  const sales = await salesOfProducts(db, ids, autoCompleteDays)
+  const saved = await savedCounts(db, ids)
   return {
     ...page,
     items: page.items.map((row) => ({
@@ -224,6 +229,7 @@ export async function findSellerProducts(
       seller_email: row.sellerEmail,
       seller_phone: row.sellerPhone,
       sale: sales.get(row.id) ?? null,
+      saved_count: saved.get(row.id) ?? 0,
     })),
   }
 }

@@ -48,13 +48,13 @@ export function searchWords(q: string): string[] {
     .map((w) => w.slice(0, 40))
 }
 
-type TextMatch = { tsquery: string; titleQuery: string; phrase: string }
+export type TextMatch = { tsquery: string; titleQuery: string; phrase: string }
 
 /**
  * Each word as a listing's title spells it: kept when a title has it, completed when it starts one (as you type),
  * else replaced by the most similar title word (typos: "thnkpad" → thinkpad), else kept to match descriptions.
  */
-async function resolveText(db: Db, q: string): Promise<TextMatch | null> {
+export async function resolveText(db: Db, q: string): Promise<TextMatch | null> {
   const words = searchWords(q)
   if (words.length === 0) return null
   const result = await rowsOf<{ word: string; fixed: string | null; prefix: boolean }>(
@@ -181,6 +181,16 @@ function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
   if (q.min_ram_gb !== undefined) parts.push(gte(products.ramGb, q.min_ram_gb))
   if (q.min_storage_gb !== undefined) parts.push(gte(products.storageGb, q.min_storage_gb))
   return and(...parts) as SQL
+}
+
+/**
+ * Every condition of a search (text, filters, on sale) as one WHERE, for callers that count or list matches
+ * their own way (a saved search's new matches); null when the text holds nothing searchable (nothing matches).
+ */
+export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | null> {
+  const text = q.q ? await resolveText(db, q.q) : null
+  if (q.q && !text) return null
+  return and(baseFilters(q, text ?? undefined), ...Object.values(facetFilters(q))) as SQL
 }
 
 const capped = (n: number) =>

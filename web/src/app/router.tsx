@@ -99,6 +99,15 @@ const MessagesPage = lazy(() =>
 const ConversationPage = lazy(() =>
   import('../features/messages/conversation-page').then((m) => ({ default: m.ConversationPage })),
 )
+const FavouritesPage = lazy(() =>
+  import('../features/favourites/favourites-page').then((m) => ({ default: m.FavouritesPage })),
+)
+const SavedSearchesPage = lazy(() =>
+  import('../features/saved-searches/saved-searches-page').then((m) => ({ default: m.SavedSearchesPage })),
+)
+const UnsubscribePage = lazy(() =>
+  import('../features/saved-searches/unsubscribe-page').then((m) => ({ default: m.UnsubscribePage })),
+)
 const NotFoundPage = lazyPage(() =>
   import('../features/not-found/not-found-page').then((m) => m.NotFoundPage),
 )
@@ -151,6 +160,7 @@ export function AppRoutes() {
         <Route path="contact" element={<ContactPage />} />
         <Route path="terms" element={<TermsPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="unsubscribe/:token" element={<UnsubscribePage />} />
         {/* Every dashboard page needs a session; the server refuses other roles' data anyway. */}
         <Route
           path="dashboard"
@@ -172,6 +182,8 @@ export function AppRoutes() {
           <Route path="myorders" element={<MyOrdersPage />} />
           <Route path="payment/:id" element={<PaymentPage />} />
           <Route path="settings" element={<EmailSettingsPage />} />
+          <Route path="favourites" element={<FavouritesPage />} />
+          <Route path="saved-searches" element={<SavedSearchesPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="messages/:id" element={<ConversationPage />} />
         </Route>

@@ -100,3 +100,17 @@ export const messageKeys = {
   unread: () => [...messageKeys.all, 'unread'] as const,
   reported: () => [...messageKeys.all, 'reported'] as const,
 }
+
+/** The caller's favourites (the hearts' ids, the list, the alert choice) and saved searches. */
+export const favouriteKeys = {
+  all: ['favourites'] as const,
+  ids: () => [...favouriteKeys.all, 'ids'] as const,
+  list: () => [...favouriteKeys.all, 'list'] as const,
+  alert: () => [...favouriteKeys.all, 'alert'] as const,
+}
+
+export const savedSearchKeys = {
+  all: ['saved-searches'] as const,
+  list: () => [...savedSearchKeys.all, 'list'] as const,
+  visit: (id: string) => [...savedSearchKeys.all, 'visit', id] as const,
+}

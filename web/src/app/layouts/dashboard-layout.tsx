@@ -1,6 +1,8 @@
 import {
+  BellRing,
   ChevronDown,
   Flag,
+  Heart,
   LayoutDashboard,
   Mail,
   MessagesSquare,
@@ -42,10 +44,12 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
 
 const OVERVIEW: MenuItem = { to: '/dashboard', label: 'Overview', icon: LayoutDashboard }
 const SETTINGS: MenuItem = { to: '/dashboard/settings', label: 'Email settings', icon: Mail }
+const FAVOURITES: MenuItem = { to: '/dashboard/favourites', label: 'Favourites', icon: Heart }
+const SAVED_SEARCHES: MenuItem = { to: '/dashboard/saved-searches', label: 'Saved searches', icon: BellRing }
 const MESSAGES: MenuItem = { to: '/dashboard/messages', label: 'Messages', icon: MessagesSquare }
 
 export function menuForRole(role: Role): readonly MenuItem[] {
-  return [OVERVIEW, ...MENU_BY_ROLE[role], MESSAGES, SETTINGS]
+  return [OVERVIEW, ...MENU_BY_ROLE[role], FAVOURITES, SAVED_SEARCHES, MESSAGES, SETTINGS]
 }
 
 function linkClasses({ isActive }: { isActive: boolean }) {

@@ -1,6 +1,7 @@
 import { SlidersHorizontal } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
+import type { Product } from '#contract/products'
 import { MAX_PAGE_DEPTH } from '#contract/search'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
@@ -9,7 +10,11 @@ import { Drawer } from '../../components/ui/drawer'
 import { PageHeader } from '../../components/ui/page-header'
 import { CursorPagination, Pagination } from '../../components/ui/pagination'
 import { useMediaQuery } from '../../components/ui/use-media-query'
+import { formatDate } from '../../lib/format'
+import { useSession } from '../auth/use-session'
 import { useBrands } from '../brands/brands-api'
+import { SaveSearchButton } from '../saved-searches/save-search-button'
+import { useSavedSearchVisit } from '../saved-searches/saved-searches-api'
 import { ProductFilters, SortSelect } from './product-filters'
 import { ProductGrid } from './product-grid'
 import { type ProductFilters as Filters, type SearchResult, useProductSearch } from './products-api'
@@ -54,6 +59,15 @@ export function BrowsePage() {
   const isFiltered = hasActiveFilters(filters)
   const activeCount = countActiveFilters(filters)
   const clear = () => applyFilters(clearedFilters(filters))
+  // The search as a saved search keeps it: its filters and order, not its page.
+  const { page: _page, cursor: _cursor, page_size: _size, ...kept } = filters
+  const savedQuery = writeFilters(kept).toString()
+  // Opened from Saved searches: laptops posted since the last visit are marked new.
+  const savedSearchId = params.get('saved_search')
+  const { user } = useSession()
+  const visit = useSavedSearchVisit(savedSearchId, Boolean(user))
+  const since = visit.data?.since
+  const isNew = since ? (p: Product) => p.postedOn > since : undefined
 
   const filterPanel = (
     <ProductFilters filters={filters} brands={brands.data} facets={data?.facets} onChange={applyFilters} />
@@ -98,12 +112,23 @@ export function BrowsePage() {
                 </Button>
               ) : null}
             </div>
-            <SortSelect
-              value={filters.sort ?? defaultSort(filters)}
-              hasText={Boolean(filters.q)}
-              onChange={(sort) => applyFilters(withChange(filters, { sort }))}
-            />
+            <div className="flex flex-wrap items-center gap-3">
+              <SaveSearchButton query={savedQuery} />
+              <SortSelect
+                value={filters.sort ?? defaultSort(filters)}
+                hasText={Boolean(filters.q)}
+                onChange={(sort) => applyFilters(withChange(filters, { sort }))}
+              />
+            </div>
           </div>
+          {since ? (
+            <p
+              className="mb-4 rounded-lg border border-teal-200 bg-teal-50 px-3 py-2 text-sm text-teal-900"
+              data-testid="new-since"
+            >
+              Laptops posted since your last visit ({formatDate(since)}) are marked <strong>New</strong>.
+            </p>
+          ) : null}
 
           <div className={cn('transition-opacity', search.isPlaceholderData && 'opacity-60')}>
             <ProductGrid
@@ -113,6 +138,7 @@ export function BrowsePage() {
               onRetry={() => search.refetch()}
               headingLevel={2}
               leadCards={4}
+              isNew={isNew}
               empty={
                 <Alert title={isFiltered ? 'No laptops match these filters' : 'No laptops for sale yet'}>
                   {isFiltered ? (

@@ -1,7 +1,7 @@
-import { cleanup, render, screen, within } from '@testing-library/react'
-import { MemoryRouter } from 'react-router'
-import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Product } from '#contract/products'
+import { jsonResponse, renderWithApp } from '../../test/render'
 import { ProductCard } from './product-card'
 import { ProductGrid } from './product-grid'
 
@@ -39,15 +39,23 @@ function makeProduct(overrides: Partial<Product> = {}): Product {
 }
 
 function renderCard(product: Product) {
-  render(
-    <MemoryRouter>
-      <ProductCard product={product} />
-    </MemoryRouter>,
-  )
+  renderWithApp(<ProductCard product={product} />)
   return screen.getByTestId('product-card')
 }
 
-afterEach(cleanup)
+// Signed out: the heart asks who is signed in and is told nobody.
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () =>
+      jsonResponse({ error: { code: 'UNAUTHENTICATED', message: 'Sign in' } }, { status: 401 }),
+    ),
+  )
+})
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
 
 describe('ProductCard', () => {
   it('shows the photo, name link, prices, condition, location, use, date and seller', () => {
@@ -122,10 +130,8 @@ describe('ProductGrid photos', () => {
     const products = Array.from({ length: 6 }, (_, i) =>
       makeProduct({ _id: `3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6${i}`, name: `Laptop ${i}` }),
     )
-    render(
-      <MemoryRouter>
-        <ProductGrid products={products} isPending={false} error={null} empty={null} leadCards={4} />
-      </MemoryRouter>,
+    renderWithApp(
+      <ProductGrid products={products} isPending={false} error={null} empty={null} leadCards={4} />,
     )
     const photos = screen.getAllByRole('img').filter((img) => img.getAttribute('alt')?.startsWith('Laptop'))
     expect(photos.map((img) => img.getAttribute('loading'))).toEqual([

@@ -5,6 +5,7 @@ import { Badge } from '../../components/ui/badge'
 import { Skeleton } from '../../components/ui/skeleton'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { formatDate, formatStorage, formatYearsOfUse } from '../../lib/format'
+import { FavouriteButton } from '../favourites/favourite-button'
 import { SellerRatingLink } from '../sellers/seller-rating'
 import { PriceGuideBadge } from './price-guide'
 import { ProductImage } from './product-image'
@@ -19,10 +20,12 @@ type ProductCardProps = {
   action?: ReactNode
   /** The photo loads at once (a card in the first screen), not when scrolled near; 'high' also fetches it first. */
   imagePriority?: 'eager' | 'high'
+  /** Marked "New": posted since the buyer last opened the saved search this page shows. */
+  isNew?: boolean
 }
 
 /** One listing in a grid: photo, name, specs, prices, condition, where, how old, when posted, who sells it. */
-export function ProductCard({ product, headingLevel = 3, action, imagePriority }: ProductCardProps) {
+export function ProductCard({ product, headingLevel = 3, action, imagePriority, isNew }: ProductCardProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const photo = product.images[0]?.card ?? product.img
   return (
@@ -45,6 +48,18 @@ export function ProductCard({ product, headingLevel = 3, action, imagePriority }
           isSold={product.sellStatus}
           isReserved={isReserved(product)}
           className="absolute top-3 left-3 shadow-sm"
+        />
+        {isNew ? (
+          <span className="absolute bottom-3 left-3 rounded-full bg-accent px-2.5 py-1 font-semibold text-white text-xs shadow-sm">
+            New
+          </span>
+        ) : null}
+        {/* Above the link that covers the card. */}
+        <FavouriteButton
+          productId={product._id}
+          productName={product.name}
+          sellerId={product.seller_id}
+          className="absolute top-2 right-2 z-10"
         />
       </div>
 

@@ -12,6 +12,7 @@ import { isApiError } from '../../lib/api-client'
 import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } from '../../lib/format'
 import { useSession } from '../auth/use-session'
 import { BookNowButton } from '../buying/book-now-button'
+import { FavouriteButton } from '../favourites/favourite-button'
 import { SellerRatingLink } from '../sellers/seller-rating'
 import { PriceGuideBadge, priceGuideSentence } from './price-guide'
 import { ProductGallery } from './product-gallery'
@@ -87,7 +88,16 @@ function ProductDetail({ product }: { product: Product }) {
               />
               <Badge tone="outline">{product.brand_name}</Badge>
             </div>
-            <h1 className="font-bold text-2xl text-slate-900 tracking-tight sm:text-3xl">{product.name}</h1>
+            <div className="flex items-start justify-between gap-3">
+              <h1 className="font-bold text-2xl text-slate-900 tracking-tight sm:text-3xl">{product.name}</h1>
+              <FavouriteButton
+                productId={product._id}
+                productName={product.name}
+                sellerId={product.seller_id}
+                look="labelled"
+                className="shrink-0"
+              />
+            </div>
             <ProductPrice product={product} size="xl">
               {saving > 0 ? (
                 <span className="font-medium text-accent text-sm">

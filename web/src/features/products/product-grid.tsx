@@ -27,6 +27,8 @@ type ProductGridProps = {
    * page's largest paint); the rest load as they are scrolled near.
    */
   leadCards?: number
+  /** Marks a card "New" (a saved search's laptops posted since the last visit). */
+  isNew?: (product: Product) => boolean
 }
 
 /** A grid of product cards with its loading (skeletons), failed and empty states. */
@@ -42,6 +44,7 @@ export function ProductGrid({
   rowOnPhone = false,
   renderAction,
   leadCards = 0,
+  isNew,
 }: ProductGridProps) {
   if (isPending) {
     return (
@@ -80,6 +83,7 @@ export function ProductGrid({
             headingLevel={headingLevel}
             action={renderAction?.(product)}
             imagePriority={i === 0 && leadCards > 0 ? 'high' : i < leadCards ? 'eager' : undefined}
+            isNew={isNew?.(product)}
           />
         </li>
       ))}

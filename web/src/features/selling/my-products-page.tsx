@@ -1,4 +1,13 @@
-import { CalendarDays, Megaphone, PackageCheck, PackagePlus, Pencil, RefreshCw, Trash2 } from 'lucide-react'
+import {
+  CalendarDays,
+  Heart,
+  Megaphone,
+  PackageCheck,
+  PackagePlus,
+  Pencil,
+  RefreshCw,
+  Trash2,
+} from 'lucide-react'
 import { useState } from 'react'
 import toast from 'react-hot-toast'
 import { Link } from 'react-router'
@@ -221,6 +230,12 @@ function ProductRow({
             <CalendarDays aria-hidden="true" className="size-4" />
             Posted <time dateTime={product.postedOn}>{formatDate(product.postedOn)}</time>
           </span>
+          {product.saved_count !== undefined ? (
+            <span className="inline-flex items-center gap-1" data-testid="saved-count">
+              <Heart aria-hidden="true" className="size-4" />
+              {product.saved_count === 1 ? 'Saved by 1 person' : `Saved by ${product.saved_count} people`}
+            </span>
+          ) : null}
         </div>
         {product.sale ? <SellerDealActions sale={product.sale} productName={product.name} /> : null}
         <ProductMessagesLinks

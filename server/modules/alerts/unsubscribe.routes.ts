@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { Modified } from '#contract/common'
+import { ErrorBody } from '#contract/errors'
+import { UnsubscribeInfo, UnsubscribeParams } from '#contract/saved-searches'
+import { describeUnsubscribe, unsubscribe } from './unsubscribe'
+
+/**
+ * The unsubscribe link of an alert email, without signing in. GET tells the confirmation page what it would turn
+ * off (a mail scanner following links changes nothing); POST turns it off. POST is also the RFC 8058 one-click
+ * address of the email's `List-Unsubscribe` header, so it takes whatever body a mail provider sends
+ * (`List-Unsubscribe=One-Click`, as a form or multipart) and ignores it: the token alone decides.
+ */
+export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 4096 }, (_req, _body, done) =>
+    done(null, undefined),
+  )
+
+  app.get(
+    '/unsubscribe/:token',
+    {
+      schema: {
+        tags: ['saved searches'],
+        summary: 'What an alert email’s unsubscribe link turns off (anyone with the link; changes nothing)',
+        params: UnsubscribeParams,
+        response: { 200: UnsubscribeInfo, 400: ErrorBody },
+      },
+    },
+    async (req) => describeUnsubscribe(db, config, req.params.token),
+  )
+
+  app.post(
+    '/unsubscribe/:token',
+    {
+      schema: {
+        tags: ['saved searches'],
+        summary: 'Turn off the alert an email’s link names (anyone with the link; RFC 8058 one-click)',
+        params: UnsubscribeParams,
+        response: { 200: Modified, 400: ErrorBody },
+      },
+    },
+    async (req) => ({ acknowledged: true, modifiedCount: await unsubscribe(db, config, req.params.token) }),
+  )
+}
