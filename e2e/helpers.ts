@@ -1,7 +1,10 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import type { Product } from '#contract/products'
+import { simpleParser } from 'mailparser'
 import type { ProductPage } from '#contract/search'
 import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
 
@@ -94,4 +97,33 @@ export async function expectNoHorizontalScroll(page: Page) {
   const width = page.viewportSize()?.width ?? 0
   const scrollWidth = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)
   expect(scrollWidth, `page is ${scrollWidth}px wide in a ${width}px viewport`).toBeLessThanOrEqual(width)
+}
+
+/** The newest email of `kind` to `address` in the server's mail folder, parsed (waits for the worker). */
+export async function emailTo(address: string, kind: string) {
+  const dir = path.join(process.env.E2E_DATA_DIR as string, 'mail')
+  let found: Awaited<ReturnType<typeof simpleParser>> | undefined
+  await expect
+    .poll(
+      async () => {
+        const files = fs.existsSync(dir)
+          ? fs
+              .readdirSync(dir)
+              .filter((f) => f.includes(`-${kind}-`))
+              .sort()
+          : []
+        for (const file of files.reverse()) {
+          const mail = await simpleParser(fs.readFileSync(path.join(dir, file)))
+          const to = Array.isArray(mail.to) ? mail.to : [mail.to]
+          if (to.some((t) => t?.value.some((v) => v.address === address))) {
+            found = mail
+            return true
+          }
+        }
+        return false
+      },
+      { message: `a ${kind} email to ${address} in ${dir}`, timeout: 15_000 },
+    )
+    .toBe(true)
+  return found as NonNullable<typeof found>
 }

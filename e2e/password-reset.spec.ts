@@ -1,8 +1,5 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { expect, request as playwrightRequest, test } from '@playwright/test'
-import { simpleParser } from 'mailparser'
-import { expectNoSeriousAxeViolations, mainHeading } from './helpers'
+import { emailTo, expectNoSeriousAxeViolations, mainHeading } from './helpers'
 
 // A user who forgot the password asks for a link on the login page, opens it from the email (the e2e
 // server has no SMTP_URL, so it saves each email as an .eml file in its data folder), chooses a new
@@ -10,35 +7,6 @@ import { expectNoSeriousAxeViolations, mainHeading } from './helpers'
 
 const OLD_PASSWORD = 'forgotten-pass-1'
 const NEW_PASSWORD = 'remembered-pass-2'
-
-/** The newest email of `kind` to `address` in the server's mail folder, parsed (waits for the worker). */
-async function emailTo(address: string, kind: string) {
-  const dir = path.join(process.env.E2E_DATA_DIR as string, 'mail')
-  let found: Awaited<ReturnType<typeof simpleParser>> | undefined
-  await expect
-    .poll(
-      async () => {
-        const files = fs.existsSync(dir)
-          ? fs
-              .readdirSync(dir)
-              .filter((f) => f.includes(`-${kind}-`))
-              .sort()
-          : []
-        for (const file of files.reverse()) {
-          const mail = await simpleParser(fs.readFileSync(path.join(dir, file)))
-          const to = Array.isArray(mail.to) ? mail.to : [mail.to]
-          if (to.some((t) => t?.value.some((v) => v.address === address))) {
-            found = mail
-            return true
-          }
-        }
-        return false
-      },
-      { message: `a ${kind} email to ${address} in ${dir}`, timeout: 15_000 },
-    )
-    .toBe(true)
-  return found as NonNullable<typeof found>
-}
 
 test('a user who forgot the password resets it from the emailed link and signs in', async ({ page }) => {
   const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`

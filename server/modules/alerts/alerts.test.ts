@@ -329,7 +329,7 @@ describe('alerts, by the matcher job and the email worker', () => {
     expect(smtp.received).toHaveLength(0)
 
     await t.app.ctx.jobs.send('alerts.digest', {})
-    await t.app.ctx.jobs.drain('alerts.digest')
+    expect(await t.app.ctx.jobs.drain('alerts.digest')).toBe(1)
     await t.app.ctx.jobs.drain('email')
     const [digest] = await smtp.waitFor(1)
     expect(digest?.subject).toBe('Your daily laptop alerts: 1 new match and 1 change on your favourites')
