@@ -34,7 +34,7 @@ export default defineEmail<{
         paragraphs: [`Since yesterday: ${summary}.`],
         sections: [
           ...searches.map((s) => ({
-            heading: `“${s.label}”${s.more > 0 ? ` (${s.listings.length + s.more} new, newest shown)` : ''}`,
+            heading: `${s.label}${s.more > 0 ? ` (${s.listings.length + s.more} new, newest shown)` : ''}`,
             items: s.listings.map((l) => listingItem(l, ctx.siteUrl)),
           })),
           ...(favourites.length > 0

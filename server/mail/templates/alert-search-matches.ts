@@ -11,12 +11,12 @@ export default defineEmail<AlertSearch & { unsubscribeToken: string }>({
       {
         subject:
           total === 1
-            ? `New match for “${label}”: ${listings[0]?.name ?? 'a laptop'}`
-            : `${total} new laptops match “${label}”`,
+            ? `${listings[0]?.name ?? 'A new laptop'} matches your saved search`
+            : `${total} new laptops match your saved search`,
         preview: 'Laptops posted since we last wrote, matching a search you saved.',
         heading: total === 1 ? 'A new laptop matches your search' : `${total} new laptops match your search`,
         paragraphs: [
-          `Your saved search “${label}” has ${plural(total, 'new match', 'new matches')}.${more > 0 ? ` Here are the newest ${listings.length}.` : ''}`,
+          `Your saved search (${label}) has ${plural(total, 'new match', 'new matches')}.${more > 0 ? ` Here are the newest ${listings.length}.` : ''}`,
         ],
         sections: [{ items: listings.map((l) => listingItem(l, ctx.siteUrl)) }],
         action: { label: 'See all new matches', url: `${ctx.siteUrl}${paths.savedSearch(searchId, query)}` },

@@ -84,6 +84,7 @@ async function loadSearchIndex(db: Db): Promise<{ index: SearchIndex; byId: Map<
         alert: savedSearches.alert,
         lastEmailedAt: savedSearches.lastEmailedAt,
         query: savedSearches.query,
+        createdAt: savedSearches.createdAt,
       })
       .from(savedSearches)
       .where(and(ne(savedSearches.alert, 'off'), sql`${savedSearches.id} > ${after}`))
@@ -91,7 +92,7 @@ async function loadSearchIndex(db: Db): Promise<{ index: SearchIndex; byId: Map<
       .limit(20_000)
     for (const r of rows) {
       const filters = r.filters as SavedFilters
-      index.add({ id: r.id, userId: r.userId, filters, textQuery: r.textQuery })
+      index.add({ id: r.id, userId: r.userId, filters, textQuery: r.textQuery, since: r.createdAt.getTime() })
       byId.set(r.id, {
         userId: r.userId,
         alert: r.alert as 'instant' | 'daily',
@@ -126,6 +127,7 @@ async function listingFacts(db: Db, ids: string[]): Promise<Facts[]> {
       words: sql<string[]>`tsvector_to_array(${products.searchVector})`,
       name: products.name,
       location: products.location,
+      postedAt: sql<number>`(extract(epoch from ${products.postedOn}) * 1000)::float8`,
     })
     .from(products)
     .where(and(inArray(products.id, ids), isOnSale))

@@ -282,8 +282,9 @@ describe('alerts, by the matcher job and the email worker', () => {
     expect(await t.db.select().from(alertItems)).toEqual([])
     await runAlerts()
     const [mail] = await smtp.waitFor(1)
-    expect(mail?.subject).toBe(
-      `New match for ““thinkpad” · ${lenovo.name} · up to $600”: ThinkPad X1 Carbon Gen 9`,
+    expect(mail?.subject).toBe('ThinkPad X1 Carbon Gen 9 matches your saved search')
+    expect(mail?.text).toContain(
+      `Your saved search (“thinkpad” · ${lenovo.name} · up to $600) has 1 new match.`,
     )
     expect(mail?.text).toContain(`/products/${match}`)
     const unsubscribe = header(mail, 'list-unsubscribe')

@@ -11,6 +11,8 @@ export type StoredSearch = {
   filters: SavedFilters
   /** The search's text as a full-text query (`thinkpad & x1:*`), or null without text. */
   textQuery: string | null
+  /** When it was saved (ms): a listing posted before then is not news to its owner. */
+  since?: number
 }
 
 export type ListingFacts = {
@@ -26,6 +28,8 @@ export type ListingFacts = {
   batteryHealthPct: number | null
   /** The words of its full-text vector (`tsvector_to_array(search_vector)`). */
   words: string[]
+  /** When it was posted (ms). */
+  postedAt?: number
 }
 
 type Term = { word: string; prefix: boolean }
@@ -33,6 +37,7 @@ type Term = { word: string; prefix: boolean }
 type Compiled = {
   id: string
   userId: string
+  since: number
   condition?: Set<string>
   minCents?: number
   maxCents?: number
@@ -55,6 +60,7 @@ function compile(search: StoredSearch): Compiled {
   const c: Compiled = {
     id: search.id,
     userId: search.userId,
+    since: search.since ?? 0,
     condition: setOf(f.condition),
     minCents: f.min_price === undefined ? undefined : Math.round(f.min_price * 100),
     maxCents: f.max_price === undefined ? undefined : Math.round(f.max_price * 100),
@@ -85,6 +91,7 @@ function hasTerm(words: Set<string>, list: string[], term: Term): boolean {
 
 function matches(s: Compiled, l: ListingFacts, words: Set<string>): boolean {
   if (s.never) return false
+  if (l.postedAt !== undefined && l.postedAt < s.since) return false
   if (s.condition && !s.condition.has(l.condition)) return false
   if (s.minCents !== undefined && l.priceCents < s.minCents) return false
   if (s.maxCents !== undefined && l.priceCents > s.maxCents) return false

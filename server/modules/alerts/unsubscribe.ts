@@ -42,7 +42,7 @@ export async function describeUnsubscribe(db: Db, config: Config, token: string)
     )
     return {
       kind: 'search',
-      description: `Emails about new laptops matching “${describeFilters(search.filters as SavedFilters, names)}”`,
+      description: `Emails about new laptops matching your saved search: ${describeFilters(search.filters as SavedFilters, names)}`,
       alreadyOff: search.alert === 'off',
     }
   }
