@@ -225,6 +225,29 @@ describe('seedDemoIfEmpty', () => {
     expect(asBuyer.json()).toMatchObject({ count: 1, bookings: { [bookingId]: 1 } })
   })
 
+  it('gives the demo buyer favourites (one cheaper since saved, one sold) and two saved searches', async () => {
+    const headers = await bearerFor(t.app, {
+      id: 'demo-buyer',
+      name: '',
+      email: 'buyer@laptopmarket.test',
+      role: 'buyer',
+    })
+    const saved = (await t.app.inject({ method: 'GET', url: '/api/favourites', headers })).json() as {
+      status: string
+      price: number
+      savedPrice: number
+    }[]
+    expect(saved).toHaveLength(3)
+    expect(saved.some((f) => f.price < f.savedPrice)).toBe(true)
+    expect(saved.map((f) => f.status)).toContain('sold')
+    const searches = (await t.app.inject({ method: 'GET', url: '/api/saved-searches', headers })).json() as {
+      alert: string
+      label: string
+    }[]
+    expect(searches.map((s) => s.alert).sort()).toEqual(['daily', 'instant'])
+    expect(searches.map((s) => s.label)).toContain('“thinkpad” · Lenovo · up to $1,200')
+  })
+
   it('serves the demo through the public API', async () => {
     const brandRes = await t.app.inject({ method: 'GET', url: '/api/brands' })
     expect(brandRes.statusCode).toBe(200)

@@ -5,6 +5,7 @@ import type { Db } from './client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
 import { brandLogoSvg, DEMO_BRANDS } from './demo/brands'
 import { seedDemoDeals } from './demo/deals'
+import { seedDemoFavourites } from './demo/favourites'
 import { hashString } from './demo/geometry'
 import { stableUuid } from './demo/ids'
 import { seedMarketHistory } from './demo/market-history'
@@ -151,6 +152,15 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
     })
     // Reviews of the completed sales (the deals' and the market history's).
     await seedDemoReviews(tx)
+    const demoBuyer = users.get('demo-buyer')
+    if (demoBuyer) {
+      await seedDemoFavourites(tx, {
+        buyerId: demoBuyer.id,
+        referenceDate: DEMO_REFERENCE_DATE,
+        created,
+        brandIds,
+      })
+    }
     return {
       brands: DEMO_BRANDS.length,
       products: created.size,
