@@ -264,12 +264,14 @@ export const listingCounts = pgTable(
     screenClass: integer('screen_class').notNull(),
     /** processor_family, or '' when the processor names none. */
     processorFamily: text('processor_family').notNull(),
+    /** Battery health of at least 80% (BATTERY_FACET_PCT): the "Battery 80% or more" facet and filter. */
+    battery80: boolean('battery_80').notNull().default(false),
     n: integer('n').notNull(),
   },
   (t) => [
     primaryKey({
       name: 'listing_counts_pkey',
-      columns: [t.brandId, t.condition, t.ramGb, t.storageGb, t.screenClass, t.processorFamily],
+      columns: [t.brandId, t.condition, t.ramGb, t.storageGb, t.screenClass, t.processorFamily, t.battery80],
     }),
   ],
 )

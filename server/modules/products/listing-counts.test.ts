@@ -29,7 +29,7 @@ type CountRow = { key: string; n: number }
 async function keptAndCounted(): Promise<{ kept: CountRow[]; counted: CountRow[] }> {
   const key = (p: string) =>
     sql.raw(
-      `${p}brand_id::text || '/' || ${p}condition || '/' || ${p}ram_gb || '/' || ${p}storage_gb || '/' || ${p}screen_class || '/' || ${p}processor_family`,
+      `${p}brand_id::text || '/' || ${p}condition || '/' || ${p}ram_gb || '/' || ${p}storage_gb || '/' || ${p}screen_class || '/' || ${p}processor_family || '/' || ${p}battery_80`,
     )
   const kept = await rowsOf<CountRow>(
     t.db,
@@ -39,7 +39,7 @@ async function keptAndCounted(): Promise<{ kept: CountRow[]; counted: CountRow[]
     t.db,
     sql`select ${key('')} as key, count(*)::int as n from (
       select p.brand_id, p.condition, p.ram_gb, p.storage_gb, floor(p.screen_inches)::int as screen_class,
-        coalesce(p.processor_family, '') as processor_family
+        coalesce(p.processor_family, '') as processor_family, coalesce(p.battery_health_pct >= 80, false) as battery_80
       from products p
       where p.is_sold = false and p.removed_at is null
         and not exists (select 1 from users u where u.id = p.seller_id and u.disabled_at is not null)) a
@@ -73,6 +73,7 @@ describe('listing_counts', () => {
           screenInches: i % 2 ? 14 : 15.6,
           processor: i % 2 ? 'Intel Core i7-1165G7' : 'Some chip',
           condition: i % 3 === 0 ? 'Fair' : 'Good',
+          batteryHealthPct: [null, 79, 80, 95][i % 4],
         }),
       )
     }
@@ -86,6 +87,11 @@ describe('listing_counts', () => {
     // A price edit changes no count; a spec edit moves the listing to another combination.
     await t.db.update(products).set({ resalePriceCents: 12_345 }).where(eq(products.id, c))
     await t.db.update(products).set({ ramGb: 64, condition: 'Excellent' }).where(eq(products.id, c))
+    await expectCountsKept()
+    // A battery reading crossing 80% moves it between "Battery 80% or more" and the rest.
+    await t.db.update(products).set({ batteryHealthPct: 90 }).where(eq(products.id, c))
+    await expectCountsKept()
+    await t.db.update(products).set({ batteryHealthPct: null }).where(eq(products.id, c))
     await expectCountsKept()
     // Several rows in one statement, two of them landing in the same combination.
     await t.db
@@ -117,9 +123,17 @@ describe('listing_counts', () => {
         ramGb: [8, 16, 32][i % 3],
         storageGb: [256, 512][i % 2],
         condition: (['Excellent', 'Good', 'Fair'] as const)[i % 3],
+        batteryHealthPct: i % 3 === 2 ? null : [85, 95, 78, 70][i % 4],
       })
     // page_size=1: past the first page the total is summed from listing_counts, not taken from the page.
-    for (const query of ['', `brand=${lenovo}`, 'condition=Good,Fair&ram=16', 'min_ram_gb=16&storage=512']) {
+    for (const query of [
+      '',
+      `brand=${lenovo}`,
+      'condition=Good,Fair&ram=16',
+      'min_ram_gb=16&storage=512',
+      'min_battery_pct=80',
+      `min_battery_pct=80&brand=${dell}&ram=8,32`,
+    ]) {
       const summed = await search(`facets=1&page_size=1&${query}`)
       // The same filters with a price filter no listing fails: counted from the listings.
       const counted = await search(`facets=1&page_size=1&min_price=0.01&${query}`)

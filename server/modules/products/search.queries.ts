@@ -1,4 +1,4 @@
-import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import {
   BATTERY_FACET_PCT,
@@ -129,7 +129,7 @@ function facetFilters(q: SearchQuery): Record<FilterName, SQL | undefined> {
  * The same filters on `listing_counts` (one row per combination of facet values, with its count), when every filter
  * of the request is one of its columns: no text, price or date. Undefined otherwise.
  */
-type CountFilters = Record<FacetName | 'minimums', SQL | undefined>
+type CountFilters = Record<FacetName | 'battery' | 'minimums', SQL | undefined>
 
 function countFilters(q: SearchQuery, hasText: boolean): CountFilters | undefined {
   if (
@@ -137,7 +137,8 @@ function countFilters(q: SearchQuery, hasText: boolean): CountFilters | undefine
     q.min_price !== undefined ||
     q.max_price !== undefined ||
     q.posted_within !== undefined ||
-    q.min_battery_pct !== undefined
+    // The counts know "80% or more" (the facet's choice), not other floors.
+    (q.min_battery_pct !== undefined && q.min_battery_pct !== BATTERY_FACET_PCT)
   )
     return undefined
   const c = listingCounts
@@ -152,6 +153,7 @@ function countFilters(q: SearchQuery, hasText: boolean): CountFilters | undefine
     storage: q.storage ? inArray(c.storageGb, q.storage) : undefined,
     screen: q.screen ? inArray(c.screenClass, q.screen) : undefined,
     processor: q.processor ? inArray(c.processorFamily, q.processor) : undefined,
+    battery: q.min_battery_pct !== undefined ? eq(c.battery80, true) : undefined,
     // Like the other non-facet filters, the minimums apply to every facet.
     minimums: minimums.length ? and(...minimums) : undefined,
   }
@@ -403,10 +405,9 @@ async function countFacets(
         )),
       ]
     : await facetsFromListings(db, base, allBut, postedWithin)
-  // listing_counts has no battery column: with it, the battery choice is counted from its own index, up to the
-  // threshold (a facet count, like a total, need not be exact past it).
+  // The battery choice: summed from listing_counts' battery_80 too, or counted in the same scan.
   const batteryCount = summary
-    ? await countUpTo(db, and(base, allBut('battery'), batteryAtLeast(BATTERY_FACET_PCT)) as SQL)
+    ? await summedCount(db, and(allFilters(summary, 'battery'), eq(listingCounts.battery80, true)) as SQL)
     : Number(result.find((row) => FACET_ORDER.every((_, n) => Number(row[`g${n}`]) === 1))?.battery ?? 0)
 
   const facets = emptyFacets()
