@@ -138,7 +138,7 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
       .type('text/plain; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
       .send(
-        `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /api/\n\nSitemap: ${origin}/sitemap.xml\n`,
+        `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /unsubscribe/\nDisallow: /api/\n\nSitemap: ${origin}/sitemap.xml\n`,
       ),
   )
 

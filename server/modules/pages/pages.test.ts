@@ -311,6 +311,8 @@ describe('sitemap and robots.txt', () => {
     expect(res.statusCode).toBe(200)
     expect(res.body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`)
     expect(res.body).toContain('Disallow: /dashboard')
+    // An alert email's unsubscribe page is for its reader, not for search engines.
+    expect(res.body).toContain('Disallow: /unsubscribe/')
   })
 
   it('past the per-file limit /sitemap.xml is an index; its files list pages, brands and available listings', async () => {
