@@ -180,6 +180,10 @@ test('a buyer reports a problem and an admin refunds it from the Disputes page',
   const buyer = await signUpByApi(page.request, 'buyer', 'Dana Disputer')
   const bookingId = await bookByApi(page.request, product)
   await payByApi(page.request, bookingId)
+  const asked = await page.request.post(`/api/bookings/${bookingId}/messages`, {
+    data: { body: 'Hello! Did you send it yet? It has been a week since I paid.' },
+  })
+  expect(asked.status(), await asked.text()).toBe(201)
 
   // The buyer reports a problem: a reason is required.
   await page.goto('/dashboard/myorders')
@@ -226,6 +230,9 @@ test('a buyer reports a problem and an admin refunds it from the Disputes page',
     await expect(dispute).toContainText(reason)
     await expect(dispute).toContainText('Paid · Dana Disputer')
     await expect(dispute).toContainText('Reported a problem · Dana Disputer')
+    // The admin reads what the two sides wrote to each other.
+    await dispute.getByText(/^Conversation between/).click()
+    await expect(dispute.getByTestId('transcript-message')).toContainText('Did you send it yet?')
     await expectNoSeriousAxeViolations(adminPage)
 
     // Refund asks first; Cancel changes nothing.

@@ -11,6 +11,7 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney, formatTime } from '../../lib/format'
 import { StageBadge } from '../buying/deal-stage'
+import { ConversationTranscript } from '../messages/conversation-transcript'
 import { ProductImage } from '../products/product-image'
 import { type DisputeAction, useOpenDisputes, useResolveDispute } from './disputes-api'
 
@@ -209,6 +210,10 @@ function DisputeCard({
             ))}
           </ol>
         </div>
+        <ConversationTranscript
+          bookingId={booking._id}
+          label={`Conversation between ${dispute.buyer.name} and ${dispute.seller.name}`}
+        />
         <div className="flex flex-wrap gap-2 pt-1">
           <Button
             size="sm"

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
+import { ReportedMessages } from '../messages/reported-messages'
 import { ProductImage } from '../products/product-image'
 import { ReportedReviews } from '../sellers/reported-reviews'
 import { useOpenReports, useResolveReport } from './reports-api'
@@ -150,6 +151,7 @@ export function ReportedItemsPage() {
         />
       ) : null}
       <ReportedReviews />
+      <ReportedMessages />
     </>
   )
 }

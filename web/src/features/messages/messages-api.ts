@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
 import type { Inserted, Modified } from '#contract/common'
-import type { Conversation, Message, UnreadCount } from '#contract/messages'
+import type { Conversation, Message, ReportedMessage, UnreadCount } from '#contract/messages'
 import { api } from '../../lib/api-client'
 import { messageKeys } from '../../lib/query-keys'
 
@@ -75,5 +75,23 @@ export function useReportMessage(bookingId: string) {
     mutationFn: (messageId: string) =>
       api.post<z.infer<typeof Modified>>(`/messages/${encodeURIComponent(messageId)}/report`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: messageKeys.thread(bookingId) }),
+  })
+}
+
+/** A conversation read once, without polling or the unread bookkeeping: an admin's read-only view. */
+export function useTranscript(bookingId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...messageKeys.all, 'transcript', bookingId],
+    queryFn: ({ signal }) =>
+      api.get<Message[]>(`/bookings/${encodeURIComponent(bookingId)}/messages`, undefined, signal),
+    enabled,
+  })
+}
+
+/** Admin: messages someone reported, newest report first. */
+export function useReportedMessages() {
+  return useQuery({
+    queryKey: messageKeys.reported(),
+    queryFn: ({ signal }) => api.get<ReportedMessage[]>('/messages/reported', undefined, signal),
   })
 }

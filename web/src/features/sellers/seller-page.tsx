@@ -106,13 +106,13 @@ function ReviewItem({ review }: { review: Review }) {
         </time>
       </div>
       <p className="mt-2 whitespace-pre-line text-slate-700">{review.text}</p>
-      <ReportReview reviewId={review._id} />
+      <ReportReview reviewId={review._id} authorId={review.authorId} />
     </li>
   )
 }
 
 /** "Report this review": signed-out visitors sign in first and come back. */
-function ReportReview({ reviewId }: { reviewId: string }) {
+function ReportReview({ reviewId, authorId }: { reviewId: string; authorId?: string }) {
   const { user, isLoading } = useSession()
   const navigate = useNavigate()
   const location = useLocation()
@@ -122,6 +122,8 @@ function ReportReview({ reviewId }: { reviewId: string }) {
   const [isSent, setIsSent] = useState(false)
   const formId = useId()
 
+  // One's own review cannot be reported (the server refuses it too).
+  if (user && authorId && user.id === authorId) return null
   if (isSent)
     return <p className="mt-2 text-slate-600 text-sm">Thank you. An admin will look at this review.</p>
 
