@@ -1,0 +1,11 @@
+-- Written by hand (drizzle-kit cannot express INCLUDE): the keyset indexes of search also carry the battery health,
+-- so a search with "Battery 80% or more" (or any floor) reads the index alone, like every other filter; and the
+-- battery index carries the filters' columns, so a battery floor is counted from its range without the table.
+DROP INDEX IF EXISTS "products_search_newest_idx";--> statement-breakpoint
+CREATE INDEX "products_search_newest_idx" ON "products" USING btree ("posted_on" DESC NULLS LAST,"id" DESC NULLS LAST) INCLUDE ("seller_id", "brand_id", "condition", "ram_gb", "storage_gb", "screen_inches", "processor_family", "resale_price_cents", "battery_health_pct") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null;--> statement-breakpoint
+DROP INDEX IF EXISTS "products_search_price_idx";--> statement-breakpoint
+CREATE INDEX "products_search_price_idx" ON "products" USING btree ("resale_price_cents","id") INCLUDE ("seller_id", "brand_id", "condition", "ram_gb", "storage_gb", "screen_inches", "processor_family", "posted_on", "battery_health_pct") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null;--> statement-breakpoint
+DROP INDEX IF EXISTS "products_search_brand_price_idx";--> statement-breakpoint
+CREATE INDEX "products_search_brand_price_idx" ON "products" USING btree ("brand_id","resale_price_cents","id") INCLUDE ("seller_id", "condition", "ram_gb", "storage_gb", "screen_inches", "processor_family", "posted_on", "battery_health_pct") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null;--> statement-breakpoint
+DROP INDEX IF EXISTS "products_search_battery_idx";--> statement-breakpoint
+CREATE INDEX "products_search_battery_idx" ON "products" USING btree ("battery_health_pct","posted_on" DESC NULLS LAST,"id" DESC NULLS LAST) INCLUDE ("seller_id", "brand_id", "condition", "ram_gb", "storage_gb", "screen_inches", "processor_family", "resale_price_cents") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null and "products"."battery_health_pct" is not null;
