@@ -62,6 +62,13 @@ export class Mail {
     this.#host = new URL(opts.config.publicUrl).hostname
     this.#log = opts.log
     this.#jobs.work('email', (job) => this.deliver(job))
+    if (opts.config.env === 'production' && !this.#siteUrl.startsWith('https:')) {
+      // RFC 8058: the one-click unsubscribe address of alert emails must be https for mail providers to use it.
+      this.#log.warn(
+        { publicUrl: this.#siteUrl },
+        'PUBLIC_URL is not https: mail providers ignore the one-click unsubscribe of alert emails sent with it',
+      )
+    }
   }
 
   /**
