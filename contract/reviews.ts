@@ -33,8 +33,6 @@ export const Review = z.object({
   bookingId: z.string(),
   rating: z.number().int(),
   text: z.string(),
-  /** The author's account (a caller's own review offers no "Report this review"). */
-  authorId: z.string().optional(),
   authorName: z.string(),
   /** Whether the author was the buyer (a review of the seller) or the seller (a review of the buyer). */
   authorRole: ReviewRole,

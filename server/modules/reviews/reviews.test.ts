@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ErrorBody } from '#contract/errors'
 import { Product } from '#contract/products'
 import { MyReviews, ReportedReviewList, SellerReviews } from '#contract/reviews'
-import { products, reviews } from '#server/db/schema'
+import { products, reviewReports, reviews } from '#server/db/schema'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
   type BrandRow,
@@ -227,6 +227,27 @@ describe('reports and removal', () => {
     expect(await sellerReviews(s.id)).toMatchObject({ count: 0, average: null, reviews: [] })
     const after = ReportedReviewList.parse((await call('GET', '/api/reviews/reported', admin)).json())
     expect(after.some((r) => r._id === reviewId)).toBe(false)
+  })
+
+  it("refuses a review's own author reporting it with 403 and a clear message, published or not, and stores nothing", async () => {
+    const b = await sale()
+    const id = (await review(b.id, buyer, 2, 'Slow to answer.')).json().insertedId as string
+    const reason = { reason: 'I changed my mind about this review.' }
+    // Not yet published: its author still sees it, and still may not report it.
+    const early = await call('POST', `/api/reviews/${id}/report`, buyer, reason)
+    expect(early.statusCode).toBe(403)
+    expect(errorOf(early)).toMatchObject({ code: 'FORBIDDEN', message: 'You cannot report your own review' })
+
+    await review(b.id, seller, 5, 'Good buyer.')
+    const published = await call('POST', `/api/reviews/${id}/report`, buyer, reason)
+    expect(published.statusCode).toBe(403)
+    expect(errorOf(published).message).toBe('You cannot report your own review')
+    expect(await t.db.select().from(reviewReports).where(eq(reviewReports.reviewId, id))).toEqual([])
+
+    // The public answer names no author's account; the web tells one's own reviews from /api/reviews/mine.
+    const shown = (await sellerReviews()).reviews.find((r) => r._id === id)
+    expect(shown).toBeDefined()
+    expect(JSON.stringify(shown)).not.toContain(buyer.id)
   })
 
   it('dismisses reports and keeps the review', async () => {

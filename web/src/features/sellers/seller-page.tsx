@@ -13,7 +13,7 @@ import { formatDate } from '../../lib/format'
 import { useSession } from '../auth/use-session'
 import { ProductGrid } from '../products/product-grid'
 import { VerifiedSellerBadge } from '../products/product-status'
-import { reportReview, useSellerPage } from './reviews-api'
+import { reportReview, useMyReviews, useSellerPage } from './reviews-api'
 import { Stars } from './seller-rating'
 
 /** `/sellers/{id}`: a seller's name, badge and rating, their laptops for sale and buyers' published reviews. */
@@ -106,14 +106,16 @@ function ReviewItem({ review }: { review: Review }) {
         </time>
       </div>
       <p className="mt-2 whitespace-pre-line text-slate-700">{review.text}</p>
-      <ReportReview reviewId={review._id} authorId={review.authorId} />
+      <ReportReview reviewId={review._id} />
     </li>
   )
 }
 
-/** "Report this review": signed-out visitors sign in first and come back. */
-function ReportReview({ reviewId, authorId }: { reviewId: string; authorId?: string }) {
+/** "Report this review": signed-out visitors sign in first and come back; a review's own author is offered none. */
+function ReportReview({ reviewId }: { reviewId: string }) {
   const { user, isLoading } = useSession()
+  // The caller's own reviews, from their own list: the public page names no author's account.
+  const mine = useMyReviews(Boolean(user))
   const navigate = useNavigate()
   const location = useLocation()
   const [isOpen, setIsOpen] = useState(false)
@@ -122,8 +124,8 @@ function ReportReview({ reviewId, authorId }: { reviewId: string; authorId?: str
   const [isSent, setIsSent] = useState(false)
   const formId = useId()
 
-  // One's own review cannot be reported (the server refuses it too).
-  if (user && authorId && user.id === authorId) return null
+  // One's own review cannot be reported (the server answers 403 too).
+  if (mine.data?.written.some((r) => r._id === reviewId)) return null
   if (isSent)
     return <p className="mt-2 text-slate-600 text-sm">Thank you. An admin will look at this review.</p>
 

@@ -1,0 +1,121 @@
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Dispute } from '#contract/bookings'
+import type { Message } from '#contract/messages'
+import { jsonResponse, renderWithApp } from '../../test/render'
+import { DisputesPage } from './disputes-page'
+
+function makeDispute(n: number): Dispute {
+  return {
+    _id: `d${n}`,
+    status: 'open',
+    reason: `The laptop ${n} arrived with a cracked screen.`,
+    createdAt: '2026-11-22T09:00:00.000Z',
+    resolvedAt: null,
+    resolvedBy: null,
+    booking: {
+      _id: `b${n}`,
+      productId: `p${n}`,
+      productName: `Laptop ${n}`,
+      productImage: `/media/${n}.webp`,
+      price_cents: 50_000,
+      status: 'disputed',
+      paidAt: '2026-11-20T09:00:00.000Z',
+      handedOverAt: null,
+      handoverNote: null,
+    },
+    buyer: { _id: 'buyer-1', name: 'Dana Buyer', email: 'dana@example.com' },
+    seller: { _id: 'seller-1', name: 'Sam Seller', email: 'sam@example.com' },
+    history: [{ kind: 'paid', actorName: 'Dana Buyer', note: null, at: '2026-11-20T09:00:00.000Z' }],
+  }
+}
+
+const THREAD: Message[] = [
+  {
+    _id: 'm1',
+    bookingId: 'b1',
+    senderId: 'buyer-1',
+    senderName: 'Dana Buyer',
+    mine: false,
+    body: 'Did you send it yet?',
+    offPlatform: false,
+    reported: false,
+    createdAt: '2026-11-21T10:00:00.000Z',
+  },
+  {
+    _id: 'm2',
+    bookingId: 'b1',
+    senderId: 'seller-1',
+    senderName: 'Sam Seller',
+    mine: false,
+    body: 'Yes, on Monday.',
+    offPlatform: false,
+    reported: false,
+    createdAt: '2026-11-21T11:00:00.000Z',
+  },
+]
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+function stubApi() {
+  const fetchMock = vi.fn(async (url: string) => {
+    if (url === '/api/disputes') return jsonResponse([makeDispute(1), makeDispute(2)])
+    if (url === '/api/bookings/b1/messages') return jsonResponse(THREAD)
+    if (url === '/api/bookings/b2/messages') return jsonResponse([])
+    return jsonResponse({ error: { code: 'NOT_FOUND', message: 'Not found' } }, { status: 404 })
+  })
+  vi.stubGlobal('fetch', fetchMock)
+  return fetchMock
+}
+
+/** Opens a dispute's conversation as a click on its summary does. */
+function openConversation(card: HTMLElement) {
+  const summary = within(card).getByText('Conversation between Dana Buyer and Sam Seller')
+  const details = summary.closest('details') as HTMLDetailsElement
+  details.open = true
+  fireEvent(details, new Event('toggle'))
+}
+
+describe('DisputesPage', () => {
+  it("reads each dispute's conversation, read-only, only when the admin opens it", async () => {
+    const fetchMock = stubApi()
+    renderWithApp(<DisputesPage />)
+    const [first, second] = (await screen.findAllByTestId('dispute')) as [HTMLElement, HTMLElement]
+    const urls = () => fetchMock.mock.calls.map(([url]) => String(url))
+    expect(urls()).toEqual(['/api/disputes'])
+
+    openConversation(first)
+    const messages = await within(first).findAllByTestId('transcript-message')
+    expect(messages.map((m) => m.textContent)).toEqual([
+      expect.stringMatching(/^Dana Buyer.*Did you send it yet\?$/),
+      expect.stringMatching(/^Sam Seller.*Yes, on Monday\.$/),
+    ])
+    expect(within(messages[0] as HTMLElement).getByText(/Nov 21, 2026/)).toBeTruthy()
+    // Read-only: nothing to write with, nothing to report.
+    expect(within(first).queryByRole('textbox')).toBeNull()
+    expect(within(first).queryByRole('button', { name: /report|send/i })).toBeNull()
+    expect(urls()).toEqual(['/api/disputes', '/api/bookings/b1/messages'])
+
+    openConversation(second)
+    await within(second).findByText('No messages in this conversation.')
+    expect(urls()).toContain('/api/bookings/b2/messages')
+  })
+
+  it('says so when the conversation cannot be read', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url === '/api/disputes'
+          ? jsonResponse([makeDispute(1)])
+          : jsonResponse({ error: { code: 'NOT_FOUND', message: 'Booking not found' } }, { status: 404 }),
+      ),
+    )
+    renderWithApp(<DisputesPage />)
+    const card = await screen.findByTestId('dispute')
+    openConversation(card)
+    expect((await within(card).findByRole('alert')).textContent).toBe('Booking not found')
+  })
+})
