@@ -126,7 +126,7 @@ export type Facets = z.infer<typeof Facets>
 
 export const SearchResult = z.object({
   items: ProductList,
-  /** Exact when `total_is_estimate` is false; otherwise at least this many (show "10,000+"). */
+  /** Exact when `total_is_estimate` is false; otherwise more than this many (show "10,000+", or "1,000+" for a text). */
   total: z.number().int(),
   total_is_estimate: z.boolean(),
   /** The page number this answer is, when paged by number (1 for the first page); null when paged by cursor. */

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -53,6 +54,8 @@ export const users = pgTable(
   (t) => [
     check('users_role_check', sql`${t.role} in ('buyer', 'seller', 'admin')`),
     index('users_role_created_idx').on(t.role, t.createdAt),
+    // Every search leaves out disabled sellers' listings by this short list, read from the index alone.
+    index('users_disabled_idx').on(t.id).where(sql`${t.disabledAt} is not null`),
   ],
 )
 
@@ -243,9 +246,15 @@ export const productImages = pgTable(
 )
 
 /** Every word of every listing's title: the vocabulary a misspelt search word is corrected against. */
-export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
-  index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`),
-])
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    term: text('term').primaryKey(),
+    /** Whether some listing has the word in its brand or name (not only in its processor): best match's top tier. */
+    inName: boolean('in_name').notNull().default(false),
+  },
+  (t) => [index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`)],
+)
 
 /**
  * How many available listings (unsold, not removed, seller not disabled) have each combination of the facet
@@ -275,6 +284,15 @@ export const listingCounts = pgTable(
     }),
   ],
 )
+
+/**
+ * One row: a number that grows with every transaction that changes `listing_counts` (bumped at its commit by a
+ * deferred trigger), so an instance's copy of the counts is known to be current by reading one row.
+ */
+export const listingCountsVersion = pgTable('listing_counts_version', {
+  id: boolean('id').primaryKey().default(true),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+})
 
 // ---------------------------------------------------------------------------------------------
 // Bookings and payments

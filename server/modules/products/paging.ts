@@ -90,12 +90,12 @@ export function readPaging(q: {
   return { pageSize, offset: (page - 1) * pageSize, page, cursor: undefined }
 }
 
-/** Counts listings matching `where`, stopping at TOTAL_THRESHOLD + 1: never all of them. */
-export async function countUpTo(db: Db, where: SQL): Promise<number> {
+/** Counts listings matching `where`, stopping at `cap` + 1 (TOTAL_THRESHOLD + 1 by default): never all of them. */
+export async function countUpTo(db: Db, where: SQL, cap = TOTAL_THRESHOLD): Promise<number> {
   const result = await rowsOf<{ n: number }>(
     db,
     sql`
-    select count(*)::int as n from (select 1 from ${products} where ${where} limit ${TOTAL_THRESHOLD + 1}) capped`,
+    select count(*)::int as n from (select 1 from ${products} where ${where} limit ${cap + 1}) capped`,
   )
   return Number(result[0]?.n ?? 0)
 }

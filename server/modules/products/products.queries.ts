@@ -3,8 +3,9 @@ import type { ListPageQuery } from '#contract/paging'
 import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
 import type { Product } from '#contract/products'
 import type { Db } from '#server/db/client'
-import { brands, listingCounts, productHolds, productImages, products, users } from '#server/db/schema'
+import { brands, productHolds, productImages, products, users } from '#server/db/schema'
 import { sellerRatingSql, toSellerRating } from '#server/modules/reviews/seller-rating'
+import { countsSnapshot, sumCounts } from './counts-snapshot'
 import { isOnSale, listPaging, type PagedList } from './paging'
 
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
@@ -121,15 +122,17 @@ export function selectProductsWithKeys(db: Db, k0: SQL, k1: SQL = sql`''`) {
   return db
     .select({
       ...productColumns,
+      // A page's sellers by their key, not a join: a join hashes every account to find a page's few.
+      sellerName: sql<string>`(select u.name from users u where u.id = ${products.sellerId})`,
+      sellerVerifiedAt: sql<Date | null>`(select u.verified_at from users u where u.id = ${products.sellerId})`,
       // Only the owner and admin views send these on (toProduct leaves them out).
-      sellerEmail: users.email,
+      sellerEmail: sql<string>`(select u.email from users u where u.id = ${products.sellerId})`,
       sellerPhone: products.sellerPhone,
       k0: sql<string>`(${k0})::text`,
       k1: sql<string>`(${k1})::text`,
     })
     .from(products)
     .innerJoin(brands, eq(brands.id, products.brandId))
-    .innerJoin(users, eq(users.id, products.sellerId))
 }
 
 function selectProducts(db: Db) {
@@ -197,12 +200,8 @@ export async function findBrandProducts(
     .where(inArray(products.id, pageIds))
     .orderBy(...order)
   // The brand's total is kept in listing_counts by triggers: no count over its listings.
-  const page = await paging.finish(rows, async () => {
-    const [row] = await db
-      .select({ n: sql<number>`coalesce(sum(${listingCounts.n}), 0)::int` })
-      .from(listingCounts)
-      .where(eq(listingCounts.brandId, brandId))
-    return Number(row?.n ?? 0)
-  })
+  const page = await paging.finish(rows, async () =>
+    sumCounts(await countsSnapshot(db), { brand: new Set([brandId]) }),
+  )
   return { ...page, items: page.items.map(toProduct) }
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import {
   BATTERY_FACET_PCT,
@@ -13,7 +13,16 @@ import {
   type Suggestions,
 } from '#contract/search'
 import type { Db } from '#server/db/client'
-import { brands, listingCounts, products } from '#server/db/schema'
+import { brands, products } from '#server/db/schema'
+import {
+  type CountQuery,
+  type CountsSnapshot,
+  countQueryOf,
+  countsSnapshot,
+  type FacetSums,
+  facetSums,
+  sumCounts,
+} from './counts-snapshot'
 import {
   type CursorKey,
   countUpTo,
@@ -48,7 +57,13 @@ export function searchWords(q: string): string[] {
     .map((w) => w.slice(0, 40))
 }
 
-export type TextMatch = { tsquery: string; titleQuery: string; phrase: string }
+export type TextMatch = {
+  tsquery: string
+  titleQuery: string
+  phrase: string
+  /** The best tier a listing can reach: 3, or 2 when some word is in no listing's brand or name. */
+  bestTier: 2 | 3
+}
 
 /**
  * Each word as a listing's title spells it: kept when a title has it, completed when it starts one (as you type),
@@ -57,34 +72,55 @@ export type TextMatch = { tsquery: string; titleQuery: string; phrase: string }
 export async function resolveText(db: Db, q: string): Promise<TextMatch | null> {
   const words = searchWords(q)
   if (words.length === 0) return null
-  const result = await rowsOf<{ word: string; fixed: string | null; prefix: boolean }>(
+  const rows = await rowsOf<{
+    word: string
+    fixed: string | null
+    fixed_in_name: boolean | null
+    prefix: boolean
+    prefix_in_name: boolean
+  }>(
     db,
     sql`
-    select t.word,
-      coalesce(
-        (select s.term from search_terms s where s.term = t.word),
-        (select s.term from search_terms s where length(t.word) >= 3 and s.term % t.word
-           order by similarity(s.term, t.word) desc, s.term limit 1)
-      ) as fixed,
-      exists (select 1 from search_terms s where s.term like t.word || '%') as prefix
-    from unnest(${sql`${`{${words.join(',')}}`}::text[]`}) with ordinality as t(word, n)
-    order by t.n`,
+    select c.word, c.fixed, (select s.in_name from search_terms s where s.term = c.fixed) as fixed_in_name,
+      exists (select 1 from search_terms s where s.term like c.word || '%') as prefix,
+      exists (select 1 from search_terms s where s.term like c.word || '%' and s.in_name) as prefix_in_name
+    from (
+      select t.word, t.n,
+        coalesce(
+          (select s.term from search_terms s where s.term = t.word),
+          (select s.term from search_terms s where length(t.word) >= 3 and s.term % t.word
+             order by similarity(s.term, t.word) desc, s.term limit 1)
+        ) as fixed
+      from unnest(${sql`${`{${words.join(',')}}`}::text[]`}) with ordinality as t(word, n)) c
+    order by c.n`,
   )
-  const rows = result
   const terms = rows.map((r, i) => {
     const isLast = i === rows.length - 1
     // The last word may still be being typed: a prefix of a title word beats a correction.
-    if (isLast && r.prefix && r.fixed !== r.word) return { term: r.word, prefix: true }
-    return { term: r.fixed ?? r.word, prefix: false }
+    if (isLast && r.prefix && r.fixed !== r.word)
+      return { term: r.word, prefix: true, inName: r.prefix_in_name }
+    // A word in no title at all is looked for in descriptions; it is in no name either.
+    return { term: r.fixed ?? r.word, prefix: false, inName: r.fixed_in_name === true }
   })
   return {
     tsquery: terms.map((t) => (t.prefix ? `${t.term}:*` : t.term)).join(' & '),
     titleQuery: terms.map((t) => `${t.term}${t.prefix ? ':*A' : ':A'}`).join(' & '),
     phrase: terms.map((t) => t.term).join(' '),
+    bestTier: terms.every((t) => t.inName) ? 3 : 2,
   }
 }
 
 const textCondition = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.tsquery})`
+
+/**
+ * The listings of the best tier a text can reach: its words as typed in a row in the title, and every word in the
+ * brand or name (3); when some word is in no listing's brand or name, the words in a row alone (2).
+ */
+const bestTierCondition = (m: TextMatch) =>
+  m.bestTier === 3
+    ? sql`position(${m.phrase} in ${products.searchTitle}) > 0
+    and ${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery})`
+    : sql`position(${m.phrase} in ${products.searchTitle}) > 0`
 
 /**
  * Best match: 3 when the title holds the words as typed in a row (the exact model), 1 more when every word is in
@@ -126,12 +162,10 @@ function facetFilters(q: SearchQuery): Record<FilterName, SQL | undefined> {
 }
 
 /**
- * The same filters on `listing_counts` (one row per combination of facet values, with its count), when every filter
- * of the request is one of its columns: no text, price or date. Undefined otherwise.
+ * The request's filters as a sum over `listing_counts` (one row per combination of facet values, with its count),
+ * when every filter of the request is one of its columns: no text, price or date. Undefined otherwise.
  */
-type CountFilters = Record<FacetName | 'battery' | 'minimums', SQL | undefined>
-
-function countFilters(q: SearchQuery, hasText: boolean): CountFilters | undefined {
+function countQuery(q: SearchQuery, hasText: boolean): CountQuery | undefined {
   if (
     hasText ||
     q.min_price !== undefined ||
@@ -141,22 +175,7 @@ function countFilters(q: SearchQuery, hasText: boolean): CountFilters | undefine
     (q.min_battery_pct !== undefined && q.min_battery_pct !== BATTERY_FACET_PCT)
   )
     return undefined
-  const c = listingCounts
-  const minimums = [
-    q.min_ram_gb !== undefined ? gte(c.ramGb, q.min_ram_gb) : undefined,
-    q.min_storage_gb !== undefined ? gte(c.storageGb, q.min_storage_gb) : undefined,
-  ].filter((f) => f !== undefined)
-  return {
-    brand: q.brand ? inArray(c.brandId, q.brand) : undefined,
-    condition: q.condition ? inArray(c.condition, q.condition) : undefined,
-    ram: q.ram ? inArray(c.ramGb, q.ram) : undefined,
-    storage: q.storage ? inArray(c.storageGb, q.storage) : undefined,
-    screen: q.screen ? inArray(c.screenClass, q.screen) : undefined,
-    processor: q.processor ? inArray(c.processorFamily, q.processor) : undefined,
-    battery: q.min_battery_pct !== undefined ? eq(c.battery80, true) : undefined,
-    // Like the other non-facet filters, the minimums apply to every facet.
-    minimums: minimums.length ? and(...minimums) : undefined,
-  }
+  return countQueryOf(q)
 }
 
 function allFilters(filters: Record<string, SQL | undefined>, skip?: string): SQL {
@@ -167,14 +186,6 @@ function allFilters(filters: Record<string, SQL | undefined>, skip?: string): SQ
 }
 
 /** Available listings matching `where` on listing_counts, summed. */
-async function summedCount(db: Db, where: SQL): Promise<number> {
-  const [row] = await rowsOf<{ n: number | null }>(
-    db,
-    sql`select sum(${listingCounts.n})::int as n from ${listingCounts} where ${where}`,
-  )
-  return Number(row?.n ?? 0)
-}
-
 function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
   const parts: (SQL | undefined)[] = [isOnSale]
   if (text) parts.push(textCondition(text))
@@ -195,8 +206,15 @@ export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | nul
   return and(baseFilters(q, text ?? undefined), ...Object.values(facetFilters(q))) as SQL
 }
 
-const capped = (n: number) =>
-  n > TOTAL_THRESHOLD ? { total: TOTAL_THRESHOLD, isEstimate: true } : { total: n, isEstimate: false }
+const capped = (n: number, cap = TOTAL_THRESHOLD) =>
+  n > cap ? { total: cap, isEstimate: true } : { total: n, isEstimate: false }
+
+/**
+ * A text search counts at most this many matches and says "1,000+" past it: a count reads every match it counts
+ * from the table (a full-text index cannot count alone), so a common word would cost a pass over thousands of
+ * listings on every request. Counted first, it also says whether the matches are many (see `bestTierPage`).
+ */
+export const TEXT_TOTAL_THRESHOLD = 1_000
 
 /**
  * The total: summed from listing_counts when the filters allow (exact, a few hundred rows); else "10,000+" when the
@@ -205,9 +223,10 @@ const capped = (n: number) =>
 async function cappedCount(
   db: Db,
   where: SQL,
-  counts: CountFilters | undefined,
+  counts: CountQuery | undefined,
+  snapshot: () => Promise<CountsSnapshot>,
 ): Promise<{ total: number; isEstimate: boolean }> {
-  if (counts) return capped(await summedCount(db, allFilters(counts)))
+  if (counts) return capped(sumCounts(await snapshot(), counts))
   if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD) return capped(TOTAL_THRESHOLD + 1)
   return capped(await countUpTo(db, where))
 }
@@ -275,6 +294,44 @@ function sortPlan(
   }
 }
 
+/** How many of the newest listings `bestTierPage` reads before it gives up. */
+const BEST_TIER_WALK = 3_000
+
+/**
+ * Best match for a text with many matches, without ranking them all: the newest listings are read in order (the
+ * newest-first index) until a page of the best tier the text can reach is found. No listing ranks above that tier,
+ * so that page is exactly the first page of the full ranking. Undefined when the newest BEST_TIER_WALK listings hold fewer (few
+ * listings of that tier, or none): the caller ranks every match. A cursor continues the walk when its listing was of
+ * the best tier.
+ */
+async function bestTierPage(
+  db: Db,
+  where: SQL,
+  text: TextMatch,
+  cursor: CursorKey | undefined,
+  paging: { pageSize: number; offset: number },
+): Promise<{ id: string }[] | undefined> {
+  if (cursor && Number(cursor.k[0]) !== text.bestTier) return undefined
+  const after = cursor
+    ? sql`and (${products.postedOn}, ${products.id}) < (${timestampKey(cursor.k[1])}, ${cursor.id}::uuid)`
+    : sql``
+  const want = paging.pageSize + 1
+  // The subquery's alias is the table's name, so the filters (written against products) read its columns.
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`
+    select ${products.id} as id from (
+      select * from ${products}
+      where ${products.isSold} = false and ${products.removedAt} is null and ${products.expiredAt} is null
+      order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
+      limit ${BEST_TIER_WALK}) as products
+    where ${where} and ${bestTierCondition(text)} ${after}
+    order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
+    limit ${want} offset ${paging.offset}`,
+  )
+  return rows.length === want ? rows : undefined
+}
+
 const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
 
 export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResult> {
@@ -308,16 +365,24 @@ export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResu
   const plan = sortPlan(sort, textMatch)
 
   // The page's ids first (from the keyset index alone where it can), then their rows: the joins, the photos and
-  // the columns are read for one page, not for every row an offset skips or a sort looks at. Best match sorts every
-  // match anyway, so its first page counts them in the same pass (a window count) instead of a second scan.
-  const countsInPass = sort === 'relevance' && !cursor && paging.offset === 0
-  const ids = await db
-    .select({ id: products.id, n: countsInPass ? sql<number>`(count(*) over ())::int` : sql<number>`0` })
-    .from(products)
-    .where(cursor ? and(where, plan.after(cursor)) : where)
-    .orderBy(...plan.orderBy)
-    .limit(paging.pageSize + 1)
-    .offset(paging.offset)
+  // the columns are read for one page, not for every row an offset skips or a sort looks at.
+  // A text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many.
+  const textTotal = textMatch
+    ? capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
+    : undefined
+  const walked =
+    sort === 'relevance' && textMatch && textTotal?.isEstimate
+      ? await bestTierPage(db, where, textMatch, cursor, paging)
+      : undefined
+  const ids =
+    walked ??
+    (await db
+      .select({ id: products.id })
+      .from(products)
+      .where(cursor ? and(where, plan.after(cursor)) : where)
+      .orderBy(...plan.orderBy)
+      .limit(paging.pageSize + 1)
+      .offset(paging.offset))
   const rows =
     ids.length === 0
       ? []
@@ -336,13 +401,17 @@ export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResu
 
   // The first page tells its own total when it is the only one (or when it counted in its pass); otherwise the
   // total is summed from listing_counts, or counted up to the threshold.
-  const counts = countFilters(q, textMatch !== undefined)
+  const counts = countQuery(q, textMatch !== undefined)
+  // The counts' copy is read once per answer: its total and its facets share it.
+  let held: Promise<CountsSnapshot> | undefined
+  const snapshot = () => {
+    held ??= countsSnapshot(db)
+    return held
+  }
   const counted =
     !cursor && paging.offset === 0 && !hasMore
       ? { total: pageRows.length, isEstimate: false }
-      : countsInPass
-        ? capped(Number(ids[0]?.n ?? 0))
-        : await cappedCount(db, where, counts)
+      : (textTotal ?? (await cappedCount(db, where, counts, snapshot)))
   const result: SearchResult = {
     items: pageRows.map((r) => toProduct(r)),
     total: counted.total,
@@ -352,7 +421,7 @@ export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResu
     next_cursor: nextCursor,
     sort,
   }
-  if (wantFacets) result.facets = await countFacets(db, base, filters, counts)
+  if (wantFacets) result.facets = await countFacets(db, base, filters, counts, snapshot)
   return result
 }
 
@@ -380,7 +449,8 @@ async function countFacets(
   db: Db,
   base: SQL,
   filters: Record<FilterName, SQL | undefined>,
-  summary: CountFilters | undefined,
+  summary: CountQuery | undefined,
+  snapshot: () => Promise<CountsSnapshot>,
 ) {
   const allBut = (skip: FilterName) => allFilters(filters, skip)
   // A sub-select is worked out once per statement, not once per row and choice.
@@ -388,9 +458,10 @@ async function countFacets(
     sql`${products.postedOn} >= (select now() - make_interval(days => ${days}))`
   const postedCounts = POSTED_WITHIN_DAYS.map((days) => sql`count(*) filter (where ${postedWithin(days)})`)
   const longest = Math.max(...POSTED_WITHIN_DAYS)
-  const result = summary
+  const sums = summary ? facetSums(await snapshot(), summary) : undefined
+  const result = sums
     ? [
-        ...(await facetsFromCounts(db, summary)),
+        ...facetRows(sums),
         // The date facet reads the listings posted within the longest choice, from the newest-first index.
         ...(await rowsOf<Record<string, unknown>>(
           db,
@@ -406,8 +477,8 @@ async function countFacets(
       ]
     : await facetsFromListings(db, base, allBut, postedWithin)
   // The battery choice: summed from listing_counts' battery_80 too, or counted in the same scan.
-  const batteryCount = summary
-    ? await summedCount(db, and(allFilters(summary, 'battery'), eq(listingCounts.battery80, true)) as SQL)
+  const batteryCount = sums
+    ? sums.battery80
     : Number(result.find((row) => FACET_ORDER.every((_, n) => Number(row[`g${n}`]) === 1))?.battery ?? 0)
 
   const facets = emptyFacets()
@@ -487,29 +558,16 @@ async function facetsFromListings(
   )
 }
 
-/**
- * The six facets summed from listing_counts: each facet grouped by its value over the combinations matching every
- * other facet's choices. A few thousand rows at most, whatever the number of listings.
- */
-async function facetsFromCounts(db: Db, summary: CountFilters) {
-  const c = listingCounts
-  const sums = FACET_ORDER.map((name) => sql`sum(${c.n}) filter (where ${allFilters(summary, name)})`)
-  return rowsOf<Record<string, unknown>>(
-    db,
-    sql`
-    select
-      grouping(${c.brandId}) as g0, grouping(${c.condition}) as g1, grouping(${c.ramGb}) as g2,
-      grouping(${c.storageGb}) as g3, grouping(${c.screenClass}) as g4, grouping(${c.processorFamily}) as g5,
-      ${c.brandId}::text as v0, ${c.condition} as v1, ${c.ramGb}::text as v2, ${c.storageGb}::text as v3,
-      ${c.screenClass}::text as v4, nullif(${c.processorFamily}, '') as v5,
-      ${sql.join(
-        sums.map((x, i) => sql`${x} as c${sql.raw(String(i))}`),
-        sql`, `,
-      )}
-    from ${c}
-    where ${c.n} > 0
-    group by grouping sets ((${c.brandId}), (${c.condition}), (${c.ramGb}), (${c.storageGb}), (${c.screenClass}),
-      (${c.processorFamily}))`,
+/** The sums of the counts' copy as rows shaped like those of `facetsFromListings` (one per facet and value). */
+function facetRows(sums: FacetSums): Record<string, unknown>[] {
+  return FACET_ORDER.flatMap((name, i) =>
+    [...sums[name]].map(([value, count]) => {
+      const row: Record<string, unknown> = { [`v${i}`]: value, [`c${i}`]: count }
+      FACET_ORDER.forEach((_, n) => {
+        row[`g${n}`] = n === i ? 0 : 1
+      })
+      return row
+    }),
   )
 }
 

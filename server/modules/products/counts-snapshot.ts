@@ -1,0 +1,214 @@
+import { sql } from 'drizzle-orm'
+import type { SearchQuery } from '#contract/search'
+import type { Db } from '#server/db/client'
+import { rowsOf } from './paging'
+
+// The facet counts and totals of a search without text, price or date are sums over `listing_counts` (one row per
+// combination of brand, condition, RAM, storage, screen class, processor family and battery ≥ 80%, with its number
+// of available listings). Each instance keeps a copy of that table and sums it in memory; one row,
+// `listing_counts_version`, which every change to the counts moves on as it commits, tells whether the copy is
+// current. So every answer is as exact as a sum in SQL, and costs one indexed row read instead of a pass over
+// tens of thousands of rows per facet: docs/decisions/0029-facet-counts-in-memory.md.
+
+export type CountFacet = 'brand' | 'condition' | 'ram' | 'storage' | 'screen' | 'processor'
+export const COUNT_FACETS: CountFacet[] = ['brand', 'condition', 'ram', 'storage', 'screen', 'processor']
+
+/** One facet's column: its distinct values (as search sends them) and, per row, the index of the row's value. */
+type Column = { values: string[]; index: Uint16Array }
+
+/** The copy, by column: row r has `n[r]` listings with the values `columns[f].values[columns[f].index[r]]`. */
+export type CountsSnapshot = {
+  version: string
+  size: number
+  n: Int32Array
+  ram: Int32Array
+  storage: Int32Array
+  battery80: Uint8Array
+  columns: Record<CountFacet, Column>
+}
+
+/** The filters a sum can apply: each a set of accepted values (absent: any), plus the minimums. */
+export type CountQuery = {
+  brand?: ReadonlySet<string>
+  condition?: ReadonlySet<string>
+  ram?: ReadonlySet<number>
+  storage?: ReadonlySet<number>
+  screen?: ReadonlySet<number>
+  processor?: ReadonlySet<string>
+  battery?: boolean
+  minRam?: number
+  minStorage?: number
+}
+
+/** The count query of a search's facet filters (the caller has checked it has no text, price or date). */
+export function countQueryOf(q: SearchQuery): CountQuery {
+  const set = <T>(values: T[] | undefined) => (values ? new Set(values) : undefined)
+  return {
+    brand: set(q.brand),
+    condition: set(q.condition),
+    ram: set(q.ram),
+    storage: set(q.storage),
+    screen: set(q.screen),
+    processor: set(q.processor),
+    battery: q.min_battery_pct !== undefined ? true : undefined,
+    minRam: q.min_ram_gb,
+    minStorage: q.min_storage_gb,
+  }
+}
+
+export type FacetSums = Record<CountFacet, Map<string, number>> & { total: number; battery80: number }
+
+const BATTERY = -1
+
+/**
+ * One pass over the copy: the total of the rows passing every filter; each facet's counts by value over the rows
+ * passing every *other* facet's choices (a facet's own choices stay alternatives); and the rows with a battery of
+ * 80% or more passing every filter but the battery's. A row failing exactly one facet's filter counts for that facet
+ * alone; failing two, for none.
+ */
+export function facetSums(s: CountsSnapshot, f: CountQuery): FacetSums {
+  const filters: { facet: number; allowed: Uint8Array }[] = []
+  COUNT_FACETS.forEach((name, facet) => {
+    const accepted = f[name] as ReadonlySet<string | number> | undefined
+    if (!accepted) return
+    const { values } = s.columns[name]
+    const numeric = name === 'ram' || name === 'storage' || name === 'screen'
+    filters.push({
+      facet,
+      allowed: Uint8Array.from(values, (v) => (accepted.has(numeric ? Number(v) : v) ? 1 : 0)),
+    })
+  })
+  const indexes = COUNT_FACETS.map((name) => s.columns[name].index)
+  const acc = COUNT_FACETS.map((name) => new Float64Array(s.columns[name].values.length))
+  let total = 0
+  let battery80 = 0
+  for (let r = 0; r < s.size; r++) {
+    if (f.minRam !== undefined && (s.ram[r] as number) < f.minRam) continue
+    if (f.minStorage !== undefined && (s.storage[r] as number) < f.minStorage) continue
+    let failed = 0
+    let failedFacet = 0
+    for (const filter of filters) {
+      if (filter.allowed[(indexes[filter.facet] as Uint16Array)[r] as number] === 0) {
+        failed++
+        failedFacet = filter.facet
+        if (failed > 1) break
+      }
+    }
+    const hasBattery = s.battery80[r] === 1
+    if (f.battery && !hasBattery) {
+      failed++
+      failedFacet = BATTERY
+    }
+    if (failed > 1) continue
+    const n = s.n[r] as number
+    if (failed === 1) {
+      // Only the failing filter's own facet counts this row; a row without the battery counts for no battery count.
+      if (failedFacet !== BATTERY) {
+        const sums = acc[failedFacet] as Float64Array
+        const at = (indexes[failedFacet] as Uint16Array)[r] as number
+        sums[at] = (sums[at] as number) + n
+      }
+      continue
+    }
+    total += n
+    if (hasBattery) battery80 += n
+    for (let facet = 0; facet < acc.length; facet++) {
+      const sums = acc[facet] as Float64Array
+      const at = (indexes[facet] as Uint16Array)[r] as number
+      sums[at] = (sums[at] as number) + n
+    }
+  }
+  const out = { total, battery80 } as FacetSums
+  COUNT_FACETS.forEach((name, facet) => {
+    const map = new Map<string, number>()
+    const sums = acc[facet] as Float64Array
+    s.columns[name].values.forEach((value, i) => {
+      // A processor that names no family is no choice.
+      if (sums[i] && !(name === 'processor' && value === '')) map.set(value, sums[i] as number)
+    })
+    out[name] = map
+  })
+  return out
+}
+
+/** The number of available listings matching every filter. */
+export function sumCounts(s: CountsSnapshot, f: CountQuery): number {
+  return facetSums(s, f).total
+}
+
+type Held = { version: string; snapshot: Promise<CountsSnapshot> }
+/** Per database (tests open many in one process); a transaction is another key and loads its own. */
+const held = new WeakMap<Db, Held>()
+
+/** The counts as of now: the copy when its version is the database's, else a fresh one. */
+export async function countsSnapshot(db: Db): Promise<CountsSnapshot> {
+  const [current] = await rowsOf<{ version: string }>(
+    db,
+    sql`select version::text as version from listing_counts_version where id`,
+  )
+  const version = current?.version ?? '0'
+  const mine = held.get(db)
+  if (mine && mine.version === version) return mine.snapshot
+  const snapshot: Promise<CountsSnapshot> = loadSnapshot(db, version).then((loaded) => {
+    // Known by the version it was read at, which may be newer than the one read first.
+    if (held.get(db)?.snapshot === snapshot) held.set(db, { version: loaded.version, snapshot })
+    return loaded
+  })
+  held.set(db, { version, snapshot })
+  snapshot.catch(() => {
+    if (held.get(db)?.snapshot === snapshot) held.delete(db)
+  })
+  return snapshot
+}
+
+async function loadSnapshot(db: Db, versionRead: string): Promise<CountsSnapshot> {
+  // The version and the rows in one statement, so they come from one moment of the database.
+  const rows = await rowsOf<{
+    version: string
+    brand_id: string
+    condition: string
+    ram_gb: number
+    storage_gb: number
+    screen_class: number
+    processor_family: string
+    battery_80: boolean
+    n: number
+  }>(
+    db,
+    sql`select (select version::text from listing_counts_version where id) as version, brand_id::text, condition,
+      ram_gb, storage_gb, screen_class, processor_family, battery_80, n
+    from listing_counts where n > 0`,
+  )
+  const column = (valueOf: (r: (typeof rows)[number]) => string | number): Column => {
+    const values: string[] = []
+    const position = new Map<string, number>()
+    const index = new Uint16Array(rows.length)
+    rows.forEach((r, i) => {
+      const value = String(valueOf(r))
+      let at = position.get(value)
+      if (at === undefined) {
+        at = values.push(value) - 1
+        position.set(value, at)
+      }
+      index[i] = at
+    })
+    return { values, index }
+  }
+  return {
+    // With rows, their own version (a commit may have come between the two reads; the next request reloads).
+    version: rows[0]?.version ?? versionRead,
+    size: rows.length,
+    n: Int32Array.from(rows, (r) => Number(r.n)),
+    ram: Int32Array.from(rows, (r) => Number(r.ram_gb)),
+    storage: Int32Array.from(rows, (r) => Number(r.storage_gb)),
+    battery80: Uint8Array.from(rows, (r) => (r.battery_80 === true ? 1 : 0)),
+    columns: {
+      brand: column((r) => r.brand_id),
+      condition: column((r) => r.condition),
+      ram: column((r) => Number(r.ram_gb)),
+      storage: column((r) => Number(r.storage_gb)),
+      screen: column((r) => Number(r.screen_class)),
+      processor: column((r) => r.processor_family),
+    },
+  }
+}
