@@ -179,12 +179,12 @@ async function loadSnapshot(db: Db, versionRead: string): Promise<CountsSnapshot
       ram_gb, storage_gb, screen_class, processor_family, battery_80, n
     from listing_counts where n > 0`,
   )
-  const column = (valueOf: (r: (typeof rows)[number]) => string | number): Column => {
+  const column = (read: (r: (typeof rows)[number]) => string | number): Column => {
     const values: string[] = []
     const position = new Map<string, number>()
     const index = new Uint16Array(rows.length)
     rows.forEach((r, i) => {
-      const value = String(valueOf(r))
+      const value = String(read(r))
       let at = position.get(value)
       if (at === undefined) {
         at = values.push(value) - 1
