@@ -130,6 +130,8 @@ export function selectProductsWithKeys(db: Db, k0: SQL, k1: SQL = sql`''`) {
       sellerPhone: products.sellerPhone,
       k0: sql<string>`(${k0})::text`,
       k1: sql<string>`(${k1})::text`,
+      // The version of listing_counts as this statement saw it: a total from the counts' copy needs no other read.
+      countsVersion: sql<string>`(select version::text from listing_counts_version where id)`,
     })
     .from(products)
     .innerJoin(brands, eq(brands.id, products.brandId))
@@ -201,7 +203,7 @@ export async function findBrandProducts(
     .orderBy(...order)
   // The brand's total is kept in listing_counts by triggers: no count over its listings.
   const page = await paging.finish(rows, async () =>
-    sumCounts(await countsSnapshot(db), { brand: new Set([brandId]) }),
+    sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),
   )
   return { ...page, items: page.items.map(toProduct) }
 }

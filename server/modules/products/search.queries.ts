@@ -294,42 +294,36 @@ function sortPlan(
   }
 }
 
-/** How many of the newest listings `bestTierPage` reads before it gives up. */
+/** How many of the newest listings `bestTierIds` reads before it gives up. */
 const BEST_TIER_WALK = 3_000
 
 /**
  * Best match for a text with many matches, without ranking them all: the newest listings are read in order (the
  * newest-first index) until a page of the best tier the text can reach is found. No listing ranks above that tier,
- * so that page is exactly the first page of the full ranking. Undefined when the newest BEST_TIER_WALK listings hold fewer (few
- * listings of that tier, or none): the caller ranks every match. A cursor continues the walk when its listing was of
- * the best tier.
+ * so that page is exactly the first page of the full ranking. The ids of that page (one more than a page, to know
+ * there is more), or fewer when the newest BEST_TIER_WALK listings hold fewer (few listings of that tier, or none):
+ * then the caller ranks every match. Undefined when the cursor's listing was below the best tier.
  */
-async function bestTierPage(
-  db: Db,
+function bestTierIds(
   where: SQL,
   text: TextMatch,
   cursor: CursorKey | undefined,
   paging: { pageSize: number; offset: number },
-): Promise<{ id: string }[] | undefined> {
+): SQL | undefined {
   if (cursor && Number(cursor.k[0]) !== text.bestTier) return undefined
   const after = cursor
     ? sql`and (${products.postedOn}, ${products.id}) < (${timestampKey(cursor.k[1])}, ${cursor.id}::uuid)`
     : sql``
-  const want = paging.pageSize + 1
   // The subquery's alias is the table's name, so the filters (written against products) read its columns.
-  const rows = await rowsOf<{ id: string }>(
-    db,
-    sql`
-    select ${products.id} as id from (
+  return sql`
+    select ${products.id} from (
       select * from ${products}
       where ${products.isSold} = false and ${products.removedAt} is null and ${products.expiredAt} is null
       order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
       limit ${BEST_TIER_WALK}) as products
     where ${where} and ${bestTierCondition(text)} ${after}
     order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
-    limit ${want} offset ${paging.offset}`,
-  )
-  return rows.length === want ? rows : undefined
+    limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
 
 const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
@@ -370,30 +364,29 @@ export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResu
   const textTotal = textMatch
     ? capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
     : undefined
-  const walked =
-    sort === 'relevance' && textMatch && textTotal?.isEstimate
-      ? await bestTierPage(db, where, textMatch, cursor, paging)
-      : undefined
-  const ids =
-    walked ??
-    (await db
-      .select({ id: products.id })
-      .from(products)
-      .where(cursor ? and(where, plan.after(cursor)) : where)
+  // One statement: the page's ids as a subquery (from the keyset index alone where it can), and their rows.
+  const pageOf = (ids: SQL) =>
+    selectProductsWithKeys(db, plan.k0, plan.k1)
+      .where(sql`${products.id} in (${ids})`)
       .orderBy(...plan.orderBy)
-      .limit(paging.pageSize + 1)
-      .offset(paging.offset))
+  const walk =
+    sort === 'relevance' && textMatch && textTotal?.isEstimate
+      ? bestTierIds(where, textMatch, cursor, paging)
+      : undefined
+  const walked = walk ? await pageOf(walk) : undefined
   const rows =
-    ids.length === 0
-      ? []
-      : await selectProductsWithKeys(db, plan.k0, plan.k1)
-          .where(
-            inArray(
-              products.id,
-              ids.map((r) => r.id),
-            ),
-          )
-          .orderBy(...plan.orderBy)
+    walked && walked.length > paging.pageSize
+      ? walked
+      : await pageOf(
+          db
+            .select({ id: products.id })
+            .from(products)
+            .where(cursor ? and(where, plan.after(cursor)) : where)
+            .orderBy(...plan.orderBy)
+            .limit(paging.pageSize + 1)
+            .offset(paging.offset)
+            .getSQL(),
+        )
   const hasMore = rows.length > paging.pageSize
   const pageRows = rows.slice(0, paging.pageSize)
   const last = pageRows.at(-1)
@@ -405,7 +398,8 @@ export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResu
   // The counts' copy is read once per answer: its total and its facets share it.
   let held: Promise<CountsSnapshot> | undefined
   const snapshot = () => {
-    held ??= countsSnapshot(db)
+    // The page's statement read the counts' version too: no second read when the copy is current.
+    held ??= countsSnapshot(db, rows[0]?.countsVersion)
     return held
   }
   const counted =
