@@ -36,7 +36,7 @@ async function browse(query = '') {
 }
 
 describe('the copy of listing_counts', () => {
-  it('moves on once per committed transaction that changes a count, and not otherwise', async () => {
+  it('moves on once per committed transaction that changes a count or a filtered column, and not otherwise', async () => {
     const seller = await createUser(t.db, { role: 'seller' })
     const before = await version()
     await createProduct(t.db, { brand: { id: brand }, seller, ramGb: 16 })
@@ -57,13 +57,20 @@ describe('the copy of listing_counts', () => {
       .catch(() => undefined)
     expect(await version()).toBe(before + 2)
 
-    // A price edit changes no count, so no step either.
+    // A price edit changes no count, but search filters on the price (the listings' facts copy): one step.
     const [first] = await t.db.select({ id: products.id }).from(products).limit(1)
     await t.db
       .update(products)
       .set({ resalePriceCents: 54_321 })
       .where(eq(products.id, first?.id ?? ''))
-    expect(await version()).toBe(before + 2)
+    expect(await version()).toBe(before + 3)
+
+    // A change to nothing search reads (its description): no step.
+    await t.db
+      .update(products)
+      .set({ description: 'Barely used.' })
+      .where(eq(products.id, first?.id ?? ''))
+    expect(await version()).toBe(before + 3)
   })
 
   it('is read again after each change, so totals and facets are never behind', async () => {

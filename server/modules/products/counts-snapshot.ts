@@ -155,6 +155,15 @@ function facetFilters(
   return filters
 }
 
+/** The version row: every change to the counts, or to a listing's facts search filters on, moves it on. */
+export async function readCountsVersion(db: Db): Promise<string> {
+  const [row] = await rowsOf<{ version: string }>(
+    db,
+    sql`select version::text as version from listing_counts_version where id`,
+  )
+  return row?.version ?? '0'
+}
+
 type Held = { version: string; snapshot: Promise<CountsSnapshot> }
 /** Per database (tests open many in one process); a transaction is another key and loads its own. */
 const held = new WeakMap<Db, Held>()
@@ -164,13 +173,7 @@ const held = new WeakMap<Db, Held>()
  * statement of this request has just read (saves reading it again).
  */
 export async function countsSnapshot(db: Db, known?: string): Promise<CountsSnapshot> {
-  const [current] = known
-    ? [{ version: known }]
-    : await rowsOf<{ version: string }>(
-        db,
-        sql`select version::text as version from listing_counts_version where id`,
-      )
-  const version = current?.version ?? '0'
+  const version = known ?? (await readCountsVersion(db))
   const mine = held.get(db)
   if (mine && mine.version === version) return mine.snapshot
   const snapshot: Promise<CountsSnapshot> = loadSnapshot(db, version).then((loaded) => {

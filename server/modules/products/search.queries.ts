@@ -21,8 +21,16 @@ import {
   countsSnapshot,
   type FacetSums,
   facetSums,
+  readCountsVersion,
   sumCounts,
 } from './counts-snapshot'
+import {
+  currentFacts,
+  type FactsFacets,
+  factsFacets,
+  type ListingFacts,
+  postedWithinCounts,
+} from './listing-facts'
 import {
   type CursorKey,
   countUpTo,
@@ -217,16 +225,20 @@ const capped = (n: number, cap = TOTAL_THRESHOLD) =>
 export const TEXT_TOTAL_THRESHOLD = 1_000
 
 /**
- * The total: summed from listing_counts when the filters allow (exact, a few hundred rows); else "10,000+" when the
- * planner expects far more matches than that; else counted, stopping at TOTAL_THRESHOLD + 1.
+ * The total: summed from listing_counts when the filters allow (exact, a few hundred rows); else from the listings'
+ * facts when the copy is current (exact, one pass in memory); else "10,000+" when the planner expects far more
+ * matches than that; else counted, stopping at TOTAL_THRESHOLD + 1.
  */
 async function cappedCount(
   db: Db,
   where: SQL,
   counts: CountQuery | undefined,
   snapshot: () => Promise<CountsSnapshot>,
+  fromFacts: () => Promise<FactsFacets | undefined>,
 ): Promise<{ total: number; isEstimate: boolean }> {
   if (counts) return capped(sumCounts(await snapshot(), counts))
+  const facts = await fromFacts()
+  if (facts) return capped(facts.total)
   if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD) return capped(TOTAL_THRESHOLD + 1)
   return capped(await countUpTo(db, where))
 }
@@ -328,7 +340,12 @@ function bestTierIds(
 
 const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
 
-export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResult> {
+/** `facts: false` answers every count from SQL (tests compare the two). */
+export async function searchProducts(
+  db: Db,
+  q: SearchQuery,
+  opts: { facts?: boolean } = {},
+): Promise<SearchResult> {
   const sort: SearchSort =
     q.q && searchWords(q.q).length > 0
       ? (q.sort ?? 'relevance')
@@ -395,17 +412,39 @@ export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResu
   // The first page tells its own total when it is the only one (or when it counted in its pass); otherwise the
   // total is summed from listing_counts, or counted up to the threshold.
   const counts = countQuery(q, textMatch !== undefined)
+  // The page's statement read the version of the counts and facts too: no second read when a copy is current.
+  let versionRead: Promise<string> | undefined
+  const version = () => {
+    const known = rows[0]?.countsVersion
+    versionRead ??= known !== undefined ? Promise.resolve(known) : readCountsVersion(db)
+    return versionRead
+  }
   // The counts' copy is read once per answer: its total and its facets share it.
   let held: Promise<CountsSnapshot> | undefined
   const snapshot = () => {
-    // The page's statement read the counts' version too: no second read when the copy is current.
-    held ??= countsSnapshot(db, rows[0]?.countsVersion)
+    held ??= version().then((v) => countsSnapshot(db, v))
     return held
+  }
+  // Without text, the listings' facts give what the counts cannot (a price, a date, a battery floor) in one pass,
+  // when the copy is current.
+  let factsRead: Promise<ListingFacts | undefined> | undefined
+  const facts = () => {
+    factsRead ??=
+      textMatch || opts.facts === false
+        ? Promise.resolve(undefined)
+        : version().then((v) => currentFacts(db, v))
+    return factsRead
+  }
+  let factsCounted: FactsFacets | undefined
+  const fromFacts = async () => {
+    const copy = await facts()
+    if (copy) factsCounted ??= factsFacets(copy, q, Date.now())
+    return factsCounted
   }
   const counted =
     !cursor && paging.offset === 0 && !hasMore
       ? { total: pageRows.length, isEstimate: false }
-      : (textTotal ?? (await cappedCount(db, where, counts, snapshot)))
+      : (textTotal ?? (await cappedCount(db, where, counts, snapshot, fromFacts)))
   const result: SearchResult = {
     items: pageRows.map((r) => toProduct(r)),
     total: counted.total,
@@ -415,7 +454,15 @@ export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchResu
     next_cursor: nextCursor,
     sort,
   }
-  if (wantFacets) result.facets = await countFacets(db, base, filters, counts, snapshot)
+  if (wantFacets) {
+    const copy = await facts()
+    result.facets =
+      copy && !counts
+        ? await facetsOfFacts(db, (await fromFacts()) as FactsFacets)
+        : await countFacets(db, base, filters, counts, snapshot, () =>
+            copy ? postedWithinCounts(copy, q, Date.now()) : undefined,
+          )
+  }
   return result
 }
 
@@ -445,6 +492,7 @@ async function countFacets(
   filters: Record<FilterName, SQL | undefined>,
   summary: CountQuery | undefined,
   snapshot: () => Promise<CountsSnapshot>,
+  postedFromFacts: () => number[] | undefined,
 ) {
   const allBut = (skip: FilterName) => allFilters(filters, skip)
   // A sub-select is worked out once per statement, not once per row and choice.
@@ -453,13 +501,17 @@ async function countFacets(
   const postedCounts = POSTED_WITHIN_DAYS.map((days) => sql`count(*) filter (where ${postedWithin(days)})`)
   const longest = Math.max(...POSTED_WITHIN_DAYS)
   const sums = summary ? facetSums(await snapshot(), summary) : undefined
+  const posted = sums ? postedFromFacts() : undefined
   const result = sums
     ? [
         ...facetRows(sums),
-        // The date facet reads the listings posted within the longest choice, from the newest-first index.
-        ...(await rowsOf<Record<string, unknown>>(
-          db,
-          sql`
+        // The date facet from the listings' facts, else the listings posted within the longest choice, read from
+        // the newest-first index.
+        ...(posted
+          ? [{ ...Object.fromEntries(FACET_ORDER.map((_, n) => [`g${n}`, 1])), ...postedRow(posted) }]
+          : await rowsOf<Record<string, unknown>>(
+              db,
+              sql`
           select 1 as g0, 1 as g1, 1 as g2, 1 as g3, 1 as g4, 1 as g5, ${sql.join(
             postedCounts.map((c, i) => sql`${c} as p${sql.raw(String(i))}`),
             sql`, `,
@@ -467,7 +519,7 @@ async function countFacets(
           from ${products}
           where ${base} and ${allBut('posted_within')}
             and ${postedWithin(longest)}`,
-        )),
+            )),
       ]
     : await facetsFromListings(db, base, allBut, postedWithin)
   // The battery choice: summed from listing_counts' battery_80 too, or counted in the same scan.
@@ -476,17 +528,11 @@ async function countFacets(
     : Number(result.find((row) => FACET_ORDER.every((_, n) => Number(row[`g${n}`]) === 1))?.battery ?? 0)
 
   const facets = emptyFacets()
-  const brandNames = new Map(
-    (await db.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
-  )
+  const brandNames = await brandNamesOf(db)
   for (const row of result) {
     const i = FACET_ORDER.findIndex((_, n) => Number(row[`g${n}`]) === 0)
     if (i < 0) {
-      facets.posted_within = POSTED_WITHIN_DAYS.map((days, n) => ({
-        value: String(days),
-        label: days === 1 ? 'Last 24 hours' : `Last ${days} days`,
-        count: Number(row[`p${n}`] ?? 0),
-      })).filter((c) => c.count > 0)
+      facets.posted_within = postedWithinChoices(POSTED_WITHIN_DAYS.map((_, n) => Number(row[`p${n}`] ?? 0)))
       continue
     }
     const name = FACET_ORDER[i] as FacetName
@@ -495,6 +541,39 @@ async function countFacets(
     if (value === null || value === undefined || count === 0) continue
     facets[name].push({ value: String(value), label: facetLabel(name, String(value), brandNames), count })
   }
+  sortFacets(facets)
+  facets.battery = batteryChoices(batteryCount)
+  return facets
+}
+
+async function brandNamesOf(db: Db): Promise<Map<string, string>> {
+  return new Map(
+    (await db.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
+  )
+}
+
+/** The posting-date choices from their counts (in POSTED_WITHIN_DAYS order); a choice with none is left out. */
+function postedWithinChoices(counts: number[]): FacetChoice[] {
+  return POSTED_WITHIN_DAYS.map((days, n) => ({
+    value: String(days),
+    label: days === 1 ? 'Last 24 hours' : `Last ${days} days`,
+    count: counts[n] ?? 0,
+  })).filter((c) => c.count > 0)
+}
+
+function batteryChoices(count: number): FacetChoice[] {
+  return count > 0
+    ? [
+        {
+          value: String(BATTERY_FACET_PCT),
+          label: `Battery ${BATTERY_FACET_PCT}% or more`,
+          count: Math.min(count, TOTAL_THRESHOLD),
+        },
+      ]
+    : []
+}
+
+function sortFacets(facets: Facets) {
   const numeric = (a: FacetChoice, b: FacetChoice) => Number(a.value) - Number(b.value)
   facets.brand.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label))
   facets.condition.sort(
@@ -504,16 +583,6 @@ async function countFacets(
   facets.storage.sort(numeric)
   facets.screen.sort(numeric)
   facets.processor.sort((a, b) => a.value.localeCompare(b.value))
-  if (batteryCount > 0) {
-    facets.battery = [
-      {
-        value: String(BATTERY_FACET_PCT),
-        label: `Battery ${BATTERY_FACET_PCT}% or more`,
-        count: Math.min(batteryCount, TOTAL_THRESHOLD),
-      },
-    ]
-  }
-  return facets
 }
 
 /** The six facets and the date facet in one scan of the listings matching the text and the non-facet filters. */
@@ -550,6 +619,23 @@ async function facetsFromListings(
     group by grouping sets ((${products.brandId}), (${products.condition}), (${products.ramGb}),
       (${products.storageGb}), (${screenClass}), (${products.processorFamily}), ())`,
   )
+}
+
+/** The date facet's counts as a row shaped like those of `facetsFromListings`. */
+const postedRow = (counts: number[]) => Object.fromEntries(counts.map((c, i) => [`p${i}`, c]))
+
+/** The facets of a search without text from one pass over the listings' facts. */
+async function facetsOfFacts(db: Db, counts: FactsFacets): Promise<Facets> {
+  const facets = emptyFacets()
+  const brandNames = await brandNamesOf(db)
+  FACET_ORDER.forEach((name) => {
+    for (const [value, count] of counts.values[name])
+      facets[name].push({ value, label: facetLabel(name, value, brandNames), count })
+  })
+  facets.posted_within = postedWithinChoices(counts.postedWithin)
+  sortFacets(facets)
+  facets.battery = batteryChoices(counts.battery80)
+  return facets
 }
 
 /** The sums of the counts' copy as rows shaped like those of `facetsFromListings` (one per facet and value). */

@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SearchQuery } from '#contract/search'
+import { createBrand, createUser } from '#server/test/factories'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { readCountsVersion } from './counts-snapshot'
+import { currentFacts, loadFacts } from './listing-facts'
+import { searchProducts } from './search.queries'
+
+// The totals and facets of a search without text come from the per-instance copy of the listings' facts when it is
+// current. Whatever the filters, they must be exactly what SQL counts over the listings themselves.
+
+let t: TestApp
+let brandIds: string[] = []
+
+beforeAll(async () => {
+  t = await createTestApp()
+  brandIds = [
+    (await createBrand(t.db, { name: 'Lenovo' })).id,
+    (await createBrand(t.db, { name: 'Dell' })).id,
+    (await createBrand(t.db, { name: 'Apple' })).id,
+  ]
+  const seller = await createUser(t.db, { role: 'seller' })
+  const disabled = await createUser(t.db, { role: 'seller' })
+  // 600 listings with every filter column varied, posted 37 minutes apart (no posting date falls on a choice's edge);
+  // some sold, removed, expired, or from a seller whose account is then disabled, none of which may be counted.
+  await t.db.execute(sql`
+    insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+      description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on,
+      battery_health_pct, is_sold, removed_at, expired_at)
+    select 'Laptop ' || i, (${sql`${`{${brandIds.join(',')}}`}::uuid[]`})[1 + i % 3],
+      case when i % 41 = 0 then ${disabled.id} else ${seller.id} end, '+880 1711 000000',
+      20000 + (i * 7919) % 180000, 250000, 'A laptop.',
+      (array['Excellent', 'Good', 'Fair'])[1 + i % 3], 'Dhaka', 1,
+      (array['Intel Core i5-1135G7', 'AMD Ryzen 7 5800U', 'Apple M2', 'Intel Celeron N4020'])[1 + i % 4],
+      (array[4, 8, 16, 32])[1 + i % 4], (array[128, 256, 512, 1024])[1 + (i / 3) % 4],
+      (array[13.3, 14, 15.6, 16.2])[1 + (i / 5) % 4], now() - make_interval(mins => i * 37),
+      case when i % 4 = 0 then null
+        when i % 3 = 0 then 85 + i % 15 when i % 3 = 1 then 75 + i % 10 else 40 + i % 35 end,
+      i % 17 = 0, case when i % 23 = 0 then now() end, case when i % 29 = 0 then now() end
+    from generate_series(1, 600) i`)
+  await t.db.execute(sql`update users set disabled_at = now() where id = ${disabled.id}`)
+})
+
+afterAll(async () => {
+  await t?.close()
+})
+
+const QUERIES = () => {
+  const [lenovo, dell] = brandIds
+  return [
+    '',
+    'max_price=800',
+    'min_price=500&max_price=1200',
+    'posted_within=7',
+    'posted_within=30&brand=LENOVO_ID',
+    'min_battery_pct=80',
+    'min_battery_pct=95&sort=price_asc',
+    'min_battery_pct=60&condition=Good&condition=Fair',
+    `brand=${lenovo}&brand=${dell}&max_price=1500&ram=16&ram=32`,
+    'processor=intel-core-i5&processor=apple-m&screen=15&min_storage_gb=512',
+    'min_ram_gb=16&posted_within=90&min_battery_pct=80&storage=1024',
+    'posted_within=1',
+    'max_price=1',
+  ].map((qs) => qs.replace('LENOVO_ID', (lenovo as string).toUpperCase()))
+}
+
+async function bothWays(qs: string) {
+  const q = SearchQuery.parse({ ...Object.fromEntries(new URLSearchParams(qs)), facets: '1', page_size: '5' })
+  const fromSql = await searchProducts(t.db, q, { facts: false })
+  const fromFacts = await searchProducts(t.db, q)
+  return { fromSql, fromFacts }
+}
+
+describe('totals and facets from the listings’ facts', () => {
+  it('match SQL for every kind of filter', async () => {
+    await loadFacts(t.db)
+    expect(currentFacts(t.db, await readCountsVersion(t.db))).toBeDefined()
+    for (const qs of QUERIES()) {
+      const { fromSql, fromFacts } = await bothWays(qs)
+      expect(fromFacts, qs).toEqual(fromSql)
+    }
+    // The queries reach every facet: the comparison is not between two empty answers.
+    const { fromFacts } = await bothWays('max_price=1500')
+    for (const facet of Object.values(fromFacts.facets ?? {})) expect(facet.length).toBeGreaterThan(0)
+    expect(fromFacts.total).toBeGreaterThan(5)
+  })
+
+  it('are not used once a listing changed, until the copy is read again', async () => {
+    await loadFacts(t.db)
+    const before = await readCountsVersion(t.db)
+    // A price change alone leaves listing_counts as it was; the version row must still move on.
+    await t.db.execute(sql`
+      update products set resale_price_cents = 100 where id = (select id from products where not is_sold
+        and removed_at is null and expired_at is null order by posted_on desc limit 1)`)
+    const after = await readCountsVersion(t.db)
+    expect(after).not.toBe(before)
+    expect(currentFacts(t.db, after)).toBeUndefined()
+    const { fromSql, fromFacts } = await bothWays('max_price=1')
+    expect(fromSql.total).toBe(1)
+    expect(fromFacts).toEqual(fromSql)
+    await loadFacts(t.db)
+    expect(currentFacts(t.db, after)).toBeDefined()
+    for (const qs of ['max_price=1', 'min_price=2&posted_within=1']) {
+      const again = await bothWays(qs)
+      expect(again.fromFacts, qs).toEqual(again.fromSql)
+    }
+  })
+})

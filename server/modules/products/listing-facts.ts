@@ -1,0 +1,269 @@
+import { sql } from 'drizzle-orm'
+import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
+import type { Db } from '#server/db/client'
+import { COUNT_FACETS, type CountFacet } from './counts-snapshot'
+import { isOnSale, rowsOf } from './paging'
+
+// The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
+// total of a search without text are one pass in memory whatever its filters (a price range, a posting date, a
+// battery floor), instead of a statement that groups every matching listing (tens of thousands at 100,000 listings).
+// The copy is used only when it is as current as the database: the version row that listing_counts keeps also moves
+// on when a listing's price, date or battery changes (migration 0018). When the copy is behind, the caller answers
+// from SQL and one reload starts in the background: docs/decisions/0031-listing-facts-in-memory.md.
+
+const DAY_MS = 86_400_000
+
+/** A facet's values and, per listing, the index of its value. */
+type Column = { values: string[]; index: Uint16Array }
+
+export type ListingFacts = {
+  version: string
+  size: number
+  columns: Record<CountFacet, Column>
+  ram: Int32Array
+  storage: Int32Array
+  /** -1: not reported. */
+  battery: Int16Array
+  priceCents: Int32Array
+  postedMs: Float64Array
+  /** Rows are in posting order, newest first. */
+  newestFirst: boolean
+}
+
+/** The counts of a search without text: its total, each facet's counts by value, the posting-date and battery facets. */
+export type FactsFacets = {
+  total: number
+  values: Record<CountFacet, Map<string, number>>
+  /** Per POSTED_WITHIN_DAYS choice, in that order. */
+  postedWithin: number[]
+  battery80: number
+}
+
+type Held = {
+  facts?: ListingFacts
+  loading?: Promise<ListingFacts | undefined>
+  /** When the last load started and how long it took: reloads are spaced by ten times that, at least a second. */
+  startedAt: number
+  tookMs: number
+}
+const held = new WeakMap<Db, Held>()
+
+/**
+ * The copy when it is at `version` (the version row as the request's own statement read it); otherwise undefined,
+ * and a reload starts in the background unless one is running or the last started too recently.
+ */
+export function currentFacts(db: Db, version: string | undefined): ListingFacts | undefined {
+  let h = held.get(db)
+  if (!h) {
+    h = { startedAt: 0, tookMs: 0 }
+    held.set(db, h)
+  }
+  if (version !== undefined && h.facts?.version === version) return h.facts
+  if (!h.loading && Date.now() - h.startedAt >= Math.max(1_000, 10 * h.tookMs)) {
+    void loadFacts(db).catch(() => undefined)
+  }
+  return undefined
+}
+
+/** Loads the copy now (tests, and the background reload). */
+export function loadFacts(db: Db): Promise<ListingFacts | undefined> {
+  let h = held.get(db)
+  if (!h) {
+    h = { startedAt: 0, tookMs: 0 }
+    held.set(db, h)
+  }
+  const entry = h
+  if (entry.loading) return entry.loading
+  entry.startedAt = Date.now()
+  entry.loading = readFacts(db)
+    .then((facts) => {
+      entry.facts = facts
+      return facts
+    })
+    .finally(() => {
+      entry.tookMs = Date.now() - entry.startedAt
+      entry.loading = undefined
+    })
+  return entry.loading
+}
+
+async function readFacts(db: Db): Promise<ListingFacts> {
+  // One statement, so the version and the columns come from one moment of the database; each column is one text
+  // (split here), which is far cheaper to read than a row per listing.
+  // Newest first (the order of the index it reads), so the posting-date counts can stop at the longest choice.
+  const [row] = await rowsOf<Record<string, string | null>>(
+    db,
+    sql`select (select version::text from listing_counts_version where id) as version, count(*)::text as size,
+      string_agg(brand_id::text, ',') as brand, string_agg(condition, ',') as condition,
+      string_agg(ram_gb::text, ',') as ram, string_agg(storage_gb::text, ',') as storage,
+      string_agg(floor(screen_inches)::int::text, ',') as screen,
+      string_agg(coalesce(processor_family, ''), ',') as processor,
+      string_agg(coalesce(battery_health_pct, -1)::text, ',') as battery,
+      string_agg(resale_price_cents::text, ',') as price,
+      string_agg((extract(epoch from posted_on) * 1000)::bigint::text, ',') as posted
+    from (select * from products where ${isOnSale}
+      order by posted_on desc nulls last, id desc nulls last) as products`,
+  )
+  const size = Number(row?.size ?? 0)
+  const split = (name: string) => (size > 0 ? (row?.[name] ?? '').split(',') : [])
+  const numbers = (name: string) => split(name).map(Number)
+  const column = (name: string): Column => {
+    const values: string[] = []
+    const position = new Map<string, number>()
+    const all = split(name)
+    const index = new Uint16Array(all.length)
+    all.forEach((value, i) => {
+      let at = position.get(value)
+      if (at === undefined) {
+        at = values.push(value) - 1
+        position.set(value, at)
+      }
+      index[i] = at
+    })
+    return { values, index }
+  }
+  const postedMs = Float64Array.from(numbers('posted'))
+  // An aggregate reads a sorted subquery in its order; checked, as postedWithinCounts relies on it.
+  let newestFirst = true
+  for (let r = 1; r < postedMs.length && newestFirst; r++)
+    newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
+  return {
+    version: row?.version ?? '0',
+    size,
+    newestFirst,
+    columns: {
+      brand: column('brand'),
+      condition: column('condition'),
+      ram: column('ram'),
+      storage: column('storage'),
+      screen: column('screen'),
+      processor: column('processor'),
+    },
+    ram: Int32Array.from(numbers('ram')),
+    storage: Int32Array.from(numbers('storage')),
+    battery: Int16Array.from(numbers('battery')),
+    priceCents: Int32Array.from(numbers('price')),
+    postedMs,
+  }
+}
+
+/** Each facet filter of the query as the values' indexes it accepts, with the listings' value indexes. */
+function valueFilters(f: ListingFacts, q: SearchQuery) {
+  return COUNT_FACETS.flatMap((name, facet) => {
+    const accepted = q[name] as (string | number)[] | undefined
+    if (!accepted) return []
+    const { values, index } = f.columns[name]
+    // Ids compare as the database prints them (lower case), whatever case the address used.
+    const wanted = new Set(accepted.map((v) => (name === 'brand' ? String(v).toLowerCase() : String(v))))
+    return [{ facet, index, allowed: Uint8Array.from(values, (v) => (wanted.has(v) ? 1 : 0)) }]
+  })
+}
+
+/** The filters that are no facet: price range, RAM and storage minimums. */
+function passesBase(f: ListingFacts, q: SearchQuery, r: number): boolean {
+  const price = f.priceCents[r] as number
+  if (q.min_price !== undefined && price < Math.round(q.min_price * 100)) return false
+  if (q.max_price !== undefined && price > Math.round(q.max_price * 100)) return false
+  if (q.min_ram_gb !== undefined && (f.ram[r] as number) < q.min_ram_gb) return false
+  if (q.min_storage_gb !== undefined && (f.storage[r] as number) < q.min_storage_gb) return false
+  return true
+}
+
+const POSTED = COUNT_FACETS.length
+const BATTERY = COUNT_FACETS.length + 1
+
+/**
+ * One pass over the copy for a search without text: the total of the listings passing every filter; each facet's
+ * counts over the listings passing every *other* facet's filter (a facet's own choices stay alternatives), the
+ * posting-date choices and the battery choice likewise. A listing failing exactly one facet's filter counts for that
+ * facet alone; failing two, for none. `nowMs`: the clock "posted within" counts back from.
+ */
+export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacets {
+  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : undefined
+  const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
+  const filters = valueFilters(f, q)
+  const indexes = COUNT_FACETS.map((name) => f.columns[name].index)
+  const acc = COUNT_FACETS.map((name) => new Float64Array(f.columns[name].values.length))
+  const posted = new Float64Array(POSTED_WITHIN_DAYS.length)
+  let total = 0
+  let battery80 = 0
+  for (let r = 0; r < f.size; r++) {
+    if (!passesBase(f, q, r)) continue
+    let failed = 0
+    let failedFacet = -1
+    for (const filter of filters) {
+      if (filter.allowed[filter.index[r] as number] === 0) {
+        failed++
+        failedFacet = filter.facet
+        if (failed > 1) break
+      }
+    }
+    if (failed > 1) continue
+    const postedMs = f.postedMs[r] as number
+    if (postedAfter !== undefined && postedMs < postedAfter) {
+      failed++
+      failedFacet = POSTED
+      if (failed > 1) continue
+    }
+    const battery = f.battery[r] as number
+    if (q.min_battery_pct !== undefined && battery < q.min_battery_pct) {
+      failed++
+      failedFacet = BATTERY
+      if (failed > 1) continue
+    }
+    if (failed === 1 && failedFacet < POSTED) {
+      // Only the failing filter's own facet counts this listing.
+      const sums = acc[failedFacet] as Float64Array
+      const at = (indexes[failedFacet] as Uint16Array)[r] as number
+      sums[at] = (sums[at] as number) + 1
+      continue
+    }
+    if (failed === 0 || failedFacet === POSTED) {
+      for (let i = 0; i < since.length; i++)
+        if (postedMs >= (since[i] as number)) posted[i] = (posted[i] as number) + 1
+    }
+    if ((failed === 0 || failedFacet === BATTERY) && battery >= BATTERY_FACET_PCT) battery80++
+    if (failed === 1) continue
+    total++
+    for (let facet = 0; facet < POSTED; facet++) {
+      const sums = acc[facet] as Float64Array
+      const at = (indexes[facet] as Uint16Array)[r] as number
+      sums[at] = (sums[at] as number) + 1
+    }
+  }
+  const values = {} as Record<CountFacet, Map<string, number>>
+  COUNT_FACETS.forEach((name, facet) => {
+    const map = new Map<string, number>()
+    const sums = acc[facet] as Float64Array
+    f.columns[name].values.forEach((value, i) => {
+      // A processor that names no family is no choice.
+      if (sums[i] && !(name === 'processor' && value === '')) map.set(value, sums[i] as number)
+    })
+    values[name] = map
+  })
+  return { total, values, postedWithin: Array.from(posted), battery80 }
+}
+
+/**
+ * The posting-date choices alone (the rest summed from listing_counts): the listings passing every filter but the
+ * date's, counted per choice, newest first until past the longest choice.
+ */
+export function postedWithinCounts(f: ListingFacts, q: SearchQuery, nowMs: number): number[] {
+  const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
+  const oldest = Math.min(...since)
+  const filters = valueFilters(f, q)
+  const posted = new Array<number>(since.length).fill(0)
+  rows: for (let r = 0; r < f.size; r++) {
+    const postedMs = f.postedMs[r] as number
+    if (postedMs < oldest) {
+      if (f.newestFirst) break
+      continue
+    }
+    if (!passesBase(f, q, r)) continue
+    if (q.min_battery_pct !== undefined && (f.battery[r] as number) < q.min_battery_pct) continue
+    for (const filter of filters) if (filter.allowed[filter.index[r] as number] === 0) continue rows
+    for (let i = 0; i < since.length; i++)
+      if (postedMs >= (since[i] as number)) posted[i] = (posted[i] as number) + 1
+  }
+  return posted
+}
