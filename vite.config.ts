@@ -57,6 +57,13 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: false,
         reportCompressedSize: false,
         manifest: true,
+        rolldownOptions: {
+          output: {
+            // Everything the entry imports statically (the home page, with React) in one file, so `/` needs no
+            // second round trip; the full app and every other page stay lazy chunks.
+            codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+          },
+        },
       },
   server: {
     // The API accepts changes from this address out of production (server/lib/origin.ts DEV_SERVER_PORT),

@@ -1,43 +1,27 @@
 import { type DehydratedState, hydrate, type QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { BrowserRouter } from 'react-router'
 import { ApiError, type ApiErrorCode } from '../lib/api-client'
+import { type AnswerKey, BindingsProvider } from '../lib/bindings'
 import { createQueryClient } from './query-client'
 import { AppRoutes } from './router'
+import { routerBindings } from './router-bindings'
+import { Shell } from './shell'
 
-// No page shows a toast on first render, so the toaster's code waits until the page is up.
-// Toasts raised before it mounts are kept in react-hot-toast's store and shown when it does.
-const AppToaster = lazy(() => import('./toaster').then((m) => ({ default: m.AppToaster })))
-
-function useIdle(): boolean {
-  const [isIdle, setIsIdle] = useState(false)
-  useEffect(() => {
-    const done = () => setIsIdle(true)
-    if (typeof window.requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(done, { timeout: 2000 })
-      return () => window.cancelIdleCallback(id)
-    }
-    const id = window.setTimeout(done, 200)
-    return () => window.clearTimeout(id)
-  }, [])
-  return isIdle
-}
+export { preloadPage } from './router'
 
 /**
- * What the browser and the server render alike: the query cache, a router (BrowserRouter here,
- * StaticRouter on the server) around the routes, and the toaster once the page is idle. The same tree
- * on both sides is what lets the browser hydrate the server's HTML without a mismatch.
+ * What the browser and the server render alike: the query cache, the bindings to react-router and React
+ * Query, a router (BrowserRouter here, StaticRouter on the server) around the routes, and the toaster once
+ * the page is idle. The same tree on both sides is what lets the browser hydrate the server's HTML without
+ * a mismatch.
  */
 export function AppShell({ queryClient, router }: { queryClient: QueryClient; router: ReactNode }) {
-  const isIdle = useIdle()
   return (
     <QueryClientProvider client={queryClient}>
-      {router}
-      {isIdle ? (
-        <Suspense fallback={null}>
-          <AppToaster />
-        </Suspense>
-      ) : null}
+      <BindingsProvider bindings={routerBindings}>
+        <Shell toaster="idle">{router}</Shell>
+      </BindingsProvider>
     </QueryClientProvider>
   )
 }
@@ -53,11 +37,21 @@ function withApiErrors(state: DehydratedState): DehydratedState {
   return state
 }
 
-/** The browser app; `dehydratedState` is the server's query cache for the page it rendered. */
-export function App({ dehydratedState }: { dehydratedState?: DehydratedState }) {
+/**
+ * The browser app; `dehydratedState` is the server's query cache for the page it rendered, `answers` what the
+ * home page had read before the app took over from it (the session, among others).
+ */
+export function App({
+  dehydratedState,
+  answers = [],
+}: {
+  dehydratedState?: DehydratedState
+  answers?: { queryKey: AnswerKey; data: unknown }[]
+}) {
   const [queryClient] = useState(() => {
     const client = createQueryClient()
     if (dehydratedState) hydrate(client, withApiErrors(dehydratedState))
+    for (const { queryKey, data } of answers) client.setQueryData(queryKey, data)
     return client
   })
   return (

@@ -65,6 +65,9 @@ type PublicPage = {
 
 type PageOutcome = { status: number } | undefined
 
+/** The full app (router, query cache, every route), which the entry loads for any page but `/`. */
+const FULL_APP_MODULE = 'src/app/app.tsx'
+
 const simpleHead =
   (title: string, description: string, path: string) =>
   (_: QueryClient, _url: URL, origin: string): PageHead => ({
@@ -294,7 +297,8 @@ export async function renderPage(options: {
   return {
     status: outcome?.status ?? 200,
     head,
-    modules: page.module ? [page.module] : [],
+    // The home page hydrates from the entry alone (app/home-app.tsx); every other page needs the full app too.
+    modules: page.path === '/' ? [] : [FULL_APP_MODULE, ...(page.module ? [page.module] : [])],
     state: { queries: state, isNotFound: page === NOT_FOUND },
     pipe(destination) {
       const stream = renderToPipeableStream(

@@ -4,6 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { MemoryRouter, Route, Routes } from 'react-router'
+import { routerBindings } from '../app/router-bindings'
+import { BindingsProvider } from '../lib/bindings'
 
 /** A JSON answer with the given status (200 unless said) and extra headers. */
 export function jsonResponse(
@@ -26,15 +28,17 @@ export function renderWithApp(ui: ReactNode, { at = '/', path }: { at?: string; 
   })
   const result = render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[at]}>
-        {path ? (
-          <Routes>
-            <Route path={path} element={ui} />
-          </Routes>
-        ) : (
-          ui
-        )}
-      </MemoryRouter>
+      <BindingsProvider bindings={routerBindings}>
+        <MemoryRouter initialEntries={[at]}>
+          {path ? (
+            <Routes>
+              <Route path={path} element={ui} />
+            </Routes>
+          ) : (
+            ui
+          )}
+        </MemoryRouter>
+      </BindingsProvider>
     </QueryClientProvider>,
   )
   return { client, ...result }

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { Link } from '../../lib/bindings'
 
 const LINKS = [
   { to: '/about', label: 'About' },

@@ -1,10 +1,10 @@
-import { Laptop, Menu, X } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
-import { Link, NavLink, useLocation } from 'react-router'
 import { cn } from '../../components/ui/cn'
+import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { useSession, useSignOut } from '../../features/auth/use-session'
-import { useUnreadMessages } from '../../features/messages/messages-api'
+import { useUnreadMessages } from '../../features/messages/unread-api'
 import { NavbarSearch } from '../../features/search/navbar-search'
+import { Link, NavLink, useLocation } from '../../lib/bindings'
 
 const LINKS = [
   { to: '/', label: 'Home', end: true },
@@ -44,7 +44,7 @@ export function Navbar() {
       <div className="mx-auto flex min-h-16 max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2.5 sm:px-6 md:flex-nowrap">
         <Link to="/" className="flex items-center gap-2 font-bold text-lg text-slate-900 tracking-tight">
           <span className="inline-flex size-8 items-center justify-center rounded-lg bg-accent text-white">
-            <Laptop aria-hidden="true" className="size-5" />
+            <SpriteIcon name="laptop" className="size-5" />
           </span>
           Laptop Market
         </Link>
@@ -61,9 +61,9 @@ export function Navbar() {
             className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 px-3 font-medium text-slate-800 text-sm hover:bg-slate-50 md:hidden"
           >
             {isOpen ? (
-              <X aria-hidden="true" className="size-5" />
+              <SpriteIcon name="x" className="size-5" />
             ) : (
-              <Menu aria-hidden="true" className="size-5" />
+              <SpriteIcon name="menu" className="size-5" />
             )}
             Menu
           </button>

@@ -1,50 +1,11 @@
-import { Suspense, useEffect } from 'react'
-import { Outlet, useLocation } from 'react-router'
-import { Spinner } from '../../components/ui/spinner'
-import { RouteErrorBoundary } from '../route-error'
-import { Footer } from './footer'
-import { Navbar } from './navbar'
+import { Outlet } from 'react-router'
+import { PublicFrame } from './public-frame'
 
-/** Navbar, page, footer; a skip link first so keyboard users can jump past the navigation. */
+/** The public pages' layout in the full app: the frame around the matched page. */
 export function PublicLayout() {
-  const { pathname, hash } = useLocation()
-
-  // A new page starts at the top; an in-page link (#section) is left to the browser.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every page change on purpose
-  useEffect(() => {
-    if (!hash) window.scrollTo(0, 0)
-  }, [pathname, hash])
-
   return (
-    <div className="flex min-h-dvh flex-col">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-accent shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:px-4 focus:py-2"
-      >
-        Skip to content
-      </a>
-      <Navbar />
-      <main
-        id="main"
-        tabIndex={-1}
-        className="mx-auto w-full max-w-6xl flex-1 scroll-mt-16 px-4 py-8 outline-none sm:px-6"
-      >
-        <RouteErrorBoundary resetKey={pathname}>
-          <Suspense fallback={<PageFallback />}>
-            <Outlet />
-          </Suspense>
-        </RouteErrorBoundary>
-      </main>
-      <Footer />
-    </div>
-  )
-}
-
-/** First visit to a page whose code is still on its way. */
-function PageFallback() {
-  return (
-    <div className="flex min-h-[50vh] items-center justify-center">
-      <Spinner label="Loading page" />
-    </div>
+    <PublicFrame>
+      <Outlet />
+    </PublicFrame>
   )
 }

@@ -1,11 +1,32 @@
 import { cn } from './cn'
 
-/** The icons in /icons.svg: the ones every product card repeats. */
-export type SpriteIconName = 'map-pin' | 'clock' | 'calendar-days' | 'badge-check' | 'heart'
+/** The icons in /icons.svg: the ones the product cards, the home page, the navbar and the footer show. */
+export type SpriteIconName =
+  | 'map-pin'
+  | 'clock'
+  | 'calendar-days'
+  | 'badge-check'
+  | 'heart'
+  | 'laptop'
+  | 'menu'
+  | 'x'
+  | 'search'
+  | 'arrow-right'
+  | 'credit-card'
+  | 'gauge'
+  | 'chevron-left'
+  | 'chevron-right'
+  | 'pause'
+  | 'play'
+  | 'star'
+  | 'battery-full'
+  | 'battery-low'
+  | 'battery-medium'
 
 /**
  * A decorative icon drawn from /icons.svg by reference: a list of 24 cards would otherwise carry 90 copies of the
- * same inline SVG (a quarter of the page's HTML). Drawn like a Lucide icon, in the text's colour.
+ * same inline SVG (a quarter of the page's HTML), and the home page's first download would carry the icon
+ * library. Drawn like a Lucide icon, in the text's colour.
  */
 export function SpriteIcon({
   name,

@@ -1,8 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { useNavigate } from 'react-router'
 import type { Me } from '#contract/users'
 import { api, isApiError } from '../../lib/api-client'
+import { useAnswer, useAnswerCache, useNavigate } from '../../lib/bindings'
 import { sessionKeys } from '../../lib/query-keys'
 
 /** Invalidate this key after anything that changes who is signed in (sign-in, signup, sign-out). */
@@ -21,7 +20,7 @@ export async function fetchSession(signal?: AbortSignal): Promise<Me | null> {
 export type Session = { user: Me | null; isLoading: boolean }
 
 export function useSession(): Session {
-  const query = useQuery({
+  const query = useAnswer({
     queryKey: SESSION_QUERY_KEY,
     queryFn: ({ signal }) => fetchSession(signal),
     staleTime: 60_000,
@@ -36,7 +35,7 @@ export function useSession(): Session {
  * function rather than useMutation: the navbar is on the home page, whose JS budget is tight.
  */
 export function useSignOut(): { signOut: () => Promise<void>; isPending: boolean } {
-  const queryClient = useQueryClient()
+  const queryClient = useAnswerCache()
   const navigate = useNavigate()
   const [isPending, setIsPending] = useState(false)
   async function signOut() {

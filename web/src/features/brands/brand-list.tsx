@@ -1,7 +1,7 @@
-import { Link } from 'react-router'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
+import { Link } from '../../lib/bindings'
 import { useBrands } from './brands-api'
 
 // Three across even on a phone, so the brands take two or three rows rather than five.

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react'
-import { toast } from 'react-hot-toast'
-import { useLocation, useNavigate } from 'react-router'
 import { paths } from '#contract/pages'
 import { cn } from '../../components/ui/cn'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { errorMessage } from '../../lib/api-client'
+import { useLocation, useNavigate } from '../../lib/bindings'
+import { toast } from '../../lib/toast'
 import { useSession } from '../auth/use-session'
 import { pendingFavourite, useFavouriteIds, useToggleFavourite } from './favourites-api'
 

@@ -1,11 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { AlertChoice, Favourite, FavouriteAlertSetting, FavouriteIds } from '#contract/favourites'
 import { api } from '../../lib/api-client'
+import { useAnswer, useAnswerCache } from '../../lib/bindings'
 import { favouriteKeys } from '../../lib/query-keys'
 
 /** The ids of the caller's favourites, for the hearts (only asked when someone is signed in). */
 export function useFavouriteIds(enabled: boolean) {
-  return useQuery({
+  return useAnswer({
     queryKey: favouriteKeys.ids(),
     queryFn: ({ signal }) => api.get<FavouriteIds>('/favourites/ids', undefined, signal),
     enabled,
@@ -14,14 +14,14 @@ export function useFavouriteIds(enabled: boolean) {
 }
 
 export function useFavourites() {
-  return useQuery({
+  return useAnswer({
     queryKey: favouriteKeys.list(),
     queryFn: ({ signal }) => api.get<Favourite[]>('/favourites', undefined, signal),
   })
 }
 
 export function useFavouriteAlert() {
-  return useQuery({
+  return useAnswer({
     queryKey: favouriteKeys.alert(),
     queryFn: ({ signal }) => api.get<FavouriteAlertSetting>('/favourites/alerts', undefined, signal),
   })
@@ -35,7 +35,7 @@ export const saveFavouriteAlert = (alert: AlertChoice) =>
  * JS budget is tight); the hearts change at once and go back if the server refuses.
  */
 export function useToggleFavourite() {
-  const client = useQueryClient()
+  const client = useAnswerCache()
   return async (productId: string, save: boolean) => {
     const before = client.getQueryData<FavouriteIds>(favouriteKeys.ids())
     const ids = new Set(before?.ids ?? [])

@@ -1,19 +1,19 @@
-import { BadgeCheck, CreditCard, Gauge } from 'lucide-react'
-import { Link } from 'react-router'
+import { SpriteIcon } from '../../components/ui/sprite-icon'
+import { Link } from '../../lib/bindings'
 
 const POINTS = [
   {
-    icon: Gauge,
+    icon: 'gauge',
     title: 'Graded honestly',
     text: 'Excellent, Good or Fair, each defined by marks you can see and battery health you can measure.',
   },
   {
-    icon: BadgeCheck,
+    icon: 'badge-check',
     title: 'Sellers you can check',
     text: 'Every listing names its seller, and verified sellers carry a badge.',
   },
   {
-    icon: CreditCard,
+    icon: 'credit-card',
     title: 'Safe payment',
     text: 'Pay through Laptop Market by card. The first confirmed payment wins; nobody pays twice.',
   },
@@ -36,10 +36,10 @@ export function AboutSection() {
         </Link>
       </div>
       <ul className="grid gap-6 sm:grid-cols-3 lg:grid-cols-1 xl:grid-cols-3">
-        {POINTS.map(({ icon: Icon, title, text }) => (
+        {POINTS.map(({ icon, title, text }) => (
           <li key={title} className="space-y-2">
             <span className="inline-flex size-10 items-center justify-center rounded-lg bg-accent-soft text-accent-ink">
-              <Icon aria-hidden="true" className="size-5" />
+              <SpriteIcon name={icon} className="size-5" />
             </span>
             <h3 className="font-semibold text-slate-900">{title}</h3>
             <p className="text-slate-600 text-sm leading-6">{text}</p>

@@ -1,11 +1,11 @@
-import { ArrowRight } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
 import { Alert } from '../../components/ui/alert'
 import { buttonClasses } from '../../components/ui/button'
+import { SpriteIcon } from '../../components/ui/sprite-icon'
+import { Link } from '../../lib/bindings'
 import { BrandList } from '../brands/brand-list'
+import { useAdvertisedProducts } from '../products/advertised-api'
 import { ProductGrid } from '../products/product-grid'
-import { useAdvertisedProducts } from '../products/products-api'
 import { AboutSection } from './about-section'
 import { SLIDES } from './slides'
 import { Slideshow } from './slideshow'
@@ -28,7 +28,7 @@ export function HomePage() {
             className="inline-flex items-center gap-1 font-semibold text-accent hover:underline"
           >
             View all laptops
-            <ArrowRight aria-hidden="true" className="size-4" />
+            <SpriteIcon name="arrow-right" className="size-4" />
           </Link>
         }
       >

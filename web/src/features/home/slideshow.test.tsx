@@ -1,6 +1,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { routerBindings } from '../../app/router-bindings'
+import { BindingsProvider } from '../../lib/bindings'
 import { SLIDES } from './slides'
 import { AUTO_ADVANCE_MS, Slideshow } from './slideshow'
 
@@ -39,9 +41,11 @@ function mockReducedMotion(matches: boolean) {
 
 async function renderSlideshow() {
   render(
-    <MemoryRouter>
-      <Slideshow slides={SLIDES} />
-    </MemoryRouter>,
+    <BindingsProvider bindings={routerBindings}>
+      <MemoryRouter>
+        <Slideshow slides={SLIDES} />
+      </MemoryRouter>
+    </BindingsProvider>,
   )
   // Let the lazily imported engine attach.
   await act(async () => {

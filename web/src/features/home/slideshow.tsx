@@ -1,8 +1,8 @@
-import { ChevronLeft, ChevronRight, Pause, Play } from 'lucide-react'
 import { type FocusEvent, type KeyboardEvent, useCallback, useEffect, useState } from 'react'
-import { Link } from 'react-router'
 import { buttonClasses } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
+import { SpriteIcon } from '../../components/ui/sprite-icon'
+import { Link } from '../../lib/bindings'
 import { useReducedMotion } from '../../lib/use-reduced-motion'
 import { SLIDE_SIZES, type Slide, slideSrcSet } from './slides'
 import { useLazyEmbla } from './use-lazy-embla'
@@ -101,9 +101,9 @@ export function Slideshow({ slides }: { slides: readonly Slide[] }) {
           className={cn(controlClasses, 'w-auto gap-2 px-3 font-medium text-sm')}
         >
           {isPlaying ? (
-            <Pause aria-hidden="true" className="size-4" />
+            <SpriteIcon name="pause" className="size-4" />
           ) : (
-            <Play aria-hidden="true" className="size-4" />
+            <SpriteIcon name="play" className="size-4" />
           )}
           <span className="sr-only sm:not-sr-only">{isPlaying ? 'Pause slideshow' : 'Play slideshow'}</span>
         </button>
@@ -131,10 +131,10 @@ export function Slideshow({ slides }: { slides: readonly Slide[] }) {
 
         <div className="flex items-center gap-2">
           <button type="button" aria-label="Previous slide" onClick={scrollPrev} className={controlClasses}>
-            <ChevronLeft aria-hidden="true" className="size-5" />
+            <SpriteIcon name="chevron-left" className="size-5" />
           </button>
           <button type="button" aria-label="Next slide" onClick={scrollNext} className={controlClasses}>
-            <ChevronRight aria-hidden="true" className="size-5" />
+            <SpriteIcon name="chevron-right" className="size-5" />
           </button>
         </div>
       </div>

@@ -1,14 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
 import type { Inserted, Modified } from '#contract/common'
-import type { Conversation, Message, ReportedMessage, UnreadCount } from '#contract/messages'
+import type { Conversation, Message, ReportedMessage } from '#contract/messages'
 import { api } from '../../lib/api-client'
 import { messageKeys } from '../../lib/query-keys'
 
 /** How often an open conversation asks for new messages: one indexed read, the answer within seconds. */
 export const THREAD_POLL_MS = 4000
-/** How often the navbar and the lists ask for the unread counts. */
-export const UNREAD_POLL_MS = 20_000
+
+import { UNREAD_POLL_MS } from './unread-api'
+
+export { UNREAD_POLL_MS, useUnreadMessages } from './unread-api'
 
 /**
  * A booking's conversation, read again every few seconds while the page is visible (React Query pauses
@@ -33,16 +35,6 @@ export function useThread(bookingId: string) {
       return list
     },
     refetchInterval: THREAD_POLL_MS,
-  })
-}
-
-/** The signed-in user's unread messages, in all and per booking (navbar, My Orders, My Product). */
-export function useUnreadMessages(enabled = true) {
-  return useQuery({
-    queryKey: messageKeys.unread(),
-    queryFn: ({ signal }) => api.get<UnreadCount>('/messages/unread', undefined, signal),
-    refetchInterval: UNREAD_POLL_MS,
-    enabled,
   })
 }
 

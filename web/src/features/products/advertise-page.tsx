@@ -2,8 +2,8 @@ import { Link } from 'react-router'
 import { Alert } from '../../components/ui/alert'
 import { buttonClasses } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
+import { useAdvertisedProducts } from './advertised-api'
 import { ProductGrid } from './product-grid'
-import { useAdvertisedProducts } from './products-api'
 
 /** `/advertise`: every advertised laptop that is still for sale. */
 export function AdvertisePage() {

@@ -1,4 +1,3 @@
-import { BatteryFull, BatteryLow, BatteryMedium } from 'lucide-react'
 import { Badge } from '../../components/ui/badge'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
 
@@ -48,11 +47,11 @@ export function batteryText(healthPct: number | null): string {
 }
 
 export function BatteryHealth({ healthPct, className }: { healthPct: number | null; className?: string }) {
-  const Icon =
-    healthPct === null || healthPct < 75 ? BatteryLow : healthPct < 85 ? BatteryMedium : BatteryFull
+  const icon =
+    healthPct === null || healthPct < 75 ? 'battery-low' : healthPct < 85 ? 'battery-medium' : 'battery-full'
   return (
     <span className={className} data-testid="battery-health">
-      <Icon aria-hidden="true" className="size-4 shrink-0" />
+      <SpriteIcon name={icon} className="size-4 shrink-0" />
       {batteryText(healthPct)}
     </span>
   )

@@ -36,13 +36,6 @@ export type ProductFilters = {
 
 export { productKeys }
 
-export function useAdvertisedProducts() {
-  return useQuery({
-    queryKey: productKeys.advertised(),
-    queryFn: ({ signal }) => api.get<Product[]>('/advertised_product', undefined, signal),
-  })
-}
-
 /** A brand's laptops a page at a time ("Load more"), following the server's next-page headers. */
 export function useBrandProducts(brandId: string) {
   return useInfiniteQuery({

@@ -1,8 +1,8 @@
-import { Search } from 'lucide-react'
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
-import { useLocation, useNavigate } from 'react-router'
 import { paths } from '#contract/pages'
 import { cn } from '../../components/ui/cn'
+import { SpriteIcon } from '../../components/ui/sprite-icon'
+import { useLocation, useNavigate } from '../../lib/bindings'
 import { type Suggestion, useSuggestions } from './search-api'
 
 const TYPING_DELAY_MS = 200
@@ -98,8 +98,8 @@ export function NavbarSearch({ className }: { className?: string }) {
         <label htmlFor={`${id}-input`} className="sr-only">
           Search laptops
         </label>
-        <Search
-          aria-hidden="true"
+        <SpriteIcon
+          name="search"
           className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-5 text-slate-500"
         />
         <input

@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query'
 import type { Brand } from '#contract/brands'
 import { api, isApiError } from '../../lib/api-client'
+import { useAnswer } from '../../lib/bindings'
 import { brandKeys, productKeys } from '../../lib/query-keys'
 
 /** One suggestion under the navbar's search box: a brand (opens its results) or a model name. */
@@ -59,7 +59,7 @@ export function readSuggestions(body: unknown): Suggestion[] {
  */
 export function useSuggestions(q: string) {
   const text = q.trim()
-  const query = useQuery({
+  const query = useAnswer({
     queryKey: productKeys.suggestions(text.toLowerCase()),
     queryFn: async ({ signal }) => {
       try {
@@ -73,7 +73,7 @@ export function useSuggestions(q: string) {
     staleTime: 60_000,
     retry: false,
   })
-  const brands = useQuery({
+  const brands = useAnswer({
     queryKey: brandKeys.list(),
     queryFn: ({ signal }) => api.get<Brand[]>('/brands', undefined, signal),
     staleTime: 5 * 60_000,

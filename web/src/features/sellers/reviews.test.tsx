@@ -2,6 +2,8 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { MyReviews, Review, SellerPage as SellerPageData } from '#contract/reviews'
+import { routerBindings } from '../../app/router-bindings'
+import { BindingsProvider } from '../../lib/bindings'
 import { jsonResponse, renderWithApp } from '../../test/render'
 import { SaleReview } from './leave-review'
 import { SellerPage } from './seller-page'
@@ -15,9 +17,11 @@ afterEach(() => {
 describe('SellerRatingLink', () => {
   it('shows "★ 4.8 (12)" linking to the seller page, read out in words', () => {
     render(
-      <MemoryRouter>
-        <SellerRatingLink sellerId="seller-1" rating={{ average: 4.8, count: 12 }} />
-      </MemoryRouter>,
+      <BindingsProvider bindings={routerBindings}>
+        <MemoryRouter>
+          <SellerRatingLink sellerId="seller-1" rating={{ average: 4.8, count: 12 }} />
+        </MemoryRouter>
+      </BindingsProvider>,
     )
     const link = screen.getByTestId('seller-rating')
     expect(link.getAttribute('href')).toBe('/sellers/seller-1')
@@ -26,15 +30,19 @@ describe('SellerRatingLink', () => {
 
   it('shows nothing for a seller without published reviews, unless asked', () => {
     const { container } = render(
-      <MemoryRouter>
-        <SellerRatingLink sellerId="s" rating={{ average: null, count: 0 }} />
-      </MemoryRouter>,
+      <BindingsProvider bindings={routerBindings}>
+        <MemoryRouter>
+          <SellerRatingLink sellerId="s" rating={{ average: null, count: 0 }} />
+        </MemoryRouter>
+      </BindingsProvider>,
     )
     expect(container.textContent).toBe('')
     render(
-      <MemoryRouter>
-        <SellerRatingLink sellerId="s" rating={{ average: null, count: 0 }} showEmpty />
-      </MemoryRouter>,
+      <BindingsProvider bindings={routerBindings}>
+        <MemoryRouter>
+          <SellerRatingLink sellerId="s" rating={{ average: null, count: 0 }} showEmpty />
+        </MemoryRouter>
+      </BindingsProvider>,
     )
     expect(screen.getByRole('link', { name: 'No reviews yet' })).toBeTruthy()
   })

@@ -1,7 +1,7 @@
-import { Star } from 'lucide-react'
-import { Link } from 'react-router'
 import { paths } from '#contract/pages'
 import { cn } from '../../components/ui/cn'
+import { SpriteIcon } from '../../components/ui/sprite-icon'
+import { Link } from '../../lib/bindings'
 
 type Rating = { average: number | null; count: number } | undefined
 
@@ -38,7 +38,7 @@ export function SellerRatingLink({
       title={ratingLabel(rating)}
       data-testid="seller-rating"
     >
-      <Star aria-hidden="true" className="size-4 fill-amber-400 text-amber-500" />
+      <SpriteIcon name="star" className="size-4 fill-amber-400 text-amber-500" />
       <span className="sr-only">Seller rated </span>
       <span className="font-medium text-slate-900">{rating.average.toFixed(1)}</span>
       <span className="sr-only"> out of 5</span>
@@ -55,9 +55,9 @@ export function Stars({ rating, className }: { rating: number; className?: strin
   return (
     <span role="img" aria-label={`${rating} out of 5 stars`} className={cn('inline-flex', className)}>
       {[1, 2, 3, 4, 5].map((n) => (
-        <Star
+        <SpriteIcon
           key={n}
-          aria-hidden="true"
+          name="star"
           className={cn('size-4', n <= rating ? 'fill-amber-400 text-amber-500' : 'text-slate-300')}
         />
       ))}
