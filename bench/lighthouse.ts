@@ -1,6 +1,8 @@
 // Lighthouse mobile (its default throttling and viewport) with Debian's Chromium, one page at a time.
 // Used by `npm run bench`; also runs alone against any server:
 //   npx tsx bench/lighthouse.ts http://127.0.0.1:3000 / /productcard /products/<id>
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 
@@ -45,6 +47,13 @@ export async function runLighthouse(baseUrl: string, paths: string[]): Promise<L
         onlyCategories: ['performance', 'accessibility', 'seo'],
       })
       if (!result) throw new Error(`Lighthouse gave no result for ${path}`)
+      // LIGHTHOUSE_REPORT_DIR keeps each page's full report (LCP element and phases, requests) to read later.
+      const reportDir = process.env.LIGHTHOUSE_REPORT_DIR
+      if (reportDir) {
+        mkdirSync(reportDir, { recursive: true })
+        const name = path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'
+        writeFileSync(join(reportDir, `${name}-${Date.now()}.json`), JSON.stringify(result.lhr))
+      }
       const { categories, audits } = result.lhr as unknown as {
         categories: Record<string, { score: number | null }>
         audits: Record<string, Audit>

@@ -40,38 +40,56 @@ function pageBody(write: (chunk: Buffer | string) => void, end: () => void): Wri
 export const SITEMAP_MAX_URLS = 50_000
 const STATIC_URLS = ['/', '/productcard', '/advertise', '/blog', '/about', '/contact', '/terms', '/privacy']
 
-type Template = { head: string; tail: string; preloads: (modules: string[]) => string }
+type Template = {
+  /** From `<!doctype html>` to the viewport tag: the page's own head tags go right after it. */
+  start: string
+  /** The rest of the head: the stylesheet, then the entry script. */
+  rest: string
+  tail: string
+}
 
-type ManifestEntry = { file: string; imports?: string[]; css?: string[] }
+const STYLESHEET = /\s*<link rel="stylesheet"[^>]*>/g
 
-/** index.html as Vite built it, cut where the page goes; module preloads from Vite's manifest. */
+/**
+ * Reorders index.html's head for a page that arrives rendered. The page's own tags (its largest picture's
+ * preload first) come before the stylesheet, and the stylesheet before the script: the browser asks for what it
+ * meets first, and on a slow link the largest paint waits for whatever was asked for ahead of its picture.
+ *
+ * The page needs no JavaScript to be seen, so the entry script is fetched at low priority and the module
+ * preloads Vite wrote for the browser-only shell are left out: the entry asks for its imports itself once the
+ * picture is on its way. With them, about 50 kB of modules (100 kB on a listing, with the page's own chunks)
+ * were fetched beside the picture on a phone's link.
+ */
+export function splitHead(head: string): { start: string; rest: string } {
+  const viewport = head.match(/<meta name="viewport"[^>]*>/)
+  if (!viewport || viewport.index === undefined) throw new Error('index.html has no viewport meta tag')
+  const cut = viewport.index + viewport[0].length
+  const rest = head
+    .slice(cut)
+    .replace(/\s*<title>[^<]*<\/title>/, '')
+    .replace(/\s*<meta name="description"[^>]*>/, '')
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+  const stylesheets = (rest.match(STYLESHEET) ?? []).join('')
+  const withoutStyles = rest.replace(STYLESHEET, '')
+  const scriptAt = withoutStyles.search(/\s*<script type="module"/)
+  const ordered =
+    scriptAt < 0
+      ? withoutStyles.replace('</head>', `${stylesheets}\n  </head>`)
+      : withoutStyles.slice(0, scriptAt) + stylesheets + withoutStyles.slice(scriptAt)
+  return { start: head.slice(0, cut), rest: lowPriorityScripts(ordered) }
+}
+
+const lowPriorityScripts = (html: string) =>
+  html.replace(/<script type="module"(?![^>]*fetchpriority)/g, '<script type="module" fetchpriority="low"')
+
+/** index.html as Vite built it, cut where the page goes. */
 function readTemplate(webDir: string): Template | undefined {
   const indexFile = path.join(webDir, 'index.html')
   if (!fs.existsSync(indexFile)) return undefined
   const html = fs.readFileSync(indexFile, 'utf8').replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '')
   const [head, tail] = html.split('<div id="root"></div>')
   if (head === undefined || tail === undefined) throw new Error('index.html has no <div id="root"></div>')
-  const manifestFile = path.join(webDir, '.vite/manifest.json')
-  const manifest: Record<string, ManifestEntry> = fs.existsSync(manifestFile)
-    ? JSON.parse(fs.readFileSync(manifestFile, 'utf8'))
-    : {}
-  const inEntry = new Set(
-    Object.values(manifest)
-      .filter((e) => (e as { isEntry?: boolean }).isEntry)
-      .flatMap((e) => [e.file, ...(e.imports ?? []).map((i) => manifest[i]?.file)]),
-  )
-  const preloads = (modules: string[]) => {
-    const files = new Set<string>()
-    const visit = (key: string) => {
-      const entry = manifest[key]
-      if (!entry || files.has(entry.file) || inEntry.has(entry.file)) return
-      files.add(entry.file)
-      for (const imported of entry.imports ?? []) visit(imported)
-    }
-    for (const key of modules) visit(key)
-    return [...files].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('')
-  }
-  return { head, tail, preloads }
+  return { ...splitHead(head), tail: lowPriorityScripts(tail) }
 }
 
 function escapeXml(text: string): string {
@@ -217,13 +235,7 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
         onError: (error) => req.log.error({ err: error }, 'page render failed'),
       })
       if (!page) return undefined
-      const head = template.head
-        .replace(/<title>[^<]*<\/title>/, '')
-        .replace(/\s*<meta name="description"[^>]*>/, '')
-        .replace(
-          '</head>',
-          `    ${renderer.renderHead(page.head)}\n    ${template.preloads(page.modules)}\n  </head>`,
-        )
+      const head = `${template.start}\n    ${renderer.renderHead(page.head)}${template.rest}`
       const tail = `</div><script type="application/json" id="page-state">${renderer.scriptJson(page.state)}</script>${template.tail}`
       return { status: page.status, head: `${head}<div id="root">`, tail, pipe: page.pipe }
     }

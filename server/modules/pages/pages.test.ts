@@ -12,7 +12,7 @@ import { signIn, TEST_PASSWORD } from '#server/test/auth-helpers'
 import { createBooking, createBrand, createProduct, createUser } from '#server/test/factories'
 import { openTestDatabase } from '#server/test/test-app'
 import * as renderer from '../../../web/src/ssr/entry-server'
-import { acceptedEncoding } from './pages.routes'
+import { acceptedEncoding, splitHead } from './pages.routes'
 
 const ORIGIN = 'http://shop.test'
 /** A web folder holding the source index.html, so these tests need no `vite build`. */
@@ -199,6 +199,59 @@ describe('server-rendered public pages', () => {
     expect(missing.statusCode).toBe(404)
     expect(body(missing.body)).toContain('Product not found')
     expect((await app.inject({ url: '/products/not-an-id' })).statusCode).toBe(404)
+  })
+
+  it.each([
+    ['/', '/images/hero-1.webp', '/images/hero-1-800.webp 800w, /images/hero-1.webp 1600w'],
+    ['/productcard', '/media/x1-card.webp', undefined],
+    ['/products/:id', '/media/x1-detail.webp', '/media/x1-card.webp 640w, /media/x1-detail.webp 1280w'],
+  ])(
+    '%s asks for its largest picture first, at high priority, and for its script at low priority',
+    async (path, href, srcset) => {
+      const html = (await app.inject({ url: path.replace(':id', newest.id) })).body
+      const head = html.slice(0, html.indexOf('</head>'))
+      // Right after the viewport tag, before the title, the stylesheet and any script.
+      const first = head.match(/<meta name="viewport"[^>]*>\s*(<[^>]*>)/)?.[1] ?? ''
+      expect(first).toMatch(/^<link rel="preload" as="image" /)
+      expect(first).toContain(`href="${href}"`)
+      expect(first).toContain('fetchpriority="high"')
+      if (srcset) {
+        expect(first).toContain(`imagesrcset="${srcset}"`)
+        expect(first).toMatch(/imagesizes="[^"]+"/)
+      } else expect(first).not.toContain('imagesrcset')
+      // The page is readable without its code: no module preloads race the picture, and the entry comes last.
+      expect(html).not.toContain('modulepreload')
+      const scripts = [...html.matchAll(/<script type="module"[^>]*>/g)].map((m) => m[0])
+      expect(scripts.length).toBeGreaterThan(0)
+      for (const script of scripts) expect(script).toContain('fetchpriority="low"')
+    },
+  )
+
+  it('puts the stylesheet before the entry script and leaves out the module preloads of a built index.html', () => {
+    const built = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+    <meta name="description" content="Shell" />
+    <meta name="theme-color" content="#0f766e" />
+    <title>Laptop Market</title>
+    <script type="module" crossorigin src="/assets/index-1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/react-1.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-1.css">
+  </head>
+  <body>
+    `
+    const { start, rest } = splitHead(built)
+    expect(start).toMatch(/<meta name="viewport"[^>]*>$/)
+    expect(rest).not.toContain('<title>')
+    expect(rest).not.toContain('name="description"')
+    expect(rest).not.toContain('modulepreload')
+    expect(rest).toContain('<meta name="theme-color"')
+    expect(rest.indexOf('rel="stylesheet"')).toBeLessThan(rest.indexOf('<script'))
+    expect(rest).toContain(
+      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-1.js"></script>',
+    )
   })
 
   it('pages for signed-in people are still the browser app, with 200', async () => {

@@ -39,8 +39,6 @@ export type PageData = {
 export type RenderedPage = {
   status: number
   head: PageHead
-  /** Source modules of the page's own code (keys of Vite's manifest), to preload beside the entry. */
-  modules: string[]
   /** What the browser starts from: the query cache, and which page this is. */
   state: PageState
   pipe(destination: Writable): void
@@ -48,7 +46,6 @@ export type RenderedPage = {
 
 type PublicPage = {
   path: string
-  module?: string
   load?: (
     client: QueryClient,
     data: PageData,
@@ -65,9 +62,6 @@ type PublicPage = {
 
 type PageOutcome = { status: number } | undefined
 
-/** The full app (router, query cache, every route), which the entry loads for any page but `/`. */
-const FULL_APP_MODULE = 'src/app/app.tsx'
-
 const simpleHead =
   (title: string, description: string, path: string) =>
   (_: QueryClient, _url: URL, origin: string): PageHead => ({
@@ -80,7 +74,6 @@ const simpleHead =
 const PAGES: PublicPage[] = [
   {
     path: '/',
-    module: undefined,
     load: async (client, data) => {
       await Promise.all([
         client.prefetchQuery({ queryKey: productKeys.advertised(), queryFn: () => data.advertised() }),
@@ -110,7 +103,6 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/productcard',
-    module: 'src/features/products/browse-page.tsx',
     load: async (client, data, _params, url) => {
       const filters = readFilters(url.searchParams)
       await Promise.all([
@@ -124,7 +116,11 @@ const PAGES: PublicPage[] = [
       const query = writeFilters(filters).toString()
       const found = client.getQueryData<SearchResult>(productKeys.search(filters))
       const page = filters.page ?? 1
+      // The first card's photo is the largest paint on a phone: fetched first, at high priority.
+      const first = found?.items[0]
+      const photo = first ? (first.images[0]?.card ?? first.img) : undefined
       return {
+        ...(photo ? { preloadImage: { href: photo } } : {}),
         title: `All Laptops · ${SITE_NAME}`,
         description: found
           ? `${found.total} used laptops for sale on Laptop Market${page > 1 ? `, page ${page}` : ''}: condition, specs, price and seller on every card.`
@@ -135,7 +131,6 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/advertise',
-    module: 'src/features/products/advertise-page.tsx',
     load: async (client, data) => {
       await client.prefetchQuery({ queryKey: productKeys.advertised(), queryFn: () => data.advertised() })
       return undefined
@@ -148,7 +143,6 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/products/:id',
-    module: 'src/features/products/product-detail-page.tsx',
     load: async (client, data, params) => {
       const id = params.id ?? ''
       const found = await data.product(id)
@@ -176,7 +170,6 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/sellers/:id',
-    module: 'src/features/sellers/seller-page.tsx',
     load: async (client, data, params) => {
       const id = params.id ?? ''
       const found = await data.seller(id)
@@ -204,7 +197,6 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/blog',
-    module: 'src/features/blog/blog-page.tsx',
     head: simpleHead(
       'Blog',
       'Guides to buying and selling used laptops: grading, specs, safe payment.',
@@ -213,7 +205,6 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/about',
-    module: 'src/features/info/about-page.tsx',
     head: simpleHead(
       'About Laptop Market',
       'Who runs Laptop Market and how it keeps buying a used laptop safe.',
@@ -222,24 +213,20 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/contact',
-    module: 'src/features/info/contact-page.tsx',
     head: simpleHead('Contact us', 'How to reach the Laptop Market team.', '/contact'),
   },
   {
     path: '/terms',
-    module: 'src/features/info/terms-page.tsx',
     head: simpleHead('Terms of Service', 'The terms for buying and selling on Laptop Market.', '/terms'),
   },
   {
     path: '/privacy',
-    module: 'src/features/info/privacy-page.tsx',
     head: simpleHead('Privacy Policy', 'What Laptop Market keeps about you, and why.', '/privacy'),
   },
 ]
 
 const NOT_FOUND: PublicPage = {
   path: '*',
-  module: 'src/features/not-found/not-found-page.tsx',
   load: async () => ({ status: 404 }),
   head: () => ({
     title: `Page not found · ${SITE_NAME}`,
@@ -297,8 +284,6 @@ export async function renderPage(options: {
   return {
     status: outcome?.status ?? 200,
     head,
-    // The home page hydrates from the entry alone (app/home-app.tsx); every other page needs the full app too.
-    modules: page.path === '/' ? [] : [FULL_APP_MODULE, ...(page.module ? [page.module] : [])],
     state: { queries: state, isNotFound: page === NOT_FOUND },
     pipe(destination) {
       const stream = renderToPipeableStream(

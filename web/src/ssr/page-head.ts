@@ -105,21 +105,23 @@ export function productHead(product: Product, origin: string): PageHead {
 }
 
 export function renderHead(head: PageHead): string {
-  const tags = [
-    `<title>${escapeHtml(head.title)}</title>`,
-    `<meta name="description" content="${escapeHtml(head.description)}" />`,
-  ]
-  if (head.canonical) tags.push(`<link rel="canonical" href="${escapeHtml(head.canonical)}" />`)
-  if (head.robots) tags.push(`<meta name="robots" content="${escapeHtml(head.robots)}" />`)
-  for (const [key, value] of Object.entries(head.openGraph ?? {})) {
-    const attr = key.startsWith('og:') || key.startsWith('product:') ? 'property' : 'name'
-    tags.push(`<meta ${attr}="${key}" content="${escapeHtml(value)}" />`)
-  }
+  const tags: string[] = []
+  // First in the head: the browser asks for the page's largest picture before its stylesheet and scripts.
   if (head.preloadImage) {
     const { href, srcset, sizes } = head.preloadImage
     tags.push(
       `<link rel="preload" as="image" href="${escapeHtml(href)}"${srcset ? ` imagesrcset="${escapeHtml(srcset)}"` : ''}${srcset && sizes ? ` imagesizes="${escapeHtml(sizes)}"` : ''} fetchpriority="high" />`,
     )
+  }
+  tags.push(
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}" />`,
+  )
+  if (head.canonical) tags.push(`<link rel="canonical" href="${escapeHtml(head.canonical)}" />`)
+  if (head.robots) tags.push(`<meta name="robots" content="${escapeHtml(head.robots)}" />`)
+  for (const [key, value] of Object.entries(head.openGraph ?? {})) {
+    const attr = key.startsWith('og:') || key.startsWith('product:') ? 'property' : 'name'
+    tags.push(`<meta ${attr}="${key}" content="${escapeHtml(value)}" />`)
   }
   for (const data of head.jsonLd ?? [])
     tags.push(`<script type="application/ld+json">${scriptJson(data)}</script>`)
