@@ -61,9 +61,10 @@ const STYLESHEET = /\s*<link rel="stylesheet"[^>]*>/g
  * were fetched beside the picture on a phone's link.
  */
 export function splitHead(head: string): { start: string; rest: string } {
-  const viewport = head.match(/<meta name="viewport"[^>]*>/)
-  if (!viewport || viewport.index === undefined) throw new Error('index.html has no viewport meta tag')
-  const cut = viewport.index + viewport[0].length
+  // After the viewport tag (the charset and viewport must stay first), or right after <head> when there is none.
+  const at = head.match(/<meta name="viewport"[^>]*>/) ?? head.match(/<head[^>]*>/)
+  if (!at || at.index === undefined) throw new Error('index.html has no <head>')
+  const cut = at.index + at[0].length
   const rest = head
     .slice(cut)
     .replace(/\s*<title>[^<]*<\/title>/, '')

@@ -254,6 +254,14 @@ describe('server-rendered public pages', () => {
     )
   })
 
+  it('puts the page’s tags right after <head> in an index.html without a viewport tag', () => {
+    const { start, rest } = splitHead(
+      '<!doctype html><html lang="en"><head><title>Shell</title><script type="module" src="/assets/a.js"></script>',
+    )
+    expect(start).toBe('<!doctype html><html lang="en"><head>')
+    expect(rest).toBe('<script type="module" fetchpriority="low" src="/assets/a.js"></script>')
+  })
+
   it('pages for signed-in people are still the browser app, with 200', async () => {
     const res = await app.inject({ url: '/dashboard/myorders' })
     expect(res.statusCode).toBe(200)
