@@ -46,7 +46,11 @@ type Template = {
   /** The rest of the head: the stylesheet, then the entry script. */
   rest: string
   tail: string
+  /** Module preloads of a page's own code (and what it imports), from Vite's manifest. */
+  preloads: (modules: string[]) => string
 }
+
+type ManifestEntry = { file: string; imports?: string[]; css?: string[] }
 
 const STYLESHEET = /\s*<link rel="stylesheet"[^>]*>/g
 
@@ -55,10 +59,8 @@ const STYLESHEET = /\s*<link rel="stylesheet"[^>]*>/g
  * preload first) come before the stylesheet, and the stylesheet before the script: the browser asks for what it
  * meets first, and on a slow link the largest paint waits for whatever was asked for ahead of its picture.
  *
- * The page needs no JavaScript to be seen, so the entry script is fetched at low priority and the module
- * preloads Vite wrote for the browser-only shell are left out: the entry asks for its imports itself once the
- * picture is on its way. With them, about 50 kB of modules (100 kB on a listing, with the page's own chunks)
- * were fetched beside the picture on a phone's link.
+ * The module preloads Vite wrote for the browser-only shell are left out; a page's own code is preloaded after
+ * the stylesheet and the entry (see `preloads`), so the page answers clicks as soon as it would without them.
  */
 export function splitHead(head: string): { start: string; rest: string } {
   // After the viewport tag (the charset and viewport must stay first), or right after <head> when there is none.
@@ -77,11 +79,8 @@ export function splitHead(head: string): { start: string; rest: string } {
     scriptAt < 0
       ? withoutStyles.replace('</head>', `${stylesheets}\n  </head>`)
       : withoutStyles.slice(0, scriptAt) + stylesheets + withoutStyles.slice(scriptAt)
-  return { start: head.slice(0, cut), rest: lowPriorityScripts(ordered) }
+  return { start: head.slice(0, cut), rest: ordered }
 }
-
-const lowPriorityScripts = (html: string) =>
-  html.replace(/<script type="module"(?![^>]*fetchpriority)/g, '<script type="module" fetchpriority="low"')
 
 /** index.html as Vite built it, cut where the page goes. */
 function readTemplate(webDir: string): Template | undefined {
@@ -90,7 +89,27 @@ function readTemplate(webDir: string): Template | undefined {
   const html = fs.readFileSync(indexFile, 'utf8').replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '')
   const [head, tail] = html.split('<div id="root"></div>')
   if (head === undefined || tail === undefined) throw new Error('index.html has no <div id="root"></div>')
-  return { ...splitHead(head), tail: lowPriorityScripts(tail) }
+  const manifestFile = path.join(webDir, '.vite/manifest.json')
+  const manifest: Record<string, ManifestEntry> = fs.existsSync(manifestFile)
+    ? JSON.parse(fs.readFileSync(manifestFile, 'utf8'))
+    : {}
+  const inEntry = new Set(
+    Object.values(manifest)
+      .filter((e) => (e as { isEntry?: boolean }).isEntry)
+      .flatMap((e) => [e.file, ...(e.imports ?? []).map((i) => manifest[i]?.file)]),
+  )
+  const preloads = (modules: string[]) => {
+    const files = new Set<string>()
+    const visit = (key: string) => {
+      const entry = manifest[key]
+      if (!entry || files.has(entry.file) || inEntry.has(entry.file)) return
+      files.add(entry.file)
+      for (const imported of entry.imports ?? []) visit(imported)
+    }
+    for (const key of modules) visit(key)
+    return [...files].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('')
+  }
+  return { ...splitHead(head), tail, preloads }
 }
 
 function escapeXml(text: string): string {
@@ -236,7 +255,10 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
         onError: (error) => req.log.error({ err: error }, 'page render failed'),
       })
       if (!page) return undefined
-      const head = `${template.start}\n    ${renderer.renderHead(page.head)}${template.rest}`
+      const head = `${template.start}\n    ${renderer.renderHead(page.head)}${template.rest.replace(
+        '</head>',
+        `  ${template.preloads(page.modules)}\n  </head>`,
+      )}`
       const tail = `</div><script type="application/json" id="page-state">${renderer.scriptJson(page.state)}</script>${template.tail}`
       return { status: page.status, head: `${head}<div id="root">`, tail, pipe: page.pipe }
     }

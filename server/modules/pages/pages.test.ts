@@ -206,7 +206,7 @@ describe('server-rendered public pages', () => {
     ['/productcard', '/media/x1-card.webp', undefined],
     ['/products/:id', '/media/x1-detail.webp', '/media/x1-card.webp 640w, /media/x1-detail.webp 1280w'],
   ])(
-    '%s asks for its largest picture first, at high priority, and for its script at low priority',
+    '%s asks for its largest picture first, at high priority, before its stylesheet and scripts',
     async (path, href, srcset) => {
       const html = (await app.inject({ url: path.replace(':id', newest.id) })).body
       const head = html.slice(0, html.indexOf('</head>'))
@@ -219,11 +219,12 @@ describe('server-rendered public pages', () => {
         expect(first).toContain(`imagesrcset="${srcset}"`)
         expect(first).toMatch(/imagesizes="[^"]+"/)
       } else expect(first).not.toContain('imagesrcset')
-      // The page is readable without its code: no module preloads race the picture, and the entry comes last.
-      expect(html).not.toContain('modulepreload')
-      const scripts = [...html.matchAll(/<script type="module"[^>]*>/g)].map((m) => m[0])
-      expect(scripts.length).toBeGreaterThan(0)
-      for (const script of scripts) expect(script).toContain('fetchpriority="low"')
+      // The stylesheet, the entry and the page's own code come after it.
+      const picture = head.indexOf('rel="preload" as="image"')
+      for (const later of ['rel="stylesheet"', '<script type="module"', 'rel="modulepreload"']) {
+        const at = head.indexOf(later)
+        if (at >= 0) expect(at).toBeGreaterThan(picture)
+      }
     },
   )
 
@@ -249,9 +250,7 @@ describe('server-rendered public pages', () => {
     expect(rest).not.toContain('modulepreload')
     expect(rest).toContain('<meta name="theme-color"')
     expect(rest.indexOf('rel="stylesheet"')).toBeLessThan(rest.indexOf('<script'))
-    expect(rest).toContain(
-      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-1.js"></script>',
-    )
+    expect(rest).toContain('<script type="module" crossorigin src="/assets/index-1.js"></script>')
   })
 
   it('puts the page’s tags right after <head> in an index.html without a viewport tag', () => {
@@ -259,7 +258,7 @@ describe('server-rendered public pages', () => {
       '<!doctype html><html lang="en"><head><title>Shell</title><script type="module" src="/assets/a.js"></script>',
     )
     expect(start).toBe('<!doctype html><html lang="en"><head>')
-    expect(rest).toBe('<script type="module" fetchpriority="low" src="/assets/a.js"></script>')
+    expect(rest).toBe('<script type="module" src="/assets/a.js"></script>')
   })
 
   it('pages for signed-in people are still the browser app, with 200', async () => {

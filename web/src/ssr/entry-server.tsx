@@ -39,6 +39,8 @@ export type PageData = {
 export type RenderedPage = {
   status: number
   head: PageHead
+  /** Source modules of the page's own code (keys of Vite's manifest), to preload beside the entry. */
+  modules: string[]
   /** What the browser starts from: the query cache, and which page this is. */
   state: PageState
   pipe(destination: Writable): void
@@ -46,6 +48,7 @@ export type RenderedPage = {
 
 type PublicPage = {
   path: string
+  module?: string
   load?: (
     client: QueryClient,
     data: PageData,
@@ -62,6 +65,9 @@ type PublicPage = {
 
 type PageOutcome = { status: number } | undefined
 
+/** The full app (router, query cache, every route), which the entry loads for any page but `/`. */
+const FULL_APP_MODULE = 'src/app/app.tsx'
+
 const simpleHead =
   (title: string, description: string, path: string) =>
   (_: QueryClient, _url: URL, origin: string): PageHead => ({
@@ -74,6 +80,7 @@ const simpleHead =
 const PAGES: PublicPage[] = [
   {
     path: '/',
+    module: undefined,
     load: async (client, data) => {
       await Promise.all([
         client.prefetchQuery({ queryKey: productKeys.advertised(), queryFn: () => data.advertised() }),
@@ -103,6 +110,7 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/productcard',
+    module: 'src/features/products/browse-page.tsx',
     load: async (client, data, _params, url) => {
       const filters = readFilters(url.searchParams)
       await Promise.all([
@@ -131,6 +139,7 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/advertise',
+    module: 'src/features/products/advertise-page.tsx',
     load: async (client, data) => {
       await client.prefetchQuery({ queryKey: productKeys.advertised(), queryFn: () => data.advertised() })
       return undefined
@@ -143,6 +152,7 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/products/:id',
+    module: 'src/features/products/product-detail-page.tsx',
     load: async (client, data, params) => {
       const id = params.id ?? ''
       const found = await data.product(id)
@@ -170,6 +180,7 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/sellers/:id',
+    module: 'src/features/sellers/seller-page.tsx',
     load: async (client, data, params) => {
       const id = params.id ?? ''
       const found = await data.seller(id)
@@ -197,6 +208,7 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/blog',
+    module: 'src/features/blog/blog-page.tsx',
     head: simpleHead(
       'Blog',
       'Guides to buying and selling used laptops: grading, specs, safe payment.',
@@ -205,6 +217,7 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/about',
+    module: 'src/features/info/about-page.tsx',
     head: simpleHead(
       'About Laptop Market',
       'Who runs Laptop Market and how it keeps buying a used laptop safe.',
@@ -213,20 +226,24 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/contact',
+    module: 'src/features/info/contact-page.tsx',
     head: simpleHead('Contact us', 'How to reach the Laptop Market team.', '/contact'),
   },
   {
     path: '/terms',
+    module: 'src/features/info/terms-page.tsx',
     head: simpleHead('Terms of Service', 'The terms for buying and selling on Laptop Market.', '/terms'),
   },
   {
     path: '/privacy',
+    module: 'src/features/info/privacy-page.tsx',
     head: simpleHead('Privacy Policy', 'What Laptop Market keeps about you, and why.', '/privacy'),
   },
 ]
 
 const NOT_FOUND: PublicPage = {
   path: '*',
+  module: 'src/features/not-found/not-found-page.tsx',
   load: async () => ({ status: 404 }),
   head: () => ({
     title: `Page not found · ${SITE_NAME}`,
@@ -284,6 +301,8 @@ export async function renderPage(options: {
   return {
     status: outcome?.status ?? 200,
     head,
+    // The home page hydrates from the entry alone (app/home-app.tsx); every other page needs the full app too.
+    modules: page.path === '/' ? [] : [FULL_APP_MODULE, ...(page.module ? [page.module] : [])],
     state: { queries: state, isNotFound: page === NOT_FOUND },
     pipe(destination) {
       const stream = renderToPipeableStream(
