@@ -4,45 +4,15 @@ import { renderToString } from 'react-dom/server'
 import { StaticRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Brand } from '#contract/brands'
-import type { Product } from '#contract/products'
 import { brandKeys, productKeys } from '../lib/query-keys'
-import { jsonResponse } from '../test/render'
+import { aProduct, jsonResponse } from '../test/render'
 import { AppShell } from './app'
 import { HomeApp, hydrateHome, type LeaveHome } from './home-app'
 import { AnswerStore, homeBindings } from './home-bindings'
 import type { PageState } from './page-state'
 import { AppRoutes } from './router'
 
-const PRODUCT: Product = {
-  _id: '3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6b',
-  name: 'ThinkPad X1 Carbon Gen 9',
-  category_id: 'b1',
-  brand_name: 'Lenovo',
-  seller_name: 'Rahim Uddin',
-  seller_verified: true,
-  resale_price: 749.5,
-  resale_price_cents: 74_950,
-  original_price: 1299,
-  original_price_cents: 129_900,
-  img: '/media/x1-card.webp',
-  images: [{ card: '/media/x1-card.webp', detail: '/media/x1-detail.webp' }],
-  description: 'Light marks on the lid.',
-  condition: 'Good',
-  location: 'Dhaka',
-  uses: 2,
-  processor: 'Intel Core i7-1165G7',
-  ram_gb: 16,
-  storage_gb: 512,
-  screen_inches: 14,
-  advertise: true,
-  sellStatus: false,
-  postedOn: '2026-11-03T09:30:00.000Z',
-  seller_id: 'seller-1',
-  reservedUntil: null,
-  battery_health_pct: 88,
-  battery_cycles: 150,
-  seller_rating: { average: 4.5, count: 2 },
-}
+const PRODUCT = aProduct({ seller_verified: true, seller_rating: { average: 4.5, count: 2 } })
 
 const BRANDS: Brand[] = [
   { _id: 'b1', brand_name: 'Lenovo', brand_img: '/media/lenovo.svg', product_count: 1 },

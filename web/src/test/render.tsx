@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { MemoryRouter, Route, Routes } from 'react-router'
+import type { Product } from '#contract/products'
 import { routerBindings } from '../app/router-bindings'
 import { BindingsProvider } from '../lib/bindings'
 
@@ -16,6 +17,40 @@ export function jsonResponse(
     status: init.status ?? 200,
     headers: { 'content-type': 'application/json', ...init.headers },
   })
+}
+
+/** A listing as the API sends it: an advertised, available ThinkPad with one photo, unless `overrides` say. */
+export function aProduct(overrides: Partial<Product> = {}): Product {
+  return {
+    _id: '3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6b',
+    name: 'ThinkPad X1 Carbon Gen 9',
+    category_id: 'b1',
+    brand_name: 'Lenovo',
+    seller_name: 'Rahim Uddin',
+    seller_verified: false,
+    resale_price: 749.5,
+    resale_price_cents: 74_950,
+    original_price: 1299,
+    original_price_cents: 129_900,
+    img: '/media/x1-card.webp',
+    images: [{ card: '/media/x1-card.webp', detail: '/media/x1-detail.webp' }],
+    description: 'Light marks on the lid.',
+    condition: 'Good',
+    location: 'Dhaka',
+    uses: 2,
+    processor: 'Intel Core i7-1165G7',
+    ram_gb: 16,
+    storage_gb: 512,
+    screen_inches: 14,
+    advertise: true,
+    sellStatus: false,
+    postedOn: '2026-11-03T09:30:00.000Z',
+    seller_id: 'seller-1',
+    reservedUntil: null,
+    battery_health_pct: 88,
+    battery_cycles: 150,
+    ...overrides,
+  }
 }
 
 /**

@@ -1,42 +1,26 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Product } from '#contract/products'
-import { jsonResponse, renderWithApp } from '../../test/render'
+import { aProduct, jsonResponse, renderWithApp } from '../../test/render'
 import { CategoryPage } from './category-page'
 
 const BRAND = '0b8f3c6e-7a52-4f4e-9d0a-2a1c5b7e9f10'
 const ME = { id: 'u1', name: 'Ayesha Rahman', email: 'ayesha@example.com', role: 'buyer', verified: false }
 
 function makeProduct(n: number): Product {
-  return {
+  return aProduct({
     _id: `p${n}`,
     name: `Yoga Slim No. ${n}`,
     category_id: BRAND,
-    brand_name: 'Lenovo',
-    seller_name: 'Rahim Uddin',
-    seller_verified: false,
     resale_price: 500,
     resale_price_cents: 50_000,
     original_price: 900,
     original_price_cents: 90_000,
     img: '/media/x.webp',
     images: [],
-    description: 'Light marks on the lid.',
-    condition: 'Good',
-    location: 'Dhaka',
-    uses: 2,
     processor: 'Intel Core i5',
-    ram_gb: 16,
-    storage_gb: 512,
-    screen_inches: 14,
     advertise: false,
-    sellStatus: false,
-    postedOn: '2026-11-03T09:30:00.000Z',
-    seller_id: 'seller-1',
-    reservedUntil: null,
-    battery_health_pct: 88,
-    battery_cycles: 150,
-  }
+  })
 }
 
 afterEach(() => {

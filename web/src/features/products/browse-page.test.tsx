@@ -2,41 +2,23 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { useLocation } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Product } from '#contract/products'
-import { jsonResponse, renderWithApp } from '../../test/render'
+import { aProduct, jsonResponse, renderWithApp } from '../../test/render'
 import { BrowsePage } from './browse-page'
 
 const LENOVO = '0b8f3c6e-7a52-4f4e-9d0a-2a1c5b7e9f10'
 
 function makeProduct(n: number): Product {
-  return {
+  return aProduct({
     _id: `p${n}`,
     name: `ThinkPad T14 No. ${n}`,
     category_id: LENOVO,
-    brand_name: 'Lenovo',
-    seller_name: 'Rahim Uddin',
-    seller_verified: false,
     resale_price: 500 + n,
     resale_price_cents: (500 + n) * 100,
-    original_price: 1299,
-    original_price_cents: 129_900,
     img: '/media/x.webp',
     images: [],
-    description: 'Light marks on the lid.',
-    condition: 'Good',
-    location: 'Dhaka',
-    uses: 2,
     processor: 'Intel Core i5-1135G7',
-    ram_gb: 16,
-    storage_gb: 512,
-    screen_inches: 14,
     advertise: false,
-    sellStatus: false,
-    postedOn: '2026-11-03T09:30:00.000Z',
-    seller_id: 'seller-1',
-    reservedUntil: null,
-    battery_health_pct: 88,
-    battery_cycles: 150,
-  }
+  })
 }
 
 function Where() {
