@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from './client'
@@ -6,6 +7,28 @@ import { openDatabase } from './client'
 const url = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
 
 describe.skipIf(!url)('openDatabase on PostgreSQL', () => {
+  it('prepares reads once per connection, and leaves writes unprepared', async () => {
+    const opened = await openDatabase({ driver: 'postgres', url: url ?? '', max: 1 })
+    try {
+      const marker = `m${randomUUID().replace(/-/g, '')}`
+      const read = () => opened.db.execute(sql`select ${marker}::text as ${sql.raw(marker)}`)
+      const first = (await read()) as unknown as { rows: Record<string, string>[] }
+      await read()
+      expect(first.rows[0]?.[marker]).toBe(marker)
+      await opened.db.execute(sql`create temporary table ${sql.raw(marker)} (n int)`)
+      await opened.db.execute(sql`insert into ${sql.raw(marker)} values (${1})`)
+      // One connection: the statements this session prepared are its own.
+      const prepared = (await opened.db.execute(
+        sql`select statement from pg_prepared_statements`,
+      )) as unknown as { rows: { statement: string }[] }
+      const mine = prepared.rows.map((r) => r.statement).filter((s) => s.includes(marker))
+      expect(mine).toHaveLength(1)
+      expect(mine[0]).toMatch(/^select /)
+    } finally {
+      await opened.close()
+    }
+  })
+
   it('lets several instances start at once on an empty database: one migrates, the others wait', async () => {
     const name = `lm_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`
     const admin = new pg.Client({ connectionString: url })

@@ -89,28 +89,19 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 const MAX_USES = 20_000
 
 /**
- * Reads through the pool are prepared statements, named by their text: each connection parses and analyses a
- * statement once, and PostgreSQL can keep its plan, instead of planning the same search statement on every request
- * (planning was as long as running for a page of listings). Only reads (`select`, `with`): a write's statement is
+ * Statements through the pool that start with `select` or `with` are prepared, named by a hash of their text:
+ * each connection parses and analyses one once, and PostgreSQL can keep its plan, instead of planning the same
+ * search statement on every request (planning took as long as running a page of listings). Other statements are
  * used too rarely to gain, and a migration changes the tables plans depend on.
  */
 function prepareReads(pool: pg.Pool) {
-  const names = new Map<string, string>()
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown
   const prepared = (...args: unknown[]) => {
     const [config] = args
     if (config && typeof config === 'object' && !('name' in config && config.name)) {
       const text = (config as { text?: unknown }).text
-      if (typeof text === 'string' && READ.test(text)) {
-        let name = names.get(text)
-        if (!name) {
-          name = `r${crypto.createHash('sha1').update(text).digest('base64url')}`
-          // The map only saves hashing; it is cleared rather than grown without end.
-          if (names.size >= 5_000) names.clear()
-          names.set(text, name)
-        }
-        args[0] = { ...config, name }
-      }
+      if (typeof text === 'string' && READ.test(text))
+        args[0] = { ...config, name: `r${crypto.createHash('sha1').update(text).digest('base64url')}` }
     }
     return query(...args)
   }

@@ -14,7 +14,23 @@ export type CountFacet = 'brand' | 'condition' | 'ram' | 'storage' | 'screen' | 
 export const COUNT_FACETS: CountFacet[] = ['brand', 'condition', 'ram', 'storage', 'screen', 'processor']
 
 /** One facet's column: its distinct values (as search sends them) and, per row, the index of the row's value. */
-type Column = { values: string[]; index: Uint16Array }
+export type Column = { values: string[]; index: Uint16Array }
+
+/** A column from each row's value: the distinct values in order of first appearance, and each row's index. */
+export function dictionaryColumn(rowValues: string[]): Column {
+  const values: string[] = []
+  const position = new Map<string, number>()
+  const index = new Uint16Array(rowValues.length)
+  rowValues.forEach((value, i) => {
+    let at = position.get(value)
+    if (at === undefined) {
+      at = values.push(value) - 1
+      position.set(value, at)
+    }
+    index[i] = at
+  })
+  return { values, index }
+}
 
 /** The copy, by column: row r has `n[r]` listings with the values `columns[f].values[columns[f].index[r]]`. */
 export type CountsSnapshot = {
@@ -44,7 +60,8 @@ export type CountQuery = {
 export function countQueryOf(q: SearchQuery): CountQuery {
   const set = <T>(values: T[] | undefined) => (values ? new Set(values) : undefined)
   return {
-    brand: set(q.brand),
+    // Ids as the database prints them (lower case), whatever case the address used.
+    brand: set(q.brand?.map((id) => id.toLowerCase())),
     condition: set(q.condition),
     ram: set(q.ram),
     storage: set(q.storage),
@@ -136,8 +153,8 @@ export function sumCounts(s: CountsSnapshot, f: CountQuery): number {
 }
 
 /** Each facet filter of the query as the values' indexes it accepts, with the rows' value indexes. */
-function facetFilters(
-  s: CountsSnapshot,
+export function facetFilters(
+  s: { columns: Record<CountFacet, Column> },
   f: CountQuery,
 ): { facet: number; index: Uint16Array; allowed: Uint8Array }[] {
   const filters: { facet: number; index: Uint16Array; allowed: Uint8Array }[] = []
@@ -206,21 +223,8 @@ async function loadSnapshot(db: Db, versionRead: string): Promise<CountsSnapshot
       ram_gb, storage_gb, screen_class, processor_family, battery_80, n
     from listing_counts where n > 0`,
   )
-  const column = (read: (r: (typeof rows)[number]) => string | number): Column => {
-    const values: string[] = []
-    const position = new Map<string, number>()
-    const index = new Uint16Array(rows.length)
-    rows.forEach((r, i) => {
-      const value = String(read(r))
-      let at = position.get(value)
-      if (at === undefined) {
-        at = values.push(value) - 1
-        position.set(value, at)
-      }
-      index[i] = at
-    })
-    return { values, index }
-  }
+  const column = (read: (r: (typeof rows)[number]) => string | number) =>
+    dictionaryColumn(rows.map((r) => String(read(r))))
   return {
     // With rows, their own version (a commit may have come between the two reads; the next request reloads).
     version: rows[0]?.version ?? versionRead,

@@ -86,6 +86,25 @@ describe('totals and facets from the listings’ facts', () => {
     expect(fromFacts.total).toBeGreaterThan(5)
   })
 
+  it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {
+    await loadFacts(t.db)
+    const lenovo = brandIds[0] as string
+    for (const extra of ['', '&max_price=1500']) {
+      const search = (id: string) =>
+        searchProducts(
+          t.db,
+          SearchQuery.parse({
+            ...Object.fromEntries(new URLSearchParams(`brand=${id}${extra}`)),
+            facets: '1',
+            page_size: '5',
+          }),
+        )
+      const lower = await search(lenovo)
+      expect(lower.total).toBeGreaterThan(5)
+      expect(await search(lenovo.toUpperCase()), extra).toEqual(lower)
+    }
+  })
+
   it('are not used once a listing changed, until the copy is read again', async () => {
     await loadFacts(t.db)
     const before = await readCountsVersion(t.db)

@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
-import { COUNT_FACETS, type CountFacet } from './counts-snapshot'
+import {
+  COUNT_FACETS,
+  type Column,
+  type CountFacet,
+  countQueryOf,
+  dictionaryColumn,
+  facetFilters,
+} from './counts-snapshot'
 import { isOnSale, rowsOf } from './paging'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
@@ -12,9 +19,6 @@ import { isOnSale, rowsOf } from './paging'
 // from SQL and one reload starts in the background: docs/decisions/0031-listing-facts-in-memory.md.
 
 const DAY_MS = 86_400_000
-
-/** A facet's values and, per listing, the index of its value. */
-type Column = { values: string[]; index: Uint16Array }
 
 export type ListingFacts = {
   version: string
@@ -52,12 +56,17 @@ const held = new WeakMap<Db, Held>()
  * The copy when it is at `version` (the version row as the request's own statement read it); otherwise undefined,
  * and a reload starts in the background unless one is running or the last started too recently.
  */
-export function currentFacts(db: Db, version: string | undefined): ListingFacts | undefined {
+function heldFor(db: Db): Held {
   let h = held.get(db)
   if (!h) {
     h = { startedAt: 0, tookMs: 0 }
     held.set(db, h)
   }
+  return h
+}
+
+export function currentFacts(db: Db, version: string | undefined): ListingFacts | undefined {
+  const h = heldFor(db)
   if (version !== undefined && h.facts?.version === version) return h.facts
   if (!h.loading && Date.now() - h.startedAt >= Math.max(1_000, 10 * h.tookMs)) {
     void loadFacts(db).catch(() => undefined)
@@ -67,12 +76,7 @@ export function currentFacts(db: Db, version: string | undefined): ListingFacts 
 
 /** Loads the copy now (tests, and the background reload). */
 export function loadFacts(db: Db): Promise<ListingFacts | undefined> {
-  let h = held.get(db)
-  if (!h) {
-    h = { startedAt: 0, tookMs: 0 }
-    held.set(db, h)
-  }
-  const entry = h
+  const entry = heldFor(db)
   if (entry.loading) return entry.loading
   entry.startedAt = Date.now()
   entry.loading = readFacts(db)
@@ -107,21 +111,7 @@ async function readFacts(db: Db): Promise<ListingFacts> {
   const size = Number(row?.size ?? 0)
   const split = (name: string) => (size > 0 ? (row?.[name] ?? '').split(',') : [])
   const numbers = (name: string) => split(name).map(Number)
-  const column = (name: string): Column => {
-    const values: string[] = []
-    const position = new Map<string, number>()
-    const all = split(name)
-    const index = new Uint16Array(all.length)
-    all.forEach((value, i) => {
-      let at = position.get(value)
-      if (at === undefined) {
-        at = values.push(value) - 1
-        position.set(value, at)
-      }
-      index[i] = at
-    })
-    return { values, index }
-  }
+  const column = (name: string): Column => dictionaryColumn(split(name))
   const postedMs = Float64Array.from(numbers('posted'))
   // An aggregate reads a sorted subquery in its order; checked, as postedWithinCounts relies on it.
   let newestFirst = true
@@ -147,18 +137,6 @@ async function readFacts(db: Db): Promise<ListingFacts> {
   }
 }
 
-/** Each facet filter of the query as the values' indexes it accepts, with the listings' value indexes. */
-function valueFilters(f: ListingFacts, q: SearchQuery) {
-  return COUNT_FACETS.flatMap((name, facet) => {
-    const accepted = q[name] as (string | number)[] | undefined
-    if (!accepted) return []
-    const { values, index } = f.columns[name]
-    // Ids compare as the database prints them (lower case), whatever case the address used.
-    const wanted = new Set(accepted.map((v) => (name === 'brand' ? String(v).toLowerCase() : String(v))))
-    return [{ facet, index, allowed: Uint8Array.from(values, (v) => (wanted.has(v) ? 1 : 0)) }]
-  })
-}
-
 /** The filters that are no facet: price range, RAM and storage minimums. */
 function passesBase(f: ListingFacts, q: SearchQuery, r: number): boolean {
   const price = f.priceCents[r] as number
@@ -181,7 +159,7 @@ const BATTERY = COUNT_FACETS.length + 1
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacets {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : undefined
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
-  const filters = valueFilters(f, q)
+  const filters = facetFilters(f, countQueryOf(q))
   const indexes = COUNT_FACETS.map((name) => f.columns[name].index)
   const acc = COUNT_FACETS.map((name) => new Float64Array(f.columns[name].values.length))
   const posted = new Float64Array(POSTED_WITHIN_DAYS.length)
@@ -251,7 +229,7 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): Fac
 export function postedWithinCounts(f: ListingFacts, q: SearchQuery, nowMs: number): number[] {
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const oldest = Math.min(...since)
-  const filters = valueFilters(f, q)
+  const filters = facetFilters(f, countQueryOf(q))
   const posted = new Array<number>(since.length).fill(0)
   rows: for (let r = 0; r < f.size; r++) {
     const postedMs = f.postedMs[r] as number

@@ -508,7 +508,7 @@ async function countFacets(
         // The date facet from the listings' facts, else the listings posted within the longest choice, read from
         // the newest-first index.
         ...(posted
-          ? [{ ...Object.fromEntries(FACET_ORDER.map((_, n) => [`g${n}`, 1])), ...postedRow(posted) }]
+          ? [postedRow(posted)]
           : await rowsOf<Record<string, unknown>>(
               db,
               sql`
@@ -621,8 +621,11 @@ async function facetsFromListings(
   )
 }
 
-/** The date facet's counts as a row shaped like those of `facetsFromListings`. */
-const postedRow = (counts: number[]) => Object.fromEntries(counts.map((c, i) => [`p${i}`, c]))
+/** The date facet's counts as a row shaped like the date row of `facetsFromListings` (grouped by no facet). */
+const postedRow = (counts: number[]): Record<string, unknown> => ({
+  ...Object.fromEntries(FACET_ORDER.map((_, n) => [`g${n}`, 1])),
+  ...Object.fromEntries(counts.map((c, i) => [`p${i}`, c])),
+})
 
 /** The facets of a search without text from one pass over the listings' facts. */
 async function facetsOfFacts(db: Db, counts: FactsFacets): Promise<Facets> {
