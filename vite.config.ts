@@ -7,6 +7,8 @@ import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 
+const WEB_ROOT = path.resolve(import.meta.dirname, 'web')
+
 /** Writes .br and .gz beside each text asset so the server sends them without compressing per request. */
 function precompress(): Plugin {
   let outDir = ''
@@ -58,10 +60,15 @@ export default defineConfig(({ isSsrBuild }) => ({
         reportCompressedSize: false,
         manifest: true,
         rolldownOptions: {
+          // src/boot.ts is what a server-rendered page loads first; it starts the entry once the page is painted.
+          input: { index: path.resolve(WEB_ROOT, 'index.html'), boot: path.resolve(WEB_ROOT, 'src/boot.ts') },
+          preserveEntrySignatures: false,
           output: {
             // Everything the entry imports statically (the home page, with React) in one file, so `/` needs no
-            // second round trip; the full app and every other page stay lazy chunks.
-            codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+            // second round trip; the full app and every other page stay lazy chunks. The boot stays alone.
+            codeSplitting: {
+              groups: [{ name: 'index', tags: ['$initial'], test: (id) => !id.endsWith('boot.ts') }],
+            },
           },
         },
       },

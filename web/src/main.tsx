@@ -1,4 +1,4 @@
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { hydrateHome } from './app/home-app'
 import { PAGE_STATE_ID, type PageState } from './app/page-state'
@@ -20,12 +20,15 @@ if (state && root.firstElementChild && window.location.pathname === '/' && !stat
     if (state && root.firstElementChild) {
       // The page's code first, so it hydrates with the very state the server rendered it from.
       await preloadPage(window.location.pathname, state.isNotFound).catch(() => undefined)
-      hydrateRoot(
-        root,
-        <StrictMode>
-          <App dehydratedState={state.queries} />
-        </StrictMode>,
-      )
+      // In a transition, React hydrates in slices and lets the browser handle input and paint between them.
+      startTransition(() => {
+        hydrateRoot(
+          root,
+          <StrictMode>
+            <App dehydratedState={state.queries} />
+          </StrictMode>,
+        )
+      })
     } else {
       createRoot(root).render(
         <StrictMode>

@@ -46,11 +46,18 @@ type Template = {
   /** The rest of the head: the stylesheet, then the entry script. */
   rest: string
   tail: string
-  /** Module preloads of a page's own code (and what it imports), from Vite's manifest. */
-  preloads: (modules: string[]) => string
+  /**
+   * The page's code: with the boot script (web/src/boot.ts), an inert `<template>` naming the entry and the
+   * module preloads of the page's own chunks, which the boot starts once the page is painted; without it, the
+   * preloads themselves.
+   */
+  pageCode: (modules: string[]) => string
 }
 
 type ManifestEntry = { file: string; imports?: string[]; css?: string[] }
+
+/** The script a rendered page loads first (web/src/boot.ts), as Vite's manifest names it. */
+const BOOT_MODULE = 'src/boot.ts'
 
 const STYLESHEET = /\s*<link rel="stylesheet"[^>]*>/g
 
@@ -60,7 +67,7 @@ const STYLESHEET = /\s*<link rel="stylesheet"[^>]*>/g
  * meets first, and on a slow link the largest paint waits for whatever was asked for ahead of its picture.
  *
  * The module preloads Vite wrote for the browser-only shell are left out; a page's own code is preloaded after
- * the stylesheet and the entry (see `preloads`), so the page answers clicks as soon as it would without them.
+ * the stylesheet (see `pageCode`).
  */
 export function splitHead(head: string): { start: string; rest: string } {
   // After the viewport tag (the charset and viewport must stay first), or right after <head> when there is none.
@@ -80,6 +87,21 @@ export function splitHead(head: string): { start: string; rest: string } {
       ? withoutStyles.replace('</head>', `${stylesheets}\n  </head>`)
       : withoutStyles.slice(0, scriptAt) + stylesheets + withoutStyles.slice(scriptAt)
   return { start: head.slice(0, cut), rest: ordered }
+}
+
+const ENTRY_SCRIPT = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/
+
+/**
+ * Swaps the entry script of a reordered head for the boot script, and returns the entry's address for the boot
+ * to start later. A head without an entry script is left as it is.
+ */
+export function deferEntry(rest: string, bootSrc: string): { rest: string; entry?: string } {
+  const script = rest.match(ENTRY_SCRIPT)
+  if (!script?.[1]) return { rest }
+  return {
+    rest: rest.replace(script[0], `<script type="module" src="${bootSrc}"></script>`),
+    entry: script[1],
+  }
 }
 
 /** index.html as Vite built it, cut where the page goes. */
@@ -109,7 +131,17 @@ function readTemplate(webDir: string): Template | undefined {
     for (const key of modules) visit(key)
     return [...files].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('')
   }
-  return { ...splitHead(head), tail, preloads }
+  const { start, rest } = splitHead(head)
+  // A build has the entry script in the head; the source index.html, at the end of the body.
+  const boot = manifest[BOOT_MODULE]?.file
+  const inHead = boot ? deferEntry(rest, `/${boot}`) : { rest }
+  const inBody = boot && !inHead.entry ? deferEntry(tail, `/${boot}`) : { rest: tail }
+  const entry = inHead.entry ?? inBody.entry
+  const pageCode = (modules: string[]) =>
+    entry
+      ? `<template id="page-code" data-entry="${entry}">${preloads(modules)}</template>`
+      : preloads(modules)
+  return { start, rest: inHead.rest, tail: inBody.rest, pageCode }
 }
 
 function escapeXml(text: string): string {
@@ -257,7 +289,7 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
       if (!page) return undefined
       const head = `${template.start}\n    ${renderer.renderHead(page.head)}${template.rest.replace(
         '</head>',
-        `  ${template.preloads(page.modules)}\n  </head>`,
+        `  ${template.pageCode(page.modules)}\n  </head>`,
       )}`
       const tail = `</div><script type="application/json" id="page-state">${renderer.scriptJson(page.state)}</script>${template.tail}`
       return { status: page.status, head: `${head}<div id="root">`, tail, pipe: page.pipe }

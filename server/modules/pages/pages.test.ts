@@ -12,12 +12,21 @@ import { signIn, TEST_PASSWORD } from '#server/test/auth-helpers'
 import { createBooking, createBrand, createProduct, createUser } from '#server/test/factories'
 import { openTestDatabase } from '#server/test/test-app'
 import * as renderer from '../../../web/src/ssr/entry-server'
-import { acceptedEncoding, splitHead } from './pages.routes'
+import { acceptedEncoding, deferEntry, splitHead } from './pages.routes'
 
 const ORIGIN = 'http://shop.test'
 /** A web folder holding the source index.html, so these tests need no `vite build`. */
 const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-pages-'))
 fs.copyFileSync(path.resolve(import.meta.dirname, '../../../web/index.html'), path.join(webDir, 'index.html'))
+// With the boot script and the full app in Vite's manifest, as a build writes it.
+fs.mkdirSync(path.join(webDir, '.vite'))
+fs.writeFileSync(
+  path.join(webDir, '.vite/manifest.json'),
+  JSON.stringify({
+    'src/boot.ts': { file: 'assets/boot-1.js', isEntry: true },
+    'src/app/app.tsx': { file: 'assets/app-1.js', isDynamicEntry: true },
+  }),
+)
 
 let app: AppInstance
 let db: Db
@@ -259,6 +268,30 @@ describe('server-rendered public pages', () => {
     )
     expect(start).toBe('<!doctype html><html lang="en"><head>')
     expect(rest).toBe('<script type="module" src="/assets/a.js"></script>')
+  })
+
+  it('starts a rendered page’s code from the boot script, with the entry and the page’s chunks in an inert template', async () => {
+    const html = (await app.inject({ url: '/productcard' })).body
+    const head = html.slice(0, html.indexOf('</head>'))
+    const scripts = [...html.matchAll(/<script type="module"[^>]*>/g)].map((m) => m[0])
+    expect(scripts).toEqual(['<script type="module" src="/assets/boot-1.js">'])
+    const template = head.match(/<template id="page-code" data-entry="([^"]+)">(.*?)<\/template>/)
+    expect(template?.[1]).toBe('/src/main.tsx')
+    expect(template?.[2]).toBe('<link rel="modulepreload" crossorigin href="/assets/app-1.js">')
+    // Nothing outside the template asks for the page's code before the boot does.
+    expect(head.replace(template?.[0] ?? '', '')).not.toContain('modulepreload')
+  })
+
+  it('swaps the entry script for the boot script, and leaves a head without one as it is', () => {
+    const rest =
+      '<link rel="stylesheet" href="/assets/a.css"><script type="module" crossorigin src="/assets/index-1.js"></script>'
+    expect(deferEntry(rest, '/assets/boot-1.js')).toEqual({
+      rest: '<link rel="stylesheet" href="/assets/a.css"><script type="module" src="/assets/boot-1.js"></script>',
+      entry: '/assets/index-1.js',
+    })
+    expect(deferEntry('<link rel="stylesheet" href="/assets/a.css">', '/assets/boot-1.js')).toEqual({
+      rest: '<link rel="stylesheet" href="/assets/a.css">',
+    })
   })
 
   it('pages for signed-in people are still the browser app, with 200', async () => {

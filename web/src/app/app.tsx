@@ -20,7 +20,7 @@ export function AppShell({ queryClient, router }: { queryClient: QueryClient; ro
   return (
     <QueryClientProvider client={queryClient}>
       <BindingsProvider bindings={routerBindings}>
-        <Shell toaster="idle">{router}</Shell>
+        <Shell>{router}</Shell>
       </BindingsProvider>
     </QueryClientProvider>
   )

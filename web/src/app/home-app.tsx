@@ -1,4 +1,4 @@
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { hydrateRoot, type Root } from 'react-dom/client'
 import { HomePage } from '../features/home/home-page'
 import { type Bindings, BindingsProvider } from '../lib/bindings'
@@ -14,7 +14,7 @@ import { Shell } from './shell'
 export function HomeApp({ bindings }: { bindings: Bindings }) {
   return (
     <BindingsProvider bindings={bindings}>
-      <Shell toaster="on-demand">
+      <Shell>
         <PublicFrame>
           <HomePage />
         </PublicFrame>
@@ -59,11 +59,15 @@ export function hydrateHome(container: HTMLElement, state: PageState, leave: Lea
       window.location.assign(target)
     })
   })
-  const root = hydrateRoot(
-    container,
-    <StrictMode>
-      <HomeApp bindings={bindings} />
-    </StrictMode>,
-  )
+  // In a transition, React hydrates in slices and lets the browser handle input and paint between them.
+  let root!: Root
+  startTransition(() => {
+    root = hydrateRoot(
+      container,
+      <StrictMode>
+        <HomeApp bindings={bindings} />
+      </StrictMode>,
+    )
+  })
   return root
 }

@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react'
 
 /**
- * Toasts from components on the home page: react-hot-toast loads with the first one, so the page's first
- * download goes without it. The toaster (app/toaster.tsx) shows what its store holds once it mounts.
+ * Every toast goes through here: react-hot-toast loads with the first one, so no page downloads or runs it
+ * before it is needed. The toaster (app/toaster.tsx) shows what its store holds once it mounts.
  */
 const load = () => import('react-hot-toast')
 

@@ -1,6 +1,7 @@
 import { type ReactNode, Suspense, useEffect } from 'react'
 import { Spinner } from '../../components/ui/spinner'
 import { useLocation } from '../../lib/bindings'
+import { PAGE_LIVE_EVENT } from '../page-state'
 import { RouteErrorBoundary } from '../route-error'
 import { Footer } from './footer'
 import { Navbar } from './navbar'
@@ -33,12 +34,26 @@ export function PublicFrame({ children }: { children: ReactNode }) {
         className="mx-auto w-full max-w-6xl flex-1 scroll-mt-16 px-4 py-8 outline-none sm:px-6"
       >
         <RouteErrorBoundary resetKey={pathname}>
-          <Suspense fallback={<PageFallback />}>{children}</Suspense>
+          <Suspense fallback={<PageFallback />}>
+            <PageLive>{children}</PageLive>
+          </Suspense>
         </RouteErrorBoundary>
       </main>
       <Footer />
     </div>
   )
+}
+
+/**
+ * Says on `document` that the page is live once React has hydrated it: the page hydrates in a pass of its own,
+ * after the frame, so this sits inside its boundary. The boot script (src/boot.ts) then makes again the button
+ * clicks it held until now.
+ */
+function PageLive({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    document.dispatchEvent(new Event(PAGE_LIVE_EVENT))
+  }, [])
+  return children
 }
 
 /** First visit to a page whose code is still on its way. */

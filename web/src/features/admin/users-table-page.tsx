@@ -1,5 +1,4 @@
 import { useState } from 'react'
-import { toast } from 'react-hot-toast'
 import { useSearchParams } from 'react-router'
 import type { UserRecord } from '#contract/users'
 import { Alert } from '../../components/ui/alert'
@@ -10,6 +9,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { Pagination } from '../../components/ui/pagination'
 import { SearchField } from '../../components/ui/search-field'
 import { errorMessage } from '../../lib/api-client'
+import { toast } from '../../lib/toast'
 import { useSession } from '../auth/use-session'
 import { type UserActions, userColumns } from './user-columns'
 import {

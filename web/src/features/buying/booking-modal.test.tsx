@@ -1,11 +1,11 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import { toast } from 'react-hot-toast'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Product } from '#contract/products'
+import { toast } from '../../lib/toast'
 import { jsonResponse, renderWithApp } from '../../test/render'
 import { BookingModal } from './booking-modal'
 
-vi.mock('react-hot-toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
+vi.mock('../../lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
 
 const product = {
   _id: '3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6b',

@@ -1,5 +1,4 @@
 import { type ReactNode, useState } from 'react'
-import { toast } from 'react-hot-toast'
 import type { Booking } from '#contract/bookings'
 import { ProblemBody } from '#contract/bookings'
 import { Button } from '../../components/ui/button'
@@ -7,6 +6,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
+import { toast } from '../../lib/toast'
 import { useConfirmReceived, useMarkHandedOver, useReportProblem } from './bookings-api'
 
 // What each side of a paid sale can do next, beside its stage: the seller marks it handed over (with an

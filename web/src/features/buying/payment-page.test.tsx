@@ -4,7 +4,7 @@ import type { Booking } from '#contract/bookings'
 import { jsonResponse, renderWithApp } from '../../test/render'
 import { PaymentPage } from './payment-page'
 
-vi.mock('react-hot-toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
+vi.mock('../../lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
 const loadStripe = vi.hoisted(() => vi.fn(() => new Promise(() => {})))
 vi.mock('@stripe/stripe-js/pure', () => ({ loadStripe }))
 

@@ -1,10 +1,10 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { toast } from 'react-hot-toast'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { toast } from '../../lib/toast'
 import { jsonResponse, renderWithApp } from '../../test/render'
 import { formatCardNumber, formatExpiry, TestCardForm, TestModeNotice } from './test-card-form'
 
-vi.mock('react-hot-toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
+vi.mock('../../lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }))
 
 const BOOKING_ID = '7d9e6f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6'
 

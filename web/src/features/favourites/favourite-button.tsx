@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { paths } from '#contract/pages'
 import { cn } from '../../components/ui/cn'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
@@ -46,11 +46,24 @@ export function FavouriteButton({
       .catch((err) => toast.error(errorMessage(err, 'Could not save this laptop. Please try again.')))
   }, [user, own, productId, toggle])
 
+  // A click while the session is still being read is kept and acted on once it is known.
+  const [isClickQueued, setIsClickQueued] = useState(false)
+  const onClickRef = useRef(onClick)
+  onClickRef.current = onClick
+  useEffect(() => {
+    if (!isClickQueued || isLoading) return
+    setIsClickQueued(false)
+    void onClickRef.current()
+  }, [isClickQueued, isLoading])
+
   if (own) return null
 
   async function onClick() {
+    if (isLoading) {
+      setIsClickQueued(true)
+      return
+    }
     if (!user) {
-      if (isLoading) return
       pendingFavourite.set(productId)
       navigate(paths.login(`${location.pathname}${location.search}`))
       return

@@ -1,6 +1,5 @@
 import { Flag, Send, TriangleAlert } from 'lucide-react'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
-import { toast } from 'react-hot-toast'
 import { MESSAGE_MAX, type Message, NewMessage, OFF_PLATFORM_WARNING } from '#contract/messages'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
@@ -9,6 +8,7 @@ import { FormField } from '../../components/ui/form-field'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatTime } from '../../lib/format'
+import { toast } from '../../lib/toast'
 import { useReportMessage, useSendMessage, useThread } from './messages-api'
 
 /**

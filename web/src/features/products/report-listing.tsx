@@ -1,12 +1,12 @@
 import { Flag } from 'lucide-react'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
-import { toast } from 'react-hot-toast'
 import { useLocation, useNavigate } from 'react-router'
 import { sameEmail } from '#contract/email'
 import { NewReport } from '#contract/reports'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
 import { isApiError } from '../../lib/api-client'
+import { toast } from '../../lib/toast'
 import { createReport } from '../admin/reports-api'
 import { useSession } from '../auth/use-session'
 

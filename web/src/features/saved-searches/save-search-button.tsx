@@ -1,11 +1,11 @@
 import { BellPlus } from 'lucide-react'
 import { type FormEvent, useId, useState } from 'react'
-import { toast } from 'react-hot-toast'
 import { useLocation, useNavigate } from 'react-router'
 import { ALERT_CHOICES, ALERT_LABELS, type AlertChoice } from '#contract/favourites'
 import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { errorMessage } from '../../lib/api-client'
+import { toast } from '../../lib/toast'
 import { useSession } from '../auth/use-session'
 import { saveSearch } from './saved-searches-api'
 

@@ -1,6 +1,5 @@
 import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
-import { toast } from 'react-hot-toast'
 import { Link } from 'react-router'
 import { ALERT_CHOICES, ALERT_LABELS, type AlertChoice } from '#contract/favourites'
 import { paths } from '#contract/pages'
@@ -13,6 +12,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
+import { toast } from '../../lib/toast'
 import { deleteSavedSearch, setSavedSearchAlert, useSavedSearches } from './saved-searches-api'
 
 const newLabel = (n: number) => (n >= NEW_COUNT_CAP ? `${NEW_COUNT_CAP - 1}+ new` : `${n} new`)

@@ -1,10 +1,10 @@
 import { type FormEvent, useId, useState } from 'react'
-import { toast } from 'react-hot-toast'
 import { NewReview, REVIEW_TEXT_MAX, type Review } from '#contract/reviews'
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
 import { FormField } from '../../components/ui/form-field'
 import { isApiError } from '../../lib/api-client'
+import { toast } from '../../lib/toast'
 import { useMyReviews, useWriteReview } from './reviews-api'
 import { Stars } from './seller-rating'
 

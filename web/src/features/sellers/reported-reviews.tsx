@@ -1,8 +1,8 @@
-import { toast } from 'react-hot-toast'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
+import { toast } from '../../lib/toast'
 import { useModerateReview, useReportedReviews } from './reviews-api'
 import { Stars } from './seller-rating'
 

@@ -8,7 +8,7 @@ import { FakeXhr } from './fake-xhr'
 import { ProductForm, type ProductSubmission } from './product-form'
 
 const toastError = vi.hoisted(() => vi.fn())
-vi.mock('react-hot-toast', () => ({ default: { error: toastError, success: vi.fn() } }))
+vi.mock('../../lib/toast', () => ({ toast: { error: toastError, success: vi.fn() } }))
 
 const BRANDS: Brand[] = [
   { _id: '0b6f3c1e-8a59-4c1a-9d7e-2f4b5a6c7d8e', brand_name: 'Lenovo', brand_img: '', product_count: 3 },

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+// src/boot.ts runs as it loads, so each test sets the page up and then imports it afresh.
+async function loadBoot() {
+  vi.resetModules()
+  await import('./boot')
+}
+
+const afterFrames = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 10)))
+
+describe('the boot script of a rendered page', () => {
+  beforeEach(() => {
+    // The test only looks at the script element; the browser's download of it is not wanted here.
+    const settings = (window as unknown as { happyDOM?: { settings: Record<string, unknown> } }).happyDOM
+      ?.settings
+    if (settings) {
+      settings.disableJavaScriptFileLoading = true
+      settings.handleDisabledFileLoadingAsSuccess = true
+    }
+    document.head.innerHTML =
+      '<template id="page-code" data-entry="/assets/index-1.js"><link rel="modulepreload" href="/assets/app-1.js"></template>'
+    document.body.innerHTML =
+      '<a href="/blog" id="link">Blog</a><button type="button" id="report">Report</button>'
+  })
+  afterEach(() => {
+    document.head.innerHTML = ''
+    document.body.innerHTML = ''
+  })
+
+  it('starts the entry and the page’s preloads once the page is painted', async () => {
+    await loadBoot()
+    await afterFrames()
+    const entry = document.head.querySelector('script[type="module"]')
+    expect(entry?.getAttribute('src')).toBe('/assets/index-1.js')
+    expect(document.head.querySelector('link[rel="modulepreload"]')?.getAttribute('href')).toBe(
+      '/assets/app-1.js',
+    )
+  })
+
+  it('waits for the largest picture before starting the code', async () => {
+    document.body.insertAdjacentHTML('afterbegin', '<img fetchpriority="high" src="/media/x1.webp" alt="">')
+    const picture = document.querySelector('img') as HTMLImageElement
+    Object.defineProperty(picture, 'complete', { value: false })
+    await loadBoot()
+    await afterFrames()
+    expect(document.head.querySelector('script[type="module"]')).toBeNull()
+    picture.dispatchEvent(new Event('load'))
+    await afterFrames()
+    expect(document.head.querySelector('script[type="module"]')?.getAttribute('src')).toBe(
+      '/assets/index-1.js',
+    )
+  })
+
+  it('holds a click on a button until the page is live, then makes it again, once', async () => {
+    await loadBoot()
+    const button = document.getElementById('report') as HTMLButtonElement
+    const clicks = vi.fn()
+    button.addEventListener('click', clicks)
+    button.click()
+    button.click()
+    expect(clicks).not.toHaveBeenCalled()
+
+    document.dispatchEvent(new Event('page-live'))
+    expect(clicks).toHaveBeenCalledTimes(1)
+    // Live now: clicks go through as they are.
+    button.click()
+    expect(clicks).toHaveBeenCalledTimes(2)
+  })
+
+  it('lets a click on a link through', async () => {
+    await loadBoot()
+    const link = document.getElementById('link') as HTMLAnchorElement
+    const clicks = vi.fn((event: Event) => event.preventDefault())
+    link.addEventListener('click', clicks)
+    link.click()
+    expect(clicks).toHaveBeenCalledTimes(1)
+  })
+})

@@ -1,0 +1,76 @@
+// A page the server rendered loads this instead of its code. The page can be read and its links followed before
+// any script runs, so the code is asked for once the page's largest picture is on screen: on a phone's link the
+// picture and the stylesheet then have the bandwidth to themselves, and the code comes right after instead of
+// beside them (decision 0030). A click on a button meanwhile is made again once the page is live. A page the
+// browser renders itself (index.html as built) loads its entry at once and never runs this.
+//
+// It imports nothing, so it builds to one small file of its own (vite.config.ts).
+
+/** The server's inert list of the page's code: the entry in `data-entry`, module preloads as its content. */
+const PAGE_CODE_ID = 'page-code'
+/** What app/layouts/public-frame.tsx dispatches on `document` once React has hydrated the page. */
+const PAGE_LIVE_EVENT = 'page-live'
+/** Longest wait for the picture: a stalled image must not keep a page from answering clicks. */
+const PICTURE_WAIT_MS = 2500
+
+function afterLargestPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false
+    const finish = () => {
+      if (done) return
+      done = true
+      resolve()
+    }
+    // A frame after the picture has loaded, it is on screen. A hidden tab paints no frames; the cap resolves it.
+    const afterFrame = () => requestAnimationFrame(() => setTimeout(finish, 0))
+    setTimeout(finish, PICTURE_WAIT_MS)
+    const picture = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]')
+    if (!picture || picture.complete) afterFrame()
+    else {
+      picture.addEventListener('load', afterFrame, { once: true })
+      picture.addEventListener('error', afterFrame, { once: true })
+    }
+  })
+}
+
+/**
+ * Clicks on buttons before the code has taken the page over would be lost (a link works without code; a button
+ * does not), so they are held and made again once the page says it is live (app/layouts/public-frame.tsx).
+ */
+function holdButtonClicks() {
+  const held: HTMLElement[] = []
+  const hold = (event: MouseEvent) => {
+    const button = event.target instanceof Element ? event.target.closest('button') : null
+    if (!button) return
+    event.preventDefault()
+    event.stopPropagation()
+    if (!held.includes(button)) held.push(button)
+  }
+  document.addEventListener('click', hold, true)
+  document.addEventListener(
+    PAGE_LIVE_EVENT,
+    () => {
+      document.removeEventListener('click', hold, true)
+      for (const button of held) if (button.isConnected) button.click()
+    },
+    { once: true },
+  )
+}
+
+function startCode() {
+  const code = document.getElementById(PAGE_CODE_ID)
+  if (!(code instanceof HTMLTemplateElement) || !code.dataset.entry) return
+  // The preloads first, so the entry and the page's own chunks download together rather than one after another.
+  document.head.append(code.content)
+  const entry = document.createElement('script')
+  entry.type = 'module'
+  entry.crossOrigin = ''
+  entry.src = code.dataset.entry
+  document.head.append(entry)
+}
+
+holdButtonClicks()
+void afterLargestPaint().then(startCode)
+
+// A module, with nothing to share.
+export {}
