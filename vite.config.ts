@@ -28,7 +28,8 @@ function precompress(): Plugin {
       for (const file of walk(outDir)) {
         if (!/\.(js|css|html|svg|json|txt|webmanifest)$/.test(file)) continue
         const data = fs.readFileSync(file)
-        if (data.length < 1024) continue
+        // Small files go as they are, but for index.html: every signed-in page is it, and a browser asks for it compressed.
+        if (data.length < 1024 && !file.endsWith('.html')) continue
         fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }))
         fs.writeFileSync(
           `${file}.br`,

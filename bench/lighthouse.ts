@@ -40,12 +40,18 @@ export async function runLighthouse(baseUrl: string, paths: string[]): Promise<L
   try {
     const figures: LighthouseFigures[] = []
     for (const path of paths) {
-      const result = await lighthouse(baseUrl + path, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'seo'],
-      })
+      // Now and then Chromium records no usable trace (Lighthouse's NO_NAVSTART); such a run is made again.
+      let result: Awaited<ReturnType<typeof lighthouse>>
+      for (let attempt = 1; ; attempt++) {
+        result = await lighthouse(baseUrl + path, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'seo'],
+        })
+        if (!result?.lhr.runtimeError || attempt === 3) break
+        console.log(`Lighthouse: ${result.lhr.runtimeError.code} on ${path}; running it again`)
+      }
       if (!result) throw new Error(`Lighthouse gave no result for ${path}`)
       // LIGHTHOUSE_REPORT_DIR keeps each page's full report (LCP element and phases, requests) to read later.
       const reportDir = process.env.LIGHTHOUSE_REPORT_DIR

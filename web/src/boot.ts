@@ -21,14 +21,18 @@ function afterLargestPaint(): Promise<void> {
       done = true
       resolve()
     }
-    // A frame after the picture has loaded, it is on screen. A hidden tab paints no frames; the cap resolves it.
-    const afterFrame = () => requestAnimationFrame(() => setTimeout(finish, 0))
     setTimeout(finish, PICTURE_WAIT_MS)
     const picture = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]')
-    if (!picture || picture.complete) afterFrame()
+    // Loaded and decoded (the picture decodes off the main thread), then painted: the frame after the next one
+    // has shown it. A hidden tab paints no frames; the cap resolves it.
+    const afterPaint = () =>
+      void (picture ? picture.decode() : Promise.resolve())
+        .catch(() => undefined)
+        .then(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(finish, 0))))
+    if (!picture || picture.complete) afterPaint()
     else {
-      picture.addEventListener('load', afterFrame, { once: true })
-      picture.addEventListener('error', afterFrame, { once: true })
+      picture.addEventListener('load', afterPaint, { once: true })
+      picture.addEventListener('error', afterPaint, { once: true })
     }
   })
 }
