@@ -196,7 +196,13 @@ async function main() {
       const result = await load(appUrl + pagePath, DURATION_S, AS_A_BROWSER)
       await load(appUrl + pagePath, WARMUP_S)
       const plain = await load(appUrl + pagePath, DURATION_S)
-      pageRows.push({ path: pagePath, bytes: res.rawPayload.length, sent: sent.rawPayload.length, result, plain })
+      pageRows.push({
+        path: pagePath,
+        bytes: res.rawPayload.length,
+        sent: sent.rawPayload.length,
+        result,
+        plain,
+      })
     }
 
     // (d) Lighthouse mobile on the same three pages.
