@@ -26,6 +26,20 @@ export const isOnSale = sql`(${products.isSold} = false and ${products.removedAt
 
 export type CursorKey = { s: SearchSort | 'list'; k: (string | number)[]; id: string }
 
+/**
+ * A page's LIMIT and OFFSET written into the statement rather than bound. Reads are prepared statements
+ * (server/db/client.ts); with a bound LIMIT, PostgreSQL's generic plan must guess how many rows are wanted, costs
+ * more than a plan for 25, and so the statement is planned again on every execution (as long as it runs).
+ */
+export function limitOffset(query: SQL, limit: number, offset = 0): SQL {
+  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset) || limit < 0 || offset < 0) {
+    throw new Error(`A page's limit and offset are whole numbers, not ${limit} and ${offset}`)
+  }
+  return offset > 0
+    ? sql`${query} limit ${sql.raw(String(limit))} offset ${sql.raw(String(offset))}`
+    : sql`${query} limit ${sql.raw(String(limit))}`
+}
+
 export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url')
 }

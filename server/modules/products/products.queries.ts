@@ -6,7 +6,7 @@ import type { Db } from '#server/db/client'
 import { brands, productHolds, productImages, products, users } from '#server/db/schema'
 import { sellerRatingSql, toSellerRating } from '#server/modules/reviews/seller-rating'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
-import { isOnSale, listPaging, type PagedList } from './paging'
+import { isOnSale, limitOffset, listPaging, type PagedList } from './paging'
 
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
 
@@ -191,15 +191,18 @@ export async function findBrandProducts(
   const paging = listPaging(q)
   const order = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
   // The page's ids from the brand's index, then their rows (joins and photos for one page only).
-  const pageIds = db
-    .select({ id: products.id })
-    .from(products)
-    .where(paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where)
-    .orderBy(...order)
-    .limit(paging.limit)
-    .offset(paging.offset)
+  const pageIds = limitOffset(
+    db
+      .select({ id: products.id })
+      .from(products)
+      .where(paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where)
+      .orderBy(...order)
+      .getSQL(),
+    paging.limit,
+    paging.offset,
+  )
   const rows = await selectProductsWithKeys(db, sql`${products.postedOn}`)
-    .where(inArray(products.id, pageIds))
+    .where(sql`${products.id} in (${pageIds})`)
     .orderBy(...order)
   // The brand's total is kept in listing_counts by triggers: no count over its listings.
   const page = await paging.finish(rows, async () =>

@@ -39,6 +39,7 @@ import {
   estimateRows,
   intKey,
   isOnSale,
+  limitOffset,
   readPaging,
   rowsOf,
   timestampKey,
@@ -395,14 +396,16 @@ export async function searchProducts(
     walked && walked.length > paging.pageSize
       ? walked
       : await pageOf(
-          db
-            .select({ id: products.id })
-            .from(products)
-            .where(cursor ? and(where, plan.after(cursor)) : where)
-            .orderBy(...plan.orderBy)
-            .limit(paging.pageSize + 1)
-            .offset(paging.offset)
-            .getSQL(),
+          limitOffset(
+            db
+              .select({ id: products.id })
+              .from(products)
+              .where(cursor ? and(where, plan.after(cursor)) : where)
+              .orderBy(...plan.orderBy)
+              .getSQL(),
+            paging.pageSize + 1,
+            paging.offset,
+          ),
         )
   const hasMore = rows.length > paging.pageSize
   const pageRows = rows.slice(0, paging.pageSize)
