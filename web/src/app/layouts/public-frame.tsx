@@ -6,6 +6,9 @@ import { RouteErrorBoundary } from '../route-error'
 import { Footer } from './footer'
 import { Navbar } from './navbar'
 
+/** Whether the page the browser loaded has been shown: every page after it starts at the top. */
+let isLoadedPagePlaced = false
+
 /**
  * Navbar, page, footer; a skip link first so keyboard users can jump past the navigation. Without the router,
  * so the home page hydrates with the very same tree (app/home-app.tsx).
@@ -13,9 +16,14 @@ import { Navbar } from './navbar'
 export function PublicFrame({ children }: { children: ReactNode }) {
   const { pathname, hash } = useLocation()
 
-  // A new page starts at the top; an in-page link (#section) is left to the browser.
+  // A new page starts at the top; an in-page link (#section) is left to the browser. Not the page the browser
+  // loaded: it placed that one itself, and a visitor who scrolled before the page hydrated stays where they are.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every page change on purpose
   useEffect(() => {
+    if (!isLoadedPagePlaced) {
+      isLoadedPagePlaced = true
+      return
+    }
     if (!hash) window.scrollTo(0, 0)
   }, [pathname, hash])
 

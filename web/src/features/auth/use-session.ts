@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { Me } from '#contract/users'
 import { api, isApiError } from '../../lib/api-client'
 import { useAnswer, useAnswerCache, useNavigate } from '../../lib/bindings'
@@ -28,6 +28,25 @@ export function useSession(): Session {
     retry: 1,
   })
   return { user: query.data ?? null, isLoading: query.isPending }
+}
+
+/**
+ * For a button whose click depends on who is signed in. A click while the session is still being read is kept
+ * and handled once it is known (the page may answer clicks before then: it hydrates while /api/me is asked).
+ */
+export function useOnceSessionKnown(isLoading: boolean, handler: () => unknown): () => void {
+  const latest = useRef(handler)
+  latest.current = handler
+  const [isQueued, setIsQueued] = useState(false)
+  useEffect(() => {
+    if (!isQueued || isLoading) return
+    setIsQueued(false)
+    void latest.current()
+  }, [isQueued, isLoading])
+  return () => {
+    if (isLoading) setIsQueued(true)
+    else void latest.current()
+  }
 }
 
 /**

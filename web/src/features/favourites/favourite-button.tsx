@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { paths } from '#contract/pages'
 import { cn } from '../../components/ui/cn'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { errorMessage } from '../../lib/api-client'
 import { useLocation, useNavigate } from '../../lib/bindings'
 import { toast } from '../../lib/toast'
-import { useSession } from '../auth/use-session'
+import { useOnceSessionKnown, useSession } from '../auth/use-session'
 import { pendingFavourite, useFavouriteIds, useToggleFavourite } from './favourites-api'
 
 type FavouriteButtonProps = {
@@ -46,23 +46,11 @@ export function FavouriteButton({
       .catch((err) => toast.error(errorMessage(err, 'Could not save this laptop. Please try again.')))
   }, [user, own, productId, toggle])
 
-  // A click while the session is still being read is kept and acted on once it is known.
-  const [isClickQueued, setIsClickQueued] = useState(false)
-  const onClickRef = useRef(onClick)
-  onClickRef.current = onClick
-  useEffect(() => {
-    if (!isClickQueued || isLoading) return
-    setIsClickQueued(false)
-    void onClickRef.current()
-  }, [isClickQueued, isLoading])
+  const onClick = useOnceSessionKnown(isLoading, toggleSaved)
 
   if (own) return null
 
-  async function onClick() {
-    if (isLoading) {
-      setIsClickQueued(true)
-      return
-    }
+  async function toggleSaved() {
     if (!user) {
       pendingFavourite.set(productId)
       navigate(paths.login(`${location.pathname}${location.search}`))

@@ -8,7 +8,7 @@ import { cn } from '../../components/ui/cn'
 import { isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
 import { createReport } from '../admin/reports-api'
-import { useSession } from '../auth/use-session'
+import { useOnceSessionKnown, useSession } from '../auth/use-session'
 
 /**
  * "Report this listing" on the detail page. Signed-out visitors sign in first and come back; the listing's
@@ -19,11 +19,12 @@ export function ReportListing({ productId, sellerEmail }: { productId: string; s
   const navigate = useNavigate()
   const location = useLocation()
   const [isOpen, setIsOpen] = useState(false)
+  const onClick = useOnceSessionKnown(isLoading, open)
 
   if (user && sellerEmail && sameEmail(user.email, sellerEmail)) return null
 
   function open() {
-    if (!user && !isLoading) {
+    if (!user) {
       navigate(`/login?from=${encodeURIComponent(`${location.pathname}${location.search}`)}`)
       return
     }
@@ -34,7 +35,7 @@ export function ReportListing({ productId, sellerEmail }: { productId: string; s
     <>
       <button
         type="button"
-        onClick={open}
+        onClick={onClick}
         className="inline-flex min-h-11 items-center gap-2 rounded-lg px-1 font-medium text-slate-700 text-sm underline-offset-4 hover:text-red-700 hover:underline"
       >
         <Flag aria-hidden="true" className="size-4" />

@@ -6,7 +6,7 @@ import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { useSession } from '../auth/use-session'
+import { useOnceSessionKnown, useSession } from '../auth/use-session'
 import { saveSearch } from './saved-searches-api'
 
 const HINTS: Record<AlertChoice, string> = {
@@ -28,9 +28,11 @@ export function SaveSearchButton({ query }: { query: string }) {
   const [isSaving, setIsSaving] = useState(false)
   const panelId = useId()
 
+  const onClick = useOnceSessionKnown(isLoading, open)
+
   function open() {
     if (!user) {
-      if (!isLoading) navigate(paths.login(`${location.pathname}${location.search}`))
+      navigate(paths.login(`${location.pathname}${location.search}`))
       return
     }
     setIsOpen((v) => !v)
@@ -56,7 +58,7 @@ export function SaveSearchButton({ query }: { query: string }) {
 
   return (
     <div className="relative">
-      <Button variant="secondary" onClick={open} aria-expanded={isOpen} aria-controls={panelId}>
+      <Button variant="secondary" onClick={onClick} aria-expanded={isOpen} aria-controls={panelId}>
         <BellPlus aria-hidden="true" className="size-4" />
         Save this search
       </Button>
