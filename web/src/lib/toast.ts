@@ -6,6 +6,23 @@ import { useSyncExternalStore } from 'react'
  */
 const load = () => import('react-hot-toast')
 
+// A toast's time on screen counts from when it is raised, so it is raised once the toaster is there to show it:
+// the first one would otherwise spend its two seconds while the toaster's code loads.
+let markToasterMounted: () => void = () => undefined
+const toasterMounted = new Promise<void>((resolve) => {
+  markToasterMounted = resolve
+})
+
+/** Called by the toaster (app/toaster.tsx) once it has mounted. */
+export function onToasterMounted(): void {
+  markToasterMounted()
+}
+
+const raise = (show: (api: Awaited<ReturnType<typeof load>>['toast']) => void) => {
+  request()
+  void Promise.all([load(), toasterMounted]).then(([{ toast }]) => show(toast))
+}
+
 let isRequested = false
 const listeners = new Set<() => void>()
 
@@ -33,11 +50,9 @@ export function useToastRequested(): boolean {
 
 export const toast = {
   success(message: string) {
-    request()
-    void load().then(({ toast }) => toast.success(message))
+    raise((api) => api.success(message))
   },
   error(message: string) {
-    request()
-    void load().then(({ toast }) => toast.error(message))
+    raise((api) => api.error(message))
   },
 }

@@ -16,6 +16,17 @@ export function searchHref(q: string, suggestion?: Suggestion): string {
   return paths.browse(params)
 }
 
+/** Whether a box has rendered in this document yet: only the first one can be taking over the server's HTML. */
+let isFirstBox = true
+
+/** What the server-rendered box held before React took it over; undefined on the server and for any later box. */
+function typedBeforeHydration(inputId: string): string | undefined {
+  if (typeof document === 'undefined' || !isFirstBox) return undefined
+  isFirstBox = false
+  const input = document.getElementById(inputId)
+  return input instanceof HTMLInputElement ? input.value : undefined
+}
+
 /** The text typed, passed on once typing pauses, so suggestions are not fetched per keystroke. */
 function useDebounced(value: string, delayMs: number) {
   const [debounced, setDebounced] = useState(value)
@@ -36,7 +47,12 @@ export function NavbarSearch({ className }: { className?: string }) {
   const listId = `${id}-list`
   const navigate = useNavigate()
   const location = useLocation()
-  const [text, setText] = useState('')
+  // On the results page the box shows the search in force; elsewhere it starts empty.
+  const searchInForce =
+    location.pathname === paths.browse() ? (new URLSearchParams(location.search).get('q') ?? '') : ''
+  // Hydrating, the box starts from what it holds: a visitor may have typed before the page went live, and React
+  // would otherwise set the box back to the server's value.
+  const [text, setText] = useState(() => typedBeforeHydration(`${id}-input`) ?? searchInForce)
   const [isOpen, setIsOpen] = useState(false)
   const [active, setActive] = useState(-1)
   const inputRef = useRef<HTMLInputElement>(null)
@@ -44,13 +60,16 @@ export function NavbarSearch({ className }: { className?: string }) {
   const { suggestions } = useSuggestions(isOpen ? typed : '')
   const isListShown = isOpen && text.trim().length >= 2 && suggestions.length > 0
 
-  // On the results page the box shows the search in force; elsewhere it starts empty.
+  // A new address sets the box again. Not on the first render: what was typed before the page went live (React
+  // replays it as a change once hydrated) stays.
+  const address = location.pathname + location.search
+  const shownFor = useRef(address)
   useEffect(() => {
-    const q =
-      location.pathname === paths.browse() ? (new URLSearchParams(location.search).get('q') ?? '') : ''
-    setText(q)
+    if (shownFor.current === address) return
+    shownFor.current = address
+    setText(searchInForce)
     setIsOpen(false)
-  }, [location.pathname, location.search])
+  }, [address, searchInForce])
 
   const listKey = suggestions.map((s) => `${s.kind}:${s.label}`).join('\n')
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new list starts with nothing picked
