@@ -19,12 +19,16 @@ export function searchHref(q: string, suggestion?: Suggestion): string {
 /** Whether a box has rendered in this document yet: only the first one can be taking over the server's HTML. */
 let isFirstBox = true
 
-/** What the server-rendered box held before React took it over; undefined on the server and for any later box. */
-function typedBeforeHydration(inputId: string): string | undefined {
+/**
+ * What the server-rendered box held before React took it over, and whether it has the focus; undefined on the
+ * server and for any later box.
+ */
+function typedBeforeHydration(inputId: string): { value: string; isFocused: boolean } | undefined {
   if (typeof document === 'undefined' || !isFirstBox) return undefined
   isFirstBox = false
   const input = document.getElementById(inputId)
-  return input instanceof HTMLInputElement ? input.value : undefined
+  if (!(input instanceof HTMLInputElement)) return undefined
+  return { value: input.value, isFocused: document.activeElement === input }
 }
 
 /** The text typed, passed on once typing pauses, so suggestions are not fetched per keystroke. */
@@ -52,7 +56,8 @@ export function NavbarSearch({ className }: { className?: string }) {
     location.pathname === paths.browse() ? (new URLSearchParams(location.search).get('q') ?? '') : ''
   // Hydrating, the box starts from what it holds: a visitor may have typed before the page went live, and React
   // would otherwise set the box back to the server's value.
-  const [text, setText] = useState(() => typedBeforeHydration(`${id}-input`) ?? searchInForce)
+  const [typedBefore] = useState(() => typedBeforeHydration(`${id}-input`))
+  const [text, setText] = useState(typedBefore?.value ?? searchInForce)
   const [isOpen, setIsOpen] = useState(false)
   const [active, setActive] = useState(-1)
   const inputRef = useRef<HTMLInputElement>(null)
@@ -70,6 +75,12 @@ export function NavbarSearch({ className }: { className?: string }) {
     setText(searchInForce)
     setIsOpen(false)
   }, [address, searchInForce])
+
+  // Typing there still, they get the suggestions for what they typed (after hydrating: the server's list was shut).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the box the server rendered
+  useEffect(() => {
+    if (typedBefore?.isFocused && typedBefore.value !== searchInForce) setIsOpen(true)
+  }, [])
 
   const listKey = suggestions.map((s) => `${s.kind}:${s.label}`).join('\n')
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new list starts with nothing picked
