@@ -23,6 +23,9 @@ describe('the boot script of a rendered page', () => {
       '<a href="/blog" id="link">Blog</a><button type="button" id="report">Report</button>'
   })
   afterEach(() => {
+    // Each test's boot listens on the one document: the page going live lets go of its clicks.
+    document.body.innerHTML = ''
+    document.dispatchEvent(new Event('page-live'))
     document.head.innerHTML = ''
     document.body.innerHTML = ''
   })
@@ -65,6 +68,20 @@ describe('the boot script of a rendered page', () => {
     // Live now: clicks go through as they are.
     button.click()
     expect(clicks).toHaveBeenCalledTimes(2)
+    await afterFrames()
+  })
+
+  it('lets clicks through when the page’s code cannot load', async () => {
+    await loadBoot()
+    await afterFrames()
+    const entry = document.head.querySelector('script[type="module"]')
+    expect(entry).not.toBeNull()
+    entry?.dispatchEvent(new Event('error'))
+    const button = document.getElementById('report') as HTMLButtonElement
+    const clicks = vi.fn()
+    button.addEventListener('click', clicks)
+    button.click()
+    expect(clicks).toHaveBeenCalledTimes(1)
   })
 
   it('lets a click on a link through', async () => {
@@ -74,5 +91,6 @@ describe('the boot script of a rendered page', () => {
     link.addEventListener('click', clicks)
     link.click()
     expect(clicks).toHaveBeenCalledTimes(1)
+    await afterFrames()
   })
 })

@@ -41,7 +41,7 @@ function afterLargestPaint(): Promise<void> {
  * Clicks on buttons before the code has taken the page over would be lost (a link works without code; a button
  * does not), so they are held and made again once the page says it is live (app/layouts/public-frame.tsx).
  */
-function holdButtonClicks() {
+function holdButtonClicks(): { release: () => void } {
   const held: HTMLElement[] = []
   const hold = (event: MouseEvent) => {
     const button = event.target instanceof Element ? event.target.closest('button') : null
@@ -51,30 +51,37 @@ function holdButtonClicks() {
     if (!held.includes(button)) held.push(button)
   }
   document.addEventListener('click', hold, true)
+  const release = () => document.removeEventListener('click', hold, true)
   document.addEventListener(
     PAGE_LIVE_EVENT,
     () => {
-      document.removeEventListener('click', hold, true)
+      release()
       for (const button of held) if (button.isConnected) button.click()
     },
     { once: true },
   )
+  return { release }
 }
 
-function startCode() {
+function startCode(clicks: { release: () => void }) {
   const code = document.getElementById(PAGE_CODE_ID)
-  if (!(code instanceof HTMLTemplateElement) || !code.dataset.entry) return
+  if (!(code instanceof HTMLTemplateElement) || !code.dataset.entry) {
+    clicks.release()
+    return
+  }
   // The preloads first, so the entry and the page's own chunks download together rather than one after another.
   document.head.append(code.content)
   const entry = document.createElement('script')
   entry.type = 'module'
   entry.crossOrigin = ''
   entry.src = code.dataset.entry
+  // Without its code (offline, or a new version deployed meanwhile) the page's buttons do what they do without it.
+  entry.addEventListener('error', clicks.release, { once: true })
   document.head.append(entry)
 }
 
-holdButtonClicks()
-void afterLargestPaint().then(startCode)
+const clicks = holdButtonClicks()
+void afterLargestPaint().then(() => startCode(clicks))
 
 // A module, with nothing to share.
 export {}
