@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Brand } from '#contract/brands'
 import { CONDITION_DEFINITIONS, type Product } from '#contract/products'
 import { ApiError } from '../../lib/api-client'
+import { aProduct } from '../../test/render'
 import { FakeXhr } from './fake-xhr'
 import { ProductForm, type ProductSubmission } from './product-form'
 
@@ -225,37 +226,17 @@ describe('ProductForm', () => {
   })
 
   it('edits a listing: filled in, and its photos left alone when they were not touched', async () => {
-    const product: Product = {
-      _id: '3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6b',
-      name: 'ThinkPad X1 Carbon Gen 9',
+    const product = aProduct({
       category_id: BRANDS[1]?._id ?? '',
       brand_name: 'Dell',
       seller_name: 'Riley Carter',
-      seller_verified: false,
       seller_email: SELLER.email,
       seller_phone: '+1 312 555 0100',
-      resale_price: 749.5,
-      resale_price_cents: 74_950,
-      original_price: 1299,
-      original_price_cents: 129_900,
-      img: '/media/x1-card.webp',
-      images: [{ card: '/media/x1-card.webp', detail: '/media/x1-detail.webp' }],
       description: 'Light marks on the lid, battery at 88% of design capacity.',
       condition: 'Excellent',
       location: 'Chicago, IL',
-      uses: 2,
-      processor: 'Intel Core i7-1165G7',
-      ram_gb: 16,
-      storage_gb: 512,
-      screen_inches: 14,
       advertise: false,
-      sellStatus: false,
-      postedOn: '2026-11-03T09:30:00.000Z',
-      seller_id: 'seller-1',
-      reservedUntil: null,
-      battery_health_pct: 88,
-      battery_cycles: 150,
-    }
+    })
     const onSubmit = renderForm(undefined, product)
     expect(field('Resale price').value).toBe('749.50')
     expect(field('Phone number').value).toBe('+1 312 555 0100')
