@@ -54,7 +54,7 @@ type Template = {
   pageCode: (modules: string[]) => string
 }
 
-type ManifestEntry = { file: string; imports?: string[]; css?: string[] }
+type ManifestEntry = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] }
 
 /** The script a rendered page loads first (web/src/boot.ts), as Vite's manifest names it. */
 const BOOT_MODULE = 'src/boot.ts'
@@ -117,7 +117,7 @@ function readTemplate(webDir: string): Template | undefined {
     : {}
   const inEntry = new Set(
     Object.values(manifest)
-      .filter((e) => (e as { isEntry?: boolean }).isEntry)
+      .filter((e) => e.isEntry)
       .flatMap((e) => [e.file, ...(e.imports ?? []).map((i) => manifest[i]?.file)]),
   )
   const preloads = (modules: string[]) => {
