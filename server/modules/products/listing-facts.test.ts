@@ -4,7 +4,7 @@ import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { readCountsVersion } from './counts-snapshot'
-import { currentFacts, loadFacts } from './listing-facts'
+import { currentFacts, factsTotal, type ListingFacts, loadFacts } from './listing-facts'
 import { searchProducts } from './search.queries'
 
 // The totals and facets of a search without text come from the per-instance copy of the listings' facts when it is
@@ -65,8 +65,12 @@ const QUERIES = () => {
   ].map((qs) => qs.replace('LENOVO_ID', (lenovo as string).toUpperCase()))
 }
 
-async function bothWays(qs: string) {
-  const q = SearchQuery.parse({ ...Object.fromEntries(new URLSearchParams(qs)), facets: '1', page_size: '5' })
+async function bothWays(qs: string, { facets = true } = {}) {
+  const q = SearchQuery.parse({
+    ...Object.fromEntries(new URLSearchParams(qs)),
+    ...(facets ? { facets: '1' } : {}),
+    page_size: '5',
+  })
   const fromSql = await searchProducts(t.db, q, { facts: false })
   const fromFacts = await searchProducts(t.db, q)
   return { fromSql, fromFacts }
@@ -84,6 +88,24 @@ describe('totals and facets from the listings’ facts', () => {
     const { fromFacts } = await bothWays('max_price=1500')
     for (const facet of Object.values(fromFacts.facets ?? {})) expect(facet.length).toBeGreaterThan(0)
     expect(fromFacts.total).toBeGreaterThan(5)
+  })
+
+  it('give the total alone (no facets asked for) as SQL counts it, and stop counting at the cap', async () => {
+    const facts = await loadFacts(t.db)
+    for (const qs of QUERIES()) {
+      const { fromSql, fromFacts } = await bothWays(qs, { facets: false })
+      expect(fromFacts, qs).toEqual(fromSql)
+      expect(fromFacts.facets).toBeUndefined()
+      // Every count beyond the cap is the cap plus one, whichever narrowest choice the pass read.
+      const q = SearchQuery.parse(Object.fromEntries(new URLSearchParams(qs)))
+      const exact = factsTotal(facts as ListingFacts, q, Date.now(), 10_000)
+      for (const cap of [0, 3, 40]) {
+        expect(factsTotal(facts as ListingFacts, q, Date.now(), cap), `${qs} cap ${cap}`).toBe(
+          Math.min(exact, cap + 1),
+        )
+      }
+    }
+    expect((await bothWays('max_price=1500', { facets: false })).fromFacts.total).toBeGreaterThan(40)
   })
 
   it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {
