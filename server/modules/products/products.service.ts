@@ -11,7 +11,7 @@ import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.j
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
 import { savedCounts } from '#server/modules/favourites/favourites.service'
 import { countUpTo, listPaging, type PagedList } from './paging'
-import { selectProductsWithKeys, toProduct } from './products.queries'
+import { selectPageRows, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect
 type Photo = { cardUrl: string; detailUrl: string }
@@ -213,11 +213,15 @@ export async function findSellerProducts(
   if (!seller) return { items: [], total: 0, isEstimate: false, nextCursor: null }
   const where = and(eq(products.sellerId, seller.id), isNull(products.removedAt)) as SQL
   const paging = listPaging(q)
-  const rows = await selectProductsWithKeys(db, sql`${products.postedOn}`)
-    .where(paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where)
-    .orderBy(sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`)
-    .limit(paging.limit)
-    .offset(paging.offset)
+  const rows = await selectPageRows(db, {
+    where: paging.after
+      ? (and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) as SQL)
+      : where,
+    orderBy: [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`],
+    k0: sql`${products.postedOn}`,
+    limit: paging.limit,
+    offset: paging.offset,
+  })
   const page = await paging.finish(rows, () => countUpTo(db, where))
   const ids = page.items.map((row) => row.id)
   const sales = await salesOfProducts(db, ids, autoCompleteDays)

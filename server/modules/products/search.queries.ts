@@ -28,6 +28,7 @@ import {
   currentFacts,
   type FactsFacets,
   factsFacets,
+  factsTotal,
   type ListingFacts,
   postedWithinCounts,
 } from './listing-facts'
@@ -44,7 +45,7 @@ import {
   rowsOf,
   timestampKey,
 } from './paging'
-import { selectProductsWithKeys, toProduct } from './products.queries'
+import { selectPageRows, toProduct } from './products.queries'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
 
@@ -227,7 +228,7 @@ export const TEXT_TOTAL_THRESHOLD = 1_000
 
 /**
  * The total: summed from listing_counts when the filters allow (exact, a few hundred rows); else from the listings'
- * facts when the copy is current (exact, one pass in memory); else "10,000+" when the planner expects far more
+ * facts when the copy is current (exact up to the threshold, in memory); else "10,000+" when the planner expects far more
  * matches than that; else counted, stopping at TOTAL_THRESHOLD + 1.
  */
 async function cappedCount(
@@ -235,11 +236,11 @@ async function cappedCount(
   where: SQL,
   counts: CountQuery | undefined,
   snapshot: () => Promise<CountsSnapshot>,
-  fromFacts: () => Promise<FactsFacets | undefined>,
+  fromFacts: () => Promise<number | undefined>,
 ): Promise<{ total: number; isEstimate: boolean }> {
   if (counts) return capped(sumCounts(await snapshot(), counts))
-  const facts = await fromFacts()
-  if (facts) return capped(facts.total)
+  const total = await fromFacts()
+  if (total !== undefined) return capped(total)
   if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD) return capped(TOTAL_THRESHOLD + 1)
   return capped(await countUpTo(db, where))
 }
@@ -384,9 +385,12 @@ export async function searchProducts(
     : undefined
   // One statement: the page's ids as a subquery (from the keyset index alone where it can), and their rows.
   const pageOf = (ids: SQL) =>
-    selectProductsWithKeys(db, plan.k0, plan.k1)
-      .where(sql`${products.id} in (${ids})`)
-      .orderBy(...plan.orderBy)
+    selectPageRows(db, {
+      where: sql`${products.id} in (${ids})`,
+      orderBy: plan.orderBy,
+      k0: plan.k0,
+      k1: plan.k1,
+    })
   const walk =
     sort === 'relevance' && textMatch && textTotal?.isEstimate
       ? bestTierIds(where, textMatch, cursor, paging)
@@ -444,10 +448,16 @@ export async function searchProducts(
     if (copy) factsCounted ??= factsFacets(copy, q, Date.now())
     return factsCounted
   }
+  // The total alone, when no facets are asked for, stops at the threshold and reads the narrowest choice's listings.
+  const totalFromFacts = async () => {
+    if (wantFacets) return (await fromFacts())?.total
+    const copy = await facts()
+    return copy ? factsTotal(copy, q, Date.now(), TOTAL_THRESHOLD) : undefined
+  }
   const counted =
     !cursor && paging.offset === 0 && !hasMore
       ? { total: pageRows.length, isEstimate: false }
-      : (textTotal ?? (await cappedCount(db, where, counts, snapshot, fromFacts)))
+      : (textTotal ?? (await cappedCount(db, where, counts, snapshot, totalFromFacts)))
   const result: SearchResult = {
     items: pageRows.map((r) => toProduct(r)),
     total: counted.total,
