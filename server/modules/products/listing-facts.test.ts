@@ -108,6 +108,89 @@ describe('totals and facets from the listings’ facts', () => {
     expect((await bothWays('max_price=1500', { facets: false })).fromFacts.total).toBeGreaterThan(40)
   })
 
+  it('give a text search, and filters the counts do not know, the facets a count over each listing gives', async () => {
+    // Every listing on sale, with what the facets count by and whether it matches the text.
+    const listings = (
+      (await t.db.execute(sql`
+      select p.brand_id::text as brand, p.condition, p.ram_gb::text as ram, p.storage_gb::text as storage,
+        floor(p.screen_inches)::int::text as screen, coalesce(p.processor_family, '') as processor,
+        coalesce(p.battery_health_pct, -1) as battery, p.resale_price_cents as price, p.ram_gb as ram_gb,
+        p.storage_gb as storage_gb, extract(epoch from p.posted_on) * 1000 as posted_ms,
+        p.search_vector @@ to_tsquery('simple', 'ryzen') as ryzen
+      from products p join users u on u.id = p.seller_id
+      where not p.is_sold and p.removed_at is null and p.expired_at is null and u.disabled_at is null`)) as unknown as {
+        rows: Record<string, string | number | boolean>[]
+      }
+    ).rows
+    const [lenovo] = brandIds
+    const searches = [
+      'q=ryzen',
+      'q=ryzen&posted_within=10&min_battery_pct=60',
+      `q=ryzen&brand=${lenovo}&ram=8&ram=16&min_battery_pct=95&condition=Good&condition=Excellent`,
+      'max_price=900&posted_within=45&screen=14',
+      'min_battery_pct=72&condition=Good&min_storage_gb=256',
+      'min_price=700&posted_within=3&processor=intel-core-i5&processor=amd-ryzen-7',
+    ]
+    for (const qs of searches) {
+      const params = new URLSearchParams(qs)
+      // A name given twice is a list of choices, as the route reads it.
+      const fields = Object.fromEntries(
+        [...new Set(params.keys())].map((k) => [
+          k,
+          params.getAll(k).length > 1 ? params.getAll(k) : params.get(k),
+        ]),
+      )
+      const q = SearchQuery.parse({ ...fields, facets: '1' })
+      expect(Object.keys(q).length, qs).toBe(Object.keys(fields).length + 1)
+      const got = (await searchProducts(t.db, q, { facts: false })).facets
+      const now = Date.now()
+      // Each test of a search, by name, so a facet's count can leave out its own.
+      const tests: Record<string, (l: Record<string, string | number | boolean>) => boolean> = {
+        base: (l) =>
+          (!q.q || l.ryzen === true) &&
+          (q.min_price === undefined || Number(l.price) >= q.min_price * 100) &&
+          (q.max_price === undefined || Number(l.price) <= q.max_price * 100) &&
+          (q.min_storage_gb === undefined || Number(l.storage_gb) >= q.min_storage_gb),
+        brand: (l) => !q.brand || q.brand.includes(String(l.brand)),
+        condition: (l) => !q.condition || q.condition.includes(String(l.condition) as never),
+        ram: (l) => !q.ram || q.ram.includes(Number(l.ram)),
+        storage: (l) => !q.storage || q.storage.includes(Number(l.storage)),
+        screen: (l) => !q.screen || q.screen.includes(Number(l.screen)),
+        processor: (l) => !q.processor || q.processor.includes(String(l.processor) as never),
+        posted: (l) => !q.posted_within || Number(l.posted_ms) >= now - q.posted_within * 86_400_000,
+        battery: (l) => q.min_battery_pct === undefined || Number(l.battery) >= q.min_battery_pct,
+      }
+      const allBut = (skip: string) =>
+        listings.filter((l) => Object.entries(tests).every(([name, test]) => name === skip || test(l)))
+      const byValue = (name: string) => {
+        const counts: Record<string, number> = {}
+        for (const l of allBut(name)) {
+          const value = String(l[name])
+          if (!(name === 'processor' && value === '')) counts[value] = (counts[value] ?? 0) + 1
+        }
+        return counts
+      }
+      const choices = (list: { value: string; count: number }[] | undefined) =>
+        Object.fromEntries((list ?? []).map((c) => [c.value, c.count]))
+      for (const name of ['brand', 'condition', 'ram', 'storage', 'screen', 'processor'] as const) {
+        expect(choices(got?.[name]), `${qs}: ${name}`).toEqual(byValue(name))
+      }
+      const posted = Object.fromEntries(
+        [1, 7, 30, 90]
+          .map((days) => [
+            String(days),
+            allBut('posted').filter((l) => Number(l.posted_ms) >= now - days * 86_400_000).length,
+          ])
+          .filter(([, n]) => n !== 0),
+      )
+      expect(choices(got?.posted_within), `${qs}: posted`).toEqual(posted)
+      const high = allBut('battery').filter((l) => Number(l.battery) >= 80).length
+      expect(choices(got?.battery), `${qs}: battery`).toEqual(high ? { '80': high } : {})
+      // The search is not between two empty answers.
+      expect(Object.keys(byValue('brand')).length, qs).toBeGreaterThan(0)
+    }
+  })
+
   it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {
     await loadFacts(t.db)
     const lenovo = brandIds[0] as string
