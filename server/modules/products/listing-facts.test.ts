@@ -4,7 +4,14 @@ import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { readCountsVersion } from './counts-snapshot'
-import { currentFacts, factsTotal, type ListingFacts, loadFacts } from './listing-facts'
+import {
+  currentFacts,
+  factsPage,
+  factsTotal,
+  type ListingFacts,
+  loadFacts,
+  timestampMicros,
+} from './listing-facts'
 import { searchProducts } from './search.queries'
 
 // The totals and facets of a search without text come from the per-instance copy of the listings' facts when it is
@@ -189,6 +196,85 @@ describe('totals and facets from the listings’ facts', () => {
       // The search is not between two empty answers.
       expect(Object.keys(byValue('brand')).length, qs).toBeGreaterThan(0)
     }
+  })
+
+  it('page through every sort as SQL does, by cursor and by page number, from the copy', async () => {
+    // Thirty listings share a price and thirty a posting time, so pages end inside ties, which the id breaks.
+    await t.db.execute(sql`
+      update products set resale_price_cents = 99900 where id in (select id from products order by id limit 30)`)
+    await t.db.execute(sql`
+      update products set posted_on = (select max(posted_on) from products) - interval '3 days'
+      where id in (select id from products order by id desc limit 30)`)
+    const facts = (await loadFacts(t.db)) as ListingFacts
+    const [lenovo] = brandIds
+    for (const filters of [
+      '',
+      `brand=${lenovo}&max_price=1500`,
+      'min_battery_pct=70&posted_within=9',
+      'max_price=1',
+    ]) {
+      for (const sort of ['newest', 'price_asc', 'price_desc'] as const) {
+        const qs = `${filters}&sort=${sort}`
+        let cursor: string | undefined
+        let pages = 0
+        do {
+          const q = SearchQuery.parse({
+            ...Object.fromEntries(new URLSearchParams(qs)),
+            page_size: '12',
+            ...(cursor ? { cursor } : {}),
+          })
+          const fromSql = await searchProducts(t.db, q, { facts: false })
+          // The copy's choice alone, before any statement: the same listings in the same order.
+          const decoded = cursor
+            ? (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as {
+                k: (string | number)[]
+                id: string
+              })
+            : undefined
+          const ids = factsPage(facts, q, sort, { pageSize: 12, offset: 0 }, decoded, Date.now())
+          expect(ids?.slice(0, 12), `${qs} page ${pages}`).toEqual(fromSql.items.map((p) => p._id))
+          expect(await searchProducts(t.db, q), `${qs} page ${pages}`).toEqual(fromSql)
+          cursor = fromSql.next_cursor ?? undefined
+          pages++
+        } while (cursor)
+        if (filters === '') expect(pages, qs).toBeGreaterThan(30)
+        // A page number skips the matches before it.
+        const third = SearchQuery.parse({
+          ...Object.fromEntries(new URLSearchParams(qs)),
+          page_size: '40',
+          page: '3',
+        })
+        expect(await searchProducts(t.db, third), qs).toEqual(
+          await searchProducts(t.db, third, { facts: false }),
+        )
+      }
+    }
+  })
+
+  it('go on from a cursor whose listing has since gone, and read times as the database writes them', async () => {
+    let facts = (await loadFacts(t.db)) as ListingFacts
+    const q = SearchQuery.parse({ sort: 'newest', page_size: '10' })
+    const first = await searchProducts(t.db, q)
+    const last = first.items.at(-1)?._id as string
+    await t.db.execute(sql`update products set is_sold = true where id = ${last}`)
+    facts = (await loadFacts(t.db)) as ListingFacts
+    const next = SearchQuery.parse({ sort: 'newest', page_size: '10', cursor: first.next_cursor as string })
+    const fromSql = await searchProducts(t.db, next, { facts: false })
+    const decoded = JSON.parse(Buffer.from(first.next_cursor as string, 'base64url').toString())
+    expect(
+      factsPage(facts, next, 'newest', { pageSize: 10, offset: 0 }, decoded, Date.now())?.slice(0, 10),
+    ).toEqual(fromSql.items.map((p) => p._id))
+    expect(await searchProducts(t.db, next)).toEqual(fromSql)
+    expect(fromSql.items.map((p) => p._id)).not.toContain(last)
+
+    expect(timestampMicros('2026-07-16 19:14:19.322248+00')).toBe(
+      Date.UTC(2026, 6, 16, 19, 14, 19) * 1000 + 322248,
+    )
+    expect(timestampMicros('2026-07-16 19:14:19.3+05:30')).toBe(
+      Date.UTC(2026, 6, 16, 13, 44, 19) * 1000 + 300000,
+    )
+    expect(timestampMicros('2026-07-16 19:14:19-03')).toBe(Date.UTC(2026, 6, 16, 22, 14, 19) * 1000)
+    for (const bad of ['yesterday', '2026-07-16', 12, undefined]) expect(timestampMicros(bad)).toBeUndefined()
   })
 
   it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {

@@ -30,6 +30,12 @@ export type ListingFacts = {
   battery: Int16Array
   priceCents: Int32Array
   postedMs: Float64Array
+  /** The posting time to the microsecond, as the database keeps it: what a cursor compares with. */
+  postedUs: Float64Array
+  /** Every row's id, 36 characters each, one after the other (far less memory than a string per row). */
+  ids: string
+  /** Rows by price, cheapest first, ties by id: the order of `sort=price_asc` (backwards, `price_desc`). */
+  byPrice: Int32Array
   /** Rows are in posting order, newest first. */
   newestFirst: boolean
 }
@@ -65,6 +71,11 @@ function heldFor(db: Db): Held {
   return h
 }
 
+/** The copy as held, current or not: a caller must check the version its own statement read (`currentFacts`). */
+export function heldFacts(db: Db): ListingFacts | undefined {
+  return heldFor(db).facts
+}
+
 export function currentFacts(db: Db, version: string | undefined): ListingFacts | undefined {
   const h = heldFor(db)
   if (version !== undefined && h.facts?.version === version) return h.facts
@@ -80,6 +91,7 @@ export function loadFacts(db: Db): Promise<ListingFacts | undefined> {
   if (entry.loading) return entry.loading
   entry.startedAt = Date.now()
   entry.loading = readFacts(db)
+    .then(withPriceOrder)
     .then((facts) => {
       entry.facts = facts
       return facts
@@ -104,7 +116,8 @@ async function readFacts(db: Db): Promise<ListingFacts> {
       string_agg(coalesce(processor_family, ''), ',') as processor,
       string_agg(coalesce(battery_health_pct, -1)::text, ',') as battery,
       string_agg(resale_price_cents::text, ',') as price,
-      string_agg((extract(epoch from posted_on) * 1000)::bigint::text, ',') as posted
+      string_agg((extract(epoch from posted_on) * 1000000)::bigint::text, ',') as posted,
+      string_agg(id::text, '') as ids
     from (select * from products where ${isOnSale}
       order by posted_on desc nulls last, id desc nulls last) as products`,
   )
@@ -112,7 +125,8 @@ async function readFacts(db: Db): Promise<ListingFacts> {
   const split = (name: string) => (size > 0 ? (row?.[name] ?? '').split(',') : [])
   const numbers = (name: string) => split(name).map(Number)
   const column = (name: string): Column => dictionaryColumn(split(name))
-  const postedMs = Float64Array.from(numbers('posted'))
+  const postedUs = Float64Array.from(numbers('posted'))
+  const postedMs = postedUs.map((us) => us / 1000)
   // An aggregate reads a sorted subquery in its order; checked, as postedWithinCounts relies on it.
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
@@ -134,8 +148,28 @@ async function readFacts(db: Db): Promise<ListingFacts> {
     battery: Int16Array.from(numbers('battery')),
     priceCents: Int32Array.from(numbers('price')),
     postedMs,
+    postedUs,
+    ids: row?.ids ?? '',
+    byPrice: new Int32Array(0),
   }
 }
+
+/** Sorted once per copy, in the background load, not in a request. */
+function withPriceOrder(f: ListingFacts): ListingFacts {
+  const order = Int32Array.from({ length: f.size }, (_, r) => r)
+  order.sort(
+    (a, b) =>
+      (f.priceCents[a] as number) - (f.priceCents[b] as number) || compareText(idAt(f, a), idAt(f, b)),
+  )
+  return { ...f, byPrice: order }
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+const ID_LENGTH = 36
+
+/** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
+export const idAt = (f: ListingFacts, r: number) => f.ids.slice(r * ID_LENGTH, (r + 1) * ID_LENGTH)
 
 /** The filters that are no facet (price range, RAM and storage minimums) as bounds: an absent one passes every row. */
 type Bounds = { minPrice: number; maxPrice: number; minRam: number; minStorage: number; minBattery: number }
@@ -237,6 +271,82 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): Fac
     values[name] = map
   })
   return { total, values, postedWithin: Array.from(posted), battery80 }
+}
+
+export type FactsSort = 'newest' | 'price_asc' | 'price_desc'
+
+/**
+ * The ids of a page of a search without text, in the search's order: `pageSize` + 1 of them when there are more
+ * (the first `offset` matches skipped, or those up to the cursor's key). The listings are read in the sort's order
+ * from the copy (posting order, or by price), so a page costs the matches before it at most, and its rows are then
+ * one read by id. Undefined when the copy cannot say: it is not in posting order, or the cursor's time is not one
+ * the database wrote.
+ */
+export function factsPage(
+  f: ListingFacts,
+  q: SearchQuery,
+  sort: FactsSort,
+  paging: { pageSize: number; offset: number },
+  cursor: { k: (string | number)[]; id: string } | undefined,
+  nowMs: number,
+): string[] | undefined {
+  if (!f.newestFirst) return undefined
+  const n = f.size
+  const byPrice = sort !== 'newest'
+  const backwards = sort === 'price_desc'
+  const rowAt = (i: number) => (byPrice ? (f.byPrice[backwards ? n - 1 - i : i] as number) : i)
+  let start = 0
+  if (cursor) {
+    const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
+    if (key === undefined || !Number.isFinite(key)) return undefined
+    const id = cursor.id.toLowerCase()
+    const value = (r: number) => (byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number))
+    // Whether row r comes after the cursor's listing: price_asc goes up by (price, id), the others down.
+    const isAfter = (r: number) => {
+      const v = value(r)
+      if (v !== key) return sort === 'price_asc' ? v > key : v < key
+      return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
+    }
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (isAfter(rowAt(mid))) hi = mid
+      else lo = mid + 1
+    }
+    start = lo
+  }
+  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
+  const filters = facetFilters(f, countQueryOf(q))
+  const bounds = boundsOf(q)
+  const ids: string[] = []
+  let skip = paging.offset
+  for (let i = start; i < n && ids.length <= paging.pageSize; i++) {
+    const r = rowAt(i)
+    if ((f.postedMs[r] as number) < postedAfter) {
+      // Newest first: every later row is older still.
+      if (!byPrice) break
+      continue
+    }
+    if (!passesFacets(filters, r) || !passesBase(f, bounds, r)) continue
+    if ((f.battery[r] as number) < bounds.minBattery) continue
+    if (skip > 0) skip--
+    else ids.push(idAt(f, r))
+  }
+  return ids
+}
+
+const PG_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?$/
+
+/** A time as PostgreSQL writes a timestamptz (`2026-07-16 19:14:19.322248+00`), in microseconds since 1970. */
+export function timestampMicros(text: string | number | undefined): number | undefined {
+  const m = typeof text === 'string' ? PG_TIMESTAMP.exec(text) : null
+  if (!m) return undefined
+  const part = (i: number) => Number(m[i] ?? 0)
+  const seconds = Date.UTC(part(1), part(2) - 1, part(3), part(4), part(5), part(6)) / 1000
+  const offset = (m[8] === '-' ? -1 : 1) * (part(9) * 3600 + part(10) * 60 + part(11))
+  return (seconds - offset) * 1_000_000 + Number((m[7] ?? '').padEnd(6, '0'))
 }
 
 /**

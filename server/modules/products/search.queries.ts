@@ -28,7 +28,9 @@ import {
   currentFacts,
   type FactsFacets,
   factsFacets,
+  factsPage,
   factsTotal,
+  heldFacts,
   type ListingFacts,
   postedWithinCounts,
 } from './listing-facts'
@@ -383,6 +385,16 @@ export async function searchProducts(
   const textTotal = textMatch
     ? capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
     : undefined
+  // Without text, the page's ids from the listings' facts when the copy is current: read in the sort's order in
+  // memory, then one read of their rows, whose version row must be the copy's (else the page is read again by SQL).
+  const pageFromFacts = async () => {
+    const copy = textMatch || opts.facts === false ? undefined : heldFacts(db)
+    if (!copy || sort === 'relevance') return undefined
+    const ids = factsPage(copy, q, sort, paging, cursor, Date.now())
+    if (!ids?.length) return undefined
+    const found = await pageOf(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`)
+    return found.length === ids.length && found[0]?.countsVersion === copy.version ? found : undefined
+  }
   // One statement: the page's ids as a subquery (from the keyset index alone where it can), and their rows.
   const pageOf = (ids: SQL) =>
     selectPageRows(db, {
@@ -399,7 +411,8 @@ export async function searchProducts(
   const rows =
     walked && walked.length > paging.pageSize
       ? walked
-      : await pageOf(
+      : ((await pageFromFacts()) ??
+        (await pageOf(
           limitOffset(
             db
               .select({ id: products.id })
@@ -410,7 +423,7 @@ export async function searchProducts(
             paging.pageSize + 1,
             paging.offset,
           ),
-        )
+        )))
   const hasMore = rows.length > paging.pageSize
   const pageRows = rows.slice(0, paging.pageSize)
   const last = pageRows.at(-1)
