@@ -12,6 +12,7 @@ import {
   loadFacts,
   timestampMicros,
 } from './listing-facts'
+import { findBrandProducts } from './products.queries'
 import { searchProducts } from './search.queries'
 
 // The totals and facets of a search without text come from the per-instance copy of the listings' facts when it is
@@ -275,6 +276,32 @@ describe('totals and facets from the listings’ facts', () => {
     )
     expect(timestampMicros('2026-07-16 19:14:19-03')).toBe(Date.UTC(2026, 6, 16, 22, 14, 19) * 1000)
     for (const bad of ['yesterday', '2026-07-16', 12, undefined]) expect(timestampMicros(bad)).toBeUndefined()
+  })
+
+  it('give the brand page each of its listings once, newest first, as the search by brand does', async () => {
+    await loadFacts(t.db)
+    const brand = brandIds[1] as string
+    const walk = async (page: (cursor?: string) => Promise<{ ids: string[]; next: string | null }>) => {
+      const ids: string[] = []
+      let cursor: string | undefined
+      do {
+        const got = await page(cursor)
+        ids.push(...got.ids)
+        cursor = got.next ?? undefined
+      } while (cursor)
+      return ids
+    }
+    const fromFacts = await walk(async (cursor) => {
+      const got = await findBrandProducts(t.db, brand.toUpperCase(), { page_size: 12, cursor })
+      return { ids: got.items.map((p) => p._id), next: got.nextCursor }
+    })
+    const fromSql = await walk(async (cursor) => {
+      const q = SearchQuery.parse({ brand, sort: 'newest', page_size: '12', ...(cursor ? { cursor } : {}) })
+      const got = await searchProducts(t.db, q, { facts: false })
+      return { ids: got.items.map((p) => p._id), next: got.next_cursor }
+    })
+    expect(fromFacts.length).toBeGreaterThan(100)
+    expect(fromFacts).toEqual(fromSql)
   })
 
   it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import {
@@ -274,6 +274,26 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): Fac
 }
 
 export type FactsSort = 'newest' | 'price_asc' | 'price_desc'
+
+/**
+ * A page of a search without text by the copy: its ids chosen in memory (`factsPage`), then `read` for their rows.
+ * Those rows carry the version row as their statement read it: unless it is the copy's (or a listing is missing),
+ * the answer is undefined and the caller reads the page by SQL. Undefined too when there is no copy yet.
+ */
+export async function pageByFacts<R extends { countsVersion: string }>(
+  db: Db,
+  q: SearchQuery,
+  sort: FactsSort,
+  paging: { pageSize: number; offset: number },
+  cursor: { k: (string | number)[]; id: string } | undefined,
+  read: (ids: SQL) => Promise<R[]>,
+): Promise<R[] | undefined> {
+  const copy = heldFacts(db)
+  const ids = copy ? factsPage(copy, q, sort, paging, cursor, Date.now()) : undefined
+  if (!copy || !ids?.length) return undefined
+  const rows = await read(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`)
+  return rows.length === ids.length && rows[0]?.countsVersion === copy.version ? rows : undefined
+}
 
 /**
  * The ids of a page of a search without text, in the search's order: `pageSize` + 1 of them when there are more

@@ -141,6 +141,8 @@ export function listPaging(q: { cursor?: string; page?: number; page_size?: numb
       : undefined,
     limit: paging.pageSize + 1,
     offset: paging.offset,
+    pageSize: paging.pageSize,
+    cursor,
     async finish<R extends { id: string; k0: string }>(
       rows: R[],
       count: () => Promise<number>,

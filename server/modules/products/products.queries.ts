@@ -7,6 +7,7 @@ import type { Db } from '#server/db/client'
 import { brands, productHolds, productImages, products, users } from '#server/db/schema'
 import { sellerRatingSql, toSellerRating } from '#server/modules/reviews/seller-rating'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
+import { pageByFacts } from './listing-facts'
 import { isOnSale, limitOffset, listPaging, type PagedList, rowsOf } from './paging'
 
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
@@ -234,11 +235,16 @@ export async function findBrandProducts(
     paging.limit,
     paging.offset,
   )
-  const rows = await selectPageRows(db, {
-    where: sql`${products.id} in (${pageIds})`,
-    orderBy: order,
-    k0: sql`${products.postedOn}`,
-  })
+  const pageOf = (ids: SQL) =>
+    selectPageRows(db, {
+      where: sql`${products.id} in (${ids})`,
+      orderBy: order,
+      k0: sql`${products.postedOn}`,
+    })
+  // The brand's newest from the listings' facts when the copy is current, as a search by brand would.
+  const rows =
+    (await pageByFacts(db, { brand: [brandId] }, 'newest', paging, paging.cursor, pageOf)) ??
+    (await pageOf(pageIds))
   // The brand's total is kept in listing_counts by triggers: no count over its listings.
   const page = await paging.finish(rows, async () =>
     sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),

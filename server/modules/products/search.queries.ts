@@ -28,10 +28,9 @@ import {
   currentFacts,
   type FactsFacets,
   factsFacets,
-  factsPage,
   factsTotal,
-  heldFacts,
   type ListingFacts,
+  pageByFacts,
   postedWithinCounts,
 } from './listing-facts'
 import {
@@ -387,14 +386,10 @@ export async function searchProducts(
     : undefined
   // Without text, the page's ids from the listings' facts when the copy is current: read in the sort's order in
   // memory, then one read of their rows, whose version row must be the copy's (else the page is read again by SQL).
-  const pageFromFacts = async () => {
-    const copy = textMatch || opts.facts === false ? undefined : heldFacts(db)
-    if (!copy || sort === 'relevance') return undefined
-    const ids = factsPage(copy, q, sort, paging, cursor, Date.now())
-    if (!ids?.length) return undefined
-    const found = await pageOf(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`)
-    return found.length === ids.length && found[0]?.countsVersion === copy.version ? found : undefined
-  }
+  const pageFromFacts = async () =>
+    textMatch || opts.facts === false || sort === 'relevance'
+      ? undefined
+      : pageByFacts(db, q, sort, paging, cursor, pageOf)
   // One statement: the page's ids as a subquery (from the keyset index alone where it can), and their rows.
   const pageOf = (ids: SQL) =>
     selectPageRows(db, {
