@@ -287,11 +287,14 @@ export const listingCounts = pgTable(
 
 /**
  * One row: a number that grows with every transaction that changes `listing_counts` (bumped at its commit by a
- * deferred trigger), so an instance's copy of the counts is known to be current by reading one row.
+ * deferred trigger), so an instance's copy of the counts is known to be current by reading one row; and one that
+ * grows with every transaction that adds a word to `search_terms` or marks one as in a name, so a correction an
+ * instance remembers is known to be the one the vocabulary gives now.
  */
 export const listingCountsVersion = pgTable('listing_counts_version', {
   id: boolean('id').primaryKey().default(true),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
+  termsVersion: bigint('terms_version', { mode: 'number' }).notNull().default(0),
 })
 
 // ---------------------------------------------------------------------------------------------

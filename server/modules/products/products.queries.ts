@@ -130,6 +130,8 @@ const pageColumns = {
   sellerPhone: products.sellerPhone,
   // The version of listing_counts as this statement saw it: a total from the counts' copy needs no other read.
   countsVersion: sql<string>`(select version::text from listing_counts_version where id)`,
+  // The vocabulary's version: a search with a remembered correction checks it (search.queries.ts).
+  termsVersion: sql<string>`(select terms_version::text from listing_counts_version where id)`,
 }
 
 /**
@@ -151,6 +153,7 @@ export type PageRow = ProductRow & {
   sellerEmail: string
   sellerPhone: string
   countsVersion: string
+  termsVersion: string
   /** Two sort keys as text: what a cursor carries. */
   k0: string
   k1: string

@@ -74,6 +74,8 @@ export type TextMatch = {
   phrase: string
   /** The best tier a listing can reach: 3, or 2 when some word is in no listing's brand or name. */
   bestTier: 2 | 3
+  /** The vocabulary's version (listing_counts_version.terms_version) this was read at. */
+  termsVersion: string
 }
 
 /**
@@ -89,10 +91,11 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
     fixed_in_name: boolean | null
     prefix: boolean
     prefix_in_name: boolean
+    terms_version: string
   }>(
     db,
     sql`
-    select c.word, c.fixed, (select s.in_name from search_terms s where s.term = c.fixed) as fixed_in_name,
+    select (select terms_version::text from listing_counts_version where id) as terms_version, c.word, c.fixed, (select s.in_name from search_terms s where s.term = c.fixed) as fixed_in_name,
       exists (select 1 from search_terms s where s.term like c.word || '%') as prefix,
       exists (select 1 from search_terms s where s.term like c.word || '%' and s.in_name) as prefix_in_name
     from (
@@ -118,8 +121,47 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
     titleQuery: terms.map((t) => `${t.term}${t.prefix ? ':*A' : ':A'}`).join(' & '),
     phrase: terms.map((t) => t.term).join(' '),
     bestTier: terms.every((t) => t.inName) ? 3 : 2,
+    termsVersion: rows[0]?.terms_version ?? '0',
   }
 }
+
+/**
+ * The corrections of the words an instance was asked for, with the vocabulary's version each was read at. Search
+ * takes a remembered one without asking the database, and its page statement reads the version row: a correction
+ * read at another version is forgotten and the search runs again (see `searchProducts`). Exact, not a cache with a
+ * lifetime: a word a new listing brings is found from the next search on.
+ */
+const corrections = new WeakMap<Db, Map<string, TextMatch>>()
+const MAX_CORRECTIONS = 5_000
+
+function correctionsOf(db: Db): Map<string, TextMatch> {
+  let held = corrections.get(db)
+  if (!held) {
+    held = new Map()
+    corrections.set(db, held)
+  }
+  return held
+}
+
+/** resolveText, remembered; `fresh` says whether it was read now (no need to check its version). */
+async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | null; fresh: boolean }> {
+  const key = searchWords(q).join(' ')
+  const held = correctionsOf(db)
+  const known = held.get(key)
+  if (known) return { match: known, fresh: false }
+  const match = await resolveText(db, q)
+  if (match) {
+    // The oldest goes first when full: a Map keeps its keys in the order they were added.
+    if (held.size >= MAX_CORRECTIONS) held.delete(held.keys().next().value as string)
+    held.set(key, match)
+  }
+  return { match, fresh: true }
+}
+
+const readTermsVersion = async (db: Db) =>
+  (
+    await rowsOf<{ v: string }>(db, sql`select terms_version::text as v from listing_counts_version where id`)
+  )[0]?.v ?? '0'
 
 const textCondition = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.tsquery})`
 
@@ -358,7 +400,8 @@ export async function searchProducts(
   const paging = readPaging(q)
   const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, KEY_COUNT[sort]) : undefined
   const wantFacets = q.facets === '1' || q.facets === 'true'
-  const text = q.q ? await resolveText(db, q.q) : null
+  const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
+  const text = resolved?.match ?? null
   if (q.q && !text) {
     // Nothing searchable was typed (only punctuation or symbols): nothing matches.
     const empty: SearchResult = {
@@ -419,6 +462,14 @@ export async function searchProducts(
             paging.offset,
           ),
         )))
+  if (textMatch && resolved && !resolved.fresh) {
+    // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
+    const now = rows[0]?.termsVersion ?? (await readTermsVersion(db))
+    if (now !== textMatch.termsVersion) {
+      correctionsOf(db).delete(searchWords(q.q as string).join(' '))
+      return searchProducts(db, q, opts)
+    }
+  }
   const hasMore = rows.length > paging.pageSize
   const pageRows = rows.slice(0, paging.pageSize)
   const last = pageRows.at(-1)
