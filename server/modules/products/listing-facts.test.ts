@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SQL, sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
@@ -302,6 +303,39 @@ describe('totals and facets from the listings’ facts', () => {
     })
     expect(fromFacts.length).toBeGreaterThan(100)
     expect(fromFacts).toEqual(fromSql)
+  })
+
+  it('are not tried once a page read by SQL saw a newer version, until the copy is read again', async () => {
+    const q = SearchQuery.parse({ sort: 'price_asc', page_size: '5' })
+    // Statements that read a page by the copy's ids.
+    const byIds = async () => {
+      const execute = vi.spyOn(t.db, 'execute')
+      try {
+        const result = await searchProducts(t.db, q)
+        const dialect = new PgDialect()
+        const reads = execute.mock.calls.filter(([query]) =>
+          dialect.sqlToQuery(query as SQL).sql.includes('unnest('),
+        )
+        return { result, reads: reads.length }
+      } finally {
+        execute.mockRestore()
+      }
+    }
+    // Loaded just now, so no reload starts within the next second (reloads are spaced).
+    await loadFacts(t.db)
+    expect((await byIds()).reads).toBe(1)
+    await t.db.execute(sql`
+      update products set resale_price_cents = resale_price_cents + 1 where id = (select id from products
+        where not is_sold and removed_at is null and expired_at is null order by resale_price_cents limit 1)`)
+    // The first search after the change finds out from its own read; the next does not try the copy.
+    const first = await byIds()
+    expect(first.reads).toBe(1)
+    const second = await byIds()
+    expect(second.reads).toBe(0)
+    expect(second.result).toEqual(await searchProducts(t.db, q, { facts: false }))
+    expect(first.result).toEqual(second.result)
+    await loadFacts(t.db)
+    expect((await byIds()).reads).toBe(1)
   })
 
   it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {

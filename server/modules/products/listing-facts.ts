@@ -55,6 +55,8 @@ type Held = {
   /** When the last load started and how long it took: reloads are spaced by ten times that, at least a second. */
   startedAt: number
   tookMs: number
+  /** The newest version a statement of this instance has read: a copy at another is known to be behind. */
+  seen?: string
 }
 const held = new WeakMap<Db, Held>()
 
@@ -71,13 +73,9 @@ function heldFor(db: Db): Held {
   return h
 }
 
-/** The copy as held, current or not: a caller must check the version its own statement read (`currentFacts`). */
-export function heldFacts(db: Db): ListingFacts | undefined {
-  return heldFor(db).facts
-}
-
 export function currentFacts(db: Db, version: string | undefined): ListingFacts | undefined {
   const h = heldFor(db)
+  if (version !== undefined) h.seen = version
   if (version !== undefined && h.facts?.version === version) return h.facts
   if (!h.loading && Date.now() - h.startedAt >= Math.max(1_000, 10 * h.tookMs)) {
     void loadFacts(db).catch(() => undefined)
@@ -278,7 +276,8 @@ export type FactsSort = 'newest' | 'price_asc' | 'price_desc'
 /**
  * A page of a search without text by the copy: its ids chosen in memory (`factsPage`), then `read` for their rows.
  * Those rows carry the version row as their statement read it: unless it is the copy's (or a listing is missing),
- * the answer is undefined and the caller reads the page by SQL. Undefined too when there is no copy yet.
+ * the answer is undefined and the caller reads the page by SQL. Undefined too when there is no copy yet. A caller
+ * that reads a page by SQL passes its version to `currentFacts`, so a copy that is behind is read again.
  */
 export async function pageByFacts<R extends { countsVersion: string }>(
   db: Db,
@@ -288,11 +287,17 @@ export async function pageByFacts<R extends { countsVersion: string }>(
   cursor: { k: (string | number)[]; id: string } | undefined,
   read: (ids: SQL) => Promise<R[]>,
 ): Promise<R[] | undefined> {
-  const copy = heldFacts(db)
-  const ids = copy ? factsPage(copy, q, sort, paging, cursor, Date.now()) : undefined
-  if (!copy || !ids?.length) return undefined
+  const h = heldFor(db)
+  const copy = h.facts
+  // A copy behind the version this instance last read is not tried (that read would be wasted): the caller reads
+  // the page by SQL and notes its version (`currentFacts`), which starts a reload.
+  if (!copy || (h.seen !== undefined && h.seen !== copy.version)) return undefined
+  const ids = factsPage(copy, q, sort, paging, cursor, Date.now())
+  if (!ids?.length) return undefined
   const rows = await read(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`)
-  return rows.length === ids.length && rows[0]?.countsVersion === copy.version ? rows : undefined
+  if (rows.length === ids.length && rows[0]?.countsVersion === copy.version) return rows
+  currentFacts(db, rows[0]?.countsVersion)
+  return undefined
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Db } from '#server/db/client'
 import { brands, productHolds, productImages, products, users } from '#server/db/schema'
 import { sellerRatingSql, toSellerRating } from '#server/modules/reviews/seller-rating'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
-import { pageByFacts } from './listing-facts'
+import { currentFacts, pageByFacts } from './listing-facts'
 import { isOnSale, limitOffset, listPaging, type PagedList, rowsOf } from './paging'
 
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
@@ -248,6 +248,8 @@ export async function findBrandProducts(
   const rows =
     (await pageByFacts(db, { brand: [brandId] }, 'newest', paging, paging.cursor, pageOf)) ??
     (await pageOf(pageIds))
+  // The version this page was read at: a copy of the listings' facts behind it is read again.
+  currentFacts(db, rows[0]?.countsVersion)
   // The brand's total is kept in listing_counts by triggers: no count over its listings.
   const page = await paging.finish(rows, async () =>
     sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),

@@ -462,6 +462,8 @@ export async function searchProducts(
             paging.offset,
           ),
         )))
+  // The version this page was read at: a copy of the listings' facts behind it is read again.
+  if (!textMatch) currentFacts(db, rows[0]?.countsVersion)
   if (textMatch && resolved && !resolved.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
     const now = rows[0]?.termsVersion ?? (await readTermsVersion(db))
