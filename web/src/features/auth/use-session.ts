@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { Me } from '#contract/users'
 import { api, isApiError } from '../../lib/api-client'
 import { useAnswer, useAnswerCache, useNavigate } from '../../lib/bindings'
@@ -27,8 +27,17 @@ export function useSession(): Session {
     // One retry, not the default backoff: the navbar and protected pages wait on this answer.
     retry: 1,
   })
+  // The server renders without knowing who asks. While a page hydrates, the session reads as the server rendered
+  // it, even when /api/me has answered meanwhile: a different render would make React throw the server's HTML away,
+  // and with it a button clicked before the page was live (src/boot.ts).
+  const isHydrated = useSyncExternalStore(subscribeToNothing, isClientRender, isServerRender)
+  if (!isHydrated) return { user: null, isLoading: true }
   return { user: query.data ?? null, isLoading: query.isPending }
 }
+
+const subscribeToNothing = () => () => {}
+const isClientRender = () => true
+const isServerRender = () => false
 
 /**
  * For a button whose click depends on who is signed in. A click while the session is still being read is kept
