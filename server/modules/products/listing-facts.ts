@@ -89,7 +89,6 @@ export function loadFacts(db: Db): Promise<ListingFacts | undefined> {
   if (entry.loading) return entry.loading
   entry.startedAt = Date.now()
   entry.loading = readFacts(db)
-    .then(withPriceOrder)
     .then((facts) => {
       entry.facts = facts
       return facts
@@ -125,6 +124,8 @@ async function readFacts(db: Db): Promise<ListingFacts> {
   const column = (name: string): Column => dictionaryColumn(split(name))
   const postedUs = Float64Array.from(numbers('posted'))
   const postedMs = postedUs.map((us) => us / 1000)
+  const priceCents = Int32Array.from(numbers('price'))
+  const ids = row?.ids ?? ''
   // An aggregate reads a sorted subquery in its order; checked, as postedWithinCounts relies on it.
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
@@ -144,22 +145,20 @@ async function readFacts(db: Db): Promise<ListingFacts> {
     ram: Int32Array.from(numbers('ram')),
     storage: Int32Array.from(numbers('storage')),
     battery: Int16Array.from(numbers('battery')),
-    priceCents: Int32Array.from(numbers('price')),
+    priceCents,
     postedMs,
     postedUs,
-    ids: row?.ids ?? '',
-    byPrice: new Int32Array(0),
+    ids,
+    byPrice: priceOrder(priceCents, ids),
   }
 }
 
-/** Sorted once per copy, in the background load, not in a request. */
-function withPriceOrder(f: ListingFacts): ListingFacts {
-  const order = Int32Array.from({ length: f.size }, (_, r) => r)
-  order.sort(
-    (a, b) =>
-      (f.priceCents[a] as number) - (f.priceCents[b] as number) || compareText(idAt(f, a), idAt(f, b)),
+/** Rows by (price, id): sorted once per copy, in the background load, not in a request. */
+function priceOrder(priceCents: Int32Array, ids: string): Int32Array {
+  const id = (r: number) => ids.slice(r * ID_LENGTH, (r + 1) * ID_LENGTH)
+  return Int32Array.from({ length: priceCents.length }, (_, r) => r).sort(
+    (a, b) => (priceCents[a] as number) - (priceCents[b] as number) || compareText(id(a), id(b)),
   )
-  return { ...f, byPrice: order }
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
@@ -274,30 +273,41 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): Fac
 export type FactsSort = 'newest' | 'price_asc' | 'price_desc'
 
 /**
- * A page of a search without text by the copy: its ids chosen in memory (`factsPage`), then `read` for their rows.
- * Those rows carry the version row as their statement read it: unless it is the copy's (or a listing is missing),
- * the answer is undefined and the caller reads the page by SQL. Undefined too when there is no copy yet. A caller
- * that reads a page by SQL passes its version to `currentFacts`, so a copy that is behind is read again.
+ * A page of listings newest first or by price: from the copy when it can answer, else `bySql`. From the copy, the
+ * ids are chosen in memory (`factsPage`), then `read` for their rows; those rows carry the version row as their
+ * statement read it, and unless it is the copy's (or a listing is missing) the page is read by SQL after all. A copy
+ * behind the version this instance last read is not tried. Whichever way, the page's version is noted
+ * (`currentFacts`), which starts a reload when the copy is behind. `fromFacts` undefined: SQL only (a text search).
  */
-export async function pageByFacts<R extends { countsVersion: string }>(
+export async function readListingPage<R extends { countsVersion: string }>(
   db: Db,
-  q: SearchQuery,
-  sort: FactsSort,
-  paging: { pageSize: number; offset: number },
-  cursor: { k: (string | number)[]; id: string } | undefined,
-  read: (ids: SQL) => Promise<R[]>,
+  fromFacts:
+    | {
+        q: SearchQuery
+        sort: FactsSort
+        paging: { pageSize: number; offset: number }
+        cursor: { k: (string | number)[]; id: string } | undefined
+        read: (ids: SQL) => Promise<R[]>
+      }
+    | undefined,
+  bySql: () => Promise<R[]>,
+): Promise<R[]> {
+  const rows = (fromFacts ? await pageByFacts(db, fromFacts) : undefined) ?? (await bySql())
+  currentFacts(db, rows[0]?.countsVersion)
+  return rows
+}
+
+async function pageByFacts<R extends { countsVersion: string }>(
+  db: Db,
+  { q, sort, paging, cursor, read }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
 ): Promise<R[] | undefined> {
   const h = heldFor(db)
   const copy = h.facts
-  // A copy behind the version this instance last read is not tried (that read would be wasted): the caller reads
-  // the page by SQL and notes its version (`currentFacts`), which starts a reload.
   if (!copy || (h.seen !== undefined && h.seen !== copy.version)) return undefined
   const ids = factsPage(copy, q, sort, paging, cursor, Date.now())
   if (!ids?.length) return undefined
   const rows = await read(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`)
-  if (rows.length === ids.length && rows[0]?.countsVersion === copy.version) return rows
-  currentFacts(db, rows[0]?.countsVersion)
-  return undefined
+  return rows.length === ids.length && rows[0]?.countsVersion === copy.version ? rows : undefined
 }
 
 /**

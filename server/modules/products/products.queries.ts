@@ -7,7 +7,7 @@ import type { Db } from '#server/db/client'
 import { brands, productHolds, productImages, products, users } from '#server/db/schema'
 import { sellerRatingSql, toSellerRating } from '#server/modules/reviews/seller-rating'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
-import { currentFacts, pageByFacts } from './listing-facts'
+import { readListingPage } from './listing-facts'
 import { isOnSale, limitOffset, listPaging, type PagedList, rowsOf } from './paging'
 
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
@@ -227,29 +227,33 @@ export async function findBrandProducts(
   const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
   const paging = listPaging(q)
   const order = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
-  // The page's ids from the brand's index, then their rows (joins and photos for one page only).
-  const pageIds = limitOffset(
-    db
-      .select({ id: products.id })
-      .from(products)
-      .where(paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where)
-      .orderBy(...order)
-      .getSQL(),
-    paging.limit,
-    paging.offset,
-  )
   const pageOf = (ids: SQL) =>
     selectPageRows(db, {
       where: sql`${products.id} in (${ids})`,
       orderBy: order,
       k0: sql`${products.postedOn}`,
     })
-  // The brand's newest from the listings' facts when the copy is current, as a search by brand would.
-  const rows =
-    (await pageByFacts(db, { brand: [brandId] }, 'newest', paging, paging.cursor, pageOf)) ??
-    (await pageOf(pageIds))
-  // The version this page was read at: a copy of the listings' facts behind it is read again.
-  currentFacts(db, rows[0]?.countsVersion)
+  // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
+  // page's ids from the brand's index, then their rows (joins and photos for one page only).
+  const rows = await readListingPage(
+    db,
+    { q: { brand: [brandId] }, sort: 'newest', paging, cursor: paging.cursor, read: pageOf },
+    () =>
+      pageOf(
+        limitOffset(
+          db
+            .select({ id: products.id })
+            .from(products)
+            .where(
+              paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where,
+            )
+            .orderBy(...order)
+            .getSQL(),
+          paging.limit,
+          paging.offset,
+        ),
+      ),
+  )
   // The brand's total is kept in listing_counts by triggers: no count over its listings.
   const page = await paging.finish(rows, async () =>
     sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),

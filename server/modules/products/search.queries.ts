@@ -30,8 +30,8 @@ import {
   factsFacets,
   factsTotal,
   type ListingFacts,
-  pageByFacts,
   postedWithinCounts,
+  readListingPage,
 } from './listing-facts'
 import {
   type CursorKey,
@@ -427,12 +427,6 @@ export async function searchProducts(
   const textTotal = textMatch
     ? capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
     : undefined
-  // Without text, the page's ids from the listings' facts when the copy is current: read in the sort's order in
-  // memory, then one read of their rows, whose version row must be the copy's (else the page is read again by SQL).
-  const pageFromFacts = async () =>
-    textMatch || opts.facts === false || sort === 'relevance'
-      ? undefined
-      : pageByFacts(db, q, sort, paging, cursor, pageOf)
   // One statement: the page's ids as a subquery (from the keyset index alone where it can), and their rows.
   const pageOf = (ids: SQL) =>
     selectPageRows(db, {
@@ -446,24 +440,29 @@ export async function searchProducts(
       ? bestTierIds(where, textMatch, cursor, paging)
       : undefined
   const walked = walk ? await pageOf(walk) : undefined
+  // Without text, the page's ids come from the listings' facts when the copy is current (readListingPage).
   const rows =
     walked && walked.length > paging.pageSize
       ? walked
-      : ((await pageFromFacts()) ??
-        (await pageOf(
-          limitOffset(
-            db
-              .select({ id: products.id })
-              .from(products)
-              .where(cursor ? and(where, plan.after(cursor)) : where)
-              .orderBy(...plan.orderBy)
-              .getSQL(),
-            paging.pageSize + 1,
-            paging.offset,
-          ),
-        )))
-  // The version this page was read at: a copy of the listings' facts behind it is read again.
-  if (!textMatch) currentFacts(db, rows[0]?.countsVersion)
+      : await readListingPage(
+          db,
+          textMatch || opts.facts === false || sort === 'relevance'
+            ? undefined
+            : { q, sort, paging, cursor, read: pageOf },
+          () =>
+            pageOf(
+              limitOffset(
+                db
+                  .select({ id: products.id })
+                  .from(products)
+                  .where(cursor ? and(where, plan.after(cursor)) : where)
+                  .orderBy(...plan.orderBy)
+                  .getSQL(),
+                paging.pageSize + 1,
+                paging.offset,
+              ),
+            ),
+        )
   if (textMatch && resolved && !resolved.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
     const now = rows[0]?.termsVersion ?? (await readTermsVersion(db))
