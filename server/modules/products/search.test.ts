@@ -6,6 +6,7 @@ import { bookings } from '#server/db/schema'
 import { signIn, TEST_PASSWORD } from '#server/test/auth-helpers'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { loadFacts } from './listing-facts'
 
 // One app and one catalogue for the whole file: a few models across brands, plus listings that must never show.
 let t: TestApp
@@ -427,11 +428,15 @@ describe('paging', () => {
   })
 
   it('refuses a cursor of another sort or a forged one, naming cursor', async () => {
+    // The listings' facts are current, so a cursor is first read against them.
+    await loadFacts(t.db)
     const { next_cursor } = await search('sort=price_asc&page_size=2')
     for (const query of [
       `sort=newest&cursor=${next_cursor}`,
       'cursor=abc',
       `cursor=${Buffer.from('{"s":"newest","k":["x"],"id":"1"}').toString('base64url')}`,
+      // A well-formed cursor whose time is none: the listings' facts cannot place it, and SQL refuses it.
+      `cursor=${Buffer.from('{"s":"newest","k":["yesterday"],"id":"00000000-0000-4000-8000-000000000000"}').toString('base64url')}`,
     ]) {
       const res = await get(`/api/search?${query}`)
       expect(res.statusCode).toBe(400)
