@@ -65,12 +65,19 @@ describe('the copy of listing_counts', () => {
       .where(eq(products.id, first?.id ?? ''))
     expect(await version()).toBe(before + 3)
 
-    // A change to nothing search reads (its description): no step.
+    // Its description: no count changes, but a text search from the facts copy reads its words: one step.
     await t.db
       .update(products)
       .set({ description: 'Barely used.' })
       .where(eq(products.id, first?.id ?? ''))
-    expect(await version()).toBe(before + 3)
+    expect(await version()).toBe(before + 4)
+
+    // A change to nothing search reads (where it is): no step.
+    await t.db
+      .update(products)
+      .set({ location: 'Khulna' })
+      .where(eq(products.id, first?.id ?? ''))
+    expect(await version()).toBe(before + 4)
   })
 
   it('is read again after each change, so totals and facets are never behind', async () => {

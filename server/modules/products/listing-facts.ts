@@ -9,6 +9,7 @@ import {
   dictionaryColumn,
   facetFilters,
 } from './counts-snapshot'
+import { buildTextIndex, type TextIndex, type TextRows } from './listing-text'
 import { isOnSale, rowsOf } from './paging'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
@@ -38,6 +39,8 @@ export type ListingFacts = {
   byPrice: Int32Array
   /** Rows are in posting order, newest first. */
   newestFirst: boolean
+  /** Every listing's searchable words (listing-text.ts). */
+  text: TextIndex
 }
 
 /** The counts of a search without text: its total, each facet's counts by value, the posting-date and battery facets. */
@@ -104,7 +107,7 @@ async function readFacts(db: Db): Promise<ListingFacts> {
   // One statement, so the version and the columns come from one moment of the database; each column is one text
   // (split here), which is far cheaper to read than a row per listing.
   // Newest first (the order of the index it reads), so the posting-date counts can stop at the longest choice.
-  const [row] = await rowsOf<Record<string, string | null>>(
+  const [row] = await rowsOf<Record<string, string | null> & { titles: string[] }>(
     db,
     sql`select (select version::text from listing_counts_version where id) as version, count(*)::text as size,
       string_agg(brand_id::text, ',') as brand, string_agg(condition, ',') as condition,
@@ -114,7 +117,10 @@ async function readFacts(db: Db): Promise<ListingFacts> {
       string_agg(coalesce(battery_health_pct, -1)::text, ',') as battery,
       string_agg(resale_price_cents::text, ',') as price,
       string_agg((extract(epoch from posted_on) * 1000000)::bigint::text, ',') as posted,
-      string_agg(id::text, '') as ids
+      string_agg(id::text, '') as ids,
+      string_agg(array_to_string(tsvector_to_array(search_vector), ' '), E'\n') as words,
+      string_agg(array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' '), E'\n') as title_words,
+      coalesce(json_agg(search_title), '[]') as titles
     from (select * from products where ${isOnSale}
       order by posted_on desc nulls last, id desc nulls last) as products`,
   )
@@ -150,6 +156,7 @@ async function readFacts(db: Db): Promise<ListingFacts> {
     postedUs,
     ids,
     byPrice: priceOrder(priceCents, ids),
+    text: buildTextIndex(size, row?.words ?? '', row?.title_words ?? '', row?.titles ?? []),
   }
 }
 
@@ -197,12 +204,12 @@ const POSTED = COUNT_FACETS.length
 const BATTERY = COUNT_FACETS.length + 1
 
 /**
- * One pass over the copy for a search without text: the total of the listings passing every filter; each facet's
+ * One pass over the copy for a search (over its text's matches, with text): the total of the listings passing every filter; each facet's
  * counts over the listings passing every *other* facet's filter (a facet's own choices stay alternatives), the
  * posting-date choices and the battery choice likewise. A listing failing exactly one facet's filter counts for that
  * facet alone; failing two, for none. `nowMs`: the clock "posted within" counts back from.
  */
-export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacets {
+export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : undefined
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const filters = facetFilters(f, countQueryOf(q))
@@ -212,7 +219,11 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): Fac
   const posted = new Float64Array(POSTED_WITHIN_DAYS.length)
   let total = 0
   let battery80 = 0
-  for (let r = 0; r < f.size; r++) {
+  // With text, only its matches are read.
+  const list = text?.rows
+  const count = list ? list.length : f.size
+  for (let n = 0; n < count; n++) {
+    const r = list ? (list[n] as number) : n
     if (!passesBase(f, bounds, r)) continue
     let failed = 0
     let failedFacet = -1
@@ -270,14 +281,14 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number): Fac
   return { total, values, postedWithin: Array.from(posted), battery80 }
 }
 
-export type FactsSort = 'newest' | 'price_asc' | 'price_desc'
+export type FactsSort = 'newest' | 'price_asc' | 'price_desc' | 'relevance'
 
 /**
- * A page of listings newest first or by price: from the copy when it can answer, else `bySql`. From the copy, the
+ * A page of listings newest first, by price or by best match: from the copy when it can answer, else `bySql`. From the copy, the
  * ids are chosen in memory (`factsPage`), then `read` for their rows; those rows carry the version row as their
  * statement read it, and unless it is the copy's (or a listing is missing) the page is read by SQL after all. A copy
  * behind the version this instance last read is not tried. Whichever way, the page's version is noted
- * (`currentFacts`), which starts a reload when the copy is behind. `fromFacts` undefined: SQL only (a text search).
+ * (`currentFacts`), which starts a reload when the copy is behind. `fromFacts` undefined: SQL only.
  */
 export async function readListingPage<R extends { countsVersion: string }>(
   db: Db,
@@ -288,6 +299,8 @@ export async function readListingPage<R extends { countsVersion: string }>(
         paging: { pageSize: number; offset: number }
         cursor: { k: (string | number)[]; id: string } | undefined
         read: (ids: SQL) => Promise<R[]>
+        /** With text: its matches in a copy, or undefined when that copy cannot match it. */
+        text?: (copy: ListingFacts) => TextRows | undefined
       }
     | undefined,
   bySql: () => Promise<R[]>,
@@ -299,23 +312,25 @@ export async function readListingPage<R extends { countsVersion: string }>(
 
 async function pageByFacts<R extends { countsVersion: string }>(
   db: Db,
-  { q, sort, paging, cursor, read }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
+  { q, sort, paging, cursor, read, text }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
 ): Promise<R[] | undefined> {
   const h = heldFor(db)
   const copy = h.facts
   if (!copy || (h.seen !== undefined && h.seen !== copy.version)) return undefined
-  const ids = factsPage(copy, q, sort, paging, cursor, Date.now())
+  const matches = text ? text(copy) : undefined
+  if (text && !matches) return undefined
+  const ids = factsPage(copy, q, sort, paging, cursor, Date.now(), matches)
   if (!ids?.length) return undefined
   const rows = await read(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`)
   return rows.length === ids.length && rows[0]?.countsVersion === copy.version ? rows : undefined
 }
 
 /**
- * The ids of a page of a search without text, in the search's order: `pageSize` + 1 of them when there are more
- * (the first `offset` matches skipped, or those up to the cursor's key). The listings are read in the sort's order
- * from the copy (posting order, or by price), so a page costs the matches before it at most, and its rows are then
- * one read by id. Undefined when the copy cannot say: it is not in posting order, or the cursor's time is not one
- * the database wrote.
+ * The ids of a page of a search, in the search's order: `pageSize` + 1 of them when there are more (the first
+ * `offset` matches skipped, or those up to the cursor's key). The listings are read in the sort's order from the
+ * copy (posting order, or by price; with text, only its matches), so a page costs the matches before it at most, and
+ * its rows are then one read by id. Best match (`relevance`, with text) orders the matches by tier, then newest.
+ * Undefined when the copy cannot say: it is not in posting order, or the cursor's key is not one the database wrote.
  */
 export function factsPage(
   f: ListingFacts,
@@ -324,12 +339,22 @@ export function factsPage(
   paging: { pageSize: number; offset: number },
   cursor: { k: (string | number)[]; id: string } | undefined,
   nowMs: number,
+  text?: TextRows,
 ): string[] | undefined {
   if (!f.newestFirst) return undefined
-  const n = f.size
+  if (sort === 'relevance') return text ? relevancePage(f, q, paging, cursor, nowMs, text) : undefined
   const byPrice = sort !== 'newest'
+  // Newest first with text walks its matches alone (in row order); by price, every row, skipping the others.
+  const matches = !byPrice && text ? text.rows : undefined
+  let has: Uint8Array | undefined
+  if (byPrice && text) {
+    has = new Uint8Array(f.size)
+    for (const r of text.rows) has[r] = 1
+  }
+  const n = matches ? matches.length : f.size
   const backwards = sort === 'price_desc'
-  const rowAt = (i: number) => (byPrice ? (f.byPrice[backwards ? n - 1 - i : i] as number) : i)
+  const rowAt = (i: number) =>
+    byPrice ? (f.byPrice[backwards ? f.size - 1 - i : i] as number) : matches ? (matches[i] as number) : i
   let start = 0
   if (cursor) {
     const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
@@ -351,24 +376,79 @@ export function factsPage(
     }
     start = lo
   }
-  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
-  const filters = facetFilters(f, countQueryOf(q))
-  const bounds = boundsOf(q)
+  const passes = passesAll(f, q, nowMs)
   const ids: string[] = []
   let skip = paging.offset
   for (let i = start; i < n && ids.length <= paging.pageSize; i++) {
     const r = rowAt(i)
-    if ((f.postedMs[r] as number) < postedAfter) {
-      // Newest first: every later row is older still.
-      if (!byPrice) break
-      continue
-    }
-    if (!passesFacets(filters, r) || !passesBase(f, bounds, r)) continue
-    if ((f.battery[r] as number) < bounds.minBattery) continue
+    if (has && has[r] === 0) continue
+    const pass = passes(r)
+    // Newest first: every later row is older still.
+    if (pass === TOO_OLD && !byPrice) break
+    if (pass !== PASSES) continue
     if (skip > 0) skip--
     else ids.push(idAt(f, r))
   }
   return ids
+}
+
+const PASSES = 0
+const FAILS = 1
+const TOO_OLD = 2
+
+/** Whether row r passes every filter of a search but its text: PASSES, FAILS, or TOO_OLD for "posted within". */
+function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: number) => number {
+  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
+  const filters = facetFilters(f, countQueryOf(q))
+  const bounds = boundsOf(q)
+  return (r) => {
+    if ((f.postedMs[r] as number) < postedAfter) return TOO_OLD
+    if (!passesFacets(filters, r) || !passesBase(f, bounds, r)) return FAILS
+    return (f.battery[r] as number) < bounds.minBattery ? FAILS : PASSES
+  }
+}
+
+/**
+ * Best match from the copy: the text's matches passing every filter, by tier (best first), then in row order (newest
+ * first, ties by id, as in SQL); a cursor's listing is found by its tier, time and id. The matches are read in row
+ * order and stop as soon as the page is filled from the best tier left (`top`): nothing can come before those.
+ */
+function relevancePage(
+  f: ListingFacts,
+  q: SearchQuery,
+  paging: { pageSize: number; offset: number },
+  cursor: { k: (string | number)[]; id: string } | undefined,
+  nowMs: number,
+  text: TextRows,
+): string[] | undefined {
+  const after = cursor
+    ? { tier: Number(cursor.k[0]), us: timestampMicros(cursor.k[1]), id: cursor.id.toLowerCase() }
+    : undefined
+  if (after && (after.us === undefined || !Number.isInteger(after.tier) || after.tier < 0 || after.tier > 3))
+    return undefined
+  const top = after ? after.tier : text.best
+  const wanted = paging.offset + paging.pageSize + 1
+  const passes = passesAll(f, q, nowMs)
+  const tiers: number[][] = [[], [], [], []]
+  const tierOf = text.tiers()
+  for (let i = 0; i < text.rows.length; i++) {
+    const r = text.rows[i] as number
+    if (passes(r) !== PASSES) continue
+    const tier = tierOf[i] as number
+    if (after) {
+      // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
+      if (tier > after.tier) continue
+      if (tier === after.tier) {
+        const us = f.postedUs[r] as number
+        if (us > (after.us as number) || (us === after.us && idAt(f, r) >= after.id)) continue
+      }
+    }
+    const bucket = tiers[tier] as number[]
+    bucket.push(r)
+    if (tier === top && bucket.length >= wanted) break
+  }
+  const ordered = tiers.reverse().flat()
+  return ordered.slice(paging.offset, wanted).map((r) => idAt(f, r))
 }
 
 const PG_TIMESTAMP =
@@ -385,16 +465,22 @@ export function timestampMicros(text: string | number | undefined): number | und
 }
 
 /**
- * The total alone of a search without text (no facets asked for): the listings passing every filter, counted up to
- * `cap` + 1 and no further. Far cheaper than `factsFacets`: only the listings of the narrowest facet filter's
- * choices are read (a brand's, say), and each is dropped at the first filter it fails.
+ * The total alone of a search (no facets asked for): the listings passing every filter, counted up to `cap` + 1 and
+ * no further. Far cheaper than `factsFacets`: only the text's matches are read, or without text the listings of the
+ * narrowest facet filter's choices (a brand's, say), and each is dropped at the first filter it fails.
  */
-export function factsTotal(f: ListingFacts, q: SearchQuery, nowMs: number, cap: number): number {
+export function factsTotal(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  cap: number,
+  text?: TextRows,
+): number {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const filters = facetFilters(f, countQueryOf(q))
   const bounds = boundsOf(q)
   let total = 0
-  for (const rows of drivingRows(f, filters)) {
+  for (const rows of text ? [text.rows] : drivingRows(f, filters)) {
     for (let n = 0; n < rows.length; n++) {
       const r = rows[n] as number
       if ((f.postedMs[r] as number) < postedAfter) {

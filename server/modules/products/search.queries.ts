@@ -33,6 +33,7 @@ import {
   postedWithinCounts,
   readListingPage,
 } from './listing-facts'
+import { matchTextOnce, type TextRows } from './listing-text'
 import {
   type CursorKey,
   countUpTo,
@@ -76,6 +77,10 @@ export type TextMatch = {
   bestTier: 2 | 3
   /** The vocabulary's version (listing_counts_version.terms_version) this was read at. */
   termsVersion: string
+  /** Each word as searched for: a whole word, or the start of one (`prefix`). */
+  terms: { term: string; prefix: boolean }[]
+  /** Whether the database reads each term as that one word (the listings' facts can then match it in memory). */
+  plain: boolean
 }
 
 /**
@@ -92,12 +97,15 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
     prefix: boolean
     prefix_in_name: boolean
     terms_version: string
+    plain: boolean
   }>(
     db,
     sql`
     select (select terms_version::text from listing_counts_version where id) as terms_version, c.word, c.fixed, (select s.in_name from search_terms s where s.term = c.fixed) as fixed_in_name,
       exists (select 1 from search_terms s where s.term like c.word || '%') as prefix,
-      exists (select 1 from search_terms s where s.term like c.word || '%' and s.in_name) as prefix_in_name
+      exists (select 1 from search_terms s where s.term like c.word || '%' and s.in_name) as prefix_in_name,
+      tsvector_to_array(to_tsvector('simple', c.word)) = array[c.word]
+        and (c.fixed is null or tsvector_to_array(to_tsvector('simple', c.fixed)) = array[c.fixed]) as plain
     from (
       select t.word, t.n,
         coalesce(
@@ -122,6 +130,8 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
     phrase: terms.map((t) => t.term).join(' '),
     bestTier: terms.every((t) => t.inName) ? 3 : 2,
     termsVersion: rows[0]?.terms_version ?? '0',
+    terms: terms.map((t) => ({ term: t.term, prefix: t.prefix })),
+    plain: rows.every((r) => r.plain),
   }
 }
 
@@ -421,13 +431,8 @@ export async function searchProducts(
   const where = and(base, ...Object.values(filters)) as SQL
   const plan = sortPlan(sort, textMatch)
 
-  // The page's ids first (from the keyset index alone where it can), then their rows: the joins, the photos and
-  // the columns are read for one page, not for every row an offset skips or a sort looks at.
-  // A text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many.
-  const textTotal = textMatch
-    ? capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
-    : undefined
-  // One statement: the page's ids as a subquery (from the keyset index alone where it can), and their rows.
+  // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
+  // every row an offset skips or a sort looks at. One statement: the ids as a subquery, and their rows.
   const pageOf = (ids: SQL) =>
     selectPageRows(db, {
       where: sql`${products.id} in (${ids})`,
@@ -435,34 +440,44 @@ export async function searchProducts(
       k0: plan.k0,
       k1: plan.k1,
     })
-  const walk =
-    sort === 'relevance' && textMatch && textTotal?.isEstimate
-      ? bestTierIds(where, textMatch, cursor, paging)
-      : undefined
-  const walked = walk ? await pageOf(walk) : undefined
-  // Without text, the page's ids come from the listings' facts when the copy is current (readListingPage).
-  const rows =
-    walked && walked.length > paging.pageSize
-      ? walked
-      : await readListingPage(
-          db,
-          textMatch || opts.facts === false || sort === 'relevance'
-            ? undefined
-            : { q, sort, paging, cursor, read: pageOf },
-          () =>
-            pageOf(
-              limitOffset(
-                db
-                  .select({ id: products.id })
-                  .from(products)
-                  .where(cursor ? and(where, plan.after(cursor)) : where)
-                  .orderBy(...plan.orderBy)
-                  .getSQL(),
-                paging.pageSize + 1,
-                paging.offset,
-              ),
-            ),
-        )
+  const pageBySql = () =>
+    pageOf(
+      limitOffset(
+        db
+          .select({ id: products.id })
+          .from(products)
+          .where(cursor ? and(where, plan.after(cursor)) : where)
+          .orderBy(...plan.orderBy)
+          .getSQL(),
+        paging.pageSize + 1,
+        paging.offset,
+      ),
+    )
+  // A text's matches in a copy of the listings' facts, worked out once per copy.
+  let matched: { copy: ListingFacts; rows: TextRows | undefined } | undefined
+  const textIn = (copy: ListingFacts): TextRows | undefined => {
+    if (!textMatch?.plain) return undefined
+    if (matched?.copy !== copy) matched = { copy, rows: matchTextOnce(copy.text, copy.size, textMatch) }
+    return matched.rows
+  }
+  // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
+  // (then best match walks the newest listings for its best tier: bestTierIds).
+  let textTotal: { total: number; isEstimate: boolean } | undefined
+  const textPageBySql = async (m: TextMatch) => {
+    textTotal = capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
+    const walk =
+      sort === 'relevance' && textTotal.isEstimate ? bestTierIds(where, m, cursor, paging) : undefined
+    const walked = walk ? await pageOf(walk) : undefined
+    return walked && walked.length > paging.pageSize ? walked : pageBySql()
+  }
+  // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
+  const rows = await readListingPage(
+    db,
+    opts.facts === false || (textMatch ? !textMatch.plain : sort === 'relevance')
+      ? undefined
+      : { q, sort, paging, cursor, read: pageOf, text: textMatch ? textIn : undefined },
+    textMatch ? () => textPageBySql(textMatch) : pageBySql,
+  )
   if (textMatch && resolved && !resolved.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
     const now = rows[0]?.termsVersion ?? (await readTermsVersion(db))
@@ -492,32 +507,42 @@ export async function searchProducts(
     held ??= version().then((v) => countsSnapshot(db, v))
     return held
   }
-  // Without text, the listings' facts give what the counts cannot (a price, a date, a battery floor) in one pass,
-  // when the copy is current.
+  // The listings' facts give what the counts cannot (a text, a price, a date, a battery floor) in one pass, when the
+  // copy is current (and can match the text).
   let factsRead: Promise<ListingFacts | undefined> | undefined
   const facts = () => {
     factsRead ??=
-      textMatch || opts.facts === false
+      opts.facts === false
         ? Promise.resolve(undefined)
-        : version().then((v) => currentFacts(db, v))
+        : version().then((v) => {
+            const copy = currentFacts(db, v)
+            return copy && (!textMatch || textIn(copy)) ? copy : undefined
+          })
     return factsRead
   }
   let factsCounted: FactsFacets | undefined
   const fromFacts = async () => {
     const copy = await facts()
-    if (copy) factsCounted ??= factsFacets(copy, q, Date.now())
+    if (copy) factsCounted ??= factsFacets(copy, q, Date.now(), textIn(copy))
     return factsCounted
   }
-  // The total alone, when no facets are asked for, stops at the threshold and reads the narrowest choice's listings.
+  // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
   const totalFromFacts = async () => {
     if (wantFacets) return (await fromFacts())?.total
     const copy = await facts()
-    return copy ? factsTotal(copy, q, Date.now(), TOTAL_THRESHOLD) : undefined
+    return copy ? factsTotal(copy, q, Date.now(), TOTAL_THRESHOLD, textIn(copy)) : undefined
+  }
+  const textCount = async () => {
+    const total = await totalFromFacts()
+    return total !== undefined
+      ? capped(total)
+      : capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
   }
   const counted =
     !cursor && paging.offset === 0 && !hasMore
       ? { total: pageRows.length, isEstimate: false }
-      : (textTotal ?? (await cappedCount(db, where, counts, snapshot, totalFromFacts)))
+      : (textTotal ??
+        (textMatch ? await textCount() : await cappedCount(db, where, counts, snapshot, totalFromFacts)))
   const result: SearchResult = {
     items: pageRows.map((r) => toProduct(r)),
     total: counted.total,

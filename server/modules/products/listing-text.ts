@@ -1,0 +1,197 @@
+// The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index: per word, the
+// rows having it. A text search is then matched in memory, as PostgreSQL would match it against search_vector, and
+// the copy answers its page, total and facets like those of a search without text
+// (docs/decisions/0031-listing-facts-in-memory.md).
+
+export type TextIndex = {
+  /** Every distinct word of the listings (their search_vector's lexemes), sorted: a prefix is a range of them. */
+  words: string[]
+  /** The rows having word w are rows[start[w]] .. rows[start[w + 1] - 1], in row order. */
+  start: Int32Array
+  rows: Int32Array
+  /** The same for the words in a listing's brand or name (weight A). */
+  titleStart: Int32Array
+  titleRows: Int32Array
+  /** Each row's search_title: brand, name and processor, lower case. */
+  titles: string[]
+}
+
+/** A search's words, as resolveText made them: whole words, or the start of one. */
+export type TextTerms = { terms: { term: string; prefix: boolean }[]; phrase: string; bestTier: number }
+
+/** The rows matching a text in one copy, in row order, and their best-match tier (as `relevanceTier` in SQL). */
+export type TextRows = {
+  rows: Int32Array
+  /**
+   * Each matching row's tier, in the order of `rows` (worked out when first asked for): 3 when the title holds the
+   * words in a row and every word is in the brand or name; 2 for the first alone; 1 for the second alone.
+   */
+  tiers: () => Uint8Array
+  /** No row has a higher tier (resolveText's `bestTier`). */
+  best: number
+}
+
+/**
+ * Builds the index from each row's words (rows separated by a line feed, words by a space: neither is ever inside
+ * a lexeme the parser made), the words of its brand and name likewise, and its title.
+ */
+export function buildTextIndex(size: number, words: string, titleWords: string, titles: string[]): TextIndex {
+  const ids = new Map<string, number>()
+  const idOf = (w: string) => {
+    let id = ids.get(w)
+    if (id === undefined) {
+      id = ids.size
+      ids.set(w, id)
+    }
+    return id
+  }
+  const read = (text: string) => {
+    const rowEnd = new Int32Array(size)
+    const flat: number[] = []
+    const lines = size > 0 ? text.split('\n') : []
+    for (let r = 0; r < size; r++) {
+      const line = lines[r] ?? ''
+      if (line.length > 0) for (const w of line.split(' ')) flat.push(idOf(w))
+      rowEnd[r] = flat.length
+    }
+    return { rowEnd, flat }
+  }
+  const all = read(words)
+  const title = read(titleWords)
+  // Ids in order of first appearance, then ranked by the word's text.
+  const byText = [...ids.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const rank = new Int32Array(ids.size)
+  byText.forEach((w, i) => {
+    rank[ids.get(w) as number] = i
+  })
+  const postings = ({ rowEnd, flat }: { rowEnd: Int32Array; flat: number[] }) => {
+    const start = new Int32Array(byText.length + 1)
+    for (const id of flat) {
+      const at = (rank[id] as number) + 1
+      start[at] = (start[at] as number) + 1
+    }
+    for (let w = 0; w < byText.length; w++) start[w + 1] = (start[w + 1] as number) + (start[w] as number)
+    const fill = start.slice(0, byText.length)
+    const rows = new Int32Array(flat.length)
+    let p = 0
+    for (let r = 0; r < size; r++) {
+      for (const end = rowEnd[r] as number; p < end; p++) {
+        const w = rank[flat[p] as number] as number
+        rows[fill[w] as number] = r
+        fill[w] = (fill[w] as number) + 1
+      }
+    }
+    return { start, rows }
+  }
+  const a = postings(all)
+  const t = postings(title)
+  return { words: byText, start: a.start, rows: a.rows, titleStart: t.start, titleRows: t.rows, titles }
+}
+
+/** The first word at or after `text` in the sorted words. */
+function lowerBound(words: string[], text: string): number {
+  let lo = 0
+  let hi = words.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((words[mid] as string) < text) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The words a term matches, as a range of `words`: itself, or every word it starts (a prefix). */
+function wordRange(words: string[], term: string, prefix: boolean): [number, number] {
+  const lo = lowerBound(words, term)
+  if (prefix) return [lo, lowerBound(words, `${term}\uffff`)]
+  return words[lo] === term ? [lo, lo + 1] : [lo, lo]
+}
+
+/**
+ * The rows having, for every term, one of its words, in row order. A row's count goes up by one per term only when
+ * every term before matched it, so a row with several words of one prefix counts once.
+ */
+function rowsWithAll(
+  size: number,
+  start: Int32Array,
+  rows: Int32Array,
+  ranges: [number, number][],
+): Int32Array {
+  const seen = new Uint8Array(size)
+  const found: number[] = []
+  ranges.forEach(([lo, hi], i) => {
+    const last = i === ranges.length - 1
+    for (let p = start[lo] as number, end = start[hi] as number; p < end; p++) {
+      const r = rows[p] as number
+      if (seen[r] === i) {
+        seen[r] = i + 1
+        if (last) found.push(r)
+      }
+    }
+  })
+  return Int32Array.from(found).sort()
+}
+
+/** Whether each of `rows` (ascending) is in `some` (ascending). */
+function within(rows: Int32Array, some: Int32Array): Uint8Array {
+  const has = new Uint8Array(rows.length)
+  let j = 0
+  rows.forEach((r, i) => {
+    while (j < some.length && (some[j] as number) < r) j++
+    if (some[j] === r) has[i] = 1
+  })
+  return has
+}
+
+/** The rows of a copy of `size` rows matching every term, as `search_vector @@ to_tsquery(...)` would. */
+export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRows {
+  const ranges = text.terms.map((t) => wordRange(ix.words, t.term, t.prefix))
+  // Fewest rows first: later terms only confirm rows the earlier ones found.
+  const byCount = (s: Int32Array) => (a: [number, number], b: [number, number]) =>
+    (s[a[1]] as number) - (s[a[0]] as number) - ((s[b[1]] as number) - (s[b[0]] as number))
+  const rows = rowsWithAll(size, ix.start, ix.rows, [...ranges].sort(byCount(ix.start)))
+  let tiers: Uint8Array | undefined
+  return {
+    rows,
+    best: text.bestTier,
+    tiers: () => {
+      if (!tiers) {
+        const inTitle = within(
+          rows,
+          rowsWithAll(size, ix.titleStart, ix.titleRows, [...ranges].sort(byCount(ix.titleStart))),
+        )
+        tiers = inTitle.map(
+          (t, i) => ((ix.titles[rows[i] as number] as string).includes(text.phrase) ? 2 : 0) + t,
+        )
+      }
+      return tiers
+    },
+  }
+}
+
+/** Per copy, the matches of the texts searched lately (a copy never changes, so neither do they). */
+const matchedIn = new WeakMap<TextIndex, { held: Map<string, TextRows>; rows: number }>()
+/** The matching rows kept per copy, all texts together: about 5 bytes each. */
+const MAX_HELD_ROWS = 2_000_000
+
+/** matchText, kept per copy for the texts searched lately. */
+export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): TextRows {
+  let entry = matchedIn.get(ix)
+  if (!entry) {
+    entry = { held: new Map(), rows: 0 }
+    matchedIn.set(ix, entry)
+  }
+  const key = `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
+  const known = entry.held.get(key)
+  if (known) return known
+  const matched = matchText(ix, size, text)
+  // The oldest go first: a Map keeps its keys in the order they were added.
+  for (const [oldest, rows] of entry.held) {
+    if (entry.rows + matched.rows.length <= MAX_HELD_ROWS) break
+    entry.held.delete(oldest)
+    entry.rows -= rows.rows.length
+  }
+  entry.held.set(key, matched)
+  entry.rows += matched.rows.length
+  return matched
+}
