@@ -84,6 +84,10 @@ const BATTERY = -1
  * alone; failing two, for none.
  */
 export function facetSums(s: CountsSnapshot, f: CountQuery): FacetSums {
+  return heldSum(s, `f ${countKey(f)}`, () => sumFacets(s, f))
+}
+
+function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
   const filters = facetFilters(s, f)
   const indexes = COUNT_FACETS.map((name) => s.columns[name].index)
   const acc = COUNT_FACETS.map((name) => new Float64Array(s.columns[name].values.length))
@@ -140,6 +144,10 @@ export function facetSums(s: CountsSnapshot, f: CountQuery): FacetSums {
 
 /** The number of available listings matching every filter: one pass that stops at a row's first failing filter. */
 export function sumCounts(s: CountsSnapshot, f: CountQuery): number {
+  return heldSum(s, `t ${countKey(f)}`, () => sumTotal(s, f))
+}
+
+function sumTotal(s: CountsSnapshot, f: CountQuery): number {
   const filters = facetFilters(s, f)
   let total = 0
   rows: for (let r = 0; r < s.size; r++) {
@@ -150,6 +158,38 @@ export function sumCounts(s: CountsSnapshot, f: CountQuery): number {
     total += s.n[r] as number
   }
   return total
+}
+
+/**
+ * Sums of one copy, by query, for the queries asked lately: a copy never changes, so neither do its sums, and the
+ * same few (no filter, each brand) are asked for on most requests.
+ */
+const sumsOf = new WeakMap<CountsSnapshot, Map<string, unknown>>()
+const MAX_SUMS = 512
+
+function heldSum<T>(s: CountsSnapshot, key: string, sum: () => T): T {
+  let held = sumsOf.get(s)
+  if (!held) {
+    held = new Map()
+    sumsOf.set(s, held)
+  }
+  if (held.has(key)) return held.get(key) as T
+  const value = sum()
+  if (held.size >= MAX_SUMS) held.delete(held.keys().next().value as string)
+  held.set(key, value)
+  return value
+}
+
+/** A query as text, the same whatever order its choices came in. */
+function countKey(f: CountQuery): string {
+  const set = (values: ReadonlySet<string | number> | undefined) =>
+    values ? [...values].map(String).sort().join(',') : '*'
+  return [
+    ...COUNT_FACETS.map((name) => set(f[name] as ReadonlySet<string | number> | undefined)),
+    f.battery ? 'b' : '',
+    f.minRam ?? '',
+    f.minStorage ?? '',
+  ].join('|')
 }
 
 /** Each facet filter of the query as the values' indexes it accepts, with the rows' value indexes. */

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '#server/test/test-app'
 import { readCountsVersion } from './counts-snapshot'
 import {
   currentFacts,
+  factsFacets,
   factsPage,
   factsTotal,
   type ListingFacts,
@@ -197,6 +198,21 @@ describe('totals and facets from the listings’ facts', () => {
       expect(choices(got?.battery), `${qs}: battery`).toEqual(high ? { '80': high } : {})
       // The search is not between two empty answers.
       expect(Object.keys(byValue('brand')).length, qs).toBeGreaterThan(0)
+    }
+  })
+
+  it('keep a search’s counts per copy, and count the posting-date choices at the moment asked', async () => {
+    const facts = (await loadFacts(t.db)) as ListingFacts
+    const now = Date.now()
+    for (const qs of ['', 'max_price=1500&min_battery_pct=70', `brand=${brandIds[0]}&ram=16`]) {
+      const q = SearchQuery.parse(Object.fromEntries(new URLSearchParams(qs)))
+      // Posted within ten years passes every listing, so it counts the same, but in one pass of its own.
+      const counted = SearchQuery.parse({ ...q, posted_within: '3650' })
+      for (const at of [now, now + 0.5 * 86_400_000, now + 3 * 86_400_000, now + 25 * 86_400_000]) {
+        const held = factsFacets(facts, q, at)
+        expect(held, `${qs} at ${at - now}`).toEqual(factsFacets(facts, counted, at))
+        expect(held.postedWithin.some((n) => n > 0)).toBe(true)
+      }
     }
   })
 

@@ -209,7 +209,27 @@ const BATTERY = COUNT_FACETS.length + 1
  * posting-date choices and the battery choice likewise. A listing failing exactly one facet's filter counts for that
  * facet alone; failing two, for none. `nowMs`: the clock "posted within" counts back from.
  */
-export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
+export function factsFacets(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  text?: TextRows,
+  /** The text's words, when there is one (`text`): with it, the counts are kept for the copy (`heldFacets`). */
+  textKey?: string,
+): FactsFacets {
+  if (q.posted_within !== undefined || !f.newestFirst || (text && textKey === undefined))
+    return countFacts(f, q, nowMs, text).facets
+  return heldFacets(f, q, nowMs, text, textKey ?? '')
+}
+
+/** factsFacets in one pass; `passing` also lists the rows counted in the total, in row order. */
+function countFacts(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  text?: TextRows,
+  passing?: number[],
+): { facets: FactsFacets } {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : undefined
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const filters = facetFilters(f, countQueryOf(q))
@@ -262,6 +282,7 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
     if ((failed === 0 || failedFacet === BATTERY) && battery >= BATTERY_FACET_PCT) battery80++
     if (failed === 1) continue
     total++
+    passing?.push(r)
     for (let facet = 0; facet < POSTED; facet++) {
       const sums = acc[facet] as Float64Array
       const at = (indexes[facet] as Uint16Array)[r] as number
@@ -278,7 +299,94 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
     })
     values[name] = map
   })
-  return { total, values, postedWithin: Array.from(posted), battery80 }
+  return { facets: { total, values, postedWithin: Array.from(posted), battery80 } }
+}
+
+/**
+ * Per copy, the counts of the searches asked lately, and the rows each counted: a copy never changes, so neither do
+ * they. Only the posting-date choices move with the clock: each is the counted rows posted since then, which (rows
+ * being newest first) are those before the first row older than that, found by bisection.
+ */
+const facetsIn = new WeakMap<
+  ListingFacts,
+  { held: Map<string, { facets: FactsFacets; passing: Int32Array }>; rows: number }
+>()
+/** The counted rows kept per copy, all searches together (4 bytes each). */
+const MAX_HELD_ROWS = 2_000_000
+
+function heldFacets(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  text: TextRows | undefined,
+  textKey: string,
+) {
+  let entry = facetsIn.get(f)
+  if (!entry) {
+    entry = { held: new Map(), rows: 0 }
+    facetsIn.set(f, entry)
+  }
+  const key = `${textKey}|${filtersKey(q)}`
+  let known = entry.held.get(key)
+  if (!known) {
+    const passing: number[] = []
+    const { facets } = countFacts(f, q, nowMs, text, passing)
+    known = { facets, passing: Int32Array.from(passing) }
+    // The oldest go first: a Map keeps its keys in the order they were added.
+    for (const [oldest, held] of entry.held) {
+      if (entry.rows + known.passing.length <= MAX_HELD_ROWS) break
+      entry.held.delete(oldest)
+      entry.rows -= held.passing.length
+    }
+    entry.held.set(key, known)
+    entry.rows += known.passing.length
+  }
+  const { passing } = known
+  const postedWithin = POSTED_WITHIN_DAYS.map((days) => {
+    // The first row posted before the choice's start (postedMs goes down), then the counted rows before it.
+    const older = firstOlder(f, nowMs - days * DAY_MS)
+    return lowerBound(passing.length, (i) => (passing[i] as number) >= older)
+  })
+  return { ...known.facets, postedWithin }
+}
+
+/** The first of n positions where `isAtOrAfter` holds (it holds from some position on). */
+function lowerBound(n: number, isAtOrAfter: (i: number) => boolean): number {
+  let lo = 0
+  let hi = n
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (isAtOrAfter(mid)) hi = mid
+    else lo = mid + 1
+  }
+  return lo
+}
+
+/** The first row posted before `sinceMs`, or the copy's size. */
+const firstOlder = (f: ListingFacts, sinceMs: number) =>
+  lowerBound(f.size, (r) => (f.postedMs[r] as number) < sinceMs)
+
+/** The fields of a search that are no filter (the text is keyed by its words, resolved). */
+const NOT_FILTERS = new Set(['q', 'sort', 'facets', 'page', 'page_size', 'limit', 'cursor'])
+
+/**
+ * A search's filters as text, the same whatever order its choices came in: every field but the text, sort and
+ * paging, so a filter added to the search is part of the key without a change here.
+ */
+function filtersKey(q: SearchQuery): string {
+  return Object.entries(q)
+    .filter(([name, value]) => !NOT_FILTERS.has(name) && value !== undefined)
+    .map(([name, value]) => {
+      const text = Array.isArray(value)
+        ? value
+            .map((v) => String(v).toLowerCase())
+            .sort()
+            .join(',')
+        : String(value)
+      return `${name}=${text}`
+    })
+    .sort()
+    .join('&')
 }
 
 export type FactsSort = 'newest' | 'price_asc' | 'price_desc' | 'relevance'

@@ -174,6 +174,10 @@ const matchedIn = new WeakMap<TextIndex, { held: Map<string, TextRows>; rows: nu
 /** The matching rows kept per copy, all texts together: about 5 bytes each. */
 const MAX_HELD_ROWS = 2_000_000
 
+/** A text as its words: what its matches in a copy depend on. */
+export const textKey = (text: TextTerms) =>
+  `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
+
 /** matchText, kept per copy for the texts searched lately. */
 export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): TextRows {
   let entry = matchedIn.get(ix)
@@ -181,7 +185,7 @@ export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): Tex
     entry = { held: new Map(), rows: 0 }
     matchedIn.set(ix, entry)
   }
-  const key = `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
+  const key = textKey(text)
   const known = entry.held.get(key)
   if (known) return known
   const matched = matchText(ix, size, text)

@@ -33,7 +33,7 @@ import {
   postedWithinCounts,
   readListingPage,
 } from './listing-facts'
-import { matchTextOnce, type TextRows } from './listing-text'
+import { matchTextOnce, type TextRows, textKey } from './listing-text'
 import {
   type CursorKey,
   countUpTo,
@@ -523,7 +523,14 @@ export async function searchProducts(
   let factsCounted: FactsFacets | undefined
   const fromFacts = async () => {
     const copy = await facts()
-    if (copy) factsCounted ??= factsFacets(copy, q, Date.now(), textIn(copy))
+    if (copy)
+      factsCounted ??= factsFacets(
+        copy,
+        q,
+        Date.now(),
+        textIn(copy),
+        textMatch ? textKey(textMatch) : undefined,
+      )
     return factsCounted
   }
   // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
