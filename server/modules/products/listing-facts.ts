@@ -583,7 +583,31 @@ export function factsTotal(
   nowMs: number,
   cap: number,
   text?: TextRows,
+  /** The text's words, when there is one: with it, the total is kept for the copy, like its counts. */
+  textKey?: string,
 ): number {
+  // Without a posting date the total does not move with the clock: kept per copy and search.
+  if (q.posted_within !== undefined || (text && textKey === undefined))
+    return countTotal(f, q, nowMs, cap, text)
+  let held = totalsIn.get(f)
+  if (!held) {
+    held = new Map()
+    totalsIn.set(f, held)
+  }
+  const key = `${cap}|${textKey ?? ''}|${filtersKey(q)}`
+  let total = held.get(key)
+  if (total === undefined) {
+    total = countTotal(f, q, nowMs, cap, text)
+    if (held.size >= MAX_TOTALS) held.delete(held.keys().next().value as string)
+    held.set(key, total)
+  }
+  return total
+}
+
+const totalsIn = new WeakMap<ListingFacts, Map<string, number>>()
+const MAX_TOTALS = 1_024
+
+function countTotal(f: ListingFacts, q: SearchQuery, nowMs: number, cap: number, text?: TextRows): number {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const filters = facetFilters(f, countQueryOf(q))
   const bounds = boundsOf(q)
@@ -666,6 +690,8 @@ function drivingRows(f: ListingFacts, filters: FacetFilter[]): Int32Array[] {
  * date's, counted per choice, newest first until past the longest choice.
  */
 export function postedWithinCounts(f: ListingFacts, q: SearchQuery, nowMs: number): number[] {
+  // Without a date filter, the choices of the search's kept counts (counted once per copy, bisected per request).
+  if (q.posted_within === undefined && f.newestFirst) return factsFacets(f, q, nowMs).postedWithin
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const oldest = Math.min(...since)
   const filters = facetFilters(f, countQueryOf(q))

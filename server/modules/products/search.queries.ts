@@ -537,7 +537,16 @@ export async function searchProducts(
   const totalFromFacts = async () => {
     if (wantFacets) return (await fromFacts())?.total
     const copy = await facts()
-    return copy ? factsTotal(copy, q, Date.now(), TOTAL_THRESHOLD, textIn(copy)) : undefined
+    return copy
+      ? factsTotal(
+          copy,
+          q,
+          Date.now(),
+          TOTAL_THRESHOLD,
+          textIn(copy),
+          textMatch ? textKey(textMatch) : undefined,
+        )
+      : undefined
   }
   const textCount = async () => {
     const total = await totalFromFacts()
