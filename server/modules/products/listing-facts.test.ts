@@ -216,6 +216,22 @@ describe('totals and facets from the listings’ facts', () => {
     }
   })
 
+  it('label the brand facet with the brand’s name as it is now', async () => {
+    await loadFacts(t.db)
+    const label = async (qs: string) => {
+      const q = SearchQuery.parse({ ...Object.fromEntries(new URLSearchParams(qs)), facets: '1' })
+      return (await searchProducts(t.db, q)).facets?.brand.find((c) => c.value === brandIds[2])?.label
+    }
+    // From the counts' sums, and from the facts' counts (a price filter).
+    expect(await label('')).toBe('Apple')
+    expect(await label('max_price=1500')).toBe('Apple')
+    await t.db.execute(sql`update brands set name = 'Apple Inc.' where id = ${brandIds[2]}`)
+    expect(await label('')).toBe('Apple Inc.')
+    expect(await label('max_price=1500')).toBe('Apple Inc.')
+    await t.db.execute(sql`update brands set name = 'Apple' where id = ${brandIds[2]}`)
+    expect(await label('')).toBe('Apple')
+  })
+
   it('page through every sort as SQL does, by cursor and by page number, from the copy', async () => {
     // Thirty listings share a price and thirty a posting time, so pages end inside ties, which the id breaks.
     await t.db.execute(sql`

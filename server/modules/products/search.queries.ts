@@ -569,11 +569,12 @@ export async function searchProducts(
     sort,
   }
   if (wantFacets) {
+    const brandNames = () => version().then((v) => brandNamesAt(db, v))
     const copy = await facts()
     result.facets =
       copy && !counts
-        ? await facetsOfFacts(db, (await fromFacts()) as FactsFacets)
-        : await countFacets(db, base, filters, counts, snapshot, () =>
+        ? await facetsOfFacts(brandNames, (await fromFacts()) as FactsFacets)
+        : await countFacets(db, brandNames, base, filters, counts, snapshot, () =>
             copy ? postedWithinCounts(copy, q, Date.now()) : undefined,
           )
   }
@@ -602,6 +603,7 @@ const FACET_ORDER: FacetName[] = ['brand', 'condition', 'ram', 'storage', 'scree
 
 async function countFacets(
   db: Db,
+  names: () => Promise<Map<string, string>>,
   base: SQL,
   filters: Record<FilterName, SQL | undefined>,
   summary: CountQuery | undefined,
@@ -642,7 +644,7 @@ async function countFacets(
     : Number(result.find((row) => FACET_ORDER.every((_, n) => Number(row[`g${n}`]) === 1))?.battery ?? 0)
 
   const facets = emptyFacets()
-  const brandNames = await brandNamesOf(db)
+  const brandNames = await names()
   for (const row of result) {
     const i = FACET_ORDER.findIndex((_, n) => Number(row[`g${n}`]) === 0)
     if (i < 0) {
@@ -664,6 +666,23 @@ async function brandNamesOf(db: Db): Promise<Map<string, string>> {
   return new Map(
     (await db.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
   )
+}
+
+/**
+ * The brand names, kept per instance with the listings' version they were read at or after: a change to the brands
+ * moves that version on (migration 0021), so while a request's statement reads the same version they are current.
+ */
+const brandNamesHeld = new WeakMap<Db, { version: string; names: Promise<Map<string, string>> }>()
+
+function brandNamesAt(db: Db, version: string): Promise<Map<string, string>> {
+  const known = brandNamesHeld.get(db)
+  if (known?.version === version) return known.names
+  const names = brandNamesOf(db)
+  brandNamesHeld.set(db, { version, names })
+  names.catch(() => {
+    if (brandNamesHeld.get(db)?.names === names) brandNamesHeld.delete(db)
+  })
+  return names
 }
 
 /** The posting-date choices from their counts (in POSTED_WITHIN_DAYS order); a choice with none is left out. */
@@ -742,9 +761,12 @@ const postedRow = (counts: number[]): Record<string, unknown> => ({
 })
 
 /** The facets of a search without text from one pass over the listings' facts. */
-async function facetsOfFacts(db: Db, counts: FactsFacets): Promise<Facets> {
+async function facetsOfFacts(
+  names: () => Promise<Map<string, string>>,
+  counts: FactsFacets,
+): Promise<Facets> {
   const facets = emptyFacets()
-  const brandNames = await brandNamesOf(db)
+  const brandNames = await names()
   FACET_ORDER.forEach((name) => {
     for (const [value, count] of counts.values[name])
       facets[name].push({ value, label: facetLabel(name, value, brandNames), count })
