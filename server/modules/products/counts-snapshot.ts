@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { KeptPerCopy } from './kept-per-copy'
 import { rowsOf } from './paging'
 
 // The facet counts and totals of a search without text, price or date are sums over `listing_counts` (one row per
@@ -84,7 +85,7 @@ const BATTERY = -1
  * alone; failing two, for none.
  */
 export function facetSums(s: CountsSnapshot, f: CountQuery): FacetSums {
-  return heldSum(s, `f ${countKey(f)}`, () => sumFacets(s, f))
+  return sumsOf.get(s, `f ${countKey(f)}`, () => sumFacets(s, f)) as FacetSums
 }
 
 function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
@@ -144,7 +145,7 @@ function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
 
 /** The number of available listings matching every filter: one pass that stops at a row's first failing filter. */
 export function sumCounts(s: CountsSnapshot, f: CountQuery): number {
-  return heldSum(s, `t ${countKey(f)}`, () => sumTotal(s, f))
+  return sumsOf.get(s, `t ${countKey(f)}`, () => sumTotal(s, f)) as number
 }
 
 function sumTotal(s: CountsSnapshot, f: CountQuery): number {
@@ -164,21 +165,7 @@ function sumTotal(s: CountsSnapshot, f: CountQuery): number {
  * Sums of one copy, by query, for the queries asked lately: a copy never changes, so neither do its sums, and the
  * same few (no filter, each brand) are asked for on most requests.
  */
-const sumsOf = new WeakMap<CountsSnapshot, Map<string, unknown>>()
-const MAX_SUMS = 512
-
-function heldSum<T>(s: CountsSnapshot, key: string, sum: () => T): T {
-  let held = sumsOf.get(s)
-  if (!held) {
-    held = new Map()
-    sumsOf.set(s, held)
-  }
-  if (held.has(key)) return held.get(key) as T
-  const value = sum()
-  if (held.size >= MAX_SUMS) held.delete(held.keys().next().value as string)
-  held.set(key, value)
-  return value
-}
+const sumsOf = new KeptPerCopy<CountsSnapshot, number | FacetSums>(512)
 
 /** A query as text, the same whatever order its choices came in. */
 function countKey(f: CountQuery): string {

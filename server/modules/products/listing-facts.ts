@@ -9,6 +9,7 @@ import {
   dictionaryColumn,
   facetFilters,
 } from './counts-snapshot'
+import { KeptPerCopy } from './kept-per-copy'
 import { buildTextIndex, type TextIndex, type TextRows } from './listing-text'
 import { isOnSale, rowsOf } from './paging'
 
@@ -307,12 +308,10 @@ function countFacts(
  * they. Only the posting-date choices move with the clock: each is the counted rows posted since then, which (rows
  * being newest first) are those before the first row older than that, found by bisection.
  */
-const facetsIn = new WeakMap<
-  ListingFacts,
-  { held: Map<string, { facets: FactsFacets; passing: Int32Array }>; rows: number }
->()
-/** The counted rows kept per copy, all searches together (4 bytes each). */
-const MAX_HELD_ROWS = 2_000_000
+const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: Int32Array }>(
+  2_000_000,
+  (kept) => kept.passing.length,
+)
 
 function heldFacets(
   f: ListingFacts,
@@ -321,26 +320,11 @@ function heldFacets(
   text: TextRows | undefined,
   textKey: string,
 ) {
-  let entry = facetsIn.get(f)
-  if (!entry) {
-    entry = { held: new Map(), rows: 0 }
-    facetsIn.set(f, entry)
-  }
-  const key = `${textKey}|${filtersKey(q)}`
-  let known = entry.held.get(key)
-  if (!known) {
+  const known = facetsIn.get(f, `${textKey}|${filtersKey(q)}`, () => {
     const passing: number[] = []
     const { facets } = countFacts(f, q, nowMs, text, passing)
-    known = { facets, passing: Int32Array.from(passing) }
-    // The oldest go first: a Map keeps its keys in the order they were added.
-    for (const [oldest, held] of entry.held) {
-      if (entry.rows + known.passing.length <= MAX_HELD_ROWS) break
-      entry.held.delete(oldest)
-      entry.rows -= held.passing.length
-    }
-    entry.held.set(key, known)
-    entry.rows += known.passing.length
-  }
+    return { facets, passing: Int32Array.from(passing) }
+  })
   const { passing } = known
   const postedWithin = POSTED_WITHIN_DAYS.map((days) => {
     // The first row posted before the choice's start (postedMs goes down), then the counted rows before it.
@@ -589,23 +573,10 @@ export function factsTotal(
   // Without a posting date the total does not move with the clock: kept per copy and search.
   if (q.posted_within !== undefined || (text && textKey === undefined))
     return countTotal(f, q, nowMs, cap, text)
-  let held = totalsIn.get(f)
-  if (!held) {
-    held = new Map()
-    totalsIn.set(f, held)
-  }
-  const key = `${cap}|${textKey ?? ''}|${filtersKey(q)}`
-  let total = held.get(key)
-  if (total === undefined) {
-    total = countTotal(f, q, nowMs, cap, text)
-    if (held.size >= MAX_TOTALS) held.delete(held.keys().next().value as string)
-    held.set(key, total)
-  }
-  return total
+  return totalsIn.get(f, `${cap}|${textKey ?? ''}|${filtersKey(q)}`, () => countTotal(f, q, nowMs, cap, text))
 }
 
-const totalsIn = new WeakMap<ListingFacts, Map<string, number>>()
-const MAX_TOTALS = 1_024
+const totalsIn = new KeptPerCopy<ListingFacts, number>(1_024)
 
 function countTotal(f: ListingFacts, q: SearchQuery, nowMs: number, cap: number, text?: TextRows): number {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity

@@ -1,3 +1,5 @@
+import { KeptPerCopy } from './kept-per-copy'
+
 // The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index: per word, the
 // rows having it. A text search is then matched in memory, as PostgreSQL would match it against search_vector, and
 // the copy answers its page, total and facets like those of a search without text
@@ -169,33 +171,14 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
   }
 }
 
-/** Per copy, the matches of the texts searched lately (a copy never changes, so neither do they). */
-const matchedIn = new WeakMap<TextIndex, { held: Map<string, TextRows>; rows: number }>()
-/** The matching rows kept per copy, all texts together: about 5 bytes each. */
-const MAX_HELD_ROWS = 2_000_000
-
 /** A text as its words: what its matches in a copy depend on. */
 export const textKey = (text: TextTerms) =>
   `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
 
+/** Per copy, the matches of the texts searched lately: 2,000,000 matching rows at most, about 5 bytes each. */
+const matchedIn = new KeptPerCopy<TextIndex, TextRows>(2_000_000, (m) => m.rows.length)
+
 /** matchText, kept per copy for the texts searched lately. */
 export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): TextRows {
-  let entry = matchedIn.get(ix)
-  if (!entry) {
-    entry = { held: new Map(), rows: 0 }
-    matchedIn.set(ix, entry)
-  }
-  const key = textKey(text)
-  const known = entry.held.get(key)
-  if (known) return known
-  const matched = matchText(ix, size, text)
-  // The oldest go first: a Map keeps its keys in the order they were added.
-  for (const [oldest, rows] of entry.held) {
-    if (entry.rows + matched.rows.length <= MAX_HELD_ROWS) break
-    entry.held.delete(oldest)
-    entry.rows -= rows.rows.length
-  }
-  entry.held.set(key, matched)
-  entry.rows += matched.rows.length
-  return matched
+  return matchedIn.get(ix, textKey(text), () => matchText(ix, size, text))
 }

@@ -1,0 +1,33 @@
+/**
+ * Values worked out from a copy that never changes (the counts' or the listings' facts), kept per copy and key: the
+ * same searches are asked of one copy again and again, and their answers over it cannot change. The oldest go first
+ * once the kept values' total size passes `maxSize`; a copy's values go with the copy.
+ */
+export class KeptPerCopy<Copy extends object, Value> {
+  private readonly byCopy = new WeakMap<Copy, { values: Map<string, Value>; size: number }>()
+
+  constructor(
+    private readonly maxSize: number,
+    private readonly sizeOf: (value: Value) => number = () => 1,
+  ) {}
+
+  get(copy: Copy, key: string, make: () => Value): Value {
+    let kept = this.byCopy.get(copy)
+    if (!kept) {
+      kept = { values: new Map(), size: 0 }
+      this.byCopy.set(copy, kept)
+    }
+    if (kept.values.has(key)) return kept.values.get(key) as Value
+    const value = make()
+    const size = this.sizeOf(value)
+    // A Map keeps its keys in the order they were added: the oldest first.
+    for (const [oldest, old] of kept.values) {
+      if (kept.size + size <= this.maxSize) break
+      kept.values.delete(oldest)
+      kept.size -= this.sizeOf(old)
+    }
+    kept.values.set(key, value)
+    kept.size += size
+    return value
+  }
+}
