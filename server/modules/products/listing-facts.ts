@@ -210,17 +210,9 @@ const BATTERY = COUNT_FACETS.length + 1
  * posting-date choices and the battery choice likewise. A listing failing exactly one facet's filter counts for that
  * facet alone; failing two, for none. `nowMs`: the clock "posted within" counts back from.
  */
-export function factsFacets(
-  f: ListingFacts,
-  q: SearchQuery,
-  nowMs: number,
-  text?: TextRows,
-  /** The text's words, when there is one (`text`): with it, the counts are kept for the copy (`heldFacets`). */
-  textKey?: string,
-): FactsFacets {
-  if (q.posted_within !== undefined || !f.newestFirst || (text && textKey === undefined))
-    return countFacts(f, q, nowMs, text).facets
-  return heldFacets(f, q, nowMs, text, textKey ?? '')
+export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
+  if (q.posted_within !== undefined || !f.newestFirst) return countFacts(f, q, nowMs, text).facets
+  return heldFacets(f, q, nowMs, text)
 }
 
 /** factsFacets in one pass; `passing` also lists the rows counted in the total, in row order. */
@@ -313,14 +305,8 @@ const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: I
   (kept) => kept.passing.length,
 )
 
-function heldFacets(
-  f: ListingFacts,
-  q: SearchQuery,
-  nowMs: number,
-  text: TextRows | undefined,
-  textKey: string,
-) {
-  const known = facetsIn.get(f, `${textKey}|${filtersKey(q)}`, () => {
+function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {
+  const known = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
     const passing: number[] = []
     const { facets } = countFacts(f, q, nowMs, text, passing)
     return { facets, passing: Int32Array.from(passing) }
@@ -567,13 +553,12 @@ export function factsTotal(
   nowMs: number,
   cap: number,
   text?: TextRows,
-  /** The text's words, when there is one: with it, the total is kept for the copy, like its counts. */
-  textKey?: string,
 ): number {
   // Without a posting date the total does not move with the clock: kept per copy and search.
-  if (q.posted_within !== undefined || (text && textKey === undefined))
-    return countTotal(f, q, nowMs, cap, text)
-  return totalsIn.get(f, `${cap}|${textKey ?? ''}|${filtersKey(q)}`, () => countTotal(f, q, nowMs, cap, text))
+  if (q.posted_within !== undefined) return countTotal(f, q, nowMs, cap, text)
+  return totalsIn.get(f, `${cap}|${text?.key ?? ''}|${filtersKey(q)}`, () =>
+    countTotal(f, q, nowMs, cap, text),
+  )
 }
 
 const totalsIn = new KeptPerCopy<ListingFacts, number>(1_024)

@@ -31,6 +31,8 @@ export type TextRows = {
   tiers: () => Uint8Array
   /** No row has a higher tier (resolveText's `bestTier`). */
   best: number
+  /** The text's words (`textKey`): what anything kept from these matches is kept by. */
+  key: string
 }
 
 /**
@@ -156,6 +158,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
   return {
     rows,
     best: text.bestTier,
+    key: textKey(text),
     tiers: () => {
       if (!tiers) {
         const inTitle = within(
@@ -172,7 +175,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
 }
 
 /** A text as its words: what its matches in a copy depend on. */
-export const textKey = (text: TextTerms) =>
+const textKey = (text: TextTerms) =>
   `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
 
 /** Per copy, the matches of the texts searched lately: 2,000,000 matching rows at most, about 5 bytes each. */

@@ -33,7 +33,7 @@ import {
   postedWithinCounts,
   readListingPage,
 } from './listing-facts'
-import { matchTextOnce, type TextRows, textKey } from './listing-text'
+import { matchTextOnce, type TextRows } from './listing-text'
 import {
   type CursorKey,
   countUpTo,
@@ -453,13 +453,9 @@ export async function searchProducts(
         paging.offset,
       ),
     )
-  // A text's matches in a copy of the listings' facts, worked out once per copy.
-  let matched: { copy: ListingFacts; rows: TextRows | undefined } | undefined
-  const textIn = (copy: ListingFacts): TextRows | undefined => {
-    if (!textMatch?.plain) return undefined
-    if (matched?.copy !== copy) matched = { copy, rows: matchTextOnce(copy.text, copy.size, textMatch) }
-    return matched.rows
-  }
+  // A text's matches in a copy of the listings' facts (kept per copy), when the copy can match it.
+  const textIn = (copy: ListingFacts): TextRows | undefined =>
+    textMatch?.plain ? matchTextOnce(copy.text, copy.size, textMatch) : undefined
   // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
   // (then best match walks the newest listings for its best tier: bestTierIds).
   let textTotal: { total: number; isEstimate: boolean } | undefined
@@ -523,30 +519,14 @@ export async function searchProducts(
   let factsCounted: FactsFacets | undefined
   const fromFacts = async () => {
     const copy = await facts()
-    if (copy)
-      factsCounted ??= factsFacets(
-        copy,
-        q,
-        Date.now(),
-        textIn(copy),
-        textMatch ? textKey(textMatch) : undefined,
-      )
+    if (copy) factsCounted ??= factsFacets(copy, q, Date.now(), textIn(copy))
     return factsCounted
   }
   // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
   const totalFromFacts = async () => {
     if (wantFacets) return (await fromFacts())?.total
     const copy = await facts()
-    return copy
-      ? factsTotal(
-          copy,
-          q,
-          Date.now(),
-          TOTAL_THRESHOLD,
-          textIn(copy),
-          textMatch ? textKey(textMatch) : undefined,
-        )
-      : undefined
+    return copy ? factsTotal(copy, q, Date.now(), TOTAL_THRESHOLD, textIn(copy)) : undefined
   }
   const textCount = async () => {
     const total = await totalFromFacts()
