@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Health } from '#contract/health'
+import { factsStatus } from '#server/modules/products/listing-facts'
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, lifecycle } = app.ctx
@@ -19,6 +20,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           database: 'up',
           driver: database.driver,
           uptime_s: Math.round(process.uptime()),
+          listing_copy: factsStatus(database.db),
         }
         return reply.code(503).header('connection', 'close').send(body)
       }
@@ -28,6 +30,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         database: up ? 'up' : 'down',
         driver: database.driver,
         uptime_s: Math.round(process.uptime()),
+        listing_copy: factsStatus(database.db),
       }
       return reply.code(up ? 200 : 503).send(body)
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Health } from '#contract/health'
+import { loadFacts } from '#server/modules/products/listing-facts'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 
 let t: TestApp
@@ -68,6 +69,16 @@ describe('GET /api/health', () => {
       t.app.ctx.lifecycle.draining = false
       t.app.ctx.lifecycle.turningAway = false
     }
+  })
+
+  it("tells the version, size and load time of the instance's copy of the listings' facts once it is loaded", async () => {
+    const facts = await loadFacts(t.app.ctx.database.db)
+    const body = Health.parse((await t.app.inject('/api/health')).json())
+    expect(body.listing_copy).toEqual({
+      version: facts?.version,
+      listings: facts?.size,
+      load_ms: expect.any(Number),
+    })
   })
 
   it('answers HEAD too, for load balancers', async () => {

@@ -87,6 +87,12 @@ export function currentFacts(db: Db, version: string | undefined): ListingFacts 
   return undefined
 }
 
+/** What this instance holds: the copy's version, its listings and how long its last load took (for /api/health). */
+export function factsStatus(db: Db): { version: string; listings: number; load_ms: number } | null {
+  const h = held.get(db)
+  return h?.facts ? { version: h.facts.version, listings: h.facts.size, load_ms: h.tookMs } : null
+}
+
 /** Loads the copy now (tests, and the background reload). */
 export function loadFacts(db: Db): Promise<ListingFacts | undefined> {
   const entry = heldFor(db)
