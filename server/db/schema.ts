@@ -166,6 +166,12 @@ export const products = pgTable(
         when lower(processor) ~ '\\mi[3579]\\M' then 'intel-core-i' || substring(lower(processor) from '\\mi([3579])\\M')
       end`,
     ),
+    /**
+     * The processor's model as the price guide keys it (processor_model_key, migration 0011), kept with the row so a
+     * card's guide lookup and a sale's guide refresh compare a column instead of running three regular expressions
+     * per row (migration 0022).
+     */
+    processorModel: text('processor_model').generatedAlwaysAs((): SQL => sql`processor_model_key(processor)`),
     /** Listing expiry: the clock starts here (posting or the last renewal); see server/modules/listings/expiry.ts. */
     renewedAt: timestamp('renewed_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set by the expiry job once the listing went unrenewed too long; it then leaves search and the home page. */

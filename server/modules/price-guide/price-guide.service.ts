@@ -21,7 +21,7 @@ const REFRESH_LOCK = 7_314_026
 /** Sales in the window, with the keys they count under. `filter` narrows them (one kind of laptop). */
 function salesCte(filter: SQL = sql`true`) {
   return sql`sales as (
-    select p.brand_id, p.ram_gb, p.storage_gb, processor_model_key(p.processor) as model,
+    select p.brand_id, p.ram_gb, p.storage_gb, p.processor_model as model,
       p.processor_family as family, pay.amount_cents
     from payments pay
     join products p on p.id = pay.product_id
@@ -73,7 +73,7 @@ export async function refreshPriceGuideForProduct(tx: Db, productId: string): Pr
     family: string | null
   }>(
     tx,
-    sql`select brand_id, ram_gb, storage_gb, processor_model_key(processor) as model, processor_family as family
+    sql`select brand_id, ram_gb, storage_gb, processor_model as model, processor_family as family
         from products where id = ${productId}`,
   )
   if (!kind) return
@@ -83,8 +83,8 @@ export async function refreshPriceGuideForProduct(tx: Db, productId: string): Pr
   // A paid sale marks its listing sold, so the sold listings' index finds the kind's sales.
   const sameSpecs = sql`p.is_sold and p.brand_id = ${kind.brand_id} and p.ram_gb = ${kind.ram_gb} and p.storage_gb = ${kind.storage_gb}`
   const sameProcessor = kind.family
-    ? sql`(processor_model_key(p.processor) = ${kind.model} or p.processor_family = ${kind.family})`
-    : sql`processor_model_key(p.processor) = ${kind.model}`
+    ? sql`(p.processor_model = ${kind.model} or p.processor_family = ${kind.family})`
+    : sql`p.processor_model = ${kind.model}`
   await tx.execute(sql`delete from price_guides
     where brand_id = ${kind.brand_id} and ram_gb = ${kind.ram_gb} and storage_gb = ${kind.storage_gb}
       and ((level = 1 and processor_key = ${kind.model}) or (level = 2 and processor_key = ${kind.family}))`)

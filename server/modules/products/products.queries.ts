@@ -29,7 +29,7 @@ const priceGuideJson = sql<{ count: number; p25: number; median: number; p75: nu
   from price_guides g
   where g.brand_id = ${products.brandId} and g.ram_gb = ${products.ramGb} and g.storage_gb = ${products.storageGb}
     and g.sales >= ${sql.raw(String(PRICE_GUIDE_MIN_SALES))}
-    and ((g.level = 1 and g.processor_key = processor_model_key(${products.processor}))
+    and ((g.level = 1 and g.processor_key = ${products.processorModel})
       or (g.level = 2 and g.processor_key = ${products.processorFamily}))
   order by g.level limit 1)`
 
