@@ -3,6 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import type { ReactNode } from 'react'
+import { renderToString } from 'react-dom/server'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import type { Product } from '#contract/products'
 import { routerBindings } from '../app/router-bindings'
@@ -53,15 +54,12 @@ export function aProduct(overrides: Partial<Product> = {}): Product {
   }
 }
 
-/**
- * Renders `ui` with a fresh query client and a router at `at`. With `path`, `ui` is that route's element,
- * so the page reads its parameters from the address as it does in the app.
- */
-export function renderWithApp(ui: ReactNode, { at = '/', path }: { at?: string; path?: string } = {}) {
+/** `ui` inside the providers every page has: a fresh query client (that never retries) and a router at `at`. */
+function withApp(ui: ReactNode, { at = '/', path }: { at?: string; path?: string }) {
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   })
-  const result = render(
+  const tree = (
     <QueryClientProvider client={client}>
       <BindingsProvider bindings={routerBindings}>
         <MemoryRouter initialEntries={[at]}>
@@ -74,7 +72,32 @@ export function renderWithApp(ui: ReactNode, { at = '/', path }: { at?: string; 
           )}
         </MemoryRouter>
       </BindingsProvider>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   )
-  return { client, ...result }
+  return { client, tree }
+}
+
+/**
+ * Renders `ui` with a fresh query client and a router at `at`. With `path`, `ui` is that route's element,
+ * so the page reads its parameters from the address as it does in the app.
+ */
+export function renderWithApp(ui: ReactNode, options: { at?: string; path?: string } = {}) {
+  const { client, tree } = withApp(ui, options)
+  return { client, ...render(tree) }
+}
+
+/**
+ * As the browser meets a server-rendered page: `ui` rendered to HTML in a container, then `beforeHydrating` (what a
+ * visitor does before the page goes live), then hydrated by React.
+ */
+export function hydrateWithApp(
+  ui: ReactNode,
+  { at = '/', beforeHydrating }: { at?: string; beforeHydrating: (container: HTMLElement) => void },
+) {
+  const container = document.createElement('div')
+  container.innerHTML = renderToString(withApp(ui, { at }).tree)
+  document.body.append(container)
+  beforeHydrating(container)
+  const { client, tree } = withApp(ui, { at })
+  return { client, ...render(tree, { container, hydrate: true }) }
 }

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import { useLocation } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { jsonResponse, renderWithApp } from '../../test/render'
+import { hydrateWithApp, jsonResponse, renderWithApp } from '../../test/render'
 import { NavbarSearch } from './navbar-search'
 import { readSuggestions } from './search-api'
 
@@ -55,6 +55,27 @@ describe('NavbarSearch', () => {
     expect(options[1]?.getAttribute('aria-selected')).toBe('true')
     fireEvent.keyDown(box, { key: 'Enter' })
     expect(where()).toBe('/productcard?q=ThinkPad+X1+Carbon+Gen+9')
+  })
+
+  it('keeps what was typed into the server-rendered box before the page went live, and suggests for it', async () => {
+    const fetch = vi.fn(async (_url: string) =>
+      jsonResponse({ brands: [{ _id: 'b-lenovo', brand_name: 'Lenovo', product_count: 6 }], models: [] }),
+    )
+    vi.stubGlobal('fetch', fetch)
+    hydrateWithApp(<NavbarSearch />, {
+      beforeHydrating: (container) => {
+        const input = container.querySelector('input') as HTMLInputElement
+        input.focus()
+        input.value = 'Lenov'
+      },
+    })
+    const box = screen.getByRole('combobox', { name: 'Search laptops' }) as HTMLInputElement
+    // The suggestions arrive (a render of the box after hydrating), and the box still holds what was typed.
+    expect(await screen.findByRole('option', { name: /Lenovo/ })).toBeTruthy()
+    expect(box.value).toBe('Lenov')
+    expect(fetch.mock.calls.map(([url]) => String(url))).toContain('/api/search/suggest?q=Lenov')
+    fireEvent.change(box, { target: { value: 'Lenovo' } })
+    expect(box.value).toBe('Lenovo')
   })
 
   it('a brand suggestion opens the results for that brand', async () => {

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import { paths } from '#contract/pages'
 import { cn } from '../../components/ui/cn'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
@@ -14,21 +14,6 @@ export function searchHref(q: string, suggestion?: Suggestion): string {
   else if (suggestion) params.set('q', suggestion.label)
   else if (q.trim()) params.set('q', q.trim())
   return paths.browse(params)
-}
-
-/** Whether a box has rendered in this document yet: only the first one can be taking over the server's HTML. */
-let isFirstBox = true
-
-/**
- * What the server-rendered box held before React took it over, and whether it has the focus; undefined on the
- * server and for any later box.
- */
-function typedBeforeHydration(inputId: string): { value: string; isFocused: boolean } | undefined {
-  if (typeof document === 'undefined' || !isFirstBox) return undefined
-  isFirstBox = false
-  const input = document.getElementById(inputId)
-  if (!(input instanceof HTMLInputElement)) return undefined
-  return { value: input.value, isFocused: document.activeElement === input }
 }
 
 /** The text typed, passed on once typing pauses, so suggestions are not fetched per keystroke. */
@@ -54,10 +39,7 @@ export function NavbarSearch({ className }: { className?: string }) {
   // On the results page the box shows the search in force; elsewhere it starts empty.
   const searchInForce =
     location.pathname === paths.browse() ? (new URLSearchParams(location.search).get('q') ?? '') : ''
-  // Hydrating, the box starts from what it holds: a visitor may have typed before the page went live, and React
-  // would otherwise set the box back to the server's value.
-  const [typedBefore] = useState(() => typedBeforeHydration(`${id}-input`))
-  const [text, setText] = useState(typedBefore?.value ?? searchInForce)
+  const [text, setText] = useState(searchInForce)
   const [isOpen, setIsOpen] = useState(false)
   const [active, setActive] = useState(-1)
   const inputRef = useRef<HTMLInputElement>(null)
@@ -65,8 +47,8 @@ export function NavbarSearch({ className }: { className?: string }) {
   const { suggestions } = useSuggestions(isOpen ? typed : '')
   const isListShown = isOpen && text.trim().length >= 2 && suggestions.length > 0
 
-  // A new address sets the box again. Not on the first render: what was typed before the page went live (React
-  // replays it as a change once hydrated) stays.
+  // A new address sets the box again. Not on the first render: what was typed before the page went live (taken
+  // below, once React holds the box) stays.
   const address = location.pathname + location.search
   const shownFor = useRef(address)
   useEffect(() => {
@@ -76,10 +58,16 @@ export function NavbarSearch({ className }: { className?: string }) {
     setIsOpen(false)
   }, [address, searchInForce])
 
-  // Typing there still, they get the suggestions for what they typed (after hydrating: the server's list was shut).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the box the server rendered
-  useEffect(() => {
-    if (typedBefore?.isFocused && typedBefore.value !== searchInForce) setIsOpen(true)
+  // Hydrating, React takes the server's box over as it is and leaves its value alone, but the next render would set
+  // it back to the state: what a visitor typed before the page went live (even while it was being hydrated) would go.
+  // So once the box is React's, before anything renders again, the state takes what the box holds; typing there
+  // still, they get the suggestions for it. A box React rendered itself already holds the state: nothing changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the box is first React's
+  useLayoutEffect(() => {
+    const input = inputRef.current
+    if (!input || input.value === text) return
+    setText(input.value)
+    if (document.activeElement === input) setIsOpen(true)
   }, [])
 
   const listKey = suggestions.map((s) => `${s.kind}:${s.label}`).join('\n')
