@@ -71,6 +71,26 @@ describe('the boot script of a rendered page', () => {
     await afterFrames()
   })
 
+  it('holds a pick of a radio button (by its label) until the page is live, then makes it', async () => {
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<label id="battery"><input type="radio" name="battery" id="b80"><span>Battery 80% or more</span></label>',
+    )
+    await loadBoot()
+    const radio = document.getElementById('b80') as HTMLInputElement
+    const changes = vi.fn()
+    radio.addEventListener('change', changes)
+    ;(document.querySelector('#battery span') as HTMLElement).click()
+    // Not picked yet: the page's code would set it back, and nothing would follow the pick.
+    expect(radio.checked).toBe(false)
+    expect(changes).not.toHaveBeenCalled()
+
+    document.dispatchEvent(new Event('page-live'))
+    expect(radio.checked).toBe(true)
+    expect(changes).toHaveBeenCalledTimes(1)
+    await afterFrames()
+  })
+
   it('lets clicks through when the page’s code cannot load', async () => {
     await loadBoot()
     await afterFrames()

@@ -1,7 +1,7 @@
 // A page the server rendered loads this instead of its code. The page can be read and its links followed before
 // any script runs, so the code is asked for once the page's largest picture is on screen: on a phone's link the
 // picture and the stylesheet then have the bandwidth to themselves, and the code comes right after instead of
-// beside them (decision 0030). A click on a button meanwhile is made again once the page is live. A page the
+// beside them (decision 0030). A click on a button or a choice meanwhile is made again once the page is live. A page the
 // browser renders itself (index.html as built) loads its entry at once and never runs this.
 //
 // It imports nothing, so it builds to one small file of its own (vite.config.ts).
@@ -37,18 +37,38 @@ function afterLargestPaint(): Promise<void> {
   })
 }
 
+/** Whether an input is one a click changes: a radio button or a checkbox. */
+const isToggle = (el: unknown): el is HTMLInputElement =>
+  el instanceof HTMLInputElement && (el.type === 'radio' || el.type === 'checkbox')
+
 /**
- * Clicks on buttons before the code has taken the page over would be lost (a link works without code; a button
- * does not), so they are held and made again once the page says it is live (app/layouts/public-frame.tsx).
+ * What a click on `target` would work through the page's code: a button, or a radio button or checkbox (or a label
+ * of one). A link works without code; those do not, and a radio button picked before the page is live would be set
+ * back by its first render.
+ */
+function controlClicked(target: EventTarget | null): HTMLElement | null {
+  if (!(target instanceof Element)) return null
+  const button = target.closest('button')
+  if (button) return button
+  const input = target.closest('input')
+  if (isToggle(input)) return input
+  const label = target.closest('label')
+  return label && isToggle(label.control) ? label : null
+}
+
+/**
+ * Clicks on buttons and choices before the code has taken the page over would be lost, so they are held (the choice
+ * does not change) and made again once the page says it is live (app/layouts/public-frame.tsx).
  */
 function holdButtonClicks(): { release: () => void } {
   const held: HTMLElement[] = []
   const hold = (event: MouseEvent) => {
-    const button = event.target instanceof Element ? event.target.closest('button') : null
-    if (!button) return
+    const control = controlClicked(event.target)
+    if (!control) return
     event.preventDefault()
     event.stopPropagation()
-    if (!held.includes(button)) held.push(button)
+    // A choice keeps only its last click (two clicks on a checkbox would undo each other; on a radio, one is enough).
+    if (!held.includes(control)) held.push(control)
   }
   document.addEventListener('click', hold, true)
   const release = () => document.removeEventListener('click', hold, true)
@@ -56,7 +76,7 @@ function holdButtonClicks(): { release: () => void } {
     PAGE_LIVE_EVENT,
     () => {
       release()
-      for (const button of held) if (button.isConnected) button.click()
+      for (const control of held) if (control.isConnected) control.click()
     },
     { once: true },
   )
