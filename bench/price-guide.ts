@@ -101,7 +101,7 @@ try {
 
   const guide = `(select json_build_object('count', g.sales) from price_guides g where g.brand_id = p.brand_id
     and g.ram_gb = p.ram_gb and g.storage_gb = p.storage_gb and g.sales >= 5
-    and ((g.level = 1 and g.processor_key = processor_model_key(p.processor)) or (g.level = 2 and g.processor_key = p.processor_family))
+    and ((g.level = 1 and g.processor_key = p.processor_model) or (g.level = 2 and g.processor_key = p.processor_family))
     order by g.level limit 1)`
   console.log(
     `a page of 24 listings: ${await executionMs(db, `select p.id, ${guide} from products p order by p.id limit 24`)} with each guide, ` +
