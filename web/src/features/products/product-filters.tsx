@@ -1,5 +1,5 @@
 import { Search } from 'lucide-react'
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { Brand } from '#contract/brands'
 import { CONDITIONS } from '#contract/products'
 import { BATTERY_FACET_PCT, type FacetChoice, type Facets } from '#contract/search'
@@ -86,10 +86,40 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
   const onChangeRef = useRef(onChange)
   onChangeRef.current = onChange
 
-  // Follow the URL when it changes from outside (Back, "Clear filters", the navbar's search box).
-  useEffect(() => setTyped((t) => ({ ...t, q: filters.q ?? '' })), [filters.q])
-  useEffect(() => setTyped((t) => ({ ...t, min: filters.min_price?.toString() ?? '' })), [filters.min_price])
-  useEffect(() => setTyped((t) => ({ ...t, max: filters.max_price?.toString() ?? '' })), [filters.max_price])
+  // Follow the URL when it changes from outside (Back, "Clear filters", the navbar's search box); not on the first
+  // render, which started from it (and may have taken what was typed before the page went live, below).
+  const shown = useRef({ q: filters.q, min: filters.min_price, max: filters.max_price })
+  useEffect(() => {
+    const was = shown.current
+    shown.current = { q: filters.q, min: filters.min_price, max: filters.max_price }
+    if (filters.q === was.q && filters.min_price === was.min && filters.max_price === was.max) return
+    setTyped((t) => ({
+      q: filters.q === was.q ? t.q : (filters.q ?? ''),
+      min: filters.min_price === was.min ? t.min : (filters.min_price?.toString() ?? ''),
+      max: filters.max_price === was.max ? t.max : (filters.max_price?.toString() ?? ''),
+    }))
+  }, [filters.q, filters.min_price, filters.max_price])
+
+  // Hydrating, React takes the server's fields over as they are, and their next render would set them back to the
+  // state: what a visitor typed or chose before the page went live would go. Once the fields are React's, the typed
+  // ones take what they hold (applied after the usual pause) and a brand picked meanwhile applies at once. A form React
+  // rendered itself already holds its state: nothing changes.
+  const formRef = useRef<HTMLFormElement>(null)
+  const set = (change: Partial<Filters>) => onChange(withChange(latest.current, change))
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first React's
+  useLayoutEffect(() => {
+    const field = (name: string) =>
+      formRef.current?.querySelector<HTMLInputElement | HTMLSelectElement>(`#${CSS.escape(`${id}-${name}`)}`)
+    const held = {
+      q: field('q')?.value ?? typed.q,
+      min: field('min')?.value ?? typed.min,
+      max: field('max')?.value ?? typed.max,
+    }
+    if (held.q !== typed.q || held.min !== typed.min || held.max !== typed.max) setTyped(held)
+    // Only a brand picked: an empty value may just be the brand in force missing from a list not loaded yet.
+    const brand = field('brand')?.value
+    if (brand && brand !== filters.brand) set({ brand })
+  }, [])
 
   useEffect(() => {
     const next = withTyped(latest.current, typed)
@@ -103,12 +133,12 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
     const n = facets?.brand.find((c) => c.value === id)?.count
     return facets ? ` (${count(n ?? 0)})` : ''
   }
-  const set = (change: Partial<Filters>) => onChange(withChange(latest.current, change))
   const number = (v: string) => Number(v)
   const text = (v: string) => v
 
   return (
     <form
+      ref={formRef}
       aria-label="Filter laptops"
       onSubmit={(event) => {
         event.preventDefault()
