@@ -89,6 +89,25 @@ describe('the boot script of a rendered page', () => {
     await afterFrames()
   })
 
+  it('makes a checkbox clicked twice (once by its label) before the page is live no click at all', async () => {
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<label id="alerts"><input type="checkbox" id="daily"><span>Daily digest</span></label>',
+    )
+    await loadBoot()
+    const box = document.getElementById('daily') as HTMLInputElement
+    const changes = vi.fn()
+    box.addEventListener('change', changes)
+    ;(document.querySelector('#alerts span') as HTMLElement).click()
+    box.click()
+    expect(box.checked).toBe(false)
+
+    document.dispatchEvent(new Event('page-live'))
+    expect(box.checked).toBe(false)
+    expect(changes).not.toHaveBeenCalled()
+    await afterFrames()
+  })
+
   it('lets clicks through when the page’s code cannot load', async () => {
     await loadBoot()
     const entry = await vi.waitUntil(() => document.head.querySelector('script[type="module"]'))

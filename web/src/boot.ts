@@ -42,18 +42,16 @@ const isToggle = (el: unknown): el is HTMLInputElement =>
   el instanceof HTMLInputElement && (el.type === 'radio' || el.type === 'checkbox')
 
 /**
- * What a click on `target` would work through the page's code: a button, or a radio button or checkbox (or a label
- * of one). A link works without code; those do not, and a radio button picked before the page is live would be set
- * back by its first render.
+ * What a click on `target` would work through the page's code: a button, or a radio button or checkbox (clicked or
+ * through its label). A link works without code; those do not, and a radio button picked before the page is live
+ * would be set back by its first render.
  */
 function controlClicked(target: EventTarget | null): HTMLElement | null {
   if (!(target instanceof Element)) return null
   const button = target.closest('button')
   if (button) return button
-  const input = target.closest('input')
-  if (isToggle(input)) return input
-  const label = target.closest('label')
-  return label && isToggle(label.control) ? label : null
+  const input = target.closest('input') ?? target.closest('label')?.control
+  return isToggle(input) ? input : null
 }
 
 /**
@@ -67,8 +65,10 @@ function holdButtonClicks(): { release: () => void } {
     if (!control) return
     event.preventDefault()
     event.stopPropagation()
-    // A choice keeps only its last click (two clicks on a checkbox would undo each other; on a radio, one is enough).
-    if (!held.includes(control)) held.push(control)
+    // A button or radio button is clicked once however often it was; two clicks on a checkbox undo each other.
+    const at = held.indexOf(control)
+    if (at < 0) held.push(control)
+    else if (control instanceof HTMLInputElement && control.type === 'checkbox') held.splice(at, 1)
   }
   document.addEventListener('click', hold, true)
   const release = () => document.removeEventListener('click', hold, true)

@@ -72,6 +72,8 @@ describe('GET /api/health', () => {
   })
 
   it("tells the version, size and load time of the instance's copy of the listings' facts once it is loaded", async () => {
+    // Nothing has searched yet: the instance holds no copy.
+    expect(Health.parse((await t.app.inject('/api/health')).json()).listing_copy).toBeNull()
     const facts = await loadFacts(t.app.ctx.database.db)
     const body = Health.parse((await t.app.inject('/api/health')).json())
     expect(body.listing_copy).toEqual({

@@ -1,7 +1,7 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Brand } from '#contract/brands'
-import { hydrateWithApp, renderWithApp } from '../../test/render'
+import { hydrateWithApp } from '../../test/render'
 import { ProductFilters } from './product-filters'
 
 const brands: Brand[] = [
@@ -30,13 +30,17 @@ describe('ProductFilters', () => {
     expect((screen.getByLabelText('Min price') as HTMLInputElement).value).toBe('500')
   })
 
-  it('leaves a form rendered in the browser as it is: nothing applies on its own', () => {
+  it('leaves a form rendered in the browser as it is, then follows the filters when they change from outside', () => {
     const onChange = vi.fn()
-    renderWithApp(<ProductFilters filters={{ q: 'x1' }} brands={brands} onChange={onChange} />)
+    const { rerender } = render(<ProductFilters filters={{ q: 'x1' }} brands={brands} onChange={onChange} />)
     const search = screen.getByLabelText('Search') as HTMLInputElement
     expect(search.value).toBe('x1')
     expect(onChange).not.toHaveBeenCalled()
     fireEvent.change(search, { target: { value: 'x1 carbon' } })
     expect(search.value).toBe('x1 carbon')
+    // Back, or "Clear filters": the fields show the filters in force.
+    rerender(<ProductFilters filters={{ q: 'xps', min_price: 300 }} brands={brands} onChange={onChange} />)
+    expect(search.value).toBe('xps')
+    expect((screen.getByLabelText('Min price') as HTMLInputElement).value).toBe('300')
   })
 })

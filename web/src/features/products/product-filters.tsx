@@ -1,9 +1,10 @@
 import { Search } from 'lucide-react'
-import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { Brand } from '#contract/brands'
 import { CONDITIONS } from '#contract/products'
 import { BATTERY_FACET_PCT, type FacetChoice, type Facets } from '#contract/search'
 import { formatStorage } from '../../lib/format'
+import { useOnChange, useTypedBeforeLive } from '../../lib/server-fields'
 import type { ProductFilters as Filters } from './products-api'
 import {
   POSTED_CHOICES,
@@ -86,40 +87,24 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
   const onChangeRef = useRef(onChange)
   onChangeRef.current = onChange
 
-  // Follow the URL when it changes from outside (Back, "Clear filters", the navbar's search box); not on the first
-  // render, which started from it (and may have taken what was typed before the page went live, below).
-  const shown = useRef({ q: filters.q, min: filters.min_price, max: filters.max_price })
-  useEffect(() => {
-    const was = shown.current
-    shown.current = { q: filters.q, min: filters.min_price, max: filters.max_price }
-    if (filters.q === was.q && filters.min_price === was.min && filters.max_price === was.max) return
-    setTyped((t) => ({
-      q: filters.q === was.q ? t.q : (filters.q ?? ''),
-      min: filters.min_price === was.min ? t.min : (filters.min_price?.toString() ?? ''),
-      max: filters.max_price === was.max ? t.max : (filters.max_price?.toString() ?? ''),
-    }))
-  }, [filters.q, filters.min_price, filters.max_price])
+  // Follow the URL when it changes from outside (Back, "Clear filters", the navbar's search box).
+  useOnChange(filters.q, (q) => setTyped((t) => ({ ...t, q: q ?? '' })))
+  useOnChange(filters.min_price, (min) => setTyped((t) => ({ ...t, min: min?.toString() ?? '' })))
+  useOnChange(filters.max_price, (max) => setTyped((t) => ({ ...t, max: max?.toString() ?? '' })))
 
-  // Hydrating, React takes the server's fields over as they are, and their next render would set them back to the
-  // state: what a visitor typed or chose before the page went live would go. Once the fields are React's, the typed
-  // ones take what they hold (applied after the usual pause) and a brand picked meanwhile applies at once. A form React
-  // rendered itself already holds its state: nothing changes.
-  const formRef = useRef<HTMLFormElement>(null)
+  // What was typed or picked before the page went live: typed values apply after the usual pause, a brand at once.
+  // Only a brand picked, not emptied: an empty value may just be the brand in force missing from a list not loaded yet.
+  const qRef = useRef<HTMLInputElement>(null)
+  const minRef = useRef<HTMLInputElement>(null)
+  const maxRef = useRef<HTMLInputElement>(null)
+  const brandRef = useRef<HTMLSelectElement>(null)
   const set = (change: Partial<Filters>) => onChange(withChange(latest.current, change))
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first React's
-  useLayoutEffect(() => {
-    const field = (name: string) =>
-      formRef.current?.querySelector<HTMLInputElement | HTMLSelectElement>(`#${CSS.escape(`${id}-${name}`)}`)
-    const held = {
-      q: field('q')?.value ?? typed.q,
-      min: field('min')?.value ?? typed.min,
-      max: field('max')?.value ?? typed.max,
-    }
-    if (held.q !== typed.q || held.min !== typed.min || held.max !== typed.max) setTyped(held)
-    // Only a brand picked: an empty value may just be the brand in force missing from a list not loaded yet.
-    const brand = field('brand')?.value
-    if (brand && brand !== filters.brand) set({ brand })
-  }, [])
+  useTypedBeforeLive(qRef, typed.q, (q) => setTyped((t) => ({ ...t, q })))
+  useTypedBeforeLive(minRef, typed.min, (min) => setTyped((t) => ({ ...t, min })))
+  useTypedBeforeLive(maxRef, typed.max, (max) => setTyped((t) => ({ ...t, max })))
+  useTypedBeforeLive(brandRef, filters.brand ?? '', (brand) => {
+    if (brand) set({ brand })
+  })
 
   useEffect(() => {
     const next = withTyped(latest.current, typed)
@@ -138,7 +123,6 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
 
   return (
     <form
-      ref={formRef}
       aria-label="Filter laptops"
       onSubmit={(event) => {
         event.preventDefault()
@@ -156,6 +140,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
             className="pointer-events-none absolute top-3 left-3 size-5 text-slate-500"
           />
           <input
+            ref={qRef}
             id={`${id}-q`}
             type="search"
             name="q"
@@ -173,6 +158,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
           Brand
         </label>
         <select
+          ref={brandRef}
           id={`${id}-brand`}
           value={filters.brand ?? ''}
           onChange={(e) => set({ brand: e.target.value || undefined })}
@@ -211,6 +197,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
               Min price
             </label>
             <input
+              ref={minRef}
               id={`${id}-min`}
               type="number"
               inputMode="decimal"
@@ -227,6 +214,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
               Max price
             </label>
             <input
+              ref={maxRef}
               id={`${id}-max`}
               type="number"
               inputMode="decimal"

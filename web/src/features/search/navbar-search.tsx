@@ -1,8 +1,9 @@
-import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { paths } from '#contract/pages'
 import { cn } from '../../components/ui/cn'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { useLocation, useNavigate } from '../../lib/bindings'
+import { useOnChange, useTypedBeforeLive } from '../../lib/server-fields'
 import { type Suggestion, useSuggestions } from './search-api'
 
 const TYPING_DELAY_MS = 200
@@ -47,28 +48,16 @@ export function NavbarSearch({ className }: { className?: string }) {
   const { suggestions } = useSuggestions(isOpen ? typed : '')
   const isListShown = isOpen && text.trim().length >= 2 && suggestions.length > 0
 
-  // A new address sets the box again. Not on the first render: what was typed before the page went live (taken
-  // below, once React holds the box) stays.
-  const address = location.pathname + location.search
-  const shownFor = useRef(address)
-  useEffect(() => {
-    if (shownFor.current === address) return
-    shownFor.current = address
+  // A new address sets the box again; what was typed before the page went live stays (taken below).
+  useOnChange(location.pathname + location.search, () => {
     setText(searchInForce)
     setIsOpen(false)
-  }, [address, searchInForce])
-
-  // Hydrating, React takes the server's box over as it is and leaves its value alone, but the next render would set
-  // it back to the state: what a visitor typed before the page went live (even while it was being hydrated) would go.
-  // So once the box is React's, before anything renders again, the state takes what the box holds; typing there
-  // still, they get the suggestions for it. A box React rendered itself already holds the state: nothing changes.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the box is first React's
-  useLayoutEffect(() => {
-    const input = inputRef.current
-    if (!input || input.value === text) return
-    setText(input.value)
-    if (document.activeElement === input) setIsOpen(true)
-  }, [])
+  })
+  // Typing there still, the visitor gets the suggestions for what they typed.
+  useTypedBeforeLive(inputRef, text, (value, box) => {
+    setText(value)
+    if (document.activeElement === box) setIsOpen(true)
+  })
 
   const listKey = suggestions.map((s) => `${s.kind}:${s.label}`).join('\n')
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new list starts with nothing picked
