@@ -173,7 +173,10 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       const seller = caller(req)
       const { modified, notices } = await updateProduct(db, seller, req.params.id, req.body)
       if (req.body.resale_price !== undefined) matchAlertsSoon(req.log)
-      return { acknowledged: true, modifiedCount: modified, notices }
+      // The seed's answer, with `notices` only when there is something to tell.
+      return notices.length > 0
+        ? { acknowledged: true, modifiedCount: modified, notices }
+        : { acknowledged: true, modifiedCount: modified }
     },
   )
 
