@@ -62,6 +62,7 @@ async function run(target: Target, port: number) {
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'never',
     RATE_LIMIT_PER_MINUTE: '0',
+    LISTING_REVIEW_FIRST: '0',
     ...target.env,
   }
   let app = startApp(port, env, logFile)

@@ -15,7 +15,7 @@ const PROBE_SECONDS = Number(process.env.SOAK_PROBE_SECONDS ?? 10)
 
 const cluster = await startCluster({
   basePort: Number(process.env.SOAK_PORT ?? 4460),
-  env: { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error' },
+  env: { RATE_LIMIT_PER_MINUTE: '0', LISTING_REVIEW_FIRST: '0', LOG_LEVEL: 'error' },
 })
 const LB = cluster.balancerUrl
 

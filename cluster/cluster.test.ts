@@ -24,7 +24,13 @@ beforeAll(async () => {
   cluster = await startCluster({
     basePort: BASE_PORT,
     // Long enough that only the message between instances can explain a list changing within a second.
-    env: { PUBLIC_CACHE_TTL_MS: '60000', RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url },
+    // New sellers' listings here are the traffic, not the review queue's subject.
+    env: {
+      PUBLIC_CACHE_TTL_MS: '60000',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LISTING_REVIEW_FIRST: '0',
+      SMTP_URL: smtp.url,
+    },
   })
   A = cluster.instances[0]?.url ?? ''
   B = cluster.instances[1]?.url ?? ''

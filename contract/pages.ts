@@ -48,6 +48,7 @@ export const paths = {
   allSellers: () => '/dashboard/allsellers',
   reportedItems: () => '/dashboard/reportedItems',
   disputes: () => '/dashboard/disputes',
+  listingReviews: () => '/dashboard/listing-reviews',
   addProduct: () => '/dashboard/addproduct',
   myProduct: () => '/dashboard/myproduct',
   /** The signed-in user's conversations. */

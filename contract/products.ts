@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { BatteryReportSource } from './battery-reports'
 import { Booking } from './bookings'
+import { ReviewState, SerialNumber } from './listing-reviews'
 import { pagingFields } from './paging'
 
 /** The grades a listing can carry, best first: the one list the schema, the server and the web app use. */
@@ -111,6 +112,11 @@ export const Product = z.object({
   battery_report_date: z.string().nullable().optional(),
   /** The report is more than 30 days old. */
   battery_report_is_old: z.boolean().optional(),
+  /** The last four characters of the laptop's serial number (the rest stays private); null when not given. */
+  serial_last4: z.string().nullable().optional(),
+  /** Only for the listing's seller and admins: pending (waits for an admin), approved, rejected (with the reason). */
+  review_state: ReviewState.optional(),
+  review_reason: z.string().nullable().optional(),
   // Price guide and expiry (always sent by the server; optional for older clients' fixtures).
   /** What similar laptops sold for, when at least 5 sales back it. */
   price_guide: ListingPriceGuide.nullable().optional(),
@@ -237,6 +243,11 @@ export const ProductFields = z.object({
       .max(10_000, 'Battery cycles must be at most 10,000')
       .nullable()
       .optional(),
+  ),
+  /** The laptop's serial number: kept private, only its last four characters are shown. */
+  serial_number: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    SerialNumber.optional(),
   ),
   /**
    * Uploaded photos by id, in order (1 to 6), and/or one https image URL. Every viewer's browser loads it

@@ -45,6 +45,7 @@ import { disputeRoutes } from './modules/disputes/disputes.routes'
 import { emailSettingsRoutes } from './modules/email-settings/email-settings.routes'
 import { favouriteRoutes } from './modules/favourites/favourites.routes'
 import { healthRoutes } from './modules/health/health.routes'
+import { listingReviewRoutes } from './modules/listing-reviews/listing-reviews.routes'
 import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
 import { pageRoutes } from './modules/pages/pages.routes'
@@ -255,6 +256,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(paymentRoutes)
       await typed.register(uploadRoutes)
       await typed.register(batteryReportRoutes)
+      await typed.register(listingReviewRoutes)
       await typed.register(reportRoutes)
       await typed.register(reviewRoutes)
       await typed.register(emailSettingsRoutes)

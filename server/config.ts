@@ -59,6 +59,8 @@ const Env = z.object({
     .optional(),
   // Listing expiry (at least 4 days: the seller is told 3 days before).
   LISTING_EXPIRY_DAYS: z.coerce.number().int().min(4).max(3650).default(60),
+  // A seller's first listings wait for an admin's review (0 turns the rule off).
+  LISTING_REVIEW_FIRST: z.coerce.number().int().min(0).max(1000).default(3),
 })
 
 export type Config = {
@@ -116,6 +118,8 @@ export type Config = {
   }
   /** A listing not renewed for this many days leaves search and the home page; its seller is told 3 days before. */
   listingExpiryDays: number
+  /** An unverified seller's first this-many listings wait for an admin's review; 0: none do. */
+  listingReviewFirst: number
   /** Messages on a booking: sent per user per minute, and seconds before an unread one is emailed. */
   messages: { perMinute: number; emailDelaySeconds: number }
 }
@@ -229,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       autoCompleteDays: e.AUTO_COMPLETE_DAYS,
     },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,
+    listingReviewFirst: e.LISTING_REVIEW_FIRST,
     messages: { perMinute: e.MESSAGES_PER_MINUTE, emailDelaySeconds: e.MESSAGE_EMAIL_DELAY_SECONDS },
   }
 }

@@ -20,6 +20,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import { BATTERY_REPORT_SOURCES } from '#contract/battery-reports'
 import { ALERT_CHOICES } from '#contract/favourites'
+import { REVIEW_STATES } from '#contract/listing-reviews'
 import { CONDITIONS } from '#contract/products'
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
@@ -165,6 +166,24 @@ export const products = pgTable(
      */
     batteryReportSource: text('battery_report_source', { enum: BATTERY_REPORT_SOURCES }),
     batteryReportDate: timestamp('battery_report_date', { withTimezone: true }),
+    /**
+     * The laptop's serial number, private: a hash of its normalized form (equal serials are found by it) and its last
+     * four characters, the only part anyone else sees (server/modules/listing-reviews).
+     */
+    serialHash: text('serial_hash'),
+    serialLast4: text('serial_last4'),
+    /**
+     * Review before a listing is shown: pending (waits for an admin), approved (shown), rejected (the seller may edit
+     * and send it back). Only approved listings are on sale; the listing counts and the facts copy read it too.
+     */
+    reviewState: text('review_state', { enum: REVIEW_STATES }).notNull().default('approved'),
+    /** Why it waits: first_listing, duplicate_serial. */
+    reviewFlags: text('review_flags').array().notNull().default(sql`'{}'::text[]`),
+    /** The admin's reason when rejected (emailed to the seller). */
+    reviewReason: text('review_reason'),
+    reviewSubmittedAt: timestamp('review_submitted_at', { withTimezone: true }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: text('reviewed_by').references(() => users.id),
     /** Derived from the processor text as it is written: the family a buyer filters by (see contract/search.ts). */
     processorFamily: text('processor_family').generatedAlwaysAs(
       (): SQL => sql`case
@@ -199,29 +218,29 @@ export const products = pgTable(
     // Category pages and browse: available listings of a brand, newest first.
     index('products_brand_available_idx')
       .on(t.brandId, t.postedOn.desc())
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
     // The home page's advertised list.
     index('products_advertised_idx')
       .on(t.postedOn.desc())
       .where(
-        sql`${t.isAdvertised} = true and ${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`,
+        sql`${t.isAdvertised} = true and ${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
       ),
     // Browse all available, newest first.
     index('products_available_idx')
       .on(t.postedOn.desc())
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
     // A seller's own listings.
     index('products_seller_idx').on(t.sellerId, t.postedOn.desc()),
     // Search: keyset order of each sort over available listings, carrying what the filters read.
     index('products_search_newest_idx')
       .on(t.postedOn.desc(), t.id.desc())
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
     index('products_search_price_idx')
       .on(t.resalePriceCents, t.id)
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
     index('products_search_brand_price_idx')
       .on(t.brandId, t.resalePriceCents, t.id)
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null`),
+      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
     // The expiry job's sweep: unexpired available listings by the age of their last renewal.
     index('products_renewed_idx')
       .on(t.renewedAt)
@@ -237,11 +256,26 @@ export const products = pgTable(
     index('products_search_battery_idx')
       .on(t.batteryHealthPct, t.postedOn.desc(), t.id.desc())
       .where(
-        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.batteryHealthPct} is not null`,
+        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved' and ${t.batteryHealthPct} is not null`,
       ),
     index('products_search_title_trgm_idx').using('gin', sql`${t.searchTitle} gin_trgm_ops`),
+    // Equal serials: a second seller's listing of a serial, and the stolen list.
+    index('products_serial_idx').on(t.serialHash).where(sql`${t.serialHash} is not null`),
+    // The admin's review queue, oldest first.
+    index('products_review_queue_idx').on(t.reviewSubmittedAt).where(sql`${t.reviewState} = 'pending'`),
   ],
 )
+
+/** Serials an admin marked reported stolen: a laptop carrying one cannot be listed. */
+export const stolenSerials = pgTable('stolen_serials', {
+  serialHash: text('serial_hash').primaryKey(),
+  serialLast4: text('serial_last4').notNull(),
+  reportedBy: text('reported_by')
+    .notNull()
+    .references(() => users.id),
+  note: text('note').notNull().default(''),
+  createdAt: createdAt(),
+})
 
 export const productImages = pgTable(
   'product_images',
@@ -350,6 +384,9 @@ export const bookings = pgTable(
     handoverNote: text('handover_note'),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** The buyer's handover checklist: each item ticked or not, and when (contract/bookings.ts HANDOVER_CHECKS). */
+    handoverChecklist: jsonb('handover_checklist').$type<Record<string, boolean>>(),
+    handoverCheckedAt: timestamp('handover_checked_at', { withTimezone: true }),
   },
   (t) => [
     // A buyer books a listing once.

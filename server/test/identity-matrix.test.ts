@@ -18,6 +18,7 @@ import {
   insertBooking,
 } from './auth-helpers'
 import { WINDOWS_REPORT } from './battery-samples'
+import { createProduct } from './factories'
 import { createTestApp, type TestApp } from './test-app'
 
 /** A status for every form, or separate ones where only the session cookie is accepted. */
@@ -132,6 +133,18 @@ async function photoUpload(): Promise<Buffer> {
     png,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ])
+}
+
+/** A new listing of `seller`'s waiting for an admin's review. */
+async function pendingListing(f: Fixtures): Promise<string> {
+  const row = await createProduct(t.db, {
+    seller: { id: f.seller.id },
+    brand: f.brand,
+    reviewState: 'pending',
+    reviewFlags: ['first_listing'],
+    reviewSubmittedAt: new Date(),
+  })
+  return row.id
 }
 
 /** The Windows battery report sample as the listing form sends it. */
@@ -528,6 +541,41 @@ const ROWS: Row[] = [
     body: photoUpload,
     headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     expected: { ...SELLER_OWN(201), otherSeller: 201 },
+  },
+
+  // Listing reviews (admins): the queue, approve, reject with a reason, serials reported stolen
+  { method: 'GET', route: '/api/listing-reviews', expected: ADMIN_ONLY },
+  {
+    method: 'PUT',
+    route: '/api/listing-reviews/{id}/approve',
+    url: async (f) => `/api/listing-reviews/${await pendingListing(f)}/approve`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    route: '/api/listing-reviews/{id}/approve',
+    url: `/api/listing-reviews/${NO_SUCH_ID}/approve`,
+    expected: { ...ADMIN_ONLY, admin: 404 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/listing-reviews/{id}/reject',
+    url: async (f) => `/api/listing-reviews/${await pendingListing(f)}/reject`,
+    body: { reason: 'The photos are not of this laptop: upload your own.' },
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    route: '/api/listing-reviews/{id}/reject',
+    url: async (f) => `/api/listing-reviews/${await pendingListing(f)}/reject`,
+    body: {},
+    expected: { ...ADMIN_ONLY, admin: 400 },
+  },
+  {
+    method: 'POST',
+    route: '/api/stolen-serials',
+    body: () => ({ serial_number: `MATRIX${randomUUID().slice(0, 8)}` }),
+    expected: { ...ADMIN_ONLY, admin: 201 },
   },
 
   // Listings, continued: bad input after the guard, whose list it is, sold and deleted listings

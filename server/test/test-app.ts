@@ -64,6 +64,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'silent',
     PUBLIC_CACHE_TTL_MS: '0',
     RATE_LIMIT_PER_MINUTE: '0',
+    // Reviewing first listings is the point of its own tests only (server/modules/listing-reviews).
+    LISTING_REVIEW_FIRST: '0',
     ...env,
   })
   const outbox: OutgoingEmail[] = []

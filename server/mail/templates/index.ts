@@ -11,6 +11,7 @@ import dealHandedOver from './deal-handed-over'
 import dealPaid from './deal-paid'
 import type { EmailTemplate } from './layout'
 import listingExpiring from './listing-expiring'
+import listingRejected from './listing-rejected'
 import messageUnread from './message-unread'
 import passwordReset from './password-reset'
 import verifyEmail from './verify-email'
@@ -19,6 +20,7 @@ export const TEMPLATES = {
   'password-reset': passwordReset,
   'verify-email': verifyEmail,
   'listing-expiring': listingExpiring,
+  'listing-rejected': listingRejected,
   'deal-booked': dealBooked,
   'deal-paid': dealPaid,
   'deal-handed-over': dealHandedOver,

@@ -119,13 +119,15 @@ export async function createBooking(
       priceCents: products.resalePriceCents,
       isSold: products.isSold,
       expiredAt: products.expiredAt,
+      reviewState: products.reviewState,
       image: firstPhotoUrl,
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.sellerId))
     .where(and(eq(products.id, input.productId), isListed))
     .limit(1)
-  if (!product) throw notFound('Product')
+  // A listing waiting for review (or rejected) is not on the market: as if it did not exist.
+  if (product?.reviewState !== 'approved') throw notFound('Product')
   if (product.sellerId === buyer.id) throw new AppError('FORBIDDEN', 'You cannot book your own listing')
   if (product.isSold) throw new AppError('CONFLICT', 'This laptop has already been sold')
   if (product.expiredAt) throw new AppError('CONFLICT', 'This listing has expired')

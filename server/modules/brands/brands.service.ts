@@ -14,6 +14,7 @@ export async function findBrands(db: Db): Promise<Brand[]> {
         eq(products.isSold, false),
         isNull(products.removedAt),
         isNull(products.expiredAt),
+        eq(products.reviewState, 'approved'),
         isNull(users.disabledAt),
       ),
     )

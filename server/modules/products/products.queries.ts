@@ -65,6 +65,9 @@ export const productColumns = {
   batteryCycles: products.batteryCycles,
   batteryReportSource: products.batteryReportSource,
   batteryReportDate: products.batteryReportDate,
+  serialLast4: products.serialLast4,
+  reviewState: products.reviewState,
+  reviewReason: products.reviewReason,
   priceGuide: priceGuideJson,
   renewedAt: products.renewedAt,
   expiredAt: products.expiredAt,
@@ -109,6 +112,7 @@ export function toProduct(row: ProductRow): Product {
     battery_source: row.batteryReportSource,
     battery_report_date: row.batteryReportDate ? new Date(row.batteryReportDate).toISOString() : null,
     battery_report_is_old: row.batteryReportDate ? isBatteryReportOld(row.batteryReportDate) : false,
+    serial_last4: row.serialLast4,
     price_guide: row.priceGuide
       ? {
           count: row.priceGuide.count,
@@ -124,8 +128,13 @@ export function toProduct(row: ProductRow): Product {
 
 /** Listed and not taken down: not removed, and its seller's account is not disabled. */
 export const isListed = and(isNull(products.removedAt), isNull(users.disabledAt)) as SQL
-/** On the market: listed, unsold and not expired. */
-export const isAvailable = and(isListed, eq(products.isSold, false), isNull(products.expiredAt)) as SQL
+/** On the market: listed, unsold, not expired and not waiting for review. */
+export const isAvailable = and(
+  isListed,
+  eq(products.isSold, false),
+  isNull(products.expiredAt),
+  eq(products.reviewState, 'approved'),
+) as SQL
 
 /** The columns of a page of listings: each product response's, and the seller's contact (owner and admin views). */
 const pageColumns = {
@@ -211,11 +220,27 @@ export async function findProductsWhere(
   )
 }
 
-export async function findProductById(db: Db, id: string): Promise<Product | undefined> {
+/** What only the listing's seller and admins see: where its review stands. */
+export function reviewFields(row: Pick<ProductRow, 'reviewState' | 'reviewReason'>) {
+  return { review_state: row.reviewState, review_reason: row.reviewReason }
+}
+
+/**
+ * One listing. A listing waiting for review (or rejected) exists only for its seller and admins, who also see where
+ * its review stands; anyone else gets nothing (a 404).
+ */
+export async function findProductById(
+  db: Db,
+  id: string,
+  viewer?: { id: string; role: string } | null,
+): Promise<Product | undefined> {
   const [row] = await selectProducts(db)
     .where(and(eq(products.id, id), isListed))
     .limit(1)
-  return row ? toProduct(row) : undefined
+  if (!row) return undefined
+  const isOwnerOrAdmin = viewer != null && (viewer.role === 'admin' || viewer.id === row.sellerId)
+  if (row.reviewState !== 'approved' && !isOwnerOrAdmin) return undefined
+  return isOwnerOrAdmin ? { ...toProduct(row), ...reviewFields(row) } : toProduct(row)
 }
 
 export async function findAdvertisedProducts(db: Db): Promise<Product[]> {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Deleted, IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
+import { ReviewState } from '#contract/listing-reviews'
 import { ListPageQuery } from '#contract/paging'
 import {
   NewProduct,
@@ -82,7 +83,9 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     '/products/:id',
     { schema: { tags: ['products'], summary: 'One laptop', params: IdParams, response: { 200: Product } } },
     async (req) => {
-      const product = await findProductById(db, req.params.id)
+      // Signed in or not: a listing under review exists only for its seller and admins.
+      const viewer = await app.ctx.sessions.get(req).catch(() => null)
+      const product = await findProductById(db, req.params.id, viewer)
       if (!product) throw notFound('Product')
       return product
     },
@@ -122,14 +125,14 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'Seller: list a laptop (seller and posting date come from the session and the server)',
         body: NewProduct,
-        response: { 201: Inserted, ...errors },
+        response: { 201: Inserted.extend({ review_state: ReviewState }), ...errors },
       },
     },
     async (req, reply) => {
       const seller = caller(req)
-      const id = await createProduct(db, seller, req.body)
-      matchAlertsSoon(req.log)
-      return reply.code(201).send({ acknowledged: true, insertedId: id })
+      const { id, reviewState } = await createProduct(db, seller, req.body, config.listingReviewFirst)
+      if (reviewState === 'approved') matchAlertsSoon(req.log)
+      return reply.code(201).send({ acknowledged: true, insertedId: id, review_state: reviewState })
     },
   )
 

@@ -11,8 +11,14 @@ import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.j
 import { keepReportedBattery } from '#server/modules/battery-reports/battery-reports.service'
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
 import { savedCounts } from '#server/modules/favourites/favourites.service'
+import {
+  assertNotStolen,
+  reviewOfEdit,
+  reviewOfNewListing,
+  serialKey,
+} from '#server/modules/listing-reviews/listing-reviews.service'
 import { countUpTo, listPaging, type PagedList } from './paging'
-import { selectPageRows, toProduct } from './products.queries'
+import { reviewFields, selectPageRows, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect
 type Photo = { cardUrl: string; detailUrl: string }
@@ -57,11 +63,18 @@ async function replacePhotos(tx: Db, productId: string, photos: Photo[]) {
   await tx.insert(productImages).values(photos.map((p, i) => ({ productId, position: i + 1, ...p })))
 }
 
-/** A seller lists a laptop. The seller and the posting date come from the server; it starts available. */
-export async function createProduct(db: Db, seller: SessionUser, input: NewProduct) {
+/**
+ * A seller lists a laptop. The seller and the posting date come from the server. It is available at once, unless it
+ * waits for an admin's review (a first listing of an unverified seller, a serial another seller listed or sold); a
+ * serial reported stolen cannot be listed.
+ */
+export async function createProduct(db: Db, seller: SessionUser, input: NewProduct, reviewFirst = 0) {
   await assertBrandExists(db, input.category_id)
   const photos = await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
+  const serial = input.serial_number ? serialKey(input.serial_number) : null
+  if (serial) await assertNotStolen(db, serial.hash)
   const id = await db.transaction(async (tx) => {
+    const review = await reviewOfNewListing(tx, seller, serial?.hash ?? null, reviewFirst)
     const [row] = await tx
       .insert(products)
       .values({
@@ -81,13 +94,19 @@ export async function createProduct(db: Db, seller: SessionUser, input: NewProdu
         screenInches: input.screen_inches,
         batteryHealthPct: input.battery_health_pct ?? null,
         batteryCycles: input.battery_cycles ?? null,
+        serialHash: serial?.hash ?? null,
+        serialLast4: serial?.last4 ?? null,
+        reviewState: review.state,
+        reviewFlags: review.flags,
+        reviewSubmittedAt: review.state === 'pending' ? new Date() : null,
       })
       .returning({ id: products.id })
     if (!row) throw new AppError('INTERNAL', 'The listing could not be saved')
     await replacePhotos(tx, row.id, photos)
-    // Saved searches are matched against it by a job, after this commits (server/modules/alerts).
-    await recordListed(tx, row.id)
-    return row.id
+    // Saved searches are matched against it by a job, after this commits (server/modules/alerts); a listing under
+    // review is matched when it is approved.
+    if (review.state === 'approved') await recordListed(tx, row.id)
+    return { id: row.id, reviewState: review.state }
   })
   publicDataChanged(db)
   return id
@@ -124,6 +143,9 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
         : batteryProblem
     throw new AppError('VALIDATION', message, { battery_health_pct: message })
   }
+  const serial = input.serial_number ? serialKey(input.serial_number) : undefined
+  if (serial) await assertNotStolen(db, serial.hash)
+  const review = await reviewOfEdit(db, current, serial?.hash)
   const photos =
     input.images !== undefined || input.img
       ? await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
@@ -145,6 +167,9 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
     screenInches: input.screen_inches,
     batteryHealthPct: battery.healthPct,
     batteryCycles: battery.cycles,
+    serialHash: serial?.hash,
+    serialLast4: serial?.last4,
+    ...review,
   }
   const modified = await db.transaction(async (tx) => {
     // The sale check is repeated under the update's own condition: a payment may land in between.
@@ -237,6 +262,7 @@ export async function findSellerProducts(
       ...toProduct(row),
       seller_email: row.sellerEmail,
       seller_phone: row.sellerPhone,
+      ...reviewFields(row),
       sale: sales.get(row.id) ?? null,
       saved_count: saved.get(row.id) ?? 0,
     })),

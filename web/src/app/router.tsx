@@ -75,6 +75,9 @@ const AllSellersPage = lazy(() =>
 const ReportedItemsPage = lazy(() =>
   import('../features/admin/reported-items-page').then((m) => ({ default: m.ReportedItemsPage })),
 )
+const ListingReviewsPage = lazy(() =>
+  import('../features/admin/listing-reviews-page').then((m) => ({ default: m.ListingReviewsPage })),
+)
 const DisputesPage = lazy(() =>
   import('../features/admin/disputes-page').then((m) => ({ default: m.DisputesPage })),
 )
@@ -175,6 +178,7 @@ export function AppRoutes() {
           <Route path="allsellers" element={<ForRoles roles={ADMIN} page={<AllSellersPage />} />} />
           <Route path="reportedItems" element={<ForRoles roles={ADMIN} page={<ReportedItemsPage />} />} />
           <Route path="disputes" element={<ForRoles roles={ADMIN} page={<DisputesPage />} />} />
+          <Route path="listing-reviews" element={<ForRoles roles={ADMIN} page={<ListingReviewsPage />} />} />
           <Route path="addproduct" element={<ForRoles roles={SELLER} page={<AddProductPage />} />} />
           <Route path="myproduct" element={<ForRoles roles={SELLER} page={<MyProductsPage />} />} />
           <Route path="products/:id/edit" element={<ForRoles roles={SELLER} page={<EditProductPage />} />} />

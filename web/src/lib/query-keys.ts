@@ -64,6 +64,7 @@ export const adminKeys = {
       ? ([...adminKeys.all, 'reports'] as const)
       : ([...adminKeys.all, 'reports', page] as const),
   disputes: () => [...adminKeys.all, 'disputes'] as const,
+  listingReviews: () => [...adminKeys.all, 'listing-reviews'] as const,
 }
 
 export const dashboardKeys = {

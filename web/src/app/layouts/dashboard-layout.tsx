@@ -1,6 +1,7 @@
 import {
   BellRing,
   ChevronDown,
+  ClipboardCheck,
   Flag,
   Heart,
   LayoutDashboard,
@@ -15,9 +16,11 @@ import {
 } from 'lucide-react'
 import { type ComponentType, Suspense, useEffect, useId, useState } from 'react'
 import { NavLink, Outlet, useLocation } from 'react-router'
+import { paths } from '#contract/pages'
 import type { Role } from '#contract/users'
 import { cn } from '../../components/ui/cn'
 import { Spinner } from '../../components/ui/spinner'
+import { useListingReviews } from '../../features/admin/listing-reviews-api'
 import { useSession } from '../../features/auth/use-session'
 import { RouteErrorBoundary } from '../route-error'
 
@@ -34,6 +37,7 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
     { to: '/dashboard/allsellers', label: 'All Sellers', icon: Store },
     { to: '/dashboard/reportedItems', label: 'Reported Items', icon: Flag },
     { to: '/dashboard/disputes', label: 'Disputes', icon: Scale },
+    { to: paths.listingReviews(), label: 'Listing reviews', icon: ClipboardCheck },
   ],
   buyer: [{ to: '/dashboard/myorders', label: 'My Orders', icon: ShoppingBag }],
   seller: [
@@ -56,6 +60,27 @@ function linkClasses({ isActive }: { isActive: boolean }) {
   return cn(
     'flex min-h-11 items-center gap-3 rounded-lg px-3 py-2 font-medium text-sm',
     isActive ? 'bg-accent-soft text-accent-ink' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  )
+}
+
+/** The admin's review queue on the menu: listings waiting, and how many of them are flagged for their serial. */
+function ReviewQueueCount() {
+  const queue = useListingReviews()
+  const counts = queue.data?.counts
+  if (!counts || counts.pending === 0) return null
+  return (
+    <span className="ml-auto flex items-center gap-1" data-testid="review-queue-count">
+      <span className="rounded-full bg-amber-100 px-2 text-amber-900 text-xs leading-5">
+        {counts.pending}
+        <span className="sr-only"> waiting</span>
+      </span>
+      {counts.flagged > 0 ? (
+        <span className="rounded-full bg-red-700 px-2 text-white text-xs leading-5">
+          {counts.flagged}
+          <span className="sr-only"> flagged</span>
+        </span>
+      ) : null}
+    </span>
   )
 }
 
@@ -102,6 +127,7 @@ export function DashboardLayout() {
                 <NavLink to={item.to} end className={linkClasses}>
                   <item.icon aria-hidden className="size-5 shrink-0" />
                   {item.label}
+                  {item.to === paths.listingReviews() ? <ReviewQueueCount /> : null}
                 </NavLink>
               </li>
             ))}

@@ -222,6 +222,16 @@ function ProductRow({
           <span className="sr-only">Status: </span>
           <SaleStatusBadge isSold={isSold} isExpired={product.expired} />
           {product.sale ? <StageBadge status={product.sale.status} /> : null}
+          {product.review_state === 'pending' ? (
+            <Badge tone="outline" className="border-amber-400 text-amber-900">
+              Waiting for review
+            </Badge>
+          ) : null}
+          {product.review_state === 'rejected' ? (
+            <Badge tone="neutral" className="bg-red-700">
+              Not approved
+            </Badge>
+          ) : null}
           {product.advertise && !isSold && !product.expired ? (
             <Badge tone="outline">On the home page</Badge>
           ) : null}
@@ -236,6 +246,16 @@ function ProductRow({
             </span>
           ) : null}
         </div>
+        {product.review_state === 'pending' ? (
+          <p className="text-slate-600 text-sm">
+            An admin checks it before buyers can see or book it; you are emailed if anything must change.
+          </p>
+        ) : null}
+        {product.review_state === 'rejected' && product.review_reason ? (
+          <p className="text-red-800 text-sm" data-testid="review-reason">
+            Why: {product.review_reason} Edit the listing to send it back for review.
+          </p>
+        ) : null}
         {product.sale ? <SellerDealActions sale={product.sale} productName={product.name} /> : null}
         <ProductMessagesLinks
           productId={product._id}

@@ -73,6 +73,7 @@ function toFormInput(product: Product | undefined): DefaultValues<ProductFormInp
     screen_inches: product ? String(product.screen_inches) : '',
     battery_health_pct: product?.battery_health_pct != null ? String(product.battery_health_pct) : '',
     battery_cycles: product?.battery_cycles != null ? String(product.battery_cycles) : '',
+    serial_number: '',
     img: urlPhoto?.card ?? '',
   }
 }
@@ -199,6 +200,18 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
               </option>
             ))}
           </select>
+        </FormField>
+        <FormField
+          label="Serial number"
+          hint={
+            product?.serial_last4
+              ? `Kept private; buyers see only the last four characters (now …${product.serial_last4}). Leave empty to keep it.`
+              : 'Kept private; buyers see only the last four characters, to check on the laptop at handover. Windows: Settings → System → About, or the label underneath; Mac: Apple menu → About This Mac.'
+          }
+          error={err('serial_number')}
+          className="sm:col-span-2"
+        >
+          <input type="text" autoComplete="off" spellCheck={false} {...register('serial_number')} />
         </FormField>
         <FormField label="Years of use" error={err('uses')}>
           <input type="number" inputMode="numeric" min={0} max={30} step={1} {...register('uses')} />

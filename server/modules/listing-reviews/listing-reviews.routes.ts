@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { IdParams, Modified } from '#contract/common'
+import { ErrorBody } from '#contract/errors'
+import {
+  ListingReviewQueue,
+  RejectListingBody,
+  StolenSerialAdded,
+  StolenSerialBody,
+} from '#contract/listing-reviews'
+import { caller, role } from '#server/lib/guard'
+import { approveListing, findReviewQueue, markSerialStolen, rejectListing } from './listing-reviews.service'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
+
+export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx
+  const admin = { guard: role('admin') }
+
+  app.get(
+    '/listing-reviews',
+    {
+      config: admin,
+      schema: {
+        tags: ['listing reviews'],
+        summary:
+          'Admin: listings waiting for review (a seller’s first listings, serials another seller listed or sold), oldest first, with the counts',
+        response: { 200: ListingReviewQueue, ...errors },
+      },
+    },
+    async () => findReviewQueue(db),
+  )
+
+  app.put(
+    '/listing-reviews/:id/approve',
+    {
+      config: admin,
+      schema: {
+        tags: ['listing reviews'],
+        summary: 'Admin: approve a listing under review; it goes into search and can be booked',
+        params: IdParams,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => ({
+      acknowledged: true,
+      modifiedCount: await approveListing(db, caller(req), req.params.id),
+    }),
+  )
+
+  app.put(
+    '/listing-reviews/:id/reject',
+    {
+      config: admin,
+      schema: {
+        tags: ['listing reviews'],
+        summary:
+          'Admin: reject a listing under review with a reason (the rule and what to change), emailed to the seller, who may edit it and send it back',
+        params: IdParams,
+        body: RejectListingBody,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => ({
+      acknowledged: true,
+      modifiedCount: await rejectListing(app.ctx, caller(req), req.params.id, req.body.reason),
+    }),
+  )
+
+  app.post(
+    '/stolen-serials',
+    {
+      config: admin,
+      schema: {
+        tags: ['listing reviews'],
+        summary:
+          'Admin: mark a serial number reported stolen (typed, or a listing’s); it cannot be listed again and unsold listings of it leave the market',
+        body: StolenSerialBody,
+        response: { 201: StolenSerialAdded, ...errors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await markSerialStolen(db, caller(req), req.body)),
+  )
+}
