@@ -13,6 +13,7 @@ import {
   SellerProductsQuery,
 } from '#contract/products'
 import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
+import { audited } from '#server/lib/audit'
 import { sendJson } from '#server/lib/error-handler'
 import { notFound } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
@@ -186,7 +187,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/products/:id',
     {
-      config: { guard: role('seller', 'admin') },
+      config: { guard: role('seller', 'admin'), audit: 'product.remove' },
       schema: {
         tags: ['products'],
         summary: 'Seller (own) or admin: take a listing down; bookings and payments keep their record',
@@ -195,7 +196,9 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const deletedCount = await deleteProduct(db, caller(req), req.params.id)
+      const deletedCount = await audited(req, `product:${req.params.id}`, (tx) =>
+        deleteProduct(tx, caller(req), req.params.id),
+      )
       return { acknowledged: true, deletedCount }
     },
   )

@@ -10,6 +10,8 @@ import {
   Package,
   PackagePlus,
   Scale,
+  ScrollText,
+  ShieldCheck,
   ShoppingBag,
   Store,
   Users,
@@ -38,6 +40,7 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
     { to: '/dashboard/reportedItems', label: 'Reported Items', icon: Flag },
     { to: '/dashboard/disputes', label: 'Disputes', icon: Scale },
     { to: paths.listingReviews(), label: 'Listing reviews', icon: ClipboardCheck },
+    { to: paths.auditLog(), label: 'Audit log', icon: ScrollText },
   ],
   buyer: [{ to: '/dashboard/myorders', label: 'My Orders', icon: ShoppingBag }],
   seller: [
@@ -48,12 +51,13 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
 
 const OVERVIEW: MenuItem = { to: '/dashboard', label: 'Overview', icon: LayoutDashboard }
 const SETTINGS: MenuItem = { to: '/dashboard/settings', label: 'Email settings', icon: Mail }
+const SECURITY: MenuItem = { to: paths.security(), label: 'Security', icon: ShieldCheck }
 const FAVOURITES: MenuItem = { to: '/dashboard/favourites', label: 'Favourites', icon: Heart }
 const SAVED_SEARCHES: MenuItem = { to: '/dashboard/saved-searches', label: 'Saved searches', icon: BellRing }
 const MESSAGES: MenuItem = { to: '/dashboard/messages', label: 'Messages', icon: MessagesSquare }
 
 export function menuForRole(role: Role): readonly MenuItem[] {
-  return [OVERVIEW, ...MENU_BY_ROLE[role], FAVOURITES, SAVED_SEARCHES, MESSAGES, SETTINGS]
+  return [OVERVIEW, ...MENU_BY_ROLE[role], FAVOURITES, SAVED_SEARCHES, MESSAGES, SETTINGS, SECURITY]
 }
 
 function linkClasses({ isActive }: { isActive: boolean }) {

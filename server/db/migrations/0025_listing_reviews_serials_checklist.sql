@@ -1,3 +1,5 @@
+-- Edited by hand: the search indexes keep the INCLUDE columns of migrations 0011 and 0016 (drizzle-kit cannot express
+-- them), now over approved listings only, so a search still reads the index alone.
 CREATE TABLE "stolen_serials" (
 	"serial_hash" text PRIMARY KEY NOT NULL,
 	"serial_last4" text NOT NULL,
@@ -6,6 +8,13 @@ CREATE TABLE "stolen_serials" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+DROP INDEX "products_brand_available_idx";--> statement-breakpoint
+DROP INDEX "products_advertised_idx";--> statement-breakpoint
+DROP INDEX "products_available_idx";--> statement-breakpoint
+DROP INDEX "products_search_newest_idx";--> statement-breakpoint
+DROP INDEX "products_search_price_idx";--> statement-breakpoint
+DROP INDEX "products_search_brand_price_idx";--> statement-breakpoint
+DROP INDEX "products_search_battery_idx";--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "handover_checklist" jsonb;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "handover_checked_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "products" ADD COLUMN "serial_hash" text;--> statement-breakpoint
@@ -20,6 +29,14 @@ ALTER TABLE "stolen_serials" ADD CONSTRAINT "stolen_serials_reported_by_users_id
 ALTER TABLE "products" ADD CONSTRAINT "products_reviewed_by_users_id_fk" FOREIGN KEY ("reviewed_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "products_serial_idx" ON "products" USING btree ("serial_hash") WHERE "products"."serial_hash" is not null;--> statement-breakpoint
 CREATE INDEX "products_review_queue_idx" ON "products" USING btree ("review_submitted_at") WHERE "products"."review_state" = 'pending';--> statement-breakpoint
+CREATE INDEX "products_brand_available_idx" ON "products" USING btree ("brand_id","posted_on" DESC NULLS LAST) INCLUDE ("id", "seller_id") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null and "products"."review_state" = 'approved';--> statement-breakpoint
+CREATE INDEX "products_advertised_idx" ON "products" USING btree ("posted_on" DESC NULLS LAST) WHERE "products"."is_advertised" = true and "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null and "products"."review_state" = 'approved';--> statement-breakpoint
+CREATE INDEX "products_available_idx" ON "products" USING btree ("posted_on" DESC NULLS LAST) WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null and "products"."review_state" = 'approved';--> statement-breakpoint
+CREATE INDEX "products_search_newest_idx" ON "products" USING btree ("posted_on" DESC NULLS LAST,"id" DESC NULLS LAST) INCLUDE ("seller_id", "brand_id", "condition", "ram_gb", "storage_gb", "screen_inches", "processor_family", "resale_price_cents", "battery_health_pct") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null and "products"."review_state" = 'approved';--> statement-breakpoint
+CREATE INDEX "products_search_price_idx" ON "products" USING btree ("resale_price_cents","id") INCLUDE ("seller_id", "brand_id", "condition", "ram_gb", "storage_gb", "screen_inches", "processor_family", "posted_on", "battery_health_pct") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null and "products"."review_state" = 'approved';--> statement-breakpoint
+CREATE INDEX "products_search_brand_price_idx" ON "products" USING btree ("brand_id","resale_price_cents","id") INCLUDE ("seller_id", "condition", "ram_gb", "storage_gb", "screen_inches", "processor_family", "posted_on", "battery_health_pct") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null and "products"."review_state" = 'approved';--> statement-breakpoint
+CREATE INDEX "products_search_battery_idx" ON "products" USING btree ("battery_health_pct","posted_on" DESC NULLS LAST,"id" DESC NULLS LAST) INCLUDE ("seller_id", "brand_id", "condition", "ram_gb", "storage_gb", "screen_inches", "processor_family", "resale_price_cents") WHERE "products"."is_sold" = false and "products"."removed_at" is null and "products"."expired_at" is null and "products"."review_state" = 'approved' and "products"."battery_health_pct" is not null;
+--> statement-breakpoint
 -- Written by hand: a listing waiting for review (or rejected) is not on sale, so the listing counts (0006, 0011, 0015)
 -- leave it out like a sold or expired one, and the listings' facts copy moves on when its review state changes.
 CREATE OR REPLACE FUNCTION listing_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
