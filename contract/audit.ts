@@ -16,6 +16,9 @@ export const AUDIT_KINDS = {
   'dispute.refund': 'Refunded a disputed sale',
   'dispute.release': 'Released a disputed sale',
   'product.remove': 'Took down a listing',
+  'listing.approve': 'Approved a listing under review',
+  'listing.reject': 'Rejected a listing under review',
+  'serial.mark_stolen': 'Marked a serial number reported stolen',
   // Security events
   sign_in: 'Signed in with a password',
   'sign_in.two_step': 'Entered a sign-in code',

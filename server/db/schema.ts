@@ -272,7 +272,9 @@ export const products = pgTable(
     // Category pages and browse: available listings of a brand, newest first.
     index('products_brand_available_idx')
       .on(t.brandId, t.postedOn.desc())
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
+      .where(
+        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
+      ),
     // The home page's advertised list.
     index('products_advertised_idx')
       .on(t.postedOn.desc())
@@ -282,19 +284,27 @@ export const products = pgTable(
     // Browse all available, newest first.
     index('products_available_idx')
       .on(t.postedOn.desc())
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
+      .where(
+        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
+      ),
     // A seller's own listings.
     index('products_seller_idx').on(t.sellerId, t.postedOn.desc()),
     // Search: keyset order of each sort over available listings, carrying what the filters read.
     index('products_search_newest_idx')
       .on(t.postedOn.desc(), t.id.desc())
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
+      .where(
+        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
+      ),
     index('products_search_price_idx')
       .on(t.resalePriceCents, t.id)
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
+      .where(
+        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
+      ),
     index('products_search_brand_price_idx')
       .on(t.brandId, t.resalePriceCents, t.id)
-      .where(sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`),
+      .where(
+        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
+      ),
     // The expiry job's sweep: unexpired available listings by the age of their last renewal.
     index('products_renewed_idx')
       .on(t.renewedAt)

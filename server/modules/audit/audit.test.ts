@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditEvents } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
+import { serialKey } from '#server/modules/listing-reviews/listing-reviews.service'
 import {
   buildIdentities,
   type Fixtures,
@@ -16,6 +17,7 @@ import {
   signUp,
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
+import { createProduct } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 
 let t: TestApp
@@ -137,6 +139,36 @@ const SUCCESSFUL_CALLS: Record<string, () => Promise<{ url: string; body?: unkno
     const id = await reportedReview()
     return { url: `/api/reviews/${id}/dismiss`, target: `review:${id}` }
   },
+  'PUT /api/listing-reviews/{id}/approve': async () => {
+    const id = await pendingListing()
+    return { url: `/api/listing-reviews/${id}/approve`, target: `product:${id}` }
+  },
+  'PUT /api/listing-reviews/{id}/reject': async () => {
+    const id = await pendingListing()
+    return {
+      url: `/api/listing-reviews/${id}/reject`,
+      body: { reason: 'The photos are not of this laptop: upload your own.' },
+      target: `product:${id}`,
+    }
+  },
+  'POST /api/stolen-serials': async () => {
+    const id = await pendingListing('AUDIT-SERIAL-1')
+    return { url: '/api/stolen-serials', body: { product_id: id }, target: `product:${id}` }
+  },
+}
+
+/** A new listing of `seller`'s waiting for review (with a serial when one is given). */
+async function pendingListing(serial?: string): Promise<string> {
+  const key = serial ? serialKey(serial) : null
+  const row = await createProduct(t.db, {
+    seller: { id: f.seller.id },
+    brand: f.brand,
+    reviewState: 'pending',
+    reviewSubmittedAt: new Date(),
+    serialHash: key?.hash ?? null,
+    serialLast4: key?.last4 ?? null,
+  })
+  return row.id
 }
 
 type Operation = { 'x-guard'?: GuardExtension; 'x-audit'?: string }
@@ -203,7 +235,7 @@ describe('every admin route writes an audit row', () => {
       const before = await lastId()
       const method = route.split(' ')[0] as 'PUT' | 'DELETE' | 'POST'
       const res = await call(f.admin, method, url, body)
-      expect(res.statusCode, `${route}: ${res.body}`).toBe(200)
+      expect([200, 201], `${route}: ${res.body}`).toContain(res.statusCode)
       const rows = (await rowsAfter(before)).filter((r) => r.kind === kind)
       expect(rows, route).toHaveLength(1)
       expect(rows[0], route).toMatchObject({ actorId: f.admin.id, target, result: 'success', detail: null })

@@ -7,6 +7,7 @@ import {
   StolenSerialAdded,
   StolenSerialBody,
 } from '#contract/listing-reviews'
+import { audited } from '#server/lib/audit'
 import { caller, role } from '#server/lib/guard'
 import { approveListing, findReviewQueue, markSerialStolen, rejectListing } from './listing-reviews.service'
 
@@ -33,7 +34,7 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/listing-reviews/:id/approve',
     {
-      config: admin,
+      config: { ...admin, audit: 'listing.approve' },
       schema: {
         tags: ['listing reviews'],
         summary: 'Admin: approve a listing under review; it goes into search and can be booked',
@@ -50,7 +51,7 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/listing-reviews/:id/reject',
     {
-      config: admin,
+      config: { ...admin, audit: 'listing.reject' },
       schema: {
         tags: ['listing reviews'],
         summary:
@@ -62,14 +63,16 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => ({
       acknowledged: true,
-      modifiedCount: await rejectListing(app.ctx, caller(req), req.params.id, req.body.reason),
+      modifiedCount: await audited(req, `product:${req.params.id}`, (tx) =>
+        rejectListing({ ...app.ctx, db: tx }, caller(req), req.params.id, req.body.reason),
+      ),
     }),
   )
 
   app.post(
     '/stolen-serials',
     {
-      config: admin,
+      config: { ...admin, audit: 'serial.mark_stolen' },
       schema: {
         tags: ['listing reviews'],
         summary:
@@ -78,6 +81,14 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: StolenSerialAdded, ...errors },
       },
     },
-    async (req, reply) => reply.code(201).send(await markSerialStolen(db, caller(req), req.body)),
+    // The target is the listing when one is named; a typed serial is never written to the log.
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(
+          await audited(req, req.body.product_id ? `product:${req.body.product_id}` : null, (tx) =>
+            markSerialStolen(tx, caller(req), req.body),
+          ),
+        ),
   )
 }
