@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { HandoverAnswers, HandoverChecklist } from './handover'
 import { pagingFields } from './paging'
 
 /**
@@ -79,6 +80,10 @@ export const Booking = z.object({
   dispute: z
     .object({ _id: z.string(), reason: z.string(), status: z.enum(['open', 'refunded', 'released']) })
     .nullable(),
+  /** The last four characters of the laptop's serial number (what the handover checklist compares); null if none. */
+  serial_last4: z.string().nullable().optional(),
+  /** The buyer's handover checklist, as answered; null until answered. */
+  checklist: HandoverAnswers.nullable().optional(),
 })
 export type Booking = z.infer<typeof Booking>
 export const BookingList = z.array(Booking)
@@ -112,6 +117,8 @@ export const ProblemBody = z.strictObject({
     .trim()
     .min(10, 'Tell us what went wrong in at least 10 characters')
     .max(2000, 'Keep the reason under 2000 characters'),
+  /** The handover checklist as ticked when the problem was reported, kept on the deal for the admin. */
+  checklist: HandoverChecklist.optional(),
 })
 export type ProblemBody = z.infer<typeof ProblemBody>
 
@@ -157,6 +164,9 @@ export const Dispute = z.object({
     paidAt: z.string().nullable(),
     handedOverAt: z.string().nullable(),
     handoverNote: z.string().nullable(),
+    /** The buyer's handover checklist and the serial ending it was checked against. */
+    serial_last4: z.string().nullable().optional(),
+    checklist: HandoverAnswers.nullable().optional(),
   }),
   buyer: Party,
   seller: Party,

@@ -156,10 +156,10 @@ test('a buyer holds and pays while another sees Reserved; the seller hands it ov
   await expect(row).toContainText(/Completes by itself on/)
   await expectNoSeriousAxeViolations(page)
   await row.getByRole('button', { name: /^Received, as described/ }).click()
-  await page
-    .getByRole('dialog', { name: 'Did you receive it as described?' })
-    .getByRole('button', { name: 'Yes, received as described' })
-    .click()
+  // The handover checklist first: every item ticked before the sale can be confirmed.
+  const received = page.getByRole('dialog', { name: 'Did you receive it as described?' })
+  for (const box of await received.getByRole('checkbox').all()) await box.check()
+  await received.getByRole('button', { name: 'Yes, received as described' }).click()
   await expect(page.getByText('Thank you! The sale is completed.')).toBeVisible()
   await expect(row).toContainText('Completed')
   // The deal's own steps are gone; what is left is reviewing the completed sale.

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { messages, savedSearches } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { unsubscribeToken } from '#server/modules/alerts/unsubscribe-token'
@@ -171,6 +172,10 @@ async function changedListing(f: Fixtures, change: 'sold' | 'deleted') {
   return listing
 }
 
+/** The handover checklist all ticked, as "Received, as described" needs it. */
+const ALL_TICKED = {
+  checklist: Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true])),
+}
 const GOOD_CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' }
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000'
 
@@ -224,7 +229,7 @@ async function dealAt(f: Fixtures, stage: 'paid' | 'handed_over' | 'disputed' | 
   if (stage === 'handed_over' || stage === 'completed') {
     await step('PUT', `/api/bookings/${booking.id}/handed-over`, f.seller, { note: 'Met at the library' })
   }
-  if (stage === 'completed') await step('PUT', `/api/bookings/${booking.id}/received`, f.buyer)
+  if (stage === 'completed') await step('PUT', `/api/bookings/${booking.id}/received`, f.buyer, ALL_TICKED)
   if (stage === 'disputed') {
     const res = await step('POST', `/api/bookings/${booking.id}/problem`, f.buyer, {
       reason: 'The battery does not hold a charge.',
@@ -836,18 +841,21 @@ const ROWS: Row[] = [
     method: 'PUT',
     route: '/api/bookings/{id}/received',
     url: async (f) => `/api/bookings/${(await dealAt(f, 'handed_over')).id}/received`,
+    body: ALL_TICKED,
     expected: DEAL_BUYER(200),
   },
   {
     method: 'PUT',
     route: '/api/bookings/{id}/received',
     url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/received`,
+    body: ALL_TICKED,
     expected: DEAL_BUYER(409),
   },
   {
     method: 'PUT',
     route: '/api/bookings/{id}/received',
     url: async (f) => `/api/bookings/${(await dealAt(f, 'completed')).id}/received`,
+    body: ALL_TICKED,
     expected: DEAL_BUYER(409),
   },
   {

@@ -11,6 +11,7 @@ import {
 } from '#contract/bookings'
 import { IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
+import { ReceivedBody } from '#contract/handover'
 import { caller, signedIn } from '#server/lib/guard'
 import { setPagingHeaders } from '#server/lib/paging'
 import { createBooking, findBookings, getBooking } from './bookings.service'
@@ -132,13 +133,15 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { guard: signedIn },
       schema: {
         tags: ['bookings'],
-        summary: 'The buyer: received, as described (after handover); the sale is completed',
+        summary:
+          'The buyer: received, as described (after handover), with every item of the handover checklist ticked; the sale is completed and the answers kept on the deal',
         params: IdParams,
+        body: ReceivedBody,
         response: { 200: Modified, ...errors },
       },
     },
     async (req) => {
-      const modifiedCount = await confirmReceived(db, caller(req), req.params.id, mail)
+      const modifiedCount = await confirmReceived(db, caller(req), req.params.id, mail, req.body)
       return { acknowledged: true, modifiedCount }
     },
   )

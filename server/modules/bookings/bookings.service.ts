@@ -15,6 +15,7 @@ export const bookingColumns = {
   productSold: products.isSold,
   productRemovedAt: products.removedAt,
   productPriceCents: products.resalePriceCents,
+  productSerialLast4: products.serialLast4,
   sellerId: products.sellerId,
   // A deleted seller's listings are hidden and cannot be paid for, like a removed listing.
   sellerDisabled: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${products.sellerId}
@@ -29,6 +30,7 @@ export type BookingRow = {
   productSold: boolean
   productRemovedAt: Date | null
   productPriceCents: number
+  productSerialLast4?: string | null
   sellerId: string
   sellerDisabled: boolean
   disputeId: string | null
@@ -57,6 +59,16 @@ export function bookingStatus(
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+/** The buyer's handover checklist as kept on the deal, or null before it is answered. */
+export function handoverAnswers(b: {
+  handoverChecklist: Record<string, boolean> | null
+  handoverCheckedAt: Date | null
+}) {
+  return b.handoverChecklist && b.handoverCheckedAt
+    ? { checklist: b.handoverChecklist, checked_at: b.handoverCheckedAt.toISOString() }
+    : null
+}
 
 /**
  * What leaves the server for a booking; its status says whether it can still be paid, and where the deal
@@ -97,6 +109,8 @@ export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
       row.disputeId && row.disputeReason && row.disputeStatus
         ? { _id: row.disputeId, reason: row.disputeReason, status: row.disputeStatus }
         : null,
+    serial_last4: row.productSerialLast4 ?? null,
+    checklist: handoverAnswers(b),
   }
 }
 

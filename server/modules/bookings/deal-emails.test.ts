@@ -18,6 +18,17 @@ import {
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { queueDealEmails } from './deal-emails'
 
+/** The handover checklist, every item ticked (what "Received, as described" needs). */
+const ALL_TICKED = {
+  checklist: {
+    serial: true,
+    no_activation_lock: true,
+    no_firmware_password: true,
+    accounts_signed_out: true,
+    battery_as_described: true,
+  },
+}
+
 let t: TestApp
 let brand: BrandRow
 let buyer: UserRow
@@ -153,7 +164,9 @@ describe('deal emails', () => {
   it('the buyer confirming completes the sale and tells both', async () => {
     const { booking } = await handedOver()
     await sent()
-    expect((await call('PUT', `/api/bookings/${booking.id}/received`, buyer)).statusCode).toBe(200)
+    expect((await call('PUT', `/api/bookings/${booking.id}/received`, buyer, ALL_TICKED)).statusCode).toBe(
+      200,
+    )
     const emails = await sent()
     expect(summary(emails)).toEqual([
       'deal-completed → bea@example.test',
@@ -203,7 +216,9 @@ describe('deal emails', () => {
     await sent()
     // The buyer cannot hand over, nor confirm before the handover; the seller cannot report a problem.
     expect((await call('PUT', `/api/bookings/${booking.id}/handed-over`, buyer, {})).statusCode).toBe(403)
-    expect((await call('PUT', `/api/bookings/${booking.id}/received`, buyer)).statusCode).toBe(409)
+    expect((await call('PUT', `/api/bookings/${booking.id}/received`, buyer, ALL_TICKED)).statusCode).toBe(
+      409,
+    )
     const problem = await call('POST', `/api/bookings/${booking.id}/problem`, seller, {
       reason: 'No reason.',
     })

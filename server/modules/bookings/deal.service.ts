@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import type { BookingStatus, HandoverBody, ProblemBody } from '#contract/bookings'
+import type { ReceivedBody } from '#contract/handover'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
@@ -96,15 +97,29 @@ export async function markHandedOver(
   })
 }
 
-/** The buyer confirms "Received, as described": the sale is completed. */
-export async function confirmReceived(db: Db, buyer: SessionUser, bookingId: string, mail: DealMail) {
+/**
+ * The buyer confirms "Received, as described" with the handover checklist all ticked (ReceivedBody): the sale is
+ * completed, and the answers are kept on the deal.
+ */
+export async function confirmReceived(
+  db: Db,
+  buyer: SessionUser,
+  bookingId: string,
+  mail: DealMail,
+  input: ReceivedBody,
+) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
     if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can confirm they received the laptop')
     if (deal.status !== 'handed_over') throw wrongStage('confirm receipt', deal.status)
     await tx
       .update(bookings)
-      .set({ stage: 'completed', completedAt: sql`now()` })
+      .set({
+        stage: 'completed',
+        completedAt: sql`now()`,
+        handoverChecklist: input.checklist,
+        handoverCheckedAt: sql`now()`,
+      })
       .where(eq(bookings.id, bookingId))
     await recordEvent(tx, { bookingId, kind: 'received', actorId: buyer.id })
     await queueDealEmails(tx, mail, bookingId, { kind: 'completed', how: 'confirmed' })
@@ -131,7 +146,14 @@ export async function reportProblem(
       .values({ bookingId, openedBy: buyer.id, reason: input.reason, stageBefore: deal.status })
       .returning({ id: disputes.id })
     if (!dispute) throw new AppError('INTERNAL', 'The problem could not be saved')
-    await tx.update(bookings).set({ stage: 'disputed' }).where(eq(bookings.id, bookingId))
+    await tx
+      .update(bookings)
+      .set({
+        stage: 'disputed',
+        // The checklist as ticked when reporting, kept for the admin who handles the dispute.
+        ...(input.checklist ? { handoverChecklist: input.checklist, handoverCheckedAt: sql`now()` } : {}),
+      })
+      .where(eq(bookings.id, bookingId))
     await recordEvent(tx, { bookingId, kind: 'problem_reported', actorId: buyer.id, note: input.reason })
     await queueDealEmails(tx, mail, bookingId, { kind: 'dispute_opened', reason: input.reason })
     return dispute.id

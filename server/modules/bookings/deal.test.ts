@@ -18,6 +18,17 @@ import {
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { completeOverdueSales } from './deal.service'
 
+/** The handover checklist, every item ticked (what "Received, as described" needs). */
+const ALL_TICKED = {
+  checklist: {
+    serial: true,
+    no_activation_lock: true,
+    no_firmware_password: true,
+    accounts_signed_out: true,
+    battery_as_described: true,
+  },
+}
+
 let t: TestApp
 let brand: BrandRow
 let buyer: UserRow
@@ -177,7 +188,7 @@ describe('PUT /api/bookings/{id}/handed-over', () => {
 describe('PUT /api/bookings/{id}/received', () => {
   it('the buyer confirms after handover: the sale is completed, with its history', async () => {
     const { booking } = await handedOver()
-    const res = await call('PUT', `/api/bookings/${booking.id}/received`, buyer)
+    const res = await call('PUT', `/api/bookings/${booking.id}/received`, buyer, ALL_TICKED)
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ acknowledged: true, modifiedCount: 1 })
     const wire = await wireBooking(booking.id)
@@ -199,22 +210,80 @@ describe('PUT /api/bookings/{id}/received', () => {
     const { booking } = await handedOver()
     const before = await snapshot(booking.id)
     const url = `/api/bookings/${booking.id}/received`
-    expect((await call('PUT', url, seller)).statusCode).toBe(403)
-    expect((await call('PUT', url, admin)).statusCode).toBe(403)
-    expect((await call('PUT', url, otherBuyer)).statusCode).toBe(404)
-    expect((await call('PUT', url, otherSeller)).statusCode).toBe(404)
+    expect((await call('PUT', url, seller, ALL_TICKED)).statusCode).toBe(403)
+    expect((await call('PUT', url, admin, ALL_TICKED)).statusCode).toBe(403)
+    expect((await call('PUT', url, otherBuyer, ALL_TICKED)).statusCode).toBe(404)
+    expect((await call('PUT', url, otherSeller, ALL_TICKED)).statusCode).toBe(404)
     expect(await snapshot(booking.id)).toEqual(before)
 
     const paid = await paidBooking()
-    const early = await call('PUT', `/api/bookings/${paid.booking.id}/received`, buyer)
+    const early = await call('PUT', `/api/bookings/${paid.booking.id}/received`, buyer, ALL_TICKED)
     expect(early.statusCode).toBe(409)
     expect(errorOf(early).message).toBe(
       'You cannot confirm receipt: this booking is paid and waiting for handover',
     )
-    expect((await call('PUT', url, buyer)).statusCode).toBe(200)
-    const twice = await call('PUT', url, buyer)
+    expect((await call('PUT', url, buyer, ALL_TICKED)).statusCode).toBe(200)
+    const twice = await call('PUT', url, buyer, ALL_TICKED)
     expect(twice.statusCode).toBe(409)
     expect(errorOf(twice).message).toBe('You cannot confirm receipt: this booking is completed')
+  })
+})
+
+describe('the handover checklist', () => {
+  it('"Received, as described" needs every item ticked; a refusal changes nothing', async () => {
+    const { booking } = await handedOver()
+    const before = await snapshot(booking.id)
+    const url = `/api/bookings/${booking.id}/received`
+    const none = await call('PUT', url, buyer)
+    expect(none.statusCode).toBe(400)
+    const oneLeft = await call('PUT', url, buyer, {
+      checklist: { ...ALL_TICKED.checklist, no_firmware_password: false },
+    })
+    expect(oneLeft.statusCode).toBe(400)
+    expect(errorOf(oneLeft).message).toMatch(/Tick every item of the handover checklist, or report a problem/)
+    const missing = await call('PUT', url, buyer, { checklist: { serial: true } })
+    expect(missing.statusCode).toBe(400)
+    expect(await snapshot(booking.id)).toEqual(before)
+  })
+
+  it('keeps the answers on the deal, with the serial ending the buyer compared', async () => {
+    const product = await createProduct(t.db, {
+      seller,
+      brand,
+      serialHash: 'h-checklist',
+      serialLast4: 'X2A7',
+    })
+    const booking = await createBooking(t.db, { buyer, product })
+    expect((await call('POST', `/api/bookings/${booking.id}/hold`, buyer)).statusCode).toBe(200)
+    await call('POST', '/api/payments/test', buyer, {
+      bookingId: booking.id,
+      card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
+    })
+    await call('PUT', `/api/bookings/${booking.id}/handed-over`, seller, {})
+    expect((await wireBooking(booking.id)).serial_last4).toBe('X2A7')
+    expect((await call('PUT', `/api/bookings/${booking.id}/received`, buyer, ALL_TICKED)).statusCode).toBe(
+      200,
+    )
+    const wire = await wireBooking(booking.id)
+    expect(wire.checklist?.checklist).toEqual(ALL_TICKED.checklist)
+    expect(wire.checklist?.checked_at).toMatch(/^\d{4}-/)
+  })
+
+  it('a problem reported from the checklist keeps its answers, shown to the admin handling the dispute', async () => {
+    const { booking } = await handedOver()
+    const ticks = { ...ALL_TICKED.checklist, accounts_signed_out: false }
+    const res = await call('POST', `/api/bookings/${booking.id}/problem`, buyer, {
+      reason: "The seller's accounts are still on the laptop (Find My or a Microsoft account).",
+      checklist: ticks,
+    })
+    expect(res.statusCode).toBe(201)
+    const list = DisputeList.parse((await call('GET', '/api/disputes', admin)).json())
+    const dispute = list.find((d) => d.booking._id === booking.id)
+    expect(dispute?.booking.checklist?.checklist).toEqual(ticks)
+    // The buyer sees their own answers; a problem reported without the checklist has none.
+    expect((await wireBooking(booking.id)).checklist?.checklist).toEqual(ticks)
+    const plain = await disputed()
+    expect((await wireBooking(plain.booking.id)).checklist).toBeNull()
   })
 })
 
@@ -258,13 +327,15 @@ describe('POST /api/bookings/{id}/problem', () => {
     expect(errorOf(second).message).toBe('You cannot report a problem: this booking is disputed')
 
     const done = await handedOver()
-    await call('PUT', `/api/bookings/${done.booking.id}/received`, buyer)
+    await call('PUT', `/api/bookings/${done.booking.id}/received`, buyer, ALL_TICKED)
     const late = await call('POST', `/api/bookings/${done.booking.id}/problem`, buyer, reason)
     expect(late.statusCode).toBe(409)
     expect(errorOf(late).message).toBe('You cannot report a problem: this booking is completed')
     // The seller cannot hand over or the buyer confirm while a dispute is open.
     const open = await disputed()
-    expect((await call('PUT', `/api/bookings/${open.booking.id}/received`, buyer)).statusCode).toBe(409)
+    expect(
+      (await call('PUT', `/api/bookings/${open.booking.id}/received`, buyer, ALL_TICKED)).statusCode,
+    ).toBe(409)
     expect((await call('PUT', `/api/bookings/${open.booking.id}/handed-over`, seller)).statusCode).toBe(409)
   })
 })

@@ -5,7 +5,7 @@ import type { Db } from '#server/db/client'
 import { bookingEvents, bookings, disputes, payments, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { bookingStatus } from '#server/modules/bookings/bookings.service'
+import { bookingStatus, handoverAnswers } from '#server/modules/bookings/bookings.service'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import type { PaymentProvider } from '#server/modules/payments/payment-provider'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
@@ -32,6 +32,7 @@ export async function findDisputes(db: Db, which: 'open' | 'resolved' | 'all' = 
       productPriceCents: products.resalePriceCents,
       sellerId: products.sellerId,
       sellerDisabled: sql<boolean>`${sellers.disabledAt} is not null`,
+      serialLast4: products.serialLast4,
       buyer: { _id: buyers.id, name: buyers.name, email: buyers.email },
       seller: { _id: sellers.id, name: sellers.name, email: sellers.email },
       resolvedBy: resolvers.name,
@@ -78,6 +79,8 @@ export async function findDisputes(db: Db, which: 'open' | 'resolved' | 'all' = 
       paidAt: r.booking.paidAt ? r.booking.paidAt.toISOString() : null,
       handedOverAt: r.booking.handedOverAt ? r.booking.handedOverAt.toISOString() : null,
       handoverNote: r.booking.handoverNote,
+      serial_last4: r.serialLast4 ?? null,
+      checklist: handoverAnswers(r.booking),
     },
     buyer: r.buyer,
     seller: r.seller,

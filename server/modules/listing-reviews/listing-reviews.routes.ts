@@ -44,7 +44,9 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => ({
       acknowledged: true,
-      modifiedCount: await approveListing(db, caller(req), req.params.id),
+      modifiedCount: await audited(req, `product:${req.params.id}`, (tx) =>
+        approveListing(tx, caller(req), req.params.id),
+      ),
     }),
   )
 

@@ -278,6 +278,7 @@ describe('GET /api/products/{id}', () => {
       battery_source: null,
       battery_report_date: null,
       battery_report_is_old: false,
+      serial_last4: null,
     })
   })
 

@@ -10,6 +10,10 @@ type ConfirmDialogProps = {
   /** Red confirm button for actions that cannot be undone. */
   tone?: 'danger' | 'default'
   isPending?: boolean
+  /** The confirm button waits for something (a checklist all ticked). */
+  confirmDisabled?: boolean
+  /** A wider dialog for longer content. */
+  wide?: boolean
   onConfirm: () => void
   onCancel: () => void
 }
@@ -25,6 +29,8 @@ export function ConfirmDialog({
   cancelLabel = 'Cancel',
   tone = 'danger',
   isPending = false,
+  confirmDisabled = false,
+  wide = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -59,7 +65,7 @@ export function ConfirmDialog({
       ref={dialogRef}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      className={`m-auto w-[calc(100%-2rem)] ${wide ? 'max-w-xl' : 'max-w-md'} rounded-xl border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50 max-h-[calc(100dvh-2rem)] overflow-y-auto`}
     >
       <h2 id={titleId} className="font-semibold text-lg">
         {title}
@@ -79,7 +85,11 @@ export function ConfirmDialog({
         >
           {cancelLabel}
         </button>
-        <Button variant={tone === 'danger' ? 'danger' : 'primary'} onClick={onConfirm} disabled={isPending}>
+        <Button
+          variant={tone === 'danger' ? 'danger' : 'primary'}
+          onClick={onConfirm}
+          disabled={isPending || confirmDisabled}
+        >
           {confirmLabel}
         </Button>
       </div>

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import type { BookingEvent, Dispute } from '#contract/bookings'
+import { checkLabel, HANDOVER_CHECKS } from '#contract/handover'
 import { paths } from '#contract/pages'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
@@ -191,6 +192,24 @@ function DisputeCard({
           <blockquote className="mt-1 whitespace-pre-line border-slate-300 border-l-4 pl-3 text-slate-800">
             {dispute.reason}
           </blockquote>
+        </div>
+        <div data-testid="dispute-checklist">
+          <h3 className="font-medium text-slate-900 text-sm">The buyer’s handover checklist</h3>
+          {booking.checklist ? (
+            <ul className="mt-1 space-y-0.5 text-sm">
+              {HANDOVER_CHECKS.map((check) => {
+                const ticked = booking.checklist?.checklist[check.key] === true
+                return (
+                  <li key={check.key} className={ticked ? 'text-slate-700' : 'font-medium text-red-800'}>
+                    {ticked ? '✓ ' : '✗ Not ticked: '}
+                    {checkLabel(check, booking.serial_last4)}
+                  </li>
+                )
+              })}
+            </ul>
+          ) : (
+            <p className="mt-1 text-slate-600 text-sm">Not answered (the problem was reported without it).</p>
+          )}
         </div>
         <div>
           <h3 className="font-medium text-slate-900 text-sm">History</h3>

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import type { z } from 'zod'
 import type { Booking, HoldAnswer } from '#contract/bookings'
 import type { Inserted } from '#contract/common'
+import type { HandoverChecklist } from '#contract/handover'
 import type {
   PaymentConfig,
   PaymentIntentAnswer as PaymentIntentAnswerSchema,
@@ -134,7 +135,8 @@ export function useMarkHandedOver() {
 export function useConfirmReceived() {
   const refresh = useRefreshAfterDealMove()
   return useMutation({
-    mutationFn: (bookingId: string) => api.put<ModifiedAnswer>(bookingPath(bookingId, 'received')),
+    mutationFn: ({ bookingId, checklist }: { bookingId: string; checklist: HandoverChecklist }) =>
+      api.put<ModifiedAnswer>(bookingPath(bookingId, 'received'), { checklist }),
     onSettled: refresh,
   })
 }
@@ -143,8 +145,15 @@ export function useConfirmReceived() {
 export function useReportProblem() {
   const refresh = useRefreshAfterDealMove()
   return useMutation({
-    mutationFn: ({ bookingId, reason }: { bookingId: string; reason: string }) =>
-      api.post<InsertedAnswer>(bookingPath(bookingId, 'problem'), { reason }),
+    mutationFn: ({
+      bookingId,
+      reason,
+      checklist,
+    }: {
+      bookingId: string
+      reason: string
+      checklist?: HandoverChecklist
+    }) => api.post<InsertedAnswer>(bookingPath(bookingId, 'problem'), { reason, checklist }),
     onSettled: refresh,
   })
 }

@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react'
 import type { Booking } from '#contract/bookings'
 import { ProblemBody } from '#contract/bookings'
+import type { HandoverChecklist as Ticks } from '#contract/handover'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { FormField } from '../../components/ui/form-field'
@@ -8,6 +9,7 @@ import { errorMessage, isApiError } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useConfirmReceived, useMarkHandedOver, useReportProblem } from './bookings-api'
+import { HandoverChecklist, NOTHING_TICKED } from './handover-checklist'
 
 // What each side of a paid sale can do next, beside its stage: the seller marks it handed over (with an
 // optional note); the buyer confirms "Received, as described" or reports a problem with a reason.
@@ -24,14 +26,21 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
   const [asking, setAsking] = useState<'received' | 'problem' | null>(null)
   const [reason, setReason] = useState('')
   const [reasonError, setReasonError] = useState<string | undefined>()
+  const [ticks, setTicks] = useState<Ticks>(NOTHING_TICKED)
+  // Reporting from the checklist sends its answers with the problem, for the admin.
+  const [fromChecklist, setFromChecklist] = useState(false)
+  const allTicked = Object.values(ticks).every(Boolean)
   const name = <span className="sr-only"> for {booking.productName}</span>
 
   function confirmReceived() {
-    received.mutate(booking._id, {
-      onSuccess: () => toast.success('Thank you! The sale is completed.'),
-      onError: (err) => toast.error(errorMessage(err)),
-      onSettled: () => setAsking(null),
-    })
+    received.mutate(
+      { bookingId: booking._id, checklist: ticks },
+      {
+        onSuccess: () => toast.success('Thank you! The sale is completed.'),
+        onError: (err) => toast.error(errorMessage(err)),
+        onSettled: () => setAsking(null),
+      },
+    )
   }
 
   function sendProblem() {
@@ -41,7 +50,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
       return
     }
     problem.mutate(
-      { bookingId: booking._id, reason: parsed.data.reason },
+      { bookingId: booking._id, reason: parsed.data.reason, checklist: fromChecklist ? ticks : undefined },
       {
         onSuccess: () => {
           toast.success('Problem reported. An admin will look at it.')
@@ -81,7 +90,14 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
             </Button>
           ) : null}
           {canReport ? (
-            <Button size="sm" variant="secondary" onClick={() => setAsking('problem')}>
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => {
+                setFromChecklist(false)
+                setAsking('problem')
+              }}
+            >
               Report a problem{name}
             </Button>
           ) : null}
@@ -92,13 +108,28 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
         <ConfirmDialog
           title="Did you receive it as described?"
           description={
-            <p>
-              {booking.productName} completes, and the money goes to the seller. You cannot report a problem
-              after this.
-            </p>
+            <div className="space-y-3">
+              <p>
+                {booking.productName} completes, and the money goes to the seller. You cannot report a problem
+                after this.
+              </p>
+              <HandoverChecklist
+                serialLast4={booking.serial_last4}
+                ticks={ticks}
+                onChange={setTicks}
+                onProblem={(check) => {
+                  setReason(check.problem)
+                  setReasonError(undefined)
+                  setFromChecklist(true)
+                  setAsking('problem')
+                }}
+              />
+            </div>
           }
           tone="default"
+          wide
           confirmLabel="Yes, received as described"
+          confirmDisabled={!allTicked}
           isPending={received.isPending}
           onConfirm={confirmReceived}
           onCancel={() => setAsking(null)}
