@@ -3,6 +3,7 @@
 
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { auditEvents } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { serialKey } from '#server/modules/listing-reviews/listing-reviews.service'
@@ -74,7 +75,8 @@ async function reportedReview(): Promise<string> {
     await call(f.seller, 'PUT', `/api/bookings/${bookingId}/handed-over`, { note: 'At the library' }),
     'handover',
   )
-  await ok(await call(f.buyer, 'PUT', `/api/bookings/${bookingId}/received`), 'received')
+  const checklist = Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true]))
+  await ok(await call(f.buyer, 'PUT', `/api/bookings/${bookingId}/received`, { checklist }), 'received')
   let reviewId = ''
   for (const who of [f.buyer, f.seller]) {
     const res = await ok(

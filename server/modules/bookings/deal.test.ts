@@ -240,7 +240,9 @@ describe('the handover checklist', () => {
       checklist: { ...ALL_TICKED.checklist, no_firmware_password: false },
     })
     expect(oneLeft.statusCode).toBe(400)
-    expect(errorOf(oneLeft).message).toMatch(/Tick every item of the handover checklist, or report a problem/)
+    expect(errorOf(oneLeft).fields?.checklist).toMatch(
+      /Tick every item of the handover checklist, or report a problem/,
+    )
     const missing = await call('PUT', url, buyer, { checklist: { serial: true } })
     expect(missing.statusCode).toBe(400)
     expect(await snapshot(booking.id)).toEqual(before)
