@@ -38,7 +38,14 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await refundDispute(db, provider, caller(req), req.params.id, mail)
+      const modifiedCount = await refundDispute(
+        db,
+        provider,
+        caller(req),
+        req.params.id,
+        mail,
+        config.payouts.fee,
+      )
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -55,7 +62,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await releaseDispute(db, caller(req), req.params.id, mail)
+      const modifiedCount = await releaseDispute(db, caller(req), req.params.id, mail, config.payouts.fee)
       return { acknowledged: true, modifiedCount }
     },
   )
