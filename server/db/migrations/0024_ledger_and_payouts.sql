@@ -80,7 +80,8 @@ CREATE UNIQUE INDEX "ledger_transactions_booking_kind_idx" ON "ledger_transactio
 CREATE UNIQUE INDEX "ledger_transactions_payout_kind_idx" ON "ledger_transactions" USING btree ("payout_id","kind") WHERE "ledger_transactions"."payout_id" is not null;--> statement-breakpoint
 CREATE INDEX "ledger_transactions_seller_idx" ON "ledger_transactions" USING btree ("seller_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "payouts_one_pending_per_seller_idx" ON "payouts" USING btree ("seller_id") WHERE "payouts"."state" = 'pending';--> statement-breakpoint
-CREATE INDEX "payouts_seller_idx" ON "payouts" USING btree ("seller_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "payouts_seller_idx" ON "payouts" USING btree ("seller_id","created_at" DESC NULLS LAST);
+--> statement-breakpoint
 -- Written by hand: every ledger transaction sums to zero, checked at commit (a deferred constraint trigger, so
 -- a transaction's entries may be inserted one by one), and the ledger is append-only.
 CREATE FUNCTION ledger_transaction_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
