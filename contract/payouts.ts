@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-// Money to sellers: payout accounts, earnings, payouts, and the admins' finance page (docs/decisions/0034).
+// Money to sellers: payout accounts, earnings, payouts, and the admins' finance page (docs/decisions/0035).
 
 export const PayoutAccountStatus = z.enum(['none', 'pending', 'enabled', 'restricted'])
 export type PayoutAccountStatus = z.infer<typeof PayoutAccountStatus>

@@ -49,6 +49,10 @@ export const users = pgTable(
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     /** Set when an admin deletes the account: it can no longer sign in and its listings are hidden. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** Two-step sign-in (Better Auth's two-factor plugin): an authenticator code after the password. */
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /** Set when the person erased their account: the row stays (bookings and payments point at it), emptied. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -110,6 +114,56 @@ export const verifications = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
+)
+
+/** An authenticator app's secret and the backup codes, both encrypted by the auth library. */
+export const twoFactors = pgTable(
+  'two_factors',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('two_factors_user_idx').on(t.userId), index('two_factors_secret_idx').on(t.secret)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// The audit log: who did what, on what, when, from where, and how it ended. Append-only: a trigger
+// refuses UPDATE, DELETE and TRUNCATE. It names people by id (their email is looked up when read), so
+// erasing an account empties the user row and leaves no address or name here.
+// ---------------------------------------------------------------------------------------------
+
+export const AUDIT_RESULTS = ['success', 'failure', 'denied'] as const
+export type AuditResult = (typeof AUDIT_RESULTS)[number]
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The person who acted, when known (a signed-in user, or the account a sign-in named). */
+    actorId: text('actor_id'),
+    kind: text('kind').notNull(),
+    /** What it was done to, as `type:id` (never a name, an address, a token or a code). */
+    target: text('target'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    result: text('result', { enum: AUDIT_RESULTS }).notNull(),
+    /** Why it failed or was refused (an error code and status), never the input. */
+    detail: text('detail'),
+  },
+  (t) => [
+    check('audit_events_result_check', sql`${t.result} in ('success', 'failure', 'denied')`),
+    index('audit_events_at_idx').on(t.at),
+    index('audit_events_actor_at_idx').on(t.actorId, t.at),
+    index('audit_events_kind_at_idx').on(t.kind, t.at),
+  ],
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -890,7 +944,7 @@ export const alertItems = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
-// Money to sellers: payout accounts, payouts, and the double-entry ledger (docs/decisions/0034)
+// Money to sellers: payout accounts, payouts, and the double-entry ledger (docs/decisions/0035)
 // ---------------------------------------------------------------------------------------------
 
 export const PAYOUT_ACCOUNT_STATUSES = ['pending', 'enabled', 'restricted'] as const

@@ -379,6 +379,13 @@ const ROWS: Row[] = [
   // The signed-in person
   { method: 'GET', route: '/api/me', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/dashboard/overview', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/me/security-events', expected: ANY_SIGNED_IN },
+  {
+    method: 'GET',
+    route: '/api/audit-log',
+    url: '/api/audit-log?kind=sign_in&page_size=5',
+    expected: ADMIN_ONLY,
+  },
   {
     method: 'GET',
     route: '/api/jwt',

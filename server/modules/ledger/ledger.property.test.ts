@@ -5,7 +5,7 @@
 // the sequence implies, and the money taken from buyers equals the succeeded payments.
 //
 // LEDGER_PROPERTY_RUNS sets the number of sequences (default 40, so the suite stays quick); the figures in
-// docs/decisions/0034 come from runs of 2,000 on PGlite and on PostgreSQL.
+// docs/decisions/0035 come from runs of 2,000 on PGlite and on PostgreSQL.
 
 import { eq, sql } from 'drizzle-orm'
 import fc from 'fast-check'

@@ -9,7 +9,7 @@ import {
 } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
 
-// The double-entry ledger (docs/decisions/0034): accounts, transactions whose entries sum to zero, balances
+// The double-entry ledger (docs/decisions/0035): accounts, transactions whose entries sum to zero, balances
 // as sums. Nothing but this file writes `ledger_*`; the movements themselves are named in sales.ts and
 // server/modules/payouts.
 

@@ -13,7 +13,7 @@ import { AppError, notFound } from '#server/lib/errors'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import { postTransaction } from './ledger'
 
-// A sale's money (docs/decisions/0034). Every change of a sale's state calls `postSaleMoney` in its own
+// A sale's money (docs/decisions/0035). Every change of a sale's state calls `postSaleMoney` in its own
 // transaction; it reads the sale's state and writes the ledger transactions that state implies and that are
 // not written yet:
 //

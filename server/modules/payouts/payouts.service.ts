@@ -7,7 +7,7 @@ import type { Jobs } from '#server/jobs/jobs'
 import type { Mail } from '#server/mail/mail'
 import { balanceOf, postTransaction, rowsOf } from '#server/modules/ledger/ledger'
 
-// Payouts (docs/decisions/0034): every PAYOUT_INTERVAL_SECONDS a run moves each seller's available balance,
+// Payouts (docs/decisions/0035): every PAYOUT_INTERVAL_SECONDS a run moves each seller's available balance,
 // when it is at least PAYOUT_MINIMUM_CENTS and their payout account is enabled, into a payout. In test mode
 // the payout arrives (or, for the documented failing account number, fails) TEST_PAYOUT_SECONDS later.
 //
