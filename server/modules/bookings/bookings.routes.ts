@@ -141,7 +141,14 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await confirmReceived(db, caller(req), req.params.id, mail, req.body)
+      const modifiedCount = await confirmReceived(
+        db,
+        caller(req),
+        req.params.id,
+        mail,
+        config.payouts.fee,
+        req.body,
+      )
       return { acknowledged: true, modifiedCount }
     },
   )
