@@ -23,7 +23,7 @@ async function main() {
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.
     const { seedDemoIfEmpty } = await import('./db/seed')
-    if (await seedDemoIfEmpty(database.db, storage)) app.log.info('Filled the empty database with demo data')
+    await seedDemoIfEmpty(database.db, storage, app.log)
   }
 
   // Draining: health turns 503 at once so the balancer sends new requests elsewhere; requests keep being
