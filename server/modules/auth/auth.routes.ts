@@ -11,7 +11,10 @@ import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
 import { normalisedEmail, readAuthBody } from './auth-body'
 import { isStaleResetLink, passwordChanged, resetTokenOf, STALE_RESET_LINK } from './reset-links'
+import { afterSecurityCall, beforeSecurityCall, type SecurityCall } from './security-events'
 import { createSignInLimiter, type GuessKind } from './sign-in-limit'
+
+const AUTH_PREFIX = '/api/auth'
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION',
@@ -123,11 +126,21 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
           )
         }
       }
+      const security = await beforeSecurityCall(req, auth, url.pathname.slice(AUTH_PREFIX.length), fields)
+      const record = async (status: number, body: Record<string, unknown>, setCookies: string[]) => {
+        if (!security) return
+        await afterSecurityCall(req, auth, security as SecurityCall, fields, {
+          status,
+          body,
+          setCookies,
+        }).catch((err) => req.log.error({ err }, 'could not write a security event to the audit log'))
+      }
 
       const reservation = kind
         ? await limiter.reserve(kind, await accountOf(req, kind, fields ?? {}), req.ip)
         : undefined
       if (reservation?.blocked) {
+        await record(429, { code: 'RATE_LIMITED' }, [])
         reply.header('retry-after', String(reservation.retryAfterSeconds))
         const what = kind === 'signin' ? 'failed sign-in attempts' : 'wrong passwords'
         return sendError(reply, 429, 'RATE_LIMITED', `Too many ${what}. Please try again later.`)
@@ -160,6 +173,7 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       }
       const cookies = response.headers.getSetCookie()
       if (cookies.length > 0) reply.header('set-cookie', cookies)
+      await record(response.status, parsed as Record<string, unknown>, cookies)
 
       if (response.ok && passwordOwner) await passwordChanged(db, passwordOwner)
 
