@@ -102,13 +102,8 @@ export async function holdBooking(
     const [fromAddress] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(bookingHolds)
-      .innerJoin(
-        productHolds,
-        and(
-          eq(productHolds.bookingId, bookingHolds.bookingId),
-          eq(productHolds.holdUntil, bookingHolds.holdUntil),
-        ),
-      )
+      // A booking's earlier holds have ended (their hold_until is past), so one live hold counts once.
+      .innerJoin(productHolds, eq(productHolds.bookingId, bookingHolds.bookingId))
       .where(
         and(
           eq(bookingHolds.clientAddress, clientAddress),
