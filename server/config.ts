@@ -28,6 +28,8 @@ const Env = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  // Admins must have two-step sign-in on before any admin action: on by default in production only.
+  REQUIRE_ADMIN_TWO_FACTOR: z.enum(['true', 'false']).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -96,6 +98,8 @@ export type Config = {
   /** After SIGTERM, how long health answers 503 while requests are still taken, before the listener closes. */
   shutdownDelayMs: number
   webDistDir: string
+  /** Admin actions answer 403 until the admin has turned on two-step sign-in. */
+  requireAdminTwoFactor: boolean
   /** Signs session cookies and access tokens. Required in production; elsewhere one is kept in DATA_DIR. */
   authSecret: string | undefined
   accessTokenTtlSeconds: number
@@ -214,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    requireAdminTwoFactor: (e.REQUIRE_ADMIN_TWO_FACTOR ?? String(e.NODE_ENV === 'production')) === 'true',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     trustProxy:
