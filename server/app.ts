@@ -48,6 +48,7 @@ import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
 import { pageRoutes } from './modules/pages/pages.routes'
 import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
+import { choosePaymentProvider } from './modules/payments/payment-provider'
 import { paymentRoutes } from './modules/payments/payments.routes'
 import { priceGuideRoutes } from './modules/price-guide/price-guide.routes'
 import { registerPriceGuideJobs } from './modules/price-guide/price-guide.service'
@@ -169,6 +170,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     counters,
     jobs,
     mail,
+    payments: choosePaymentProvider(config, mail),
     lifecycle: { draining: false },
     views,
   })

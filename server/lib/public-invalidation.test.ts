@@ -58,7 +58,7 @@ describe('public lists follow the services that change them', () => {
       role: 'admin' as const,
       isVerified: false,
     }
-    await resolveReport(t.db, actor, report?.id ?? '', 'remove')
+    await resolveReport(t.db, t.app.ctx.payments, actor, report?.id ?? '', 'remove', t.app.ctx.mail)
     expect((await advertised()).map((p) => p._id)).not.toContain(product.id)
   })
 

@@ -1,14 +1,14 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Dispute } from '#contract/bookings'
 import type { Db } from '#server/db/client'
-import { bookingEvents, bookings, disputes, payments, products, users } from '#server/db/schema'
+import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { bookingStatus } from '#server/modules/bookings/bookings.service'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
-import type { PaymentProvider } from '#server/modules/payments/payment-provider'
-import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
+import type { PaymentProvider } from '#server/modules/payments/provider'
+import { refundSale } from '#server/modules/payments/refunds'
 
 const buyers = alias(users, 'buyers')
 const sellers = alias(users, 'sellers')
@@ -114,28 +114,15 @@ export async function refundDispute(
 ) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
-    const [payment] = await tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.bookingId, booking.id), eq(payments.status, 'succeeded')))
-      .for('update')
-    if (!payment) throw new AppError('CONFLICT', 'This sale has no payment left to refund')
-    await provider.refund(payment)
-    await tx
-      .update(payments)
-      .set({ status: 'refunded', failureReason: 'Refunded after a dispute', updatedAt: sql`now()` })
-      .where(eq(payments.id, payment.id))
-    await tx
-      .update(bookings)
-      .set({ stage: 'refunded', refundedAt: sql`now()` })
-      .where(eq(bookings.id, booking.id))
+    await refundSale(tx, provider, booking, {
+      actorId: admin.id,
+      event: 'refunded',
+      reason: 'Refunded after a dispute',
+    })
     await tx
       .update(disputes)
       .set({ status: 'refunded', resolvedBy: admin.id, resolvedAt: sql`now()` })
       .where(eq(disputes.id, dispute.id))
-    await tx.insert(bookingEvents).values({ bookingId: booking.id, kind: 'refunded', actorId: admin.id })
-    // A refunded sale no longer counts in the price guide.
-    await refreshPriceGuideForProduct(tx, booking.productId)
     await queueDealEmails(tx, mail, booking.id, { kind: 'dispute_resolved', outcome: 'refunded' })
     return 1
   })

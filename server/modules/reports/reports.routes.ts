@@ -8,7 +8,7 @@ import { createReport, findOpenReports, resolveReport } from './reports.service'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app.ctx
+  const { db, mail, payments } = app.ctx
 
   app.post(
     '/reports',
@@ -50,13 +50,13 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           summary:
             action === 'dismiss'
               ? 'Admin: dismiss a report'
-              : 'Admin: remove the reported listing (closes its reports)',
+              : 'Admin: remove the reported listing (closes its reports; an open sale of it is refunded in full)',
           params: IdParams,
           response: { 200: Modified, ...errors },
         },
       },
       async (req) => {
-        const modifiedCount = await resolveReport(db, caller(req), req.params.id, action)
+        const modifiedCount = await resolveReport(db, payments, caller(req), req.params.id, action, mail)
         return { acknowledged: true, modifiedCount }
       },
     )
