@@ -130,6 +130,16 @@ export function useMarkHandedOver() {
   })
 }
 
+/** The listing's seller: cannot hand it over, so the sale is cancelled and the buyer refunded in full. */
+export function useCancelSale() {
+  const refresh = useRefreshAfterDealMove()
+  return useMutation({
+    mutationFn: ({ bookingId, reason }: { bookingId: string; reason: string }) =>
+      api.put<ModifiedAnswer>(bookingPath(bookingId, 'cancel'), { reason }),
+    onSettled: refresh,
+  })
+}
+
 /** The buyer: received, as described; the sale is completed. */
 export function useConfirmReceived() {
   const refresh = useRefreshAfterDealMove()
