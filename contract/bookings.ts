@@ -107,6 +107,8 @@ export const BookingList = z.array(Booking)
 /** A buyer's bookings, a page at a time (headers in contract/paging.ts). */
 export const BookingsQuery = z.strictObject({
   email: z.email({ message: 'A valid email is required' }).max(254),
+  /** Only the booking of this listing (a buyer books a listing once): what Book Now reads to say "Booked". */
+  product_id: z.uuid({ message: 'A product id is a UUID' }).optional(),
   ...pagingFields,
 })
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Booking, BookingStatus, NewBooking } from '#contract/bookings'
 import { type ListPageQuery, TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
@@ -161,13 +161,15 @@ export async function findBookings(
   db: Db,
   caller: SessionUser,
   email: string,
-  q: ListPageQuery = {},
+  q: ListPageQuery & { product_id?: string } = {},
   autoCompleteDays = 7,
 ): Promise<PagedList<Booking>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own bookings')
   const [buyer] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
   if (!buyer) return { items: [], total: 0, isEstimate: false, nextCursor: null }
-  const where = eq(bookings.buyerId, buyer.id)
+  const where = q.product_id
+    ? (and(eq(bookings.buyerId, buyer.id), eq(bookings.productId, q.product_id)) as SQL)
+    : eq(bookings.buyerId, buyer.id)
   const paging = listPaging(q)
   const rows = await db
     .select({ ...bookingColumns, id: bookings.id, k0: sql<string>`${bookings.createdAt}::text` })

@@ -31,6 +31,22 @@ export function useMyBookings(email: string | undefined) {
   })
 }
 
+/** The signed-in buyer's booking of this listing, if they booked it (null when not): Book Now reads it. */
+export function useMyBookingOf(productId: string, email: string | undefined) {
+  return useQuery({
+    queryKey: bookingKeys.ofProduct(email ?? '', productId),
+    queryFn: async ({ signal }) => {
+      const list = await api.get<Booking[]>(
+        '/bookings',
+        { email: email ?? '', product_id: productId },
+        signal,
+      )
+      return list[0] ?? null
+    },
+    enabled: Boolean(email),
+  })
+}
+
 /**
  * One booking. With `pollWhileUnpaid`, it is read again every two seconds until it is no longer unpaid:
  * a Stripe payment is final only when Stripe's webhook reaches the server, a moment after the card
