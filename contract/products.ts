@@ -149,8 +149,20 @@ export const Product = z.object({
   sale: Booking.nullable().optional(),
   /** Only on the seller's own listings: how many people keep it in their favourites. */
   saved_count: z.number().int().optional(),
+  /** Only on the seller's own listings: when it leaves search unless renewed (LISTING_EXPIRY_DAYS after renewedOn). */
+  expires_at: z.string().optional(),
 })
 export type Product = z.infer<typeof Product>
+
+/** Renew is offered in the last days before a listing expires (the seller is emailed 3 days before), and after. */
+export const RENEW_WINDOW_DAYS = 7
+
+/** Whether My Product offers Renew: the listing has expired, or expires within RENEW_WINDOW_DAYS. */
+export function canRenewSoon(product: Pick<Product, 'expired' | 'expires_at'>, now = Date.now()): boolean {
+  if (product.expired) return true
+  if (!product.expires_at) return false
+  return Date.parse(product.expires_at) - now <= RENEW_WINDOW_DAYS * 86_400_000
+}
 
 export const ProductList = z.array(Product)
 

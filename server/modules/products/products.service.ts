@@ -239,6 +239,7 @@ export async function findSellerProducts(
   email: string,
   q: ListPageQuery = {},
   autoCompleteDays = 7,
+  expiryDays = 60,
 ): Promise<PagedList<Product>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
   const [seller] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
@@ -266,6 +267,7 @@ export async function findSellerProducts(
       seller_phone: row.sellerPhone,
       sale: sales.get(row.id) ?? null,
       saved_count: saved.get(row.id) ?? 0,
+      expires_at: new Date(new Date(row.renewedAt).getTime() + expiryDays * 86_400_000).toISOString(),
     })),
   }
 }

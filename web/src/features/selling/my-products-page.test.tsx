@@ -108,3 +108,19 @@ describe('MyProductsPage: a listing with a paid sale', () => {
     )
   })
 })
+
+describe('MyProductsPage: Renew', () => {
+  it('is offered only in the last days before expiry, and on an expired listing', async () => {
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
+    serve([
+      aProduct({ _id: 'p1', name: 'Posted today', expires_at: inDays(60) }),
+      aProduct({ _id: 'p2', name: 'Expiring soon', expires_at: inDays(3) }),
+      aProduct({ _id: 'p3', name: 'Gone quiet', expired: true, expires_at: inDays(-2) }),
+    ])
+    renderWithApp(<MyProductsPage />)
+    await screen.findAllByTestId('my-product')
+    expect(screen.queryByRole('button', { name: 'Renew Posted today' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Renew Expiring soon' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Renew Gone quiet' })).toBeTruthy()
+  })
+})

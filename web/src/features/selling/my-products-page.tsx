@@ -12,7 +12,7 @@ import { useId, useState } from 'react'
 import { Link } from 'react-router'
 import { DELETE_BLOCKED, isOpenSale } from '#contract/bookings'
 import { paths } from '#contract/pages'
-import type { Product } from '#contract/products'
+import { canRenewSoon, type Product } from '#contract/products'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
@@ -255,16 +255,18 @@ function ProductRow({
       <div className="col-span-2 flex flex-wrap gap-2 lg:col-span-1 lg:max-w-sm lg:justify-end">
         {isSold ? null : (
           <>
-            <Button
-              size="sm"
-              variant={product.expired ? 'primary' : 'secondary'}
-              disabled={isRenewing}
-              onClick={onRenew}
-            >
-              <RefreshCw aria-hidden="true" className="size-4" />
-              {isRenewing ? 'Renewing…' : 'Renew'}
-              {name}
-            </Button>
+            {canRenewSoon(product) ? (
+              <Button
+                size="sm"
+                variant={product.expired ? 'primary' : 'secondary'}
+                disabled={isRenewing}
+                onClick={onRenew}
+              >
+                <RefreshCw aria-hidden="true" className="size-4" />
+                {isRenewing ? 'Renewing…' : 'Renew'}
+                {name}
+              </Button>
+            ) : null}
             <Button
               size="sm"
               variant={product.advertise ? 'secondary' : 'primary'}
