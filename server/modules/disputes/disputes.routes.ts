@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { DisputeList, DisputesQuery } from '#contract/bookings'
 import { IdParams, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
+import { audited } from '#server/lib/audit'
 import { caller, role } from '#server/lib/guard'
 import { findDisputes, refundDispute, releaseDispute } from './disputes.service'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, mail, payments: provider } = app.ctx
+  const { db, config, mail, payments: provider } = app.ctx
 
   app.get(
     '/disputes',
@@ -27,7 +28,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/disputes/:id/refund',
     {
-      config: { guard: role('admin') },
+      config: { guard: role('admin'), audit: 'dispute.refund' },
       schema: {
         tags: ['disputes'],
         summary: 'Admin: refund the buyer (through the processor that took the payment)',
@@ -36,7 +37,9 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await refundDispute(db, provider, caller(req), req.params.id, mail)
+      const modifiedCount = await audited(req, `dispute:${req.params.id}`, (tx) =>
+        refundDispute(tx, provider, caller(req), req.params.id, mail, config.payouts.fee),
+      )
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -44,7 +47,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/disputes/:id/release',
     {
-      config: { guard: role('admin') },
+      config: { guard: role('admin'), audit: 'dispute.release' },
       schema: {
         tags: ['disputes'],
         summary: 'Admin: release the sale to the seller (the sale is completed)',
@@ -53,7 +56,9 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await releaseDispute(db, caller(req), req.params.id, mail)
+      const modifiedCount = await audited(req, `dispute:${req.params.id}`, (tx) =>
+        releaseDispute(tx, caller(req), req.params.id, mail, config.payouts.fee),
+      )
       return { acknowledged: true, modifiedCount }
     },
   )

@@ -10,6 +10,7 @@ import {
   PaymentResult,
   TestPayment,
 } from '#contract/payments'
+import { auditedAfter } from '#server/lib/audit'
 import { caller, signedIn } from '#server/lib/guard'
 import { cancelSale } from './refunds'
 
@@ -23,7 +24,7 @@ const errors = {
 }
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, mail, payments: provider } = app.ctx
+  const { db, config, mail, payments: provider } = app.ctx
 
   app.get(
     '/payments/config',
@@ -48,7 +49,10 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: PaymentIntentAnswer, ...errors },
       },
     },
-    async (req) => provider.createIntent(db, caller(req), req.body.bookingId),
+    async (req) =>
+      auditedAfter(req, 'payment.start', `booking:${req.body.bookingId}`, () =>
+        provider.createIntent(db, caller(req), req.body.bookingId),
+      ),
   )
 
   app.post(
@@ -63,11 +67,11 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const { transactionId, amountCents } = await provider.payWithTestCard(
-        db,
-        caller(req),
-        req.body.bookingId,
-        req.body.card.number,
+      const { transactionId, amountCents } = await auditedAfter(
+        req,
+        'payment.pay',
+        `booking:${req.body.bookingId}`,
+        () => provider.payWithTestCard(db, caller(req), req.body.bookingId, req.body.card.number),
       )
       return { status: 'succeeded' as const, transactionId, amount_cents: amountCents }
     },
@@ -87,7 +91,15 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await cancelSale(db, provider, caller(req), req.params.id, req.body, mail)
+      const modifiedCount = await cancelSale(
+        db,
+        provider,
+        caller(req),
+        req.params.id,
+        req.body,
+        mail,
+        config.payouts.fee,
+      )
       return { acknowledged: true, modifiedCount }
     },
   )

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
 import { NewReport, ReportList } from '#contract/reports'
+import { audited } from '#server/lib/audit'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { createReport, findOpenReports, resolveReport } from './reports.service'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, mail, payments } = app.ctx
+  const { db, config, mail, payments } = app.ctx
 
   app.post(
     '/reports',
@@ -44,7 +45,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(
       `/reports/:id/${action}`,
       {
-        config: { guard: role('admin') },
+        config: {
+          guard: role('admin'),
+          audit: action === 'dismiss' ? 'report.dismiss' : 'report.remove_listing',
+        },
         schema: {
           tags: ['reports'],
           summary:
@@ -56,7 +60,9 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (req) => {
-        const modifiedCount = await resolveReport(db, payments, caller(req), req.params.id, action, mail)
+        const modifiedCount = await audited(req, `report:${req.params.id}`, (tx) =>
+          resolveReport(tx, payments, caller(req), req.params.id, action, mail, config.payouts.fee),
+        )
         return { acknowledged: true, modifiedCount }
       },
     )

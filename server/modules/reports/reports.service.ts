@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import type { FeeRule } from '#contract/fees'
 import type { NewReport, Report } from '#contract/reports'
 import type { Db } from '#server/db/client'
 import { products, reports, users } from '#server/db/schema'
@@ -90,6 +91,7 @@ export async function resolveReport(
   id: string,
   action: 'dismiss' | 'remove',
   mail: DealMail,
+  fee: FeeRule,
 ) {
   const modified = await db.transaction(async (tx) => {
     const [report] = await tx.select().from(reports).where(eq(reports.id, id)).for('update')
@@ -104,7 +106,7 @@ export async function resolveReport(
       return 1
     }
     // Nothing a buyer paid for disappears: an open sale of the listing is refunded in full first.
-    await refundOpenSaleOfListing(tx, provider, admin, report.productId, mail)
+    await refundOpenSaleOfListing(tx, provider, admin, report.productId, mail, fee)
     await tx
       .update(products)
       .set({ removedAt: now, updatedAt: now })
