@@ -11,7 +11,7 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/sellers\/[^/]+\/?$/,
   /^\/dashboard\/?$/,
   /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|addproduct|myproduct)\/?$/,
-  /^\/dashboard\/settings\/?$/,
+  /^\/dashboard\/(settings|security|audit-log)\/?$/,
   /^\/dashboard\/(favourites|saved-searches)\/?$/,
   /^\/unsubscribe\/[^/]+\/?$/,
   /^\/dashboard\/messages(\/[^/]+)?\/?$/,
@@ -32,6 +32,8 @@ export const paths = {
   resetPassword: (token?: string) =>
     token ? `/reset-password?token=${encodeURIComponent(token)}` : '/reset-password',
   emailSettings: () => '/dashboard/settings',
+  security: () => '/dashboard/security',
+  auditLog: () => '/dashboard/audit-log',
   blog: () => '/blog',
   /** Browse and search; `query` is the filters' URL query (without `?`). */
   browse: (query?: string | URLSearchParams) => {

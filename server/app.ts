@@ -20,6 +20,7 @@ import type { AppContext, AppInstance } from './app-context'
 import type { Config } from './config'
 import type { Database } from './db/client'
 import { Jobs } from './jobs/jobs'
+import { installAudit } from './lib/audit'
 import { createAuth, resolveAuthSecret } from './lib/auth'
 import { errorHandler, frameworkErrorHandler, sendError } from './lib/error-handler'
 import { installGuards, SECURITY_SCHEMES } from './lib/guard'
@@ -35,7 +36,9 @@ import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
 import { registerAlertJobs } from './modules/alerts/alerts.jobs'
 import { unsubscribeRoutes } from './modules/alerts/unsubscribe.routes'
+import { auditRoutes } from './modules/audit/audit.routes'
 import { authRoutes } from './modules/auth/auth.routes'
+import { batteryReportRoutes } from './modules/battery-reports/battery-reports.routes'
 import { bookingRoutes } from './modules/bookings/bookings.routes'
 import { registerDealJobs } from './modules/bookings/deal.service'
 import { brandRoutes } from './modules/brands/brands.routes'
@@ -232,6 +235,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     })
   }
   installGuards(app)
+  installAudit(app)
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
@@ -263,6 +267,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(bookingRoutes)
       await typed.register(paymentRoutes)
       await typed.register(uploadRoutes)
+      await typed.register(batteryReportRoutes)
       await typed.register(reportRoutes)
       await typed.register(reviewRoutes)
       await typed.register(emailSettingsRoutes)
@@ -274,6 +279,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(favouriteRoutes)
       await typed.register(savedSearchRoutes)
       await typed.register(unsubscribeRoutes)
+      await typed.register(auditRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

@@ -18,6 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { BATTERY_REPORT_SOURCES } from '#contract/battery-reports'
 import { ALERT_CHOICES } from '#contract/favourites'
 import { CONDITIONS } from '#contract/products'
 
@@ -48,6 +49,10 @@ export const users = pgTable(
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     /** Set when an admin deletes the account: it can no longer sign in and its listings are hidden. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** Two-step sign-in (Better Auth's two-factor plugin): an authenticator code after the password. */
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /** Set when the person erased their account: the row stays (bookings and payments point at it), emptied. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -111,6 +116,56 @@ export const verifications = pgTable(
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
 )
 
+/** An authenticator app's secret and the backup codes, both encrypted by the auth library. */
+export const twoFactors = pgTable(
+  'two_factors',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('two_factors_user_idx').on(t.userId), index('two_factors_secret_idx').on(t.secret)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// The audit log: who did what, on what, when, from where, and how it ended. Append-only: a trigger
+// refuses UPDATE, DELETE and TRUNCATE. It names people by id (their email is looked up when read), so
+// erasing an account empties the user row and leaves no address or name here.
+// ---------------------------------------------------------------------------------------------
+
+export const AUDIT_RESULTS = ['success', 'failure', 'denied'] as const
+export type AuditResult = (typeof AUDIT_RESULTS)[number]
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The person who acted, when known (a signed-in user, or the account a sign-in named). */
+    actorId: text('actor_id'),
+    kind: text('kind').notNull(),
+    /** What it was done to, as `type:id` (never a name, an address, a token or a code). */
+    target: text('target'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    result: text('result', { enum: AUDIT_RESULTS }).notNull(),
+    /** Why it failed or was refused (an error code and status), never the input. */
+    detail: text('detail'),
+  },
+  (t) => [
+    check('audit_events_result_check', sql`${t.result} in ('success', 'failure', 'denied')`),
+    index('audit_events_at_idx').on(t.at),
+    index('audit_events_actor_at_idx').on(t.actorId, t.at),
+    index('audit_events_kind_at_idx').on(t.kind, t.at),
+  ],
+)
+
 // ---------------------------------------------------------------------------------------------
 // Catalogue
 // ---------------------------------------------------------------------------------------------
@@ -158,6 +213,12 @@ export const products = pgTable(
     /** Battery evidence reported by the seller: health in % of design capacity, charge cycles; null = not reported. */
     batteryHealthPct: smallint('battery_health_pct'),
     batteryCycles: integer('battery_cycles'),
+    /**
+     * Set when the battery figures were read from the laptop's own report (battery_reports): which system wrote it
+     * and the report's date. Null: the figures, if any, were only typed by the seller.
+     */
+    batteryReportSource: text('battery_report_source', { enum: BATTERY_REPORT_SOURCES }),
+    batteryReportDate: timestamp('battery_report_date', { withTimezone: true }),
     /** Derived from the processor text as it is written: the family a buyer filters by (see contract/search.ts). */
     processorFamily: text('processor_family').generatedAlwaysAs(
       (): SQL => sql`case
@@ -624,6 +685,36 @@ export const uploads = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('uploads_uploader_idx').on(t.uploaderId, t.createdAt)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Battery reports: the file a laptop wrote about its battery, as its seller uploaded it. Private: only the facts
+// read from it (on the listing) are ever shown; the file is kept as the evidence behind them.
+// ---------------------------------------------------------------------------------------------
+
+export const batteryReports = pgTable(
+  'battery_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    uploaderId: text('uploader_id')
+      .notNull()
+      .references(() => users.id),
+    source: text('source', { enum: BATTERY_REPORT_SOURCES }).notNull(),
+    /** As the report gives them, in `unit`; null when the report gives only a percentage (macOS). */
+    designCapacity: doublePrecision('design_capacity'),
+    fullCapacity: doublePrecision('full_capacity'),
+    unit: text('unit').notNull(),
+    healthPct: smallint('health_pct').notNull(),
+    cycles: integer('cycles'),
+    reportDate: timestamp('report_date', { withTimezone: true }).notNull(),
+    fileName: text('file_name').notNull().default(''),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('battery_reports_product_idx').on(t.productId, t.createdAt)],
 )
 
 // ---------------------------------------------------------------------------------------------

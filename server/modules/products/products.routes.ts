@@ -3,8 +3,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Deleted, IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
 import { ListPageQuery } from '#contract/paging'
-import { NewProduct, Product, ProductList, ProductUpdate, SellerProductsQuery } from '#contract/products'
+import {
+  NewProduct,
+  Product,
+  ProductList,
+  ProductModified,
+  ProductUpdate,
+  SellerProductsQuery,
+} from '#contract/products'
 import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
+import { audited } from '#server/lib/audit'
 import { sendJson } from '#server/lib/error-handler'
 import { notFound } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
@@ -159,21 +167,24 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Seller: edit your own available listing',
         params: IdParams,
         body: ProductUpdate,
-        response: { 200: Modified, ...errors },
+        response: { 200: ProductModified, ...errors },
       },
     },
     async (req) => {
       const seller = caller(req)
-      const modifiedCount = await updateProduct(db, seller, req.params.id, req.body)
+      const { modified, notices } = await updateProduct(db, seller, req.params.id, req.body)
       if (req.body.resale_price !== undefined) matchAlertsSoon(req.log)
-      return { acknowledged: true, modifiedCount }
+      // The seed's answer, with `notices` only when there is something to tell.
+      return notices.length > 0
+        ? { acknowledged: true, modifiedCount: modified, notices }
+        : { acknowledged: true, modifiedCount: modified }
     },
   )
 
   app.delete(
     '/products/:id',
     {
-      config: { guard: role('seller', 'admin') },
+      config: { guard: role('seller', 'admin'), audit: 'product.remove' },
       schema: {
         tags: ['products'],
         summary: 'Seller (own) or admin: take a listing down; bookings and payments keep their record',
@@ -182,7 +193,9 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const deletedCount = await deleteProduct(db, caller(req), req.params.id)
+      const deletedCount = await audited(req, `product:${req.params.id}`, (tx) =>
+        deleteProduct(tx, caller(req), req.params.id),
+      )
       return { acknowledged: true, deletedCount }
     },
   )

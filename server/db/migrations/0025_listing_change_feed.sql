@@ -10,8 +10,7 @@ CREATE TABLE "listing_changes" (
 	"posted_on" timestamp with time zone
 );
 --> statement-breakpoint
-CREATE INDEX "listing_changes_tx_idx" ON "listing_changes" USING btree ("tx");
---> statement-breakpoint
+CREATE INDEX "listing_changes_tx_idx" ON "listing_changes" USING btree ("tx");--> statement-breakpoint
 -- Written by hand: the change feed search applies to each instance's copy of the listings
 -- (docs/decisions/0033-listing-change-feed.md). Statement triggers with transition tables note every listing whose
 -- searchable columns changed, in the changing transaction; the version's deferred trigger, at commit, notes which
