@@ -90,11 +90,19 @@ async function applyFeed(
   view: FactsView,
   records: Map<string, FactRow>,
 ): Promise<{ view: FactsView; records: Map<string, FactRow> } | undefined> {
+  // The version alone first (one indexed row): most polls find nothing new.
+  const [now] = await rowsOf<{ version: string }>(
+    db,
+    sql`select version::text as version from listing_counts_version where id`,
+  )
+  if (!now || !newer(now.version, view.version)) return { view, records }
+  // Each commit since, then its changes by the transaction's index.
   const [head] = await rowsOf<{ version: string; oldest: string | null; changed: string }>(
     db,
     sql`select (select version::text from listing_counts_version where id) as version,
       (select min(version)::text from listing_change_commits) as oldest,
-      (select count(*)::text from listing_change_commits k join listing_changes c on c.tx = k.tx
+      (select count(*)::text from listing_change_commits k
+        cross join lateral (select 1 from listing_changes c where c.tx = k.tx) c
         where k.version > ${view.version}) as changed`,
   )
   if (!head || !newer(head.version, view.version)) return { view, records }
@@ -115,7 +123,8 @@ async function applyFeed(
       ch as (
         select c.product_id as changed_id,
           array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted
-        from listing_change_commits k join listing_changes c on c.tx = k.tx
+        from listing_change_commits k cross join lateral (
+          select product_id, posted_on from listing_changes c where c.tx = k.tx) c
         where k.version > ${view.version} and k.version <= (select version from v)
         group by c.product_id)
       select (select version::text from v) as feed_version, ch.changed_id::text as changed_id, ch.was_posted,
