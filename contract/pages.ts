@@ -65,4 +65,8 @@ export const paths = {
   /** The confirmation page of an alert email's unsubscribe link (no sign-in). */
   unsubscribe: (token: string) => `/unsubscribe/${encodeURIComponent(token)}`,
   editProduct: (id: string) => `/dashboard/products/${encodeURIComponent(id)}/edit`,
+  /** A seller's payout setup and earnings. */
+  earnings: () => '/dashboard/earnings',
+  /** Admins: the marketplace's money and the ledger's check. */
+  finance: () => '/dashboard/finance',
 } as const

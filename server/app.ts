@@ -34,6 +34,7 @@ import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
 import { createAuthEmails } from './mail/auth-emails'
 import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
+import { accountRoutes } from './modules/account/account.routes'
 import { registerAlertJobs } from './modules/alerts/alerts.jobs'
 import { unsubscribeRoutes } from './modules/alerts/unsubscribe.routes'
 import { auditRoutes } from './modules/audit/audit.routes'
@@ -46,12 +47,15 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes'
 import { disputeRoutes } from './modules/disputes/disputes.routes'
 import { emailSettingsRoutes } from './modules/email-settings/email-settings.routes'
 import { favouriteRoutes } from './modules/favourites/favourites.routes'
+import { financeRoutes } from './modules/finance/finance.routes'
 import { healthRoutes } from './modules/health/health.routes'
 import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
 import { pageRoutes } from './modules/pages/pages.routes'
 import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
 import { paymentRoutes } from './modules/payments/payments.routes'
+import { payoutRoutes } from './modules/payouts/payouts.routes'
+import { registerPayoutJobs } from './modules/payouts/payouts.service'
 import { priceGuideRoutes } from './modules/price-guide/price-guide.routes'
 import { registerPriceGuideJobs } from './modules/price-guide/price-guide.service'
 import { registerExpiryJobs } from './modules/products/expiry'
@@ -182,6 +186,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerMessageJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)
   registerAlertJobs(app.ctx)
+  registerPayoutJobs(app.ctx)
   app.addHook('onClose', async () => {
     if (!opts.counters) await counters.close()
   })
@@ -279,7 +284,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(favouriteRoutes)
       await typed.register(savedSearchRoutes)
       await typed.register(unsubscribeRoutes)
+      await typed.register(payoutRoutes)
+      await typed.register(financeRoutes)
       await typed.register(auditRoutes)
+      await typed.register(accountRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

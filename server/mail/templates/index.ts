@@ -13,6 +13,9 @@ import type { EmailTemplate } from './layout'
 import listingExpiring from './listing-expiring'
 import messageUnread from './message-unread'
 import passwordReset from './password-reset'
+import payoutFailed from './payout-failed'
+import payoutSent from './payout-sent'
+import payoutSetupNeeded from './payout-setup-needed'
 import verifyEmail from './verify-email'
 
 export const TEMPLATES = {
@@ -29,6 +32,9 @@ export const TEMPLATES = {
   'alert-search-matches': alertSearchMatches,
   'alert-favourites': alertFavourites,
   'alert-digest': alertDigest,
+  'payout-sent': payoutSent,
+  'payout-failed': payoutFailed,
+  'payout-setup-needed': payoutSetupNeeded,
 } satisfies Record<string, EmailTemplate<never>>
 
 export type TemplateName = keyof typeof TEMPLATES

@@ -40,7 +40,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const modifiedCount = await audited(req, `dispute:${req.params.id}`, (tx) =>
-        refundDispute(tx, provider, caller(req), req.params.id, mail),
+        refundDispute(tx, provider, caller(req), req.params.id, mail, config.payouts.fee),
       )
       return { acknowledged: true, modifiedCount }
     },
@@ -59,7 +59,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const modifiedCount = await audited(req, `dispute:${req.params.id}`, (tx) =>
-        releaseDispute(tx, caller(req), req.params.id, mail),
+        releaseDispute(tx, caller(req), req.params.id, mail, config.payouts.fee),
       )
       return { acknowledged: true, modifiedCount }
     },

@@ -5,8 +5,20 @@ import { sessionKeys } from '../../lib/query-keys'
 
 export type SignupRole = 'buyer' | 'seller'
 
+/** `twoFactorRedirect`: the password was right and a code from the authenticator app is asked next. */
 export function signInWithEmail(input: { email: string; password: string }) {
-  return api.post<unknown>('/auth/sign-in/email', input)
+  return api.post<{ twoFactorRedirect?: boolean }>('/auth/sign-in/email', input)
+}
+
+/** The second step of a sign-in: a code from the authenticator app, or a backup code. */
+export function verifySignInCode(input: { code: string; backup: boolean; trustDevice: boolean }) {
+  const code = input.code.trim()
+  return input.backup
+    ? api.post<unknown>('/auth/two-factor/verify-backup-code', { code, trustDevice: input.trustDevice })
+    : api.post<unknown>('/auth/two-factor/verify-totp', {
+        code: code.replace(/\s/g, ''),
+        trustDevice: input.trustDevice,
+      })
 }
 
 export function signUpWithEmail(input: { name: string; email: string; password: string; role: SignupRole }) {
