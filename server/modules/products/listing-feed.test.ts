@@ -8,7 +8,7 @@ import { factsStatus, keepListingsCurrent, loadFacts } from './listing-feed'
 import { rowsOf } from './paging'
 import { searchProducts } from './search.queries'
 
-// Search keeps its copy of the listings current by applying the change feed (migration 0026), not by reading it all
+// Search keeps its copy of the listings current by applying the change feed (migration 0027), not by reading it all
 // again. Random searches must give what a plain SQL query over the table gives (and what the SQL engine gives, for
 // text and facets) before and after bursts of random writes, each checked right after the writes commit, with
 // every answer chosen from the copy and no whole read of it.
