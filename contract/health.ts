@@ -10,7 +10,7 @@ export const Health = z.object({
   driver: z.enum(['pglite', 'postgres']),
   uptime_s: z.number(),
   /**
-   * The copy of the listings' facts this instance searches in memory (decisions 0031, 0036): the version of the
+   * The copy of the listings' facts this instance searches in memory (decisions 0031, 0037): the version of the
    * listings it is at (changes are applied as they commit), how many listings are on sale in it, and how long its
    * last whole read took. Null until the first read.
    */

@@ -12,7 +12,7 @@ CREATE TABLE "listing_changes" (
 --> statement-breakpoint
 CREATE INDEX "listing_changes_tx_idx" ON "listing_changes" USING btree ("tx");--> statement-breakpoint
 -- Written by hand: the change feed search applies to each instance's copy of the listings
--- (docs/decisions/0036-listing-change-feed.md). Statement triggers with transition tables note every listing whose
+-- (docs/decisions/0037-listing-change-feed.md). Statement triggers with transition tables note every listing whose
 -- searchable columns changed, in the changing transaction; the version's deferred trigger, at commit, notes which
 -- version that transaction committed as. A change also notes when the listing was posted before it (where the
 -- copy, in posting order, holds it). The version row's lock orders the versions as the commits, so a reader

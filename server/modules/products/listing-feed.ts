@@ -20,7 +20,7 @@ import { isOnSale, rowsOf } from './paging'
 // changed since the copy's version (migration 0027 notes them in the changing transaction, and the version each
 // transaction committed as) are read, and the copy becomes a new view: the same base less their old rows, plus a
 // small copy of them as they are now. Nothing is read whole again until the changes pile up; then a whole read runs
-// in the background while searches go on from the view. docs/decisions/0036-listing-change-feed.md.
+// in the background while searches go on from the view. docs/decisions/0037-listing-change-feed.md.
 
 type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
 
