@@ -369,6 +369,31 @@ export const listingCountsVersion = pgTable('listing_counts_version', {
   termsVersion: bigint('terms_version', { mode: 'number' }).notNull().default(0),
 })
 
+/**
+ * The change feed of the listings as search sees them: one row per listing changed in a way search reads (its
+ * facts, words or being on sale, its seller disabled), written by triggers in the changing transaction, with that
+ * transaction's id. `listing_change_commits` says which version of `listing_counts_version` each such transaction
+ * committed as (written by the version's own deferred trigger, at commit, under the version row's lock, so versions
+ * follow the order of commits). Each instance reads the listings changed since its copy's version and applies them
+ * (server/modules/products/listing-feed.ts; docs/decisions/0037-listing-change-feed.md).
+ */
+export const listingChanges = pgTable(
+  'listing_changes',
+  {
+    tx: bigint('tx', { mode: 'number' }).notNull(),
+    productId: uuid('product_id').notNull(),
+    /** When the listing was posted before this change: where a copy in posting order holds it. */
+    postedOn: timestamp('posted_on', { withTimezone: true }),
+  },
+  (t) => [index('listing_changes_tx_idx').on(t.tx)],
+)
+
+export const listingChangeCommits = pgTable('listing_change_commits', {
+  version: bigint('version', { mode: 'number' }).primaryKey(),
+  tx: bigint('tx', { mode: 'number' }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
 // ---------------------------------------------------------------------------------------------
 // Bookings and payments
 // ---------------------------------------------------------------------------------------------
