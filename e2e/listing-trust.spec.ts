@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
-import { expectNoSeriousAxeViolations } from './helpers'
+import { confirmEmail, expectNoSeriousAxeViolations } from './helpers'
 
 // Laptop trust end to end: a new seller lists with the laptop's battery report and its serial number; the listing
 // waits for review (first listings are reviewed), an admin approves it from the queue; a buyer sees the battery read
@@ -25,6 +25,8 @@ const DEMO_ADMIN = { email: 'admin@laptopmarket.test', password: 'demo-pass-123'
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 
 let server: ChildProcess | undefined
+const DATA_DIR = path.join(os.tmpdir(), `laptop-market-e2e-trust-${PORT}-${Date.now().toString(36)}`)
+const SHARED_DATA_DIR = process.env.E2E_DATA_DIR
 
 test.use({ baseURL: BASE })
 test.describe.configure({ mode: 'serial' })
@@ -38,7 +40,7 @@ test.beforeAll(async () => {
       ...process.env,
       E2E_PORT: String(PORT),
       PUBLIC_URL: BASE,
-      E2E_DATA_DIR: path.join(os.tmpdir(), `laptop-market-e2e-trust-${PORT}-${Date.now().toString(36)}`),
+      E2E_DATA_DIR: DATA_DIR,
       LISTING_REVIEW_FIRST: '3',
     },
   })
@@ -55,6 +57,7 @@ test.beforeAll(async () => {
 })
 
 test.afterAll(async () => {
+  process.env.E2E_DATA_DIR = SHARED_DATA_DIR
   if (!server || server.exitCode !== null) return
   const exited = new Promise((r) => server?.once('exit', r))
   server.kill('SIGTERM')
@@ -112,7 +115,7 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
   await page.getByLabel('Battery report').setInputFiles(REPORT)
   await page.getByLabel('Resale price').fill('690')
   await page.getByLabel('Original price').fill('1650')
-  await page.getByLabel('Image URL').fill('https://images.example.test/x1.jpg')
+  await page.getByLabel('Image URL').fill('/images/laptop-placeholder.svg')
   await page.getByLabel('Phone number').fill('+1 555 010 4000')
   await page.getByLabel('Location', { exact: true }).fill('Portland, OR')
   await page
@@ -185,7 +188,7 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
 
   // The buyer ticks the checklist: an unticked item offers "Report a problem" with its reason filled in.
   await buyer.goto('/dashboard/myorders')
-  const row = buyer.getByRole('row').filter({ hasText: name })
+  const row = buyer.getByTestId('order-row').filter({ hasText: name })
   await row.getByRole('button', { name: /^Received, as described/ }).click()
   const dialog = buyer.getByRole('dialog', { name: 'Did you receive it as described?' })
   await expect(dialog.getByLabel('The serial number on the laptop ends with "X2A7"')).toBeVisible()
@@ -197,10 +200,20 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
     'The laptop has a firmware (BIOS) password I was not given.',
   )
   await problem.getByRole('button', { name: 'Cancel' }).click()
-  await row.getByRole('button', { name: /^Received, as described/ }).click()
-  for (const box of await dialog.getByRole('checkbox').all()) await box.check()
+  // My Orders is a table on a desktop and cards on a phone (the dialog belongs to one of them): each width's
+  // screenshot opens its own.
+  for (const [width, height] of [
+    [390, 844],
+    [1366, 900],
+  ] as const) {
+    await buyer.setViewportSize({ width, height })
+    await row.getByRole('button', { name: /^Received, as described/ }).click()
+    for (const box of await dialog.getByRole('checkbox').all()) await box.check()
+    await expect(confirm).toBeEnabled()
+    if (SHOTS) await buyer.screenshot({ path: `${SHOTS}/handover-checklist-${width}.png`, fullPage: true })
+    if (width === 390) await dialog.getByRole('button', { name: 'Cancel' }).click()
+  }
   await expectNoSeriousAxeViolations(buyer)
-  await shot(buyer, 'handover-checklist')
   await confirm.click()
   await expect(buyer.getByText('Thank you! The sale is completed.')).toBeVisible()
   await expect(row).toContainText('Completed')

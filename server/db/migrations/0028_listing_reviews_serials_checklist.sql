@@ -120,3 +120,24 @@ CREATE CONSTRAINT TRIGGER listing_facts_bump AFTER INSERT OR DELETE OR UPDATE OF
   brand_id, condition, ram_gb, storage_gb, screen_inches, processor, battery_health_pct, resale_price_cents,
   posted_on, is_sold, removed_at, expired_at, seller_id, name, description, review_state
   ON products DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION listing_counts_bump();
+--> statement-breakpoint
+-- The change feed (0027) notes a listing whose review state changed too: approving one puts it in every instance's
+-- copy of the listings, rejecting one takes it out.
+CREATE OR REPLACE FUNCTION listing_changes_note() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO listing_changes (tx, product_id, posted_on) SELECT txid_current(), n.id, n.posted_on FROM new_rows n;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO listing_changes (tx, product_id, posted_on) SELECT txid_current(), o.id, o.posted_on FROM old_rows o;
+  ELSE
+    INSERT INTO listing_changes (tx, product_id, posted_on)
+    SELECT txid_current(), n.id, o.posted_on FROM new_rows n JOIN old_rows o ON o.id = n.id
+    WHERE (n.brand_id, n.condition, n.ram_gb, n.storage_gb, n.screen_inches, n.processor_family,
+        n.battery_health_pct, n.resale_price_cents, n.posted_on, n.search_title, n.search_vector, n.is_sold,
+        n.removed_at, n.expired_at, n.seller_id, n.review_state)
+      IS DISTINCT FROM (o.brand_id, o.condition, o.ram_gb, o.storage_gb, o.screen_inches, o.processor_family,
+        o.battery_health_pct, o.resale_price_cents, o.posted_on, o.search_title, o.search_vector, o.is_sold,
+        o.removed_at, o.expired_at, o.seller_id, o.review_state);
+  END IF;
+  RETURN NULL;
+END $$;
