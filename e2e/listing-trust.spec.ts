@@ -22,6 +22,7 @@ const REPORT = path.join(
 )
 const PASSWORD = 'laptop-market-e2e-1'
 const DEMO_ADMIN = { email: 'admin@laptopmarket.test', password: 'demo-pass-123' }
+const DEMO_BUYER = { email: 'buyer@laptopmarket.test', password: 'demo-pass-123' }
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 
 let server: ChildProcess | undefined
@@ -155,7 +156,8 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
 
   // A buyer sees the battery read from the report, with its cycles and the serial's last four, and buys it.
   const buyerContext = await browser.newContext({ baseURL: BASE })
-  await signUp(buyerContext.request, 'buyer', 'Bailey Buyer')
+  // The demo buyer: an account with a confirmed email address, as paying needs.
+  await signIn(buyerContext.request, DEMO_BUYER)
   const buyer = await buyerContext.newPage()
   const found = (await (
     await buyerContext.request.get(`/api/search?q=${encodeURIComponent(name)}`)
@@ -176,7 +178,8 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
   })
   expect(booking.status()).toBe(201)
   const bookingId = ((await booking.json()) as { insertedId: string }).insertedId
-  expect((await buyerContext.request.post(`/api/bookings/${bookingId}/hold`)).status()).toBe(200)
+  const hold = await buyerContext.request.post(`/api/bookings/${bookingId}/hold`)
+  expect(hold.status(), await hold.text()).toBe(200)
   const paid = await buyerContext.request.post('/api/payments/test', {
     data: { bookingId, card: { number: '4242 4242 4242 4242', expiry: EXPIRY, cvc: '123' } },
   })
