@@ -20,6 +20,10 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(8000).default(1000),
+  /** Behind a balancer: reads answer 503 (sent to another instance) until search has read its copy of the listings. */
+  TURN_AWAY_WHILE_LOADING: z.enum(['true', 'false']).default('false'),
+  /** How often each instance applies the listings' change feed to its copy (requests also catch up themselves). */
+  SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
   TRUST_PROXY: z.string().trim().max(500).default('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(300),
@@ -49,6 +53,8 @@ const Env = z.object({
   HOLD_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   HOLDS_PER_LISTING_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
   LIVE_HOLDS_PER_BUYER: z.coerce.number().int().min(1).max(100).default(3),
+  LIVE_HOLDS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(3),
+  SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(10),
   AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   // Messages between buyer and seller: how many one user may send a minute, and when an unread one is emailed
   MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
@@ -95,6 +101,8 @@ export type Config = {
   seedDemo: boolean
   /** After SIGTERM, how long health answers 503 while requests are still taken, before the listener closes. */
   shutdownDelayMs: number
+  turnAwayWhileLoading: boolean
+  searchFeedPollMs: number
   webDistDir: string
   /** Admin actions answer 403 until the admin has turned on two-step sign-in. */
   requireAdminTwoFactor: boolean
@@ -103,6 +111,8 @@ export type Config = {
   accessTokenTtlSeconds: number
   /** Changes (POST, PUT, PATCH, DELETE) allowed per client address per minute; 0 turns the limit off. */
   rateLimitPerMinute: number
+  /** Email sign-ups allowed per client address per hour; 0 turns the limit off. */
+  signupsPerAddressPerHour: number
   /** Which proxies' X-Forwarded-For to believe for the client address (limits are per address). */
   trustProxy: boolean | number | string
   /** Present when "Continue with Google" is configured; the issuer is configurable for local providers. */
@@ -133,6 +143,8 @@ export type Config = {
     holdsPerListingPerDay: number
     /** Holds one buyer may have running at once (on different listings). */
     liveHoldsPerBuyer: number
+    /** Holds running at once that were taken from one client address, whoever took them. */
+    liveHoldsPerAddress: number
     autoCompleteDays: number
   }
   /** A listing not renewed for this many days leaves search and the home page; its seller is told 3 days before. */
@@ -208,12 +220,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     publicCacheTtlMs: e.PUBLIC_CACHE_TTL_MS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    turnAwayWhileLoading: e.TURN_AWAY_WHILE_LOADING === 'true',
+    searchFeedPollMs: e.SEARCH_FEED_POLL_MS,
     seedDemo: e.SEED_DEMO === 'auto' && e.NODE_ENV !== 'production',
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     requireAdminTwoFactor: (e.REQUIRE_ADMIN_TWO_FACTOR ?? String(e.NODE_ENV === 'production')) === 'true',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     trustProxy:
       e.TRUST_PROXY === 'false' || e.TRUST_PROXY === ''
         ? false
@@ -256,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       holdSeconds: e.HOLD_SECONDS,
       holdsPerListingPerDay: e.HOLDS_PER_LISTING_PER_DAY,
       liveHoldsPerBuyer: e.LIVE_HOLDS_PER_BUYER,
+      liveHoldsPerAddress: e.LIVE_HOLDS_PER_ADDRESS,
       autoCompleteDays: e.AUTO_COMPLETE_DAYS,
     },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,

@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Brand } from '#contract/brands'
 import { priceVerdict } from '#contract/price-guide'
-import type { Product } from '#contract/products'
+import { batteryGradeProblem, batteryPctInText, type Product } from '#contract/products'
 import { MEDIA_PREFIX, MemoryMediaStorage } from '#server/lib/storage'
 import { bearerFor } from '#server/test/auth-helpers'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
@@ -34,10 +34,12 @@ const DAY = 24 * 60 * 60 * 1000
 
 let t: TestApp
 let firstSeed: boolean
+const warnings: { obj: object; msg: string }[] = []
+const log = { info() {}, warn: (obj: object, msg: string) => void warnings.push({ obj, msg }) }
 
 beforeAll(async () => {
   t = await createTestApp()
-  firstSeed = await seedDemoIfEmpty(t.db, t.storage)
+  firstSeed = await seedDemoIfEmpty(t.db, t.storage, log)
 }, SEED_TIMEOUT)
 
 afterAll(async () => {
@@ -69,6 +71,15 @@ describe('seedDemoIfEmpty', () => {
     expect(counts.users).toBe(DEMO_ACCOUNTS.length + DEMO_SELLERS.length + DEMO_PAST_BUYERS.length)
   })
 
+  it('warns that it made demo accounts, naming each of them', () => {
+    expect(warnings).toHaveLength(1)
+    const [warning] = warnings
+    for (const account of DEMO_ACCOUNTS) expect(warning?.msg).toContain(account.email)
+    expect((warning?.obj as { accounts?: string[] } | undefined)?.accounts).toHaveLength(
+      DEMO_ACCOUNTS.length + DEMO_SELLERS.length + DEMO_PAST_BUYERS.length,
+    )
+  })
+
   it('lists every condition, across every brand', async () => {
     const rows = await t.db.select().from(products)
     expect(new Set(rows.map((p) => p.condition))).toEqual(new Set(CONDITIONS))
@@ -95,6 +106,19 @@ describe('seedDemoIfEmpty', () => {
     for (const p of rows.filter((r) => r.condition === 'Fair')) {
       expect(p.description, p.name).toMatch(/Flaws:|flaw/i)
     }
+  })
+
+  it('never contradicts itself on the battery: the field holds the figure the description names', async () => {
+    const rows = await t.db.select().from(products)
+    let named = 0
+    for (const p of rows) {
+      const inText = batteryPctInText(p.description)
+      if (inText === null) continue
+      named += 1
+      expect(p.batteryHealthPct, p.name).toBe(inText)
+      expect(batteryGradeProblem(p.condition, p.batteryHealthPct), p.name).toBeUndefined()
+    }
+    expect(named).toBeGreaterThanOrEqual(DEMO_PRODUCTS.length)
   })
 
   it('advertises about a third, and has a couple of sold listings', async () => {
@@ -271,7 +295,7 @@ describe('seedDemoIfEmpty', () => {
   it('does nothing on a database that already has brands', async () => {
     const before = await tableCounts(t.db)
     const keys = t.storage.files.size
-    expect(await seedDemoIfEmpty(t.db, t.storage)).toBe(false)
+    expect(await seedDemoIfEmpty(t.db, t.storage, log)).toBe(false)
     expect(await tableCounts(t.db)).toEqual(before)
     expect(t.storage.files.size).toBe(keys)
   })
@@ -282,7 +306,7 @@ describe('seedDemoIfEmpty', () => {
       const { database, drop } = await openTestDatabase()
       try {
         const storage = new MemoryMediaStorage()
-        expect(await seedDemoIfEmpty(database.db, storage)).toBe(true)
+        expect(await seedDemoIfEmpty(database.db, storage, log)).toBe(true)
         const snapshot = (db: Db) =>
           db
             .select({

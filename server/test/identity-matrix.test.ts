@@ -406,13 +406,21 @@ const ROWS: Row[] = [
     method: 'GET',
     route: '/api/jwt',
     url: (f) => `/api/jwt?email=${q(f.buyer.email)}`,
-    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 403 },
+    // A token is issued to the session cookie only: a bearer token cannot renew itself.
+    expected: {
+      ...SIGNED_OUT,
+      buyer: { cookie: 200, bearer: 403 },
+      otherBuyer: 403,
+      seller: 403,
+      otherSeller: 403,
+      admin: 403,
+    },
   },
   {
     method: 'GET',
     route: '/api/jwt',
     url: (f) => `/api/jwt?email=${q(f.admin.email)}`,
-    expected: ADMIN_ONLY,
+    expected: { ...ADMIN_ONLY, admin: { cookie: 200, bearer: 403 } },
   },
   {
     method: 'GET',
@@ -807,6 +815,27 @@ const ROWS: Row[] = [
     method: 'PUT',
     route: '/api/bookings/{id}/handed-over',
     url: `/api/bookings/${NO_SUCH_ID}/handed-over`,
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/cancel',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/cancel`,
+    body: { reason: 'The screen cracked while packing it.' },
+    expected: DEAL_SELLER(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/cancel',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'handed_over')).id}/cancel`,
+    body: { reason: 'The screen cracked while packing it.' },
+    expected: DEAL_SELLER(409),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/cancel',
+    url: `/api/bookings/${NO_SUCH_ID}/cancel`,
+    body: { reason: 'The screen cracked while packing it.' },
     expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
   },
   {

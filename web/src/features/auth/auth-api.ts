@@ -69,9 +69,12 @@ export function useAuthOptions() {
 /**
  * Where to go after signing in: the `from` page when it is a path on this site, else home. Anything
  * else (`//evil.example`, `https://…`) is ignored so the login page cannot be used to send people away.
+ * A path with whitespace or a control character is refused too: browsers drop tabs and newlines from a URL,
+ * so `/log\tin` would lead back to the login page and `/\t/evil.example` off the site.
  */
 export function safeReturnPath(from: string | null | undefined): string {
   if (!from?.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return '/'
+  if (/[\s\p{Cc}\p{Cf}]/u.test(from)) return '/'
   if (from.startsWith('/login') || from.startsWith('/signup')) return '/'
   return from
 }

@@ -1,8 +1,9 @@
 import { Clock } from 'lucide-react'
 import { type ReactNode, useEffect, useState } from 'react'
+import { Link } from 'react-router'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
-import { Button } from '../../components/ui/button'
+import { Button, buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
 import { formatCountdown, formatTime } from '../../lib/format'
@@ -74,17 +75,28 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
         </section>
       )
     }
+    // 403: the buyer's email address is not confirmed yet; Settings sends the link again.
+    const needsConfirmedEmail = isApiError(hold.error) && hold.error.status === 403
     return (
       <Alert tone="error" title="We could not hold this laptop for you">
         <p>{hold.error.message}</p>
-        <Button variant="secondary" onClick={() => hold.refetch()}>
-          Try again
-        </Button>
+        <div className="flex flex-wrap gap-3">
+          {needsConfirmedEmail ? (
+            <Link to="/dashboard/settings" className={buttonClasses()}>
+              Open Settings
+            </Link>
+          ) : null}
+          <Button variant="secondary" onClick={() => hold.refetch()}>
+            Try again
+          </Button>
+        </div>
       </Alert>
     )
   }
 
-  const left = Date.parse(hold.data.holdUntil) - now
+  // The ticking `now` may be up to a second older than the answer that set the hold: reading the clock here
+  // keeps a fresh 15-minute hold from starting at 15:01.
+  const left = Date.parse(hold.data.holdUntil) - Math.max(now, Date.now())
   if (left <= 0) {
     return (
       <Alert title="Your hold on this laptop has ended">
