@@ -16,6 +16,7 @@ import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { holderOf } from '#server/modules/bookings/hold.service'
+import { closeOffersOnSale } from '#server/modules/offers/offers.jobs'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import { testCardOutcome } from './test-processor'
 
@@ -113,6 +114,7 @@ async function recordSale(
     .set({ isSold: true, soldAt: now, updatedAt: now })
     .where(eq(products.id, sale.product.id))
   await tx.delete(productHolds).where(eq(productHolds.productId, sale.product.id))
+  await closeOffersOnSale(tx, sale.product.id, sale.booking.id, mail)
   await refreshPriceGuideForProduct(tx, sale.product.id)
   await queueDealEmails(tx, mail, sale.booking.id, { kind: 'paid' })
   return { transactionId: sale.transactionId, amountCents }
