@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BatteryReportSource } from './battery-reports'
 import { Booking } from './bookings'
 import { pagingFields } from './paging'
 
@@ -102,6 +103,14 @@ export const Product = z.object({
   /** Battery health in percent of design capacity, and charge cycles; null when the seller did not report them. */
   battery_health_pct: z.number().int().nullable(),
   battery_cycles: z.number().int().nullable(),
+  // Battery read from the laptop's own report (always sent by the server; optional for older clients' fixtures).
+  /** True when the two figures above were read from the laptop's battery report, not typed. */
+  battery_verified: z.boolean().optional(),
+  /** Which system wrote the report, and its date (ISO time); null when not verified. */
+  battery_source: BatteryReportSource.nullable().optional(),
+  battery_report_date: z.string().nullable().optional(),
+  /** The report is more than 30 days old. */
+  battery_report_is_old: z.boolean().optional(),
   // Price guide and expiry (always sent by the server; optional for older clients' fixtures).
   /** What similar laptops sold for, when at least 5 sales back it. */
   price_guide: ListingPriceGuide.nullable().optional(),
@@ -305,6 +314,14 @@ export const ProductUpdate = ProductFields.partial()
   })
   .superRefine(batteryFitsGrade)
 export type ProductUpdate = z.infer<typeof ProductUpdate>
+
+/** The answer to an edit: as the seed's, with what the seller should know (a typed battery figure replaced). */
+export const ProductModified = z.object({
+  acknowledged: z.boolean(),
+  modifiedCount: z.number().int(),
+  notices: z.array(z.string()).optional(),
+})
+export type ProductModified = z.infer<typeof ProductModified>
 
 /** A seller's own listings, a page at a time (headers in contract/paging.ts). */
 export const SellerProductsQuery = z.strictObject({

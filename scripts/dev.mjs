@@ -1,4 +1,5 @@
 // `npm run dev`: the API server (restarted on change) and Vite's dev server with /api proxied to it.
+import './node-check.mjs'
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 

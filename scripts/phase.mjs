@@ -2,6 +2,7 @@
 //   node scripts/phase.mjs "<name>" [--when-env=VAR] <command> [args...]
 // With --when-env, the phase is skipped (and said so) when VAR is empty. When PHASE_TIMES_FILE is set, a
 // line "<name>\t<seconds>\t<status>" is appended to it, so a caller (.ci/run) can print every phase at the end.
+import './node-check.mjs'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 

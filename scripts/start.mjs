@@ -1,5 +1,6 @@
 // `npm start`: builds the web app (browser bundle and page renderer) when it is missing or older than its
 // sources, then runs the server.
+import './node-check.mjs'
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -36,6 +36,7 @@ import { createMailTransport, type MailTransport } from './mail/transport'
 import { registerAlertJobs } from './modules/alerts/alerts.jobs'
 import { unsubscribeRoutes } from './modules/alerts/unsubscribe.routes'
 import { authRoutes } from './modules/auth/auth.routes'
+import { batteryReportRoutes } from './modules/battery-reports/battery-reports.routes'
 import { bookingRoutes } from './modules/bookings/bookings.routes'
 import { registerDealJobs } from './modules/bookings/deal.service'
 import { brandRoutes } from './modules/brands/brands.routes'
@@ -256,6 +257,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(bookingRoutes)
       await typed.register(paymentRoutes)
       await typed.register(uploadRoutes)
+      await typed.register(batteryReportRoutes)
       await typed.register(reportRoutes)
       await typed.register(reviewRoutes)
       await typed.register(emailSettingsRoutes)

@@ -18,6 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { BATTERY_REPORT_SOURCES } from '#contract/battery-reports'
 import { ALERT_CHOICES } from '#contract/favourites'
 import { CONDITIONS } from '#contract/products'
 
@@ -158,6 +159,12 @@ export const products = pgTable(
     /** Battery evidence reported by the seller: health in % of design capacity, charge cycles; null = not reported. */
     batteryHealthPct: smallint('battery_health_pct'),
     batteryCycles: integer('battery_cycles'),
+    /**
+     * Set when the battery figures were read from the laptop's own report (battery_reports): which system wrote it
+     * and the report's date. Null: the figures, if any, were only typed by the seller.
+     */
+    batteryReportSource: text('battery_report_source', { enum: BATTERY_REPORT_SOURCES }),
+    batteryReportDate: timestamp('battery_report_date', { withTimezone: true }),
     /** Derived from the processor text as it is written: the family a buyer filters by (see contract/search.ts). */
     processorFamily: text('processor_family').generatedAlwaysAs(
       (): SQL => sql`case
@@ -607,6 +614,36 @@ export const uploads = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
+// Battery reports: the file a laptop wrote about its battery, as its seller uploaded it. Private: only the facts
+// read from it (on the listing) are ever shown; the file is kept as the evidence behind them.
+// ---------------------------------------------------------------------------------------------
+
+export const batteryReports = pgTable(
+  'battery_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    uploaderId: text('uploader_id')
+      .notNull()
+      .references(() => users.id),
+    source: text('source', { enum: BATTERY_REPORT_SOURCES }).notNull(),
+    /** As the report gives them, in `unit`; null when the report gives only a percentage (macOS). */
+    designCapacity: doublePrecision('design_capacity'),
+    fullCapacity: doublePrecision('full_capacity'),
+    unit: text('unit').notNull(),
+    healthPct: smallint('health_pct').notNull(),
+    cycles: integer('cycles'),
+    reportDate: timestamp('report_date', { withTimezone: true }).notNull(),
+    fileName: text('file_name').notNull().default(''),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('battery_reports_product_idx').on(t.productId, t.createdAt)],
+)
+
+// ---------------------------------------------------------------------------------------------
 // Media: photo bytes kept in the database when no object store is configured, so every app
 // instance on this database serves every photo. Keys are the same relative paths a folder would use.
 // ---------------------------------------------------------------------------------------------
@@ -859,7 +896,7 @@ export const alertItems = pgTable(
 
 // ---------------------------------------------------------------------------------------------
 // Offers: a buyer proposes a price, the seller accepts, declines or counters (server/modules/offers,
-// docs/decisions/0033-offers.md)
+// docs/decisions/0034-offers.md)
 // ---------------------------------------------------------------------------------------------
 
 /**

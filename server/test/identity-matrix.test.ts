@@ -17,6 +17,7 @@ import {
   injectAs,
   insertBooking,
 } from './auth-helpers'
+import { WINDOWS_REPORT } from './battery-samples'
 import { createTestApp, type TestApp } from './test-app'
 
 /** A status for every form, or separate ones where only the session cookie is accepted. */
@@ -129,6 +130,18 @@ async function photoUpload(): Promise<Buffer> {
         'Content-Type: image/png\r\n\r\n',
     ),
     png,
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ])
+}
+
+/** The Windows battery report sample as the listing form sends it. */
+function batteryReportUpload(): Buffer {
+  return Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="battery-report.html"\r\n` +
+        'Content-Type: text/html\r\n\r\n',
+    ),
+    Buffer.from(WINDOWS_REPORT),
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ])
 }
@@ -489,6 +502,22 @@ const ROWS: Row[] = [
     route: '/api/products',
     body: newListing,
     expected: { ...SELLER_OWN(201), otherSeller: 201 },
+  },
+  {
+    method: 'POST',
+    route: '/api/products/{id}/battery-report',
+    url: async (f) => `/api/products/${(await f.freshListing()).id}/battery-report`,
+    body: () => batteryReportUpload(),
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    expected: SELLER_OWN(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/products/{id}/battery-report',
+    url: async (f) => `/api/products/${(await changedListing(f, 'sold')).id}/battery-report`,
+    body: () => batteryReportUpload(),
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    expected: SELLER_OWN(409),
   },
   {
     method: 'GET',

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
+import { isBatteryReportOld } from '#contract/battery-reports'
 import type { ListPageQuery } from '#contract/paging'
 import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
 import type { Product } from '#contract/products'
@@ -62,6 +63,8 @@ export const productColumns = {
     where ${productHolds.productId} = ${products.id} and ${productHolds.holdUntil} > now())`,
   batteryHealthPct: products.batteryHealthPct,
   batteryCycles: products.batteryCycles,
+  batteryReportSource: products.batteryReportSource,
+  batteryReportDate: products.batteryReportDate,
   priceGuide: priceGuideJson,
   renewedAt: products.renewedAt,
   expiredAt: products.expiredAt,
@@ -102,6 +105,11 @@ export function toProduct(row: ProductRow): Product {
     reservedUntil: row.reservedUntil && !row.isSold ? new Date(row.reservedUntil).toISOString() : null,
     battery_health_pct: row.batteryHealthPct,
     battery_cycles: row.batteryCycles,
+    // Checked facts say where they came from and when; typed figures never look checked.
+    battery_verified: row.batteryReportSource !== null,
+    battery_source: row.batteryReportSource,
+    battery_report_date: row.batteryReportDate ? new Date(row.batteryReportDate).toISOString() : null,
+    battery_report_is_old: row.batteryReportDate ? isBatteryReportOld(row.batteryReportDate) : false,
     price_guide: row.priceGuide
       ? {
           count: row.priceGuide.count,

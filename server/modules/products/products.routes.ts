@@ -3,7 +3,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Deleted, IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
 import { ListPageQuery } from '#contract/paging'
-import { NewProduct, Product, ProductList, ProductUpdate, SellerProductsQuery } from '#contract/products'
+import {
+  NewProduct,
+  Product,
+  ProductList,
+  ProductModified,
+  ProductUpdate,
+  SellerProductsQuery,
+} from '#contract/products'
 import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { sendJson } from '#server/lib/error-handler'
 import { notFound } from '#server/lib/errors'
@@ -159,14 +166,17 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Seller: edit your own available listing',
         params: IdParams,
         body: ProductUpdate,
-        response: { 200: Modified, ...errors },
+        response: { 200: ProductModified, ...errors },
       },
     },
     async (req) => {
       const seller = caller(req)
-      const modifiedCount = await updateProduct(db, seller, req.params.id, req.body)
+      const { modified, notices } = await updateProduct(db, seller, req.params.id, req.body)
       if (req.body.resale_price !== undefined) matchAlertsSoon(req.log)
-      return { acknowledged: true, modifiedCount }
+      // The seed's answer, with `notices` only when there is something to tell.
+      return notices.length > 0
+        ? { acknowledged: true, modifiedCount: modified, notices }
+        : { acknowledged: true, modifiedCount: modified }
     },
   )
 

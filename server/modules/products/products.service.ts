@@ -8,6 +8,7 @@ import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.jobs'
+import { keepReportedBattery } from '#server/modules/battery-reports/battery-reports.service'
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
 import { savedCounts } from '#server/modules/favourites/favourites.service'
@@ -127,13 +128,17 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
   const current = await getOwnProduct(db, seller, id)
   if (current.isSold) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
   if (input.category_id) await assertBrandExists(db, input.category_id)
+  // A battery read from the laptop's report stays: typed figures that disagree are replaced, and the seller told.
+  const battery = keepReportedBattery(current, input)
   // The grade and the battery may change one at a time: the pair they make afterwards must agree.
-  const batteryProblem = batteryGradeProblem(
-    input.condition ?? current.condition,
-    input.battery_health_pct === undefined ? current.batteryHealthPct : input.battery_health_pct,
-  )
+  const health = battery.healthPct === undefined ? current.batteryHealthPct : battery.healthPct
+  const batteryProblem = batteryGradeProblem(input.condition ?? current.condition, health)
   if (batteryProblem) {
-    throw new AppError('VALIDATION', batteryProblem, { battery_health_pct: batteryProblem })
+    const message =
+      current.batteryReportSource !== null
+        ? `${batteryProblem} (the laptop's report reads ${health}%)`
+        : batteryProblem
+    throw new AppError('VALIDATION', message, { battery_health_pct: message })
   }
   const photos =
     input.images !== undefined || input.img
@@ -154,15 +159,11 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
     ramGb: input.ram_gb,
     storageGb: input.storage_gb,
     screenInches: input.screen_inches,
-    batteryHealthPct: input.battery_health_pct,
-    batteryCycles: input.battery_cycles,
+    batteryHealthPct: battery.healthPct,
+    batteryCycles: battery.cycles,
     offersEnabled: input.offers_enabled,
     offerFloorCents:
-      input.offer_floor === undefined
-        ? undefined
-        : input.offer_floor === null
-          ? null
-          : toCents(input.offer_floor),
+      input.offer_floor === undefined ? undefined : input.offer_floor === null ? null : toCents(input.offer_floor),
   }
   assertFloorUnderPrice(
     set.offerFloorCents === undefined ? current.offerFloorCents : set.offerFloorCents,
@@ -183,7 +184,7 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
     return updated.length
   })
   publicDataChanged(db)
-  return modified
+  return { modified, notices: battery.notices }
 }
 
 /** Advertising puts an available listing on the home page; it is never reversed. */

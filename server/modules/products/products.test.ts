@@ -275,6 +275,10 @@ describe('GET /api/products/{id}', () => {
       reservedUntil: null,
       battery_health_pct: null,
       battery_cycles: null,
+      battery_verified: false,
+      battery_source: null,
+      battery_report_date: null,
+      battery_report_is_old: false,
     })
   })
 

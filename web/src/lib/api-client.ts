@@ -93,13 +93,15 @@ export async function apiRequestWithHeaders<T>(
 ): Promise<{ data: T; headers: Headers }> {
   const { method = 'GET', query, body, signal } = options
   const headers: Record<string, string> = { accept: 'application/json' }
-  if (body !== undefined) headers['content-type'] = 'application/json'
+  // A form (a file upload) goes as multipart with the boundary the browser writes; anything else as JSON.
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData
+  if (body !== undefined && !isForm) headers['content-type'] = 'application/json'
   let res: Response
   try {
     res = await fetch(buildApiUrl(path, query), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
       credentials: 'same-origin',
       signal,
     })
@@ -122,6 +124,12 @@ export const api = {
   put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
   patch: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PATCH', body }),
   delete: <T>(path: string) => apiRequest<T>(path, { method: 'DELETE' }),
+  /** One file in the multipart field "file". */
+  upload: <T>(path: string, file: Blob, fileName: string) => {
+    const form = new FormData()
+    form.append('file', file, fileName)
+    return apiRequest<T>(path, { method: 'POST', body: form })
+  },
 }
 
 /** What a toast or an alert says when a call fails: the server's message, or a calm general one. */

@@ -100,7 +100,15 @@ export function ProductCard({ product, headingLevel = 3, action, imagePriority, 
             <span className="truncate">{product.location}</span>
           </li>
           <li>
-            <BatteryHealth healthPct={product.battery_health_pct} className="flex items-center gap-2" />
+            <BatteryHealth
+              healthPct={product.battery_health_pct}
+              label={
+                product.battery_verified && product.battery_health_pct !== null
+                  ? `Battery ${product.battery_health_pct}% · from its report`
+                  : undefined
+              }
+              className="flex items-center gap-2"
+            />
           </li>
           <li className="flex items-center gap-2">
             <SpriteIcon name="clock" className="size-4 shrink-0" />

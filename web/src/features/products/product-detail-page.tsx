@@ -19,7 +19,7 @@ import { ProductGallery } from './product-gallery'
 import { ProductPrice } from './product-price'
 import {
   BatteryHealth,
-  batteryText,
+  batteryEvidenceText,
   isReserved,
   SaleStatusBadge,
   VerifiedSellerBadge,
@@ -123,16 +123,25 @@ function ProductDetail({ product }: { product: Product }) {
               Condition: {product.condition}
             </h2>
             <p className="mt-1 text-slate-700 text-sm">{CONDITION_DEFINITIONS[product.condition]}</p>
-            <p className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-900 text-sm">
+            <p
+              className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-900 text-sm"
+              data-testid="battery-evidence"
+            >
               <BatteryHealth
                 healthPct={product.battery_health_pct}
+                label={batteryEvidenceText(product)}
                 className="flex items-center gap-1.5 font-medium"
               />
-              {product.battery_health_pct !== null ? (
-                <span className="text-slate-600">of its design capacity</span>
-              ) : null}
               {product.battery_cycles !== null ? (
                 <span className="text-slate-600">· {product.battery_cycles} charge cycles</span>
+              ) : null}
+              {product.battery_verified ? (
+                <Badge
+                  tone={product.battery_report_is_old ? 'outline' : 'accent'}
+                  className={product.battery_report_is_old ? 'border-amber-400 text-amber-900' : undefined}
+                >
+                  {product.battery_report_is_old ? 'Report over 30 days old' : 'Read from the report'}
+                </Badge>
               ) : null}
             </p>
           </section>
@@ -195,7 +204,7 @@ function ProductDetail({ product }: { product: Product }) {
             facts={[
               ['Brand', product.brand_name],
               ['Condition', product.condition],
-              ['Battery', batteryText(product.battery_health_pct)],
+              ['Battery', batteryEvidenceText(product)],
               [
                 'Charge cycles',
                 product.battery_cycles === null ? 'Not reported' : String(product.battery_cycles),

@@ -1,3 +1,4 @@
+import type { Product } from '#contract/products'
 import { Badge } from '../../components/ui/badge'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
 
@@ -42,17 +43,57 @@ export function VerifiedSellerBadge() {
 }
 
 /** "Battery 91%" (health in % of design capacity), or "Battery not reported". */
+const reportDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })
+const reportDayWithYear = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+
+/** "12 Nov" (with the year when it is not this year's): the day a battery report was made. */
+export function formatReportDay(iso: string, now = new Date()): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return ''
+  return date.getUTCFullYear() === now.getUTCFullYear()
+    ? reportDay.format(date)
+    : reportDayWithYear.format(date)
+}
+
+/**
+ * Where the battery figure came from: "Battery 87% — read from the laptop's report of 12 Nov" when it was read from
+ * the report, the seller's word otherwise. Checked facts say where and when; typed ones never look checked.
+ */
+export function batteryEvidenceText(
+  product: Pick<Product, 'battery_health_pct' | 'battery_verified' | 'battery_report_date'>,
+): string {
+  if (product.battery_health_pct === null) return 'Battery not reported'
+  if (product.battery_verified && product.battery_report_date) {
+    return `Battery ${product.battery_health_pct}% — read from the laptop's report of ${formatReportDay(product.battery_report_date)}`
+  }
+  return `Battery ${product.battery_health_pct}% — as typed by the seller, not checked`
+}
+
 export function batteryText(healthPct: number | null): string {
   return healthPct === null ? 'Battery not reported' : `Battery ${healthPct}%`
 }
 
-export function BatteryHealth({ healthPct, className }: { healthPct: number | null; className?: string }) {
+export function BatteryHealth({
+  healthPct,
+  className,
+  label,
+}: {
+  healthPct: number | null
+  className?: string
+  /** What to say instead of "Battery 87%" (where the figure came from). */
+  label?: string
+}) {
   const icon =
     healthPct === null || healthPct < 75 ? 'battery-low' : healthPct < 85 ? 'battery-medium' : 'battery-full'
   return (
     <span className={className} data-testid="battery-health">
       <SpriteIcon name={icon} className="size-4 shrink-0" />
-      {batteryText(healthPct)}
+      {label ?? batteryText(healthPct)}
     </span>
   )
 }

@@ -1,24 +1,38 @@
 import { useNavigate } from 'react-router'
+import { paths } from '#contract/pages'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
 import { Spinner } from '../../components/ui/spinner'
+import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
 import { useSession } from '../auth/use-session'
 import { useBrands } from '../brands/brands-api'
 import { ProductForm, type ProductSubmission } from './product-form'
-import { useCreateProduct } from './selling-api'
+import { useCreateProduct, useUploadBatteryReport } from './selling-api'
 
 /** `/dashboard/addproduct`: a seller lists a laptop, then goes to My Product to see it. */
 export function AddProductPage() {
   const { user } = useSession()
   const brands = useBrands()
   const createProduct = useCreateProduct()
+  const uploadReport = useUploadBatteryReport()
   const navigate = useNavigate()
 
-  async function addProduct(values: ProductSubmission) {
-    await createProduct.mutateAsync(values)
+  async function addProduct(values: ProductSubmission, batteryReport?: File) {
+    const { insertedId } = await createProduct.mutateAsync(values)
     toast.success('Product added Successfully')
+    if (batteryReport) {
+      try {
+        const facts = await uploadReport.mutateAsync({ id: insertedId, file: batteryReport })
+        for (const notice of facts.notices) toast.success(notice)
+      } catch (err) {
+        // The listing is saved; the seller fixes what the report needs on its edit page.
+        toast.error(`The listing is saved, but the battery report was not taken: ${errorMessage(err)}`)
+        navigate(paths.editProduct(insertedId))
+        return
+      }
+    }
     navigate('/dashboard/myproduct')
   }
 

@@ -11,7 +11,7 @@ import { toast } from '../../lib/toast'
 import { useSession } from '../auth/use-session'
 import { useBrands } from '../brands/brands-api'
 import { ProductForm, type ProductSubmission } from './product-form'
-import { useSellerProducts, useUpdateProduct } from './selling-api'
+import { useSellerProducts, useUpdateProduct, useUploadBatteryReport } from './selling-api'
 
 /** `/dashboard/products/{id}/edit`: the add form, filled in with the listing, saved with PATCH. */
 export function EditProductPage() {
@@ -27,10 +27,17 @@ export function EditProductPage() {
     if (isLookingFurther && !products.isFetchingNextPage) void products.fetchNextPage()
   }, [isLookingFurther, products])
   const updateProduct = useUpdateProduct(id)
+  const uploadReport = useUploadBatteryReport()
   const navigate = useNavigate()
 
-  async function saveProduct(values: ProductSubmission) {
-    await updateProduct.mutateAsync(values)
+  async function saveProduct(values: ProductSubmission, batteryReport?: File) {
+    const answer = await updateProduct.mutateAsync(values)
+    for (const notice of answer.notices ?? []) toast.success(notice)
+    if (batteryReport) {
+      // A refused report keeps the seller here, with the reason, to fix and try again.
+      const facts = await uploadReport.mutateAsync({ id, file: batteryReport })
+      for (const notice of facts.notices) toast.success(notice)
+    }
     toast.success('Product updated Successfully')
     navigate(paths.myProduct())
   }

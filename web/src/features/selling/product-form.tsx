@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { type DefaultValues, type FieldPath, type Resolver, useForm } from 'react-hook-form'
 import type { z } from 'zod'
+import { BATTERY_REPORT_HOW_TO } from '#contract/battery-reports'
 import type { Brand } from '#contract/brands'
 import {
   BATTERY_HOW_TO,
@@ -17,6 +18,7 @@ import { cn } from '../../components/ui/cn'
 import { FormField, FormSection } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
+import { batteryEvidenceText } from '../products/product-status'
 import { PhotoPicker } from './photo-picker'
 import { PriceGuideHint } from './price-guide-hint'
 import { PHOTO_MESSAGES } from './upload-photo'
@@ -36,7 +38,8 @@ type ProductFormProps = {
   submitLabel: string
   /** The listing being edited; absent when adding. */
   product?: Product
-  onSubmit: (values: ProductSubmission) => Promise<void>
+  /** The battery report chosen on the form, if any, is uploaded by the page once the listing is saved. */
+  onSubmit: (values: ProductSubmission, batteryReport?: File) => Promise<void>
 }
 
 const FIELD_NAMES = new Set(Object.keys(ProductFields.shape))
@@ -91,6 +94,8 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
   const initialPhotos = useRef((product?.images ?? []).filter((p) => !isUrlPhoto(p))).current
   const initialImg = useRef(toFormInput(product).img).current
   const photos = usePhotoUploads(initialPhotos)
+  const [batteryReport, setBatteryReport] = useState<File | null>(null)
+  const batteryVerified = product?.battery_verified === true
   const photosRef = useRef(photos)
   photosRef.current = photos
 
@@ -141,7 +146,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
       body = { ...values, images, img }
     }
     try {
-      await onSubmit(body)
+      await onSubmit(body, batteryReport ?? undefined)
     } catch (err) {
       const message = errorMessage(err)
       for (const [key, fieldMessage] of Object.entries(isApiError(err) ? (err.fields ?? {}) : {})) {
@@ -225,8 +230,14 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
 
       <FormSection
         title="Battery"
-        description="Optional, but buyers trust a measured battery. Health is the full-charge capacity as a percentage of the design capacity."
+        description="Upload the report your laptop writes about its battery: we read the health and cycle count from it and show them as checked. Or type the figures; typed figures are shown as the seller's word."
       >
+        {batteryVerified && product ? (
+          <p className="text-emerald-800 text-sm sm:col-span-2" data-testid="battery-verified-note">
+            {batteryEvidenceText(product)}. Upload a newer report to update it; typed figures are replaced by
+            the report's.
+          </p>
+        ) : null}
         <FormField
           label="Battery health (%)"
           hint="Excellent needs at least 85%, Good at least 75%."
@@ -238,14 +249,45 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
             min={1}
             max={100}
             step={1}
+            readOnly={batteryVerified}
             {...register('battery_health_pct')}
           />
         </FormField>
         <FormField label="Charge cycles" error={err('battery_cycles')}>
-          <input type="number" inputMode="numeric" min={0} step={1} {...register('battery_cycles')} />
+          <input
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            readOnly={batteryVerified}
+            {...register('battery_cycles')}
+          />
         </FormField>
+        <FormField
+          label="Battery report"
+          hint="The file the command below writes (.html or .txt, at most 5 MB). It stays private: only the health, cycles and date are shown."
+          className="sm:col-span-2"
+        >
+          <input
+            type="file"
+            accept=".html,.htm,.txt,text/html,text/plain"
+            data-testid="battery-report-input"
+            onChange={(event) => setBatteryReport(event.currentTarget.files?.[0] ?? null)}
+          />
+        </FormField>
+        <div className="text-slate-700 text-sm sm:col-span-2">
+          <p className="font-medium text-slate-900">How to make the report</p>
+          <dl className="mt-2 space-y-2">
+            {BATTERY_REPORT_HOW_TO.map((how) => (
+              <div key={how.system}>
+                <dt className="font-medium text-slate-900">{how.system}</dt>
+                <dd className="break-words">{how.steps}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
         <details className="text-slate-700 text-sm sm:col-span-2">
-          <summary className="cursor-pointer font-medium text-accent">How to read it</summary>
+          <summary className="cursor-pointer font-medium text-accent">Reading the figures yourself</summary>
           <dl className="mt-2 space-y-2">
             {BATTERY_HOW_TO.map((how) => (
               <div key={how.system}>

@@ -6,8 +6,9 @@ import {
   useQueryClient,
 } from '@tanstack/react-query'
 import type { z } from 'zod'
+import type { BatteryReportFacts } from '#contract/battery-reports'
 import type { Deleted, Inserted, Modified } from '#contract/common'
-import type { NewProduct, Product, ProductUpdate } from '#contract/products'
+import type { NewProduct, Product, ProductModified, ProductUpdate } from '#contract/products'
 import { api } from '../../lib/api-client'
 import { fetchListPage, type ListPage, type PageRequest } from '../../lib/paged-list'
 import { productKeys } from '../../lib/query-keys'
@@ -65,7 +66,17 @@ export function useUpdateProduct(id: string) {
   const invalidate = useInvalidateProducts()
   return useMutation({
     mutationFn: (changes: ProductUpdate) =>
-      api.patch<ModifiedBody>(`/products/${encodeURIComponent(id)}`, changes),
+      api.patch<ProductModified>(`/products/${encodeURIComponent(id)}`, changes),
+    onSuccess: invalidate,
+  })
+}
+
+/** Uploads the laptop's own battery report; the listing then shows the facts read from it. */
+export function useUploadBatteryReport() {
+  const invalidate = useInvalidateProducts()
+  return useMutation({
+    mutationFn: ({ id, file }: { id: string; file: File }) =>
+      api.upload<BatteryReportFacts>(`/products/${encodeURIComponent(id)}/battery-report`, file, file.name),
     onSuccess: invalidate,
   })
 }
