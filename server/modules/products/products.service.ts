@@ -163,7 +163,11 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
     batteryCycles: battery.cycles,
     offersEnabled: input.offers_enabled,
     offerFloorCents:
-      input.offer_floor === undefined ? undefined : input.offer_floor === null ? null : toCents(input.offer_floor),
+      input.offer_floor === undefined
+        ? undefined
+        : input.offer_floor === null
+          ? null
+          : toCents(input.offer_floor),
   }
   assertFloorUnderPrice(
     set.offerFloorCents === undefined ? current.offerFloorCents : set.offerFloorCents,
