@@ -11,7 +11,7 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/sellers\/[^/]+\/?$/,
   /^\/dashboard\/?$/,
   /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|addproduct|myproduct)\/?$/,
-  /^\/dashboard\/settings\/?$/,
+  /^\/dashboard\/(settings|security|audit-log)\/?$/,
   /^\/dashboard\/(favourites|saved-searches)\/?$/,
   /^\/unsubscribe\/[^/]+\/?$/,
   /^\/dashboard\/messages(\/[^/]+)?\/?$/,
@@ -33,6 +33,8 @@ export const paths = {
   resetPassword: (token?: string) =>
     token ? `/reset-password?token=${encodeURIComponent(token)}` : '/reset-password',
   emailSettings: () => '/dashboard/settings',
+  security: () => '/dashboard/security',
+  auditLog: () => '/dashboard/audit-log',
   blog: () => '/blog',
   /** Browse and search; `query` is the filters' URL query (without `?`). */
   browse: (query?: string | URLSearchParams) => {
@@ -68,4 +70,8 @@ export const paths = {
   /** The confirmation page of an alert email's unsubscribe link (no sign-in). */
   unsubscribe: (token: string) => `/unsubscribe/${encodeURIComponent(token)}`,
   editProduct: (id: string) => `/dashboard/products/${encodeURIComponent(id)}/edit`,
+  /** A seller's payout setup and earnings. */
+  earnings: () => '/dashboard/earnings',
+  /** Admins: the marketplace's money and the ledger's check. */
+  finance: () => '/dashboard/finance',
 } as const

@@ -6,6 +6,8 @@ export const PaymentConfig = z.object({
   mode: PaymentMode,
   /** Stripe's publishable key when mode is stripe. */
   publishableKey: z.string().optional(),
+  /** The marketplace's fee on a sale, from the seller's share (feeCents in contract/fees.ts). */
+  fee: z.object({ basis_points: z.number().int(), min_cents: z.number().int() }),
 })
 export type PaymentConfig = z.infer<typeof PaymentConfig>
 

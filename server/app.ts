@@ -20,6 +20,7 @@ import type { AppContext, AppInstance } from './app-context'
 import type { Config } from './config'
 import type { Database } from './db/client'
 import { Jobs } from './jobs/jobs'
+import { installAudit } from './lib/audit'
 import { createAuth, resolveAuthSecret } from './lib/auth'
 import { errorHandler, frameworkErrorHandler, sendError } from './lib/error-handler'
 import { installGuards, SECURITY_SCHEMES } from './lib/guard'
@@ -35,6 +36,7 @@ import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
 import { registerAlertJobs } from './modules/alerts/alerts.jobs'
 import { unsubscribeRoutes } from './modules/alerts/unsubscribe.routes'
+import { auditRoutes } from './modules/audit/audit.routes'
 import { authRoutes } from './modules/auth/auth.routes'
 import { batteryReportRoutes } from './modules/battery-reports/battery-reports.routes'
 import { bookingRoutes } from './modules/bookings/bookings.routes'
@@ -44,6 +46,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes'
 import { disputeRoutes } from './modules/disputes/disputes.routes'
 import { emailSettingsRoutes } from './modules/email-settings/email-settings.routes'
 import { favouriteRoutes } from './modules/favourites/favourites.routes'
+import { financeRoutes } from './modules/finance/finance.routes'
 import { healthRoutes } from './modules/health/health.routes'
 import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
@@ -52,6 +55,8 @@ import { offerRoutes } from './modules/offers/offers.routes'
 import { pageRoutes } from './modules/pages/pages.routes'
 import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
 import { paymentRoutes } from './modules/payments/payments.routes'
+import { payoutRoutes } from './modules/payouts/payouts.routes'
+import { registerPayoutJobs } from './modules/payouts/payouts.service'
 import { priceGuideRoutes } from './modules/price-guide/price-guide.routes'
 import { registerPriceGuideJobs } from './modules/price-guide/price-guide.service'
 import { registerExpiryJobs } from './modules/products/expiry'
@@ -182,6 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerOfferJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)
   registerAlertJobs(app.ctx)
+  registerPayoutJobs(app.ctx)
   app.addHook('onClose', async () => {
     if (!opts.counters) await counters.close()
   })
@@ -226,6 +232,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     })
   }
   installGuards(app)
+  installAudit(app)
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
@@ -270,6 +277,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(favouriteRoutes)
       await typed.register(savedSearchRoutes)
       await typed.register(unsubscribeRoutes)
+      await typed.register(payoutRoutes)
+      await typed.register(financeRoutes)
+      await typed.register(auditRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { z } from 'zod'
+import type { FeeRule } from '#contract/fees'
 
 const optionalUrl = (protocol: RegExp) => z.string().trim().pipe(z.url({ protocol })).optional()
 
@@ -61,6 +62,22 @@ const Env = z.object({
     .optional(),
   // Listing expiry (at least 4 days: the seller is told 3 days before).
   LISTING_EXPIRY_DAYS: z.coerce.number().int().min(4).max(3650).default(60),
+  // Money to sellers: the marketplace's fee (taken from the seller's share) and payouts
+  PLATFORM_FEE_PERCENT: z.coerce
+    .number()
+    .min(0)
+    .max(100)
+    .refine((v) => Number.isInteger(Math.round(v * 100 * 1e6) / 1e6), 'at most two decimals')
+    .default(5),
+  PLATFORM_FEE_MIN_CENTS: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  PAYOUT_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(31 * 86_400)
+    .default(86_400),
+  PAYOUT_MINIMUM_CENTS: z.coerce.number().int().min(1).max(100_000_000).default(100),
+  TEST_PAYOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
 })
 
 export type Config = {
@@ -122,6 +139,14 @@ export type Config = {
   listingExpiryDays: number
   /** Messages on a booking: sent per user per minute, and seconds before an unread one is emailed. */
   messages: { perMinute: number; emailDelaySeconds: number }
+  /** The marketplace's fee on each sale, from the seller's share, and how sellers' balances are paid out. */
+  payouts: {
+    fee: FeeRule
+    intervalSeconds: number
+    minimumCents: number
+    /** Test mode: seconds before a simulated payout arrives (or fails). */
+    testPayoutSeconds: number
+  }
 }
 
 export class ConfigError extends Error {
@@ -235,5 +260,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     offers: { hours: e.OFFER_HOURS },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,
     messages: { perMinute: e.MESSAGES_PER_MINUTE, emailDelaySeconds: e.MESSAGE_EMAIL_DELAY_SECONDS },
+    payouts: {
+      fee: { basisPoints: Math.round(e.PLATFORM_FEE_PERCENT * 100), minCents: e.PLATFORM_FEE_MIN_CENTS },
+      intervalSeconds: e.PAYOUT_INTERVAL_SECONDS,
+      minimumCents: e.PAYOUT_MINIMUM_CENTS,
+      testPayoutSeconds: e.TEST_PAYOUT_SECONDS,
+    },
   }
 }

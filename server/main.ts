@@ -5,6 +5,7 @@ import { openDatabase } from './db/client'
 import { DataDirLockedError } from './db/lock'
 import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
+import { postUnpostedSales } from './modules/ledger/sales'
 
 const SHUTDOWN_LIMIT_MS = 10_000
 /** While turning the balancer away: close once no connection arrived for this long, or after the limit. */
@@ -25,6 +26,9 @@ async function main() {
     const { seedDemoIfEmpty } = await import('./db/seed')
     if (await seedDemoIfEmpty(database.db, storage)) app.log.info('Filled the empty database with demo data')
   }
+  // Paid sales the ledger has not seen (recorded before it began, or the demo's) get their postings.
+  const posted = await postUnpostedSales(database.db, config.payouts.fee)
+  if (posted > 0) app.log.info(`Posted ${posted} earlier sales to the ledger`)
 
   // Draining: health turns 503 at once so the balancer sends new requests elsewhere; requests keep being
   // served for SHUTDOWN_DELAY_MS (a balancer that polls health needs that long to notice), then the

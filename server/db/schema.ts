@@ -49,6 +49,10 @@ export const users = pgTable(
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     /** Set when an admin deletes the account: it can no longer sign in and its listings are hidden. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** Two-step sign-in (Better Auth's two-factor plugin): an authenticator code after the password. */
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /** Set when the person erased their account: the row stays (bookings and payments point at it), emptied. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -110,6 +114,56 @@ export const verifications = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
+)
+
+/** An authenticator app's secret and the backup codes, both encrypted by the auth library. */
+export const twoFactors = pgTable(
+  'two_factors',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('two_factors_user_idx').on(t.userId), index('two_factors_secret_idx').on(t.secret)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// The audit log: who did what, on what, when, from where, and how it ended. Append-only: a trigger
+// refuses UPDATE, DELETE and TRUNCATE. It names people by id (their email is looked up when read), so
+// erasing an account empties the user row and leaves no address or name here.
+// ---------------------------------------------------------------------------------------------
+
+export const AUDIT_RESULTS = ['success', 'failure', 'denied'] as const
+export type AuditResult = (typeof AUDIT_RESULTS)[number]
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The person who acted, when known (a signed-in user, or the account a sign-in named). */
+    actorId: text('actor_id'),
+    kind: text('kind').notNull(),
+    /** What it was done to, as `type:id` (never a name, an address, a token or a code). */
+    target: text('target'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    result: text('result', { enum: AUDIT_RESULTS }).notNull(),
+    /** Why it failed or was refused (an error code and status), never the input. */
+    detail: text('detail'),
+  },
+  (t) => [
+    check('audit_events_result_check', sql`${t.result} in ('success', 'failure', 'denied')`),
+    index('audit_events_at_idx').on(t.at),
+    index('audit_events_actor_at_idx').on(t.actorId, t.at),
+    index('audit_events_kind_at_idx').on(t.kind, t.at),
+  ],
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -896,7 +950,7 @@ export const alertItems = pgTable(
 
 // ---------------------------------------------------------------------------------------------
 // Offers: a buyer proposes a price, the seller accepts, declines or counters (server/modules/offers,
-// docs/decisions/0034-offers.md)
+// docs/decisions/0036-offers.md)
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -987,4 +1041,178 @@ export const offerEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('offer_events_offer_idx').on(t.offerId, t.createdAt)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Money to sellers: payout accounts, payouts, and the double-entry ledger (docs/decisions/0035)
+// ---------------------------------------------------------------------------------------------
+
+export const PAYOUT_ACCOUNT_STATUSES = ['pending', 'enabled', 'restricted'] as const
+
+/**
+ * Where a seller is paid: a Stripe Connect Express account (its status kept from Stripe's events), or, with
+ * the built-in test processor, a test bank account (only its last four digits and whether its number is the
+ * documented "fails at payout" one are kept).
+ */
+export const payoutAccounts = pgTable(
+  'payout_accounts',
+  {
+    sellerId: text('seller_id')
+      .primaryKey()
+      .references(() => users.id),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    status: text('status', { enum: PAYOUT_ACCOUNT_STATUSES }).notNull(),
+    stripeAccountId: text('stripe_account_id').unique(),
+    accountHolder: text('account_holder'),
+    routingNumber: text('routing_number'),
+    accountLast4: text('account_last4'),
+    /** Test mode: the account number is Stripe's documented one that fails at payout. */
+    failsAtPayout: boolean('fails_at_payout').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('payout_accounts_status_check', sql`${t.status} in ('pending', 'enabled', 'restricted')`)],
+)
+
+export const PAYOUT_STATES = ['pending', 'in_transit', 'paid', 'failed'] as const
+
+/**
+ * One payout of a seller's available balance. The amount is a record of the payout, not a balance: the
+ * balances are sums over `ledger_entries`. `pending` is the payout written before the processor is called
+ * (its id is the idempotency key of that call), `in_transit` once the processor took it.
+ */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sellerId: text('seller_id')
+      .notNull()
+      .references(() => users.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    state: text('state', { enum: PAYOUT_STATES }).notNull().default('pending'),
+    stripeTransferId: text('stripe_transfer_id'),
+    stripePayoutId: text('stripe_payout_id').unique(),
+    failureReason: text('failure_reason'),
+    /** Test mode: when the simulated payout arrives (or fails). */
+    arrivesAt: timestamp('arrives_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('payouts_state_check', sql`${t.state} in ('pending', 'in_transit', 'paid', 'failed')`),
+    check('payouts_amount_check', sql`${t.amountCents} > 0`),
+    // A seller has at most one payout being made at a time: a second instance's attempt fails here.
+    uniqueIndex('payouts_one_pending_per_seller_idx').on(t.sellerId).where(sql`${t.state} = 'pending'`),
+    index('payouts_seller_idx').on(t.sellerId, t.createdAt.desc()),
+  ],
+)
+
+/** The last "set up payouts to receive $X" email to a seller, so it goes at most once a week. */
+export const payoutReminders = pgTable('payout_reminders', {
+  sellerId: text('seller_id')
+    .primaryKey()
+    .references(() => users.id),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+})
+
+/**
+ * The ledger's accounts. A balance is the sum of an account's entries; a positive balance is money in that
+ * place. `buyers` and `paid_out:<seller>` are outside the marketplace (buyers' cards, sellers' banks); every
+ * other account is money the marketplace holds. Ids: the kind, then `:<seller id>` for a seller's own.
+ */
+export const LEDGER_ACCOUNT_KINDS = [
+  'buyers',
+  'held',
+  'held_fees',
+  'available',
+  'on_its_way',
+  'paid_out',
+  'fees',
+] as const
+export type LedgerAccountKind = (typeof LEDGER_ACCOUNT_KINDS)[number]
+
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: LEDGER_ACCOUNT_KINDS }).notNull(),
+    sellerId: text('seller_id').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      'ledger_accounts_kind_check',
+      sql`${t.kind} in (${sql.raw(LEDGER_ACCOUNT_KINDS.map((k) => `'${k}'`).join(', '))})`,
+    ),
+    check(
+      'ledger_accounts_seller_check',
+      sql`(${t.sellerId} is null) = (${t.kind} in ('buyers', 'held_fees', 'fees'))`,
+    ),
+    index('ledger_accounts_kind_seller_idx').on(t.kind, t.sellerId),
+  ],
+)
+
+export const LEDGER_TRANSACTION_KINDS = [
+  'charge',
+  'complete',
+  'refund',
+  'payout',
+  'payout_paid',
+  'payout_failed',
+] as const
+export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number]
+
+/**
+ * One movement of money: its entries sum to zero (a deferred constraint trigger checks it at commit), and a
+ * sale or a payout has each kind of movement at most once (unique indexes), so a repeated event posts
+ * nothing. Append-only: a trigger refuses updates and deletes of transactions and entries.
+ */
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: LEDGER_TRANSACTION_KINDS }).notNull(),
+    sellerId: text('seller_id')
+      .notNull()
+      .references(() => users.id),
+    bookingId: uuid('booking_id').references(() => bookings.id),
+    payoutId: uuid('payout_id').references(() => payouts.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      'ledger_transactions_kind_check',
+      sql`${t.kind} in (${sql.raw(LEDGER_TRANSACTION_KINDS.map((k) => `'${k}'`).join(', '))})`,
+    ),
+    check('ledger_transactions_subject_check', sql`(${t.bookingId} is null) <> (${t.payoutId} is null)`),
+    uniqueIndex('ledger_transactions_booking_kind_idx')
+      .on(t.bookingId, t.kind)
+      .where(sql`${t.bookingId} is not null`),
+    uniqueIndex('ledger_transactions_payout_kind_idx')
+      .on(t.payoutId, t.kind)
+      .where(sql`${t.payoutId} is not null`),
+    index('ledger_transactions_seller_idx').on(t.sellerId, t.createdAt),
+  ],
+)
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    check('ledger_entries_amount_check', sql`${t.amountCents} <> 0`),
+    index('ledger_entries_transaction_idx').on(t.transactionId),
+    // A balance is read from this index alone.
+    index('ledger_entries_account_idx').on(t.accountId, t.amountCents),
+  ],
 )

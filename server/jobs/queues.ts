@@ -102,6 +102,26 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 900,
   }),
+  // Payouts (server/modules/payouts): a run every PAYOUT_INTERVAL_SECONDS (each run, and a minute's tick,
+  // queue the next one), and the landing of a test-mode payout. Each is safe to run twice.
+  'payouts.run': queue<Record<string, never>>({
+    retryLimit: 5,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 1800,
+  }),
+  'payouts.tick': queue<Record<string, never>>({
+    retryLimit: 1,
+    retryDelay: 30,
+    retryBackoff: false,
+    expireInSeconds: 60,
+  }),
+  'payouts.settle': queue<{ payoutId: string; fails: boolean }>({
+    retryLimit: 10,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
 } satisfies Record<string, QueueSpec<object>>
 
 export type QueueName = keyof typeof QUEUES

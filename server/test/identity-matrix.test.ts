@@ -75,6 +75,15 @@ const SELLER_OWN = (status: number): Expected => ({
   otherSeller: 403,
   admin: 403,
 })
+/** Calls every seller may make on their own account. */
+const SELLERS = (status: number): Expected => ({
+  ...SIGNED_OUT,
+  buyer: 403,
+  otherBuyer: 403,
+  seller: status,
+  otherSeller: status,
+  admin: 403,
+})
 const q = encodeURIComponent
 /** Calls on `buyer`'s own saved search: others get 404 (it does not exist for them). */
 const BUYER_OWN: Expected = {
@@ -398,6 +407,13 @@ const ROWS: Row[] = [
   // The signed-in person
   { method: 'GET', route: '/api/me', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/dashboard/overview', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/me/security-events', expected: ANY_SIGNED_IN },
+  {
+    method: 'GET',
+    route: '/api/audit-log',
+    url: '/api/audit-log?kind=sign_in&page_size=5',
+    expected: ADMIN_ONLY,
+  },
   {
     method: 'GET',
     route: '/api/jwt',
@@ -1081,6 +1097,22 @@ const ROWS: Row[] = [
     expected: { ...SIGNED_OUT, buyer: 403, otherBuyer: 403, seller: 200, otherSeller: 200, admin: 403 },
   },
   { method: 'GET', route: '/api/dashboard/admin', expected: ADMIN_ONLY },
+  // Money to sellers: payout accounts and earnings are each seller's own; finance is for admins.
+  { method: 'GET', route: '/api/payouts/account', expected: SELLERS(200) },
+  {
+    method: 'POST',
+    route: '/api/payouts/account',
+    body: { account_holder: 'Matrix Seller', routing_number: '110000000', account_number: '000123456789' },
+    expected: SELLERS(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/payouts/account',
+    body: { account_holder: 'Matrix Seller', routing_number: '123456789', account_number: '000123456789' },
+    expected: SELLERS(400),
+  },
+  { method: 'GET', route: '/api/earnings', expected: SELLERS(200) },
+  { method: 'GET', route: '/api/finance', expected: ADMIN_ONLY },
   // Favourites and saved searches: each user's own, invisible to everyone else.
   { method: 'GET', route: '/api/favourites', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/favourites/ids', expected: ANY_SIGNED_IN },

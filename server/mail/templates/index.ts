@@ -18,6 +18,9 @@ import offerDeclined from './offer-declined'
 import offerExpiring from './offer-expiring'
 import offerReceived from './offer-received'
 import passwordReset from './password-reset'
+import payoutFailed from './payout-failed'
+import payoutSent from './payout-sent'
+import payoutSetupNeeded from './payout-setup-needed'
 import verifyEmail from './verify-email'
 
 export const TEMPLATES = {
@@ -39,6 +42,9 @@ export const TEMPLATES = {
   'alert-search-matches': alertSearchMatches,
   'alert-favourites': alertFavourites,
   'alert-digest': alertDigest,
+  'payout-sent': payoutSent,
+  'payout-failed': payoutFailed,
+  'payout-setup-needed': payoutSetupNeeded,
 } satisfies Record<string, EmailTemplate<never>>
 
 export type TemplateName = keyof typeof TEMPLATES

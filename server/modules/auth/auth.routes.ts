@@ -9,7 +9,10 @@ import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
 import { normalisedEmail, readAuthBody } from './auth-body'
+import { afterSecurityCall, beforeSecurityCall, type SecurityCall } from './security-events'
 import { createSignInLimiter, type GuessKind } from './sign-in-limit'
+
+const AUTH_PREFIX = '/api/auth'
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION',
@@ -84,10 +87,21 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
         request = new Request(url, { method: 'POST', headers, body: JSON.stringify(forwarded) })
       }
 
+      const security = await beforeSecurityCall(req, auth, url.pathname.slice(AUTH_PREFIX.length), fields)
+      const record = async (status: number, body: Record<string, unknown>, setCookies: string[]) => {
+        if (!security) return
+        await afterSecurityCall(req, auth, security as SecurityCall, fields, {
+          status,
+          body,
+          setCookies,
+        }).catch((err) => req.log.error({ err }, 'could not write a security event to the audit log'))
+      }
+
       const reservation = kind
         ? await limiter.reserve(kind, await accountOf(req, kind, fields ?? {}), req.ip)
         : undefined
       if (reservation?.blocked) {
+        await record(429, { code: 'RATE_LIMITED' }, [])
         reply.header('retry-after', String(reservation.retryAfterSeconds))
         const what = kind === 'signin' ? 'failed sign-in attempts' : 'wrong passwords'
         return sendError(reply, 429, 'RATE_LIMITED', `Too many ${what}. Please try again later.`)
@@ -120,6 +134,7 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       }
       const cookies = response.headers.getSetCookie()
       if (cookies.length > 0) reply.header('set-cookie', cookies)
+      await record(response.status, parsed as Record<string, unknown>, cookies)
 
       if (response.status >= 400) {
         let message =

@@ -138,7 +138,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await confirmReceived(db, caller(req), req.params.id, mail)
+      const modifiedCount = await confirmReceived(db, caller(req), req.params.id, mail, config.payouts.fee)
       return { acknowledged: true, modifiedCount }
     },
   )

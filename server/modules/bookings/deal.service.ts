@@ -1,10 +1,12 @@
 import { eq, sql } from 'drizzle-orm'
 import type { BookingStatus, HandoverBody, ProblemBody } from '#contract/bookings'
+import type { FeeRule } from '#contract/fees'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
+import { postSaleMoney } from '#server/modules/ledger/sales'
 import { bookingStatus } from './bookings.service'
 import { type DealMail, queueDealEmails } from './deal-emails'
 
@@ -96,8 +98,14 @@ export async function markHandedOver(
   })
 }
 
-/** The buyer confirms "Received, as described": the sale is completed. */
-export async function confirmReceived(db: Db, buyer: SessionUser, bookingId: string, mail: DealMail) {
+/** The buyer confirms "Received, as described": the sale is completed and the seller's share available. */
+export async function confirmReceived(
+  db: Db,
+  buyer: SessionUser,
+  bookingId: string,
+  mail: DealMail,
+  fee: FeeRule,
+) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
     if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can confirm they received the laptop')
@@ -107,6 +115,7 @@ export async function confirmReceived(db: Db, buyer: SessionUser, bookingId: str
       .set({ stage: 'completed', completedAt: sql`now()` })
       .where(eq(bookings.id, bookingId))
     await recordEvent(tx, { bookingId, kind: 'received', actorId: buyer.id })
+    await postSaleMoney(tx, [bookingId], fee)
     await queueDealEmails(tx, mail, bookingId, { kind: 'completed', how: 'confirmed' })
     return 1
   })
@@ -147,6 +156,7 @@ export async function completeOverdueSales(
   db: Db,
   days: number,
   mail: DealMail,
+  fee: FeeRule,
   limit = 500,
 ): Promise<string[]> {
   return db.transaction(async (tx) => {
@@ -164,6 +174,11 @@ export async function completeOverdueSales(
       await tx
         .insert(bookingEvents)
         .values(done.map((d) => ({ bookingId: d.id, kind: 'auto_completed' as const, actorId: null })))
+      await postSaleMoney(
+        tx,
+        done.map((d) => d.id),
+        fee,
+      )
       await queueDealEmails(
         tx,
         mail,
@@ -181,7 +196,7 @@ export async function completeOverdueSales(
  */
 export function registerDealJobs(ctx: Pick<AppContext, 'db' | 'mail' | 'config' | 'jobs'>) {
   ctx.jobs.work('deals.auto-complete', async () => {
-    await completeOverdueSales(ctx.db, ctx.config.deal.autoCompleteDays, ctx.mail)
+    await completeOverdueSales(ctx.db, ctx.config.deal.autoCompleteDays, ctx.mail, ctx.config.payouts.fee)
   })
   ctx.jobs.schedule('deals.auto-complete', '*/15 * * * *')
 }

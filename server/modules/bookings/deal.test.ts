@@ -365,12 +365,14 @@ describe('completion by time', () => {
     await back(old.booking.id, 7)
     await back(young.booking.id, 6)
 
-    const done = await completeOverdueSales(t.db, 7, t.app.ctx.mail)
+    const done = await completeOverdueSales(t.db, 7, t.app.ctx.mail, t.app.ctx.config.payouts.fee)
     expect(done).toContain(old.booking.id)
     expect(done).not.toContain(young.booking.id)
     expect((await wireBooking(old.booking.id)).status).toBe('completed')
     expect((await wireBooking(young.booking.id)).status).toBe('handed_over')
-    expect(await completeOverdueSales(t.db, 7, t.app.ctx.mail)).not.toContain(old.booking.id)
+    expect(await completeOverdueSales(t.db, 7, t.app.ctx.mail, t.app.ctx.config.payouts.fee)).not.toContain(
+      old.booking.id,
+    )
     const events = await t.db.select().from(bookingEvents).where(eq(bookingEvents.bookingId, old.booking.id))
     expect(events.filter((e) => e.kind === 'auto_completed')).toHaveLength(1)
   })

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { DisputeList, DisputesQuery } from '#contract/bookings'
 import { IdParams, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
+import { audited } from '#server/lib/audit'
 import { caller, role } from '#server/lib/guard'
 import { choosePaymentProvider } from '#server/modules/payments/payment-provider'
 import { findDisputes, refundDispute, releaseDispute } from './disputes.service'
@@ -29,7 +30,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/disputes/:id/refund',
     {
-      config: { guard: role('admin') },
+      config: { guard: role('admin'), audit: 'dispute.refund' },
       schema: {
         tags: ['disputes'],
         summary: 'Admin: refund the buyer (through the processor that took the payment)',
@@ -38,7 +39,9 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await refundDispute(db, provider, caller(req), req.params.id, mail)
+      const modifiedCount = await audited(req, `dispute:${req.params.id}`, (tx) =>
+        refundDispute(tx, provider, caller(req), req.params.id, mail, config.payouts.fee),
+      )
       return { acknowledged: true, modifiedCount }
     },
   )
@@ -46,7 +49,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/disputes/:id/release',
     {
-      config: { guard: role('admin') },
+      config: { guard: role('admin'), audit: 'dispute.release' },
       schema: {
         tags: ['disputes'],
         summary: 'Admin: release the sale to the seller (the sale is completed)',
@@ -55,7 +58,9 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await releaseDispute(db, caller(req), req.params.id, mail)
+      const modifiedCount = await audited(req, `dispute:${req.params.id}`, (tx) =>
+        releaseDispute(tx, caller(req), req.params.id, mail, config.payouts.fee),
+      )
       return { acknowledged: true, modifiedCount }
     },
   )

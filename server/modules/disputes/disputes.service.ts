@@ -1,14 +1,15 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Dispute } from '#contract/bookings'
+import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
-import { bookingEvents, bookings, disputes, payments, products, users } from '#server/db/schema'
+import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { bookingStatus } from '#server/modules/bookings/bookings.service'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
+import { postSaleMoney, refundSale } from '#server/modules/ledger/sales'
 import type { PaymentProvider } from '#server/modules/payments/payment-provider'
-import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 
 const buyers = alias(users, 'buyers')
 const sellers = alias(users, 'sellers')
@@ -100,10 +101,10 @@ async function lockOpenDispute(tx: Db, id: string) {
 }
 
 /**
- * An admin refunds the buyer of a disputed sale: the money goes back through the processor that took it
- * (inside the transaction, so a failed refund changes nothing and can be tried again; Stripe's refund is
- * idempotent per PaymentIntent), the payment and the booking are marked refunded. The listing stays off
- * sale (docs/decisions/0020).
+ * An admin refunds the buyer of a disputed sale through `refundSale` (the processor's refund inside the
+ * transaction, so a failed refund changes nothing and can be tried again; the payment and the booking marked
+ * refunded; the ledger's refund out of the sale's held money). The listing stays off sale
+ * (docs/decisions/0020).
  */
 export async function refundDispute(
   db: Db,
@@ -111,38 +112,30 @@ export async function refundDispute(
   admin: SessionUser,
   id: string,
   mail: DealMail,
+  fee: FeeRule,
 ) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
-    const [payment] = await tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.bookingId, booking.id), eq(payments.status, 'succeeded')))
-      .for('update')
-    if (!payment) throw new AppError('CONFLICT', 'This sale has no payment left to refund')
-    await provider.refund(payment)
-    await tx
-      .update(payments)
-      .set({ status: 'refunded', failureReason: 'Refunded after a dispute', updatedAt: sql`now()` })
-      .where(eq(payments.id, payment.id))
-    await tx
-      .update(bookings)
-      .set({ stage: 'refunded', refundedAt: sql`now()` })
-      .where(eq(bookings.id, booking.id))
+    await refundSale(
+      tx,
+      (payment) => provider.refund(payment),
+      { bookingId: booking.id, actorId: admin.id, reason: 'Refunded after a dispute' },
+      fee,
+    )
     await tx
       .update(disputes)
       .set({ status: 'refunded', resolvedBy: admin.id, resolvedAt: sql`now()` })
       .where(eq(disputes.id, dispute.id))
-    await tx.insert(bookingEvents).values({ bookingId: booking.id, kind: 'refunded', actorId: admin.id })
-    // A refunded sale no longer counts in the price guide.
-    await refreshPriceGuideForProduct(tx, booking.productId)
     await queueDealEmails(tx, mail, booking.id, { kind: 'dispute_resolved', outcome: 'refunded' })
     return 1
   })
 }
 
-/** An admin releases a disputed sale to the seller: the sale is completed and the money is the seller's. */
-export async function releaseDispute(db: Db, admin: SessionUser, id: string, mail: DealMail) {
+/**
+ * An admin releases a disputed sale to the seller: the sale is completed and the seller's share becomes
+ * available on the ledger.
+ */
+export async function releaseDispute(db: Db, admin: SessionUser, id: string, mail: DealMail, fee: FeeRule) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
     await tx
@@ -154,6 +147,7 @@ export async function releaseDispute(db: Db, admin: SessionUser, id: string, mai
       .set({ status: 'released', resolvedBy: admin.id, resolvedAt: sql`now()` })
       .where(eq(disputes.id, dispute.id))
     await tx.insert(bookingEvents).values({ bookingId: booking.id, kind: 'released', actorId: admin.id })
+    await postSaleMoney(tx, [booking.id], fee)
     await queueDealEmails(tx, mail, booking.id, { kind: 'dispute_resolved', outcome: 'released' })
     return 1
   })

@@ -47,14 +47,16 @@ async function refundTestPayment(payment: { provider: 'stripe' | 'test' }) {
 /** `mail` queues the sale's emails in the payment's transaction. */
 export function choosePaymentProvider(config: Config, mail: DealMail): PaymentProvider {
   const settings = config.stripe
+  const { fee } = config.payouts
+  const feeOnTheWire = { basis_points: fee.basisPoints, min_cents: fee.minCents }
   if (!settings) {
     return {
-      describe: () => ({ mode: 'test' }),
+      describe: () => ({ mode: 'test', fee: feeOnTheWire }),
       createIntent: async () => {
         throw new AppError('NOT_FOUND', 'Card payments run in test mode here')
       },
       payWithTestCard: (db, buyer, bookingId, cardNumber) =>
-        payWithTestCard(db, buyer, bookingId, cardNumber, mail),
+        payWithTestCard(db, buyer, bookingId, cardNumber, mail, fee),
       handleWebhook: async () => {
         throw new AppError('NOT_FOUND', 'Stripe is not configured')
       },
@@ -63,13 +65,13 @@ export function choosePaymentProvider(config: Config, mail: DealMail): PaymentPr
   }
   const stripe = createStripeClient(settings)
   return {
-    describe: () => ({ mode: 'stripe', publishableKey: settings.publishableKey }),
+    describe: () => ({ mode: 'stripe', publishableKey: settings.publishableKey, fee: feeOnTheWire }),
     createIntent: (db, buyer, bookingId) => createStripeIntent(db, stripe, buyer, bookingId),
     payWithTestCard: async () => {
       throw new AppError('NOT_FOUND', 'Card payments go through Stripe here')
     },
     handleWebhook: (db, rawBody, signature) =>
-      handleStripeWebhook(db, stripe, settings.webhookSecret, rawBody, signature, mail),
+      handleStripeWebhook(db, stripe, settings.webhookSecret, rawBody, signature, mail, fee),
     refund: (payment) =>
       payment.provider === 'stripe'
         ? refundIntent(stripe, payment.transactionId)

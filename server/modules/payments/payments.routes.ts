@@ -8,6 +8,7 @@ import {
   PaymentResult,
   TestPayment,
 } from '#contract/payments'
+import { auditedAfter } from '#server/lib/audit'
 import { caller, signedIn } from '#server/lib/guard'
 import { choosePaymentProvider } from './payment-provider'
 
@@ -47,7 +48,10 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: PaymentIntentAnswer, ...errors },
       },
     },
-    async (req) => provider.createIntent(db, caller(req), req.body.bookingId),
+    async (req) =>
+      auditedAfter(req, 'payment.start', `booking:${req.body.bookingId}`, () =>
+        provider.createIntent(db, caller(req), req.body.bookingId),
+      ),
   )
 
   app.post(
@@ -62,11 +66,11 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const { transactionId, amountCents } = await provider.payWithTestCard(
-        db,
-        caller(req),
-        req.body.bookingId,
-        req.body.card.number,
+      const { transactionId, amountCents } = await auditedAfter(
+        req,
+        'payment.pay',
+        `booking:${req.body.bookingId}`,
+        () => provider.payWithTestCard(db, caller(req), req.body.bookingId, req.body.card.number),
       )
       return { status: 'succeeded' as const, transactionId, amount_cents: amountCents }
     },

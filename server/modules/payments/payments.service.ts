@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import Stripe from 'stripe'
+import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import {
   bookingEvents,
@@ -16,6 +17,7 @@ import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { holderOf } from '#server/modules/bookings/hold.service'
+import { postSaleMoney } from '#server/modules/ledger/sales'
 import { closeOffersOnSale } from '#server/modules/offers/offers.jobs'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import { testCardOutcome } from './test-processor'
@@ -76,13 +78,14 @@ export function amountDue(
 }
 
 /**
- * The sale itself, in the caller's transaction: payment recorded, booking paid, listing sold, buyer and
- * seller emailed.
+ * The sale itself, in the caller's transaction: payment recorded, booking paid, listing sold, the charge and
+ * the fee on the ledger, buyer and seller emailed.
  */
 async function recordSale(
   tx: Db,
   sale: { booking: BookingRow; product: ProductRow; provider: 'stripe' | 'test'; transactionId: string },
   mail: DealMail,
+  fee: FeeRule,
 ) {
   const now = new Date()
   const amountCents = amountDue(sale.booking, sale.product)
@@ -116,6 +119,7 @@ async function recordSale(
   await tx.delete(productHolds).where(eq(productHolds.productId, sale.product.id))
   await closeOffersOnSale(tx, sale.product.id, sale.booking.id, mail)
   await refreshPriceGuideForProduct(tx, sale.product.id)
+  await postSaleMoney(tx, [sale.booking.id], fee)
   await queueDealEmails(tx, mail, sale.booking.id, { kind: 'paid' })
   return { transactionId: sale.transactionId, amountCents }
 }
@@ -131,6 +135,7 @@ export async function payWithTestCard(
   bookingId: string,
   cardNumber: string,
   mail: DealMail,
+  fee: FeeRule,
 ) {
   const outcome = testCardOutcome(cardNumber)
   const result = await db.transaction(async (tx) => {
@@ -149,7 +154,7 @@ export async function payWithTestCard(
       })
       return { declined: outcome.message }
     }
-    return recordSale(tx, { booking, product, provider: 'test', transactionId }, mail)
+    return recordSale(tx, { booking, product, provider: 'test', transactionId }, mail, fee)
   })
   if ('declined' in result) throw new AppError('PAYMENT_FAILED', result.declined)
   publicDataChanged(db)
@@ -232,8 +237,9 @@ export async function handleStripeWebhook(
   rawBody: Buffer,
   signature: string | undefined,
   mail: DealMail,
+  fee: FeeRule,
 ): Promise<WebhookOutcome> {
-  const outcome = await settleStripeEvent(db, stripe, webhookSecret, rawBody, signature, mail)
+  const outcome = await settleStripeEvent(db, stripe, webhookSecret, rawBody, signature, mail, fee)
   if (outcome === 'paid') publicDataChanged(db)
   return outcome
 }
@@ -245,6 +251,7 @@ async function settleStripeEvent(
   rawBody: Buffer,
   signature: string | undefined,
   mail: DealMail,
+  fee: FeeRule,
 ): Promise<WebhookOutcome> {
   let event: Stripe.Event
   try {
@@ -319,7 +326,7 @@ async function settleStripeEvent(
       )
       return 'refunded'
     }
-    await recordSale(tx, { booking, product, provider: 'stripe', transactionId: intent.id }, mail)
+    await recordSale(tx, { booking, product, provider: 'stripe', transactionId: intent.id }, mail, fee)
     return 'paid'
   })
 }

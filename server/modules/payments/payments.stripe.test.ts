@@ -171,6 +171,7 @@ describe('Stripe mode', () => {
     expect(PaymentConfig.parse(res.json())).toEqual({
       mode: 'stripe',
       publishableKey: 'pk_test_laptop_market',
+      fee: { basis_points: 500, min_cents: 0 },
     })
   })
 

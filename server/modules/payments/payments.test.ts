@@ -99,7 +99,10 @@ describe('GET /api/payments/config', () => {
     for (const who of [null, buyer]) {
       const res = await call('GET', '/api/payments/config', who)
       expect(res.statusCode).toBe(200)
-      expect(PaymentConfig.parse(res.json())).toEqual({ mode: 'test' })
+      expect(PaymentConfig.parse(res.json())).toEqual({
+        mode: 'test',
+        fee: { basis_points: 500, min_cents: 0 },
+      })
     }
   })
 

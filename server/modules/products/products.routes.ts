@@ -12,6 +12,7 @@ import {
   SellerProductsQuery,
 } from '#contract/products'
 import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
+import { audited } from '#server/lib/audit'
 import { sendJson } from '#server/lib/error-handler'
 import { notFound } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
@@ -183,7 +184,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/products/:id',
     {
-      config: { guard: role('seller', 'admin') },
+      config: { guard: role('seller', 'admin'), audit: 'product.remove' },
       schema: {
         tags: ['products'],
         summary: 'Seller (own) or admin: take a listing down; bookings and payments keep their record',
@@ -192,7 +193,9 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const deletedCount = await deleteProduct(db, caller(req), req.params.id)
+      const deletedCount = await audited(req, `product:${req.params.id}`, (tx) =>
+        deleteProduct(tx, caller(req), req.params.id),
+      )
       return { acknowledged: true, deletedCount }
     },
   )

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
 import { NewReport, ReportList } from '#contract/reports'
+import { audited } from '#server/lib/audit'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { createReport, findOpenReports, resolveReport } from './reports.service'
 
@@ -44,7 +45,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(
       `/reports/:id/${action}`,
       {
-        config: { guard: role('admin') },
+        config: {
+          guard: role('admin'),
+          audit: action === 'dismiss' ? 'report.dismiss' : 'report.remove_listing',
+        },
         schema: {
           tags: ['reports'],
           summary:
@@ -56,7 +60,9 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (req) => {
-        const modifiedCount = await resolveReport(db, caller(req), req.params.id, action)
+        const modifiedCount = await audited(req, `report:${req.params.id}`, (tx) =>
+          resolveReport(tx, caller(req), req.params.id, action),
+        )
         return { acknowledged: true, modifiedCount }
       },
     )

@@ -10,6 +10,7 @@ import {
   SellerPage,
   SellerReviews,
 } from '#contract/reviews'
+import { audited } from '#server/lib/audit'
 import { caller, role, signedIn } from '#server/lib/guard'
 import {
   createReview,
@@ -120,7 +121,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(
       `/reviews/:id/${action}`,
       {
-        config: { guard: role('admin') },
+        config: { guard: role('admin'), audit: action === 'remove' ? 'review.remove' : 'review.dismiss' },
         schema: {
           tags: ['reviews'],
           summary:
@@ -132,7 +133,9 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (req) => {
-        const modifiedCount = await moderateReview(db, caller(req), req.params.id, action)
+        const modifiedCount = await audited(req, `review:${req.params.id}`, (tx) =>
+          moderateReview(tx, caller(req), req.params.id, action),
+        )
         return { acknowledged: true, modifiedCount }
       },
     )

@@ -13,6 +13,7 @@ import {
   UserRecordList,
   VerifySeller,
 } from '#contract/users'
+import { audited } from '#server/lib/audit'
 import { caller, role, signedIn } from '#server/lib/guard'
 import {
   deleteUser,
@@ -95,7 +96,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     app.delete(
       `${path}/:id`,
       {
-        config: { guard: role('admin') },
+        config: { guard: role('admin'), audit: 'user.delete' },
         schema: {
           tags: ['users'],
           summary: `Admin: delete a ${list} (disables the account and hides its listings; records stay)`,
@@ -104,7 +105,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (req) => {
-        const { deletedCount, name } = await deleteUser(db, caller(req), req.params.id, list)
+        const { deletedCount, name } = await audited(req, `user:${req.params.id}`, (tx) =>
+          deleteUser(tx, caller(req), req.params.id, list),
+        )
         await app.ctx.sessions.endAll(req.params.id)
         return { acknowledged: true, deletedCount, name }
       },
@@ -114,7 +117,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/buyers/admin/:id',
     {
-      config: { guard: role('admin') },
+      config: { guard: role('admin'), audit: 'user.make_admin' },
       schema: {
         tags: ['users'],
         summary: 'Admin: make a buyer an admin',
@@ -123,14 +126,17 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      return { acknowledged: true, modifiedCount: await makeAdmin(db, caller(req), req.params.id) }
+      const modifiedCount = await audited(req, `user:${req.params.id}`, (tx) =>
+        makeAdmin(tx, caller(req), req.params.id),
+      )
+      return { acknowledged: true, modifiedCount }
     },
   )
 
   app.put(
     '/sellers/verify/:id',
     {
-      config: { guard: role('admin') },
+      config: { guard: role('admin'), audit: 'seller.verify' },
       schema: {
         tags: ['users'],
         summary: 'Admin: mark a seller verified (or not); verified sellers carry a badge',
@@ -141,7 +147,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await verifySeller(db, caller(req), req.params.id, req.body?.verified ?? true)
+      const modifiedCount = await audited(req, `user:${req.params.id}`, (tx) =>
+        verifySeller(tx, caller(req), req.params.id, req.body?.verified ?? true),
+      )
       return { acknowledged: true, modifiedCount }
     },
   )

@@ -58,6 +58,12 @@ const ResetPasswordPage = lazy(() =>
 const EmailSettingsPage = lazy(() =>
   import('../features/settings/email-settings-page').then((m) => ({ default: m.EmailSettingsPage })),
 )
+const SecurityPage = lazy(() =>
+  import('../features/settings/security-page').then((m) => ({ default: m.SecurityPage })),
+)
+const AuditLogPage = lazy(() =>
+  import('../features/admin/audit-log-page').then((m) => ({ default: m.AuditLogPage })),
+)
 // The guard loads with the dashboard, not with the home page.
 const RequireAuth = lazy(() => import('./require-auth').then((m) => ({ default: m.RequireAuth })))
 const DashboardLayout = lazy(() =>
@@ -175,6 +181,7 @@ export function AppRoutes() {
           <Route path="allsellers" element={<ForRoles roles={ADMIN} page={<AllSellersPage />} />} />
           <Route path="reportedItems" element={<ForRoles roles={ADMIN} page={<ReportedItemsPage />} />} />
           <Route path="disputes" element={<ForRoles roles={ADMIN} page={<DisputesPage />} />} />
+          <Route path="audit-log" element={<ForRoles roles={ADMIN} page={<AuditLogPage />} />} />
           <Route path="addproduct" element={<ForRoles roles={SELLER} page={<AddProductPage />} />} />
           <Route path="myproduct" element={<ForRoles roles={SELLER} page={<MyProductsPage />} />} />
           <Route path="products/:id/edit" element={<ForRoles roles={SELLER} page={<EditProductPage />} />} />
@@ -182,6 +189,7 @@ export function AppRoutes() {
           <Route path="myorders" element={<MyOrdersPage />} />
           <Route path="payment/:id" element={<PaymentPage />} />
           <Route path="settings" element={<EmailSettingsPage />} />
+          <Route path="security" element={<SecurityPage />} />
           <Route path="favourites" element={<FavouritesPage />} />
           <Route path="saved-searches" element={<SavedSearchesPage />} />
           <Route path="messages" element={<MessagesPage />} />

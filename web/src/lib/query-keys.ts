@@ -64,6 +64,13 @@ export const adminKeys = {
       ? ([...adminKeys.all, 'reports'] as const)
       : ([...adminKeys.all, 'reports', page] as const),
   disputes: () => [...adminKeys.all, 'disputes'] as const,
+  audit: (filters: unknown) => [...adminKeys.all, 'audit', filters] as const,
+}
+
+export const securityKeys = {
+  all: ['security'] as const,
+  events: () => [...securityKeys.all, 'events'] as const,
+  sessions: () => [...securityKeys.all, 'sessions'] as const,
 }
 
 export const dashboardKeys = {

@@ -9,12 +9,15 @@ import {
   Package,
   PackagePlus,
   Scale,
+  ScrollText,
+  ShieldCheck,
   ShoppingBag,
   Store,
   Users,
 } from 'lucide-react'
 import { type ComponentType, Suspense, useEffect, useId, useState } from 'react'
 import { NavLink, Outlet, useLocation } from 'react-router'
+import { paths } from '#contract/pages'
 import type { Role } from '#contract/users'
 import { cn } from '../../components/ui/cn'
 import { Spinner } from '../../components/ui/spinner'
@@ -34,6 +37,7 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
     { to: '/dashboard/allsellers', label: 'All Sellers', icon: Store },
     { to: '/dashboard/reportedItems', label: 'Reported Items', icon: Flag },
     { to: '/dashboard/disputes', label: 'Disputes', icon: Scale },
+    { to: paths.auditLog(), label: 'Audit log', icon: ScrollText },
   ],
   buyer: [{ to: '/dashboard/myorders', label: 'My Orders', icon: ShoppingBag }],
   seller: [
@@ -44,12 +48,13 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
 
 const OVERVIEW: MenuItem = { to: '/dashboard', label: 'Overview', icon: LayoutDashboard }
 const SETTINGS: MenuItem = { to: '/dashboard/settings', label: 'Email settings', icon: Mail }
+const SECURITY: MenuItem = { to: paths.security(), label: 'Security', icon: ShieldCheck }
 const FAVOURITES: MenuItem = { to: '/dashboard/favourites', label: 'Favourites', icon: Heart }
 const SAVED_SEARCHES: MenuItem = { to: '/dashboard/saved-searches', label: 'Saved searches', icon: BellRing }
 const MESSAGES: MenuItem = { to: '/dashboard/messages', label: 'Messages', icon: MessagesSquare }
 
 export function menuForRole(role: Role): readonly MenuItem[] {
-  return [OVERVIEW, ...MENU_BY_ROLE[role], FAVOURITES, SAVED_SEARCHES, MESSAGES, SETTINGS]
+  return [OVERVIEW, ...MENU_BY_ROLE[role], FAVOURITES, SAVED_SEARCHES, MESSAGES, SETTINGS, SECURITY]
 }
 
 function linkClasses({ isActive }: { isActive: boolean }) {

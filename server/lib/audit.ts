@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import type { AuditKind, AuditResult } from '#contract/audit'
+import type { Db } from '#server/db/client'
+import { type AuditOrigin, writeAudit } from '#server/modules/audit/audit.service'
+import { AppError } from './errors'
+import { caller, type Guard } from './guard'
+import { publicDataChanged } from './public-cache'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the audit log calls this route's action. Required on every route an admin may call to change something. */
+    audit?: AuditKind
+  }
+  interface FastifyRequest {
+    /** Set once the request's audit row is written. */
+    audited: boolean
+  }
+}
+
+/** The caller's address (behind the configured proxies) and browser. */
+export function auditOrigin(req: FastifyRequest): AuditOrigin {
+  const agent = req.headers['user-agent']
+  return { ip: req.ip ?? null, userAgent: typeof agent === 'string' ? agent : null }
+}
+
+/** How a refused or failed call is written: refusals of the caller's rights as denied, the rest as failures. */
+export function auditOutcome(status: number): AuditResult {
+  return status === 401 || status === 403 ? 'denied' : 'failure'
+}
+
+function errorStatus(err: unknown): { status: number; code: string } {
+  if (err instanceof AppError) return { status: err.status, code: err.code }
+  const status = (err as { statusCode?: unknown }).statusCode
+  return typeof status === 'number' ? { status, code: 'ERROR' } : { status: 500, code: 'INTERNAL' }
+}
+
+/** True for a route an admin may call to change something: it must say what the audit log calls it. */
+export function isAuditedRoute(method: string | string[], guard: Guard | undefined): boolean {
+  if (!guard || guard.roles === 'any' || !guard.roles.includes('admin')) return false
+  return [method].flat().some((m) => m !== 'GET' && m !== 'HEAD')
+}
+
+/**
+ * Runs a change and writes its audit row in one transaction (both are kept, or neither); a change that
+ * fails is rolled back and its row written on its own, with the error's code and status. `work` gets the
+ * transaction and must do every database write through it. Public lists are cleared after the commit
+ * (a service that tells the transaction about a public change reaches no listener).
+ */
+export async function audited<T>(
+  req: FastifyRequest,
+  target: string | null,
+  work: (tx: Db) => Promise<T>,
+): Promise<T> {
+  const kind = req.routeOptions.config.audit
+  if (!kind) throw new AppError('INTERNAL', 'This route declares no audit kind')
+  const { db } = req.server.ctx
+  const base = { actorId: caller(req).id, kind, target, ...auditOrigin(req) }
+  try {
+    const value = await db.transaction(async (tx) => {
+      const done = await work(tx)
+      await writeAudit(tx, { ...base, result: 'success' })
+      return done
+    })
+    req.audited = true
+    publicDataChanged(db)
+    return value
+  } catch (err) {
+    const { status, code } = errorStatus(err)
+    await writeAudit(db, { ...base, result: auditOutcome(status), detail: `${code} ${status}` })
+    req.audited = true
+    throw err
+  }
+}
+
+/**
+ * Every route an admin may call to change something declares `config.audit`, or the app does not start.
+ * Such a call that succeeds without writing its row in its transaction (through `audited`) answers 500; one
+ * refused before its handler ran (signed out, not allowed, bad input) is written as denied or failed.
+ */
+export function installAudit(app: FastifyInstance) {
+  app.decorateRequest('audited', false)
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const config = route.config as { guard?: Guard; audit?: AuditKind } | undefined
+    if (isAuditedRoute(route.method, config?.guard) && !config?.audit) {
+      throw new Error(
+        `${[route.method].flat().join(',')} ${route.url} may be called by an admin to change something: ` +
+          'declare config.audit and run its change through audited() (server/lib/audit.ts)',
+      )
+    }
+    // Written into the OpenAPI operation, where the audit test finds every audited route.
+    if (config?.audit) route.schema = { ...route.schema, 'x-audit': config.audit } as RouteOptions['schema']
+  })
+  // Before the answer leaves, so a client that reads the log next finds the row.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const kind = req.routeOptions.config.audit
+    if (!kind || req.audited) return payload
+    if (reply.statusCode < 400) {
+      req.log.error(
+        { route: req.routeOptions.url },
+        'an audited route changed something without its audit row',
+      )
+      throw new AppError('INTERNAL', 'This action was not recorded in the audit log')
+    }
+    req.audited = true
+    const actor = req.user ?? (await req.server.ctx.sessions.get(req).catch(() => null))
+    await writeAudit(req.server.ctx.db, {
+      actorId: actor?.id ?? null,
+      kind,
+      target: null,
+      ...auditOrigin(req),
+      result: auditOutcome(reply.statusCode),
+      detail: `refused before the action ${reply.statusCode}`,
+    }).catch((err) => req.log.error({ err }, 'could not write an audit row'))
+    return payload
+  })
+}
+
+/**
+ * Runs a call whose own transactions record its outcome (a payment keeps its declined attempts), then
+ * writes its audit row: success, or the error's code and status.
+ */
+export async function auditedAfter<T>(
+  req: FastifyRequest,
+  kind: AuditKind,
+  target: string | null,
+  work: () => Promise<T>,
+): Promise<T> {
+  const { db } = req.server.ctx
+  const base = { actorId: caller(req).id, kind, target, ...auditOrigin(req) }
+  try {
+    const value = await work()
+    await writeAudit(db, { ...base, result: 'success' })
+    return value
+  } catch (err) {
+    const { status, code } = errorStatus(err)
+    await writeAudit(db, { ...base, result: auditOutcome(status), detail: `${code} ${status}` })
+    throw err
+  }
+}

@@ -1,0 +1,356 @@
+// The audit log: append-only in the database, a row for every admin action (found from the route table, so a
+// new admin route without one fails here), security events from sign-in to sign-out, and the admin's reader.
+
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { auditEvents } from '#server/db/schema'
+import type { GuardExtension } from '#server/lib/guard'
+import {
+  buildIdentities,
+  type Fixtures,
+  injectAs,
+  originOf,
+  postSignIn,
+  type SignedIn,
+  signIn,
+  signUp,
+  TEST_PASSWORD,
+} from '#server/test/auth-helpers'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+
+let t: TestApp
+let f: Fixtures
+
+beforeAll(async () => {
+  t = await createTestApp()
+  f = (await buildIdentities(t)).fixtures
+})
+afterAll(() => t?.close())
+
+const GOOD_CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' }
+
+async function call(
+  who: { cookie: string },
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: unknown,
+) {
+  return injectAs(t.app, { headers: { cookie: who.cookie } }, { method, url, body })
+}
+
+async function ok<R extends { statusCode: number; body: string }>(res: R, what: string): Promise<R> {
+  if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`)
+  return res
+}
+
+/** A booking of a new listing of `seller`'s by `buyer`, paid with the test card. */
+async function paidBooking(): Promise<string> {
+  const booking = await f.freshBooking()
+  await ok(await call(f.buyer, 'POST', `/api/bookings/${booking.id}/hold`), 'hold')
+  await ok(
+    await call(f.buyer, 'POST', '/api/payments/test', { bookingId: booking.id, card: GOOD_CARD }),
+    'pay',
+  )
+  return booking.id
+}
+
+async function disputedDeal(): Promise<string> {
+  const bookingId = await paidBooking()
+  const res = await ok(
+    await call(f.buyer, 'POST', `/api/bookings/${bookingId}/problem`, {
+      reason: 'The battery does not hold a charge.',
+    }),
+    'problem',
+  )
+  return (res.json() as { insertedId: string }).insertedId
+}
+
+/** A published review of `seller` by `buyer`, reported by `otherBuyer`. */
+async function reportedReview(): Promise<string> {
+  const bookingId = await paidBooking()
+  await ok(
+    await call(f.seller, 'PUT', `/api/bookings/${bookingId}/handed-over`, { note: 'At the library' }),
+    'handover',
+  )
+  await ok(await call(f.buyer, 'PUT', `/api/bookings/${bookingId}/received`), 'received')
+  let reviewId = ''
+  for (const who of [f.buyer, f.seller]) {
+    const res = await ok(
+      await call(who, 'POST', `/api/bookings/${bookingId}/review`, { rating: 5, text: 'Smooth sale.' }),
+      'review',
+    )
+    if (who === f.buyer) reviewId = (res.json() as { insertedId: string }).insertedId
+  }
+  await ok(
+    await call(f.otherBuyer, 'POST', `/api/reviews/${reviewId}/report`, { reason: 'Not about the sale.' }),
+    'report review',
+  )
+  return reviewId
+}
+
+/**
+ * Each route an admin may call to change something, called once so that it succeeds. A route that is in the
+ * route table but not here fails the test below: add its row (and make its handler use `audited`).
+ */
+const SUCCESSFUL_CALLS: Record<string, () => Promise<{ url: string; body?: unknown; target: string }>> = {
+  'PUT /api/buyers/admin/{id}': async () => {
+    const { id } = await f.freshUser('buyer')
+    return { url: `/api/buyers/admin/${id}`, target: `user:${id}` }
+  },
+  'PUT /api/sellers/verify/{id}': async () => {
+    const { id } = await f.freshUser('seller')
+    return { url: `/api/sellers/verify/${id}`, target: `user:${id}` }
+  },
+  'DELETE /api/buyers/{id}': async () => {
+    const { id } = await f.freshUser('buyer')
+    return { url: `/api/buyers/${id}`, target: `user:${id}` }
+  },
+  'DELETE /api/sellers/{id}': async () => {
+    const { id } = await f.freshUser('seller')
+    return { url: `/api/sellers/${id}`, target: `user:${id}` }
+  },
+  'DELETE /api/products/{id}': async () => {
+    const { id } = await f.freshListing()
+    return { url: `/api/products/${id}`, target: `product:${id}` }
+  },
+  'PUT /api/reports/{id}/dismiss': async () => {
+    const { id } = await f.freshReport()
+    return { url: `/api/reports/${id}/dismiss`, target: `report:${id}` }
+  },
+  'PUT /api/reports/{id}/remove': async () => {
+    const { id } = await f.freshReport()
+    return { url: `/api/reports/${id}/remove`, target: `report:${id}` }
+  },
+  'PUT /api/disputes/{id}/refund': async () => {
+    const id = await disputedDeal()
+    return { url: `/api/disputes/${id}/refund`, target: `dispute:${id}` }
+  },
+  'PUT /api/disputes/{id}/release': async () => {
+    const id = await disputedDeal()
+    return { url: `/api/disputes/${id}/release`, target: `dispute:${id}` }
+  },
+  'PUT /api/reviews/{id}/remove': async () => {
+    const id = await reportedReview()
+    return { url: `/api/reviews/${id}/remove`, target: `review:${id}` }
+  },
+  'PUT /api/reviews/{id}/dismiss': async () => {
+    const id = await reportedReview()
+    return { url: `/api/reviews/${id}/dismiss`, target: `review:${id}` }
+  },
+}
+
+type Operation = { 'x-guard'?: GuardExtension; 'x-audit'?: string }
+
+/** Every route an admin may call to change something, with the kind its audit rows carry. */
+async function auditedRoutes(): Promise<Map<string, string | undefined>> {
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+    paths: Record<string, Record<string, Operation>>
+  }
+  const found = new Map<string, string | undefined>()
+  for (const [path, methods] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(methods)) {
+      const roles = op['x-guard']?.roles
+      if (method !== 'get' && method !== 'head' && roles?.includes('admin')) {
+        found.set(`${method.toUpperCase()} ${path}`, op['x-audit'])
+      }
+    }
+  return found
+}
+
+async function rowsAfter(id: number) {
+  return t.db.select().from(auditEvents).where(sql`${auditEvents.id} > ${id}`).orderBy(auditEvents.id)
+}
+
+async function lastId(): Promise<number> {
+  const [row] = await t.db
+    .select({ id: sql<number>`coalesce(max(${auditEvents.id}), 0)::int` })
+    .from(auditEvents)
+  return row?.id ?? 0
+}
+
+describe('the audit table', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE, whoever asks', async () => {
+    await t.db.insert(auditEvents).values({ kind: 'sign_in', result: 'success', detail: 'kept' })
+    for (const statement of [
+      sql`update audit_events set detail = 'changed'`,
+      sql`delete from audit_events`,
+      sql`truncate audit_events`,
+    ]) {
+      const err = await t.db.execute(statement).then(
+        () => undefined,
+        (e: Error) => e,
+      )
+      expect(String((err?.cause as Error | undefined)?.message ?? err?.message)).toMatch(/append-only/)
+    }
+    const kept = await t.db.select().from(auditEvents).where(eq(auditEvents.detail, 'kept'))
+    expect(kept).toHaveLength(1)
+  })
+})
+
+describe('every admin route writes an audit row', () => {
+  it('finds the admin routes from the route table, each declaring its kind', async () => {
+    const routes = await auditedRoutes()
+    expect(routes.size).toBeGreaterThanOrEqual(Object.keys(SUCCESSFUL_CALLS).length)
+    for (const [route, kind] of routes) expect(kind, route).toMatch(/^[a-z_.]+$/)
+    expect([...routes.keys()].filter((r) => !(r in SUCCESSFUL_CALLS))).toEqual([])
+  })
+
+  it('writes a success row, in the transaction of the change, for each of them', async () => {
+    for (const [route, kind] of await auditedRoutes()) {
+      const make = SUCCESSFUL_CALLS[route]
+      if (!make) continue
+      const { url, body, target } = await make()
+      const before = await lastId()
+      const method = route.split(' ')[0] as 'PUT' | 'DELETE' | 'POST'
+      const res = await call(f.admin, method, url, body)
+      expect(res.statusCode, `${route}: ${res.body}`).toBe(200)
+      const rows = (await rowsAfter(before)).filter((r) => r.kind === kind)
+      expect(rows, route).toHaveLength(1)
+      expect(rows[0], route).toMatchObject({ actorId: f.admin.id, target, result: 'success', detail: null })
+      expect(rows[0]?.ip, route).toBeTruthy()
+    }
+  })
+
+  it('writes a denied row when someone without the right tries one', async () => {
+    for (const [route, kind] of await auditedRoutes()) {
+      const before = await lastId()
+      const url = route.split(' ')[1]?.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000') ?? ''
+      const method = route.split(' ')[0] as 'PUT' | 'DELETE' | 'POST'
+      const res = await call(f.buyer, method, url)
+      if (route === 'DELETE /api/products/{id}') expect(res.statusCode).toBe(403)
+      else expect(res.statusCode, route).toBe(403)
+      const rows = (await rowsAfter(before)).filter((r) => r.kind === kind)
+      expect(rows, route).toMatchObject([{ actorId: f.buyer.id, result: 'denied' }])
+    }
+  })
+
+  it('writes a failure row, and nothing of the change, when the action is refused', async () => {
+    const before = await lastId()
+    const res = await call(f.admin, 'DELETE', `/api/buyers/${f.admin.id}`)
+    expect(res.statusCode).toBe(403)
+    const rows = await rowsAfter(before)
+    expect(rows).toMatchObject([
+      {
+        kind: 'user.delete',
+        actorId: f.admin.id,
+        target: `user:${f.admin.id}`,
+        result: 'denied',
+        detail: 'FORBIDDEN 403',
+      },
+    ])
+  })
+})
+
+describe('security events', () => {
+  let person: SignedIn
+  beforeAll(async () => {
+    person = await signUp(t.app, { role: 'buyer' })
+  })
+
+  it('records sign-in failed and succeeded, password change and sign-out, with address and browser', async () => {
+    const before = await lastId()
+    const headers = { 'user-agent': 'AuditTest/1.0', 'x-forwarded-for': '203.0.113.7' }
+    expect(
+      (await postSignIn(t.app, { email: person.user.email, password: 'wrong-password-1' }, headers))
+        .statusCode,
+    ).toBe(401)
+    const signedIn = await postSignIn(t.app, { email: person.user.email, password: TEST_PASSWORD }, headers)
+    expect(signedIn.statusCode).toBe(200)
+    const cookie = (signedIn.headers['set-cookie'] as string[]).map((c) => c.split(';')[0]).join('; ')
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      headers: { cookie, origin: originOf(t.app), ...headers },
+      payload: { currentPassword: TEST_PASSWORD, newPassword: 'a-new-password-7' },
+    })
+    expect(changed.statusCode).toBe(200)
+    const newCookie = (changed.headers['set-cookie'] as string[]).map((c) => c.split(';')[0]).join('; ')
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie: newCookie, origin: originOf(t.app), ...headers },
+    })
+    const rows = await rowsAfter(before)
+    expect(rows.map((r) => [r.kind, r.result, r.actorId])).toEqual([
+      ['sign_in', 'failure', person.user.id],
+      ['sign_in', 'success', person.user.id],
+      ['password.change', 'success', person.user.id],
+      ['sign_out', 'success', person.user.id],
+    ])
+    for (const row of rows) expect(row.userAgent).toBe('AuditTest/1.0')
+    // Nothing typed is kept: no password, old or new, in any column of any row.
+    const everything = JSON.stringify(await t.db.select().from(auditEvents))
+    for (const secret of [TEST_PASSWORD, 'wrong-password-1', 'a-new-password-7']) {
+      expect(everything).not.toContain(secret)
+    }
+  })
+
+  it('records a sign-in for an address nobody has, without the address', async () => {
+    const before = await lastId()
+    await postSignIn(t.app, { email: 'nobody-here@example.test', password: 'guess-guess-1' })
+    const rows = await rowsAfter(before)
+    expect(rows).toMatchObject([{ kind: 'sign_in', result: 'failure', actorId: null }])
+    expect(JSON.stringify(rows)).not.toContain('nobody-here')
+  })
+
+  it('shows a person their own security events, and nobody else’s', async () => {
+    const mine = await call(f.buyer, 'GET', '/api/me/security-events')
+    expect(mine.statusCode).toBe(200)
+    const again = await signIn(t.app, { email: person.user.email, password: 'a-new-password-7' })
+    const theirs = await call(again, 'GET', '/api/me/security-events')
+    const kinds = (theirs.json() as { items: { kind: string }[] }).items.map((i) => i.kind)
+    expect(kinds).toEqual(expect.arrayContaining(['sign_in', 'password.change', 'sign_out']))
+    const admin = await call(f.admin, 'GET', '/api/me/security-events')
+    // The admin's own list holds no other person's sign-ins, nor admin actions.
+    const items = (admin.json() as { items: { kind: string }[] }).items
+    expect(items.every((i) => !i.kind.startsWith('user.'))).toBe(true)
+  })
+})
+
+describe('GET /api/audit-log', () => {
+  it('answers admins, newest first, filtered by person, kind and time, a page at a time', async () => {
+    const all = await call(f.admin, 'GET', '/api/audit-log?page_size=5')
+    expect(all.statusCode).toBe(200)
+    const page = all.json() as {
+      items: { at: string; kind: string; actor_email: string | null }[]
+      has_more: boolean
+    }
+    expect(page.items).toHaveLength(5)
+    expect(page.has_more).toBe(true)
+    const times = page.items.map((i) => i.at)
+    expect([...times].sort().reverse()).toEqual(times)
+    expect(times[0]).toMatch(/Z$/)
+    const second = (await call(f.admin, 'GET', '/api/audit-log?page_size=5&page=2')).json() as typeof page
+    expect((second.items[0]?.at ?? '') <= (times[4] ?? '')).toBe(true)
+
+    const byKind = (await call(f.admin, 'GET', '/api/audit-log?kind=user.make_admin')).json() as typeof page
+    expect(byKind.items.length).toBeGreaterThan(0)
+    expect(byKind.items.every((i) => i.kind === 'user.make_admin')).toBe(true)
+
+    const byPerson = (
+      await call(
+        f.admin,
+        'GET',
+        `/api/audit-log?actor_email=${encodeURIComponent(f.buyer.email.toUpperCase())}`,
+      )
+    ).json() as typeof page
+    expect(byPerson.items.length).toBeGreaterThan(0)
+    expect(byPerson.items.every((i) => i.actor_email === f.buyer.email)).toBe(true)
+
+    const future = new Date(Date.now() + 60_000).toISOString()
+    const none = (await call(f.admin, 'GET', `/api/audit-log?since=${future}`)).json() as typeof page
+    expect(none.items).toEqual([])
+    const past = (
+      await call(f.admin, 'GET', `/api/audit-log?until=2000-01-01T00:00:00Z`)
+    ).json() as typeof page
+    expect(past.items).toEqual([])
+  })
+
+  it('refuses others and bad filters', async () => {
+    expect((await call(f.buyer, 'GET', '/api/audit-log')).statusCode).toBe(403)
+    expect((await t.app.inject({ method: 'GET', url: '/api/audit-log' })).statusCode).toBe(401)
+    expect((await call(f.admin, 'GET', '/api/audit-log?kind=nonsense')).statusCode).toBe(400)
+    expect((await call(f.admin, 'GET', '/api/audit-log?since=yesterday')).statusCode).toBe(400)
+    expect((await call(f.admin, 'GET', '/api/audit-log?page_size=1000')).statusCode).toBe(400)
+  })
+})

@@ -1,0 +1,110 @@
+import type { FastifyRequest } from 'fastify'
+import type { AuditKind } from '#contract/audit'
+import { auditOrigin } from '#server/lib/audit'
+import type { Auth } from '#server/lib/auth'
+import type { SessionUser } from '#server/lib/session'
+import { findUserIdByEmail, writeAudit } from '#server/modules/audit/audit.service'
+
+/** The auth library's calls that the audit log records, by path under /api/auth. */
+const KINDS: Record<string, AuditKind> = {
+  '/sign-in/email': 'sign_in',
+  '/two-factor/verify-totp': 'sign_in.two_step',
+  '/two-factor/verify-backup-code': 'sign_in.two_step',
+  '/sign-out': 'sign_out',
+  '/change-password': 'password.change',
+  '/request-password-reset': 'password.reset_request',
+  '/reset-password': 'password.reset',
+  '/two-factor/enable': 'two_step.setup',
+  '/two-factor/disable': 'two_step.disable',
+  '/two-factor/generate-backup-codes': 'two_step.backup_codes',
+  '/revoke-session': 'session.end',
+  '/revoke-other-sessions': 'session.end_others',
+  '/revoke-sessions': 'session.end_others',
+}
+
+const CALLBACK = /^\/(?:oauth2\/)?callback\//
+
+/** The value of a cookie (of either name form), from a Cookie or a Set-Cookie header. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined
+  const match = new RegExp(`(?:^|[;,]\\s*)(?:__Secure-)?better-auth\\.${name}=([^;,]+)`).exec(header)
+  if (!match?.[1]) return undefined
+  const raw = decodeURIComponent(match[1])
+  // Signed cookies are `value.signature`.
+  const dot = raw.lastIndexOf('.')
+  return dot > 0 ? raw.slice(0, dot) : raw
+}
+
+export type SecurityCall = {
+  kind: AuditKind
+  /** The signed-in caller before the call (sign-out ends the session it names). */
+  before: SessionUser | null
+  /** The account a reset token or a sign-in's second step names, read before the call uses it up. */
+  subjectId: string | null
+}
+
+/** What the audit log will say about this call, read before the auth library handles it. */
+export async function beforeSecurityCall(
+  req: FastifyRequest,
+  auth: Auth,
+  path: string,
+  fields: Record<string, unknown> | undefined,
+): Promise<SecurityCall | undefined> {
+  const isCallback = req.method === 'GET' && CALLBACK.test(path)
+  const kind = isCallback ? 'sign_in' : req.method === 'POST' ? KINDS[path] : undefined
+  if (!kind) return undefined
+  const before = await req.server.ctx.sessions.get(req).catch(() => null)
+  let subjectId: string | null = null
+  const context = await auth.$context
+  if (path === '/reset-password' && typeof fields?.token === 'string') {
+    const found = await context.internalAdapter.findVerificationValue(`reset-password:${fields.token}`)
+    subjectId = found?.value ?? null
+  }
+  if (kind === 'sign_in.two_step' && !before) {
+    const challenge = cookieValue(req.headers.cookie, 'two_factor')
+    const found = challenge ? await context.internalAdapter.findVerificationValue(challenge) : null
+    subjectId = found?.value ?? null
+  }
+  return { kind, before, subjectId }
+}
+
+/** Writes the row once the auth library answered. */
+export async function afterSecurityCall(
+  req: FastifyRequest,
+  auth: Auth,
+  call: SecurityCall,
+  fields: Record<string, unknown> | undefined,
+  response: { status: number; body: Record<string, unknown>; setCookies: string[] },
+): Promise<void> {
+  const { db } = req.server.ctx
+  let kind = call.kind
+  let actorId = call.before?.id ?? call.subjectId
+  let detail: string | null = null
+  if (kind === 'sign_in' && typeof fields?.email === 'string') {
+    actorId = await findUserIdByEmail(db, fields.email)
+  } else if (kind === 'sign_in' || (kind === 'sign_in.two_step' && !actorId)) {
+    // A sign-in through Google (or a second step whose challenge was not found): the new session says who.
+    const token = cookieValue(response.setCookies.join(', '), 'session_token')
+    const found = token ? await (await auth.$context).internalAdapter.findSession(token) : null
+    actorId = found?.user.id ?? actorId
+    if (kind === 'sign_in' && req.method === 'GET') detail = 'google'
+  }
+  if (kind === 'sign_in.two_step' && call.before) {
+    // The signed-in person confirming their authenticator: two-step sign-in is on from now.
+    kind = 'two_step.enable'
+  }
+  if (kind === 'sign_in' && response.body.twoFactorRedirect === true) detail = 'password right, code asked'
+  const ok = response.status < 400 && !(req.method === 'GET' && kind === 'sign_in' && !actorId)
+  if (!ok) {
+    const code = typeof response.body.code === 'string' ? response.body.code : 'ERROR'
+    detail = `${code} ${response.status}`
+  }
+  await writeAudit(db, {
+    actorId,
+    kind,
+    target: actorId ? `user:${actorId}` : null,
+    ...auditOrigin(req),
+    result: ok ? 'success' : response.status === 403 ? 'denied' : 'failure',
+    detail,
+  })
+}

@@ -1,0 +1,64 @@
+import { Alert } from '../../components/ui/alert'
+import { Badge } from '../../components/ui/badge'
+import { PageHeader } from '../../components/ui/page-header'
+import { Skeleton } from '../../components/ui/skeleton'
+import { kindLabel, utcTime } from '../admin/audit-log-page'
+import { useSecurityEvents } from './security-api'
+
+function RecentActivity() {
+  const events = useSecurityEvents()
+  return (
+    <section
+      aria-labelledby="activity-heading"
+      className="rounded-xl border border-slate-200 bg-white p-5 sm:p-6"
+    >
+      <h2 id="activity-heading" className="font-semibold text-lg text-slate-900">
+        Recent security activity
+      </h2>
+      <p className="mt-1 text-slate-600 text-sm">
+        Sign-ins and changes to how you sign in. Something you do not recognise? Change your password and sign
+        out everywhere else.
+      </p>
+      {events.isError ? (
+        <Alert tone="error" title="Could not load your activity">
+          <p>{events.error.message}</p>
+        </Alert>
+      ) : events.isPending ? (
+        <Skeleton className="mt-4 h-24 w-full" />
+      ) : events.data.items.length === 0 ? (
+        <p className="mt-4 text-slate-700">Nothing yet.</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-slate-200">
+          {events.data.items.map((event) => (
+            <li key={event.id} className="flex flex-wrap items-start justify-between gap-2 py-3 text-sm">
+              <div className="min-w-0">
+                <p className="font-medium text-slate-900">{kindLabel(event.kind)}</p>
+                <p className="break-all text-slate-600">
+                  <time dateTime={event.at}>{utcTime(event.at)}</time>
+                  {event.ip ? ` · ${event.ip}` : ''}
+                  {event.user_agent ? ` · ${event.user_agent}` : ''}
+                </p>
+              </div>
+              {event.result === 'success' ? null : <Badge tone="outline">Failed</Badge>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+/** `/dashboard/security`: how you sign in, where you are signed in, your data, and what happened lately. */
+export function SecurityPage() {
+  return (
+    <>
+      <title>Security · Laptop Market</title>
+      <PageHeader title="Security">
+        <p>How you sign in, and what happened on your account lately.</p>
+      </PageHeader>
+      <div className="max-w-2xl space-y-6">
+        <RecentActivity />
+      </div>
+    </>
+  )
+}
