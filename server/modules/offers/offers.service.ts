@@ -109,7 +109,18 @@ export async function makeOffer(
   const note = input.note ? input.note : null
   return ctx.db.transaction(async (tx) => {
     // One buyer's offers are made one at a time, so two tabs cannot both slip under a limit.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, buyer.id)).for('update')
+    const [account] = await tx
+      .select({ emailVerified: users.emailVerified })
+      .from(users)
+      .where(eq(users.id, buyer.id))
+      .for('update')
+    // An accepted offer holds the laptop like the payment page does, so it asks what a hold asks: a confirmed email.
+    if (!account?.emailVerified) {
+      throw new AppError(
+        'FORBIDDEN',
+        'Confirm your email address before making an offer: open the link we emailed you when you signed up, or send a new one from Settings (/dashboard/settings).',
+      )
+    }
     const listing = await listingFor(tx, productId)
     if (!listing || listing.removedAt || listing.sellerDisabledAt) throw notFound('Product')
     if (listing.sellerId === buyer.id)
