@@ -955,7 +955,7 @@ export const alertItems = pgTable(
 
 // ---------------------------------------------------------------------------------------------
 // Offers: a buyer proposes a price, the seller accepts, declines or counters (server/modules/offers,
-// docs/decisions/0036-offers.md)
+// docs/decisions/0037-offers.md)
 // ---------------------------------------------------------------------------------------------
 
 /**

@@ -212,6 +212,10 @@ describe('making an offer', () => {
     expect(
       refusal(await call('POST', `/api/products/${own.id}/offers`, seller, { amount: 380 }), 403).code,
     ).toBe('FORBIDDEN')
+    const unconfirmed = await createUser(t.db, { role: 'buyer', emailVerified: false })
+    expect(
+      refusal(await call('POST', `/api/products/${own.id}/offers`, unconfirmed, { amount: 380 }), 403).message,
+    ).toMatch(/Confirm your email address/)
     const sold = await listing({ isSold: true })
     expect(
       refusal(await call('POST', `/api/products/${sold.id}/offers`, buyer, { amount: 380 }), 409).message,
