@@ -4,6 +4,7 @@ import alertDigest from './alert-digest'
 import alertFavourites from './alert-favourites'
 import alertSearchMatches from './alert-search-matches'
 import dealBooked from './deal-booked'
+import dealCancelled from './deal-cancelled'
 import dealCompleted from './deal-completed'
 import dealDisputeOpened from './deal-dispute-opened'
 import dealDisputeResolved from './deal-dispute-resolved'
@@ -33,6 +34,7 @@ export const TEMPLATES = {
   'deal-completed': dealCompleted,
   'deal-dispute-opened': dealDisputeOpened,
   'deal-dispute-resolved': dealDisputeResolved,
+  'deal-cancelled': dealCancelled,
   'message-unread': messageUnread,
   'offer-received': offerReceived,
   'offer-countered': offerCountered,

@@ -1,6 +1,6 @@
 // Offers: a buyer proposes a price, the seller accepts, declines or counters, the buyer accepts a counter,
 // counters again or withdraws; an accepted offer becomes a booking at the agreed price that holds the laptop
-// for the buyer while they pay (docs/decisions/0037-offers.md).
+// for the buyer while they pay (docs/decisions/0038-offers.md).
 //
 // Locks, always in this order so that no two steps deadlock: the buyer's booking of the listing, the listing,
 // the offer (payments lock booking then listing, and a sale closes the listing's offers after both).

@@ -214,7 +214,8 @@ describe('making an offer', () => {
     ).toBe('FORBIDDEN')
     const unconfirmed = await createUser(t.db, { role: 'buyer', emailVerified: false })
     expect(
-      refusal(await call('POST', `/api/products/${own.id}/offers`, unconfirmed, { amount: 380 }), 403).message,
+      refusal(await call('POST', `/api/products/${own.id}/offers`, unconfirmed, { amount: 380 }), 403)
+        .message,
     ).toMatch(/Confirm your email address/)
     const sold = await listing({ isSold: true })
     expect(
