@@ -53,6 +53,7 @@ import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
 import { pageRoutes } from './modules/pages/pages.routes'
 import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
+import { choosePaymentProvider } from './modules/payments/payment-provider'
 import { paymentRoutes } from './modules/payments/payments.routes'
 import { payoutRoutes } from './modules/payouts/payouts.routes'
 import { registerPayoutJobs } from './modules/payouts/payouts.service'
@@ -177,6 +178,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     counters,
     jobs,
     mail,
+    payments: choosePaymentProvider(config, mail),
     lifecycle: { draining: false },
     views,
   })
