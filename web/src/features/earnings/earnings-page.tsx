@@ -171,7 +171,9 @@ function Tile({ label, cents, note }: { label: string; cents: number; note: stri
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <dt className="text-slate-600 text-sm">{label}</dt>
-      <dd className={`mt-1 font-bold text-2xl tabular-nums ${cents < 0 ? 'text-red-700' : 'text-slate-900'}`}>
+      <dd
+        className={`mt-1 font-bold text-lg tabular-nums sm:text-2xl ${cents < 0 ? 'text-red-700' : 'text-slate-900'}`}
+      >
         {formatSignedMoney(cents)}
       </dd>
       <dd className="mt-1 text-slate-500 text-xs">{note}</dd>
