@@ -168,7 +168,7 @@ async function main() {
   const pageRows: { path: string; bytes: number; sent: number; result: Result; plain: Result }[] = []
   let lighthouse: LighthouseFigures[] = []
   try {
-    await seedDemoIfEmpty(database.db, storage)
+    await seedDemoIfEmpty(database.db, storage, { info() {}, warn() {} })
     const appUrl = await app.listen({ host: '127.0.0.1', port: 0 })
 
     const brands = (await app.inject({ url: '/api/brands' })).json<Brand[]>()

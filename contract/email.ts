@@ -10,3 +10,10 @@ export function normalEmail(email: string): string {
 export function sameEmail(a: string, b: string): boolean {
   return normalEmail(a) === normalEmail(b)
 }
+
+/**
+ * Account emails a person can make us send (a reset link, a confirmation link): at most this many to one account
+ * per window, so nobody can flood someone's inbox. Pages say so to everyone alike.
+ */
+export const ACCOUNT_EMAILS_PER_WINDOW = 3
+export const ACCOUNT_EMAIL_WINDOW_MINUTES = 15

@@ -10,6 +10,8 @@ export const Me = z.object({
   email: z.string(),
   role: Role,
   verified: z.boolean(),
+  /** Two-step sign-in is on for this account. */
+  two_factor: z.boolean().optional(),
 })
 export type Me = z.infer<typeof Me>
 

@@ -53,6 +53,9 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     PORT: process.env.E2E_PORT ?? '4173',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     SEED_DEMO: 'auto',
+    // Every journey signs up its own accounts, and holds laptops, from this one address.
+    SIGNUPS_PER_ADDRESS_PER_HOUR: '0',
+    LIVE_HOLDS_PER_ADDRESS: '1000',
   },
 })
 

@@ -34,6 +34,7 @@ import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
 import { createAuthEmails } from './mail/auth-emails'
 import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
+import { accountRoutes } from './modules/account/account.routes'
 import { registerAlertJobs } from './modules/alerts/alerts.jobs'
 import { unsubscribeRoutes } from './modules/alerts/unsubscribe.routes'
 import { auditRoutes } from './modules/audit/audit.routes'
@@ -276,6 +277,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(payoutRoutes)
       await typed.register(financeRoutes)
       await typed.register(auditRoutes)
+      await typed.register(accountRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

@@ -28,6 +28,8 @@ const Env = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  // Admins must have two-step sign-in on before any admin action: on by default in production only.
+  REQUIRE_ADMIN_TWO_FACTOR: z.enum(['true', 'false']).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -47,6 +49,8 @@ const Env = z.object({
   HOLD_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   HOLDS_PER_LISTING_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
   LIVE_HOLDS_PER_BUYER: z.coerce.number().int().min(1).max(100).default(3),
+  LIVE_HOLDS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(3),
+  SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(10),
   AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   // Messages between buyer and seller: how many one user may send a minute, and when an unread one is emailed
   MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
@@ -94,11 +98,15 @@ export type Config = {
   /** After SIGTERM, how long health answers 503 while requests are still taken, before the listener closes. */
   shutdownDelayMs: number
   webDistDir: string
+  /** Admin actions answer 403 until the admin has turned on two-step sign-in. */
+  requireAdminTwoFactor: boolean
   /** Signs session cookies and access tokens. Required in production; elsewhere one is kept in DATA_DIR. */
   authSecret: string | undefined
   accessTokenTtlSeconds: number
   /** Changes (POST, PUT, PATCH, DELETE) allowed per client address per minute; 0 turns the limit off. */
   rateLimitPerMinute: number
+  /** Email sign-ups allowed per client address per hour; 0 turns the limit off. */
+  signupsPerAddressPerHour: number
   /** Which proxies' X-Forwarded-For to believe for the client address (limits are per address). */
   trustProxy: boolean | number | string
   /** Present when "Continue with Google" is configured; the issuer is configurable for local providers. */
@@ -129,6 +137,8 @@ export type Config = {
     holdsPerListingPerDay: number
     /** Holds one buyer may have running at once (on different listings). */
     liveHoldsPerBuyer: number
+    /** Holds running at once that were taken from one client address, whoever took them. */
+    liveHoldsPerAddress: number
     autoCompleteDays: number
   }
   /** A listing not renewed for this many days leaves search and the home page; its seller is told 3 days before. */
@@ -208,7 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    requireAdminTwoFactor: (e.REQUIRE_ADMIN_TWO_FACTOR ?? String(e.NODE_ENV === 'production')) === 'true',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     trustProxy:
       e.TRUST_PROXY === 'false' || e.TRUST_PROXY === ''
         ? false
@@ -251,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       holdSeconds: e.HOLD_SECONDS,
       holdsPerListingPerDay: e.HOLDS_PER_LISTING_PER_DAY,
       liveHoldsPerBuyer: e.LIVE_HOLDS_PER_BUYER,
+      liveHoldsPerAddress: e.LIVE_HOLDS_PER_ADDRESS,
       autoCompleteDays: e.AUTO_COMPLETE_DAYS,
     },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,

@@ -24,7 +24,7 @@ async function main() {
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.
     const { seedDemoIfEmpty } = await import('./db/seed')
-    if (await seedDemoIfEmpty(database.db, storage)) app.log.info('Filled the empty database with demo data')
+    await seedDemoIfEmpty(database.db, storage, app.log)
   }
   // Paid sales the ledger has not seen (recorded before it began, or the demo's) get their postings.
   const posted = await postUnpostedSales(database.db, config.payouts.fee)

@@ -455,9 +455,14 @@ export const bookingHolds = pgTable(
       .notNull()
       .references(() => users.id),
     holdUntil: timestamp('hold_until', { withTimezone: true }).notNull(),
+    /** The client address the hold was taken from: live holds are limited per address too. */
+    clientAddress: text('client_address'),
     createdAt: createdAt(),
   },
-  (t) => [index('booking_holds_buyer_product_idx').on(t.buyerId, t.productId, t.createdAt)],
+  (t) => [
+    index('booking_holds_buyer_product_idx').on(t.buyerId, t.productId, t.createdAt),
+    index('booking_holds_address_idx').on(t.clientAddress, t.holdUntil),
+  ],
 )
 
 // ---------------------------------------------------------------------------------------------

@@ -13,7 +13,10 @@ async function main() {
   try {
     const storage = await createMediaStorage(config, database.db)
     const started = performance.now()
-    const summary = await seedDemo(database.db, storage)
+    const summary = await seedDemo(database.db, storage, {
+      info: (msg) => console.log(msg),
+      warn: (_obj, msg) => console.warn(`WARNING: ${msg}`),
+    })
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     if (!summary) {
       console.log('The database already has brands: nothing seeded.')

@@ -34,10 +34,12 @@ const DAY = 24 * 60 * 60 * 1000
 
 let t: TestApp
 let firstSeed: boolean
+const warnings: { obj: object; msg: string }[] = []
+const log = { info() {}, warn: (obj: object, msg: string) => void warnings.push({ obj, msg }) }
 
 beforeAll(async () => {
   t = await createTestApp()
-  firstSeed = await seedDemoIfEmpty(t.db, t.storage)
+  firstSeed = await seedDemoIfEmpty(t.db, t.storage, log)
 }, SEED_TIMEOUT)
 
 afterAll(async () => {
@@ -67,6 +69,15 @@ describe('seedDemoIfEmpty', () => {
     expect(counts.brands).toBeGreaterThanOrEqual(6)
     expect(counts.products).toBeGreaterThanOrEqual(36)
     expect(counts.users).toBe(DEMO_ACCOUNTS.length + DEMO_SELLERS.length + DEMO_PAST_BUYERS.length)
+  })
+
+  it('warns that it made demo accounts, naming each of them', () => {
+    expect(warnings).toHaveLength(1)
+    const [warning] = warnings
+    for (const account of DEMO_ACCOUNTS) expect(warning?.msg).toContain(account.email)
+    expect((warning?.obj as { accounts?: string[] } | undefined)?.accounts).toHaveLength(
+      DEMO_ACCOUNTS.length + DEMO_SELLERS.length + DEMO_PAST_BUYERS.length,
+    )
   })
 
   it('lists every condition, across every brand', async () => {
@@ -271,7 +282,7 @@ describe('seedDemoIfEmpty', () => {
   it('does nothing on a database that already has brands', async () => {
     const before = await tableCounts(t.db)
     const keys = t.storage.files.size
-    expect(await seedDemoIfEmpty(t.db, t.storage)).toBe(false)
+    expect(await seedDemoIfEmpty(t.db, t.storage, log)).toBe(false)
     expect(await tableCounts(t.db)).toEqual(before)
     expect(t.storage.files.size).toBe(keys)
   })
@@ -282,7 +293,7 @@ describe('seedDemoIfEmpty', () => {
       const { database, drop } = await openTestDatabase()
       try {
         const storage = new MemoryMediaStorage()
-        expect(await seedDemoIfEmpty(database.db, storage)).toBe(true)
+        expect(await seedDemoIfEmpty(database.db, storage, log)).toBe(true)
         const snapshot = (db: Db) =>
           db
             .select({

@@ -1,5 +1,5 @@
 import { hashPassword } from 'better-auth/crypto'
-import { sql } from 'drizzle-orm'
+import { asc, sql } from 'drizzle-orm'
 import type { MediaStorage } from '#server/lib/storage'
 import type { Db } from './client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
@@ -14,7 +14,7 @@ import { planPhotos, writeDemoPhotos } from './demo/photos'
 import { DEMO_PRODUCTS } from './demo/products'
 import { seedDemoReviews } from './demo/reviews'
 import { createBooking, createBrand, createPayment, createProduct, createUser } from './factories'
-import { brands } from './schema'
+import { brands, users as usersTable } from './schema'
 
 /**
  * Every demo date counts back from this fixed moment, so the seed writes the same rows every time.
@@ -32,11 +32,19 @@ export type DemoSummary = {
   images: number
   users: number
   bookings: number
+  /** The demo accounts made (all share the public demo password); none when the database had accounts. */
+  accounts: string[]
 }
 
-/** Fills an empty database with the demo brands, listings and one account per role. */
-export async function seedDemoIfEmpty(db: Db, storage: MediaStorage): Promise<boolean> {
-  return (await seedDemo(db, storage)) !== undefined
+/** Where the seed says what it did: creating demo accounts is always a warning, naming them. */
+export type SeedLog = { info(msg: string): void; warn(obj: object, msg: string): void }
+
+/**
+ * Fills an empty database: the demo brands always (reference data), and the demo listings, sales and one
+ * account per role only when the database holds no account at all.
+ */
+export async function seedDemoIfEmpty(db: Db, storage: MediaStorage, log: SeedLog): Promise<boolean> {
+  return (await seedDemo(db, storage, log)) !== undefined
 }
 
 async function hasBrands(db: Db): Promise<boolean> {
@@ -44,13 +52,26 @@ async function hasBrands(db: Db): Promise<boolean> {
   return rows.length > 0
 }
 
+/** Any account at all: an admin made with `npm run admin` before the first start counts. */
+async function hasAccounts(db: Db): Promise<boolean> {
+  const rows = await db.select({ id: usersTable.id }).from(usersTable).limit(1)
+  return rows.length > 0
+}
+
 /**
- * Seeds when the database has no brands and says what it wrote; undefined when it was not empty.
- * Pictures go to storage first (their keys are fixed, so a retry overwrites them); the rows go in
- * one transaction, so a crash leaves an empty database that is seeded again on the next start.
+ * Seeds when the database has no brands and says what it wrote; undefined when it was not empty. A
+ * database that already holds an account gets the brands alone: demo accounts with a public password must
+ * never sit beside real ones. Pictures go to storage first (their keys are fixed, so a retry overwrites
+ * them); the rows go in one transaction, so a crash leaves an empty database that is seeded again on the
+ * next start.
  */
-export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSummary | undefined> {
+export async function seedDemo(
+  db: Db,
+  storage: MediaStorage,
+  log: SeedLog,
+): Promise<DemoSummary | undefined> {
   if (await hasBrands(db)) return undefined
+  const withDemoAccounts = !(await hasAccounts(db))
 
   const listings = DEMO_PRODUCTS.map((product, index) => {
     const id = stableUuid(`product:${product.slug}`)
@@ -59,18 +80,22 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
 
   // Hashing is deliberately slow, so all demo accounts share one hash of the one demo password.
   const [passwordHash, images] = await Promise.all([
-    hashPassword(DEMO_PASSWORD),
-    writeDemoPhotos(storage, listings),
+    withDemoAccounts ? hashPassword(DEMO_PASSWORD) : '',
+    withDemoAccounts ? writeDemoPhotos(storage, listings) : 0,
     Promise.all(DEMO_BRANDS.map((b) => storage.put(`brands/${b.slug}.svg`, Buffer.from(brandLogoSvg(b))))),
   ])
 
-  return db.transaction(async (tx) => {
+  const summary = await db.transaction(async (tx): Promise<DemoSummary | undefined> => {
     // Several app instances may start at once against one PostgreSQL: one seeds, the others wait
     // here and then find the brands.
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`)
     if (await hasBrands(tx)) return undefined
-
     const accountsCreatedAt = new Date(DEMO_REFERENCE_DATE.getTime() - 120 * DAY)
+    if (!withDemoAccounts || (await hasAccounts(tx))) {
+      await seedBrands(tx, storage, accountsCreatedAt)
+      return { brands: DEMO_BRANDS.length, products: 0, images: 0, users: 0, bookings: 0, accounts: [] }
+    }
+
     const people = [...DEMO_ACCOUNTS, ...DEMO_SELLERS]
     const users = new Map<string, Awaited<ReturnType<typeof createUser>>>()
     for (const [i, person] of people.entries()) {
@@ -90,16 +115,7 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
       )
     }
 
-    const brandIds = new Map<string, string>()
-    for (const brand of DEMO_BRANDS) {
-      const row = await createBrand(tx, {
-        id: stableUuid(`brand:${brand.slug}`),
-        name: brand.name,
-        imageUrl: storage.url(`brands/${brand.slug}.svg`),
-        createdAt: accountsCreatedAt,
-      })
-      brandIds.set(brand.slug, row.id)
-    }
+    const brandIds = await seedBrands(tx, storage, accountsCreatedAt)
 
     const created = new Map<string, Awaited<ReturnType<typeof createProduct>>>()
     for (const { product, id, photos } of listings) {
@@ -161,14 +177,49 @@ export async function seedDemo(db: Db, storage: MediaStorage): Promise<DemoSumma
         brandIds,
       })
     }
+    const made = await tx
+      .select({ email: usersTable.email })
+      .from(usersTable)
+      .orderBy(asc(usersTable.createdAt))
     return {
       brands: DEMO_BRANDS.length,
       products: created.size,
       images,
-      users: people.length,
+      users: made.length,
       bookings,
+      accounts: made.map((u) => u.email),
     }
   })
+  if (summary && summary.accounts.length > 0) {
+    const roles = people().map((p) => `${p.email} (${p.role})`)
+    log.warn(
+      { accounts: summary.accounts },
+      `Filled the empty database with demo data. Created ${summary.accounts.length} demo accounts whose password is public ("${DEMO_PASSWORD}"), among them ${roles.join(', ')}. Never use this database for real people: start from an empty one with SEED_DEMO=never.`,
+    )
+  } else if (summary) {
+    log.info(
+      'Added the demo brands; the database already holds accounts, so no demo accounts, listings or sales were created',
+    )
+  }
+  return summary
+}
+
+function people() {
+  return DEMO_ACCOUNTS.map((a) => ({ email: a.email, role: a.role }))
+}
+
+async function seedBrands(tx: Db, storage: MediaStorage, createdAt: Date): Promise<Map<string, string>> {
+  const brandIds = new Map<string, string>()
+  for (const brand of DEMO_BRANDS) {
+    const row = await createBrand(tx, {
+      id: stableUuid(`brand:${brand.slug}`),
+      name: brand.name,
+      imageUrl: storage.url(`brands/${brand.slug}.svg`),
+      createdAt,
+    })
+    brandIds.set(brand.slug, row.id)
+  }
+  return brandIds
 }
 
 /**

@@ -7,10 +7,11 @@ import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { APIError } from 'better-auth/api'
 import { genericOAuth } from 'better-auth/plugins/generic-oauth'
+import { twoFactor } from 'better-auth/plugins/two-factor'
 import { eq } from 'drizzle-orm'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
-import { accounts, sessions, users, verifications } from '#server/db/schema'
+import { accounts, sessions, twoFactors, users, verifications } from '#server/db/schema'
 import { hasControlCharacter } from './control-characters'
 import { ownOrigins } from './origin'
 
@@ -74,6 +75,8 @@ export type AuthEmails = {
 }
 
 export const RESET_TOKEN_SECONDS = 60 * 60
+/** How long "remember this device" skips the sign-in code. */
+export const TRUST_DEVICE_SECONDS = 30 * 24 * 60 * 60
 export const VERIFY_TOKEN_SECONDS = 60 * 60 * 24
 
 /** `sessionStore`: Redis when configured, so every instance finds a session without the database. */
@@ -96,7 +99,7 @@ export function createAuth(
       provider: 'pg',
       usePlural: true,
       transaction: true,
-      schema: { users, sessions, accounts, verifications },
+      schema: { users, sessions, accounts, verifications, twoFactors },
     }),
     emailAndPassword: {
       enabled: true,
@@ -183,23 +186,34 @@ export function createAuth(
         },
       },
     },
-    plugins: google
-      ? [
-          genericOAuth({
-            config: [
-              {
-                providerId: 'google',
-                name: 'Google',
-                discoveryUrl: `${google.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
-                clientId: google.clientId,
-                clientSecret: google.clientSecret,
-                scopes: ['openid', 'email', 'profile'],
-                pkce: true,
-              },
-            ],
-          }),
-        ]
-      : [],
+    plugins: [
+      // Two-step sign-in: an authenticator app's code (TOTP) after the password, ten one-time backup codes,
+      // and a device remembered for 30 days on request. Secrets and backup codes are stored encrypted.
+      twoFactor({
+        issuer: 'Laptop Market',
+        trustDeviceMaxAge: TRUST_DEVICE_SECONDS,
+        backupCodeOptions: { amount: 10, length: 10 },
+        // Ten wrong codes lock the second step for 15 minutes (five per sign-in attempt before a new one).
+        accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 15 * 60 },
+      }),
+      ...(google
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: 'google',
+                  name: 'Google',
+                  discoveryUrl: `${google.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+                  clientId: google.clientId,
+                  clientSecret: google.clientSecret,
+                  scopes: ['openid', 'email', 'profile'],
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
   })
 }
 

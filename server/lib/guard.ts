@@ -39,10 +39,24 @@ export const SECURITY_SCHEMES = {
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
 } as const
 
+export const ADMIN_TWO_FACTOR_MESSAGE =
+  'Admin tools need two-step sign-in. Turn it on under Dashboard → Security (/dashboard/security), then try again.'
+
 function guardHook(guard: Guard): onRequestHookHandler {
+  const adminRoute = guard.roles !== 'any' && guard.roles.includes('admin')
   return async (req) => {
-    req.user =
+    const user =
       guard.roles === 'any' ? await requireUser(req) : await requireRole(req, ...(guard.roles as Role[]))
+    // An admin acting as admin needs a second factor wherever the configuration asks for one.
+    if (
+      adminRoute &&
+      user.role === 'admin' &&
+      !user.twoFactorEnabled &&
+      req.server.ctx.config.requireAdminTwoFactor
+    ) {
+      throw new AppError('FORBIDDEN', ADMIN_TWO_FACTOR_MESSAGE)
+    }
+    req.user = user
   }
 }
 

@@ -15,6 +15,8 @@ export type SessionUser = {
   email: string
   role: Role
   isVerified: boolean
+  /** Two-step sign-in is on (admins need it where REQUIRE_ADMIN_TWO_FACTOR is on). */
+  twoFactorEnabled?: boolean
   /** The session the caller signed in with (a bearer token carries its session's id). */
   sessionId?: string
 }
@@ -44,6 +46,7 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
       email: row.email,
       role: row.role,
       isVerified: row.verifiedAt !== null,
+      twoFactorEnabled: row.twoFactorEnabled,
     }
   }
 

@@ -2,14 +2,15 @@
 // Each account gets at most a few of each per quarter hour, so nobody can flood someone's inbox by asking
 // again and again; the answer to the caller stays the same either way (it never says whether an account
 // exists).
+import { ACCOUNT_EMAIL_WINDOW_MINUTES, ACCOUNT_EMAILS_PER_WINDOW } from '#contract/email'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { type AuthEmails, RESET_TOKEN_SECONDS } from '#server/lib/auth'
 import type { CounterStore } from '#server/lib/rate-limit'
 import type { Mail } from './mail'
 
-export const EMAILS_PER_ACCOUNT = 3
-const WINDOW_MS = 15 * 60_000
+export const EMAILS_PER_ACCOUNT = ACCOUNT_EMAILS_PER_WINDOW
+const WINDOW_MS = ACCOUNT_EMAIL_WINDOW_MINUTES * 60_000
 
 /** Where a reset link opens: the app's reset page, which posts the token to /api/auth/reset-password. */
 export function resetPasswordUrl(siteUrl: string, token: string): string {

@@ -2,7 +2,7 @@
 // tokens from GET /api/jwt, and the identities every protected endpoint is checked against.
 
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import type { InjectOptions, LightMyRequestResponse as Response } from 'fastify'
 import { vi } from 'vitest'
 import type { Role } from '#contract/users'
@@ -304,6 +304,11 @@ export async function buildIdentities(
   const admin = await signedInAccount(app, { ...adminSignUp, user: { ...adminSignUp.user, role: 'admin' } })
   const deleted = await signUpDeletedUser(app, admin)
   const deletedUser: SignedInAccount = { ...deleted.user, cookie: deleted.cookie, token: deleted.token }
+  // Each has confirmed their email address, as a buyer must before holding a laptop to pay.
+  await db
+    .update(users)
+    .set({ emailVerified: true })
+    .where(inArray(users.id, [buyer.id, otherBuyer.id, seller.id, otherSeller.id, admin.id, deletedUser.id]))
 
   const listing = await insertListing(db, { sellerId: seller.id, isAdvertised: true })
   const booking = await insertBooking(db, { buyer, listing })

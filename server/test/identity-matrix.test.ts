@@ -380,6 +380,15 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/me', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/dashboard/overview', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/security-events', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/me/sessions', expected: ANY_SIGNED_IN },
+  {
+    method: 'DELETE',
+    route: '/api/me/sessions/{id}',
+    url: '/api/me/sessions/no-such-session',
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  // Each identity holds one session (its cookie and its token share it), so there is no other to end.
+  { method: 'DELETE', route: '/api/me/sessions', expected: ANY_SIGNED_IN },
   {
     method: 'GET',
     route: '/api/audit-log',
@@ -390,13 +399,21 @@ const ROWS: Row[] = [
     method: 'GET',
     route: '/api/jwt',
     url: (f) => `/api/jwt?email=${q(f.buyer.email)}`,
-    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 403, seller: 403, otherSeller: 403, admin: 403 },
+    // A token is issued to the session cookie only: a bearer token cannot renew itself.
+    expected: {
+      ...SIGNED_OUT,
+      buyer: { cookie: 200, bearer: 403 },
+      otherBuyer: 403,
+      seller: 403,
+      otherSeller: 403,
+      admin: 403,
+    },
   },
   {
     method: 'GET',
     route: '/api/jwt',
     url: (f) => `/api/jwt?email=${q(f.admin.email)}`,
-    expected: ADMIN_ONLY,
+    expected: { ...ADMIN_ONLY, admin: { cookie: 200, bearer: 403 } },
   },
   {
     method: 'GET',

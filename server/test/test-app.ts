@@ -64,6 +64,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'silent',
     PUBLIC_CACHE_TTL_MS: '0',
     RATE_LIMIT_PER_MINUTE: '0',
+    // Test files sign up many accounts and take many holds from one address; the limits' own tests set them.
+    SIGNUPS_PER_ADDRESS_PER_HOUR: '0',
+    LIVE_HOLDS_PER_ADDRESS: '1000',
     ...env,
   })
   const outbox: OutgoingEmail[] = []

@@ -10,7 +10,7 @@ export default defineEmail<{ url: string }>({
         preview: 'One click and your address shows as verified.',
         heading: 'Confirm your email address',
         paragraphs: [
-          'Welcome to Laptop Market. Please confirm that this address is yours: buyers and sellers see a verified address as a sign they can reach you.',
+          'Welcome to Laptop Market. Please confirm that this address is yours: buyers and sellers see a verified address as a sign they can reach you, and you need one to pay for a laptop.',
         ],
         action: { label: 'Confirm my address', url },
         footnote:

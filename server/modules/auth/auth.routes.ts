@@ -4,11 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ErrorBody, type ErrorCode } from '#contract/errors'
 import { AccessToken, EmailQuery, Me } from '#contract/users'
+import type { Auth } from '#server/lib/auth'
 import { sendError } from '#server/lib/error-handler'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
 import { normalisedEmail, readAuthBody } from './auth-body'
+import { isStaleResetLink, passwordChanged, resetTokenOf, STALE_RESET_LINK } from './reset-links'
 import { afterSecurityCall, beforeSecurityCall, type SecurityCall } from './security-events'
 import { createSignInLimiter, type GuessKind } from './sign-in-limit'
 
@@ -39,6 +41,43 @@ const GUESSES: Record<string, GuessKind> = {
   '/api/auth/sign-in/email': 'signin',
   '/api/auth/verify-password': 'password',
   '/api/auth/change-password': 'password',
+  // Two-step sign-in: its password checks, and the codes (Better Auth also locks the second step after ten).
+  '/api/auth/two-factor/enable': 'password',
+  '/api/auth/two-factor/disable': 'password',
+  '/api/auth/two-factor/generate-backup-codes': 'password',
+  '/api/auth/two-factor/verify-totp': 'password',
+  '/api/auth/two-factor/verify-backup-code': 'password',
+}
+
+/**
+ * Turning two-step sign-in off takes the password (Better Auth checks it) and a current code from the
+ * authenticator app or an unused backup code (checked here first, against the caller's own second factor).
+ */
+async function checkCurrentCode(auth: Auth, headers: Headers, code: unknown): Promise<Response | undefined> {
+  const refuse = (status: number, message: string, errorCode: string) =>
+    new Response(JSON.stringify({ message, code: errorCode }), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    })
+  if (typeof code !== 'string' || !/^[A-Za-z0-9-]{6,20}$/.test(code.trim())) {
+    return refuse(400, 'Enter a code from your authenticator app, or a backup code', 'CODE_REQUIRED')
+  }
+  const trimmed = code.trim()
+  try {
+    await auth.api.verifyTOTP({ body: { code: trimmed }, headers })
+    return undefined
+  } catch {}
+  if (trimmed.includes('-')) {
+    try {
+      await auth.api.verifyBackupCode({ body: { code: trimmed, disableSession: true }, headers })
+      return undefined
+    } catch {}
+  }
+  return refuse(
+    401,
+    'That code is not right. Enter the current code from your authenticator app.',
+    'INVALID_CODE',
+  )
 }
 
 /**
@@ -47,7 +86,7 @@ const GUESSES: Record<string, GuessKind> = {
  * reshaped into ours.
  */
 const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
-  const { auth, counters, config, sessions } = app.ctx
+  const { auth, counters, config, sessions, db } = app.ctx
   const limiter = createSignInLimiter(counters)
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) =>
@@ -87,6 +126,43 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
         request = new Request(url, { method: 'POST', headers, body: JSON.stringify(forwarded) })
       }
 
+      // Whose password a reset or a change replaces: every reset link sent before then ends with it.
+      let passwordOwner: string | undefined
+      if (req.method === 'POST' && url.pathname === '/api/auth/reset-password') {
+        const link = await resetTokenOf(auth, fields?.token)
+        if (link && (await isStaleResetLink(db, link))) {
+          return sendError(reply, 400, 'VALIDATION', STALE_RESET_LINK)
+        }
+        passwordOwner = link?.userId
+      }
+      if (req.method === 'POST' && url.pathname === '/api/auth/change-password') {
+        passwordOwner = (await sessions.get(req).catch(() => null))?.id
+      }
+      // Someone else's session is not the caller's to end: it is answered like one that does not exist.
+      if (req.method === 'POST' && url.pathname === '/api/auth/revoke-session' && fields) {
+        const caller = await sessions.get(req).catch(() => null)
+        if (caller && !(await ownsSession(auth, caller.id, fields.token))) {
+          return sendError(reply, 404, 'NOT_FOUND', 'No such session of yours')
+        }
+      }
+      // Sign-ups from one client address are limited: accounts are free, and many cheap ones could
+      // otherwise share out what each one is limited to (holds, bookings).
+      if (
+        req.method === 'POST' &&
+        url.pathname === '/api/auth/sign-up/email' &&
+        config.signupsPerAddressPerHour > 0
+      ) {
+        const { count, resetMs } = await counters.increment(`signup:${req.ip}`, 60 * 60_000)
+        if (count > config.signupsPerAddressPerHour) {
+          reply.header('retry-after', String(Math.ceil(resetMs / 1000)))
+          return sendError(
+            reply,
+            429,
+            'RATE_LIMITED',
+            `Too many accounts were made from your network in the last hour. Please try again in ${Math.max(1, Math.ceil(resetMs / 60_000))} minutes.`,
+          )
+        }
+      }
       const security = await beforeSecurityCall(req, auth, url.pathname.slice(AUTH_PREFIX.length), fields)
       const record = async (status: number, body: Record<string, unknown>, setCookies: string[]) => {
         if (!security) return
@@ -109,7 +185,11 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
 
       let response: Response
       try {
-        response = await auth.handler(request)
+        const refused =
+          req.method === 'POST' && url.pathname === '/api/auth/two-factor/disable'
+            ? await checkCurrentCode(auth, headers, fields?.code)
+            : undefined
+        response = refused ?? (await auth.handler(request))
       } catch (err) {
         if (reservation) await reservation.settle('other')
         throw err
@@ -136,6 +216,8 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       if (cookies.length > 0) reply.header('set-cookie', cookies)
       await record(response.status, parsed as Record<string, unknown>, cookies)
 
+      if (response.ok && passwordOwner) await passwordChanged(db, passwordOwner)
+
       if (response.status >= 400) {
         let message =
           typeof parsed.message === 'string' && parsed.message
@@ -151,6 +233,13 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       return reply.send(text)
     },
   })
+}
+
+/** True when the session token is one of this account's live sessions. */
+async function ownsSession(auth: Auth, userId: string, token: unknown): Promise<boolean> {
+  if (typeof token !== 'string' || !token) return false
+  const found = await (await auth.$context).internalAdapter.findSession(token)
+  return found?.session.userId === userId
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -182,7 +271,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const user = caller(req)
-      return { id: user.id, name: user.name, email: user.email, role: user.role, verified: user.isVerified }
+      return {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        role: user.role,
+        verified: user.isVerified,
+        two_factor: user.twoFactorEnabled ?? false,
+      }
     },
   )
 
@@ -198,6 +294,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
+      // Tokens come only from the session cookie: a bearer token that could renew itself would let a stolen
+      // 15-minute token live as long as its session.
+      if (req.headers.authorization !== undefined) {
+        throw new AppError(
+          'FORBIDDEN',
+          'A new token is issued only to a signed-in browser session, not to a bearer token',
+        )
+      }
       const user = caller(req)
       if (user.email.toLowerCase() !== req.query.email.toLowerCase()) {
         throw new AppError('FORBIDDEN', 'A token is issued only for your own email')

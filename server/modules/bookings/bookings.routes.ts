@@ -85,7 +85,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const hold = await holdBooking(db, caller(req), req.params.id, config.deal)
+      const hold = await holdBooking(db, caller(req), req.params.id, config.deal, req.ip)
       const holdUntil = hold.holdUntil.toISOString()
       if (hold.held) return { holdUntil }
       return reply.code(409).send({

@@ -30,6 +30,7 @@ export async function holdBooking(
   buyer: SessionUser,
   bookingId: string,
   settings: Config['deal'],
+  clientAddress: string,
 ): Promise<HoldOutcome> {
   const outcome = await db.transaction(async (tx): Promise<HoldOutcome & { isNew?: boolean }> => {
     const row = await lockDeal(tx, buyer, bookingId)
@@ -51,7 +52,19 @@ export async function holdBooking(
     if (own) return { held: true, holdUntil: own.holdUntil }
 
     // One buyer's holds are taken one at a time, so two tabs cannot both slip under a limit.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, buyer.id)).for('update')
+    const [account] = await tx
+      .select({ emailVerified: users.emailVerified })
+      .from(users)
+      .where(eq(users.id, buyer.id))
+      .for('update')
+    // A hold keeps a laptop from every other buyer, so it costs something a throwaway account does not
+    // have for free: a confirmed email address.
+    if (!account?.emailVerified) {
+      throw new AppError(
+        'FORBIDDEN',
+        'Confirm your email address before paying: open the link we emailed you when you signed up, or send a new one from Settings (/dashboard/settings).',
+      )
+    }
     const [recent] = await tx
       .select({
         n: sql<number>`count(*)::int`,
@@ -83,6 +96,28 @@ export async function holdBooking(
       )
     }
 
+    // Many accounts from one client address share one allowance of live holds. Holds from one address
+    // are taken one at a time (a transaction-scoped advisory lock), so parallel requests cannot all slip under it.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hold-address:${clientAddress}`}))`)
+    const [fromAddress] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(bookingHolds)
+      // A booking's earlier holds have ended (their hold_until is past), so one live hold counts once.
+      .innerJoin(productHolds, eq(productHolds.bookingId, bookingHolds.bookingId))
+      .where(
+        and(
+          eq(bookingHolds.clientAddress, clientAddress),
+          gt(bookingHolds.holdUntil, sql`now()`),
+          gt(productHolds.holdUntil, sql`now()`),
+        ),
+      )
+    if ((fromAddress?.n ?? 0) >= settings.liveHoldsPerAddress) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `${fromAddress?.n} laptops are already being paid for from your network, the most at once. Try again when one of those payments ends.`,
+      )
+    }
+
     const [taken] = await tx
       .insert(productHolds)
       .values({
@@ -106,7 +141,7 @@ export async function holdBooking(
     }
     await tx
       .insert(bookingHolds)
-      .values({ bookingId, productId, buyerId: buyer.id, holdUntil: taken.holdUntil })
+      .values({ bookingId, productId, buyerId: buyer.id, holdUntil: taken.holdUntil, clientAddress })
     // When the hold runs out unpaid, the people who saved the laptop hear it is available again.
     await recordHoldEnd(tx, productId, sql`${taken.holdUntil}::timestamptz + interval '1 second'`)
     return { held: true, holdUntil: taken.holdUntil, isNew: true }

@@ -5,8 +5,20 @@ import { sessionKeys } from '../../lib/query-keys'
 
 export type SignupRole = 'buyer' | 'seller'
 
+/** `twoFactorRedirect`: the password was right and a code from the authenticator app is asked next. */
 export function signInWithEmail(input: { email: string; password: string }) {
-  return api.post<unknown>('/auth/sign-in/email', input)
+  return api.post<{ twoFactorRedirect?: boolean }>('/auth/sign-in/email', input)
+}
+
+/** The second step of a sign-in: a code from the authenticator app, or a backup code. */
+export function verifySignInCode(input: { code: string; backup: boolean; trustDevice: boolean }) {
+  const code = input.code.trim()
+  return input.backup
+    ? api.post<unknown>('/auth/two-factor/verify-backup-code', { code, trustDevice: input.trustDevice })
+    : api.post<unknown>('/auth/two-factor/verify-totp', {
+        code: code.replace(/\s/g, ''),
+        trustDevice: input.trustDevice,
+      })
 }
 
 export function signUpWithEmail(input: { name: string; email: string; password: string; role: SignupRole }) {
@@ -57,9 +69,12 @@ export function useAuthOptions() {
 /**
  * Where to go after signing in: the `from` page when it is a path on this site, else home. Anything
  * else (`//evil.example`, `https://…`) is ignored so the login page cannot be used to send people away.
+ * A path with whitespace or a control character is refused too: browsers drop tabs and newlines from a URL,
+ * so `/log\tin` would lead back to the login page and `/\t/evil.example` off the site.
  */
 export function safeReturnPath(from: string | null | undefined): string {
   if (!from?.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return '/'
+  if (/[\s\p{Cc}\p{Cf}]/u.test(from)) return '/'
   if (from.startsWith('/login') || from.startsWith('/signup')) return '/'
   return from
 }

@@ -53,6 +53,14 @@ describe('safeReturnPath', () => {
       '/\\evil.example',
       '/login',
       '/signup?from=/x',
+      // Browsers drop tabs and newlines from a URL: these would reach /login again, or another site.
+      '/log\tin',
+      '/log\nin',
+      '/\t/evil.example',
+      '/\r\n/evil.example',
+      '/dashboard /x',
+      '/dash\u0000board',
+      '/dash\u200bboard',
     ]) {
       expect(safeReturnPath(from)).toBe('/')
     }

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
+import { ACCOUNT_EMAIL_WINDOW_MINUTES, ACCOUNT_EMAILS_PER_WINDOW } from '#contract/email'
 import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
@@ -52,7 +53,9 @@ export function ForgotPasswordPage() {
               a link to choose a new password. The link works for one hour.
             </p>
             <p className="text-sm">
-              Nothing arrived after a few minutes? Look in your spam folder, or{' '}
+              To keep inboxes safe, we send at most {ACCOUNT_EMAILS_PER_WINDOW} reset emails to an address
+              every {ACCOUNT_EMAIL_WINDOW_MINUTES} minutes, whoever asks. Nothing arrived after a few minutes?
+              Look in your spam folder; if it is not there, wait {ACCOUNT_EMAIL_WINDOW_MINUTES} minutes, then{' '}
               <button
                 type="button"
                 className="font-semibold text-accent hover:underline"

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, useSearchParams } from 'react-router'
 import { paths } from '#contract/pages'
@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { signInWithEmail } from './auth-api'
+import { signInWithEmail, verifySignInCode } from './auth-api'
 import { AuthCard, FormError, OrDivider } from './auth-card'
 import { LoginForm } from './auth-schemas'
 import { GoogleButton } from './google-button'
@@ -20,12 +20,85 @@ function describeOAuthError(code: string): string {
   return 'Google sign-in failed. Please try again or sign in with your email and password.'
 }
 
+/** The second step when two-step sign-in is on: a code from the authenticator app, or a backup code. */
+function CodeStep({ onDone }: { onDone: () => Promise<void> }) {
+  const [backup, setBackup] = useState(false)
+  const [code, setCode] = useState('')
+  const [trustDevice, setTrustDevice] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!code.trim()) {
+      setError(
+        backup ? 'Enter one of your backup codes' : 'Enter the 6-digit code from your authenticator app',
+      )
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      await verifySignInCode({ code, backup, trustDevice })
+    } catch (err) {
+      setBusy(false)
+      setError(errorMessage(err, 'That code did not work. Please try again.'))
+      return
+    }
+    toast.success('User Login Successfully')
+    await onDone()
+  }
+
+  return (
+    <form noValidate onSubmit={submit} className="space-y-4" aria-label="Sign-in code">
+      <p className="text-slate-700 text-sm">
+        {backup
+          ? 'Enter one of the backup codes you saved when you turned on two-step sign-in. Each works once.'
+          : 'Open your authenticator app and enter the 6-digit code it shows for Laptop Market.'}
+      </p>
+      <FormField label={backup ? 'Backup code' : 'Code'} error={error ?? undefined}>
+        <input
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          inputMode={backup ? 'text' : 'numeric'}
+          autoComplete="one-time-code"
+          maxLength={backup ? 20 : 8}
+        />
+      </FormField>
+      <label className="flex items-center gap-2 text-slate-700 text-sm">
+        <input
+          type="checkbox"
+          className="size-5 accent-accent"
+          checked={trustDevice}
+          onChange={(e) => setTrustDevice(e.target.checked)}
+        />
+        Remember this device for 30 days
+      </label>
+      <Button type="submit" size="lg" className="w-full" disabled={busy}>
+        {busy ? 'Checking…' : 'Verify'}
+      </Button>
+      <button
+        type="button"
+        className="w-full text-center font-semibold text-accent text-sm hover:underline"
+        onClick={() => {
+          setBackup((b) => !b)
+          setCode('')
+          setError(null)
+        }}
+      >
+        {backup ? 'Use a code from the app instead' : 'Use a backup code instead'}
+      </button>
+    </form>
+  )
+}
+
 /** `/login`: email and password, or Google; afterwards back to `?from=` (home when there is none). */
 export function LoginPage() {
   const returnTo = useReturnPath()
   const [params] = useSearchParams()
   const oauthError = params.get('error')
   const finishSignIn = useFinishSignIn()
+  const [needsCode, setNeedsCode] = useState(false)
   const [formError, setFormError] = useState<string | null>(
     oauthError ? describeOAuthError(oauthError) : null,
   )
@@ -38,7 +111,11 @@ export function LoginPage() {
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null)
     try {
-      await signInWithEmail(values)
+      const answer = await signInWithEmail(values)
+      if (answer?.twoFactorRedirect) {
+        setNeedsCode(true)
+        return
+      }
     } catch (err) {
       setFormError(errorMessage(err, 'Sign-in failed. Please try again.'))
       return
@@ -63,25 +140,31 @@ export function LoginPage() {
           </>
         }
       >
-        <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Login">
-          <FormField label="Email Address" error={errors.email?.message}>
-            <input {...register('email')} type="email" autoComplete="email" />
-          </FormField>
-          <FormField label="Password" error={errors.password?.message}>
-            <input {...register('password')} type="password" autoComplete="current-password" />
-          </FormField>
-          <p className="-mt-2 text-right text-sm">
-            <Link to={paths.forgotPassword()} className="font-semibold text-accent hover:underline">
-              Forgot password?
-            </Link>
-          </p>
-          <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
-            {isSubmitting ? 'Signing in…' : 'Login'}
-          </Button>
-          <FormError message={formError} />
-        </form>
-        <OrDivider />
-        <GoogleButton returnTo={returnTo} onError={setFormError} />
+        {needsCode ? (
+          <CodeStep onDone={() => finishSignIn(returnTo)} />
+        ) : (
+          <>
+            <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Login">
+              <FormField label="Email Address" error={errors.email?.message}>
+                <input {...register('email')} type="email" autoComplete="email" />
+              </FormField>
+              <FormField label="Password" error={errors.password?.message}>
+                <input {...register('password')} type="password" autoComplete="current-password" />
+              </FormField>
+              <p className="-mt-2 text-right text-sm">
+                <Link to={paths.forgotPassword()} className="font-semibold text-accent hover:underline">
+                  Forgot password?
+                </Link>
+              </p>
+              <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
+                {isSubmitting ? 'Signing in…' : 'Login'}
+              </Button>
+              <FormError message={formError} />
+            </form>
+            <OrDivider />
+            <GoogleButton returnTo={returnTo} onError={setFormError} />
+          </>
+        )}
       </AuthCard>
     </>
   )

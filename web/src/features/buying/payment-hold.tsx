@@ -1,8 +1,9 @@
 import { Clock } from 'lucide-react'
 import { type ReactNode, useEffect, useState } from 'react'
+import { Link } from 'react-router'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
-import { Button } from '../../components/ui/button'
+import { Button, buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
 import { formatCountdown, formatTime } from '../../lib/format'
@@ -74,12 +75,21 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
         </section>
       )
     }
+    // 403: the buyer's email address is not confirmed yet; Settings sends the link again.
+    const needsConfirmedEmail = isApiError(hold.error) && hold.error.status === 403
     return (
       <Alert tone="error" title="We could not hold this laptop for you">
         <p>{hold.error.message}</p>
-        <Button variant="secondary" onClick={() => hold.refetch()}>
-          Try again
-        </Button>
+        <div className="flex flex-wrap gap-3">
+          {needsConfirmedEmail ? (
+            <Link to="/dashboard/settings" className={buttonClasses()}>
+              Open Settings
+            </Link>
+          ) : null}
+          <Button variant="secondary" onClick={() => hold.refetch()}>
+            Try again
+          </Button>
+        </div>
       </Alert>
     )
   }

@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Ended, SessionList } from '#contract/account'
 import type { SecurityEvent } from '#contract/audit'
 import { api } from '../../lib/api-client'
-import { securityKeys } from '../../lib/query-keys'
+import { securityKeys, sessionKeys } from '../../lib/query-keys'
 
 /** The signed-in person's own recent security events, newest first. */
 export function useSecurityEvents() {
@@ -9,4 +10,52 @@ export function useSecurityEvents() {
     queryKey: securityKeys.events(),
     queryFn: ({ signal }) => api.get<{ items: SecurityEvent[] }>('/me/security-events', undefined, signal),
   })
+}
+
+/** Where the person is signed in. */
+export function useSessions() {
+  return useQuery({
+    queryKey: securityKeys.sessions(),
+    queryFn: ({ signal }) => api.get<SessionList>('/me/sessions', undefined, signal),
+  })
+}
+
+/** Ends one session (`id`), or every other one (no id). */
+export function useEndSessions() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id?: string) =>
+      api.delete<Ended>(id ? `/me/sessions/${encodeURIComponent(id)}` : '/me/sessions'),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: securityKeys.all }),
+  })
+}
+
+export type Enrolment = { totpURI: string; backupCodes: string[] }
+
+/** Two-step sign-in: start (password), confirm with a first code, turn off (password and code), new backup codes. */
+export function useTwoFactor() {
+  const queryClient = useQueryClient()
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
+      queryClient.invalidateQueries({ queryKey: securityKeys.all }),
+    ])
+  return {
+    start: (password: string) => api.post<Enrolment>('/auth/two-factor/enable', { password }),
+    confirm: async (code: string) => {
+      await api.post<unknown>('/auth/two-factor/verify-totp', { code: code.replace(/\s/g, '') })
+      await refresh()
+    },
+    turnOff: async (password: string, code: string) => {
+      await api.post<unknown>('/auth/two-factor/disable', { password, code: code.trim() })
+      await refresh()
+    },
+    newBackupCodes: async (password: string) => {
+      const answer = await api.post<{ backupCodes: string[] }>('/auth/two-factor/generate-backup-codes', {
+        password,
+      })
+      await refresh()
+      return answer.backupCodes
+    },
+  }
 }

@@ -3,7 +3,10 @@ import { Badge } from '../../components/ui/badge'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { kindLabel, utcTime } from '../admin/audit-log-page'
+import { useSession } from '../auth/use-session'
 import { useSecurityEvents } from './security-api'
+import { SessionsSection } from './sessions-section'
+import { TwoStepSection } from './two-step-section'
 
 function RecentActivity() {
   const events = useSecurityEvents()
@@ -50,6 +53,7 @@ function RecentActivity() {
 
 /** `/dashboard/security`: how you sign in, where you are signed in, your data, and what happened lately. */
 export function SecurityPage() {
+  const { user } = useSession()
   return (
     <>
       <title>Security · Laptop Market</title>
@@ -57,6 +61,8 @@ export function SecurityPage() {
         <p>How you sign in, and what happened on your account lately.</p>
       </PageHeader>
       <div className="max-w-2xl space-y-6">
+        <TwoStepSection isOn={user?.two_factor === true} />
+        <SessionsSection />
         <RecentActivity />
       </div>
     </>

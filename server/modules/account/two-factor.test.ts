@@ -1,0 +1,328 @@
+// Two-step sign-in (Better Auth's two-factor plugin behind our auth route), the admin rule, and sessions.
+
+import { and, eq, gt, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { auditEvents, users } from '#server/db/schema'
+import { ADMIN_TWO_FACTOR_MESSAGE } from '#server/lib/guard'
+import {
+  cookieFrom,
+  makeAdmin,
+  originOf,
+  postSignIn,
+  type SignedIn,
+  signUp,
+  TEST_PASSWORD,
+} from '#server/test/auth-helpers'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { currentCode } from '#server/test/two-factor'
+
+let t: TestApp
+
+beforeAll(async () => {
+  t = await createTestApp({ REQUIRE_ADMIN_TWO_FACTOR: 'true' })
+})
+afterAll(() => t?.close())
+
+function post(path: string, cookie: string, payload?: unknown, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/auth${path}`,
+    headers: { cookie, origin: originOf(t.app), ...headers },
+    payload: payload as object,
+  })
+}
+
+/** Cookies a browser holds after a response: the old ones, replaced or removed by its Set-Cookie. */
+function merge(cookie: string, res: { headers: Record<string, unknown> }): string {
+  const jar = new Map(
+    cookie
+      .split('; ')
+      .filter(Boolean)
+      .map((c) => [c.slice(0, c.indexOf('=')), c] as const),
+  )
+  const raw = res.headers['set-cookie']
+  for (const line of raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]) {
+    const pair = String(line).split(';')[0] ?? ''
+    const name = pair.slice(0, pair.indexOf('='))
+    if (/max-age=0/i.test(String(line)) || pair.endsWith('=')) jar.delete(name)
+    else jar.set(name, pair)
+  }
+  return [...jar.values()].join('; ')
+}
+
+async function me(cookie: string) {
+  return t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })
+}
+
+async function kindsSince(id: number, userId: string) {
+  const rows = await t.db
+    .select({ kind: auditEvents.kind, result: auditEvents.result })
+    .from(auditEvents)
+    .where(and(gt(auditEvents.id, id), eq(auditEvents.actorId, userId)))
+    .orderBy(auditEvents.id)
+  return rows.map((r) => `${r.kind}:${r.result}`)
+}
+
+async function lastAuditId() {
+  const [row] = await t.db
+    .select({ id: sql<number>`coalesce(max(${auditEvents.id}), 0)::int` })
+    .from(auditEvents)
+  return row?.id ?? 0
+}
+
+/** Turns two-step sign-in on for a signed-in person; returns the enrolment and the cookie after it. */
+async function enrol(who: SignedIn) {
+  const started = await post('/two-factor/enable', who.cookie, { password: who.password })
+  expect(started.statusCode, started.body).toBe(200)
+  const { totpURI, backupCodes } = started.json() as { totpURI: string; backupCodes: string[] }
+  const confirmed = await post('/two-factor/verify-totp', who.cookie, { code: await currentCode(totpURI) })
+  expect(confirmed.statusCode, confirmed.body).toBe(200)
+  return { totpURI, backupCodes, cookie: merge(who.cookie, confirmed) }
+}
+
+describe('turning two-step sign-in on', () => {
+  it('needs the password, gives a QR code URI with the secret and ten backup codes, and is on once a code is confirmed', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const before = await lastAuditId()
+    const wrong = await post('/two-factor/enable', who.cookie, { password: 'not-my-password' })
+    expect(wrong.statusCode).toBe(400)
+
+    const started = await post('/two-factor/enable', who.cookie, { password: who.password })
+    const { totpURI, backupCodes } = started.json() as { totpURI: string; backupCodes: string[] }
+    expect(totpURI).toMatch(/^otpauth:\/\/totp\/Laptop%20Market:.+\?.*secret=[A-Z2-7]+/)
+    expect(backupCodes).toHaveLength(10)
+    expect(new Set(backupCodes).size).toBe(10)
+    // Not on until the person proves the app works: signing in still asks for the password alone.
+    const [row] = await t.db.select().from(users).where(eq(users.id, who.user.id))
+    expect(row?.twoFactorEnabled).toBe(false)
+
+    const badCode = await post('/two-factor/verify-totp', who.cookie, { code: '000000' })
+    expect(badCode.statusCode).toBe(401)
+    const ok = await post('/two-factor/verify-totp', who.cookie, { code: await currentCode(totpURI) })
+    expect(ok.statusCode).toBe(200)
+    const [after] = await t.db.select().from(users).where(eq(users.id, who.user.id))
+    expect(after?.twoFactorEnabled).toBe(true)
+    expect(await kindsSince(before, who.user.id)).toEqual([
+      'two_step.setup:failure',
+      'two_step.setup:success',
+      'two_step.enable:failure',
+      'two_step.enable:success',
+    ])
+    // Neither the secret nor a backup code is stored as it is, nor in the audit log.
+    const stored = JSON.stringify(await t.db.execute(sql`select * from two_factors`))
+    expect(stored).not.toContain(new URL(totpURI).searchParams.get('secret'))
+    for (const code of backupCodes) expect(stored).not.toContain(code)
+    const log = JSON.stringify(await t.db.select().from(auditEvents))
+    for (const code of backupCodes) expect(log).not.toContain(code)
+  })
+})
+
+describe('signing in with two-step sign-in on', () => {
+  let who: SignedIn
+  let enrolment: Awaited<ReturnType<typeof enrol>>
+  beforeAll(async () => {
+    who = await signUp(t.app, { role: 'buyer' })
+    enrolment = await enrol(who)
+  })
+
+  it('asks for a code after the password, and only a right code gives a session', async () => {
+    const before = await lastAuditId()
+    const first = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
+    expect(first.statusCode).toBe(200)
+    expect(first.json()).toMatchObject({ twoFactorRedirect: true })
+    const pending = cookieFrom(first)
+    expect((await me(pending)).statusCode).toBe(401)
+
+    const wrong = await post('/two-factor/verify-totp', pending, { code: '123456' })
+    expect(wrong.statusCode).toBe(401)
+    const right = await post('/two-factor/verify-totp', pending, {
+      code: await currentCode(enrolment.totpURI),
+    })
+    expect(right.statusCode, right.body).toBe(200)
+    const cookie = merge(pending, right)
+    expect((await me(cookie)).statusCode).toBe(200)
+    expect(await kindsSince(before, who.user.id)).toEqual([
+      'sign_in:success',
+      'sign_in.two_step:failure',
+      'sign_in.two_step:success',
+    ])
+  })
+
+  it('remembers a device for 30 days when asked', async () => {
+    const first = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
+    const pending = cookieFrom(first)
+    const right = await post('/two-factor/verify-totp', pending, {
+      code: await currentCode(enrolment.totpURI),
+      trustDevice: true,
+    })
+    expect(right.statusCode).toBe(200)
+    const trust = String(right.headers['set-cookie']).match(
+      /better-auth\.trust_device=[^;]+;[^,]*Max-Age=(\d+)/i,
+    )
+    expect(Number(trust?.[1])).toBe(30 * 24 * 60 * 60)
+    const device = merge(pending, right)
+    const again = await postSignIn(
+      t.app,
+      { email: who.user.email, password: TEST_PASSWORD },
+      { cookie: device },
+    )
+    expect(again.statusCode).toBe(200)
+    expect(again.json()).not.toHaveProperty('twoFactorRedirect')
+    expect((await me(merge(device, again))).statusCode).toBe(200)
+  })
+
+  it('takes each backup code once', async () => {
+    const code = enrolment.backupCodes[0] as string
+    const once = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
+    const used = await post('/two-factor/verify-backup-code', cookieFrom(once), { code })
+    expect(used.statusCode, used.body).toBe(200)
+    const twice = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
+    const refused = await post('/two-factor/verify-backup-code', cookieFrom(twice), { code })
+    expect(refused.statusCode).toBe(401)
+  })
+
+  it('turns off only with the password and a current code', async () => {
+    const cookie = enrolment.cookie
+    const noCode = await post('/two-factor/disable', cookie, { password: TEST_PASSWORD })
+    expect(noCode.statusCode).toBe(400)
+    expect(noCode.json().error.message).toMatch(/code/)
+    const wrongCode = await post('/two-factor/disable', cookie, { password: TEST_PASSWORD, code: '000000' })
+    expect(wrongCode.statusCode).toBe(401)
+    const wrongPassword = await post('/two-factor/disable', cookie, {
+      password: 'not-my-password',
+      code: await currentCode(enrolment.totpURI),
+    })
+    expect(wrongPassword.statusCode).toBe(400)
+    let [row] = await t.db.select().from(users).where(eq(users.id, who.user.id))
+    expect(row?.twoFactorEnabled).toBe(true)
+
+    const before = await lastAuditId()
+    const off = await post('/two-factor/disable', cookie, {
+      password: TEST_PASSWORD,
+      code: await currentCode(enrolment.totpURI),
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    ;[row] = await t.db.select().from(users).where(eq(users.id, who.user.id))
+    expect(row?.twoFactorEnabled).toBe(false)
+    expect(await kindsSince(before, who.user.id)).toEqual(['two_step.disable:success'])
+    const plain = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
+    expect(plain.json()).not.toHaveProperty('twoFactorRedirect')
+  })
+})
+
+describe('admins need two-step sign-in where REQUIRE_ADMIN_TWO_FACTOR is on', () => {
+  it('refuses admin actions with a message on how to turn it on, and allows them once it is on', async () => {
+    const admin = await signUp(t.app, { role: 'buyer' })
+    await makeAdmin(t.db, admin.user.id)
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/reports',
+      headers: { cookie: admin.cookie },
+    })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().error.message).toBe(ADMIN_TWO_FACTOR_MESSAGE)
+    expect(ADMIN_TWO_FACTOR_MESSAGE).toMatch(/Turn it on under Dashboard → Security/)
+    const target = await signUp(t.app, { role: 'buyer' })
+    const promote = await t.app.inject({
+      method: 'PUT',
+      url: `/api/buyers/admin/${target.user.id}`,
+      headers: { cookie: admin.cookie, origin: originOf(t.app) },
+    })
+    expect(promote.statusCode).toBe(403)
+    // Their own account pages still work, so they can turn it on.
+    expect((await me(admin.cookie)).statusCode).toBe(200)
+
+    const { cookie } = await enrol(admin)
+    const allowed = await t.app.inject({ method: 'GET', url: '/api/reports', headers: { cookie } })
+    expect(allowed.statusCode).toBe(200)
+  })
+
+  it('is off by default outside production, on by default in production', async () => {
+    const { loadConfig } = await import('#server/config')
+    expect(loadConfig({ NODE_ENV: 'test' }).requireAdminTwoFactor).toBe(false)
+    expect(loadConfig({ NODE_ENV: 'development' }).requireAdminTwoFactor).toBe(false)
+    const secret = 'x'.repeat(40)
+    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: secret }).requireAdminTwoFactor).toBe(true)
+    expect(
+      loadConfig({ NODE_ENV: 'production', AUTH_SECRET: secret, REQUIRE_ADMIN_TWO_FACTOR: 'false' })
+        .requireAdminTwoFactor,
+    ).toBe(false)
+    expect(() => loadConfig({ REQUIRE_ADMIN_TWO_FACTOR: 'yes' })).toThrow(/REQUIRE_ADMIN_TWO_FACTOR/)
+  })
+})
+
+describe('sessions', () => {
+  it('lists where you are signed in and signs out one or all others', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const phone = await postSignIn(
+      t.app,
+      { email: who.user.email, password: TEST_PASSWORD },
+      {
+        'user-agent':
+          'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      },
+    )
+    const phoneCookie = cookieFrom(phone)
+    const laptop = await postSignIn(
+      t.app,
+      { email: who.user.email, password: TEST_PASSWORD },
+      {
+        'user-agent':
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36',
+      },
+    )
+    const laptopCookie = cookieFrom(laptop)
+
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/me/sessions',
+      headers: { cookie: laptopCookie },
+    })
+    expect(list.statusCode).toBe(200)
+    const items = (
+      list.json() as { items: { id: string; browser: string; current: boolean; place: string }[] }
+    ).items
+    expect(items).toHaveLength(3)
+    expect(items.filter((s) => s.current)).toMatchObject([{ browser: 'Chrome on Windows' }])
+    expect(items.map((s) => s.browser)).toContain('Safari on iOS')
+    expect(JSON.stringify(list.json())).not.toMatch(/token/i)
+
+    // Someone else's session id is not yours to end.
+    const other = await signUp(t.app, { role: 'buyer' })
+    const phoneId = items.find((s) => s.browser === 'Safari on iOS')?.id as string
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/me/sessions/${phoneId}`,
+      headers: { cookie: other.cookie, origin: originOf(t.app) },
+    })
+    expect(foreign.statusCode).toBe(404)
+    expect((await me(phoneCookie)).statusCode).toBe(200)
+
+    const one = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/me/sessions/${phoneId}`,
+      headers: { cookie: laptopCookie, origin: originOf(t.app) },
+    })
+    expect(one.json()).toEqual({ acknowledged: true, endedCount: 1 })
+    expect((await me(phoneCookie)).statusCode).toBe(401)
+
+    const others = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/me/sessions',
+      headers: { cookie: laptopCookie, origin: originOf(t.app) },
+    })
+    expect(others.json()).toEqual({ acknowledged: true, endedCount: 1 })
+    expect((await me(who.cookie)).statusCode).toBe(401)
+    expect((await me(laptopCookie)).statusCode).toBe(200)
+    const [row] = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.actorId, who.user.id),
+          sql`${auditEvents.kind} in ('session.end', 'session.end_others')`,
+        ),
+      )
+    expect(row?.n).toBe(2)
+  })
+})
