@@ -3,7 +3,7 @@ import { type APIRequestContext, expect, type Locator, type Page, test } from '@
 import type { Brand } from '#contract/brands'
 import { feeCents } from '#contract/fees'
 import { formatMoney } from '#contract/money'
-import { expectNoSeriousAxeViolations, mainHeading } from './helpers'
+import { confirmEmail, expectNoSeriousAxeViolations, mainHeading } from './helpers'
 
 // Money reaches the seller (docs/decisions/0035): a new seller sets up test payouts on Earnings and sees what
 // they will receive after the fee while typing a price; a buyer pays and confirms; the payout job (every 5 s
@@ -21,10 +21,13 @@ function uniqueEmail(tag: string): string {
 }
 
 async function signUpByApi(request: APIRequestContext, role: 'buyer' | 'seller', name: string) {
+  const email = uniqueEmail(role)
   const res = await request.post('/api/auth/sign-up/email', {
-    data: { name, email: uniqueEmail(role), password: PASSWORD, role },
+    data: { name, email, password: PASSWORD, role },
   })
   expect(res.ok(), `sign-up of a ${role}: ${res.status()} ${await res.text()}`).toBe(true)
+  // A buyer holds a laptop to pay only with a confirmed address.
+  if (role === 'buyer') await confirmEmail(request, email)
 }
 
 /** The whole page, or only `part` of it, at both widths (the page scrolled to the top, so the sticky bar stays there). */
