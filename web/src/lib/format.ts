@@ -18,8 +18,13 @@ export function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
 }
 
+/** "1 year", "3 years": a count with its noun in the right number. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
+}
+
 export function formatYearsOfUse(years: number): string {
-  return `${years} years of use`
+  return years < 1 ? 'Less than a year of use' : `${plural(years, 'year')} of use`
 }
 
 export function formatStorage(gb: number): string {

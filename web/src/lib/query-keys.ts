@@ -41,6 +41,8 @@ export const bookingKeys = {
       ? ([...bookingKeys.all, 'list', email] as const)
       : ([...bookingKeys.all, 'list', email, page] as const),
   detail: (id: string) => [...bookingKeys.all, 'detail', id] as const,
+  ofProduct: (email: string, productId: string) =>
+    [...bookingKeys.all, 'of-product', email, productId] as const,
 }
 
 export const paymentKeys = {

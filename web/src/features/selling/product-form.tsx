@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
+import { TriangleAlert } from 'lucide-react'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { type DefaultValues, type FieldPath, type Resolver, useForm } from 'react-hook-form'
 import type { z } from 'zod'
@@ -7,6 +8,7 @@ import type { Brand } from '#contract/brands'
 import {
   BATTERY_HOW_TO,
   batteryGradeProblem,
+  batteryMismatch,
   CONDITION_DEFINITIONS,
   Condition,
   type Product,
@@ -179,6 +181,12 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
   // Once the seller has tried to submit, the photo message follows the photos and the URL as they change;
   // a message from the server stays until the next submit.
   const imgValue = watch('img')
+  // Not a refusal: a warning while the seller types, because a listing that says two things loses trust.
+  const batteryText = watch('battery_health_pct')
+  const batteryWarning = batteryMismatch(
+    watch('description') ?? '',
+    batteryText === '' || batteryText === undefined ? null : Number(batteryText),
+  )
   const photoError =
     isSubmitted && !isSubmitting
       ? (checkPhotos(photos.items, imgValue) ??
@@ -353,6 +361,16 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         >
           <textarea rows={6} className="py-2" {...register('description')} />
         </FormField>
+        {batteryWarning ? (
+          <p
+            role="status"
+            data-testid="battery-mismatch"
+            className="mt-2 flex items-start gap-2 rounded-lg bg-amber-50 p-2 text-amber-900 text-sm"
+          >
+            <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            {batteryWarning}
+          </p>
+        ) : null}
       </section>
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-end">
