@@ -19,8 +19,13 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { BATTERY_REPORT_SOURCES } from '#contract/battery-reports'
+import { BOOKING_EVENT_KINDS, DISPUTE_STATUSES } from '#contract/bookings'
 import { ALERT_CHOICES } from '#contract/favourites'
 import { CONDITIONS } from '#contract/products'
+import { ROLES } from '#contract/users'
+
+/** A constant list as SQL literals, for a check constraint written from the same list as the column's enum. */
+const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '))
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
@@ -32,7 +37,7 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull(
 // marketplace's role on the user. A buyer or seller "record" is the user row with that role.
 // ---------------------------------------------------------------------------------------------
 
-export const USER_ROLES = ['buyer', 'seller', 'admin'] as const
+export const USER_ROLES = ROLES
 export type UserRole = (typeof USER_ROLES)[number]
 
 export const users = pgTable(
@@ -57,7 +62,7 @@ export const users = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    check('users_role_check', sql`${t.role} in ('buyer', 'seller', 'admin')`),
+    check('users_role_check', sql`${t.role} in (${sqlList(USER_ROLES)})`),
     index('users_role_created_idx').on(t.role, t.createdAt),
     // Every search leaves out disabled sellers' listings by this short list, read from the index alone.
     index('users_disabled_idx').on(t.id).where(sql`${t.disabledAt} is not null`),
@@ -239,6 +244,10 @@ export const products = pgTable(
     expiredAt: timestamp('expired_at', { withTimezone: true }),
     /** When the seller was told the listing is about to expire (cleared by a renewal). */
     expiryRemindedAt: timestamp('expiry_reminded_at', { withTimezone: true }),
+    /** Whether buyers may make offers on this listing (server/modules/offers); the seller turns them off. */
+    offersEnabled: boolean('offers_enabled').notNull().default(true),
+    /** Offers under this are declined at once; null: no floor beyond the marketplace's half of the price. */
+    offerFloorCents: integer('offer_floor_cents'),
     /** Brand, name and processor in lower case: what typos and partial names are matched against (trigger-kept). */
     searchTitle: text('search_title').notNull().default(''),
     /** Weighted words for full-text search: brand and name (A), processor (B), description (C); trigger-kept. */
@@ -250,6 +259,7 @@ export const products = pgTable(
       sql`${t.condition} in (${sql.raw(CONDITIONS.map((c) => `'${c}'`).join(', '))})`,
     ),
     check('products_prices_check', sql`${t.resalePriceCents} > 0 and ${t.originalPriceCents} > 0`),
+    check('products_offer_floor_check', sql`${t.offerFloorCents} is null or ${t.offerFloorCents} > 0`),
     // Category pages and browse: available listings of a brand, newest first.
     index('products_brand_available_idx')
       .on(t.brandId, t.postedOn.desc())
@@ -434,10 +444,7 @@ export const bookings = pgTable(
     // A buyer books a listing once.
     uniqueIndex('bookings_product_buyer_idx').on(t.productId, t.buyerId),
     index('bookings_buyer_idx').on(t.buyerId, t.createdAt.desc()),
-    check(
-      'bookings_stage_check',
-      sql`${t.stage} in (${sql.raw(BOOKING_STAGES.map((s) => `'${s}'`).join(', '))})`,
-    ),
+    check('bookings_stage_check', sql`${t.stage} in (${sqlList(BOOKING_STAGES)})`),
     // A stage past payment needs the payment.
     check('bookings_stage_paid_check', sql`${t.stage} = 'booked' or ${t.isPaid}`),
     // Handed-over sales waiting for the buyer, oldest first: what auto-completion reads.
@@ -494,15 +501,7 @@ export const bookingHolds = pgTable(
 // The deal after payment: each step of a booking on record, and the problems buyers report
 // ---------------------------------------------------------------------------------------------
 
-export const BOOKING_EVENT_KINDS = [
-  'paid',
-  'handed_over',
-  'received',
-  'auto_completed',
-  'problem_reported',
-  'refunded',
-  'released',
-] as const
+export { BOOKING_EVENT_KINDS }
 
 /** What happened to a booking after payment, who did it (null: the marketplace itself) and any note. */
 export const bookingEvents = pgTable(
@@ -520,7 +519,7 @@ export const bookingEvents = pgTable(
   (t) => [index('booking_events_booking_idx').on(t.bookingId, t.createdAt)],
 )
 
-export const DISPUTE_STATUSES = ['open', 'refunded', 'released'] as const
+export { DISPUTE_STATUSES }
 
 /** A problem a buyer reported with a paid sale; an admin refunds the buyer or releases the sale. */
 export const disputes = pgTable(
@@ -542,7 +541,7 @@ export const disputes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check('disputes_status_check', sql`${t.status} in ('open', 'refunded', 'released')`),
+    check('disputes_status_check', sql`${t.status} in (${sqlList(DISPUTE_STATUSES)})`),
     // A sale has at most one dispute: it ends the sale either way (refunded, or completed).
     uniqueIndex('disputes_booking_idx').on(t.bookingId),
     index('disputes_open_idx').on(t.createdAt.desc()).where(sql`${t.status} = 'open'`),
@@ -971,6 +970,101 @@ export const alertItems = pgTable(
       .where(sql`${t.kind} = 'match'`),
     index('alert_items_unsent_idx').on(t.userId, t.delivery).where(sql`${t.sentAt} is null`),
   ],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Offers: a buyer proposes a price, the seller accepts, declines or counters (server/modules/offers,
+// docs/decisions/0038-offers.md)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * open: waiting for `waiting_for` to answer until `expires_at`; accepted: a booking at the agreed price holds
+ * the laptop until `pay_by`; declined (by the seller, or because the laptop sold to someone else), withdrawn (by
+ * the buyer), expired (unanswered in time), lapsed (accepted, not paid within the hold).
+ */
+export const OFFER_STATUSES = ['open', 'accepted', 'declined', 'withdrawn', 'expired', 'lapsed'] as const
+export const OFFER_SIDES = ['buyer', 'seller'] as const
+
+export const offers = pgTable(
+  'offers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    buyerId: text('buyer_id')
+      .notNull()
+      .references(() => users.id),
+    /** The listing's seller when the offer was made (a listing never changes hands). */
+    sellerId: text('seller_id')
+      .notNull()
+      .references(() => users.id),
+    status: text('status', { enum: OFFER_STATUSES }).notNull().default('open'),
+    /** The amount on the table: the latest proposal (the buyer's offer or either side's counter). */
+    amountCents: integer('amount_cents').notNull(),
+    /** The buyer's latest proposal: a seller's counter lies above it, a buyer's next counter too. */
+    buyerAmountCents: integer('buyer_amount_cents').notNull(),
+    /** Whose answer it waits for while open. */
+    waitingFor: text('waiting_for', { enum: OFFER_SIDES }).notNull().default('seller'),
+    /** Proposals made on this offer (the offer itself is the first). */
+    rounds: smallint('rounds').notNull().default(1),
+    note: text('note'),
+    declineReason: text('decline_reason'),
+    /** An open offer past this is expired, whether or not the expiry job has run yet (the database's clock). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Accepted: the booking at the agreed price, and the end of its hold (unpaid by then, the offer lapses). */
+    bookingId: uuid('booking_id').references(() => bookings.id),
+    payBy: timestamp('pay_by', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      'offers_status_check',
+      sql`${t.status} in (${sql.raw(OFFER_STATUSES.map((s) => `'${s}'`).join(', '))})`,
+    ),
+    check('offers_waiting_for_check', sql`${t.waitingFor} in ('buyer', 'seller')`),
+    check('offers_amount_check', sql`${t.amountCents} > 0 and ${t.buyerAmountCents} > 0`),
+    check('offers_rounds_check', sql`${t.rounds} between 1 and 3`),
+    check(
+      'offers_accepted_check',
+      sql`${t.status} <> 'accepted' or (${t.bookingId} is not null and ${t.payBy} is not null)`,
+    ),
+    // One open offer per buyer and listing.
+    uniqueIndex('offers_open_pair_idx').on(t.productId, t.buyerId).where(sql`${t.status} = 'open'`),
+    index('offers_product_buyer_idx').on(t.productId, t.buyerId),
+    index('offers_buyer_idx').on(t.buyerId, t.createdAt.desc()),
+    index('offers_seller_idx').on(t.sellerId, t.createdAt.desc()),
+    index('offers_booking_idx').on(t.bookingId).where(sql`${t.bookingId} is not null`),
+  ],
+)
+
+export const OFFER_EVENT_KINDS = [
+  'offer',
+  'counter',
+  'accepted',
+  'declined',
+  'withdrawn',
+  'expired',
+  'lapsed',
+  'sold',
+] as const
+
+/** Each step of an offer, as the thread shows it: who took it (null: the marketplace), any amount and note. */
+export const offerEvents = pgTable(
+  'offer_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    offerId: uuid('offer_id')
+      .notNull()
+      .references(() => offers.id),
+    kind: text('kind', { enum: OFFER_EVENT_KINDS }).notNull(),
+    actor: text('actor', { enum: OFFER_SIDES }),
+    amountCents: integer('amount_cents'),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('offer_events_offer_idx').on(t.offerId, t.createdAt)],
 )
 
 // ---------------------------------------------------------------------------------------------

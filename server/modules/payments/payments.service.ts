@@ -18,7 +18,9 @@ import type { SessionUser } from '#server/lib/session'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { holderOf } from '#server/modules/bookings/hold.service'
 import { postSaleMoney } from '#server/modules/ledger/sales'
+import { closeOffersOnSale } from '#server/modules/offers/offers.jobs'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
+import type { WebhookOutcome } from './provider'
 import { testCardOutcome } from './test-processor'
 
 type BookingRow = typeof bookings.$inferSelect
@@ -116,6 +118,7 @@ async function recordSale(
     .set({ isSold: true, soldAt: now, updatedAt: now })
     .where(eq(products.id, sale.product.id))
   await tx.delete(productHolds).where(eq(productHolds.productId, sale.product.id))
+  await closeOffersOnSale(tx, sale.product.id, sale.booking.id, mail)
   await refreshPriceGuideForProduct(tx, sale.product.id)
   await postSaleMoney(tx, [sale.booking.id], fee)
   await queueDealEmails(tx, mail, sale.booking.id, { kind: 'paid' })
@@ -219,8 +222,6 @@ export async function refundIntent(stripe: Stripe, intentId: string): Promise<vo
     throw providerFailure('refund', err)
   }
 }
-
-export type WebhookOutcome = 'paid' | 'duplicate' | 'refunded' | 'failed' | 'ignored'
 
 /**
  * A Stripe webhook: signature and age checked, each event handled once (its id is stored in the same

@@ -152,6 +152,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         req.query.email,
         req.query,
         config.deal.autoCompleteDays,
+        config.listingExpiryDays,
       )
       setPagingHeaders(req, reply, page)
       return page.items
@@ -247,7 +248,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await markProductSold(db, caller(req), req.params.id)
+      const modifiedCount = await markProductSold(db, caller(req), req.params.id, app.ctx.mail)
       return { acknowledged: true, modifiedCount }
     },
   )

@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { DELETE_BLOCKED, OPEN_SALE_STATUSES, type OpenSaleStatus } from '#contract/bookings'
 import type { ListPageQuery } from '#contract/paging'
 import { batteryGradeProblem, type NewProduct, type Product, type ProductUpdate } from '#contract/products'
 import type { Db } from '#server/db/client'
-import { brands, productImages, products, uploads, users } from '#server/db/schema'
+import { bookings, brands, productImages, products, uploads, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
@@ -10,7 +11,9 @@ import { canActFor, type SessionUser } from '#server/lib/session'
 import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.jobs'
 import { keepReportedBattery } from '#server/modules/battery-reports/battery-reports.service'
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
+import type { DealMail } from '#server/modules/bookings/deal-emails'
 import { savedCounts } from '#server/modules/favourites/favourites.service'
+import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers/offers.jobs'
 import { countUpTo, listPaging, type PagedList } from './paging'
 import { selectPageRows, toProduct } from './products.queries'
 
@@ -57,9 +60,21 @@ async function replacePhotos(tx: Db, productId: string, photos: Photo[]) {
   await tx.insert(productImages).values(photos.map((p, i) => ({ productId, position: i + 1, ...p })))
 }
 
+/** A floor at or above the price would refuse every offer: the seller turns offers off for that. */
+function assertFloorUnderPrice(floorCents: number | null | undefined, priceCents: number) {
+  if (floorCents != null && floorCents >= priceCents) {
+    const message = 'The offer floor must be under the resale price (or turn offers off)'
+    throw new AppError('VALIDATION', message, { offer_floor: message })
+  }
+}
+
 /** A seller lists a laptop. The seller and the posting date come from the server; it starts available. */
 export async function createProduct(db: Db, seller: SessionUser, input: NewProduct) {
   await assertBrandExists(db, input.category_id)
+  assertFloorUnderPrice(
+    input.offer_floor == null ? null : toCents(input.offer_floor),
+    toCents(input.resale_price),
+  )
   const photos = await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
   const id = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -81,6 +96,8 @@ export async function createProduct(db: Db, seller: SessionUser, input: NewProdu
         screenInches: input.screen_inches,
         batteryHealthPct: input.battery_health_pct ?? null,
         batteryCycles: input.battery_cycles ?? null,
+        offersEnabled: input.offers_enabled ?? true,
+        offerFloorCents: input.offer_floor == null ? null : toCents(input.offer_floor),
       })
       .returning({ id: products.id })
     if (!row) throw new AppError('INTERNAL', 'The listing could not be saved')
@@ -145,7 +162,18 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
     screenInches: input.screen_inches,
     batteryHealthPct: battery.healthPct,
     batteryCycles: battery.cycles,
+    offersEnabled: input.offers_enabled,
+    offerFloorCents:
+      input.offer_floor === undefined
+        ? undefined
+        : input.offer_floor === null
+          ? null
+          : toCents(input.offer_floor),
   }
+  assertFloorUnderPrice(
+    set.offerFloorCents === undefined ? current.offerFloorCents : set.offerFloorCents,
+    set.resalePriceCents ?? current.resalePriceCents,
+  )
   const modified = await db.transaction(async (tx) => {
     // The sale check is repeated under the update's own condition: a payment may land in between.
     const updated = await tx
@@ -178,31 +206,69 @@ export async function advertiseProduct(db: Db, seller: SessionUser, id: string):
   return updated.length
 }
 
-/** The seller sold it elsewhere: it leaves every list and can no longer be booked or paid. */
-export async function markProductSold(db: Db, seller: SessionUser, id: string): Promise<number> {
+/**
+ * The seller sold it elsewhere: it leaves every list and can no longer be booked or paid; open offers on it are
+ * declined (their buyers emailed, with `mail`).
+ */
+export async function markProductSold(
+  db: Db,
+  seller: SessionUser,
+  id: string,
+  mail?: DealMail,
+): Promise<number> {
   const product = await getOwnProduct(db, seller, id)
   if (product.isSold) return 0
   const now = new Date()
-  const updated = await db
-    .update(products)
-    .set({ isSold: true, soldAt: now, updatedAt: now })
-    .where(and(eq(products.id, id), eq(products.isSold, false)))
-    .returning({ id: products.id })
+  const updated = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(products)
+      .set({ isSold: true, soldAt: now, updatedAt: now })
+      .where(and(eq(products.id, id), eq(products.isSold, false)))
+      .returning({ id: products.id })
+    if (rows.length > 0 && mail) await closeOffersOnSale(tx, id, null, mail)
+    return rows
+  })
   if (updated.length > 0) publicDataChanged(db)
   return updated.length
 }
 
-/** Deleting takes the listing down; the row stays so bookings and payments keep their record. */
+/**
+ * Deleting takes the listing down; the row stays so bookings and payments keep their record. A listing
+ * whose sale is paid and not finished cannot be deleted: its buyer would lose what they paid for. The
+ * message says what to do instead (hand it over, or cancel the sale and refund the buyer). The listing is
+ * locked first, so a payment landing meanwhile either is seen here or finds the listing gone.
+ */
 export async function deleteProduct(db: Db, user: SessionUser, id: string): Promise<number> {
   await getOwnProduct(db, user, id, true)
-  const now = new Date()
-  const updated = await db
-    .update(products)
-    .set({ removedAt: now, updatedAt: now })
-    .where(and(eq(products.id, id), isNull(products.removedAt)))
-    .returning({ id: products.id })
-  if (updated.length > 0) publicDataChanged(db)
-  return updated.length
+  const deleted = await db.transaction(async (tx) => {
+    await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).for('update')
+    const [open] = await tx
+      .select({ stage: bookings.stage })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.productId, id),
+          eq(bookings.isPaid, true),
+          inArray(bookings.stage, ['booked', ...OPEN_SALE_STATUSES]),
+        ),
+      )
+      .limit(1)
+    if (open) {
+      throw new AppError(
+        'CONFLICT',
+        DELETE_BLOCKED[open.stage === 'booked' ? 'paid' : (open.stage as OpenSaleStatus)],
+      )
+    }
+    const now = new Date()
+    const updated = await tx
+      .update(products)
+      .set({ removedAt: now, updatedAt: now })
+      .where(and(eq(products.id, id), isNull(products.removedAt)))
+      .returning({ id: products.id })
+    return updated.length
+  })
+  if (deleted > 0) publicDataChanged(db)
+  return deleted
 }
 
 /** A seller's own listings (available and sold), with their contact details: for that seller or an admin. */
@@ -212,6 +278,7 @@ export async function findSellerProducts(
   email: string,
   q: ListPageQuery = {},
   autoCompleteDays = 7,
+  expiryDays = 60,
 ): Promise<PagedList<Product>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
   const [seller] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
@@ -231,6 +298,7 @@ export async function findSellerProducts(
   const ids = page.items.map((row) => row.id)
   const sales = await salesOfProducts(db, ids, autoCompleteDays)
   const saved = await savedCounts(db, ids)
+  const waiting = await waitingOfferCounts(db, ids)
   return {
     ...page,
     items: page.items.map((row) => ({
@@ -239,6 +307,10 @@ export async function findSellerProducts(
       seller_phone: row.sellerPhone,
       sale: sales.get(row.id) ?? null,
       saved_count: saved.get(row.id) ?? 0,
+      offers_waiting: waiting.get(row.id) ?? 0,
+      offer_floor: row.offerFloorCents === null ? null : row.offerFloorCents / 100,
+      offer_floor_cents: row.offerFloorCents,
+      expires_at: new Date(new Date(row.renewedAt).getTime() + expiryDays * 86_400_000).toISOString(),
     })),
   }
 }
