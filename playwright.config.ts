@@ -65,11 +65,14 @@ export default defineConfig({
     // PUBLIC_URL: sign-in checks the browser's Origin against it, and the browser is on 127.0.0.1.
     // First listings are reviewed only in the journey about review (e2e/listing-trust.spec.ts starts its own server):
     // the other journeys' new sellers list laptops that must be on sale at once.
+    // Payouts every 5 s, landing 2 s later, so the seller's journey sees its payout arrive.
     env: {
       E2E_PORT: String(port),
       PUBLIC_URL: baseURL,
       E2E_DATA_DIR: process.env.E2E_DATA_DIR,
       LISTING_REVIEW_FIRST: '0',
+      PAYOUT_INTERVAL_SECONDS: '5',
+      TEST_PAYOUT_SECONDS: '2',
     },
     reuseExistingServer: false,
     timeout: 180_000,
