@@ -2,6 +2,7 @@ import path from 'node:path'
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import { feeCents } from '#contract/fees'
+import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { formatMoney } from '#contract/money'
 import { confirmEmail, expectNoSeriousAxeViolations, mainHeading } from './helpers'
 
@@ -116,7 +117,11 @@ test('a seller sets up test payouts, sells, the buyer confirms, the payout arriv
     'Held until the buyer confirms',
   )
   expect((await page.request.put(`/api/bookings/${bookingId}/handed-over`, { data: {} })).status()).toBe(200)
-  expect((await buyerContext.request.put(`/api/bookings/${bookingId}/received`)).status()).toBe(200)
+  // The handover checklist, every item ticked, goes with "Received, as described".
+  const checklist = Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true]))
+  expect(
+    (await buyerContext.request.put(`/api/bookings/${bookingId}/received`, { data: { checklist } })).status(),
+  ).toBe(200)
   await buyerContext.close()
 
   // The payout job pays it out and the payout lands; the page refreshes itself.

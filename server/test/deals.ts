@@ -2,6 +2,7 @@
 // the laptop and pays with the test processor's good card, the seller marks it handed over, the buyer
 // reports a problem or confirms receipt. Tests that need "a deal at stage X" start here.
 import { expect } from 'vitest'
+import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import type { AppInstance } from '#server/app'
 import type { Db } from '#server/db/client'
 import { bearerFor } from './auth-helpers'
@@ -67,7 +68,9 @@ export async function dealAt(t: Where, stage: DealStage, parties: DealParties): 
   })
   if (stage === 'handed_over') return deal
   if (stage === 'completed') {
-    await step(t, 'PUT', `/api/bookings/${booking.id}/received`, buyer)
+    await step(t, 'PUT', `/api/bookings/${booking.id}/received`, buyer, {
+      checklist: Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true])),
+    })
     return deal
   }
   const res = await step(t, 'POST', `/api/bookings/${booking.id}/problem`, buyer, {

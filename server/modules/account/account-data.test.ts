@@ -1,3 +1,4 @@
+import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 // Your data: the export, checked field by field against what the person made, and erasure, checked by
 // searching every table for the person's address and name afterwards.
 
@@ -59,7 +60,12 @@ async function sale(seller: SignedIn, buyer: SignedIn, until: 'paid' | 'complete
       await as(seller, 'PUT', `/api/bookings/${booking.id}/handed-over`, { note: 'At the cafe' }),
       'handover',
     )
-    await must(await as(buyer, 'PUT', `/api/bookings/${booking.id}/received`), 'received')
+    await must(
+      await as(buyer, 'PUT', `/api/bookings/${booking.id}/received`, {
+        checklist: Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true])),
+      }),
+      'received',
+    )
   }
   return { listing, booking }
 }
