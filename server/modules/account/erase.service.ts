@@ -3,6 +3,7 @@ import type { Db } from '#server/db/client'
 import {
   accounts,
   alertItems,
+  batteryReports,
   bookings,
   emailPreferences,
   favourites,
@@ -89,6 +90,12 @@ export async function eraseAccount(db: Db, userId: string): Promise<void> {
       .set({ removedAt: now, updatedAt: now })
       .where(and(eq(products.sellerId, userId), isNull(products.removedAt)))
     await tx.update(products).set({ sellerPhone: '' }).where(eq(products.sellerId, userId))
+    // The battery report files (a computer's name, its battery's serial) go; the facts read from them stay on the
+    // listings, which are kept for the record.
+    await tx
+      .update(batteryReports)
+      .set({ content: '', fileName: '' })
+      .where(eq(batteryReports.uploaderId, userId))
     await tx
       .update(bookings)
       .set({ userName: DELETED_NAME, email: anonymousEmail, phoneNumber: '', location: '' })
