@@ -52,7 +52,7 @@ test('a seller reports the battery, which must agree with the grade, and buyers 
     page.getByText('upower -i $(upower -e | grep BAT) > ~/battery-report.txt', { exact: false }),
   ).toBeVisible()
   await page.getByText('Reading the figures yourself').click()
-  await expect(page.getByText('FULL CHARGE CAPACITY ÷ DESIGN CAPACITY', { exact: false })).toBeVisible()
+  await expect(page.getByText('FULL CHARGE CAPACITY ÷ DESIGN CAPACITY × 100', { exact: false })).toBeVisible()
   await expect(page.getByText('System Information → Power', { exact: false })).toBeVisible()
 
   // Excellent with a worn battery is refused under the field.
