@@ -162,6 +162,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   const views = new ViewCounter(database.db, {
     redisUrl: config.redisUrl,
     redisKeyPrefix: config.redisKeyPrefix,
+    counters,
+    perAddressPerDay: config.viewsPerAddressPerDay,
     onError: (err) => app.log.warn({ err }, 'Could not write listing views'),
   })
   app.addHook('onClose', () => views.close())

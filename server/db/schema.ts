@@ -858,7 +858,10 @@ export const favourites = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     savedPriceCents: integer('saved_price_cents').notNull(),
+    /** The lowest price announced for this favourite (the saved price at first): a drop alerts only below it. */
     alertPriceCents: integer('alert_price_cents').notNull(),
+    /** When the last price drop was announced for this favourite: at most one a day. */
+    priceAlertedAt: timestamp('price_alerted_at', { withTimezone: true }),
     savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

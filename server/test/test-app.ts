@@ -67,6 +67,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // Test files sign up many accounts and take many holds from one address; the limits' own tests set them.
     SIGNUPS_PER_ADDRESS_PER_HOUR: '0',
     LIVE_HOLDS_PER_ADDRESS: '1000',
+    OPEN_BOOKINGS_PER_BUYER: '1000',
     ...env,
   })
   const outbox: OutgoingEmail[] = []
