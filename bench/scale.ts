@@ -9,6 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { mixedPaths, mixedRun, quantile, rssMb } from './mixed'
 
 const args = process.argv.slice(2)
 const argValue = (name: string) => {
@@ -20,6 +21,11 @@ const MAX = Number(argValue('--max') ?? 100_000)
 const MESSAGES = Number(argValue('--messages') ?? 1_000_000)
 /** Only the listings the messages need (the smallest size), without measuring discovery. */
 const SKIP_DISCOVERY = args.includes('--skip-discovery')
+/** Only the mixed run at each size from 100,000 (not the per-URL table). */
+const MIXED_ONLY = args.includes('--mixed-only')
+const NO_MIXED = args.includes('--no-mixed')
+/** Seconds of each mixed run (quiet, 5 writes/s, 20 writes/s). */
+const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_DURATION ?? 40)
 const SIZES = [1_000, 100_000, 1_000_000].filter((n) => n <= Math.max(MAX, 1_000))
 /** Another checkout of the app to measure (e.g. an earlier commit), with its own node_modules. */
 const APP_DIR = path.resolve(argValue('--app-dir') ?? path.resolve(import.meta.dirname, '..'))
@@ -434,13 +440,14 @@ function printTable(head: string[], rows: string[][]) {
   for (const row of rows) console.log(line(row))
 }
 
-async function waitForHealth(child: ChildProcess) {
+async function waitForHealth(child: ChildProcess, port = PORT) {
   const until = Date.now() + 120_000
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`)
     try {
-      const res = await fetch(`http://127.0.0.1:${PORT}/api/health`)
-      if (res.ok) return
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`)
+      // 503 while its copy of the listings loads still means it is up.
+      if (res.ok || res.status === 503) return
     } catch {}
     await new Promise((r) => setTimeout(r, 300))
   }
@@ -452,7 +459,7 @@ async function waitForHealth(child: ChildProcess) {
  * measured as the instance answers once loaded, not while its first load runs. Returns the load's time as the app
  * reports it in /api/health, or undefined for a version of the app that keeps no copy (or does not say).
  */
-async function waitForCopy(client: pg.Client): Promise<number | undefined> {
+async function waitForCopy(client: pg.Client, port = PORT): Promise<number | undefined> {
   const version = await client
     .query<{ v: string }>('select version::text as v from listing_counts_version where id')
     .then((r) => r.rows[0]?.v)
@@ -461,15 +468,74 @@ async function waitForCopy(client: pg.Client): Promise<number | undefined> {
   const until = Date.now() + 600_000
   while (Date.now() < until) {
     // A search is what starts a load when the copy is behind.
-    await fetch(`http://127.0.0.1:${PORT}/api/search`).then((r) => r.arrayBuffer())
-    const health = (await (await fetch(`http://127.0.0.1:${PORT}/api/health`)).json()) as {
+    await fetch(`http://127.0.0.1:${port}/api/search`).then((r) => r.arrayBuffer())
+    const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as {
       listing_copy?: { version: string; load_ms: number } | null
     }
     if (!('listing_copy' in health)) return undefined
-    if (health.listing_copy?.version === version) return health.listing_copy.load_ms
+    // At the version read above or later (a writer may have moved it on).
+    if (health.listing_copy && BigInt(health.listing_copy.version) >= BigInt(version))
+      return health.listing_copy.load_ms
     await new Promise((r) => setTimeout(r, 250))
   }
   throw new Error("the app's copy of the listings did not load within 10 minutes")
+}
+
+/** The mixed run at one size: quiet, then a writer at 5 and at 20 writes a second (bench/mixed.ts). */
+async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: number, secondPid?: number) {
+  const brandIds = (await client.query<{ id: string }>('select id from brands order by name')).rows.map(
+    (r) => r.id,
+  )
+  const lenovo = (await client.query<{ id: string }>(`select id from brands where name = 'Lenovo'`)).rows[0]
+    ?.id
+  const paths = mixedPaths(brandIds, 400)
+  console.log(
+    `\nMixed run at ${size.toLocaleString('en-US')} listings: ${paths.length} different searches in random order, ${CONNECTIONS} connections, ${MIXED_DURATION_S} s each after ${WARMUP_S} s warm-up`,
+  )
+  const rows: string[][] = []
+  for (const perSecond of [0, 5, 20]) {
+    const m = await mixedRun({
+      url: `http://127.0.0.1:${PORT}`,
+      probeUrl: `http://127.0.0.1:${PORT + 1}`,
+      dbUrl,
+      paths,
+      connections: CONNECTIONS,
+      durationS: MIXED_DURATION_S,
+      warmupS: WARMUP_S,
+      perSecond,
+      appPid: app.pid,
+      sellerId: 'bench-seller-1',
+      brandId: lenovo ?? (brandIds[0] as string),
+    })
+    rows.push([
+      perSecond ? `${perSecond} writes/s` : 'quiet',
+      m.p50.toFixed(1),
+      m.p95.toFixed(1),
+      m.p99.toFixed(1),
+      Math.round(m.rps).toLocaleString('en-US'),
+      String(m.bad),
+      m.rssMb.toFixed(0),
+      perSecond ? String(m.writes) : '',
+      perSecond ? `${quantile(m.fresh, 0.5).toFixed(0)} / ${quantile(m.fresh, 0.99).toFixed(0)}` : '',
+      perSecond ? `${m.fresh.length} (${m.staleAtEnd} never seen)` : '',
+    ])
+  }
+  printTable(
+    [
+      'writer',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'req/s',
+      'bad',
+      'RSS MB',
+      'writes',
+      'fresh p50/p99 ms',
+      'fresh n',
+    ],
+    rows,
+  )
+  console.log(`RSS of the second instance: ${rssMb(secondPid).toFixed(0)} MB; load average: ${loadAverage()}`)
 }
 
 async function main() {
@@ -496,26 +562,39 @@ async function main() {
     }
     console.log(`Throwaway database ${name} (dropped at the end)`)
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-scale-'))
-  const child = spawn(path.join(APP_DIR, 'node_modules/.bin/tsx'), ['server/main.ts'], {
-    cwd: APP_DIR,
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      AUTH_SECRET: randomBytes(32).toString('hex'),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'never',
-      // Every answer comes from the database, not from the per-instance cache of public lists.
-      PUBLIC_CACHE_TTL_MS: '0',
-      RATE_LIMIT_PER_MINUTE: '0',
-      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
+  const dataDirs: string[] = []
+  const startApp = (port: number) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-scale-'))
+    dataDirs.push(dataDir)
+    return spawn(path.join(APP_DIR, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+      cwd: APP_DIR,
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'production',
+        AUTH_SECRET: randomBytes(32).toString('hex'),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+        SEED_DEMO: 'never',
+        // Every answer comes from the database, not from the per-instance cache of public lists.
+        PUBLIC_CACHE_TTL_MS: '0',
+        RATE_LIMIT_PER_MINUTE: '0',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    })
+  }
+  const stopApp = async (app: ChildProcess | undefined) => {
+    if (!app || app.exitCode !== null) return
+    app.kill('SIGTERM')
+    await new Promise((r) => setTimeout(r, 1500))
+    if (app.exitCode === null) app.kill('SIGKILL')
+  }
+  const child = startApp(PORT)
+  /** The second instance, on PORT + 1, started cold after each fill: its load time, and the freshness probe. */
+  let second: ChildProcess | undefined
   const client = new pg.Client({ connectionString: dbUrl })
   const results = new Map<number, Map<string, Measure>>()
   try {
@@ -541,6 +620,19 @@ async function main() {
           `The app's copy of the listings' facts loaded in ${(loadMs / 1000).toFixed(1)} s before measuring`,
         )
       }
+      if (!NO_MIXED && size >= 100_000) {
+        await stopApp(second)
+        const coldStart = Date.now()
+        second = startApp(PORT + 1)
+        await waitForHealth(second, PORT + 1)
+        const upMs = Date.now() - coldStart
+        await waitForCopy(client, PORT + 1)
+        console.log(
+          `A second instance, started cold: answering in ${(upMs / 1000).toFixed(1)} s, its copy loaded ${((Date.now() - coldStart) / 1000).toFixed(1)} s after start`,
+        )
+        await mixed(client, dbUrl, child, size, second.pid)
+      }
+      if (MIXED_ONLY) continue
       const calls = await discoveryCalls(client)
       const bySize = new Map<string, Measure>()
       results.set(size, bySize)
@@ -624,11 +716,9 @@ async function main() {
     console.log(`\nLoad average at end: ${loadAverage()}`)
   } finally {
     await client.end().catch(() => {})
-    child.kill('SIGTERM')
-    await new Promise((r) => setTimeout(r, 1500))
-    if (child.exitCode === null) child.kill('SIGKILL')
+    await Promise.all([stopApp(child), stopApp(second)])
     await dropDb?.()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 

@@ -128,6 +128,36 @@ describe('two instances behind nginx', () => {
     expect(elapsed).toBeLessThan(1000)
   })
 
+  it('takes a laptop sold through one instance out of search on the other within a second', async () => {
+    const seller = await signUp(LB, LB, 'seller')
+    const id = await listLaptop(seller, A, 'Cluster Searchable Laptop')
+    // A search each instance answers from its copy of the listings (a brand, newest first).
+    const inSearch = async (base: string) =>
+      (
+        (await call(base, 'GET', `/api/search?brand=${brandId}&sort=newest&page_size=50`)).body as {
+          items: { _id: string }[]
+        }
+      ).items.some((p) => p._id === id)
+    expect(await inSearch(A)).toBe(true)
+    expect(await inSearch(B)).toBe(true)
+    const sold = await call(A, 'PUT', `/api/products/${id}/sold`, { cookie: seller.cookie, origin: LB })
+    expect(sold.status).toBe(200)
+    const started = Date.now()
+    while ((await inSearch(B)) && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 20))
+    const elapsed = Date.now() - started
+    console.log(`sold laptop left the other instance's search after ${elapsed} ms`)
+    expect(await inSearch(B)).toBe(false)
+    expect(elapsed).toBeLessThan(1000)
+    // The other instance's copy has applied the sale (it is at the database's version).
+    const { rows } = await db.query<{ v: string }>('select version::text as v from listing_counts_version')
+    const health = (await call(B, 'GET', '/api/health')).body as {
+      status: string
+      listing_copy: { version: string } | null
+    }
+    expect(health.status).toBe('ok')
+    expect(BigInt(health.listing_copy?.version ?? 0)).toBeGreaterThanOrEqual(BigInt(rows[0]?.v ?? 1))
+  })
+
   it('sells a laptop once when eight buyers pay at once through both instances, 50 times over', async () => {
     const seller = await signUp(LB, LB, 'seller')
     const buyers = await Promise.all(

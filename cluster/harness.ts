@@ -99,6 +99,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'never',
     SHUTDOWN_DELAY_MS: '1000',
+    // As deploy/nginx.conf says: reads go to another instance while this one's search copy loads.
+    TURN_AWAY_WHILE_LOADING: 'true',
     ...opts.env,
   }
 

@@ -49,6 +49,11 @@ export const BookingStatus = z.enum([
 ])
 export type BookingStatus = z.infer<typeof BookingStatus>
 
+/** A problem a buyer reported: open until an admin refunds the buyer or releases the sale to the seller. */
+export const DISPUTE_STATUSES = ['open', 'refunded', 'released'] as const
+export const DisputeStatus = z.enum(DISPUTE_STATUSES)
+export type DisputeStatus = z.infer<typeof DisputeStatus>
+
 /** The statuses a paid booking moves through. */
 export const PAID_STATUSES = ['paid', 'handed_over', 'completed', 'disputed', 'refunded'] as const
 
@@ -79,17 +84,35 @@ export const Booking = z.object({
   autoCompleteAt: z.string().nullable(),
   completedAt: z.string().nullable(),
   refundedAt: z.string().nullable(),
+  /** The seller's reason when they cancelled the paid sale (and the buyer was refunded); null otherwise. */
+  cancelReason: z.string().nullable().optional(),
   /** The problem the buyer reported, if any. */
-  dispute: z
-    .object({ _id: z.string(), reason: z.string(), status: z.enum(['open', 'refunded', 'released']) })
-    .nullable(),
+  dispute: z.object({ _id: z.string(), reason: z.string(), status: DisputeStatus }).nullable(),
 })
 export type Booking = z.infer<typeof Booking>
+
+/** A paid sale that is not finished: the listing cannot be deleted or removed without refunding its buyer. */
+export const OPEN_SALE_STATUSES = ['paid', 'handed_over', 'disputed'] as const
+export type OpenSaleStatus = (typeof OPEN_SALE_STATUSES)[number]
+
+export function isOpenSale(status: BookingStatus | undefined | null): status is OpenSaleStatus {
+  return (OPEN_SALE_STATUSES as readonly string[]).includes(status ?? '')
+}
+
+/** Why a listing with an open sale cannot be deleted, and what its seller can do instead (server and web). */
+export const DELETE_BLOCKED: Record<OpenSaleStatus, string> = {
+  paid: 'A buyer has paid for this laptop, so it cannot be deleted. Hand it over, or cancel the sale to refund the buyer in full.',
+  handed_over:
+    'This laptop is handed over and waiting for the buyer to confirm, so it cannot be deleted until the sale completes.',
+  disputed: 'The buyer reported a problem with this sale, so it cannot be deleted until an admin settles it.',
+}
 export const BookingList = z.array(Booking)
 
 /** A buyer's bookings, a page at a time (headers in contract/paging.ts). */
 export const BookingsQuery = z.strictObject({
   email: z.email({ message: 'A valid email is required' }).max(254),
+  /** Only the booking of this listing (a buyer books a listing once): what Book Now reads to say "Booked". */
+  product_id: z.uuid({ message: 'A product id is a UUID' }).optional(),
   ...pagingFields,
 })
 
@@ -119,10 +142,18 @@ export const ProblemBody = z.strictObject({
 })
 export type ProblemBody = z.infer<typeof ProblemBody>
 
-export const DisputeStatus = z.enum(['open', 'refunded', 'released'])
-export type DisputeStatus = z.infer<typeof DisputeStatus>
+/** The seller cancels a paid sale they cannot hand over; the buyer is refunded in full and told why. */
+export const CancelSaleBody = z.strictObject({
+  reason: z
+    .string({ error: 'Tell the buyer why you cancel' })
+    .trim()
+    .min(10, 'Tell the buyer why you cancel in at least 10 characters')
+    .max(500, 'Keep the reason under 500 characters'),
+})
+export type CancelSaleBody = z.infer<typeof CancelSaleBody>
 
-export const BookingEventKind = z.enum([
+/** Each step on a booking's record after payment (`cancelled`: the seller called the sale off, refunding it). */
+export const BOOKING_EVENT_KINDS = [
   'paid',
   'handed_over',
   'received',
@@ -130,7 +161,11 @@ export const BookingEventKind = z.enum([
   'problem_reported',
   'refunded',
   'released',
-])
+  'cancelled',
+] as const
+export const BookingEventKind = z.enum(BOOKING_EVENT_KINDS)
+
+export type BookingEventKind = z.infer<typeof BookingEventKind>
 
 export const BookingEvent = z.object({
   kind: BookingEventKind,

@@ -13,6 +13,7 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|addproduct|myproduct)\/?$/,
   /^\/dashboard\/(settings|security|audit-log)\/?$/,
   /^\/dashboard\/(favourites|saved-searches)\/?$/,
+  /^\/dashboard\/(earnings|finance)\/?$/,
   /^\/unsubscribe\/[^/]+\/?$/,
   /^\/dashboard\/messages(\/[^/]+)?\/?$/,
   /^\/dashboard\/payment\/[^/]+\/?$/,

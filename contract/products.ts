@@ -35,6 +35,30 @@ export function batteryGradeProblem(
   return `${condition} needs battery health of at least ${minimum}%; choose a lower condition or check the reading`
 }
 
+/**
+ * The battery health a description names ("Battery health 84%", "battery at 79%", "battery holds 80% of
+ * design capacity"), or null when it names none. Listings state the figure in a field of its own, and the
+ * two must agree: the listing form warns when they do not.
+ */
+export function batteryPctInText(text: string): number | null {
+  const match =
+    /\bbattery\b(?:\s+(?:health|health\s+at|at|holds|is|is\s+at|capacity|capacity\s+at|of))*\s*:?\s*(\d{1,3})\s?%/i.exec(
+      text,
+    )
+  const pct = match ? Number(match[1]) : Number.NaN
+  return pct >= 1 && pct <= 100 ? pct : null
+}
+
+/** What the listing form says when the description names another battery figure than the battery field. */
+export function batteryMismatch(
+  description: string,
+  healthPct: number | null | undefined,
+): string | undefined {
+  const named = batteryPctInText(description)
+  if (named === null || healthPct === null || healthPct === undefined || named === healthPct) return undefined
+  return `Your description says the battery is at ${named}%, but Battery health says ${healthPct}%. Make them agree.`
+}
+
 /** Where a seller reads the two figures, per system. */
 export const BATTERY_HOW_TO: { system: string; steps: string }[] = [
   {
@@ -126,8 +150,20 @@ export const Product = z.object({
   sale: Booking.nullable().optional(),
   /** Only on the seller's own listings: how many people keep it in their favourites. */
   saved_count: z.number().int().optional(),
+  /** Only on the seller's own listings: when it leaves search unless renewed (LISTING_EXPIRY_DAYS after renewedOn). */
+  expires_at: z.string().optional(),
 })
 export type Product = z.infer<typeof Product>
+
+/** Renew is offered in the last days before a listing expires (the seller is emailed 3 days before), and after. */
+export const RENEW_WINDOW_DAYS = 7
+
+/** Whether My Product offers Renew: the listing has expired, or expires within RENEW_WINDOW_DAYS. */
+export function canRenewSoon(product: Pick<Product, 'expired' | 'expires_at'>, now = Date.now()): boolean {
+  if (product.expired) return true
+  if (!product.expires_at) return false
+  return Date.parse(product.expires_at) - now <= RENEW_WINDOW_DAYS * 86_400_000
+}
 
 export const ProductList = z.array(Product)
 

@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { singleLine } from './text'
 
-export const Role = z.enum(['buyer', 'seller', 'admin'])
+/** Every role an account can hold: the one list the database, the server and the web app read. */
+export const ROLES = ['buyer', 'seller', 'admin'] as const
+export const Role = z.enum(ROLES)
 export type Role = z.infer<typeof Role>
 
 /** The signed-in person, as the web app sees them. */
@@ -35,6 +37,8 @@ export const UserRecord = z.object({
   role: Role,
   verified: z.boolean(),
   createdAt: z.string(),
+  /** Sellers: paid sales they cancelled (each refunded to its buyer), for admins weighing their record. */
+  cancelled_sales: z.number().int().optional(),
 })
 export type UserRecord = z.infer<typeof UserRecord>
 export const UserRecordList = z.array(UserRecord)

@@ -417,7 +417,13 @@ test('a product card opens the laptop with its specs; Book Now asks to sign in',
   await expect(card).toContainText(product.condition)
   await expect(card).toContainText(product.location)
   await expect(card).toContainText(product.seller_name)
-  await expect(card).toContainText(`${product.uses} years of use`)
+  await expect(card).toContainText(
+    product.uses === 1
+      ? '1 year of use'
+      : product.uses < 1
+        ? 'Less than a year of use'
+        : `${product.uses} years of use`,
+  )
   await expect(card).toContainText(product.sellStatus ? 'Sold' : 'Available')
 
   await nameLink.click()

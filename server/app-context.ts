@@ -12,6 +12,7 @@ import type { CounterStore } from './lib/rate-limit'
 import type { Sessions } from './lib/session'
 import type { MediaStorage } from './lib/storage'
 import type { Mail } from './mail/mail'
+import type { PaymentProvider } from './modules/payments/provider'
 import type { ViewCounter } from './modules/views/view-counter'
 
 export type AppContext = {
@@ -28,6 +29,8 @@ export type AppContext = {
   jobs: Jobs
   /** Email: `queue(tx, { to, template, data })`, sent by the `email` worker (server/mail). */
   mail: Mail
+  /** How cards are taken and refunded (Stripe, or the built-in test processor): chosen once, shared by all. */
+  payments: PaymentProvider
   /** Listing page views, batched (server/modules/views). */
   views: ViewCounter
   /** Set on SIGTERM: health answers 503 so the balancer stops sending while requests in flight finish. */

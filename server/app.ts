@@ -53,12 +53,14 @@ import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
 import { pageRoutes } from './modules/pages/pages.routes'
 import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
+import { choosePaymentProvider } from './modules/payments/payment-provider'
 import { paymentRoutes } from './modules/payments/payments.routes'
 import { payoutRoutes } from './modules/payouts/payouts.routes'
 import { registerPayoutJobs } from './modules/payouts/payouts.service'
 import { priceGuideRoutes } from './modules/price-guide/price-guide.routes'
 import { registerPriceGuideJobs } from './modules/price-guide/price-guide.service'
 import { registerExpiryJobs } from './modules/products/expiry'
+import { searchReady } from './modules/products/listing-feed'
 import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
 import { reviewRoutes } from './modules/reviews/reviews.routes'
@@ -178,6 +180,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     counters,
     jobs,
     mail,
+    payments: choosePaymentProvider(config, mail),
     lifecycle: { draining: false },
     views,
   })
@@ -194,15 +197,24 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   app.setErrorHandler(errorHandler)
   // The last step of draining (server/main.ts): reads answer 503, which nginx resends to another instance and
   // counts as this one failing, so it stops choosing it; writes are still served, since nothing resends them.
+  // Likewise behind a balancer (TURN_AWAY_WHILE_LOADING) while search has not read its copy of the listings.
   app.addHook('onRequest', (req, reply, done) => {
     const { lifecycle } = app.ctx
+    const loading = config.turnAwayWhileLoading && !searchReady(database.db)
     if (
-      lifecycle.turningAway &&
+      (lifecycle.turningAway || loading) &&
       (req.method === 'GET' || req.method === 'HEAD') &&
       !req.url.startsWith('/api/health')
     ) {
       reply.header('connection', 'close').header('retry-after', '1')
-      sendError(reply, 503, 'INTERNAL', 'This server is shutting down. Please try again.')
+      sendError(
+        reply,
+        503,
+        'INTERNAL',
+        loading
+          ? 'This server is starting. Please try again.'
+          : 'This server is shutting down. Please try again.',
+      )
       return
     }
     done()

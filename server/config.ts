@@ -20,6 +20,10 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(8000).default(1000),
+  /** Behind a balancer: reads answer 503 (sent to another instance) until search has read its copy of the listings. */
+  TURN_AWAY_WHILE_LOADING: z.enum(['true', 'false']).default('false'),
+  /** How often each instance applies the listings' change feed to its copy (requests also catch up themselves). */
+  SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
   TRUST_PROXY: z.string().trim().max(500).default('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(300),
@@ -99,6 +103,8 @@ export type Config = {
   seedDemo: boolean
   /** After SIGTERM, how long health answers 503 while requests are still taken, before the listener closes. */
   shutdownDelayMs: number
+  turnAwayWhileLoading: boolean
+  searchFeedPollMs: number
   webDistDir: string
   /** Admin actions answer 403 until the admin has turned on two-step sign-in. */
   requireAdminTwoFactor: boolean
@@ -220,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     publicCacheTtlMs: e.PUBLIC_CACHE_TTL_MS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    turnAwayWhileLoading: e.TURN_AWAY_WHILE_LOADING === 'true',
+    searchFeedPollMs: e.SEARCH_FEED_POLL_MS,
     seedDemo: e.SEED_DEMO === 'auto' && e.NODE_ENV !== 'production',
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,

@@ -6,6 +6,7 @@ import { DataDirLockedError } from './db/lock'
 import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
 import { postUnpostedSales } from './modules/ledger/sales'
+import { keepListingsCurrent } from './modules/products/listing-feed'
 
 const SHUTDOWN_LIMIT_MS = 10_000
 /** While turning the balancer away: close once no connection arrived for this long, or after the limit. */
@@ -21,6 +22,9 @@ async function main() {
     : await openDatabase({ driver: 'pglite', dataDir: config.dataDir })
   const storage = await createMediaStorage(config, database.db)
   const app = await buildApp({ config, database, storage })
+  // Search reads its copy of the listings now and keeps it current from the change feed; until the first read,
+  // /api/health says `loading` (listing-feed.ts).
+  const feed = keepListingsCurrent(database.db, app.log.child({ module: 'search' }), config.searchFeedPollMs)
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.
     const { seedDemoIfEmpty } = await import('./db/seed')
@@ -70,6 +74,7 @@ async function main() {
     // answers 502 for a POST on it, which it never resends elsewhere).
     net.Server.prototype.close.call(app.server)
     await new Promise((resolve) => setTimeout(resolve, ACCEPTED_REQUEST_GRACE_MS))
+    feed.stop()
     await app.close()
     await database.close()
     app.log.info(`${signal}: closed`)
@@ -81,6 +86,8 @@ async function main() {
   await app.listen({ port: config.port, host: config.host })
   // Workers start once the app serves; app.close() (on SIGTERM) lets running jobs finish first.
   await app.ctx.jobs.start()
+  // The payout runs queue each other; this starts the chain now rather than at the next minute's tick.
+  await app.ctx.jobs.send('payouts.tick', {}, { singletonKey: 'start' })
   app.log.info(`Laptop Market on ${config.publicUrl} (database: ${database.driver})`)
 }
 

@@ -19,8 +19,13 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { BATTERY_REPORT_SOURCES } from '#contract/battery-reports'
+import { BOOKING_EVENT_KINDS, DISPUTE_STATUSES } from '#contract/bookings'
 import { ALERT_CHOICES } from '#contract/favourites'
 import { CONDITIONS } from '#contract/products'
+import { ROLES } from '#contract/users'
+
+/** A constant list as SQL literals, for a check constraint written from the same list as the column's enum. */
+const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '))
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
@@ -32,7 +37,7 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull(
 // marketplace's role on the user. A buyer or seller "record" is the user row with that role.
 // ---------------------------------------------------------------------------------------------
 
-export const USER_ROLES = ['buyer', 'seller', 'admin'] as const
+export const USER_ROLES = ROLES
 export type UserRole = (typeof USER_ROLES)[number]
 
 export const users = pgTable(
@@ -57,7 +62,7 @@ export const users = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    check('users_role_check', sql`${t.role} in ('buyer', 'seller', 'admin')`),
+    check('users_role_check', sql`${t.role} in (${sqlList(USER_ROLES)})`),
     index('users_role_created_idx').on(t.role, t.createdAt),
     // Every search leaves out disabled sellers' listings by this short list, read from the index alone.
     index('users_disabled_idx').on(t.id).where(sql`${t.disabledAt} is not null`),
@@ -364,6 +369,31 @@ export const listingCountsVersion = pgTable('listing_counts_version', {
   termsVersion: bigint('terms_version', { mode: 'number' }).notNull().default(0),
 })
 
+/**
+ * The change feed of the listings as search sees them: one row per listing changed in a way search reads (its
+ * facts, words or being on sale, its seller disabled), written by triggers in the changing transaction, with that
+ * transaction's id. `listing_change_commits` says which version of `listing_counts_version` each such transaction
+ * committed as (written by the version's own deferred trigger, at commit, under the version row's lock, so versions
+ * follow the order of commits). Each instance reads the listings changed since its copy's version and applies them
+ * (server/modules/products/listing-feed.ts; docs/decisions/0037-listing-change-feed.md).
+ */
+export const listingChanges = pgTable(
+  'listing_changes',
+  {
+    tx: bigint('tx', { mode: 'number' }).notNull(),
+    productId: uuid('product_id').notNull(),
+    /** When the listing was posted before this change: where a copy in posting order holds it. */
+    postedOn: timestamp('posted_on', { withTimezone: true }),
+  },
+  (t) => [index('listing_changes_tx_idx').on(t.tx)],
+)
+
+export const listingChangeCommits = pgTable('listing_change_commits', {
+  version: bigint('version', { mode: 'number' }).primaryKey(),
+  tx: bigint('tx', { mode: 'number' }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
 // ---------------------------------------------------------------------------------------------
 // Bookings and payments
 // ---------------------------------------------------------------------------------------------
@@ -409,10 +439,7 @@ export const bookings = pgTable(
     // A buyer books a listing once.
     uniqueIndex('bookings_product_buyer_idx').on(t.productId, t.buyerId),
     index('bookings_buyer_idx').on(t.buyerId, t.createdAt.desc()),
-    check(
-      'bookings_stage_check',
-      sql`${t.stage} in (${sql.raw(BOOKING_STAGES.map((s) => `'${s}'`).join(', '))})`,
-    ),
+    check('bookings_stage_check', sql`${t.stage} in (${sqlList(BOOKING_STAGES)})`),
     // A stage past payment needs the payment.
     check('bookings_stage_paid_check', sql`${t.stage} = 'booked' or ${t.isPaid}`),
     // Handed-over sales waiting for the buyer, oldest first: what auto-completion reads.
@@ -469,15 +496,7 @@ export const bookingHolds = pgTable(
 // The deal after payment: each step of a booking on record, and the problems buyers report
 // ---------------------------------------------------------------------------------------------
 
-export const BOOKING_EVENT_KINDS = [
-  'paid',
-  'handed_over',
-  'received',
-  'auto_completed',
-  'problem_reported',
-  'refunded',
-  'released',
-] as const
+export { BOOKING_EVENT_KINDS }
 
 /** What happened to a booking after payment, who did it (null: the marketplace itself) and any note. */
 export const bookingEvents = pgTable(
@@ -495,7 +514,7 @@ export const bookingEvents = pgTable(
   (t) => [index('booking_events_booking_idx').on(t.bookingId, t.createdAt)],
 )
 
-export const DISPUTE_STATUSES = ['open', 'refunded', 'released'] as const
+export { DISPUTE_STATUSES }
 
 /** A problem a buyer reported with a paid sale; an admin refunds the buyer or releases the sale. */
 export const disputes = pgTable(
@@ -517,7 +536,7 @@ export const disputes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check('disputes_status_check', sql`${t.status} in ('open', 'refunded', 'released')`),
+    check('disputes_status_check', sql`${t.status} in (${sqlList(DISPUTE_STATUSES)})`),
     // A sale has at most one dispute: it ends the sale either way (refunded, or completed).
     uniqueIndex('disputes_booking_idx').on(t.bookingId),
     index('disputes_open_idx').on(t.createdAt.desc()).where(sql`${t.status} = 'open'`),

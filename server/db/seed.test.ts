@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Brand } from '#contract/brands'
 import { priceVerdict } from '#contract/price-guide'
-import type { Product } from '#contract/products'
+import { batteryGradeProblem, batteryPctInText, type Product } from '#contract/products'
 import { MEDIA_PREFIX, MemoryMediaStorage } from '#server/lib/storage'
 import { bearerFor } from '#server/test/auth-helpers'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
@@ -106,6 +106,19 @@ describe('seedDemoIfEmpty', () => {
     for (const p of rows.filter((r) => r.condition === 'Fair')) {
       expect(p.description, p.name).toMatch(/Flaws:|flaw/i)
     }
+  })
+
+  it('never contradicts itself on the battery: the field holds the figure the description names', async () => {
+    const rows = await t.db.select().from(products)
+    let named = 0
+    for (const p of rows) {
+      const inText = batteryPctInText(p.description)
+      if (inText === null) continue
+      named += 1
+      expect(p.batteryHealthPct, p.name).toBe(inText)
+      expect(batteryGradeProblem(p.condition, p.batteryHealthPct), p.name).toBeUndefined()
+    }
+    expect(named).toBeGreaterThanOrEqual(DEMO_PRODUCTS.length)
   })
 
   it('advertises about a third, and has a couple of sold listings', async () => {

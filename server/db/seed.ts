@@ -1,5 +1,6 @@
 import { hashPassword } from 'better-auth/crypto'
 import { asc, sql } from 'drizzle-orm'
+import { batteryPctInText } from '#contract/products'
 import type { MediaStorage } from '#server/lib/storage'
 import type { Db } from './client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
@@ -139,7 +140,7 @@ export async function seedDemo(
         usesYears: product.usesYears,
         location: product.location,
         description: product.description,
-        ...demoBattery(product.slug, product.condition),
+        ...demoBattery(product.slug, product.condition, product.description),
         isAdvertised: product.advertised ?? false,
         isSold: product.sold ?? false,
         soldAt: product.sold ? soldAtFor(postedOn) : null,
@@ -223,11 +224,17 @@ async function seedBrands(tx: Db, storage: MediaStorage, createdAt: Date): Promi
 }
 
 /**
- * Battery evidence that agrees with each grade; one listing in six reports none, as real sellers sometimes
- * do not.
+ * Battery evidence that agrees with each grade and with the listing's own words: the figure its description
+ * names (and its cycles, when named). A listing whose description names none reports none one time in six,
+ * as real sellers sometimes do not.
  */
-function demoBattery(slug: string, condition: 'Excellent' | 'Good' | 'Fair') {
+function demoBattery(slug: string, condition: 'Excellent' | 'Good' | 'Fair', description: string) {
   const h = hashString(`battery:${slug}`)
+  const named = batteryPctInText(description)
+  const cycles = /(\d+)\s+cycles/i.exec(description)
+  if (named !== null) {
+    return { batteryHealthPct: named, batteryCycles: cycles ? Number(cycles[1]) : 40 + ((h >>> 5) % 560) }
+  }
   if (h % 6 === 0) return { batteryHealthPct: null, batteryCycles: null }
   const [low, span] = condition === 'Excellent' ? [86, 13] : condition === 'Good' ? [76, 12] : [62, 18]
   return { batteryHealthPct: low + (h % span), batteryCycles: 40 + ((h >>> 5) % 560) }

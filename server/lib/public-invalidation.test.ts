@@ -58,7 +58,8 @@ describe('public lists follow the services that change them', () => {
       role: 'admin' as const,
       isVerified: false,
     }
-    await resolveReport(t.db, actor, report?.id ?? '', 'remove')
+    const { payments, mail, config } = t.app.ctx
+    await resolveReport(t.db, payments, actor, report?.id ?? '', 'remove', mail, config.payouts.fee)
     expect((await advertised()).map((p) => p._id)).not.toContain(product.id)
   })
 

@@ -812,6 +812,27 @@ const ROWS: Row[] = [
   },
   {
     method: 'PUT',
+    route: '/api/bookings/{id}/cancel',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/cancel`,
+    body: { reason: 'The screen cracked while packing it.' },
+    expected: DEAL_SELLER(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/cancel',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'handed_over')).id}/cancel`,
+    body: { reason: 'The screen cracked while packing it.' },
+    expected: DEAL_SELLER(409),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/cancel',
+    url: `/api/bookings/${NO_SUCH_ID}/cancel`,
+    body: { reason: 'The screen cracked while packing it.' },
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'PUT',
     route: '/api/bookings/{id}/received',
     url: async (f) => `/api/bookings/${(await dealAt(f, 'handed_over')).id}/received`,
     expected: DEAL_BUYER(200),

@@ -140,6 +140,9 @@ export async function seedMarketHistory(
         ramGb: product.ramGb,
         storageGb: product.storageGb,
         screenInches: product.screenInches,
+        // The same words as the listing, so the same battery figure: a description never contradicts it.
+        batteryHealthPct: source.batteryHealthPct,
+        batteryCycles: source.batteryCycles,
         isSold: true,
         soldAt: paidAt,
         postedOn,

@@ -1,6 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, named } from './layout'
 
 /** To both sides when a sale completes: the buyer confirmed, or the days after handover passed. */
 export default defineEmail<{
@@ -19,11 +19,11 @@ export default defineEmail<{
         : 'Nobody reported a problem in the days after the handover, so it completed by itself.'
     return compose(
       {
-        subject: `Sale completed: "${productName}"`,
+        subject: `Sale completed: ${named(productName)}`,
         preview: role === 'buyer' ? 'Enjoy your laptop.' : `${formatMoney(priceCents)} is yours.`,
         heading: 'The sale is completed',
         paragraphs: [
-          `The sale of "${productName}" for ${formatMoney(priceCents)} is completed. ${why}`,
+          `The sale of ${named(productName)} for ${formatMoney(priceCents)} is completed. ${why}`,
           role === 'buyer'
             ? 'Enjoy your laptop, and thank you for buying second-hand.'
             : `The ${formatMoney(priceCents)} is released to you. Thank you for selling on Laptop Market.`,

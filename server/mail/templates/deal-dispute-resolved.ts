@@ -1,6 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, named } from './layout'
 
 /** To both sides when an admin settles a dispute: the buyer refunded, or the sale released to the seller. */
 export default defineEmail<{
@@ -16,28 +16,28 @@ export default defineEmail<{
       outcome === 'refunded'
         ? role === 'buyer'
           ? [
-              `An admin looked at your problem with "${productName}" and refunded you ${price}.`,
+              `An admin looked at your problem with ${named(productName)} and refunded you ${price}.`,
               'The money goes back to the card you paid with; your bank may take a few days to show it.',
             ]
           : [
-              `An admin looked at the buyer's problem with "${productName}" and refunded them ${price}.`,
+              `An admin looked at the buyer's problem with ${named(productName)} and refunded them ${price}.`,
               'The listing stays off the market. If the laptop comes back to you, list it again with a description of its state now.',
             ]
         : role === 'buyer'
           ? [
-              `An admin looked at your problem with "${productName}" and released the sale to the seller: the sale is completed.`,
+              `An admin looked at your problem with ${named(productName)} and released the sale to the seller: the sale is completed.`,
               'If you think this is wrong, tell us why through the Contact page.',
             ]
           : [
-              `An admin looked at the buyer's problem with "${productName}" and released the sale to you: the sale is completed.`,
+              `An admin looked at the buyer's problem with ${named(productName)} and released the sale to you: the sale is completed.`,
               `The ${price} is yours.`,
             ]
     return compose(
       {
         subject:
           outcome === 'refunded'
-            ? `Refunded: "${productName}"`
-            : `Problem settled: the sale of "${productName}" goes ahead`,
+            ? `Refunded: ${named(productName)}`
+            : `Problem settled: the sale of ${named(productName)} goes ahead`,
         heading: outcome === 'refunded' ? 'The sale was refunded' : 'The sale is completed',
         paragraphs,
         action:

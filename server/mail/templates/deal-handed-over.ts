@@ -1,5 +1,5 @@
 import { paths } from '#contract/pages'
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, named } from './layout'
 
 const day = new Intl.DateTimeFormat('en-US', {
   month: 'long',
@@ -19,11 +19,11 @@ export default defineEmail<{
   render: ({ productName, sellerName, note, completesAt }, ctx) =>
     compose(
       {
-        subject: `${sellerName} handed over "${productName}"`,
+        subject: `${sellerName} handed over ${named(productName)}`,
         preview: 'Tell us it arrived as described, or report a problem.',
         heading: 'Your laptop is on its way to you',
         paragraphs: [
-          `${sellerName} marked "${productName}" handed over.`,
+          `${sellerName} marked ${named(productName)} handed over.`,
           ...(note ? [`Their note: ${note}`] : []),
           `Once you have it and it is as described, press "Received, as described" in My Orders. If something is wrong, report a problem there instead. With no answer, the sale completes by itself on ${day.format(new Date(completesAt))}.`,
         ],

@@ -1,6 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, named } from './layout'
 
 /** To both sides of a sale when the buyer's payment went through. */
 export default defineEmail<{
@@ -15,11 +15,11 @@ export default defineEmail<{
     role === 'buyer'
       ? compose(
           {
-            subject: `Paid: "${productName}" is yours`,
+            subject: `Paid: ${named(productName)} is yours`,
             preview: `${sellerName} hands it over next.`,
             heading: 'Your payment went through',
             paragraphs: [
-              `You paid ${formatMoney(priceCents)} for "${productName}". ${sellerName} now hands it over to you and marks it handed over.`,
+              `You paid ${formatMoney(priceCents)} for ${named(productName)}. ${sellerName} now hands it over to you and marks it handed over.`,
               'We keep your money until you tell us the laptop arrived as described. If something is wrong, report a problem from My Orders and an admin steps in.',
             ],
             action: { label: 'Open My Orders', url: `${ctx.siteUrl}${paths.myOrders()}` },
@@ -29,11 +29,11 @@ export default defineEmail<{
         )
       : compose(
           {
-            subject: `Sold: ${buyerName} paid for "${productName}"`,
+            subject: `Sold: ${buyerName} paid for ${named(productName)}`,
             preview: 'Hand it over, then mark it handed over.',
             heading: 'Your laptop is sold',
             paragraphs: [
-              `${buyerName} paid ${formatMoney(priceCents)} for your "${productName}". It is off the market now.`,
+              `${buyerName} paid ${formatMoney(priceCents)} for your ${named(productName)}. It is off the market now.`,
               'Next, hand it over (in person or by post) and mark it handed over in My Product, with a tracking number or where you met if you like. The money is yours once the buyer confirms, or by itself a few days after the handover.',
             ],
             action: { label: 'Open My Product', url: `${ctx.siteUrl}${paths.myProduct()}` },

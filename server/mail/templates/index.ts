@@ -4,6 +4,7 @@ import alertDigest from './alert-digest'
 import alertFavourites from './alert-favourites'
 import alertSearchMatches from './alert-search-matches'
 import dealBooked from './deal-booked'
+import dealCancelled from './deal-cancelled'
 import dealCompleted from './deal-completed'
 import dealDisputeOpened from './deal-dispute-opened'
 import dealDisputeResolved from './deal-dispute-resolved'
@@ -28,6 +29,7 @@ export const TEMPLATES = {
   'deal-completed': dealCompleted,
   'deal-dispute-opened': dealDisputeOpened,
   'deal-dispute-resolved': dealDisputeResolved,
+  'deal-cancelled': dealCancelled,
   'message-unread': messageUnread,
   'alert-search-matches': alertSearchMatches,
   'alert-favourites': alertFavourites,

@@ -136,3 +136,11 @@ ${p('— Laptop Market', 'margin:0')}
 `
   return { subject: parts.subject, text, html }
 }
+
+/**
+ * A product's name inside a sentence or a subject, in typographic quotes: a name that holds an inch mark
+ * (`Surface Laptop 4 15"`) would otherwise close the straight quotes around it.
+ */
+export function named(name: string): string {
+  return `“${name}”`
+}

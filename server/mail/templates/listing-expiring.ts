@@ -1,4 +1,4 @@
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, named } from './layout'
 
 /** Sent three days before a listing expires; `url` opens My Product, where one click renews it. */
 export default defineEmail<{ productName: string; expiresOn: string; url: string }>({
@@ -6,11 +6,11 @@ export default defineEmail<{ productName: string; expiresOn: string; url: string
   render: ({ productName, expiresOn, url }, ctx) =>
     compose(
       {
-        subject: `Your listing "${productName}" expires on ${expiresOn}`,
+        subject: `Your listing ${named(productName)} expires on ${expiresOn}`,
         preview: 'Renew it with one click to keep it in search and on the home page.',
         heading: 'Your listing is about to expire',
         paragraphs: [
-          `Your listing "${productName}" has not been renewed for a while, so it expires on ${expiresOn}. After that it leaves search and the home page, and buyers can no longer book it.`,
+          `Your listing ${named(productName)} has not been renewed for a while, so it expires on ${expiresOn}. After that it leaves search and the home page, and buyers can no longer book it.`,
           'Still selling it? Renew it in My Product: one click, and it stays up.',
         ],
         action: { label: 'Renew in My Product', url },

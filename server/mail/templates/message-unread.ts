@@ -1,5 +1,5 @@
 import { OFF_PLATFORM_WARNING } from '#contract/messages'
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, named } from './layout'
 
 /**
  * To a buyer or seller with messages unread a few minutes after they came: one email per conversation
@@ -17,13 +17,13 @@ export default defineEmail<{
   render: ({ productName, senderName, count, preview, offPlatform, path }, ctx) =>
     compose(
       {
-        subject: `${senderName} sent you a message about "${productName}"`,
+        subject: `${senderName} sent you a message about ${named(productName)}`,
         preview: count > 1 ? `${count} unread messages` : preview.slice(0, 90),
         heading: count > 1 ? `${count} new messages about your deal` : 'A new message about your deal',
         paragraphs: [
           count > 1
-            ? `${senderName} sent you ${count} messages about "${productName}". The latest:`
-            : `${senderName} wrote about "${productName}":`,
+            ? `${senderName} sent you ${count} messages about ${named(productName)}. The latest:`
+            : `${senderName} wrote about ${named(productName)}:`,
           `“${preview}”`,
           ...(offPlatform ? [OFF_PLATFORM_WARNING] : []),
           'Answer in Laptop Market, where the conversation stays with your order.',

@@ -317,6 +317,20 @@ describe('alerts, by the matcher job and the email worker', () => {
     expect(smtp.received).toHaveLength(2)
   })
 
+  it('alerts a search for a word no listing has yet when the first listing with it is posted', async () => {
+    // "book4" is in no listing yet; search corrects it to the nearest word listed ("book3"), but the saved search
+    // keeps it as typed, beside that correction.
+    const older = await list({ name: 'Galaxy Book3 Pro', category_id: dell.id, resale_price: 700 })
+    const id = (await saveSearch('q=galaxy book4', 'daily')).json().insertedId
+    const [saved] = await t.db.select().from(savedSearches).where(eq(savedSearches.id, id))
+    expect(saved?.textQuery).toBe('galaxy & book3|book4')
+    const first = await list({ name: 'Galaxy Book4 Pro', category_id: dell.id, resale_price: 900 })
+    await runAlerts()
+    const items = await t.db.select().from(alertItems).where(eq(alertItems.savedSearchId, id))
+    expect(items.map((i) => i.productId)).toEqual([first])
+    expect(items.map((i) => i.productId)).not.toContain(older)
+  })
+
   it('puts daily matches and favourite news in one digest', async () => {
     await saveSearch(`brand=${lenovo.id}&ram=16`, 'daily')
     const fav = await createProduct(t.db, { seller, brand: dell, resalePriceCents: 80000, name: 'XPS 15' })

@@ -32,7 +32,7 @@ export type ListingFacts = {
   postedAt?: number
 }
 
-type Term = { word: string; prefix: boolean }
+type Term = { word: string; prefix: boolean; or?: string[] }
 
 type Compiled = {
   id: string
@@ -74,16 +74,20 @@ function compile(search: StoredSearch): Compiled {
   }
   if (f.q) {
     if (!search.textQuery) c.never = true
+    // Each term a word, the start of one (`x1:*`), or alternatives (`book3|book4`: a word corrected at saving, and
+    // as it was typed).
     else
       c.terms = search.textQuery.split(' & ').map((t) => {
         const prefix = t.endsWith(':*')
-        return { word: prefix ? t.slice(0, -2) : t, prefix }
+        const word = prefix ? t.slice(0, -2) : t
+        return { word, prefix, or: prefix ? undefined : word.split('|') }
       })
   }
   return c
 }
 
 function hasTerm(words: Set<string>, list: string[], term: Term): boolean {
+  if (term.or) return term.or.some((w) => words.has(w))
   if (!term.prefix) return words.has(term.word)
   for (const w of list) if (w.startsWith(term.word)) return true
   return false

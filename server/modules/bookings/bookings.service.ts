@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Booking, BookingStatus, NewBooking } from '#contract/bookings'
 import { type ListPageQuery, TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
-import { bookings, disputes, products, users } from '#server/db/schema'
+import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { canActFor, type SessionUser } from '#server/lib/session'
@@ -22,6 +22,8 @@ export const bookingColumns = {
   disputeId: disputes.id,
   disputeReason: disputes.reason,
   disputeStatus: disputes.status,
+  cancelReason: sql<string | null>`(select e.note from ${bookingEvents} e
+    where e.booking_id = ${bookings.id} and e.kind = 'cancelled' limit 1)`,
 }
 
 export type BookingRow = {
@@ -34,6 +36,8 @@ export type BookingRow = {
   disputeId: string | null
   disputeReason: string | null
   disputeStatus: (typeof disputes.$inferSelect)['status'] | null
+  /** The seller's reason, when they cancelled the paid sale. */
+  cancelReason?: string | null
 }
 
 /** Bookings with their listing and any dispute: what toBooking reads. */
@@ -47,7 +51,7 @@ export function selectBookingRows(db: Db) {
 
 /** The wire status of a booking: its stage once paid, else whether it can still be paid. */
 export function bookingStatus(
-  row: Omit<BookingRow, 'disputeId' | 'disputeReason' | 'disputeStatus'>,
+  row: Omit<BookingRow, 'disputeId' | 'disputeReason' | 'disputeStatus' | 'cancelReason'>,
 ): BookingStatus {
   const b = row.booking
   if (b.isPaid) return b.stage === 'booked' ? 'paid' : b.stage
@@ -93,6 +97,7 @@ export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
         : null,
     completedAt: iso(b.completedAt),
     refundedAt: iso(b.refundedAt),
+    cancelReason: row.cancelReason ?? null,
     dispute:
       row.disputeId && row.disputeReason && row.disputeStatus
         ? { _id: row.disputeId, reason: row.disputeReason, status: row.disputeStatus }
@@ -179,13 +184,15 @@ export async function findBookings(
   db: Db,
   caller: SessionUser,
   email: string,
-  q: ListPageQuery = {},
+  q: ListPageQuery & { product_id?: string } = {},
   autoCompleteDays = 7,
 ): Promise<PagedList<Booking>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own bookings')
   const [buyer] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
   if (!buyer) return { items: [], total: 0, isEstimate: false, nextCursor: null }
-  const where = eq(bookings.buyerId, buyer.id)
+  const where = q.product_id
+    ? (and(eq(bookings.buyerId, buyer.id), eq(bookings.productId, q.product_id)) as SQL)
+    : eq(bookings.buyerId, buyer.id)
   const paging = listPaging(q)
   const rows = await db
     .select({ ...bookingColumns, id: bookings.id, k0: sql<string>`${bookings.createdAt}::text` })

@@ -274,6 +274,21 @@ describe('GET /api/bookings?email=', () => {
     expect(list.every((b) => b.email === mine.email && b.status === 'unpaid')).toBe(true)
   })
 
+  it('with product_id, gives only the booking of that listing (none when not booked), and refuses a bad id', async () => {
+    const url = (productId: string) =>
+      `/api/bookings?email=${encodeURIComponent(mine.email)}&product_id=${productId}`
+    const [older] = await t.db
+      .select()
+      .from(bookings)
+      .where(eq(bookings.id, ids[1] as string))
+    const one = await call('GET', url(older?.productId ?? ''), mine)
+    expect(BookingList.parse(one.json()).map((b) => b._id)).toEqual([ids[1]])
+    const other = await listing({ name: 'Not booked' })
+    expect(BookingList.parse((await call('GET', url(other.id), mine)).json())).toEqual([])
+    const bad = await call('GET', url('not-a-uuid'), mine)
+    expect(bad.statusCode).toBe(400)
+  })
+
   it('matches the email without regard to case', async () => {
     const res = await call('GET', '/api/bookings?email=ORDERS.owner%40example.TEST', mine)
     expect(res.statusCode).toBe(200)

@@ -7,14 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { bookings, emailPreferences } from '#server/db/schema'
 import type { OutgoingEmail } from '#server/mail/transport'
 import { bearerFor } from '#server/test/auth-helpers'
-import {
-  type BrandRow,
-  createBooking,
-  createBrand,
-  createProduct,
-  createUser,
-  type UserRow,
-} from '#server/test/factories'
+import { type DealStage, dealAt } from '#server/test/deals'
+import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { queueDealEmails } from './deal-emails'
 
@@ -66,35 +60,11 @@ async function listing(name = 'ThinkPad X1 Carbon Gen 9') {
   return createProduct(t.db, { seller, brand, name, resalePriceCents: 64_900 })
 }
 
-async function paidBooking() {
-  const product = await listing()
-  const booking = await createBooking(t.db, { buyer, product })
-  expect((await call('POST', `/api/bookings/${booking.id}/hold`, buyer)).statusCode).toBe(200)
-  const paid = await call('POST', '/api/payments/test', buyer, {
-    bookingId: booking.id,
-    card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
-  })
-  expect(paid.statusCode).toBe(200)
-  return { product, booking }
-}
-
-async function handedOver() {
-  const deal = await paidBooking()
-  const res = await call('PUT', `/api/bookings/${deal.booking.id}/handed-over`, seller, {
-    note: 'Tracking 1Z999AA10123456784',
-  })
-  expect(res.statusCode).toBe(200)
-  return deal
-}
-
-async function disputed() {
-  const deal = await handedOver()
-  const res = await call('POST', `/api/bookings/${deal.booking.id}/problem`, buyer, {
-    reason: 'The screen has a dead line the listing did not mention.',
-  })
-  expect(res.statusCode).toBe(201)
-  return { ...deal, disputeId: (res.json() as { insertedId: string }).insertedId }
-}
+const deal = (stage: DealStage, name = 'ThinkPad X1 Carbon Gen 9') =>
+  dealAt(t, stage, { buyer, seller, brand, name, handoverNote: 'Tracking 1Z999AA10123456784' })
+const paidBooking = () => deal('paid')
+const handedOver = () => deal('handed_over')
+const disputed = () => deal('disputed')
 
 describe('deal emails', () => {
   it('a new booking tells the seller, with the buyer, the price and where they would meet', async () => {
@@ -108,13 +78,23 @@ describe('deal emails', () => {
     const emails = await sent()
     expect(summary(emails)).toEqual(['deal-booked → sam@example.test'])
     const [email] = emails
-    expect(email?.subject).toBe('Bea Buyer booked your "MacBook Air M2"')
+    expect(email?.subject).toBe('Bea Buyer booked your “MacBook Air M2”')
     expect(email?.text).toContain('Hi Sam Seller,')
     expect(email?.text).toContain('at $649. They would like to meet around Downtown Portland.')
     expect(email?.text).toContain('Open My Product: http://localhost:3000/dashboard/myproduct')
     expect(email?.text).toContain('"Bookings and sales" is on in your email settings')
     expect(email?.html).toContain('href="http://localhost:3000/dashboard/myproduct"')
-    expect(email?.html).toContain('Bea Buyer booked your &quot;MacBook Air M2&quot;')
+    expect(email?.html).toContain('Bea Buyer booked your “MacBook Air M2”')
+  })
+
+  it('a name with an inch mark stays whole in the subject and the text', async () => {
+    await deal('paid', 'Surface Laptop 4 15"')
+    const emails = await sent()
+    expect(emails.find((e) => e.to.includes('bea@'))?.subject).toBe('Paid: “Surface Laptop 4 15"” is yours')
+    expect(emails.find((e) => e.to.includes('sam@'))?.subject).toBe(
+      'Sold: Bea Buyer paid for “Surface Laptop 4 15"”',
+    )
+    expect(emails.find((e) => e.to.includes('bea@'))?.text).toContain('for “Surface Laptop 4 15"”.')
   })
 
   it('a payment tells the buyer and the seller, each what comes next', async () => {
@@ -123,12 +103,12 @@ describe('deal emails', () => {
     expect(summary(emails)).toEqual(['deal-paid → bea@example.test', 'deal-paid → sam@example.test'])
     const toBuyer = emails.find((e) => e.to.includes('bea@'))
     const toSeller = emails.find((e) => e.to.includes('sam@'))
-    expect(toBuyer?.subject).toBe('Paid: "ThinkPad X1 Carbon Gen 9" is yours')
+    expect(toBuyer?.subject).toBe('Paid: “ThinkPad X1 Carbon Gen 9” is yours')
     expect(toBuyer?.text).toContain(
-      'You paid $649 for "ThinkPad X1 Carbon Gen 9". Sam Seller now hands it over',
+      'You paid $649 for “ThinkPad X1 Carbon Gen 9”. Sam Seller now hands it over',
     )
     expect(toBuyer?.text).toContain('Open My Orders: http://localhost:3000/dashboard/myorders')
-    expect(toSeller?.subject).toBe('Sold: Bea Buyer paid for "ThinkPad X1 Carbon Gen 9"')
+    expect(toSeller?.subject).toBe('Sold: Bea Buyer paid for “ThinkPad X1 Carbon Gen 9”')
     expect(toSeller?.text).toContain('mark it handed over in My Product')
   })
 
@@ -145,7 +125,7 @@ describe('deal emails', () => {
       year: 'numeric',
       timeZone: 'UTC',
     }).format(new Date((row?.handedOverAt?.getTime() ?? 0) + 7 * 86_400_000))
-    expect(emails[0]?.subject).toBe('Sam Seller handed over "ThinkPad X1 Carbon Gen 9"')
+    expect(emails[0]?.subject).toBe('Sam Seller handed over “ThinkPad X1 Carbon Gen 9”')
     expect(emails[0]?.text).toContain('Their note: Met at the café')
     expect(emails[0]?.text).toContain(`the sale completes by itself on ${day}.`)
   })
@@ -175,7 +155,7 @@ describe('deal emails', () => {
       'deal-dispute-opened → sam@example.test',
     ])
     expect(emails.find((e) => e.to.includes('sam@') && e.subject.includes('problem'))?.text).toContain(
-      'Bea Buyer reported a problem with "ThinkPad X1 Carbon Gen 9": "The screen has a dead line',
+      'Bea Buyer reported a problem with “ThinkPad X1 Carbon Gen 9”: "The screen has a dead line',
     )
 
     expect((await call('PUT', `/api/disputes/${refunded.disputeId}/refund`, admin)).statusCode).toBe(200)
@@ -184,7 +164,7 @@ describe('deal emails', () => {
       'deal-dispute-resolved → bea@example.test',
       'deal-dispute-resolved → sam@example.test',
     ])
-    expect(emails.find((e) => e.to.includes('bea@'))?.subject).toBe('Refunded: "ThinkPad X1 Carbon Gen 9"')
+    expect(emails.find((e) => e.to.includes('bea@'))?.subject).toBe('Refunded: “ThinkPad X1 Carbon Gen 9”')
     expect(emails.find((e) => e.to.includes('bea@'))?.text).toContain('refunded you $649')
 
     const released = await disputed()

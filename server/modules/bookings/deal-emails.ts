@@ -1,7 +1,7 @@
 // The deal's emails (topic `deals`), queued in the transaction of the change that causes them, so a change
 // that rolls back sends nothing (docs/decisions/0018). Each move reads who is on each side from the booking
 // and queues one email per person told: a new booking to the seller; a payment, a completion, a dispute
-// opened and a dispute resolved to both; a handover to the buyer.
+// opened, a dispute resolved and a sale cancelled (refunded) to both; a handover to the buyer.
 import { eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
 import { bookings, products, users } from '#server/db/schema'
@@ -17,6 +17,7 @@ export type DealEmail =
   | { kind: 'completed'; how: 'confirmed' | 'auto' }
   | { kind: 'dispute_opened'; reason: string }
   | { kind: 'dispute_resolved'; outcome: 'refunded' | 'released' }
+  | { kind: 'cancelled'; by: 'seller' | 'admin'; reason: string | null }
 
 type Sale = {
   id: string
@@ -126,6 +127,18 @@ export async function queueDealEmails(
             to,
             template: 'deal-dispute-resolved',
             data: { ...base, role, outcome: email.outcome },
+          })
+        }
+        break
+      case 'cancelled':
+        for (const [to, role] of [
+          [buyer, 'buyer'],
+          [seller, 'seller'],
+        ] as const) {
+          await mail.queue(tx, {
+            to,
+            template: 'deal-cancelled',
+            data: { ...base, role, sellerName, by: email.by, reason: email.reason },
           })
         }
         break

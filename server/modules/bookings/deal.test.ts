@@ -7,6 +7,7 @@ import { Booking, DisputeList } from '#contract/bookings'
 import { ErrorBody } from '#contract/errors'
 import { bookingEvents, bookings, disputes, payments, products } from '#server/db/schema'
 import { bearerFor } from '#server/test/auth-helpers'
+import { dealAt } from '#server/test/deals'
 import {
   type BrandRow,
   createBooking,
@@ -55,36 +56,9 @@ function errorOf(res: { json(): unknown }) {
   return ErrorBody.parse(res.json()).error
 }
 
-/** A booking by `buyer` of a new listing of `seller`'s, paid through the test processor. */
-async function paidBooking() {
-  const product = await createProduct(t.db, { seller, brand, resalePriceCents: 64_900 })
-  const booking = await createBooking(t.db, { buyer, product })
-  expect((await call('POST', `/api/bookings/${booking.id}/hold`, buyer)).statusCode).toBe(200)
-  const paid = await call('POST', '/api/payments/test', buyer, {
-    bookingId: booking.id,
-    card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
-  })
-  expect(paid.statusCode).toBe(200)
-  return { product, booking }
-}
-
-async function handedOver() {
-  const deal = await paidBooking()
-  const res = await call('PUT', `/api/bookings/${deal.booking.id}/handed-over`, seller, {
-    note: 'Met at the Union Station café',
-  })
-  expect(res.statusCode).toBe(200)
-  return deal
-}
-
-async function disputed() {
-  const deal = await handedOver()
-  const res = await call('POST', `/api/bookings/${deal.booking.id}/problem`, buyer, {
-    reason: 'The screen has a dead line the listing did not mention.',
-  })
-  expect(res.statusCode).toBe(201)
-  return { ...deal, disputeId: (res.json() as { insertedId: string }).insertedId }
-}
+const paidBooking = () => dealAt(t, 'paid', { buyer, seller, brand })
+const handedOver = () => dealAt(t, 'handed_over', { buyer, seller, brand })
+const disputed = () => dealAt(t, 'disputed', { buyer, seller, brand })
 
 async function wireBooking(id: string, who: Who = buyer) {
   const res = await call('GET', `/api/bookings/${id}`, who)

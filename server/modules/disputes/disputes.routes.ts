@@ -4,14 +4,12 @@ import { IdParams, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
 import { audited } from '#server/lib/audit'
 import { caller, role } from '#server/lib/guard'
-import { choosePaymentProvider } from '#server/modules/payments/payment-provider'
 import { findDisputes, refundDispute, releaseDispute } from './disputes.service'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config, mail } = app.ctx
-  const provider = choosePaymentProvider(config, mail)
+  const { db, config, mail, payments: provider } = app.ctx
 
   app.get(
     '/disputes',

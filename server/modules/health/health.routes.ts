@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Health } from '#contract/health'
-import { factsStatus } from '#server/modules/products/listing-facts'
+import { factsStatus, searchReady } from '#server/modules/products/listing-feed'
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, lifecycle } = app.ctx
@@ -9,7 +9,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['health'],
-        summary: 'Liveness and database reachability; 503 while the database is down or the instance drains',
+        summary:
+          'Liveness and database reachability; 503 while the database is down, search is loading its copy of the listings, or the instance drains',
         response: { 200: Health, 503: Health },
       },
     },
@@ -25,14 +26,15 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         return reply.code(503).header('connection', 'close').send(body)
       }
       const up = await database.ping()
+      const ready = searchReady(database.db)
       const body: Health = {
-        status: up ? 'ok' : 'degraded',
+        status: !up ? 'degraded' : ready ? 'ok' : 'loading',
         database: up ? 'up' : 'down',
         driver: database.driver,
         uptime_s: Math.round(process.uptime()),
         listing_copy: factsStatus(database.db),
       }
-      return reply.code(up ? 200 : 503).send(body)
+      return reply.code(up && ready ? 200 : 503).send(body)
     },
   )
 }

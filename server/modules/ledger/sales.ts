@@ -109,7 +109,15 @@ export type RefundCall = (payment: { provider: 'stripe' | 'test'; transactionId:
 export async function refundSale(
   tx: Db,
   refund: RefundCall,
-  sale: { bookingId: string; actorId: string | null; reason: string },
+  sale: {
+    bookingId: string
+    actorId: string | null
+    reason: string
+    /** The step on the booking's record: `refunded` (an admin), or `cancelled` (the seller called it off). */
+    event?: 'refunded' | 'cancelled'
+    /** A note on that step (the seller's reason for cancelling). */
+    note?: string | null
+  },
   fee: FeeRule,
 ): Promise<void> {
   const [payment] = await tx
@@ -130,9 +138,12 @@ export async function refundSale(
     .update(bookings)
     .set({ stage: 'refunded', refundedAt: sql`now()` })
     .where(eq(bookings.id, sale.bookingId))
-  await tx
-    .insert(bookingEvents)
-    .values({ bookingId: sale.bookingId, kind: 'refunded', actorId: sale.actorId })
+  await tx.insert(bookingEvents).values({
+    bookingId: sale.bookingId,
+    kind: sale.event ?? 'refunded',
+    actorId: sale.actorId,
+    note: sale.note ?? null,
+  })
   // A refunded sale no longer counts in the price guide.
   await refreshPriceGuideForProduct(tx, payment.productId)
   await postSaleMoney(tx, [sale.bookingId], fee)

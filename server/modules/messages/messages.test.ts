@@ -325,7 +325,7 @@ describe('an email for messages left unread, once per conversation', () => {
     const [email] = emails
     expect(email?.to).toContain(d.seller.email)
     expect(email?.headers['X-Laptop-Market-Email']).toBe('message-unread')
-    expect(email?.subject).toBe('Bea Buyer sent you a message about "ThinkPad X1 Carbon"')
+    expect(email?.subject).toBe('Bea Buyer sent you a message about “ThinkPad X1 Carbon”')
     expect(email?.text).toContain('sent you 2 messages')
     expect(email?.text).toContain('could you pay me back by gift card')
     expect(email?.text).toContain('not protected')

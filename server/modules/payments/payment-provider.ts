@@ -1,42 +1,12 @@
-import type { PaymentConfig } from '#contract/payments'
 import type { Config } from '#server/config'
-import type { Db } from '#server/db/client'
 import { AppError } from '#server/lib/errors'
-import type { SessionUser } from '#server/lib/session'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
-import {
-  createStripeIntent,
-  handleStripeWebhook,
-  payWithTestCard,
-  refundIntent,
-  type WebhookOutcome,
-} from './payments.service'
-import { createStripeClient } from './stripe-client'
+import { createStripeIntent, handleStripeWebhook, payWithTestCard, refundIntent } from './payments.service'
+import type { PaymentProvider } from './provider'
 
-/**
- * How cards are taken here, chosen once from the configuration: Stripe when its keys are set, else the
- * built-in test processor. Each call the other one would answer is a 404 naming the mode in use.
- */
-export type PaymentProvider = {
-  describe(): PaymentConfig
-  createIntent(
-    db: Db,
-    buyer: SessionUser,
-    bookingId: string,
-  ): Promise<{ clientSecret: string; amount_cents: number }>
-  payWithTestCard(
-    db: Db,
-    buyer: SessionUser,
-    bookingId: string,
-    cardNumber: string,
-  ): Promise<{ transactionId: string; amountCents: number }>
-  handleWebhook(db: Db, rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome>
-  /**
-   * Gives a succeeded payment's money back through the processor that took it: nothing to call for the
-   * test processor, Stripe's refund call for a PaymentIntent (idempotent, so a retry refunds once).
-   */
-  refund(payment: { provider: 'stripe' | 'test'; transactionId: string }): Promise<void>
-}
+export type { PaymentProvider }
+
+import { createStripeClient } from './stripe-client'
 
 async function refundTestPayment(payment: { provider: 'stripe' | 'test' }) {
   if (payment.provider === 'stripe') {

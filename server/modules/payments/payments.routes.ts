@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { CancelSaleBody } from '#contract/bookings'
+import { IdParams, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
 import {
   BookingRef,
@@ -10,7 +12,7 @@ import {
 } from '#contract/payments'
 import { auditedAfter } from '#server/lib/audit'
 import { caller, signedIn } from '#server/lib/guard'
-import { choosePaymentProvider } from './payment-provider'
+import { cancelSale } from './refunds'
 
 const errors = {
   400: ErrorBody,
@@ -22,8 +24,7 @@ const errors = {
 }
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config, mail } = app.ctx
-  const provider = choosePaymentProvider(config, mail)
+  const { db, config, mail, payments: provider } = app.ctx
 
   app.get(
     '/payments/config',
@@ -73,6 +74,33 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         () => provider.payWithTestCard(db, caller(req), req.body.bookingId, req.body.card.number),
       )
       return { status: 'succeeded' as const, transactionId, amount_cents: amountCents }
+    },
+  )
+
+  app.put(
+    '/bookings/:id/cancel',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['bookings'],
+        summary:
+          "The listing's seller cancels a paid sale not yet handed over: the buyer is refunded in full, the listing is taken down",
+        params: IdParams,
+        body: CancelSaleBody,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await cancelSale(
+        db,
+        provider,
+        caller(req),
+        req.params.id,
+        req.body,
+        mail,
+        config.payouts.fee,
+      )
+      return { acknowledged: true, modifiedCount }
     },
   )
 

@@ -19,6 +19,7 @@ import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-em
 import { holderOf } from '#server/modules/bookings/hold.service'
 import { postSaleMoney } from '#server/modules/ledger/sales'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
+import type { WebhookOutcome } from './provider'
 import { testCardOutcome } from './test-processor'
 
 type BookingRow = typeof bookings.$inferSelect
@@ -219,8 +220,6 @@ export async function refundIntent(stripe: Stripe, intentId: string): Promise<vo
     throw providerFailure('refund', err)
   }
 }
-
-export type WebhookOutcome = 'paid' | 'duplicate' | 'refunded' | 'failed' | 'ignored'
 
 /**
  * A Stripe webhook: signature and age checked, each event handled once (its id is stored in the same

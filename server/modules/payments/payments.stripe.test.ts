@@ -684,3 +684,44 @@ describe('a Stripe success after the hold moved on', () => {
     expect(fake.calls).toEqual([])
   })
 })
+
+describe('PUT /api/bookings/{id}/cancel with Stripe', () => {
+  const reason = 'The battery swelled after the photos were taken.'
+  const cancel = async (bookingId: string) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/bookings/${bookingId}/cancel`,
+      headers: await bearerFor(t.app, seller),
+      payload: { reason },
+    })
+
+  it("the seller's cancellation refunds the whole payment through Stripe, once, and takes the listing down", async () => {
+    const { product, booking } = await listingWithBooking(38_800)
+    const { intent } = await intentFor(booking.id)
+    expect(outcomeOf(await deliver(succeeded(intent).payload))).toBe('paid')
+    const res = await cancel(booking.id)
+    expect(res.statusCode).toBe(200)
+    expect(fake.refunds).toHaveLength(1)
+    expect(fake.refunds[0]).toMatchObject({ payment_intent: intent.id, amount: 38_800 })
+    const after = await state(product)
+    expect(after.payments[0]?.status).toBe('refunded')
+    expect(after.bookings[0]?.stage).toBe('refunded')
+    expect(after.product.removedAt).not.toBeNull()
+    expect((await cancel(booking.id)).statusCode).toBe(409)
+    expect(fake.callsTo('POST', '/v1/refunds')).toHaveLength(1)
+  })
+
+  it('changes nothing when Stripe refuses the refund, so the seller can try again', async () => {
+    const { product, booking } = await listingWithBooking(38_900)
+    const { intent } = await intentFor(booking.id)
+    expect(outcomeOf(await deliver(succeeded(intent).payload))).toBe('paid')
+    fake.failNext('/v1/refunds', 400, 'Refunds are paused on this account')
+    expect((await cancel(booking.id)).statusCode).toBe(500)
+    const after = await state(product)
+    expect(after.payments[0]?.status).toBe('succeeded')
+    expect(after.bookings[0]?.stage).toBe('paid')
+    expect(after.product.removedAt).toBeNull()
+    expect((await cancel(booking.id)).statusCode).toBe(200)
+    expect(fake.refunds).toHaveLength(1)
+  })
+})

@@ -204,7 +204,7 @@ describe('the expiry reminder', () => {
       year: 'numeric',
       timeZone: 'UTC',
     }).format(new Date(soon.renewedAt.getTime() + EXPIRY_DAYS * DAY))
-    expect(mail?.subject).toBe(`Your listing "ThinkPad T14 Reminder" expires on ${expiresOn}`)
+    expect(mail?.subject).toBe(`Your listing “ThinkPad T14 Reminder” expires on ${expiresOn}`)
     expect(mail?.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined).toBe(mailSeller.email)
     expect(mail?.text).toContain('/dashboard/myproduct')
     // Still listed until its day comes.

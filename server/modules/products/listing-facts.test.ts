@@ -5,15 +5,8 @@ import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { readCountsVersion } from './counts-snapshot'
-import {
-  currentFacts,
-  factsFacets,
-  factsPage,
-  factsTotal,
-  type ListingFacts,
-  loadFacts,
-  timestampMicros,
-} from './listing-facts'
+import { factsFacets, factsPage, factsTotal, type ListingFacts, timestampMicros } from './listing-facts'
+import { catchUp, currentFacts, loadFacts } from './listing-feed'
 import { findBrandProducts } from './products.queries'
 import { searchProducts } from './search.queries'
 
@@ -337,37 +330,37 @@ describe('totals and facets from the listings’ facts', () => {
     expect(fromFacts).toEqual(fromSql)
   })
 
-  it('are not tried once a page read by SQL saw a newer version, until the copy is read again', async () => {
+  it('apply a change before answering: the first search after it catches up from the feed, not by reading all again', async () => {
     const q = SearchQuery.parse({ sort: 'price_asc', page_size: '5' })
-    // Statements that read a page by the copy's ids.
+    // Statements that read a page by the copy's ids, and those that read the copy whole.
     const byIds = async () => {
       const execute = vi.spyOn(t.db, 'execute')
       try {
         const result = await searchProducts(t.db, q)
         const dialect = new PgDialect()
-        const reads = execute.mock.calls.filter(([query]) =>
-          dialect.sqlToQuery(query as SQL).sql.includes('unnest('),
-        )
-        return { result, reads: reads.length }
+        const texts = execute.mock.calls.map(([query]) => dialect.sqlToQuery(query as SQL).sql)
+        return {
+          result,
+          reads: texts.filter((s) => s.includes('unnest(')).length,
+          whole: texts.filter((s) => s.includes('string_agg(brand')).length,
+        }
       } finally {
         execute.mockRestore()
       }
     }
-    // Loaded just now, so no reload starts within the next second (reloads are spaced).
     await loadFacts(t.db)
     expect((await byIds()).reads).toBe(1)
     await t.db.execute(sql`
-      update products set resale_price_cents = resale_price_cents + 1 where id = (select id from products
-        where not is_sold and removed_at is null and expired_at is null order by resale_price_cents limit 1)`)
-    // The first search after the change finds out from its own read; the next does not try the copy.
+      update products set resale_price_cents = 1 where id = (select id from products
+        where not is_sold and removed_at is null and expired_at is null order by resale_price_cents desc limit 1)`)
+    // The first search after the change finds out from its own read, applies the change and chooses its page again.
     const first = await byIds()
-    expect(first.reads).toBe(1)
+    expect(first.reads).toBe(2)
+    expect(first.whole).toBe(0)
+    expect(first.result).toEqual(await searchProducts(t.db, q, { facts: false }))
+    expect(first.result.items[0]?.resale_price_cents).toBe(1)
     const second = await byIds()
-    expect(second.reads).toBe(0)
-    expect(second.result).toEqual(await searchProducts(t.db, q, { facts: false }))
-    expect(first.result).toEqual(second.result)
-    await loadFacts(t.db)
-    expect((await byIds()).reads).toBe(1)
+    expect(second).toEqual({ ...first, reads: 1 })
   })
 
   it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {
@@ -389,22 +382,22 @@ describe('totals and facets from the listings’ facts', () => {
     }
   })
 
-  it('are not used once a listing changed, until the copy is read again', async () => {
+  it('are used again once a listing changed, as soon as the change is applied', async () => {
     await loadFacts(t.db)
     const before = await readCountsVersion(t.db)
     // A price change alone leaves listing_counts as it was; the version row must still move on.
     await t.db.execute(sql`
-      update products set resale_price_cents = 100 where id = (select id from products where not is_sold
+      update products set resale_price_cents = 3 where id = (select id from products where not is_sold
         and removed_at is null and expired_at is null order by posted_on desc limit 1)`)
     const after = await readCountsVersion(t.db)
     expect(after).not.toBe(before)
     expect(currentFacts(t.db, after)).toBeUndefined()
-    const { fromSql, fromFacts } = await bothWays('max_price=1')
+    await catchUp(t.db)
+    expect(currentFacts(t.db, after)).toBeDefined()
+    const { fromSql, fromFacts } = await bothWays('min_price=0.02&max_price=0.05')
     expect(fromSql.total).toBe(1)
     expect(fromFacts).toEqual(fromSql)
-    await loadFacts(t.db)
-    expect(currentFacts(t.db, after)).toBeDefined()
-    for (const qs of ['max_price=1', 'min_price=2&posted_within=1']) {
+    for (const qs of ['max_price=1', 'min_price=0.02&posted_within=1', 'min_price=1', '']) {
       const again = await bothWays(qs)
       expect(again.fromFacts, qs).toEqual(again.fromSql)
     }

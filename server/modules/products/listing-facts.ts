@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import {
@@ -53,98 +53,98 @@ export type FactsFacets = {
   battery80: number
 }
 
-type Held = {
-  facts?: ListingFacts
-  loading?: Promise<ListingFacts | undefined>
-  /** When the last load started and how long it took: reloads are spaced by ten times that, at least a second. */
-  startedAt: number
-  tookMs: number
-  /** The newest version a statement of this instance has read: a copy at another is known to be behind. */
-  seen?: string
-}
-const held = new WeakMap<Db, Held>()
-
-/**
- * The copy when it is at `version` (the version row as the request's own statement read it); otherwise undefined,
- * and a reload starts in the background unless one is running or the last started too recently.
- */
-function heldFor(db: Db): Held {
-  let h = held.get(db)
-  if (!h) {
-    h = { startedAt: 0, tookMs: 0 }
-    held.set(db, h)
-  }
-  return h
+/** What the copy holds of one listing, each column as text, as the database gives it. */
+export type FactRow = {
+  brand: string
+  condition: string
+  ram: string
+  storage: string
+  screen: string
+  processor: string
+  battery: string
+  price: string
+  /** Microseconds since 1970. */
+  posted: string
+  id: string
+  words: string
+  title_words: string
+  title: string
 }
 
-export function currentFacts(db: Db, version: string | undefined): ListingFacts | undefined {
-  const h = heldFor(db)
-  if (version !== undefined) h.seen = version
-  if (version !== undefined && h.facts?.version === version) return h.facts
-  if (!h.loading && Date.now() - h.startedAt >= Math.max(1_000, 10 * h.tookMs)) {
-    void loadFacts(db).catch(() => undefined)
-  }
-  return undefined
-}
+/** The columns of FactRow, read from `products`. */
+export const FACT_COLUMNS = sql`brand_id::text as brand, condition, ram_gb::text as ram, storage_gb::text as storage,
+  floor(screen_inches)::int::text as screen, coalesce(processor_family, '') as processor,
+  coalesce(battery_health_pct, -1)::text as battery, resale_price_cents::text as price,
+  (extract(epoch from posted_on) * 1000000)::bigint::text as posted, id::text as id,
+  array_to_string(tsvector_to_array(search_vector), ' ') as words,
+  array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`
 
-/** What this instance holds: the copy's version, its listings and how long its last load took (for /api/health). */
-export function factsStatus(db: Db): { version: string; listings: number; load_ms: number } | null {
-  const h = held.get(db)
-  return h?.facts ? { version: h.facts.version, listings: h.facts.size, load_ms: h.tookMs } : null
-}
-
-/** Loads the copy now (tests, and the background reload). */
-export function loadFacts(db: Db): Promise<ListingFacts | undefined> {
-  const entry = heldFor(db)
-  if (entry.loading) return entry.loading
-  entry.startedAt = Date.now()
-  entry.loading = readFacts(db)
-    .then((facts) => {
-      entry.facts = facts
-      return facts
-    })
-    .finally(() => {
-      entry.tookMs = Date.now() - entry.startedAt
-      entry.loading = undefined
-    })
-  return entry.loading
-}
-
-async function readFacts(db: Db): Promise<ListingFacts> {
+/** Every listing on sale, with the version it was read at. */
+export async function readFacts(db: Db): Promise<ListingFacts> {
   // One statement, so the version and the columns come from one moment of the database; each column is one text
   // (split here), which is far cheaper to read than a row per listing.
   // Newest first (the order of the index it reads), so the posting-date counts can stop at the longest choice.
-  const [row] = await rowsOf<Record<string, string | null> & { titles: string[] }>(
+  const [row] = await rowsOf<AggregatedFacts>(
     db,
     sql`select (select version::text from listing_counts_version where id) as version, count(*)::text as size,
-      string_agg(brand_id::text, ',') as brand, string_agg(condition, ',') as condition,
-      string_agg(ram_gb::text, ',') as ram, string_agg(storage_gb::text, ',') as storage,
-      string_agg(floor(screen_inches)::int::text, ',') as screen,
-      string_agg(coalesce(processor_family, ''), ',') as processor,
-      string_agg(coalesce(battery_health_pct, -1)::text, ',') as battery,
-      string_agg(resale_price_cents::text, ',') as price,
-      string_agg((extract(epoch from posted_on) * 1000000)::bigint::text, ',') as posted,
-      string_agg(id::text, '') as ids,
-      string_agg(array_to_string(tsvector_to_array(search_vector), ' '), E'\n') as words,
-      string_agg(array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' '), E'\n') as title_words,
-      coalesce(json_agg(search_title), '[]') as titles
-    from (select * from products where ${isOnSale}
-      order by posted_on desc nulls last, id desc nulls last) as products`,
+      string_agg(brand, ',') as brand, string_agg(condition, ',') as condition,
+      string_agg(ram, ',') as ram, string_agg(storage, ',') as storage, string_agg(screen, ',') as screen,
+      string_agg(processor, ',') as processor, string_agg(battery, ',') as battery, string_agg(price, ',') as price,
+      string_agg(posted, ',') as posted, string_agg(id, '') as ids, string_agg(words, E'\n') as words,
+      string_agg(title_words, E'\n') as title_words, coalesce(json_agg(title), '[]') as titles
+    from (select ${FACT_COLUMNS} from products where ${isOnSale}
+      order by posted_on desc nulls last, id desc nulls last) as listings`,
   )
-  const size = Number(row?.size ?? 0)
-  const split = (name: string) => (size > 0 ? (row?.[name] ?? '').split(',') : [])
+  return factsOf(row ?? { titles: [] })
+}
+
+/** A copy of a few listings (those changed since a copy was read), in memory: rows newest first, as the database orders them. */
+export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
+  const sorted = [...rows].sort(
+    (a, b) => Number(b.posted) - Number(a.posted) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  )
+  const join = (name: keyof FactRow, by = ',') => sorted.map((r) => r[name]).join(by)
+  return factsOf({
+    version,
+    size: String(sorted.length),
+    brand: join('brand'),
+    condition: join('condition'),
+    ram: join('ram'),
+    storage: join('storage'),
+    screen: join('screen'),
+    processor: join('processor'),
+    battery: join('battery'),
+    price: join('price'),
+    posted: join('posted'),
+    ids: join('id', ''),
+    words: join('words', '\n'),
+    title_words: join('title_words', '\n'),
+    titles: sorted.map((r) => r.title),
+  })
+}
+
+/** Every listing's facts, each column as one text (values separated by commas; ids one after the other). */
+type AggregatedFacts = { [column: string]: string | string[] | null | undefined; titles: string[] }
+
+function factsOf(row: AggregatedFacts): ListingFacts {
+  const text = (name: string) => {
+    const value = row[name]
+    return typeof value === 'string' ? value : ''
+  }
+  const size = Number(text('size') || 0)
+  const split = (name: string) => (size > 0 ? text(name).split(',') : [])
   const numbers = (name: string) => split(name).map(Number)
   const column = (name: string): Column => dictionaryColumn(split(name))
   const postedUs = Float64Array.from(numbers('posted'))
   const postedMs = postedUs.map((us) => us / 1000)
   const priceCents = Int32Array.from(numbers('price'))
-  const ids = row?.ids ?? ''
+  const ids = text('ids')
   // An aggregate reads a sorted subquery in its order; checked, as postedWithinCounts relies on it.
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
   return {
-    version: row?.version ?? '0',
+    version: text('version') || '0',
     size,
     newestFirst,
     columns: {
@@ -163,8 +163,17 @@ async function readFacts(db: Db): Promise<ListingFacts> {
     postedUs,
     ids,
     byPrice: priceOrder(priceCents, ids),
-    text: buildTextIndex(size, row?.words ?? '', row?.title_words ?? '', row?.titles ?? []),
+    text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
   }
+}
+
+/** The row of a copy holding listing `id` posted at `postedUs` (rows are by posting time, then id, both down), or -1. */
+export function rowOf(f: ListingFacts, id: string, postedUs: number): number {
+  const at = lowerBound(f.size, (r) => {
+    const us = f.postedUs[r] as number
+    return us < postedUs || (us === postedUs && idAt(f, r) <= id)
+  })
+  return at < f.size && idAt(f, at) === id ? at : -1
 }
 
 /** Rows by (price, id): sorted once per copy, in the background load, not in a request. */
@@ -228,6 +237,7 @@ function countFacts(
   nowMs: number,
   text?: TextRows,
   passing?: number[],
+  only?: ArrayLike<number>,
 ): { facets: FactsFacets } {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : undefined
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
@@ -238,8 +248,8 @@ function countFacts(
   const posted = new Float64Array(POSTED_WITHIN_DAYS.length)
   let total = 0
   let battery80 = 0
-  // With text, only its matches are read.
-  const list = text?.rows
+  // With text, only its matches are read (or only the rows asked for).
+  const list = only ?? text?.rows
   const count = list ? list.length : f.size
   for (let n = 0; n < count; n++) {
     const r = list ? (list[n] as number) : n
@@ -368,48 +378,6 @@ function filtersKey(q: SearchQuery): string {
 export type FactsSort = 'newest' | 'price_asc' | 'price_desc' | 'relevance'
 
 /**
- * A page of listings newest first, by price or by best match: from the copy when it can answer, else `bySql`. From the copy, the
- * ids are chosen in memory (`factsPage`), then `read` for their rows; those rows carry the version row as their
- * statement read it, and unless it is the copy's (or a listing is missing) the page is read by SQL after all. A copy
- * behind the version this instance last read is not tried. Whichever way, the page's version is noted
- * (`currentFacts`), which starts a reload when the copy is behind. `fromFacts` undefined: SQL only.
- */
-export async function readListingPage<R extends { countsVersion: string }>(
-  db: Db,
-  fromFacts:
-    | {
-        q: SearchQuery
-        sort: FactsSort
-        paging: { pageSize: number; offset: number }
-        cursor: { k: (string | number)[]; id: string } | undefined
-        read: (ids: SQL) => Promise<R[]>
-        /** With text: its matches in a copy, or undefined when that copy cannot match it. */
-        text?: (copy: ListingFacts) => TextRows | undefined
-      }
-    | undefined,
-  bySql: () => Promise<R[]>,
-): Promise<R[]> {
-  const rows = (fromFacts ? await pageByFacts(db, fromFacts) : undefined) ?? (await bySql())
-  currentFacts(db, rows[0]?.countsVersion)
-  return rows
-}
-
-async function pageByFacts<R extends { countsVersion: string }>(
-  db: Db,
-  { q, sort, paging, cursor, read, text }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
-): Promise<R[] | undefined> {
-  const h = heldFor(db)
-  const copy = h.facts
-  if (!copy || (h.seen !== undefined && h.seen !== copy.version)) return undefined
-  const matches = text ? text(copy) : undefined
-  if (text && !matches) return undefined
-  const ids = factsPage(copy, q, sort, paging, cursor, Date.now(), matches)
-  if (!ids?.length) return undefined
-  const rows = await read(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`)
-  return rows.length === ids.length && rows[0]?.countsVersion === copy.version ? rows : undefined
-}
-
-/**
  * The ids of a page of a search, in the search's order: `pageSize` + 1 of them when there are more (the first
  * `offset` matches skipped, or those up to the cursor's key). The listings are read in the sort's order from the
  * copy (posting order, or by price; with text, only its matches), so a page costs the matches before it at most, and
@@ -425,8 +393,25 @@ export function factsPage(
   nowMs: number,
   text?: TextRows,
 ): string[] | undefined {
+  return pageHits(f, q, sort, paging, cursor, nowMs, text)?.map((h) => idAt(f, h.r))
+}
+
+/** A row of a page, with its best-match tier (0 unless the sort is best match). */
+type Hit = { r: number; tier: number }
+
+/** factsPage as rows, skipping the rows `dead` marks (listings that changed since the copy was read). */
+function pageHits(
+  f: ListingFacts,
+  q: SearchQuery,
+  sort: FactsSort,
+  paging: { pageSize: number; offset: number },
+  cursor: { k: (string | number)[]; id: string } | undefined,
+  nowMs: number,
+  text?: TextRows,
+  dead?: Uint8Array,
+): Hit[] | undefined {
   if (!f.newestFirst) return undefined
-  if (sort === 'relevance') return text ? relevancePage(f, q, paging, cursor, nowMs, text) : undefined
+  if (sort === 'relevance') return text ? relevancePage(f, q, paging, cursor, nowMs, text, dead) : undefined
   const byPrice = sort !== 'newest'
   // Newest first with text walks its matches alone (in row order); by price, every row, skipping the others.
   const matches = !byPrice && text ? text.rows : undefined
@@ -461,19 +446,20 @@ export function factsPage(
     start = lo
   }
   const passes = passesAll(f, q, nowMs)
-  const ids: string[] = []
+  const hits: Hit[] = []
   let skip = paging.offset
-  for (let i = start; i < n && ids.length <= paging.pageSize; i++) {
+  for (let i = start; i < n && hits.length <= paging.pageSize; i++) {
     const r = rowAt(i)
     if (has && has[r] === 0) continue
+    if (dead && dead[r] === 1) continue
     const pass = passes(r)
     // Newest first: every later row is older still.
     if (pass === TOO_OLD && !byPrice) break
     if (pass !== PASSES) continue
     if (skip > 0) skip--
-    else ids.push(idAt(f, r))
+    else hits.push({ r, tier: 0 })
   }
-  return ids
+  return hits
 }
 
 const PASSES = 0
@@ -504,7 +490,8 @@ function relevancePage(
   cursor: { k: (string | number)[]; id: string } | undefined,
   nowMs: number,
   text: TextRows,
-): string[] | undefined {
+  dead?: Uint8Array,
+): Hit[] | undefined {
   const after = cursor
     ? { tier: Number(cursor.k[0]), us: timestampMicros(cursor.k[1]), id: cursor.id.toLowerCase() }
     : undefined
@@ -513,10 +500,11 @@ function relevancePage(
   const top = after ? after.tier : text.best
   const wanted = paging.offset + paging.pageSize + 1
   const passes = passesAll(f, q, nowMs)
-  const tiers: number[][] = [[], [], [], []]
+  const tiers: Hit[][] = [[], [], [], []]
   const tierOf = text.tiers()
   for (let i = 0; i < text.rows.length; i++) {
     const r = text.rows[i] as number
+    if (dead && dead[r] === 1) continue
     if (passes(r) !== PASSES) continue
     const tier = tierOf[i] as number
     if (after) {
@@ -527,12 +515,12 @@ function relevancePage(
         if (us > (after.us as number) || (us === after.us && idAt(f, r) >= after.id)) continue
       }
     }
-    const bucket = tiers[tier] as number[]
-    bucket.push(r)
+    const bucket = tiers[tier] as Hit[]
+    bucket.push({ r, tier })
     if (tier === top && bucket.length >= wanted) break
   }
   const ordered = tiers.reverse().flat()
-  return ordered.slice(paging.offset, wanted).map((r) => idAt(f, r))
+  return ordered.slice(paging.offset, wanted)
 }
 
 const PG_TIMESTAMP =
@@ -569,12 +557,19 @@ export function factsTotal(
 
 const totalsIn = new KeptPerCopy<ListingFacts, number>(1_024)
 
-function countTotal(f: ListingFacts, q: SearchQuery, nowMs: number, cap: number, text?: TextRows): number {
+function countTotal(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  cap: number,
+  text?: TextRows,
+  only?: ArrayLike<number>,
+): number {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const filters = facetFilters(f, countQueryOf(q))
   const bounds = boundsOf(q)
   let total = 0
-  for (const rows of text ? [text.rows] : drivingRows(f, filters)) {
+  for (const rows of only ? [only] : text ? [text.rows] : drivingRows(f, filters)) {
     for (let n = 0; n < rows.length; n++) {
       const r = rows[n] as number
       if ((f.postedMs[r] as number) < postedAfter) {
@@ -672,3 +667,151 @@ export function postedWithinCounts(f: ListingFacts, q: SearchQuery, nowMs: numbe
   }
   return posted
 }
+
+// ---------------------------------------------------------------------------------------------
+// A view: the copy as last read whole (`base`), less the rows of listings changed since (`dead`), plus those
+// listings as they are now (`delta`, a small copy). listing-feed.ts keeps it current by applying the change feed;
+// search reads only views. Every count is a sum over listings, so a view's counts are the base's (kept per base,
+// which never changes), less its dead rows', plus the delta's; a page merges the base's and the delta's in order.
+// ---------------------------------------------------------------------------------------------
+
+export type FactsView = {
+  /** The version of the listings this view is at: every change committed up to it is applied. */
+  version: string
+  base: ListingFacts
+  /** 1 for each row of `base` whose listing changed since `base` was read (it is in `delta` if still on sale). */
+  dead: Uint8Array
+  /** The same rows, ascending. */
+  deadRows: Int32Array
+  /** The listings changed since `base` was read that are on sale, as they are now. */
+  delta: ListingFacts
+  /** Listings on sale in the view. */
+  size: number
+}
+
+/** A view of a copy just read whole. */
+export function wholeView(base: ListingFacts): FactsView {
+  return {
+    version: base.version,
+    base,
+    dead: new Uint8Array(base.size),
+    deadRows: new Int32Array(0),
+    delta: factsFromRows(base.version, []),
+    size: base.size,
+  }
+}
+
+/** A text's matches in each part of a view, or undefined when a part cannot match it. */
+export type TextOf = (part: ListingFacts) => TextRows | undefined
+
+/** The dead rows among a text's matches (both ascending), or every dead row without text. */
+function deadAmong(view: FactsView, text: TextRows | undefined): Int32Array {
+  if (!text || view.deadRows.length === 0) return view.deadRows
+  const has = within(view.deadRows, text.rows)
+  return view.deadRows.filter((_, i) => has[i] === 1)
+}
+
+/** Whether each of `rows` (ascending) is in `some` (ascending). */
+function within(rows: Int32Array, some: Int32Array): Uint8Array {
+  const has = new Uint8Array(rows.length)
+  let lo = 0
+  rows.forEach((r, i) => {
+    lo = lowerBound(some.length, (j) => (some[j] as number) >= r)
+    if (some[lo] === r) has[i] = 1
+  })
+  return has
+}
+
+const isWhole = (view: FactsView) => view.deadRows.length === 0 && view.delta.size === 0
+
+/** factsFacets over a view. */
+export function viewFacets(view: FactsView, q: SearchQuery, nowMs: number, textOf?: TextOf): FactsFacets {
+  const text = textOf?.(view.base)
+  const whole = factsFacets(view.base, q, nowMs, text)
+  if (isWhole(view)) return whole
+  const less = countFacts(view.base, q, nowMs, undefined, undefined, deadAmong(view, text)).facets
+  const more = countFacts(view.delta, q, nowMs, textOf?.(view.delta)).facets
+  const values = {} as Record<CountFacet, Map<string, number>>
+  for (const name of COUNT_FACETS) {
+    const sum = new Map(whole.values[name])
+    for (const [v, n] of less.values[name]) sum.set(v, (sum.get(v) ?? 0) - n)
+    for (const [v, n] of more.values[name]) sum.set(v, (sum.get(v) ?? 0) + n)
+    for (const [v, n] of sum) if (n <= 0) sum.delete(v)
+    values[name] = sum
+  }
+  return {
+    total: whole.total - less.total + more.total,
+    values,
+    postedWithin: whole.postedWithin.map(
+      (n, i) => n - (less.postedWithin[i] as number) + (more.postedWithin[i] as number),
+    ),
+    battery80: whole.battery80 - less.battery80 + more.battery80,
+  }
+}
+
+/** factsTotal over a view: exact up to `cap`, more than `cap` past it. */
+export function viewTotal(
+  view: FactsView,
+  q: SearchQuery,
+  nowMs: number,
+  cap: number,
+  textOf?: TextOf,
+): number {
+  const text = textOf?.(view.base)
+  if (isWhole(view)) return factsTotal(view.base, q, nowMs, cap, text)
+  const dead = deadAmong(view, text)
+  // The base counted far enough that its dead rows cannot bring it under the cap; a power of two, so the count kept
+  // per base is found again while the dead rows grow.
+  const reach = cap + 2 ** Math.ceil(Math.log2(Math.max(1_024, dead.length)))
+  const whole = factsTotal(view.base, q, nowMs, reach, text)
+  const less = countTotal(view.base, q, nowMs, Number.POSITIVE_INFINITY, undefined, dead)
+  const more = countTotal(view.delta, q, nowMs, cap, textOf?.(view.delta))
+  return whole - less + more
+}
+
+/**
+ * factsPage over a view: the base's page (its dead rows skipped) and the delta's, merged in the sort's order. Each
+ * part gives the matches up to the page's end, so the merge is exact; undefined when a part cannot say.
+ */
+export function viewPage(
+  view: FactsView,
+  q: SearchQuery,
+  sort: FactsSort,
+  paging: { pageSize: number; offset: number },
+  cursor: { k: (string | number)[]; id: string } | undefined,
+  nowMs: number,
+  textOf?: TextOf,
+): string[] | undefined {
+  const { base, delta, dead } = view
+  const baseText = textOf?.(base)
+  if (delta.size === 0) {
+    return pageHits(base, q, sort, paging, cursor, nowMs, baseText, dead)?.map((h) => idAt(base, h.r))
+  }
+  const upTo = { pageSize: paging.offset + paging.pageSize, offset: 0 }
+  const fromBase = pageHits(base, q, sort, upTo, cursor, nowMs, baseText, dead)
+  const fromDelta = pageHits(delta, q, sort, upTo, cursor, nowMs, textOf?.(delta))
+  if (!fromBase || !fromDelta) return undefined
+  type Entry = { f: ListingFacts; r: number; tier: number }
+  const entries: Entry[] = [
+    ...fromBase.map((h) => ({ f: base, ...h })),
+    ...fromDelta.map((h) => ({ f: delta, ...h })),
+  ]
+  const id = (e: Entry) => idAt(e.f, e.r)
+  const down = (a: number, b: number) => (a > b ? -1 : a < b ? 1 : 0)
+  const compare = (a: Entry, b: Entry): number => {
+    if (sort === 'price_asc')
+      return (a.f.priceCents[a.r] as number) - (b.f.priceCents[b.r] as number) || -compareIds(id(a), id(b))
+    if (sort === 'price_desc')
+      return (b.f.priceCents[b.r] as number) - (a.f.priceCents[a.r] as number) || compareIds(id(a), id(b))
+    return (
+      b.tier - a.tier ||
+      down(a.f.postedUs[a.r] as number, b.f.postedUs[b.r] as number) ||
+      compareIds(id(a), id(b))
+    )
+  }
+  entries.sort(compare)
+  return entries.slice(paging.offset, paging.offset + paging.pageSize + 1).map(id)
+}
+
+/** Ids in descending order: negative when `a` comes first. */
+const compareIds = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0)

@@ -8,7 +8,8 @@ import type { Db } from '#server/db/client'
 import { brands, productHolds, productImages, products, users } from '#server/db/schema'
 import { sellerRatingSql, toSellerRating } from '#server/modules/reviews/seller-rating'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
-import { readListingPage } from './listing-facts'
+import { viewTotal } from './listing-facts'
+import { readListingPage } from './listing-feed'
 import { isOnSale, limitOffset, listPaging, type PagedList, rowsOf } from './paging'
 
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
@@ -243,7 +244,7 @@ export async function findBrandProducts(
     })
   // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
   // page's ids from the brand's index, then their rows (joins and photos for one page only).
-  const rows = await readListingPage(
+  const { rows, view } = await readListingPage(
     db,
     { q: { brand: [brandId] }, sort: 'newest', paging, cursor: paging.cursor, read: pageOf },
     () =>
@@ -262,9 +263,11 @@ export async function findBrandProducts(
         ),
       ),
   )
-  // The brand's total is kept in listing_counts by triggers: no count over its listings.
+  // The brand's total from the view the page came from; else from listing_counts, kept by triggers.
   const page = await paging.finish(rows, async () =>
-    sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),
+    view
+      ? viewTotal(view, { brand: [brandId] }, Date.now(), Number.MAX_SAFE_INTEGER / 2)
+      : sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),
   )
   return { ...page, items: page.items.map(toProduct) }
 }

@@ -152,6 +152,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         req.query.email,
         req.query,
         config.deal.autoCompleteDays,
+        config.listingExpiryDays,
       )
       setPagingHeaders(req, reply, page)
       return page.items

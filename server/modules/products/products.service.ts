@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { DELETE_BLOCKED, OPEN_SALE_STATUSES, type OpenSaleStatus } from '#contract/bookings'
 import type { ListPageQuery } from '#contract/paging'
 import { batteryGradeProblem, type NewProduct, type Product, type ProductUpdate } from '#contract/products'
 import type { Db } from '#server/db/client'
-import { brands, productImages, products, uploads, users } from '#server/db/schema'
+import { bookings, brands, productImages, products, uploads, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
@@ -192,17 +193,43 @@ export async function markProductSold(db: Db, seller: SessionUser, id: string): 
   return updated.length
 }
 
-/** Deleting takes the listing down; the row stays so bookings and payments keep their record. */
+/**
+ * Deleting takes the listing down; the row stays so bookings and payments keep their record. A listing
+ * whose sale is paid and not finished cannot be deleted: its buyer would lose what they paid for. The
+ * message says what to do instead (hand it over, or cancel the sale and refund the buyer). The listing is
+ * locked first, so a payment landing meanwhile either is seen here or finds the listing gone.
+ */
 export async function deleteProduct(db: Db, user: SessionUser, id: string): Promise<number> {
   await getOwnProduct(db, user, id, true)
-  const now = new Date()
-  const updated = await db
-    .update(products)
-    .set({ removedAt: now, updatedAt: now })
-    .where(and(eq(products.id, id), isNull(products.removedAt)))
-    .returning({ id: products.id })
-  if (updated.length > 0) publicDataChanged(db)
-  return updated.length
+  const deleted = await db.transaction(async (tx) => {
+    await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).for('update')
+    const [open] = await tx
+      .select({ stage: bookings.stage })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.productId, id),
+          eq(bookings.isPaid, true),
+          inArray(bookings.stage, ['booked', ...OPEN_SALE_STATUSES]),
+        ),
+      )
+      .limit(1)
+    if (open) {
+      throw new AppError(
+        'CONFLICT',
+        DELETE_BLOCKED[open.stage === 'booked' ? 'paid' : (open.stage as OpenSaleStatus)],
+      )
+    }
+    const now = new Date()
+    const updated = await tx
+      .update(products)
+      .set({ removedAt: now, updatedAt: now })
+      .where(and(eq(products.id, id), isNull(products.removedAt)))
+      .returning({ id: products.id })
+    return updated.length
+  })
+  if (deleted > 0) publicDataChanged(db)
+  return deleted
 }
 
 /** A seller's own listings (available and sold), with their contact details: for that seller or an admin. */
@@ -212,6 +239,7 @@ export async function findSellerProducts(
   email: string,
   q: ListPageQuery = {},
   autoCompleteDays = 7,
+  expiryDays = 60,
 ): Promise<PagedList<Product>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
   const [seller] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
@@ -239,6 +267,7 @@ export async function findSellerProducts(
       seller_phone: row.sellerPhone,
       sale: sales.get(row.id) ?? null,
       saved_count: saved.get(row.id) ?? 0,
+      expires_at: new Date(new Date(row.renewedAt).getTime() + expiryDays * 86_400_000).toISOString(),
     })),
   }
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchQuery, type SearchResult } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { loadFacts } from './listing-facts'
+import { loadFacts } from './listing-feed'
 import { rowsOf } from './paging'
 import { searchProducts, TEXT_TOTAL_THRESHOLD } from './search.queries'
 

@@ -24,15 +24,8 @@ import {
   readCountsVersion,
   sumCounts,
 } from './counts-snapshot'
-import {
-  currentFacts,
-  type FactsFacets,
-  factsFacets,
-  factsTotal,
-  type ListingFacts,
-  postedWithinCounts,
-  readListingPage,
-} from './listing-facts'
+import { type FactsFacets, type FactsView, type ListingFacts, viewFacets, viewTotal } from './listing-facts'
+import { currentFacts, readListingPage } from './listing-feed'
 import { matchTextOnce, type TextRows } from './listing-text'
 import {
   type CursorKey,
@@ -291,9 +284,9 @@ async function cappedCount(
   snapshot: () => Promise<CountsSnapshot>,
   fromFacts: () => Promise<number | undefined>,
 ): Promise<{ total: number; isEstimate: boolean }> {
-  if (counts) return capped(sumCounts(await snapshot(), counts))
   const total = await fromFacts()
   if (total !== undefined) return capped(total)
+  if (counts) return capped(sumCounts(await snapshot(), counts))
   if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD) return capped(TOTAL_THRESHOLD + 1)
   return capped(await countUpTo(db, where))
 }
@@ -467,7 +460,7 @@ export async function searchProducts(
     return walked && walked.length > paging.pageSize ? walked : pageBySql()
   }
   // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
-  const rows = await readListingPage(
+  const { rows, view: pageView } = await readListingPage(
     db,
     opts.facts === false || (textMatch ? !textMatch.plain : sort === 'relevance')
       ? undefined
@@ -493,7 +486,7 @@ export async function searchProducts(
   // The page's statement read the version of the counts and facts too: no second read when a copy is current.
   let versionRead: Promise<string> | undefined
   const version = () => {
-    const known = rows[0]?.countsVersion
+    const known = pageView?.version ?? rows[0]?.countsVersion
     versionRead ??= known !== undefined ? Promise.resolve(known) : readCountsVersion(db)
     return versionRead
   }
@@ -505,28 +498,29 @@ export async function searchProducts(
   }
   // The listings' facts give what the counts cannot (a text, a price, a date, a battery floor) in one pass, when the
   // copy is current (and can match the text).
-  let factsRead: Promise<ListingFacts | undefined> | undefined
+  // The view the page was chosen from, or the one at the page's version.
+  let factsRead: Promise<FactsView | undefined> | undefined
   const facts = () => {
     factsRead ??=
       opts.facts === false
         ? Promise.resolve(undefined)
-        : version().then((v) => {
-            const copy = currentFacts(db, v)
-            return copy && (!textMatch || textIn(copy)) ? copy : undefined
-          })
+        : (pageView ? Promise.resolve(pageView) : version().then((v) => currentFacts(db, v))).then((view) =>
+            view && (!textMatch || (textIn(view.base) && textIn(view.delta))) ? view : undefined,
+          )
     return factsRead
   }
+  const textOf = textMatch ? textIn : undefined
   let factsCounted: FactsFacets | undefined
   const fromFacts = async () => {
-    const copy = await facts()
-    if (copy) factsCounted ??= factsFacets(copy, q, Date.now(), textIn(copy))
+    const view = await facts()
+    if (view) factsCounted ??= viewFacets(view, q, Date.now(), textOf)
     return factsCounted
   }
   // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
   const totalFromFacts = async () => {
     if (wantFacets) return (await fromFacts())?.total
-    const copy = await facts()
-    return copy ? factsTotal(copy, q, Date.now(), TOTAL_THRESHOLD, textIn(copy)) : undefined
+    const view = await facts()
+    return view ? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf) : undefined
   }
   const textCount = async () => {
     const total = await totalFromFacts()
@@ -550,13 +544,10 @@ export async function searchProducts(
   }
   if (wantFacets) {
     const brandNames = () => version().then((v) => brandNamesAt(db, v))
-    const copy = await facts()
-    result.facets =
-      copy && !counts
-        ? await facetsOfFacts(brandNames, (await fromFacts()) as FactsFacets)
-        : await countFacets(db, brandNames, base, filters, counts, snapshot, () =>
-            copy ? postedWithinCounts(copy, q, Date.now()) : undefined,
-          )
+    const view = await facts()
+    result.facets = view
+      ? await facetsOfFacts(brandNames, (await fromFacts()) as FactsFacets)
+      : await countFacets(db, brandNames, base, filters, counts, snapshot)
   }
   return result
 }
@@ -588,7 +579,6 @@ async function countFacets(
   filters: Record<FilterName, SQL | undefined>,
   summary: CountQuery | undefined,
   snapshot: () => Promise<CountsSnapshot>,
-  postedFromFacts: () => number[] | undefined,
 ) {
   const allBut = (skip: FilterName) => allFilters(filters, skip)
   // A sub-select is worked out once per statement, not once per row and choice.
@@ -597,17 +587,13 @@ async function countFacets(
   const postedCounts = POSTED_WITHIN_DAYS.map((days) => sql`count(*) filter (where ${postedWithin(days)})`)
   const longest = Math.max(...POSTED_WITHIN_DAYS)
   const sums = summary ? facetSums(await snapshot(), summary) : undefined
-  const posted = sums ? postedFromFacts() : undefined
   const result = sums
     ? [
         ...facetRows(sums),
-        // The date facet from the listings' facts, else the listings posted within the longest choice, read from
-        // the newest-first index.
-        ...(posted
-          ? [postedRow(posted)]
-          : await rowsOf<Record<string, unknown>>(
-              db,
-              sql`
+        // The date facet: the listings posted within the longest choice, read from the newest-first index.
+        ...(await rowsOf<Record<string, unknown>>(
+          db,
+          sql`
           select 1 as g0, 1 as g1, 1 as g2, 1 as g3, 1 as g4, 1 as g5, ${sql.join(
             postedCounts.map((c, i) => sql`${c} as p${sql.raw(String(i))}`),
             sql`, `,
@@ -615,7 +601,7 @@ async function countFacets(
           from ${products}
           where ${base} and ${allBut('posted_within')}
             and ${postedWithin(longest)}`,
-            )),
+        )),
       ]
     : await facetsFromListings(db, base, allBut, postedWithin)
   // The battery choice: summed from listing_counts' battery_80 too, or counted in the same scan.
@@ -733,12 +719,6 @@ async function facetsFromListings(
       (${products.storageGb}), (${screenClass}), (${products.processorFamily}), ())`,
   )
 }
-
-/** The date facet's counts as a row shaped like the date row of `facetsFromListings` (grouped by no facet). */
-const postedRow = (counts: number[]): Record<string, unknown> => ({
-  ...Object.fromEntries(FACET_ORDER.map((_, n) => [`g${n}`, 1])),
-  ...Object.fromEntries(counts.map((c, i) => [`p${i}`, c])),
-})
 
 /** The facets of a search without text from one pass over the listings' facts. */
 async function facetsOfFacts(

@@ -6,7 +6,7 @@ import { bookings } from '#server/db/schema'
 import { signIn, TEST_PASSWORD } from '#server/test/auth-helpers'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { loadFacts } from './listing-facts'
+import { loadFacts } from './listing-feed'
 
 // One app and one catalogue for the whole file: a few models across brands, plus listings that must never show.
 let t: TestApp

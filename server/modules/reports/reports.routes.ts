@@ -9,7 +9,7 @@ import { createReport, findOpenReports, resolveReport } from './reports.service'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app.ctx
+  const { db, config, mail, payments } = app.ctx
 
   app.post(
     '/reports',
@@ -54,14 +54,14 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           summary:
             action === 'dismiss'
               ? 'Admin: dismiss a report'
-              : 'Admin: remove the reported listing (closes its reports)',
+              : 'Admin: remove the reported listing (closes its reports; an open sale of it is refunded in full)',
           params: IdParams,
           response: { 200: Modified, ...errors },
         },
       },
       async (req) => {
         const modifiedCount = await audited(req, `report:${req.params.id}`, (tx) =>
-          resolveReport(tx, caller(req), req.params.id, action),
+          resolveReport(tx, payments, caller(req), req.params.id, action, mail, config.payouts.fee),
         )
         return { acknowledged: true, modifiedCount }
       },

@@ -1,11 +1,15 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import type { FeeRule } from '#contract/fees'
 import type { NewReport, Report } from '#contract/reports'
 import type { Db } from '#server/db/client'
 import { products, reports, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
+import type { DealMail } from '#server/modules/bookings/deal-emails'
+import type { PaymentProvider } from '#server/modules/payments/provider'
+import { refundOpenSaleOfListing } from '#server/modules/payments/refunds'
 import { firstPhotoUrl, isListed, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
 /**
@@ -77,9 +81,18 @@ export async function findOpenReports(db: Db): Promise<Report[]> {
 
 /**
  * An admin closes an open report: dismiss it, or remove the listing (which closes every open report on
- * that listing). The listing's row stays for the record of its bookings and payments.
+ * that listing). The listing's row stays for the record of its bookings and payments; a sale of it that is
+ * paid and not finished is refunded to its buyer first (server/modules/payments/refunds.ts).
  */
-export async function resolveReport(db: Db, admin: SessionUser, id: string, action: 'dismiss' | 'remove') {
+export async function resolveReport(
+  db: Db,
+  provider: PaymentProvider,
+  admin: SessionUser,
+  id: string,
+  action: 'dismiss' | 'remove',
+  mail: DealMail,
+  fee: FeeRule,
+) {
   const modified = await db.transaction(async (tx) => {
     const [report] = await tx.select().from(reports).where(eq(reports.id, id)).for('update')
     if (!report) throw notFound('Report')
@@ -92,6 +105,8 @@ export async function resolveReport(db: Db, admin: SessionUser, id: string, acti
         .where(eq(reports.id, id))
       return 1
     }
+    // Nothing a buyer paid for disappears: an open sale of the listing is refunded in full first.
+    await refundOpenSaleOfListing(tx, provider, admin, report.productId, mail, fee)
     await tx
       .update(products)
       .set({ removedAt: now, updatedAt: now })

@@ -9,12 +9,14 @@ import { brands, products, savedSearches, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { rowsOf } from '#server/modules/products/paging'
-import { resolveText, searchCondition } from '#server/modules/products/search.queries'
+import { resolveText, searchCondition, searchWords } from '#server/modules/products/search.queries'
 import { describeFilters, parseSavedQuery, type SavedFilters } from './saved-query'
 
 /**
  * Saves a search, or changes the alert of the same search saved before (same filters in any order). The text
- * is resolved now, against the titles' words, into the full-text query the matcher reads.
+ * is resolved now, against the titles' words, into the full-text query the matcher reads; a word search corrected
+ * (one no listing has yet: a model about to come out, a part number) is kept as typed beside its correction
+ * (`book3|book4`), so the first listing that has it is matched.
  */
 export async function saveSearch(
   db: Db,
@@ -23,6 +25,16 @@ export async function saveSearch(
 ): Promise<string> {
   const { filters, query } = parseSavedQuery(input.query)
   const text = filters.q ? await resolveText(db, filters.q) : null
+  const typed = filters.q ? searchWords(filters.q) : []
+  const textQuery = text
+    ? text.terms
+        .map((t, i) => {
+          const word = typed[i]
+          if (t.prefix) return `${t.term}:*`
+          return word && word !== t.term ? `${t.term}|${word}` : t.term
+        })
+        .join(' & ')
+    : null
   return db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update')
     const [existing] = await tx
@@ -45,7 +57,7 @@ export async function saveSearch(
     }
     const [row] = await tx
       .insert(savedSearches)
-      .values({ userId: user.id, query, filters, textQuery: text?.tsquery ?? null, alert: input.alert })
+      .values({ userId: user.id, query, filters, textQuery, alert: input.alert })
       .returning({ id: savedSearches.id })
     if (!row) throw new AppError('INTERNAL', 'The search could not be saved')
     return row.id

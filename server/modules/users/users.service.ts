@@ -3,7 +3,7 @@ import { sameEmail } from '#contract/email'
 import { formatMoney } from '#contract/money'
 import type { Overview, Role, UserListQuery, UserRecord } from '#contract/users'
 import type { Db } from '#server/db/client'
-import { bookings, payments, products, reports, sessions, users } from '#server/db/schema'
+import { bookingEvents, bookings, payments, products, reports, sessions, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
@@ -17,7 +17,7 @@ export const LIST_ROLES: Record<'buyer' | 'seller', Role[]> = {
 
 type UserRow = typeof users.$inferSelect
 
-function toUserRecord(row: UserRow): UserRecord {
+function toUserRecord(row: UserRow, cancelledSales?: number): UserRecord {
   return {
     _id: row.id,
     name: row.name,
@@ -25,7 +25,21 @@ function toUserRecord(row: UserRow): UserRecord {
     role: row.role,
     verified: row.verifiedAt !== null,
     createdAt: row.createdAt.toISOString(),
+    ...(cancelledSales === undefined ? {} : { cancelled_sales: cancelledSales }),
   }
+}
+
+/** How many paid sales each of these sellers cancelled (refunding the buyer), from the bookings' records. */
+async function cancelledSalesOf(db: Db, sellerIds: string[]): Promise<Map<string, number>> {
+  if (sellerIds.length === 0) return new Map()
+  const rows = await db
+    .select({ sellerId: products.sellerId, n: sql<number>`count(*)::int` })
+    .from(bookingEvents)
+    .innerJoin(bookings, eq(bookings.id, bookingEvents.bookingId))
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .where(and(eq(bookingEvents.kind, 'cancelled'), inArray(products.sellerId, sellerIds)))
+    .groupBy(products.sellerId)
+  return new Map(rows.map((r) => [r.sellerId, Number(r.n)]))
 }
 
 /** Whether the account with this email holds the role. Callers ask about themselves; admins about anyone. */
@@ -61,7 +75,12 @@ export async function findUsers(
       .offset((q.page - 1) * q.page_size),
     db.select({ n: count() }).from(users).where(where),
   ])
-  return { items: rows.map(toUserRecord), total: total?.n ?? 0 }
+  if (list === 'buyer') return { items: rows.map((row) => toUserRecord(row)), total: total?.n ?? 0 }
+  const cancelled = await cancelledSalesOf(
+    db,
+    rows.map((r) => r.id),
+  )
+  return { items: rows.map((row) => toUserRecord(row, cancelled.get(row.id) ?? 0)), total: total?.n ?? 0 }
 }
 
 async function getActiveUser(db: Db, id: string): Promise<UserRow> {
@@ -165,6 +184,13 @@ export async function ensureOwnRecord(
 
 const n = (value: number | undefined) => String(value ?? 0)
 
+/**
+ * A listing whose sale was refunded (a dispute, a cancellation) stays off the market, but it was not sold:
+ * the money went back, so it is no longer counted as sold (nor its revenue, which counts succeeded payments).
+ */
+const saleRefunded = sql`exists (select 1 from ${bookings} b where b.product_id = ${products.id}
+  and b.is_paid and b.stage = 'refunded')`
+
 /** The counts that matter to each role, for the dashboard's overview. */
 export async function getOverview(db: Db, user: SessionUser): Promise<Overview> {
   if (user.role === 'admin') {
@@ -179,7 +205,7 @@ export async function getOverview(db: Db, user: SessionUser): Promise<Overview> 
     const [listings] = await db
       .select({
         available: sql<number>`count(*) filter (where not ${products.isSold})::int`,
-        sold: sql<number>`count(*) filter (where ${products.isSold})::int`,
+        sold: sql<number>`count(*) filter (where ${products.isSold} and not ${saleRefunded})::int`,
       })
       .from(products)
       .where(isNull(products.removedAt))
@@ -202,7 +228,7 @@ export async function getOverview(db: Db, user: SessionUser): Promise<Overview> 
     const [listings] = await db
       .select({
         available: sql<number>`count(*) filter (where not ${products.isSold})::int`,
-        sold: sql<number>`count(*) filter (where ${products.isSold})::int`,
+        sold: sql<number>`count(*) filter (where ${products.isSold} and not ${saleRefunded})::int`,
       })
       .from(products)
       .where(and(eq(products.sellerId, user.id), isNull(products.removedAt)))
@@ -223,7 +249,7 @@ export async function getOverview(db: Db, user: SessionUser): Promise<Overview> 
   const [mine] = await db
     .select({
       all: sql<number>`count(*)::int`,
-      paid: sql<number>`count(*) filter (where ${bookings.isPaid})::int`,
+      paid: sql<number>`count(*) filter (where ${bookings.isPaid} and ${bookings.stage} <> 'refunded')::int`,
     })
     .from(bookings)
     .where(eq(bookings.buyerId, user.id))

@@ -237,9 +237,11 @@ describe('admin lists', () => {
       role: 'seller',
       verified: false,
       createdAt: expect.any(String),
+      cancelled_sales: 0,
     })
     expect(Object.keys(record ?? {}).sort()).toEqual([
       '_id',
+      'cancelled_sales',
       'createdAt',
       'email',
       'name',

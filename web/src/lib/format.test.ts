@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatMoney, formatStorage, formatYearsOfUse } from './format'
+import { formatDate, formatMoney, formatStorage, formatYearsOfUse, plural } from './format'
 
 describe('format', () => {
   it('shows whole dollars without cents and others with two decimals', () => {
@@ -14,7 +14,15 @@ describe('format', () => {
 
   it('names years of use and storage sizes', () => {
     expect(formatYearsOfUse(2)).toBe('2 years of use')
+    expect(formatYearsOfUse(1)).toBe('1 year of use')
+    expect(formatYearsOfUse(0)).toBe('Less than a year of use')
     expect(formatStorage(512)).toBe('512 GB')
     expect(formatStorage(2048)).toBe('2 TB')
+  })
+  it('puts a noun in the number its count needs', () => {
+    expect(plural(1, 'save')).toBe('1 save')
+    expect(plural(3, 'save')).toBe('3 saves')
+    expect(plural(0, 'booking')).toBe('0 bookings')
+    expect(plural(2, 'person', 'people')).toBe('2 people')
   })
 })

@@ -18,8 +18,13 @@ export function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
 }
 
+/** "1 year", "3 years": a count with its noun in the right number. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
+}
+
 export function formatYearsOfUse(years: number): string {
-  return `${years} years of use`
+  return years < 1 ? 'Less than a year of use' : `${plural(years, 'year')} of use`
 }
 
 export function formatStorage(gb: number): string {
@@ -40,4 +45,9 @@ export function formatCountdown(ms: number): string {
   const minutes = Math.floor(total / 60)
   const seconds = total % 60
   return `${minutes}:${String(seconds).padStart(2, '0')}`
+}
+
+/** "$12.50", or "−$12.50" below zero (a seller's balance after a late refund). */
+export function formatSignedMoney(cents: number): string {
+  return cents < 0 ? `−${formatMoney(-cents)}` : formatMoney(cents)
 }

@@ -41,6 +41,8 @@ export const bookingKeys = {
       ? ([...bookingKeys.all, 'list', email] as const)
       : ([...bookingKeys.all, 'list', email, page] as const),
   detail: (id: string) => [...bookingKeys.all, 'detail', id] as const,
+  ofProduct: (email: string, productId: string) =>
+    [...bookingKeys.all, 'of-product', email, productId] as const,
 }
 
 export const paymentKeys = {
@@ -120,4 +122,12 @@ export const savedSearchKeys = {
   all: ['saved-searches'] as const,
   list: () => [...savedSearchKeys.all, 'list'] as const,
   visit: (id: string) => [...savedSearchKeys.all, 'visit', id] as const,
+}
+
+/** A seller's payout account and earnings, and the admins' finance figures. */
+export const moneyKeys = {
+  all: ['money'] as const,
+  payoutAccount: () => [...moneyKeys.all, 'payout-account'] as const,
+  earnings: () => [...moneyKeys.all, 'earnings'] as const,
+  finance: () => [...moneyKeys.all, 'finance'] as const,
 }

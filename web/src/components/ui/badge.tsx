@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react'
 import { cn } from './cn'
 
-export type BadgeTone = 'accent' | 'neutral' | 'muted' | 'outline'
+export type BadgeTone = 'accent' | 'neutral' | 'muted' | 'outline' | 'warning'
 
 const tones: Record<BadgeTone, string> = {
   accent: 'bg-accent-soft text-accent-ink',
   neutral: 'bg-slate-800 text-white',
   muted: 'bg-slate-100 text-slate-700',
   outline: 'border border-slate-300 bg-white text-slate-700',
+  warning: 'bg-amber-100 text-amber-900',
 }
 
 export function Badge({

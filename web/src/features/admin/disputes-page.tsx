@@ -24,6 +24,7 @@ const EVENT_WORDS: Record<BookingEvent['kind'], string> = {
   problem_reported: 'Reported a problem',
   refunded: 'Refunded the buyer',
   released: 'Released the sale to the seller',
+  cancelled: 'Cancelled the sale, refunding the buyer',
 }
 
 type Question = { dispute: Dispute; action: DisputeAction }

@@ -93,6 +93,19 @@ export function userColumns(
   ]
   if (kind === 'seller') {
     columns.push({
+      key: 'cancelled',
+      header: 'Cancelled sales',
+      className: 'whitespace-nowrap text-slate-700',
+      cell: (user) =>
+        user.cancelled_sales ? (
+          <Badge tone="warning">
+            {user.cancelled_sales === 1 ? '1 cancelled sale' : `${user.cancelled_sales} cancelled sales`}
+          </Badge>
+        ) : (
+          'None'
+        ),
+    })
+    columns.push({
       key: 'verified',
       header: 'Verified',
       card: 'actions',

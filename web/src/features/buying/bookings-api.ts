@@ -31,6 +31,22 @@ export function useMyBookings(email: string | undefined) {
   })
 }
 
+/** The signed-in buyer's booking of this listing, if they booked it (null when not): Book Now reads it. */
+export function useMyBookingOf(productId: string, email: string | undefined) {
+  return useQuery({
+    queryKey: bookingKeys.ofProduct(email ?? '', productId),
+    queryFn: async ({ signal }) => {
+      const list = await api.get<Booking[]>(
+        '/bookings',
+        { email: email ?? '', product_id: productId },
+        signal,
+      )
+      return list[0] ?? null
+    },
+    enabled: Boolean(email),
+  })
+}
+
 /**
  * One booking. With `pollWhileUnpaid`, it is read again every two seconds until it is no longer unpaid:
  * a Stripe payment is final only when Stripe's webhook reaches the server, a moment after the card
@@ -126,6 +142,16 @@ export function useMarkHandedOver() {
   return useMutation({
     mutationFn: ({ bookingId, note }: { bookingId: string; note: string }) =>
       api.put<ModifiedAnswer>(bookingPath(bookingId, 'handed-over'), note.trim() ? { note } : {}),
+    onSettled: refresh,
+  })
+}
+
+/** The listing's seller: cannot hand it over, so the sale is cancelled and the buyer refunded in full. */
+export function useCancelSale() {
+  const refresh = useRefreshAfterDealMove()
+  return useMutation({
+    mutationFn: ({ bookingId, reason }: { bookingId: string; reason: string }) =>
+      api.put<ModifiedAnswer>(bookingPath(bookingId, 'cancel'), { reason }),
     onSettled: refresh,
   })
 }

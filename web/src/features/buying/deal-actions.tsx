@@ -1,13 +1,13 @@
 import { type ReactNode, useState } from 'react'
 import type { Booking } from '#contract/bookings'
-import { ProblemBody } from '#contract/bookings'
+import { CancelSaleBody, ProblemBody } from '#contract/bookings'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
-import { formatDate } from '../../lib/format'
+import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { useConfirmReceived, useMarkHandedOver, useReportProblem } from './bookings-api'
+import { useCancelSale, useConfirmReceived, useMarkHandedOver, useReportProblem } from './bookings-api'
 
 // What each side of a paid sale can do next, beside its stage: the seller marks it handed over (with an
 // optional note); the buyer confirms "Received, as described" or reports a problem with a reason.
@@ -72,7 +72,13 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
         </>
       ) : null}
       {booking.status === 'disputed' ? <Hint>You reported a problem. An admin is looking at it.</Hint> : null}
-      {booking.status === 'refunded' ? <Hint>Your money was refunded.</Hint> : null}
+      {booking.status === 'refunded' ? (
+        <Hint>
+          {booking.cancelReason
+            ? `The seller cancelled the sale and your money was refunded in full. Their reason: ${booking.cancelReason}`
+            : 'Your money was refunded.'}
+        </Hint>
+      ) : null}
       {booking.status === 'handed_over' || canReport ? (
         <span className="flex flex-wrap gap-2">
           {booking.status === 'handed_over' ? (
@@ -144,8 +150,36 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
 /** The seller's view of a sold listing's deal on My Product: the stage, the buyer, and the next step. */
 export function SellerDealActions({ sale, productName }: { sale: Booking; productName: string }) {
   const handOver = useMarkHandedOver()
-  const [asking, setAsking] = useState(false)
+  const cancel = useCancelSale()
+  const [asking, setAsking] = useState<'handover' | 'cancel' | null>(null)
   const [note, setNote] = useState('')
+  const [reason, setReason] = useState('')
+  const [reasonError, setReasonError] = useState<string | undefined>()
+
+  function confirmCancel() {
+    const parsed = CancelSaleBody.safeParse({ reason })
+    if (!parsed.success) {
+      setReasonError(parsed.error.issues[0]?.message)
+      return
+    }
+    cancel.mutate(
+      { bookingId: sale._id, reason: parsed.data.reason },
+      {
+        onSuccess: () => {
+          toast.success('Sale cancelled. The buyer is refunded in full.')
+          setAsking(null)
+          setReason('')
+        },
+        onError: (err) => {
+          if (isApiError(err) && err.fields?.reason) setReasonError(err.fields.reason)
+          else {
+            toast.error(errorMessage(err))
+            setAsking(null)
+          }
+        },
+      },
+    )
+  }
 
   function confirmHandover() {
     handOver.mutate(
@@ -156,7 +190,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
           setNote('')
         },
         onError: (err) => toast.error(errorMessage(err)),
-        onSettled: () => setAsking(false),
+        onSettled: () => setAsking(null),
       },
     )
   }
@@ -168,10 +202,15 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
       </Hint>
       {sale.status === 'paid' ? (
         <>
-          <Hint>Hand it over, then tell us here.</Hint>
-          <Button size="sm" onClick={() => setAsking(true)}>
-            Mark handed over<span className="sr-only"> {productName}</span>
-          </Button>
+          <Hint>Hand it over, then tell us here. If you cannot, cancel the sale: the buyer is refunded.</Hint>
+          <span className="flex flex-wrap gap-2">
+            <Button size="sm" onClick={() => setAsking('handover')}>
+              Mark handed over<span className="sr-only"> {productName}</span>
+            </Button>
+            <Button size="sm" variant="danger-outline" onClick={() => setAsking('cancel')}>
+              Cancel sale<span className="sr-only"> of {productName}</span>
+            </Button>
+          </span>
         </>
       ) : null}
       {sale.status === 'handed_over' ? (
@@ -185,9 +224,49 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
       {sale.status === 'disputed' && sale.dispute ? (
         <Hint>The buyer reported a problem: “{sale.dispute.reason}” An admin is looking at it.</Hint>
       ) : null}
-      {sale.status === 'refunded' ? <Hint>An admin refunded the buyer.</Hint> : null}
+      {sale.status === 'refunded' ? (
+        <Hint>
+          {sale.cancelReason
+            ? 'You cancelled the sale; the buyer was refunded in full.'
+            : 'An admin refunded the buyer.'}
+        </Hint>
+      ) : null}
 
-      {asking ? (
+      {asking === 'cancel' ? (
+        <ConfirmDialog
+          title="Cancel this sale?"
+          description={
+            <div className="space-y-3">
+              <p>
+                {sale.userName} gets back the {formatMoney(sale.price_cents)} they paid for {productName}, in
+                full, and the listing leaves Laptop Market. We email them your reason. Admins see cancelled
+                sales on your record. This cannot be undone.
+              </p>
+              <FormField label="Why can you not hand it over?" error={reasonError}>
+                <textarea
+                  rows={3}
+                  maxLength={500}
+                  value={reason}
+                  onChange={(e) => {
+                    setReason(e.target.value)
+                    setReasonError(undefined)
+                  }}
+                  className="py-2"
+                />
+              </FormField>
+            </div>
+          }
+          confirmLabel="Cancel sale and refund"
+          cancelLabel="Keep the sale"
+          isPending={cancel.isPending}
+          onConfirm={confirmCancel}
+          onCancel={() => {
+            setAsking(null)
+            setReasonError(undefined)
+          }}
+        />
+      ) : null}
+      {asking === 'handover' ? (
         <ConfirmDialog
           title="Mark it handed over?"
           description={
@@ -211,7 +290,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
           confirmLabel="Mark handed over"
           isPending={handOver.isPending}
           onConfirm={confirmHandover}
-          onCancel={() => setAsking(false)}
+          onCancel={() => setAsking(null)}
         />
       ) : null}
     </div>

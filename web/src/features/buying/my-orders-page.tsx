@@ -103,6 +103,8 @@ const ORDER_COLUMNS: Column<Booking>[] = [
   {
     key: 'messages',
     header: 'Messages',
+    // On a phone card the link is its own label: "Messages: Messages 1" said it twice.
+    card: 'actions',
     cell: (booking) => <OrderMessagesLink bookingId={booking._id} productName={booking.productName} />,
   },
   {

@@ -94,7 +94,9 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
     )
   }
 
-  const left = Date.parse(hold.data.holdUntil) - now
+  // The ticking `now` may be up to a second older than the answer that set the hold: reading the clock here
+  // keeps a fresh 15-minute hold from starting at 15:01.
+  const left = Date.parse(hold.data.holdUntil) - Math.max(now, Date.now())
   if (left <= 0) {
     return (
       <Alert title="Your hold on this laptop has ended">

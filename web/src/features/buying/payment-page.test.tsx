@@ -42,7 +42,7 @@ function inMinutes(minutes: number) {
   return new Date(Date.now() + minutes * 60_000).toISOString()
 }
 
-type ApiAnswers = Record<string, () => Response>
+type ApiAnswers = Record<string, () => Response | Promise<Response>>
 
 /** Answers fetch by "METHOD /path"; anything else fails the test loudly. */
 function mockApi(routes: ApiAnswers) {
@@ -168,6 +168,19 @@ describe('PaymentPage', () => {
     expect(countdown.textContent).toMatch(/^14:(29|30|31)$/)
     expect(countdown.closest('p')?.textContent).toContain('nobody else can pay for it meanwhile')
     expect(await screen.findByLabelText('Card number')).toBeTruthy()
+  })
+
+  it('starts a 15-minute hold at 15:00, not 15:01, however long the hold took to answer', async () => {
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking()),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'test' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30))
+        return jsonResponse({ holdUntil: new Date(Date.now() + 15 * 60_000).toISOString() })
+      },
+    })
+    renderPage()
+    expect((await screen.findByTestId('hold-countdown')).textContent).toBe('15:00')
   })
 
   it('shows Reserved, and no card form, while another buyer holds the laptop', async () => {

@@ -5,7 +5,7 @@ import { Alert } from '../../components/ui/alert'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
-import { formatDate, formatMoney } from '../../lib/format'
+import { formatDate, formatMoney, plural } from '../../lib/format'
 import { CategoryChart, COLORS, DailyChart } from './charts'
 import { useAdminDashboard, useBuyerDashboard, useSellerDashboard } from './dashboard-api'
 
@@ -69,13 +69,13 @@ export function SellerCharts() {
           <div className="grid gap-4 lg:grid-cols-2">
             <DailyChart
               title="Views of your listings"
-              description={`${d.totals.views} visitors in the last 30 days (each counted once a day).`}
+              description={`${plural(d.totals.views, 'visitor')} in the last 30 days (each counted once a day).`}
               rows={d.days}
               series={[{ key: 'views', label: 'Views', color: COLORS[0] as string }]}
             />
             <DailyChart
               title="Bookings and favourites"
-              description={`${d.totals.bookings} bookings and ${d.totals.favourites} saves in the last 30 days.`}
+              description={`${plural(d.totals.bookings, 'booking')} and ${plural(d.totals.favourites, 'save')} in the last 30 days.`}
               rows={d.days}
               series={[
                 { key: 'bookings', label: 'Bookings', color: COLORS[0] as string },
@@ -120,7 +120,7 @@ export function AdminCharts() {
             title="From listing to payment"
             description={`Of the listings posted in the last 30 days: ${percent(d.funnel.booked, d.funnel.listings)}% were booked, ${percent(d.funnel.paid, d.funnel.listings)}% paid for.`}
             valueLabel="Listings"
-            summary={`From listing to payment, last 30 days: ${d.funnel.listings} listings posted, ${d.funnel.booked} booked, ${d.funnel.paid} paid for.`}
+            summary={`From listing to payment, last 30 days: ${plural(d.funnel.listings, 'listing')} posted, ${d.funnel.booked} booked, ${d.funnel.paid} paid for.`}
             items={[
               { label: 'Listed', value: d.funnel.listings },
               { label: 'Booked', value: d.funnel.booked },

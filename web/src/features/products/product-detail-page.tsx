@@ -19,6 +19,7 @@ import { ProductGallery } from './product-gallery'
 import { ProductPrice } from './product-price'
 import {
   BatteryHealth,
+  batteryEvidence,
   batteryEvidenceText,
   isReserved,
   SaleStatusBadge,
@@ -204,7 +205,7 @@ function ProductDetail({ product }: { product: Product }) {
             facts={[
               ['Brand', product.brand_name],
               ['Condition', product.condition],
-              ['Battery', batteryEvidenceText(product)],
+              ['Battery', batteryEvidence(product)],
               [
                 'Charge cycles',
                 product.battery_cycles === null ? 'Not reported' : String(product.battery_cycles),

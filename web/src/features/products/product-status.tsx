@@ -67,11 +67,21 @@ export function formatReportDay(iso: string, now = new Date()): string {
 export function batteryEvidenceText(
   product: Pick<Product, 'battery_health_pct' | 'battery_verified' | 'battery_report_date'>,
 ): string {
-  if (product.battery_health_pct === null) return 'Battery not reported'
+  return product.battery_health_pct === null ? 'Battery not reported' : `Battery ${batteryEvidence(product)}`
+}
+
+/**
+ * The same without the word "Battery", for a row already labelled Battery: "87% — read from the laptop's
+ * report of 12 Nov", or "Not reported".
+ */
+export function batteryEvidence(
+  product: Pick<Product, 'battery_health_pct' | 'battery_verified' | 'battery_report_date'>,
+): string {
+  if (product.battery_health_pct === null) return 'Not reported'
   if (product.battery_verified && product.battery_report_date) {
-    return `Battery ${product.battery_health_pct}% — read from the laptop's report of ${formatReportDay(product.battery_report_date)}`
+    return `${product.battery_health_pct}% — read from the laptop's report of ${formatReportDay(product.battery_report_date)}`
   }
-  return `Battery ${product.battery_health_pct}% — as typed by the seller, not checked`
+  return `${product.battery_health_pct}% — as typed by the seller, not checked`
 }
 
 export function batteryText(healthPct: number | null): string {

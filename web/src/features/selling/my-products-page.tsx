@@ -8,10 +8,11 @@ import {
   RefreshCw,
   Trash2,
 } from 'lucide-react'
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { Link } from 'react-router'
+import { DELETE_BLOCKED, isOpenSale } from '#contract/bookings'
 import { paths } from '#contract/pages'
-import type { Product } from '#contract/products'
+import { canRenewSoon, type Product } from '#contract/products'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
@@ -195,6 +196,10 @@ function ProductRow({
 }: ProductRowProps) {
   const isSold = product.sellStatus
   const name = <span className="sr-only"> {product.name}</span>
+  const blockedId = useId()
+  // A paid sale that is not finished keeps its listing: the server refuses the delete with the same words.
+  const deleteBlocked =
+    product.sale && isOpenSale(product.sale.status) ? DELETE_BLOCKED[product.sale.status] : null
   return (
     <li
       data-testid="my-product"
@@ -250,16 +255,18 @@ function ProductRow({
       <div className="col-span-2 flex flex-wrap gap-2 lg:col-span-1 lg:max-w-sm lg:justify-end">
         {isSold ? null : (
           <>
-            <Button
-              size="sm"
-              variant={product.expired ? 'primary' : 'secondary'}
-              disabled={isRenewing}
-              onClick={onRenew}
-            >
-              <RefreshCw aria-hidden="true" className="size-4" />
-              {isRenewing ? 'Renewing…' : 'Renew'}
-              {name}
-            </Button>
+            {canRenewSoon(product) ? (
+              <Button
+                size="sm"
+                variant={product.expired ? 'primary' : 'secondary'}
+                disabled={isRenewing}
+                onClick={onRenew}
+              >
+                <RefreshCw aria-hidden="true" className="size-4" />
+                {isRenewing ? 'Renewing…' : 'Renew'}
+                {name}
+              </Button>
+            ) : null}
             <Button
               size="sm"
               variant={product.advertise ? 'secondary' : 'primary'}
@@ -282,11 +289,26 @@ function ProductRow({
             </Button>
           </>
         )}
-        <Button size="sm" variant="danger-outline" onClick={onDelete}>
+        <Button
+          size="sm"
+          variant="danger-outline"
+          onClick={onDelete}
+          disabled={deleteBlocked !== null}
+          aria-describedby={deleteBlocked ? blockedId : undefined}
+        >
           <Trash2 aria-hidden="true" className="size-4" />
           Delete
           {name}
         </Button>
+        {deleteBlocked ? (
+          <p
+            id={blockedId}
+            className="w-full text-slate-600 text-xs lg:text-right"
+            data-testid="delete-blocked"
+          >
+            {deleteBlocked}
+          </p>
+        ) : null}
       </div>
     </li>
   )

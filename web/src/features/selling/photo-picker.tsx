@@ -121,7 +121,9 @@ export function PhotoPicker({ photos, error }: PhotoPickerProps) {
 
       {/* Progress bars are silent for screen readers; this says when photos are ready. */}
       <p className="sr-only" aria-live="polite">
-        {uploading > 0 ? `Uploading ${uploading} of ${uploading + ready} photos` : `${ready} photos ready`}
+        {uploading > 0
+          ? `Uploading ${uploading} of ${uploading + ready} photos`
+          : `${ready === 1 ? '1 photo' : `${ready} photos`} ready`}
       </p>
 
       {message ? (

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Brand } from '#contract/brands'
-import { CONDITION_DEFINITIONS, type Product } from '#contract/products'
+import { batteryPctInText, CONDITION_DEFINITIONS, type Product } from '#contract/products'
 import { ApiError } from '../../lib/api-client'
 import { aProduct } from '../../test/render'
 import { FakeXhr } from './fake-xhr'
@@ -109,6 +109,29 @@ describe('ProductForm', () => {
     expect(screen.getByText('Choose Excellent, Good or Fair')).toBeTruthy()
     expect(screen.getByText('Add at least one photo')).toBeTruthy()
     expect(field('Product name').getAttribute('aria-invalid')).toBe('true')
+  })
+
+  it('warns while the description names another battery figure than Battery health, and not when they agree', async () => {
+    renderForm()
+    type('Description', 'Light marks on the lid, battery at 84%. Charger included.')
+    expect(screen.queryByTestId('battery-mismatch')).toBeNull()
+    type('Battery health (%)', '77')
+    expect(screen.getByTestId('battery-mismatch').textContent).toBe(
+      'Your description says the battery is at 84%, but Battery health says 77%. Make them agree.',
+    )
+    type('Battery health (%)', '84')
+    expect(screen.queryByTestId('battery-mismatch')).toBeNull()
+    type('Description', 'Battery health 79% with 300 cycles.')
+    expect(screen.getByTestId('battery-mismatch').textContent).toContain('says the battery is at 79%')
+  })
+
+  it('reads the battery figure a description names, in the ways sellers write it', () => {
+    expect(batteryPctInText('Battery health 94% with 112 cycles.')).toBe(94)
+    expect(batteryPctInText('and battery health at 72% (about 6 hours)')).toBe(72)
+    expect(batteryPctInText('Light wear, battery holds 80% of design capacity.')).toBe(80)
+    expect(batteryPctInText('Spotless, battery at 90%.')).toBe(90)
+    expect(batteryPctInText('OLED at 120 Hz, 32 GB RAM, 100% sRGB.')).toBeNull()
+    expect(batteryPctInText('very few battery cycles')).toBeNull()
   })
 
   it('checks ranges with the server’s wording', async () => {

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
+import { TriangleAlert } from 'lucide-react'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { type DefaultValues, type FieldPath, type Resolver, useForm } from 'react-hook-form'
 import type { z } from 'zod'
@@ -7,6 +8,7 @@ import type { Brand } from '#contract/brands'
 import {
   BATTERY_HOW_TO,
   batteryGradeProblem,
+  batteryMismatch,
   CONDITION_DEFINITIONS,
   Condition,
   type Product,
@@ -19,6 +21,7 @@ import { FormField, FormSection } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
 import { batteryEvidenceText } from '../products/product-status'
+import { FeeHint } from './fee-hint'
 import { PhotoPicker } from './photo-picker'
 import { PriceGuideHint } from './price-guide-hint'
 import { PHOTO_MESSAGES } from './upload-photo'
@@ -178,6 +181,12 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
   // Once the seller has tried to submit, the photo message follows the photos and the URL as they change;
   // a message from the server stays until the next submit.
   const imgValue = watch('img')
+  // Not a refusal: a warning while the seller types, because a listing that says two things loses trust.
+  const batteryText = watch('battery_health_pct')
+  const batteryWarning = batteryMismatch(
+    watch('description') ?? '',
+    batteryText === '' || batteryText === undefined ? null : Number(batteryText),
+  )
   const photoError =
     isSubmitted && !isSubmitting
       ? (checkPhotos(photos.items, imgValue) ??
@@ -315,6 +324,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         <FormField label="Original price" error={err('original_price')}>
           <input type="number" inputMode="decimal" min={0} step={0.01} {...register('original_price')} />
         </FormField>
+        <FeeHint className="text-slate-700 text-sm sm:col-span-2" price={watch('resale_price')} />
       </FormSection>
 
       <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
@@ -351,6 +361,16 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         >
           <textarea rows={6} className="py-2" {...register('description')} />
         </FormField>
+        {batteryWarning ? (
+          <p
+            role="status"
+            data-testid="battery-mismatch"
+            className="mt-2 flex items-start gap-2 rounded-lg bg-amber-50 p-2 text-amber-900 text-sm"
+          >
+            <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            {batteryWarning}
+          </p>
+        ) : null}
       </section>
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-end">

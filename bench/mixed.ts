@@ -1,0 +1,335 @@
+// The mixed run of `npm run bench:scale`: every request a different search drawn from a few hundred (words, model
+// names, misspellings, prefixes being typed, filters, every sort, pages 1–30, facets on half), first on a quiet
+// catalogue, then while a writer commits listing changes (new listings, price edits, sales, removals) at a steady
+// rate, with the freshness of each write: the time from its commit until a search on a second instance shows it.
+// See bench/README.md.
+import fs from 'node:fs'
+import autocannon from 'autocannon'
+import pg from 'pg'
+
+/** A small deterministic generator, so every run draws the same queries. */
+function random(seed: number) {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const WORDS = [
+  'thinkpad',
+  'x1 carbon',
+  'thinkpad t14',
+  'ideapad',
+  'legion 5 pro',
+  'yoga 7i',
+  'xps 13',
+  'xps 15 9510',
+  'latitude 5420',
+  'inspiron',
+  'alienware m15',
+  'precision',
+  'spectre x360',
+  'elitebook 840',
+  'pavilion',
+  'envy 13',
+  'omen 16',
+  'probook',
+  'macbook air m1',
+  'macbook air m2',
+  'macbook pro 14',
+  'macbook pro 16 m2 max',
+  'zenbook 14 oled',
+  'rog zephyrus',
+  'vivobook',
+  'tuf gaming',
+  'expertbook',
+  'swift 3',
+  'aspire 5',
+  'nitro 5',
+  'predator helios',
+  'gs66 stealth',
+  'modern 14',
+  'katana',
+  'surface laptop 4',
+  'surface book',
+  'galaxy book2 pro',
+  'blade 15',
+  'ryzen 7',
+  'ryzen 5 5600u',
+  'core i7',
+  'i5-1135g7',
+  'apple m1 pro',
+  'charger and box',
+  'light scratches',
+  'like new',
+  'dead pixels',
+  'gaming laptop',
+  '16gb',
+  '32gb 1024gb',
+]
+
+/** A typo: a letter dropped, doubled or two swapped. */
+function misspell(word: string, rnd: () => number): string {
+  const i = 1 + Math.floor(rnd() * Math.max(1, word.length - 2))
+  const kind = Math.floor(rnd() * 3)
+  if (kind === 0) return word.slice(0, i) + word.slice(i + 1)
+  if (kind === 1) return word.slice(0, i) + word[i] + word.slice(i)
+  return word.slice(0, i - 1) + (word[i] ?? '') + (word[i - 1] ?? '') + word.slice(i + 1)
+}
+
+/** `count` different search paths drawn from the realistic mix. */
+export function mixedPaths(brandIds: string[], count: number, seed = 7): string[] {
+  const rnd = random(seed)
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
+  const paths = new Set<string>()
+  while (paths.size < count) {
+    const p = new URLSearchParams()
+    const kind = rnd()
+    if (kind < 0.25) p.set('q', pick(WORDS))
+    else if (kind < 0.35) p.set('q', misspell(pick(WORDS), rnd))
+    else if (kind < 0.45) {
+      // A prefix being typed: the last word cut short.
+      const w = pick(WORDS)
+      p.set('q', w.slice(0, Math.max(2, Math.ceil(w.length * (0.3 + rnd() * 0.6)))))
+    }
+    // Filters on most searches: brand, condition, price, RAM, battery, storage, screen, posted within.
+    if (rnd() < 0.4) p.set('brand', pick(brandIds))
+    if (rnd() < 0.1) p.set('brand', `${pick(brandIds)},${pick(brandIds)}`)
+    if (rnd() < 0.25) p.set('condition', pick(['Excellent', 'Good', 'Fair', 'Excellent,Good']))
+    if (rnd() < 0.25) p.set('max_price', String(pick([300, 500, 800, 1000, 1500, 2000])))
+    if (rnd() < 0.15) p.set('min_price', String(pick([150, 250, 400, 700])))
+    if (rnd() < 0.15) p.set('min_ram_gb', String(pick([8, 16, 32])))
+    if (rnd() < 0.1) p.set('ram', pick(['8', '16', '16,32']))
+    if (rnd() < 0.1) p.set('storage', pick(['256', '512', '512,1024']))
+    if (rnd() < 0.1) p.set('screen', pick(['13', '14', '15']))
+    if (rnd() < 0.12) p.set('min_battery_pct', String(pick([70, 80, 90, 95])))
+    if (rnd() < 0.05) p.set('posted_within', String(pick([1, 7, 30, 90])))
+    if (rnd() < 0.05) p.set('processor', pick(['intel-core-i7', 'amd-ryzen-7', 'apple-m']))
+    const sort = rnd()
+    if (sort < 0.2) p.set('sort', 'price_asc')
+    else if (sort < 0.35) p.set('sort', 'price_desc')
+    else if (sort < 0.45) p.set('sort', 'newest')
+    // Most look at the first pages; some go far.
+    const page = rnd() < 0.6 ? 1 : 2 + Math.floor(rnd() ** 2 * 29)
+    if (page > 1) p.set('page', String(page))
+    if (rnd() < 0.5) p.set('facets', '1')
+    paths.add(`/api/search?${p}`)
+  }
+  return [...paths]
+}
+
+export type MixedFigures = {
+  p50: number
+  p95: number
+  p99: number
+  rps: number
+  requests: number
+  bad: number
+  rssMb: number
+  writes: number
+  fresh: number[]
+  staleAtEnd: number
+}
+
+/** The resident memory of a process and its children (tsx runs the app in a child), in MB. */
+export function rssMb(pid: number | undefined): number {
+  if (!pid) return Number.NaN
+  const read = (p: number): number => {
+    let kb = 0
+    try {
+      const status = fs.readFileSync(`/proc/${p}/status`, 'utf8')
+      kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+      for (const task of fs.readdirSync(`/proc/${p}/task`)) {
+        const children = fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim()
+        for (const c of children ? children.split(/\s+/) : []) kb += read(Number(c)) * 1024
+      }
+    } catch {}
+    return kb / 1024
+  }
+  return read(pid)
+}
+
+/** Prices of the writer's listings, in dollars: above every bench listing's, so a search can find them alone. */
+const FRESH_FROM = 5_000
+
+/**
+ * A writer committing `perSecond` listing changes a second by SQL (each its own transaction): new listings (35%),
+ * price edits (30%), sales (20%), removals (15%) of its own listings, priced from FRESH_FROM dollars, so a prober
+ * asking the second instance for `min_price=FRESH_FROM` every 25 ms sees each change appear (or disappear) and
+ * notes when. The live set stays between 5 and 80 listings.
+ */
+function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerId: string, brandId: string) {
+  const pool = new pg.Pool({ connectionString: dbUrl, max: 2 })
+  const rnd = random(perSecond * 1_000 + 11)
+  let nextPrice = FRESH_FROM + (Math.floor(Date.now() / 1000) % 100_000)
+  const live = new Map<string, number>()
+  /** Pending checks: listing id → what the prober waits for, and the commit time. */
+  const pending = new Map<string, { wants: 'present' | 'absent' | number; at: number }>()
+  const fresh: number[] = []
+  let writes = 0
+  let stopped = false
+  const write = async () => {
+    const roll = rnd()
+    const ids = [...live.keys()].filter((id) => !pending.has(id))
+    const canTouch = ids.length > 0
+    let kind: 'new' | 'price' | 'sale' | 'removal'
+    if (live.size < 5 || !canTouch) kind = 'new'
+    else if (live.size > 80) kind = roll < 0.6 ? 'sale' : 'removal'
+    else kind = roll < 0.35 ? 'new' : roll < 0.65 ? 'price' : roll < 0.85 ? 'sale' : 'removal'
+    const price = (nextPrice++ % 900_000) + FRESH_FROM
+    if (kind === 'new') {
+      const { rows } = await pool.query<{ id: string }>(
+        `with ins as (
+          insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+            description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on)
+          values ('Lenovo ThinkPad P16 Gen 2 workstation', $1, $2, '+880 1711 000000', $3, $3 + 50000,
+            'Used workstation with an RTX card, 64 GB RAM and a 2 TB SSD.', 'Excellent', 'Dhaka', 1,
+            'Intel Core i9-13980HX', 64, 2048, 16, now())
+          returning id)
+        insert into product_images (product_id, position, card_url, detail_url)
+        select id, 1, '/images/laptop-placeholder.svg', '/images/laptop-placeholder.svg' from ins returning product_id as id`,
+        [brandId, sellerId, price * 100],
+      )
+      const id = rows[0]?.id as string
+      live.set(id, price)
+      pending.set(id, { wants: 'present', at: Date.now() })
+    } else {
+      const id = ids[Math.floor(rnd() * ids.length)] as string
+      if (kind === 'price') {
+        await pool.query('update products set resale_price_cents = $2 where id = $1', [id, price * 100])
+        live.set(id, price)
+        pending.set(id, { wants: price, at: Date.now() })
+      } else {
+        await pool.query(
+          kind === 'sale'
+            ? 'update products set is_sold = true, sold_at = now() where id = $1'
+            : 'update products set removed_at = now() where id = $1',
+          [id],
+        )
+        live.delete(id)
+        pending.set(id, { wants: 'absent', at: Date.now() })
+      }
+    }
+    writes++
+  }
+  const probe = async () => {
+    const res = await fetch(`${probeUrl}/api/search?min_price=${FRESH_FROM}&sort=price_asc&page_size=100`)
+    if (!res.ok) return
+    const body = (await res.json()) as { items: { _id: string; resale_price: number }[] }
+    const seen = new Map(body.items.map((i) => [i._id, i.resale_price]))
+    const now = Date.now()
+    for (const [id, p] of pending) {
+      const shown = seen.get(id)
+      const ok =
+        p.wants === 'present'
+          ? shown !== undefined
+          : p.wants === 'absent'
+            ? shown === undefined
+            : shown === p.wants
+      // Only checks made after the commit count (the request left after `at`).
+      if (ok && startedProbe >= p.at) {
+        fresh.push(now - p.at)
+        pending.delete(id)
+      }
+    }
+  }
+  let startedProbe = 0
+  let stoppedAt = 0
+  const writer = (async () => {
+    const gap = 1000 / perSecond
+    let due = Date.now()
+    while (!stopped) {
+      due += gap
+      await write().catch((err) => console.error('writer:', err.message))
+      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())))
+    }
+  })()
+  const prober = (async () => {
+    while (!stopped || pending.size > 0) {
+      startedProbe = Date.now()
+      await probe().catch(() => undefined)
+      await new Promise((r) => setTimeout(r, 25))
+      if (stopped && Date.now() - stoppedAt > 10_000) break
+    }
+  })()
+  return {
+    async stop() {
+      stopped = true
+      stoppedAt = Date.now()
+      await writer
+      await prober
+      // Leave the catalogue as it was: the writer's listings go.
+      await pool.query(
+        `update products set removed_at = now() where resale_price_cents >= ${FRESH_FROM * 100} and removed_at is null`,
+      )
+      await pool.end()
+      return { writes, fresh, staleAtEnd: pending.size }
+    },
+  }
+}
+
+/** One mixed run: `paths` asked in random order at `connections` for `durationS`, with a writer when `perSecond`. */
+export async function mixedRun(opts: {
+  url: string
+  probeUrl: string
+  dbUrl: string
+  paths: string[]
+  connections: number
+  durationS: number
+  warmupS: number
+  perSecond: number
+  appPid: number | undefined
+  sellerId: string
+  brandId: string
+}): Promise<MixedFigures> {
+  const rnd = random(opts.perSecond + 3)
+  const run = (duration: number, times?: number[]) => {
+    const instance = autocannon({
+      url: opts.url,
+      connections: opts.connections,
+      duration,
+      timeout: 10,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req: Record<string, unknown>) => ({
+            ...req,
+            path: opts.paths[Math.floor(rnd() * opts.paths.length)],
+          }),
+        },
+      ],
+    } as never) as ReturnType<typeof autocannon> & NodeJS.EventEmitter
+    if (times) instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => times.push(ms))
+    return instance
+  }
+  await run(opts.warmupS)
+  const writer =
+    opts.perSecond > 0
+      ? startWriter(opts.dbUrl, opts.perSecond, opts.probeUrl, opts.sellerId, opts.brandId)
+      : undefined
+  const times: number[] = []
+  const result = await run(opts.durationS, times)
+  const rss = rssMb(opts.appPid)
+  const written = writer ? await writer.stop() : { writes: 0, fresh: [], staleAtEnd: 0 }
+  times.sort((a, b) => a - b)
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN
+  return {
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    rps: result.requests.average,
+    requests: times.length,
+    bad: result.errors + result.timeouts + result.non2xx,
+    rssMb: rss,
+    ...written,
+  }
+}
+
+export const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN
+}

@@ -1,0 +1,60 @@
+import { formatMoney } from '#contract/money'
+import { paths } from '#contract/pages'
+import { compose, defineEmail, named } from './layout'
+
+/**
+ * To both sides when a paid sale is called off with a full refund: the seller cancelled it (they could not
+ * hand it over), or an admin removed the listing after a report.
+ */
+export default defineEmail<{
+  role: 'buyer' | 'seller'
+  productName: string
+  priceCents: number
+  sellerName: string
+  by: 'seller' | 'admin'
+  reason: string | null
+}>({
+  topic: 'deals',
+  render: ({ role, productName, priceCents, sellerName, by, reason }, ctx) => {
+    const price = formatMoney(priceCents)
+    const name = named(productName)
+    const back = 'The money goes back to the card you paid with; your bank may take a few days to show it.'
+    const paragraphs =
+      by === 'seller'
+        ? role === 'buyer'
+          ? [
+              `${sellerName} cancelled the sale of ${name} and you are refunded ${price} in full.`,
+              ...(reason ? [`Their reason: ${reason}`] : []),
+              back,
+            ]
+          : [
+              `You cancelled the sale of ${name}. The buyer is refunded ${price} in full and the listing is off Laptop Market.`,
+              ...(reason ? [`The reason you gave: ${reason}`] : []),
+            ]
+        : role === 'buyer'
+          ? [
+              `An admin removed the listing ${name} after a report, and you are refunded ${price} in full.`,
+              back,
+            ]
+          : [
+              `An admin removed your listing ${name} after a report. The buyer is refunded ${price} in full.`,
+              'If you think this is wrong, tell us why through the Contact page.',
+            ]
+    return compose(
+      {
+        subject:
+          role === 'buyer'
+            ? `Sale cancelled: ${name}, you are refunded ${price}`
+            : `Sale cancelled: ${name}, the buyer is refunded`,
+        heading: 'The sale is cancelled',
+        paragraphs,
+        action:
+          role === 'buyer'
+            ? { label: 'Open My Orders', url: `${ctx.siteUrl}${paths.myOrders()}` }
+            : { label: 'Open My Product', url: `${ctx.siteUrl}${paths.myProduct()}` },
+        topic: 'deals',
+      },
+      ctx,
+    )
+  },
+})

@@ -1,0 +1,341 @@
+import { type SQL, sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { SearchQuery } from '#contract/search'
+import { createBrand, createUser } from '#server/test/factories'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { factsStatus, keepListingsCurrent, loadFacts } from './listing-feed'
+import { rowsOf } from './paging'
+import { searchProducts } from './search.queries'
+
+// Search keeps its copy of the listings current by applying the change feed (migration 0027), not by reading it all
+// again. Random searches must give what a plain SQL query over the table gives (and what the SQL engine gives, for
+// text and facets) before and after bursts of random writes, each checked right after the writes commit, with
+// every answer chosen from the copy and no whole read of it.
+
+let t: TestApp
+let brandIds: string[] = []
+let sellers: string[] = []
+
+/** A small deterministic generator: the same writes and searches on every run. */
+function random(seed: number) {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let x = s
+    x = Math.imul(x ^ (x >>> 15), x | 1)
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61)
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
+  }
+}
+const rnd = random(24)
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
+const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
+
+const NAMES = [
+  'ThinkPad T14',
+  'ThinkPad X1 Carbon',
+  'XPS 13',
+  'Latitude 5420',
+  'MacBook Air M2',
+  'ZenBook 14',
+]
+const PROCESSORS = ['Intel Core i5-1135G7', 'AMD Ryzen 7 5800U', 'Apple M2', 'Intel Core i7-1185G7']
+
+/** Listings with random facts, posted within the last 60 days (`recent`: within the last hour). */
+async function insertListings(n: number, recent = false) {
+  for (let i = 0; i < n; i++) {
+    await t.db.execute(sql`
+      insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+        description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on,
+        battery_health_pct)
+      values (${pick(NAMES)}, ${pick(brandIds)}, ${pick(sellers)}, '+880 1711 000000', ${int(150, 3000) * 100}, 400000,
+        ${pick(['Battery holds a full day.', 'Light scratches on the lid.', 'Comes with the charger.'])},
+        ${pick(['Excellent', 'Good', 'Fair'])}, 'Dhaka', 1, ${pick(PROCESSORS)}, ${pick([8, 16, 32])},
+        ${pick([256, 512, 1024])}, ${pick([13.3, 14, 15.6])},
+        now() - make_interval(mins => ${recent ? int(0, 60) : int(0, 60 * 24 * 60)}),
+        ${rnd() < 0.2 ? null : int(50, 100)})`)
+  }
+}
+
+const someListing = async () =>
+  (
+    await rowsOf<{ id: string }>(
+      t.db,
+      sql`select id from products order by md5(id::text || ${String(rnd())}) limit 1`,
+    )
+  )[0]?.id as string
+
+/** One random write, as sellers, buyers and admins make them, each its own transaction. */
+async function randomWrite() {
+  const id = await someListing()
+  const kind = int(0, 12)
+  switch (kind) {
+    case 0:
+    case 1:
+      return insertListings(int(1, 3), true)
+    case 2:
+      return t.db.execute(
+        sql`update products set resale_price_cents = ${int(150, 3000) * 100} where id = ${id}`,
+      )
+    case 3:
+      return t.db.execute(sql`update products set is_sold = true, sold_at = now() where id = ${id}`)
+    case 4:
+      return t.db.execute(sql`update products set removed_at = now() where id = ${id}`)
+    case 5:
+      return t.db.execute(sql`update products set expired_at = now() where id = ${id}`)
+    case 6:
+      return t.db.execute(
+        sql`update products set ram_gb = ${pick([8, 16, 32])}, condition = ${pick(['Excellent', 'Good', 'Fair'])},
+          battery_health_pct = ${rnd() < 0.3 ? null : int(50, 100)} where id = ${id}`,
+      )
+    case 7:
+      return t.db.execute(
+        sql`update products set name = ${pick(NAMES)}, processor = ${pick(PROCESSORS)} where id = ${id}`,
+      )
+    case 8:
+      // Posted again: its place in posting order moves.
+      return t.db.execute(sql`update products set posted_on = now() where id = ${id}`)
+    case 9: {
+      const seller = pick(sellers.slice(1))
+      return t.db.execute(
+        sql`update users set disabled_at = case when disabled_at is null then now() end where id = ${seller}`,
+      )
+    }
+    case 10:
+      // Back on sale.
+      return t.db.execute(
+        sql`update products set is_sold = false, sold_at = null, removed_at = null, expired_at = null where id = ${id}`,
+      )
+    case 11: {
+      // Several changes in one transaction; and one rolled back, which changes nothing.
+      const other = await someListing()
+      await t.db
+        .transaction(async (tx) => {
+          await tx.execute(
+            sql`update products set resale_price_cents = resale_price_cents + 100 where id = ${id}`,
+          )
+          await tx.execute(sql`update products set is_sold = true where id = ${other}`)
+          throw new Error('rolled back')
+        })
+        .catch(() => undefined)
+      return t.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`update products set resale_price_cents = resale_price_cents + 100 where id = ${id}`,
+        )
+        await tx.execute(sql`update products set is_sold = true where id = ${other}`)
+      })
+    }
+    default:
+      // A listing deleted outright (a removal the database forgets).
+      return t.db.execute(sql`delete from products where id = ${id} and not exists (
+        select 1 from bookings b where b.product_id = products.id)`)
+  }
+}
+
+const TEXTS = [
+  'thinkpad',
+  'thnkpad',
+  'xps',
+  'macbook air',
+  'zenbo',
+  'ryzen',
+  'charger',
+  'latitude 5420',
+  'carbon',
+]
+
+/** A random search: filters, a sort, a page; text in a third of them; facets on half. */
+function randomQuery(): Record<string, string> {
+  const q: Record<string, string> = {}
+  if (rnd() < 0.33) q.q = pick(TEXTS)
+  if (rnd() < 0.4) q.brand = rnd() < 0.3 ? `${pick(brandIds)},${pick(brandIds)}` : pick(brandIds)
+  if (rnd() < 0.3) q.condition = pick(['Excellent', 'Good', 'Fair', 'Excellent,Good'])
+  if (rnd() < 0.3) q.max_price = String(pick([500, 1000, 2000]))
+  if (rnd() < 0.2) q.min_price = String(pick([200, 800]))
+  if (rnd() < 0.2) q.min_ram_gb = String(pick([16, 32]))
+  if (rnd() < 0.2) q.min_battery_pct = String(pick([60, 80, 95]))
+  if (rnd() < 0.1) q.posted_within = String(pick([1, 7, 30]))
+  const sort = pick(['', 'newest', 'price_asc', 'price_desc'])
+  if (sort) q.sort = sort
+  q.page = String(pick([1, 1, 1, 2, 3]))
+  q.page_size = '10'
+  if (rnd() < 0.5) q.facets = '1'
+  return q
+}
+
+/** The plain reference: one SQL query over the table for a search without text (its page's ids and its total). */
+async function reference(q: SearchQuery) {
+  const parts: SQL[] = [
+    sql`p.is_sold = false and p.removed_at is null and p.expired_at is null`,
+    sql`not exists (select 1 from users u where u.id = p.seller_id and u.disabled_at is not null)`,
+  ]
+  if (q.brand) parts.push(sql`p.brand_id = any(${`{${q.brand.join(',')}}`}::uuid[])`)
+  if (q.condition) parts.push(sql`p.condition = any(${`{${q.condition.join(',')}}`}::text[])`)
+  if (q.min_price !== undefined) parts.push(sql`p.resale_price_cents >= ${Math.round(q.min_price * 100)}`)
+  if (q.max_price !== undefined) parts.push(sql`p.resale_price_cents <= ${Math.round(q.max_price * 100)}`)
+  if (q.min_ram_gb !== undefined) parts.push(sql`p.ram_gb >= ${q.min_ram_gb}`)
+  if (q.min_battery_pct !== undefined) parts.push(sql`p.battery_health_pct >= ${q.min_battery_pct}`)
+  if (q.posted_within !== undefined)
+    parts.push(sql`p.posted_on >= now() - make_interval(days => ${q.posted_within})`)
+  const where = sql.join(parts, sql` and `)
+  const order =
+    q.sort === 'price_asc'
+      ? sql`p.resale_price_cents asc, p.id asc`
+      : q.sort === 'price_desc'
+        ? sql`p.resale_price_cents desc, p.id desc`
+        : sql`p.posted_on desc, p.id desc`
+  const size = q.page_size ?? 10
+  const ids = await rowsOf<{ id: string }>(
+    t.db,
+    sql`select p.id from products p where ${where} order by ${order} limit ${size} offset ${((q.page ?? 1) - 1) * size}`,
+  )
+  const [count] = await rowsOf<{ n: number }>(
+    t.db,
+    sql`select count(*)::int as n from products p where ${where}`,
+  )
+  return { ids: ids.map((r) => r.id), total: count?.n ?? 0 }
+}
+
+/** A search from the copy, and whether the copy chose its page (a read by ids) and whether the copy was read whole. */
+async function fromCopy(q: SearchQuery) {
+  const execute = vi.spyOn(t.db, 'execute')
+  try {
+    const result = await searchProducts(t.db, q)
+    const dialect = new PgDialect()
+    const texts = execute.mock.calls.map(([s]) => dialect.sqlToQuery(s as SQL).sql)
+    return {
+      result,
+      byIds: texts.some((s) => s.includes('unnest(')),
+      whole: texts.some((s) => s.includes('string_agg(brand')),
+    }
+  } finally {
+    execute.mockRestore()
+  }
+}
+
+async function checkSearches(n: number) {
+  let byIds = 0
+  for (let i = 0; i < n; i++) {
+    const fields = randomQuery()
+    const q = SearchQuery.parse(fields)
+    const got = await fromCopy(q)
+    const label = JSON.stringify(fields)
+    expect(got.whole, label).toBe(false)
+    if (got.byIds) byIds++
+    expect(got.result, label).toEqual(await searchProducts(t.db, q, { facts: false }))
+    if (!q.q) {
+      const ref = await reference(q)
+      expect(
+        got.result.items.map((p) => p._id),
+        label,
+      ).toEqual(ref.ids)
+      // The total is exact below the threshold (the test catalogue is far below it).
+      expect(got.result.total, label).toBe(ref.total)
+    }
+  }
+  return byIds
+}
+
+beforeAll(async () => {
+  t = await createTestApp()
+  brandIds = [
+    (await createBrand(t.db, { name: 'Lenovo' })).id,
+    (await createBrand(t.db, { name: 'Dell' })).id,
+    (await createBrand(t.db, { name: 'Apple' })).id,
+  ]
+  sellers = [
+    (await createUser(t.db, { role: 'seller' })).id,
+    (await createUser(t.db, { role: 'seller' })).id,
+    (await createUser(t.db, { role: 'seller' })).id,
+  ]
+  await insertListings(250)
+})
+
+afterAll(async () => {
+  await t?.close()
+})
+
+describe('the copy of the listings, kept current by the change feed', () => {
+  it('answers random searches as plain SQL does, before and right after bursts of random writes', async () => {
+    await loadFacts(t.db)
+    const loaded = factsStatus(t.db)
+    let byIds = await checkSearches(40)
+    for (let burst = 0; burst < 6; burst++) {
+      const writes = int(3, 12)
+      for (let w = 0; w < writes; w++) await randomWrite()
+      byIds += await checkSearches(40)
+    }
+    // The copy chose the pages (not SQL), and was never read whole again: each change was applied.
+    expect(byIds).toBeGreaterThan(200)
+    const now = factsStatus(t.db)
+    expect(now?.version).not.toBe(loaded?.version)
+    expect(now?.load_ms).toBe(loaded?.load_ms)
+    // Every listing on sale is in the copy, once.
+    const [onSale] = await rowsOf<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from products p where not p.is_sold and p.removed_at is null
+        and p.expired_at is null and not exists (select 1 from users u where u.id = p.seller_id and u.disabled_at is not null)`,
+    )
+    expect(now?.listings).toBe(onSale?.n)
+  }, 300_000)
+
+  it('never answers from a copy that misses a committed sale', async () => {
+    const q = SearchQuery.parse({ sort: 'newest', page_size: '5' })
+    const [first] = (await searchProducts(t.db, q)).items
+    await t.db.execute(sql`update products set is_sold = true where id = ${first?._id}`)
+    // Right after the commit, with no time for the background to apply it.
+    const after = await fromCopy(q)
+    expect(after.byIds).toBe(true)
+    expect(after.result.items.map((p) => p._id)).not.toContain(first?._id)
+    expect(after.result).toEqual(await searchProducts(t.db, q, { facts: false }))
+  })
+})
+
+describe('an instance whose copy is loading', () => {
+  it('says so on /api/health and turns reads away; a failed read is logged with its cause and tried again', async () => {
+    const other = await createTestApp({ TURN_AWAY_WHILE_LOADING: 'true' })
+    try {
+      // The whole read fails once, then waits for the test to let it go.
+      let release = () => {}
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      let wholeReads = 0
+      const execute = other.db.execute.bind(other.db)
+      vi.spyOn(other.db, 'execute').mockImplementation(((query: SQL) => {
+        if (new PgDialect().sqlToQuery(query).sql.includes('string_agg(brand')) {
+          wholeReads++
+          if (wholeReads === 1) return Promise.reject(new Error('connection reset'))
+          return held.then(() => execute(query))
+        }
+        return execute(query)
+      }) as typeof other.db.execute)
+      const errors: { obj: { err?: Error }; msg: string }[] = []
+      const feed = keepListingsCurrent(other.db, { error: (obj, msg) => errors.push({ obj, msg }) }, 10)
+      try {
+        const health = await other.app.inject({ method: 'GET', url: '/api/health' })
+        expect(health.statusCode).toBe(503)
+        expect(health.json()).toMatchObject({ status: 'loading', listing_copy: null })
+        const search = await other.app.inject({ method: 'GET', url: '/api/search' })
+        expect(search.statusCode).toBe(503)
+        expect(search.headers.connection).toBe('close')
+        await vi.waitFor(() => expect(wholeReads).toBe(2))
+        expect(errors[0]?.obj.err?.message).toBe('connection reset')
+        expect(errors[0]?.msg).toMatch(/could not bring its copy/)
+        release()
+        await vi.waitFor(async () => {
+          const ready = await other.app.inject({ method: 'GET', url: '/api/health' })
+          expect(ready.statusCode).toBe(200)
+          expect(ready.json()).toMatchObject({ status: 'ok', listing_copy: { listings: 0 } })
+        })
+        expect((await other.app.inject({ method: 'GET', url: '/api/search' })).statusCode).toBe(200)
+      } finally {
+        feed.stop()
+      }
+    } finally {
+      vi.restoreAllMocks()
+      await other.close()
+    }
+  })
+})

@@ -1,0 +1,319 @@
+import { type SQL, sql } from 'drizzle-orm'
+import type { SearchQuery } from '#contract/search'
+import type { Db } from '#server/db/client'
+import {
+  FACT_COLUMNS,
+  type FactRow,
+  type FactsSort,
+  type FactsView,
+  factsFromRows,
+  type ListingFacts,
+  readFacts,
+  rowOf,
+  type TextOf,
+  viewPage,
+  wholeView,
+} from './listing-facts'
+import { isOnSale, rowsOf } from './paging'
+
+// Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings
+// changed since the copy's version (migration 0027 notes them in the changing transaction, and the version each
+// transaction committed as) are read, and the copy becomes a new view: the same base less their old rows, plus a
+// small copy of them as they are now. Nothing is read whole again until the changes pile up; then a whole read runs
+// in the background while searches go on from the view. docs/decisions/0037-listing-change-feed.md.
+
+type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
+
+type State = {
+  view?: FactsView
+  /** The listings changed since the view's base was read that are on sale, as they are now: the delta's rows. */
+  records: Map<string, FactRow>
+  /** One application of the feed at a time. */
+  applying?: Promise<FactsView | undefined>
+  /** One whole read at a time. */
+  loading?: Promise<ListingFacts>
+  loadMs: number
+  /** Set by keepListingsCurrent: the instance is not ready until its first view. */
+  kept?: { stop: () => void; log: Logger }
+}
+const states = new WeakMap<Db, State>()
+
+function stateOf(db: Db): State {
+  let s = states.get(db)
+  if (!s) {
+    s = { records: new Map(), loadMs: 0 }
+    states.set(db, s)
+  }
+  return s
+}
+
+const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
+
+/** Changes piled up past this many listings: the copy is read whole again (in the background). */
+const rebaseAt = (size: number) => Math.min(50_000, Math.max(5_000, Math.floor(size / 10)))
+
+/** Reads the copy whole now (the first load, tests, and a rebase once changes pile up); searches go on meanwhile. */
+export function loadFacts(db: Db): Promise<ListingFacts> {
+  const s = stateOf(db)
+  if (s.loading) return s.loading
+  const started = Date.now()
+  s.loading = (async () => {
+    const base = await readFacts(db)
+    let next: { view: FactsView; records: Map<string, FactRow> } = {
+      view: wholeView(base),
+      records: new Map(),
+    }
+    // Changes committed while it was read: applied to the new base before it replaces the view.
+    const current = s.view
+    if (current && newer(current.version, base.version)) {
+      next = (await applyFeed(db, next.view, next.records)) ?? next
+    }
+    if (!s.view || !newer(s.view.version, next.view.version)) {
+      s.view = next.view
+      s.records = next.records
+    }
+    s.loadMs = Date.now() - started
+    return base
+  })().finally(() => {
+    s.loading = undefined
+  })
+  return s.loading
+}
+
+/**
+ * The listings changed between the view's version and now, applied to it: a new view (the old one is left as it
+ * was, for the requests reading it). Undefined when the feed cannot say (it was pruned past the view's version, or
+ * the changes are too many): the copy must be read whole.
+ */
+async function applyFeed(
+  db: Db,
+  view: FactsView,
+  records: Map<string, FactRow>,
+): Promise<{ view: FactsView; records: Map<string, FactRow> } | undefined> {
+  // The version alone first (one indexed row): most polls find nothing new.
+  const [now] = await rowsOf<{ version: string }>(
+    db,
+    sql`select version::text as version from listing_counts_version where id`,
+  )
+  if (!now || !newer(now.version, view.version)) return { view, records }
+  // Each commit since, then its changes by the transaction's index.
+  const [head] = await rowsOf<{ version: string; oldest: string | null; changed: string }>(
+    db,
+    sql`select (select version::text from listing_counts_version where id) as version,
+      (select min(version)::text from listing_change_commits) as oldest,
+      (select count(*)::text from listing_change_commits k
+        cross join lateral (select 1 from listing_changes c where c.tx = k.tx) c
+        where k.version > ${view.version}) as changed`,
+  )
+  if (!head || !newer(head.version, view.version)) return { view, records }
+  const pruned = head.oldest === null || newer(head.oldest, String(BigInt(view.version) + 1n))
+  if (pruned || Number(head.changed) > rebaseAt(view.size)) return undefined
+  // One statement: the version, and every listing changed up to it as it is now (none, when only counts or brands
+  // moved it), with the posting times it had (where the base holds it).
+  const rows = await rowsOf<
+    Partial<FactRow> & {
+      feed_version: string
+      changed_id: string | null
+      was_posted: string[] | null
+      on_sale: boolean | null
+    }
+  >(
+    db,
+    sql`with v as (select version from listing_counts_version where id),
+      ch as (
+        select c.product_id as changed_id,
+          array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted
+        from listing_change_commits k cross join lateral (
+          select product_id, posted_on from listing_changes c where c.tx = k.tx) c
+        where k.version > ${view.version} and k.version <= (select version from v)
+        group by c.product_id)
+      select (select version::text from v) as feed_version, ch.changed_id::text as changed_id, ch.was_posted,
+        ${FACT_COLUMNS}, ${isOnSale} as on_sale
+      from (select 1) as one
+      left join (ch left join products on products.id = ch.changed_id) on true`,
+  )
+  const version = rows[0]?.feed_version ?? head.version
+  const changed = rows.filter((r) => r.changed_id !== null)
+  if (changed.length === 0) return { view: { ...view, version }, records }
+  const next = new Map(records)
+  const dead = view.dead.slice()
+  const deadRows = Array.from(view.deadRows)
+  for (const row of changed) {
+    const id = row.changed_id as string
+    for (const posted of new Set([...(row.was_posted ?? []), ...(row.posted ? [row.posted] : [])])) {
+      const r = rowOf(view.base, id, Number(posted))
+      if (r >= 0 && dead[r] === 0) {
+        dead[r] = 1
+        deadRows.push(r)
+      }
+    }
+    if (row.on_sale && row.id) next.set(id, row as FactRow)
+    else next.delete(id)
+  }
+  const delta = factsFromRows(version, [...next.values()])
+  const sortedDead = Int32Array.from(deadRows).sort()
+  return {
+    view: {
+      version,
+      base: view.base,
+      dead,
+      deadRows: sortedDead,
+      delta,
+      size: view.base.size - sortedDead.length + delta.size,
+    },
+    records: next,
+  }
+}
+
+/**
+ * Brings the view up to the database's version (at least `target`, when given) by applying the feed, one
+ * application at a time; reads the copy whole when the feed cannot say, or when changes piled up (then in the
+ * background: the view applied so far goes on answering).
+ */
+export async function catchUp(db: Db, target?: string): Promise<FactsView | undefined> {
+  const s = stateOf(db)
+  for (let round = 0; round < 3; round++) {
+    if (s.applying) await s.applying.catch(() => undefined)
+    const view = s.view
+    if (!view) {
+      await loadFacts(db)
+      return s.view
+    }
+    if (target !== undefined && !newer(target, view.version)) return view
+    s.applying = (async () => {
+      const applied = await applyFeed(db, view, s.records)
+      if (!applied) {
+        await loadFacts(db)
+        return s.view
+      }
+      if (s.view === view) {
+        s.view = applied.view
+        s.records = applied.records
+        const piled = applied.view.deadRows.length + applied.view.delta.size
+        if (piled > rebaseAt(applied.view.size) && !s.loading)
+          void loadFacts(db).catch((err) => logFailure(s, err))
+      }
+      return s.view
+    })().finally(() => {
+      s.applying = undefined
+    })
+    const now = await s.applying
+    if (target === undefined || (now && !newer(target, now.version))) return now
+  }
+  return s.view
+}
+
+function logFailure(s: State, err: unknown) {
+  const log = s.kept?.log
+  if (log) log.error({ err }, 'Search could not bring its copy of the listings up to date; trying again')
+  else console.error('Search could not bring its copy of the listings up to date:', err)
+}
+
+/** The view when it is at `version` (the version row as a request's statement read it); else undefined, and it catches up in the background. */
+export function currentFacts(db: Db, version: string | undefined): FactsView | undefined {
+  const s = stateOf(db)
+  const view = s.view
+  if (view && version !== undefined && view.version === version) return view
+  if (!view || version === undefined || newer(version, view.version)) {
+    void catchUp(db, version).catch((err) => logFailure(s, err))
+  }
+  return undefined
+}
+
+/** What this instance holds (for /api/health): the view's version, its listings, the last whole read's time. */
+export function factsStatus(db: Db): { version: string; listings: number; load_ms: number } | null {
+  const s = states.get(db)
+  return s?.view ? { version: s.view.version, listings: s.view.size, load_ms: s.loadMs } : null
+}
+
+/** False while an instance kept current (keepListingsCurrent) has not read its copy yet. */
+export function searchReady(db: Db): boolean {
+  const s = states.get(db)
+  return !s?.kept || s.view !== undefined
+}
+
+/**
+ * Reads the copy now and then applies the feed every `pollMs` (the requests themselves catch up too when their
+ * statement reads a newer version). A failure is logged with its cause and tried again, a little later each time.
+ */
+export function keepListingsCurrent(db: Db, log: Logger, pollMs = 100): { stop: () => void } {
+  const s = stateOf(db)
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let failures = 0
+  const tick = async () => {
+    if (stopped) return
+    try {
+      await catchUp(db)
+      failures = 0
+    } catch (err) {
+      failures++
+      log.error({ err, failures }, 'Search could not bring its copy of the listings up to date; trying again')
+    }
+    if (!stopped) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : pollMs)
+  }
+  const stop = () => {
+    stopped = true
+    if (timer) clearTimeout(timer)
+    s.kept = undefined
+  }
+  s.kept = { stop, log }
+  void tick()
+  return { stop }
+}
+
+/**
+ * A page of listings newest first, by price or by best match: from the view when it can answer, else `bySql`. The
+ * ids are chosen in memory (`viewPage`), then `read` for their rows; those rows carry the version row as their
+ * statement read it. When that version is newer than the view's (a change committed since it was applied), the view
+ * catches up by applying the feed and the page is chosen again, so no page misses a committed change. `fromFacts`
+ * undefined: SQL only. With the rows, the view they were chosen from (its counts are the page's), if any.
+ */
+export async function readListingPage<R extends { countsVersion: string }>(
+  db: Db,
+  fromFacts:
+    | {
+        q: SearchQuery
+        sort: FactsSort
+        paging: { pageSize: number; offset: number }
+        cursor: { k: (string | number)[]; id: string } | undefined
+        read: (ids: SQL) => Promise<R[]>
+        /** With text: its matches in a part of a view, or undefined when that part cannot match it. */
+        text?: TextOf
+      }
+    | undefined,
+  bySql: () => Promise<R[]>,
+): Promise<{ rows: R[]; view?: FactsView }> {
+  const fromView = fromFacts ? await pageByView(db, fromFacts) : undefined
+  if (fromView) return fromView
+  const rows = await bySql()
+  return { rows, view: currentFacts(db, rows[0]?.countsVersion) }
+}
+
+async function pageByView<R extends { countsVersion: string }>(
+  db: Db,
+  { q, sort, paging, cursor, read, text }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
+): Promise<{ rows: R[]; view: FactsView } | undefined> {
+  let view = stateOf(db).view
+  if (!view) {
+    void catchUp(db).catch((err) => logFailure(stateOf(db), err))
+    return undefined
+  }
+  for (let attempt = 0; attempt < 3 && view; attempt++) {
+    if (text && (!text(view.base) || !text(view.delta))) return undefined
+    const ids = viewPage(view, q, sort, paging, cursor, Date.now(), text)
+    if (!ids) return undefined
+    // No match: the version alone says whether the view is current.
+    const rows = ids.length ? await read(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`) : ([] as R[])
+    const version =
+      rows[0]?.countsVersion ??
+      (
+        await rowsOf<{ v: string }>(db, sql`select version::text as v from listing_counts_version where id`)
+      )[0]?.v
+    if (version === undefined) return undefined
+    if (version === view.version && rows.length === ids.length) return { rows, view }
+    if (!newer(version, view.version)) return undefined
+    view = await catchUp(db, version)
+  }
+  return undefined
+}

@@ -1,0 +1,126 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { type Booking, type BookingStatus, DELETE_BLOCKED } from '#contract/bookings'
+import { aProduct, jsonResponse, renderWithApp } from '../../test/render'
+import { MyProductsPage } from './my-products-page'
+
+const ME = {
+  id: 'seller-1',
+  name: 'Rahim Uddin',
+  email: 'rahim@example.com',
+  role: 'seller',
+  verified: false,
+}
+
+function aSale(status: BookingStatus): Booking {
+  return {
+    _id: 'b1',
+    productId: 'p1',
+    productName: 'ThinkPad X1 Carbon Gen 9',
+    productImage: '/media/x1-card.webp',
+    userName: 'Bea Buyer',
+    email: 'bea@example.com',
+    price: 749.5,
+    price_cents: 74_950,
+    booked_price_cents: 74_950,
+    phoneNumber: '+1 555 0100',
+    location: 'Dhaka',
+    paid: true,
+    status,
+    createdAt: '2026-11-03T09:30:00.000Z',
+    sellerId: ME.id,
+    paidAt: '2026-11-04T09:30:00.000Z',
+    handedOverAt: null,
+    handoverNote: null,
+    autoCompleteAt: null,
+    completedAt: null,
+    refundedAt: null,
+    dispute: null,
+  }
+}
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+function serve(products: ReturnType<typeof aProduct>[]) {
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    if (url === '/api/me') return jsonResponse(ME)
+    if (url.includes('/cancel')) return jsonResponse({ acknowledged: true, modifiedCount: 1 })
+    if (init?.method === 'DELETE') return jsonResponse({ acknowledged: true, deletedCount: 1 })
+    if (url.startsWith('/api/products')) return jsonResponse(products)
+    if (url.startsWith('/api/messages/unread')) return jsonResponse({ count: 0 })
+    return jsonResponse([])
+  })
+  vi.stubGlobal('fetch', fetchMock)
+  return fetchMock
+}
+
+describe('MyProductsPage: a listing with a paid sale', () => {
+  it('disables Delete and says why while the sale is paid, handed over or disputed', async () => {
+    serve([
+      aProduct({ _id: 'p1', name: 'Paid one', sellStatus: true, sale: aSale('paid') }),
+      aProduct({ _id: 'p2', name: 'Handed one', sellStatus: true, sale: aSale('handed_over') }),
+      aProduct({ _id: 'p3', name: 'Free one' }),
+      aProduct({ _id: 'p4', name: 'Done one', sellStatus: true, sale: aSale('completed') }),
+    ])
+    renderWithApp(<MyProductsPage />)
+    await screen.findAllByTestId('my-product')
+    const deleteOf = (name: string) =>
+      screen.getByRole('button', { name: new RegExp(`Delete ${name}`) }) as HTMLButtonElement
+    const reasonOf = (button: HTMLButtonElement) =>
+      document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent
+    expect(deleteOf('Paid one').disabled).toBe(true)
+    expect(reasonOf(deleteOf('Paid one'))).toBe(DELETE_BLOCKED.paid)
+    expect(deleteOf('Handed one').disabled).toBe(true)
+    expect(reasonOf(deleteOf('Handed one'))).toBe(DELETE_BLOCKED.handed_over)
+    expect(deleteOf('Free one').disabled).toBe(false)
+    expect(deleteOf('Done one').disabled).toBe(false)
+    expect(deleteOf('Done one').getAttribute('aria-describedby')).toBeNull()
+  })
+
+  it('lets the seller cancel a paid sale with a reason, refunding the buyer', async () => {
+    const fetchMock = serve([
+      aProduct({ _id: 'p1', name: 'Paid one', sellStatus: true, sale: aSale('paid') }),
+    ])
+    renderWithApp(<MyProductsPage />)
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel sale of Paid one' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this sale?' })
+    expect(dialog.textContent).toContain('Bea Buyer gets back the $749.50 they paid for Paid one, in full')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel sale and refund' }))
+    // Too short: the contract's own message, and nothing sent.
+    expect(await within(dialog).findByText(/at least 10 characters/)).toBeTruthy()
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/cancel'))).toBe(false)
+
+    fireEvent.change(within(dialog).getByLabelText('Why can you not hand it over?'), {
+      target: { value: 'The screen cracked in transit.' },
+    })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel sale and refund' }))
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(
+        '/api/bookings/b1/cancel',
+        expect.objectContaining({
+          method: 'PUT',
+          body: JSON.stringify({ reason: 'The screen cracked in transit.' }),
+        }),
+      ),
+    )
+  })
+})
+
+describe('MyProductsPage: Renew', () => {
+  it('is offered only in the last days before expiry, and on an expired listing', async () => {
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
+    serve([
+      aProduct({ _id: 'p1', name: 'Posted today', expires_at: inDays(60) }),
+      aProduct({ _id: 'p2', name: 'Expiring soon', expires_at: inDays(3) }),
+      aProduct({ _id: 'p3', name: 'Gone quiet', expired: true, expires_at: inDays(-2) }),
+    ])
+    renderWithApp(<MyProductsPage />)
+    await screen.findAllByTestId('my-product')
+    expect(screen.queryByRole('button', { name: 'Renew Posted today' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Renew Expiring soon' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Renew Gone quiet' })).toBeTruthy()
+  })
+})
