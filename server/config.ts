@@ -58,6 +58,8 @@ const Env = z.object({
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(10),
   VIEWS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(0).max(100_000).default(3),
   AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // Offers: how long an offer or a counter waits for its answer before it expires
+  OFFER_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   // Messages between buyer and seller: how many one user may send a minute, and when an unread one is emailed
   MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
   MESSAGE_EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
@@ -153,6 +155,8 @@ export type Config = {
     liveHoldsPerAddress: number
     autoCompleteDays: number
   }
+  /** Offers: hours an offer or counter waits for its answer before it expires. */
+  offers: { hours: number }
   /** A listing not renewed for this many days leaves search and the home page; its seller is told 3 days before. */
   listingExpiryDays: number
   /** Messages on a booking: sent per user per minute, and seconds before an unread one is emailed. */
@@ -282,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       liveHoldsPerAddress: e.LIVE_HOLDS_PER_ADDRESS,
       autoCompleteDays: e.AUTO_COMPLETE_DAYS,
     },
+    offers: { hours: e.OFFER_HOURS },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,
     messages: { perMinute: e.MESSAGES_PER_MINUTE, emailDelaySeconds: e.MESSAGE_EMAIL_DELAY_SECONDS },
     payouts: {
