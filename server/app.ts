@@ -65,6 +65,7 @@ import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
 import { reviewRoutes } from './modules/reviews/reviews.routes'
 import { savedSearchRoutes } from './modules/saved-searches/saved-searches.routes'
+import { registerPhotoCleanup } from './modules/uploads/photo-cleanup'
 import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
 import { ViewCounter } from './modules/views/view-counter'
@@ -186,6 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   })
   // Scheduled sweeps: listing expiry (hourly) and the price guide's rebuild (daily).
   registerExpiryJobs(app.ctx)
+  registerPhotoCleanup(app.ctx)
   registerDealJobs(app.ctx)
   registerMessageJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)

@@ -68,6 +68,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     SIGNUPS_PER_ADDRESS_PER_HOUR: '0',
     LIVE_HOLDS_PER_ADDRESS: '1000',
     OPEN_BOOKINGS_PER_BUYER: '1000',
+    UPLOADS_PER_MINUTE: '0',
     ...env,
   })
   const outbox: OutgoingEmail[] = []
