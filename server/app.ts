@@ -65,6 +65,7 @@ import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
 import { reviewRoutes } from './modules/reviews/reviews.routes'
 import { savedSearchRoutes } from './modules/saved-searches/saved-searches.routes'
+import { type FetchOutsideImage, fetchOutsideImage } from './modules/uploads/outside-image'
 import { registerPhotoCleanup } from './modules/uploads/photo-cleanup'
 import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
@@ -88,6 +89,8 @@ export type BuildAppOptions = {
   jobPollMs?: number
   /** Defaults to SMTP_URL's server, else `.eml` files under DATA_DIR/mail. */
   mailTransport?: MailTransport
+  /** Fetches an outside image a seller names; defaults to the real, public-addresses-only fetch. */
+  fetchImage?: FetchOutsideImage
 }
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -184,6 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     payments: choosePaymentProvider(config, mail),
     lifecycle: { draining: false },
     views,
+    fetchImage: opts.fetchImage ?? fetchOutsideImage,
   })
   // Scheduled sweeps: listing expiry (hourly) and the price guide's rebuild (daily).
   registerExpiryJobs(app.ctx)
