@@ -295,8 +295,9 @@ export const ProductFields = z.object({
   /** Offers under this many dollars are declined at once; empty or null: no floor of the seller's own. */
   offer_floor: z.preprocess(fromOptionalFormNumber, Price('Offer floor').nullable().optional()),
   /**
-   * Uploaded photos by id, in order (1 to 6), and/or one https image URL. Every viewer's browser loads it
-   * from that host, so plain http (readable and changeable on the way) is refused.
+   * Uploaded photos by id, in order (1 to 6), and/or one https image URL, which the server fetches once and
+   * stores like an upload (viewers' browsers never call that host); a path under /media/ must be the seller's
+   * own upload. Plain http (readable and changeable on the way) is refused.
    */
   images: z
     .array(z.uuid({ message: 'Unknown photo' }))

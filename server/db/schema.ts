@@ -319,7 +319,11 @@ export const productImages = pgTable(
     detailUrl: text('detail_url').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('product_images_position_idx').on(t.productId, t.position)],
+  (t) => [
+    uniqueIndex('product_images_position_idx').on(t.productId, t.position),
+    // Whether an upload is on a listing (the seller's quota of photos not on one, and their removal).
+    index('product_images_card_url_idx').on(t.cardUrl),
+  ],
 )
 
 /** Every word of every listing's title: the vocabulary a misspelt search word is corrected against. */
