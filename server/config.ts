@@ -23,7 +23,7 @@ const Env = z.object({
   /** Behind a balancer: reads answer 503 (sent to another instance) until search has read its copy of the listings. */
   TURN_AWAY_WHILE_LOADING: z.enum(['true', 'false']).default('false'),
   /** How often each instance applies the listings' change feed to its copy (requests also catch up themselves). */
-  SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(25),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
   TRUST_PROXY: z.string().trim().max(500).default('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(300),

@@ -409,6 +409,13 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/dashboard/overview', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/security-events', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/sessions', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/me/export', expected: ANY_SIGNED_IN },
+  {
+    method: 'DELETE',
+    route: '/api/me',
+    body: { password: 'not-the-password' },
+    expected: { ...SIGNED_OUT, buyer: 400, otherBuyer: 400, seller: 400, otherSeller: 400, admin: 400 },
+  },
   {
     method: 'DELETE',
     route: '/api/me/sessions/{id}',
