@@ -1,5 +1,6 @@
 import {
   CalendarDays,
+  HandCoins,
   Heart,
   Megaphone,
   PackageCheck,
@@ -260,6 +261,18 @@ function ProductRow({
           <p className="text-red-800 text-sm" data-testid="review-reason">
             Why: {product.review_reason} Edit the listing to send it back for review.
           </p>
+        ) : null}
+        {product.offers_waiting ? (
+          <Link
+            to={`${paths.offers()}?role=seller&productId=${encodeURIComponent(product._id)}`}
+            data-testid="offers-waiting"
+            className="inline-flex min-h-11 items-center gap-1 font-medium text-accent text-sm hover:underline"
+          >
+            <HandCoins aria-hidden="true" className="size-4" />
+            {product.offers_waiting === 1 ? '1 offer waits' : `${product.offers_waiting} offers wait`} for
+            your answer
+            <span className="sr-only"> on {product.name}</span>
+          </Link>
         ) : null}
         {product.sale ? <SellerDealActions sale={product.sale} productName={product.name} /> : null}
         <ProductMessagesLinks
