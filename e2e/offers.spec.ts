@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
 import type { Booking } from '#contract/bookings'
 import type { Brand } from '#contract/brands'
+import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import type { PriceGuide } from '#contract/price-guide'
 import type { Product } from '#contract/products'
 import { confirmEmail } from './helpers'
@@ -175,7 +176,13 @@ test('a buyer offers, the seller counters, the buyer accepts and pays; the sale 
   expect(
     (await seller.context.request.put(`/api/bookings/${bookingId}/handed-over`, { data: {} })).status(),
   ).toBe(200)
-  expect((await buyer.context.request.put(`/api/bookings/${bookingId}/received`)).status()).toBe(200)
+  // "Received, as described" goes with the handover checklist, every item ticked.
+  const checklist = Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true]))
+  expect(
+    (
+      await buyer.context.request.put(`/api/bookings/${bookingId}/received`, { data: { checklist } })
+    ).status(),
+  ).toBe(200)
   const booking = (await (await buyer.context.request.get(`/api/bookings/${bookingId}`)).json()) as Booking
   expect(booking).toMatchObject({ status: 'completed', price_cents: 39_000 })
   const product = (await (await buyer.context.request.get(`/api/products/${productId}`)).json()) as Product
