@@ -60,7 +60,8 @@ export function PriceGuideBadge({
         id={detailId}
         role="tooltip"
         className={cn(
-          'absolute bottom-full left-0 z-20 mb-2 w-60 max-w-[calc(100vw-3rem)] rounded-lg bg-slate-900 px-3 py-2 font-normal text-white text-xs shadow-lg',
+          // Below the badge and inside the card's width: above it, it covered the price; to the right, the card's edge.
+          'absolute top-full right-0 z-20 mt-2 w-60 max-w-[calc(100vw-3rem)] rounded-lg bg-slate-900 px-3 py-2 font-normal text-white text-xs shadow-lg',
           // Out of the layout while closed (a hidden box would still widen a phone's page); still its description.
           'hidden group-focus-within/guide:block group-hover/guide:block',
           open && 'block',
