@@ -63,7 +63,14 @@ export default defineConfig({
     command: 'node scripts/e2e-server.mjs',
     url: `${baseURL}/api/health`,
     // PUBLIC_URL: sign-in checks the browser's Origin against it, and the browser is on 127.0.0.1.
-    env: { E2E_PORT: String(port), PUBLIC_URL: baseURL, E2E_DATA_DIR: process.env.E2E_DATA_DIR },
+    // Payouts every 5 s, landing 2 s later, so the seller's journey sees its payout arrive.
+    env: {
+      E2E_PORT: String(port),
+      PUBLIC_URL: baseURL,
+      E2E_DATA_DIR: process.env.E2E_DATA_DIR,
+      PAYOUT_INTERVAL_SECONDS: '5',
+      TEST_PAYOUT_SECONDS: '2',
+    },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'ignore',

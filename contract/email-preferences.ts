@@ -8,7 +8,8 @@ import { z } from 'zod'
 export const EMAIL_TOPICS = {
   deals: {
     label: 'Bookings and sales',
-    description: 'A new booking of your laptop, payments, handovers, completed sales and disputes.',
+    description:
+      'A new booking of your laptop, offers and counter-offers, payments, handovers, completed sales and disputes.',
   },
   messages: {
     label: 'Messages',

@@ -13,8 +13,10 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|addproduct|myproduct)\/?$/,
   /^\/dashboard\/(settings|security|audit-log)\/?$/,
   /^\/dashboard\/(favourites|saved-searches)\/?$/,
+  /^\/dashboard\/(earnings|finance)\/?$/,
   /^\/unsubscribe\/[^/]+\/?$/,
   /^\/dashboard\/messages(\/[^/]+)?\/?$/,
+  /^\/dashboard\/offers(\/[^/]+)?\/?$/,
   /^\/dashboard\/payment\/[^/]+\/?$/,
   /^\/dashboard\/products\/[^/]+\/edit\/?$/,
 ]
@@ -56,6 +58,10 @@ export const paths = {
   messages: () => '/dashboard/messages',
   /** A booking's conversation between its buyer and the listing's seller. */
   conversation: (bookingId: string) => `/dashboard/messages/${encodeURIComponent(bookingId)}`,
+  /** The signed-in user's offers (as a buyer and on their listings). */
+  offers: () => '/dashboard/offers',
+  /** One offer's thread between the buyer and the listing's seller. */
+  offer: (id: string) => `/dashboard/offers/${encodeURIComponent(id)}`,
   payment: (bookingId: string) => `/dashboard/payment/${encodeURIComponent(bookingId)}`,
   favourites: () => '/dashboard/favourites',
   savedSearches: () => '/dashboard/saved-searches',

@@ -149,6 +149,12 @@ export const Product = z.object({
   sale: Booking.nullable().optional(),
   /** Only on the seller's own listings: how many people keep it in their favourites. */
   saved_count: z.number().int().optional(),
+  /** Whether buyers may make offers on it (the seller turns them off per listing). */
+  offers_enabled: z.boolean().optional(),
+  /** Only on the seller's own listings: open offers waiting on it, and the floor under which offers are declined. */
+  offers_waiting: z.number().int().optional(),
+  offer_floor: z.number().nullable().optional(),
+  offer_floor_cents: z.number().int().nullable().optional(),
   /** Only on the seller's own listings: when it leaves search unless renewed (LISTING_EXPIRY_DAYS after renewedOn). */
   expires_at: z.string().optional(),
 })
@@ -274,6 +280,10 @@ export const ProductFields = z.object({
       .nullable()
       .optional(),
   ),
+  /** Whether buyers may make offers (on unless turned off). */
+  offers_enabled: z.boolean({ error: 'Offers must be on or off' }).optional(),
+  /** Offers under this many dollars are declined at once; empty or null: no floor of the seller's own. */
+  offer_floor: z.preprocess(fromOptionalFormNumber, Price('Offer floor').nullable().optional()),
   /**
    * Uploaded photos by id, in order (1 to 6), and/or one https image URL. Every viewer's browser loads it
    * from that host, so plain http (readable and changeable on the way) is refused.

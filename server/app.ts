@@ -51,6 +51,8 @@ import { financeRoutes } from './modules/finance/finance.routes'
 import { healthRoutes } from './modules/health/health.routes'
 import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
+import { registerOfferJobs } from './modules/offers/offers.jobs'
+import { offerRoutes } from './modules/offers/offers.routes'
 import { pageRoutes } from './modules/pages/pages.routes'
 import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
 import { choosePaymentProvider } from './modules/payments/payment-provider'
@@ -186,6 +188,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerExpiryJobs(app.ctx)
   registerDealJobs(app.ctx)
   registerMessageJobs(app.ctx)
+  registerOfferJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)
   registerAlertJobs(app.ctx)
   registerPayoutJobs(app.ctx)
@@ -280,6 +283,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(emailSettingsRoutes)
       await typed.register(disputeRoutes)
       await typed.register(messageRoutes)
+      await typed.register(offerRoutes)
       await typed.register(priceGuideRoutes)
       await typed.register(viewRoutes)
       await typed.register(dashboardRoutes)

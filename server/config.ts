@@ -23,7 +23,7 @@ const Env = z.object({
   /** Behind a balancer: reads answer 503 (sent to another instance) until search has read its copy of the listings. */
   TURN_AWAY_WHILE_LOADING: z.enum(['true', 'false']).default('false'),
   /** How often each instance applies the listings' change feed to its copy (requests also catch up themselves). */
-  SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(25),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
   TRUST_PROXY: z.string().trim().max(500).default('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(300),
@@ -56,6 +56,8 @@ const Env = z.object({
   LIVE_HOLDS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(3),
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(10),
   AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // Offers: how long an offer or a counter waits for its answer before it expires
+  OFFER_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   // Messages between buyer and seller: how many one user may send a minute, and when an unread one is emailed
   MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
   MESSAGE_EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
@@ -147,6 +149,8 @@ export type Config = {
     liveHoldsPerAddress: number
     autoCompleteDays: number
   }
+  /** Offers: hours an offer or counter waits for its answer before it expires. */
+  offers: { hours: number }
   /** A listing not renewed for this many days leaves search and the home page; its seller is told 3 days before. */
   listingExpiryDays: number
   /** Messages on a booking: sent per user per minute, and seconds before an unread one is emailed. */
@@ -274,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       liveHoldsPerAddress: e.LIVE_HOLDS_PER_ADDRESS,
       autoCompleteDays: e.AUTO_COMPLETE_DAYS,
     },
+    offers: { hours: e.OFFER_HOURS },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,
     messages: { perMinute: e.MESSAGES_PER_MINUTE, emailDelaySeconds: e.MESSAGE_EMAIL_DELAY_SECONDS },
     payouts: {

@@ -244,6 +244,10 @@ export const products = pgTable(
     expiredAt: timestamp('expired_at', { withTimezone: true }),
     /** When the seller was told the listing is about to expire (cleared by a renewal). */
     expiryRemindedAt: timestamp('expiry_reminded_at', { withTimezone: true }),
+    /** Whether buyers may make offers on this listing (server/modules/offers); the seller turns them off. */
+    offersEnabled: boolean('offers_enabled').notNull().default(true),
+    /** Offers under this are declined at once; null: no floor beyond the marketplace's half of the price. */
+    offerFloorCents: integer('offer_floor_cents'),
     /** Brand, name and processor in lower case: what typos and partial names are matched against (trigger-kept). */
     searchTitle: text('search_title').notNull().default(''),
     /** Weighted words for full-text search: brand and name (A), processor (B), description (C); trigger-kept. */
@@ -255,6 +259,7 @@ export const products = pgTable(
       sql`${t.condition} in (${sql.raw(CONDITIONS.map((c) => `'${c}'`).join(', '))})`,
     ),
     check('products_prices_check', sql`${t.resalePriceCents} > 0 and ${t.originalPriceCents} > 0`),
+    check('products_offer_floor_check', sql`${t.offerFloorCents} is null or ${t.offerFloorCents} > 0`),
     // Category pages and browse: available listings of a brand, newest first.
     index('products_brand_available_idx')
       .on(t.brandId, t.postedOn.desc())
@@ -965,6 +970,101 @@ export const alertItems = pgTable(
       .where(sql`${t.kind} = 'match'`),
     index('alert_items_unsent_idx').on(t.userId, t.delivery).where(sql`${t.sentAt} is null`),
   ],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Offers: a buyer proposes a price, the seller accepts, declines or counters (server/modules/offers,
+// docs/decisions/0038-offers.md)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * open: waiting for `waiting_for` to answer until `expires_at`; accepted: a booking at the agreed price holds
+ * the laptop until `pay_by`; declined (by the seller, or because the laptop sold to someone else), withdrawn (by
+ * the buyer), expired (unanswered in time), lapsed (accepted, not paid within the hold).
+ */
+export const OFFER_STATUSES = ['open', 'accepted', 'declined', 'withdrawn', 'expired', 'lapsed'] as const
+export const OFFER_SIDES = ['buyer', 'seller'] as const
+
+export const offers = pgTable(
+  'offers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    buyerId: text('buyer_id')
+      .notNull()
+      .references(() => users.id),
+    /** The listing's seller when the offer was made (a listing never changes hands). */
+    sellerId: text('seller_id')
+      .notNull()
+      .references(() => users.id),
+    status: text('status', { enum: OFFER_STATUSES }).notNull().default('open'),
+    /** The amount on the table: the latest proposal (the buyer's offer or either side's counter). */
+    amountCents: integer('amount_cents').notNull(),
+    /** The buyer's latest proposal: a seller's counter lies above it, a buyer's next counter too. */
+    buyerAmountCents: integer('buyer_amount_cents').notNull(),
+    /** Whose answer it waits for while open. */
+    waitingFor: text('waiting_for', { enum: OFFER_SIDES }).notNull().default('seller'),
+    /** Proposals made on this offer (the offer itself is the first). */
+    rounds: smallint('rounds').notNull().default(1),
+    note: text('note'),
+    declineReason: text('decline_reason'),
+    /** An open offer past this is expired, whether or not the expiry job has run yet (the database's clock). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Accepted: the booking at the agreed price, and the end of its hold (unpaid by then, the offer lapses). */
+    bookingId: uuid('booking_id').references(() => bookings.id),
+    payBy: timestamp('pay_by', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      'offers_status_check',
+      sql`${t.status} in (${sql.raw(OFFER_STATUSES.map((s) => `'${s}'`).join(', '))})`,
+    ),
+    check('offers_waiting_for_check', sql`${t.waitingFor} in ('buyer', 'seller')`),
+    check('offers_amount_check', sql`${t.amountCents} > 0 and ${t.buyerAmountCents} > 0`),
+    check('offers_rounds_check', sql`${t.rounds} between 1 and 3`),
+    check(
+      'offers_accepted_check',
+      sql`${t.status} <> 'accepted' or (${t.bookingId} is not null and ${t.payBy} is not null)`,
+    ),
+    // One open offer per buyer and listing.
+    uniqueIndex('offers_open_pair_idx').on(t.productId, t.buyerId).where(sql`${t.status} = 'open'`),
+    index('offers_product_buyer_idx').on(t.productId, t.buyerId),
+    index('offers_buyer_idx').on(t.buyerId, t.createdAt.desc()),
+    index('offers_seller_idx').on(t.sellerId, t.createdAt.desc()),
+    index('offers_booking_idx').on(t.bookingId).where(sql`${t.bookingId} is not null`),
+  ],
+)
+
+export const OFFER_EVENT_KINDS = [
+  'offer',
+  'counter',
+  'accepted',
+  'declined',
+  'withdrawn',
+  'expired',
+  'lapsed',
+  'sold',
+] as const
+
+/** Each step of an offer, as the thread shows it: who took it (null: the marketplace), any amount and note. */
+export const offerEvents = pgTable(
+  'offer_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    offerId: uuid('offer_id')
+      .notNull()
+      .references(() => offers.id),
+    kind: text('kind', { enum: OFFER_EVENT_KINDS }).notNull(),
+    actor: text('actor', { enum: OFFER_SIDES }),
+    amountCents: integer('amount_cents'),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('offer_events_offer_idx').on(t.offerId, t.createdAt)],
 )
 
 // ---------------------------------------------------------------------------------------------

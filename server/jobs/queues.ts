@@ -46,6 +46,28 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 300,
   }),
+  // Offers (server/modules/offers): an offer or counter expires OFFER_HOURS after it was made unless answered
+  // (`round` names the proposal the job was queued for, so a later counter's job is the one that counts), its
+  // waiting side is reminded a few hours before, and an accepted offer lapses when its hold ends unpaid. Each is
+  // a conditional update: a repeat, or a job that finds the offer moved on, changes nothing.
+  'offers.expire': queue<{ offerId: string; round: number }>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
+  'offers.remind': queue<{ offerId: string; round: number }>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
+  'offers.lapse': queue<{ offerId: string }>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
   // A message still unread a few minutes after it was sent: emails its reader once per conversation.
   'messages.unread': queue<{ bookingId: string; userId: string }>({
     retryLimit: 5,

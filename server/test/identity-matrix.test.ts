@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { messages, savedSearches } from '#server/db/schema'
+import { messages, offers, savedSearches } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { unsubscribeToken } from '#server/modules/alerts/unsubscribe-token'
 import {
@@ -249,6 +249,34 @@ const DEAL_BUYER = (status: number): Expected => ({
 })
 const PROBLEM = { reason: 'The laptop does not turn on.' }
 
+/** Offers: the offer's buyer and the listing's seller get a status each; everyone else 404. */
+const OFFER_PARTIES = (buyer: number, seller: number): Expected => ({
+  ...SIGNED_OUT,
+  buyer,
+  otherBuyer: 404,
+  seller,
+  otherSeller: 404,
+  admin: 404,
+})
+
+/** A new open offer of `buyer`'s on a new listing of `seller`'s, waiting for the seller, written straight to the table. */
+async function buyersOffer(f: Fixtures): Promise<string> {
+  const listing = await f.freshListing()
+  const [row] = await t.db
+    .insert(offers)
+    .values({
+      productId: listing.id,
+      buyerId: f.buyer.id,
+      sellerId: f.seller.id,
+      amountCents: 50_000,
+      buyerAmountCents: 50_000,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning({ id: offers.id })
+  if (!row) throw new Error('no offer')
+  return row.id
+}
+
 /** Messages: the booking's two parties get `party`, an admin `admin`, everyone else 404. */
 const CONVERSATION = (party: number, admin: number): Expected => ({
   ...SIGNED_OUT,
@@ -381,6 +409,13 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/dashboard/overview', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/security-events', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/sessions', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/me/export', expected: ANY_SIGNED_IN },
+  {
+    method: 'DELETE',
+    route: '/api/me',
+    body: { password: 'not-the-password' },
+    expected: { ...SIGNED_OUT, buyer: 400, otherBuyer: 400, seller: 400, otherSeller: 400, admin: 400 },
+  },
   {
     method: 'DELETE',
     route: '/api/me/sessions/{id}',
@@ -1198,6 +1233,62 @@ const ROWS: Row[] = [
     method: 'GET',
     route: '/api/dashboard/buyer',
     expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 200, seller: 403, otherSeller: 403, admin: 403 },
+  },
+  // Offers: the buyer and the listing's seller see an offer (everyone else 404); each step is one party's (403),
+  // in one state (409); a fresh listing or offer per call.
+  {
+    method: 'POST',
+    route: '/api/products/{id}/offers',
+    url: async (f) => `/api/products/${(await f.freshListing()).id}/offers`,
+    body: { amount: 500, note: 'Would you take $500?' },
+    expected: { ...ANY_SIGNED_IN, buyer: 201, otherBuyer: 201, seller: 403, otherSeller: 201, admin: 201 },
+  },
+  {
+    method: 'POST',
+    route: '/api/products/{id}/offers',
+    url: `/api/products/${NO_SUCH_ID}/offers`,
+    body: { amount: 500 },
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  { method: 'GET', route: '/api/offers', url: '/api/offers?role=buyer', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/offers', url: '/api/offers?role=seller&open=true', expected: ANY_SIGNED_IN },
+  {
+    method: 'GET',
+    route: '/api/offers/{id}',
+    url: async (f) => `/api/offers/${await buyersOffer(f)}`,
+    expected: OFFER_PARTIES(200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/api/offers/{id}',
+    url: `/api/offers/${NO_SUCH_ID}`,
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/offers/{id}/accept',
+    url: async (f) => `/api/offers/${await buyersOffer(f)}/accept`,
+    expected: OFFER_PARTIES(409, 200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/offers/{id}/decline',
+    url: async (f) => `/api/offers/${await buyersOffer(f)}/decline`,
+    body: { reason: 'Too low for this one.' },
+    expected: OFFER_PARTIES(403, 200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/offers/{id}/counter',
+    url: async (f) => `/api/offers/${await buyersOffer(f)}/counter`,
+    body: { amount: 600 },
+    expected: OFFER_PARTIES(409, 200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/offers/{id}/withdraw',
+    url: async (f) => `/api/offers/${await buyersOffer(f)}/withdraw`,
+    expected: OFFER_PARTIES(200, 403),
   },
 ]
 

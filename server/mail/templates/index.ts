@@ -13,6 +13,11 @@ import dealPaid from './deal-paid'
 import type { EmailTemplate } from './layout'
 import listingExpiring from './listing-expiring'
 import messageUnread from './message-unread'
+import offerAccepted from './offer-accepted'
+import offerCountered from './offer-countered'
+import offerDeclined from './offer-declined'
+import offerExpiring from './offer-expiring'
+import offerReceived from './offer-received'
 import passwordReset from './password-reset'
 import payoutFailed from './payout-failed'
 import payoutSent from './payout-sent'
@@ -31,6 +36,11 @@ export const TEMPLATES = {
   'deal-dispute-resolved': dealDisputeResolved,
   'deal-cancelled': dealCancelled,
   'message-unread': messageUnread,
+  'offer-received': offerReceived,
+  'offer-countered': offerCountered,
+  'offer-accepted': offerAccepted,
+  'offer-declined': offerDeclined,
+  'offer-expiring': offerExpiring,
   'alert-search-matches': alertSearchMatches,
   'alert-favourites': alertFavourites,
   'alert-digest': alertDigest,

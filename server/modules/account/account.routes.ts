@@ -1,14 +1,112 @@
+import { fromNodeHeaders } from 'better-auth/node'
+import { and, eq } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { Ended, SessionList, SessionParams } from '#contract/account'
+import { z } from 'zod'
+import { Ended, EraseAccount, SessionList, SessionParams } from '#contract/account'
+import { SecurityEvent } from '#contract/audit'
+import { Deleted } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
-import { auditedAfter } from '#server/lib/audit'
+import { accounts } from '#server/db/schema'
+import { audited, auditedAfter } from '#server/lib/audit'
+import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
+import { checkCurrentCode } from '#server/modules/auth/current-code'
+import { createSignInLimiter } from '#server/modules/auth/sign-in-limit'
+import { eraseAccount } from './erase.service'
+import { exportAccount } from './export.service'
 import { endOtherSessions, endSession, findSessions } from './sessions.service'
+
+const Row = z.record(z.string(), z.unknown())
+const AccountExportBody = z.object({
+  format: z.literal('laptop-market-export/1'),
+  exported_at: z.string(),
+  profile: Row,
+  records: z.record(z.string(), z.array(Row)),
+  security_events: z.array(SecurityEvent),
+})
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, auth } = app.ctx
+  const { db, auth, counters, sessions } = app.ctx
+  const limiter = createSignInLimiter(counters)
+
+  /** The caller's password, checked by the auth library's own hasher; wrong guesses count like sign-in's. */
+  async function checkPassword(userId: string, ip: string, password: string) {
+    const reservation = await limiter.reserve('password', userId, ip)
+    if (reservation.blocked)
+      throw new AppError('RATE_LIMITED', 'Too many wrong passwords. Please try again later.')
+    const [credential] = await db
+      .select({ hash: accounts.password })
+      .from(accounts)
+      .where(and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')))
+      .limit(1)
+    if (!credential?.hash) {
+      await reservation.settle('other')
+      throw new AppError(
+        'VALIDATION',
+        'Your account has no password yet. Set one with "Forgot password?" on the login page, then try again.',
+      )
+    }
+    const ok = await (await auth.$context).password.verify({ hash: credential.hash, password })
+    await reservation.settle(ok ? 'succeeded' : 'failed')
+    if (!ok) throw new AppError('VALIDATION', 'Wrong password', { password: 'Wrong password' })
+  }
+
+  app.get(
+    '/me/export',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['account'],
+        summary:
+          'Everything we hold about you, as one JSON file (secrets such as your password hash left out)',
+        response: { 200: AccountExportBody, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const user = caller(req)
+      const data = await auditedAfter(req, 'account.export', `user:${user.id}`, () =>
+        exportAccount(db, user.id),
+      )
+      reply
+        .header(
+          'content-disposition',
+          `attachment; filename="laptop-market-data-${data.exported_at.slice(0, 10)}.json"`,
+        )
+        .header('cache-control', 'no-store')
+      return data
+    },
+  )
+
+  app.delete(
+    '/me',
+    {
+      config: { guard: signedIn, audit: 'account.erase' },
+      schema: {
+        tags: ['account'],
+        summary:
+          'Erase your account (password, and a code when two-step sign-in is on); refused while a sale of yours is open or money is held',
+        body: EraseAccount,
+        response: { 200: Deleted, ...errors, 429: ErrorBody },
+      },
+    },
+    async (req) => {
+      const user = caller(req)
+      await checkPassword(user.id, req.ip, req.body.password)
+      if (user.twoFactorEnabled) {
+        const refused = await checkCurrentCode(auth, fromNodeHeaders(req.headers), req.body.code)
+        if (refused) {
+          const { message } = (await refused.json()) as { message: string }
+          throw new AppError('VALIDATION', message, { code: message })
+        }
+      }
+      await audited(req, `user:${user.id}`, (tx) => eraseAccount(tx, user.id))
+      // Redis (where other instances look first) forgets the sessions too.
+      await sessions.endAll(user.id)
+      return { acknowledged: true, deletedCount: 1 }
+    },
+  )
 
   app.get(
     '/me/sessions',

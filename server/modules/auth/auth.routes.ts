@@ -10,6 +10,7 @@ import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
 import { normalisedEmail, readAuthBody } from './auth-body'
+import { checkCurrentCode } from './current-code'
 import { isStaleResetLink, passwordChanged, resetTokenOf, STALE_RESET_LINK } from './reset-links'
 import { afterSecurityCall, beforeSecurityCall, type SecurityCall } from './security-events'
 import { createSignInLimiter, type GuessKind } from './sign-in-limit'
@@ -47,37 +48,6 @@ const GUESSES: Record<string, GuessKind> = {
   '/api/auth/two-factor/generate-backup-codes': 'password',
   '/api/auth/two-factor/verify-totp': 'password',
   '/api/auth/two-factor/verify-backup-code': 'password',
-}
-
-/**
- * Turning two-step sign-in off takes the password (Better Auth checks it) and a current code from the
- * authenticator app or an unused backup code (checked here first, against the caller's own second factor).
- */
-async function checkCurrentCode(auth: Auth, headers: Headers, code: unknown): Promise<Response | undefined> {
-  const refuse = (status: number, message: string, errorCode: string) =>
-    new Response(JSON.stringify({ message, code: errorCode }), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    })
-  if (typeof code !== 'string' || !/^[A-Za-z0-9-]{6,20}$/.test(code.trim())) {
-    return refuse(400, 'Enter a code from your authenticator app, or a backup code', 'CODE_REQUIRED')
-  }
-  const trimmed = code.trim()
-  try {
-    await auth.api.verifyTOTP({ body: { code: trimmed }, headers })
-    return undefined
-  } catch {}
-  if (trimmed.includes('-')) {
-    try {
-      await auth.api.verifyBackupCode({ body: { code: trimmed, disableSession: true }, headers })
-      return undefined
-    } catch {}
-  }
-  return refuse(
-    401,
-    'That code is not right. Enter the current code from your authenticator app.',
-    'INVALID_CODE',
-  )
 }
 
 /**

@@ -6,6 +6,7 @@ import { AppError } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { recordHoldEnd } from '#server/modules/alerts/alerts.jobs'
+import { offerLapsedOn } from '#server/modules/offers/offers.jobs'
 import { lockDeal, wrongStage } from './deal.service'
 
 export type HoldOutcome = { held: true; holdUntil: Date } | { held: false; holdUntil: Date }
@@ -50,6 +51,13 @@ export async function holdBooking(
         ),
       )
     if (own) return { held: true, holdUntil: own.holdUntil }
+    // An accepted offer's price held only while its hold ran; the booking goes back to the listing's price.
+    if (await offerLapsedOn(tx, bookingId)) {
+      throw new AppError(
+        'CONFLICT',
+        'Your accepted offer lapsed: it was not paid while the laptop was held for you. In a moment you can pay the listed price, or make a new offer.',
+      )
+    }
 
     // One buyer's holds are taken one at a time, so two tabs cannot both slip under a limit.
     const [account] = await tx

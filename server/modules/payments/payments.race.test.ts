@@ -1,4 +1,5 @@
-// Many buyers pay for one laptop at the same moment, over and over: exactly one sale each time.
+// Many buyers pay for one laptop at the same moment, over and over: exactly one sale each time; and offers on
+// one laptop answered at the same moment settle to one outcome and one sale.
 // Runs on PGlite (`--project server`) and on PostgreSQL (`--project server-postgres`), where the
 // payments really run side by side on separate connections.
 
@@ -6,9 +7,16 @@ import { and, count, eq, gt, isNull, ne, or } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ErrorBody } from '#contract/errors'
 import { PaymentResult } from '#contract/payments'
-import { bookings, payments, products } from '#server/db/schema'
+import { bookings, offers, payments, productHolds, products } from '#server/db/schema'
 import { bearerFor } from '#server/test/auth-helpers'
-import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
+import {
+  type BrandRow,
+  createBooking,
+  createBrand,
+  createProduct,
+  createUser,
+  type UserRow,
+} from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 
 const ROUNDS = 100
@@ -155,5 +163,103 @@ describe('one laptop, many buyers paying at once', () => {
     const [paid] = await t.db.select({ n: count() }).from(bookings).where(eq(bookings.isPaid, true))
     const [soldCount] = await t.db.select({ n: count() }).from(products).where(eq(products.isSold, true))
     expect([sales?.n, paid?.n, soldCount?.n]).toEqual([ROUNDS, ROUNDS, ROUNDS])
+  })
+})
+
+// Offers: the same listing's offers answered at the same moment settle to one outcome, and one sale.
+describe('offers answered at once', () => {
+  const OFFER_ROUNDS = 20
+
+  async function offerOn(productId: string, headers: Record<string, string>, amount: number) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/products/${productId}/offers`,
+      headers,
+      payload: { amount },
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    return (res.json() as { insertedId: string }).insertedId
+  }
+  const step = (offerId: string, action: 'accept' | 'withdraw', headers: Record<string, string>) =>
+    t.app.inject({ method: 'PUT', url: `/api/offers/${offerId}/${action}`, headers })
+
+  it(`a double accept, or an accept against a withdrawal, has one outcome (${OFFER_ROUNDS} times)`, {
+    timeout: 240_000,
+  }, async () => {
+    const sellerHeaders = await bearerFor(t.app, seller)
+    const [a, b] = buyers
+    if (!a || !b) throw new Error('buyers missing')
+    for (let round = 0; round < OFFER_ROUNDS; round++) {
+      const product = await createProduct(t.db, { seller, brand, resalePriceCents: 40_000, images: [] })
+      // Two clicks on Accept.
+      const first = await offerOn(product.id, a.headers, 350)
+      const clicks = await Promise.all([
+        step(first, 'accept', sellerHeaders),
+        step(first, 'accept', sellerHeaders),
+      ])
+      expect(clicks.map((r) => r.statusCode).sort()).toEqual([200, 409])
+      const [acceptedRow] = await t.db.select().from(offers).where(eq(offers.id, first))
+      expect(acceptedRow?.status).toBe('accepted')
+      const booked = await t.db
+        .select()
+        .from(bookings)
+        .where(and(eq(bookings.productId, product.id), eq(bookings.buyerId, a.user.id)))
+      expect(booked.map((x) => x.priceCents)).toEqual([35_000])
+
+      // The seller accepts while the buyer withdraws.
+      const other = await createProduct(t.db, { seller, brand, resalePriceCents: 40_000, images: [] })
+      const second = await offerOn(other.id, b.headers, 360)
+      const [accept, withdraw] = await Promise.all([
+        step(second, 'accept', sellerHeaders),
+        step(second, 'withdraw', b.headers),
+      ])
+      expect([accept.statusCode, withdraw.statusCode].sort()).toEqual([200, 409])
+      const [row] = await t.db.select().from(offers).where(eq(offers.id, second))
+      const holds = await t.db.select().from(productHolds).where(eq(productHolds.productId, other.id))
+      if (accept.statusCode === 200) {
+        expect(row?.status).toBe('accepted')
+        expect(holds).toHaveLength(1)
+      } else {
+        expect(row?.status).toBe('withdrawn')
+        expect(holds).toEqual([])
+      }
+    }
+  })
+
+  it(`two offers accepted at once on one laptop give one hold and one sale (${OFFER_ROUNDS} times)`, {
+    timeout: 240_000,
+  }, async () => {
+    const sellerHeaders = await bearerFor(t.app, seller)
+    const [a, b] = buyers
+    if (!a || !b) throw new Error('buyers missing')
+    for (let round = 0; round < OFFER_ROUNDS; round++) {
+      const product = await createProduct(t.db, { seller, brand, resalePriceCents: 40_000, images: [] })
+      // Both buyers booked it at its price first: the accepted offer reprices its buyer's booking.
+      for (const x of [a, b]) await createBooking(t.db, { buyer: x.user, product })
+      const offerIds = [await offerOn(product.id, a.headers, 350), await offerOn(product.id, b.headers, 370)]
+      const answers = await Promise.all(offerIds.map((id) => step(id, 'accept', sellerHeaders)))
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409])
+      // Both buyers pay at once: the loser's booking (at the listing price) finds the laptop held.
+      const rows = await t.db.select().from(bookings).where(eq(bookings.productId, product.id))
+      expect(rows).toHaveLength(2)
+      const attempts = rows.map((r) => ({
+        headers: r.buyerId === a.user.id ? a.headers : b.headers,
+        bookingId: r.id,
+      }))
+      const paid = await Promise.all(attempts.map((x) => pay(x.headers, x.bookingId)))
+      expect(paid.filter((r) => r.statusCode === 200)).toHaveLength(1)
+      const sales = await t.db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.productId, product.id), eq(payments.status, 'succeeded')))
+      expect(sales).toHaveLength(1)
+      const winner = answers.findIndex((r) => r.statusCode === 200)
+      expect(sales[0]?.amountCents).toBe(winner === 0 ? 35_000 : 37_000)
+      const states = await t.db
+        .select({ status: offers.status })
+        .from(offers)
+        .where(eq(offers.productId, product.id))
+      expect(states.map((s) => s.status).sort()).toEqual(['accepted', 'declined'])
+    }
   })
 })

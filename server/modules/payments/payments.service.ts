@@ -18,6 +18,7 @@ import type { SessionUser } from '#server/lib/session'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { holderOf } from '#server/modules/bookings/hold.service'
 import { postSaleMoney } from '#server/modules/ledger/sales'
+import { closeOffersOnSale } from '#server/modules/offers/offers.jobs'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import type { WebhookOutcome } from './provider'
 import { testCardOutcome } from './test-processor'
@@ -117,6 +118,7 @@ async function recordSale(
     .set({ isSold: true, soldAt: now, updatedAt: now })
     .where(eq(products.id, sale.product.id))
   await tx.delete(productHolds).where(eq(productHolds.productId, sale.product.id))
+  await closeOffersOnSale(tx, sale.product.id, sale.booking.id, mail)
   await refreshPriceGuideForProduct(tx, sale.product.id)
   await postSaleMoney(tx, [sale.booking.id], fee)
   await queueDealEmails(tx, mail, sale.booking.id, { kind: 'paid' })

@@ -236,7 +236,7 @@ export function searchReady(db: Db): boolean {
  * Reads the copy now and then applies the feed every `pollMs` (the requests themselves catch up too when their
  * statement reads a newer version). A failure is logged with its cause and tried again, a little later each time.
  */
-export function keepListingsCurrent(db: Db, log: Logger, pollMs = 100): { stop: () => void } {
+export function keepListingsCurrent(db: Db, log: Logger, pollMs = 25): { stop: () => void } {
   const s = stateOf(db)
   let stopped = false
   let timer: NodeJS.Timeout | undefined
@@ -299,6 +299,10 @@ async function pageByView<R extends { countsVersion: string }>(
     void catchUp(db).catch((err) => logFailure(stateOf(db), err))
     return undefined
   }
+  // The first read says the database's version as the request is answered. A view behind it catches up to it
+  // (so no change committed before the request is missed) and the page is chosen again; the rows then read (at that
+  // version or later: changes committed during the request) are the page's.
+  let caughtUp = false
   for (let attempt = 0; attempt < 3 && view; attempt++) {
     if (text && (!text(view.base) || !text(view.delta))) return undefined
     const ids = viewPage(view, q, sort, paging, cursor, Date.now(), text)
@@ -311,9 +315,12 @@ async function pageByView<R extends { countsVersion: string }>(
         await rowsOf<{ v: string }>(db, sql`select version::text as v from listing_counts_version where id`)
       )[0]?.v
     if (version === undefined) return undefined
-    if (version === view.version && rows.length === ids.length) return { rows, view }
+    const complete = rows.length === ids.length
+    if (complete && (caughtUp || !newer(version, view.version))) return { rows, view }
+    // A listing missing at the view's own version: its copy cannot say (SQL answers).
     if (!newer(version, view.version)) return undefined
     view = await catchUp(db, version)
+    caughtUp = true
   }
   return undefined
 }

@@ -69,6 +69,7 @@ export const productColumns = {
   priceGuide: priceGuideJson,
   renewedAt: products.renewedAt,
   expiredAt: products.expiredAt,
+  offersEnabled: products.offersEnabled,
 }
 
 type ProductRow = Awaited<ReturnType<typeof selectProducts>>[number]
@@ -120,6 +121,7 @@ export function toProduct(row: ProductRow): Product {
       : null,
     expired: row.expiredAt !== null,
     renewedOn: new Date(row.renewedAt).toISOString(),
+    offers_enabled: row.offersEnabled,
   }
 }
 
@@ -137,6 +139,7 @@ const pageColumns = {
   // Only the owner and admin views send these on (toProduct leaves them out).
   sellerEmail: sql<string>`(select u.email from users u where u.id = ${products.sellerId})`,
   sellerPhone: products.sellerPhone,
+  offerFloorCents: products.offerFloorCents,
   // The version of listing_counts as this statement saw it: a total from the counts' copy needs no other read.
   countsVersion: sql<string>`(select version::text from listing_counts_version where id)`,
   // The vocabulary's version: a search with a remembered correction checks it (search.queries.ts).
@@ -161,6 +164,7 @@ const PAGE_COLUMNS: SQL = (() => {
 export type PageRow = ProductRow & {
   sellerEmail: string
   sellerPhone: string
+  offerFloorCents: number | null
   countsVersion: string
   termsVersion: string
   /** Two sort keys as text: what a cursor carries. */

@@ -248,7 +248,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const modifiedCount = await markProductSold(db, caller(req), req.params.id)
+      const modifiedCount = await markProductSold(db, caller(req), req.params.id, app.ctx.mail)
       return { acknowledged: true, modifiedCount }
     },
   )

@@ -11,7 +11,9 @@ import { canActFor, type SessionUser } from '#server/lib/session'
 import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.jobs'
 import { keepReportedBattery } from '#server/modules/battery-reports/battery-reports.service'
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
+import type { DealMail } from '#server/modules/bookings/deal-emails'
 import { savedCounts } from '#server/modules/favourites/favourites.service'
+import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers/offers.jobs'
 import { countUpTo, listPaging, type PagedList } from './paging'
 import { selectPageRows, toProduct } from './products.queries'
 
@@ -58,9 +60,21 @@ async function replacePhotos(tx: Db, productId: string, photos: Photo[]) {
   await tx.insert(productImages).values(photos.map((p, i) => ({ productId, position: i + 1, ...p })))
 }
 
+/** A floor at or above the price would refuse every offer: the seller turns offers off for that. */
+function assertFloorUnderPrice(floorCents: number | null | undefined, priceCents: number) {
+  if (floorCents != null && floorCents >= priceCents) {
+    const message = 'The offer floor must be under the resale price (or turn offers off)'
+    throw new AppError('VALIDATION', message, { offer_floor: message })
+  }
+}
+
 /** A seller lists a laptop. The seller and the posting date come from the server; it starts available. */
 export async function createProduct(db: Db, seller: SessionUser, input: NewProduct) {
   await assertBrandExists(db, input.category_id)
+  assertFloorUnderPrice(
+    input.offer_floor == null ? null : toCents(input.offer_floor),
+    toCents(input.resale_price),
+  )
   const photos = await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
   const id = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -82,6 +96,8 @@ export async function createProduct(db: Db, seller: SessionUser, input: NewProdu
         screenInches: input.screen_inches,
         batteryHealthPct: input.battery_health_pct ?? null,
         batteryCycles: input.battery_cycles ?? null,
+        offersEnabled: input.offers_enabled ?? true,
+        offerFloorCents: input.offer_floor == null ? null : toCents(input.offer_floor),
       })
       .returning({ id: products.id })
     if (!row) throw new AppError('INTERNAL', 'The listing could not be saved')
@@ -146,7 +162,18 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
     screenInches: input.screen_inches,
     batteryHealthPct: battery.healthPct,
     batteryCycles: battery.cycles,
+    offersEnabled: input.offers_enabled,
+    offerFloorCents:
+      input.offer_floor === undefined
+        ? undefined
+        : input.offer_floor === null
+          ? null
+          : toCents(input.offer_floor),
   }
+  assertFloorUnderPrice(
+    set.offerFloorCents === undefined ? current.offerFloorCents : set.offerFloorCents,
+    set.resalePriceCents ?? current.resalePriceCents,
+  )
   const modified = await db.transaction(async (tx) => {
     // The sale check is repeated under the update's own condition: a payment may land in between.
     const updated = await tx
@@ -179,16 +206,28 @@ export async function advertiseProduct(db: Db, seller: SessionUser, id: string):
   return updated.length
 }
 
-/** The seller sold it elsewhere: it leaves every list and can no longer be booked or paid. */
-export async function markProductSold(db: Db, seller: SessionUser, id: string): Promise<number> {
+/**
+ * The seller sold it elsewhere: it leaves every list and can no longer be booked or paid; open offers on it are
+ * declined (their buyers emailed, with `mail`).
+ */
+export async function markProductSold(
+  db: Db,
+  seller: SessionUser,
+  id: string,
+  mail?: DealMail,
+): Promise<number> {
   const product = await getOwnProduct(db, seller, id)
   if (product.isSold) return 0
   const now = new Date()
-  const updated = await db
-    .update(products)
-    .set({ isSold: true, soldAt: now, updatedAt: now })
-    .where(and(eq(products.id, id), eq(products.isSold, false)))
-    .returning({ id: products.id })
+  const updated = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(products)
+      .set({ isSold: true, soldAt: now, updatedAt: now })
+      .where(and(eq(products.id, id), eq(products.isSold, false)))
+      .returning({ id: products.id })
+    if (rows.length > 0 && mail) await closeOffersOnSale(tx, id, null, mail)
+    return rows
+  })
   if (updated.length > 0) publicDataChanged(db)
   return updated.length
 }
@@ -259,6 +298,7 @@ export async function findSellerProducts(
   const ids = page.items.map((row) => row.id)
   const sales = await salesOfProducts(db, ids, autoCompleteDays)
   const saved = await savedCounts(db, ids)
+  const waiting = await waitingOfferCounts(db, ids)
   return {
     ...page,
     items: page.items.map((row) => ({
@@ -267,6 +307,9 @@ export async function findSellerProducts(
       seller_phone: row.sellerPhone,
       sale: sales.get(row.id) ?? null,
       saved_count: saved.get(row.id) ?? 0,
+      offers_waiting: waiting.get(row.id) ?? 0,
+      offer_floor: row.offerFloorCents === null ? null : row.offerFloorCents / 100,
+      offer_floor_cents: row.offerFloorCents,
       expires_at: new Date(new Date(row.renewedAt).getTime() + expiryDays * 86_400_000).toISOString(),
     })),
   }

@@ -243,6 +243,7 @@ describe('GET /api/products/{id}', () => {
       renewedOn: product.renewedOn,
       price_guide: null,
       expired: false,
+      offers_enabled: true,
       _id: ids.xps,
       name: 'Dell XPS 13 9310',
       category_id: ids.dell,

@@ -81,6 +81,12 @@ const AllSellersPage = lazy(() =>
 const ReportedItemsPage = lazy(() =>
   import('../features/admin/reported-items-page').then((m) => ({ default: m.ReportedItemsPage })),
 )
+const EarningsPage = lazy(() =>
+  import('../features/earnings/earnings-page').then((m) => ({ default: m.EarningsPage })),
+)
+const FinancePage = lazy(() =>
+  import('../features/admin/finance-page').then((m) => ({ default: m.FinancePage })),
+)
 const DisputesPage = lazy(() =>
   import('../features/admin/disputes-page').then((m) => ({ default: m.DisputesPage })),
 )
@@ -181,9 +187,11 @@ export function AppRoutes() {
           <Route path="allsellers" element={<ForRoles roles={ADMIN} page={<AllSellersPage />} />} />
           <Route path="reportedItems" element={<ForRoles roles={ADMIN} page={<ReportedItemsPage />} />} />
           <Route path="disputes" element={<ForRoles roles={ADMIN} page={<DisputesPage />} />} />
+          <Route path="finance" element={<ForRoles roles={ADMIN} page={<FinancePage />} />} />
           <Route path="audit-log" element={<ForRoles roles={ADMIN} page={<AuditLogPage />} />} />
           <Route path="addproduct" element={<ForRoles roles={SELLER} page={<AddProductPage />} />} />
           <Route path="myproduct" element={<ForRoles roles={SELLER} page={<MyProductsPage />} />} />
+          <Route path="earnings" element={<ForRoles roles={SELLER} page={<EarningsPage />} />} />
           <Route path="products/:id/edit" element={<ForRoles roles={SELLER} page={<EditProductPage />} />} />
           {/* Any signed-in person may book a laptop, so their orders and payments are theirs to see. */}
           <Route path="myorders" element={<MyOrdersPage />} />

@@ -46,3 +46,8 @@ export function formatCountdown(ms: number): string {
   const seconds = total % 60
   return `${minutes}:${String(seconds).padStart(2, '0')}`
 }
+
+/** "$12.50", or "−$12.50" below zero (a seller's balance after a late refund). */
+export function formatSignedMoney(cents: number): string {
+  return cents < 0 ? `−${formatMoney(-cents)}` : formatMoney(cents)
+}

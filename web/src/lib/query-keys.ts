@@ -123,3 +123,11 @@ export const savedSearchKeys = {
   list: () => [...savedSearchKeys.all, 'list'] as const,
   visit: (id: string) => [...savedSearchKeys.all, 'visit', id] as const,
 }
+
+/** A seller's payout account and earnings, and the admins' finance figures. */
+export const moneyKeys = {
+  all: ['money'] as const,
+  payoutAccount: () => [...moneyKeys.all, 'payout-account'] as const,
+  earnings: () => [...moneyKeys.all, 'earnings'] as const,
+  finance: () => [...moneyKeys.all, 'finance'] as const,
+}

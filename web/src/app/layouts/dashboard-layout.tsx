@@ -3,6 +3,7 @@ import {
   ChevronDown,
   Flag,
   Heart,
+  Landmark,
   LayoutDashboard,
   Mail,
   MessagesSquare,
@@ -14,6 +15,7 @@ import {
   ShoppingBag,
   Store,
   Users,
+  Wallet,
 } from 'lucide-react'
 import { type ComponentType, Suspense, useEffect, useId, useState } from 'react'
 import { NavLink, Outlet, useLocation } from 'react-router'
@@ -37,12 +39,14 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
     { to: '/dashboard/allsellers', label: 'All Sellers', icon: Store },
     { to: '/dashboard/reportedItems', label: 'Reported Items', icon: Flag },
     { to: '/dashboard/disputes', label: 'Disputes', icon: Scale },
+    { to: paths.finance(), label: 'Finance', icon: Landmark },
     { to: paths.auditLog(), label: 'Audit log', icon: ScrollText },
   ],
   buyer: [{ to: '/dashboard/myorders', label: 'My Orders', icon: ShoppingBag }],
   seller: [
     { to: '/dashboard/addproduct', label: 'Add a Product', icon: PackagePlus },
     { to: '/dashboard/myproduct', label: 'My Product', icon: Package },
+    { to: paths.earnings(), label: 'Earnings', icon: Wallet },
   ],
 }
 

@@ -5,7 +5,7 @@ export function PrivacyPage() {
   return (
     <InfoPage
       title="Privacy Policy"
-      updated="Nov 2, 2026"
+      updated="Nov 27, 2026"
       lead={<p>We collect only what the marketplace needs to work, and we never sell your data.</p>}
     >
       <h2>What we collect</h2>
@@ -31,6 +31,13 @@ export function PrivacyPage() {
         <li>
           <strong>Technical data</strong>: server logs with your IP address and the pages requested, kept for
           security and to fix problems.
+        </li>
+        <li>
+          <strong>Security records</strong>: an audit log of sign-ins (successful and failed), password and
+          two-step sign-in changes, sessions ended, payments you make and every action our admins take, each
+          with the time, your IP address and browser. It never holds a password, code, token or card detail,
+          and it cannot be changed or deleted, so it can be trusted when something goes wrong. You can see
+          your own entries under Dashboard → Security.
         </li>
       </ul>
 
@@ -60,9 +67,35 @@ export function PrivacyPage() {
 
       <h2>Your rights</h2>
       <p>
-        You can ask for a copy of your data, ask us to correct it, or ask us to close your account and delete
-        what we are not required to keep. Write to <SupportEmail /> from the email address of your account; we
-        answer within 30 days.
+        <strong>Take your data with you.</strong> Under Dashboard → Security, “Download my data” gives you one
+        JSON file with everything we hold about you: your profile, listings, bookings, messages you wrote,
+        reviews, favourites, saved searches, payouts and your security events. Only secrets (your password
+        hash, sign-in tokens, your authenticator key) are left out.
+      </p>
+      <p>
+        <strong>Erase your account.</strong> Under Dashboard → Security, with your password (and a code when
+        two-step sign-in is on). While a sale of yours is open or money is held for you, we ask you to finish
+        it first. Then, at once:
+      </p>
+      <ul>
+        <li>Your name, email address, phone number and picture are erased; you appear as “Deleted user”.</li>
+        <li>
+          Your listings leave the catalogue; your favourites, saved searches and email choices are deleted.
+        </li>
+        <li>You are signed out everywhere and we send you no more email.</li>
+        <li>
+          The people you dealt with keep their conversations with you, with your name replaced, because they
+          are part of their sale too.
+        </li>
+        <li>
+          <strong>What we keep, and why</strong>: bookings, payments, payouts and the money ledger, under an
+          anonymous id, because accounting and tax law require these records; and the security records above
+          (times, IP addresses, browsers), to investigate abuse and protect other users.
+        </li>
+      </ul>
+      <p>
+        To correct your data, or for anything else, write to <SupportEmail /> from the email address of your
+        account; we answer within 30 days.
       </p>
 
       <h2>Security</h2>

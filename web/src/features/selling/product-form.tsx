@@ -21,6 +21,7 @@ import { FormField, FormSection } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
 import { batteryEvidenceText } from '../products/product-status'
+import { FeeHint } from './fee-hint'
 import { PhotoPicker } from './photo-picker'
 import { PriceGuideHint } from './price-guide-hint'
 import { PHOTO_MESSAGES } from './upload-photo'
@@ -323,6 +324,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         <FormField label="Original price" error={err('original_price')}>
           <input type="number" inputMode="decimal" min={0} step={0.01} {...register('original_price')} />
         </FormField>
+        <FeeHint className="text-slate-700 text-sm sm:col-span-2" price={watch('resale_price')} />
       </FormSection>
 
       <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">

@@ -7,6 +7,7 @@ import { useSession } from '../auth/use-session'
 import { useSecurityEvents } from './security-api'
 import { SessionsSection } from './sessions-section'
 import { TwoStepSection } from './two-step-section'
+import { YourDataSection } from './your-data-section'
 
 function RecentActivity() {
   const events = useSecurityEvents()
@@ -58,12 +59,13 @@ export function SecurityPage() {
     <>
       <title>Security · Laptop Market</title>
       <PageHeader title="Security">
-        <p>How you sign in, and what happened on your account lately.</p>
+        <p>How you sign in, where you are signed in, what happened lately, and your data.</p>
       </PageHeader>
       <div className="max-w-2xl space-y-6">
         <TwoStepSection isOn={user?.two_factor === true} />
         <SessionsSection />
         <RecentActivity />
+        <YourDataSection needsCode={user?.two_factor === true} />
       </div>
     </>
   )

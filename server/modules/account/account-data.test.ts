@@ -1,0 +1,273 @@
+// Your data: the export, checked field by field against what the person made, and erasure, checked by
+// searching every table for the person's address and name afterwards.
+
+import { randomUUID } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { favourites, payments, products, savedSearches, users } from '#server/db/schema'
+import {
+  cookieFrom,
+  insertBooking,
+  insertListing,
+  originOf,
+  postSignIn,
+  type SignedIn,
+  signUp,
+  TEST_PASSWORD,
+} from '#server/test/auth-helpers'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { currentCode } from '#server/test/two-factor'
+
+let t: TestApp
+
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t?.close())
+
+const GOOD_CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' }
+
+async function as(
+  who: { cookie: string },
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
+  const res = await t.app.inject({
+    method,
+    url,
+    headers: { cookie: who.cookie, origin: originOf(t.app) },
+    payload: payload as object,
+  })
+  return res
+}
+
+async function must(res: { statusCode: number; body: string }, what: string) {
+  if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`)
+}
+
+/** A sale of a new listing of `seller`'s to `buyer`, paid, and (unless asked to stop there) completed. */
+async function sale(seller: SignedIn, buyer: SignedIn, until: 'paid' | 'completed') {
+  // A buyer confirms their address before paying.
+  await t.db.update(users).set({ emailVerified: true }).where(eq(users.id, buyer.user.id))
+  const listing = await insertListing(t.db, { sellerId: seller.user.id, isAdvertised: false })
+  const booking = await insertBooking(t.db, { buyer: { ...buyer.user }, listing })
+  await must(await as(buyer, 'POST', `/api/bookings/${booking.id}/hold`), 'hold')
+  await must(await as(buyer, 'POST', '/api/payments/test', { bookingId: booking.id, card: GOOD_CARD }), 'pay')
+  if (until === 'completed') {
+    await must(
+      await as(seller, 'PUT', `/api/bookings/${booking.id}/handed-over`, { note: 'At the cafe' }),
+      'handover',
+    )
+    await must(await as(buyer, 'PUT', `/api/bookings/${booking.id}/received`), 'received')
+  }
+  return { listing, booking }
+}
+
+describe('GET /api/me/export', () => {
+  it('gives everything held about the person as one JSON file, secrets left out', async () => {
+    const seller = await signUp(t.app, { role: 'seller' })
+    const buyer = await signUp(t.app, { role: 'buyer', name: 'Export Person' })
+    const { listing, booking } = await sale(seller, buyer, 'completed')
+    await must(
+      await as(buyer, 'POST', `/api/bookings/${booking.id}/messages`, { body: 'Thanks, it works well' }),
+      'message',
+    )
+    await must(
+      await as(buyer, 'POST', `/api/bookings/${booking.id}/review`, { rating: 5, text: 'Lovely laptop.' }),
+      'review',
+    )
+    await t.db.insert(favourites).values({
+      userId: buyer.user.id,
+      productId: (await insertListing(t.db, { sellerId: seller.user.id })).id,
+      savedPriceCents: 50_000,
+      alertPriceCents: 45_000,
+    })
+    await t.db
+      .insert(savedSearches)
+      .values({ userId: buyer.user.id, query: 'q=thinkpad', filters: {}, alert: 'daily' })
+
+    await postSignIn(t.app, { email: buyer.user.email, password: 'a wrong guess' })
+    const res = await as(buyer, 'GET', '/api/me/export')
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="laptop-market-data-\d{4}-\d{2}-\d{2}\.json"$/,
+    )
+    const data = res.json()
+    expect(data.format).toBe('laptop-market-export/1')
+    expect(data.profile).toMatchObject({
+      id: buyer.user.id,
+      name: 'Export Person',
+      email: buyer.user.email,
+      role: 'buyer',
+      two_factor_enabled: false,
+    })
+    const [booked] = data.records['bookings.buyer_id']
+    expect(booked).toMatchObject({
+      id: booking.id,
+      product_id: listing.id,
+      buyer_id: buyer.user.id,
+      user_name: expect.any(String),
+      email: buyer.user.email,
+      stage: 'completed',
+    })
+    expect(data.records['messages.sender_id']).toMatchObject([
+      { booking_id: booking.id, body: 'Thanks, it works well' },
+    ])
+    expect(data.records['reviews.author_id'] ?? data.records['reviews.reviewer_id']).toMatchObject([
+      { rating: 5, text: 'Lovely laptop.' },
+    ])
+    expect(data.records['favourites.user_id']).toMatchObject([
+      { saved_price_cents: 50_000, alert_price_cents: 45_000 },
+    ])
+    expect(data.records['saved_searches.user_id']).toMatchObject([{ query: 'q=thinkpad', alert: 'daily' }])
+    expect(data.records['payments.buyer_id'] ?? []).toHaveLength(
+      (await t.db.select().from(payments).where(eq(payments.buyerId, buyer.user.id))).length,
+    )
+    expect(data.records['accounts.user_id']).toMatchObject([{ provider_id: 'credential' }])
+    expect(data.security_events).toMatchObject([{ kind: 'sign_in', result: 'failure' }])
+    // No password hash, session token or other secret, under any name.
+    const text = res.body
+    expect(text).not.toMatch(/"(password|token|access_token|refresh_token|id_token|secret|backup_codes)"/)
+    const [hash] = await t.db
+      .execute(sql`select password from accounts where user_id = ${buyer.user.id}`)
+      .then((r) => (r as unknown as { rows: { password: string }[] }).rows)
+    expect(text).not.toContain(hash?.password)
+    expect(text).not.toContain(buyer.cookie.split('=')[1]?.split('.')[0])
+
+    // A seller's export holds their listings.
+    const sellerData = (await as(seller, 'GET', '/api/me/export')).json()
+    expect(sellerData.records['products.seller_id'].map((p: { id: string }) => p.id)).toContain(listing.id)
+  })
+
+  it('is for the signed-in person only', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/me/export' })).statusCode).toBe(401)
+  })
+})
+
+/** Every text column of every table in the database, searched for a string. */
+async function tablesContaining(needle: string): Promise<string[]> {
+  const columns = (
+    (await t.db.execute(sql`
+      select table_schema, table_name, column_name from information_schema.columns
+      where table_schema not in ('pg_catalog', 'information_schema')
+        and data_type in ('text', 'character varying', 'jsonb', 'json', 'ARRAY')`)) as unknown as {
+      rows: { table_schema: string; table_name: string; column_name: string }[]
+    }
+  ).rows
+  const found: string[] = []
+  for (const c of columns) {
+    const [row] = (
+      (await t.db.execute(
+        sql`select count(*)::int as n from ${sql.identifier(c.table_schema)}.${sql.identifier(c.table_name)}
+            where ${sql.identifier(c.column_name)}::text ilike ${`%${needle}%`}`,
+      )) as unknown as { rows: { n: number }[] }
+    ).rows
+    if ((row?.n ?? 0) > 0) found.push(`${c.table_schema}.${c.table_name}.${c.column_name}`)
+  }
+  return found
+}
+
+describe('DELETE /api/me', () => {
+  it('is refused with the reason while a sale is open, and with a wrong password', async () => {
+    const seller = await signUp(t.app, { role: 'seller' })
+    const buyer = await signUp(t.app, { role: 'buyer' })
+    await sale(seller, buyer, 'paid')
+    for (const who of [buyer, seller]) {
+      const open = await as(who, 'DELETE', '/api/me', { password: TEST_PASSWORD })
+      expect(open.statusCode).toBe(409)
+      expect(open.json().error.message).toMatch(/still open/)
+    }
+    const wrong = await as(buyer, 'DELETE', '/api/me', { password: 'not-my-password' })
+    expect(wrong.statusCode).toBe(400)
+    expect(wrong.json().error.fields).toEqual({ password: 'Wrong password' })
+    const [row] = await t.db.select().from(users).where(eq(users.id, buyer.user.id))
+    expect(row?.erasedAt).toBeNull()
+  })
+
+  it('asks for a code when two-step sign-in is on', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const started = await as(who, 'POST', '/api/auth/two-factor/enable', { password: TEST_PASSWORD })
+    const { totpURI } = started.json() as { totpURI: string }
+    const confirmed = await as(who, 'POST', '/api/auth/two-factor/verify-totp', {
+      code: await currentCode(totpURI),
+    })
+    const cookie = cookieFrom(confirmed)
+    const noCode = await as({ cookie }, 'DELETE', '/api/me', { password: TEST_PASSWORD })
+    expect(noCode.statusCode).toBe(400)
+    expect(noCode.json().error.message).toMatch(/code/)
+    const ok = await as({ cookie }, 'DELETE', '/api/me', {
+      password: TEST_PASSWORD,
+      code: await currentCode(totpURI),
+    })
+    expect(ok.statusCode, ok.body).toBe(200)
+  })
+
+  it('is refused while money is held for a seller', async () => {
+    const seller = await signUp(t.app, { role: 'seller' })
+    const buyer = await signUp(t.app, { role: 'buyer' })
+    await sale(seller, buyer, 'completed')
+    const held = await as(seller, 'DELETE', '/api/me', { password: TEST_PASSWORD })
+    expect(held.statusCode).toBe(409)
+    expect(held.json().error.message).toMatch(/Money is still held/)
+  })
+
+  it('erases the person: nothing left with their address or name, listings gone, the other side keeps the conversation', async () => {
+    const uniqueName = `Quillon Erasmus ${randomUUID().slice(0, 6)}`
+    const seller = await signUp(t.app, { role: 'seller' })
+    const buyer = await signUp(t.app, { role: 'buyer', name: uniqueName })
+    const { booking } = await sale(seller, buyer, 'completed')
+    await must(
+      await as(buyer, 'POST', `/api/bookings/${booking.id}/messages`, { body: 'Thanks, all good!' }),
+      'message',
+    )
+    await t.db.update(users).set({ phone: '(512) 555-0199' }).where(eq(users.id, buyer.user.id))
+    expect(await tablesContaining(buyer.user.email)).not.toEqual([])
+    expect(await tablesContaining(uniqueName)).not.toEqual([])
+
+    const res = await as(buyer, 'DELETE', '/api/me', { password: TEST_PASSWORD })
+    expect(res.statusCode, res.body).toBe(200)
+
+    expect(await tablesContaining(buyer.user.email)).toEqual([])
+    expect(await tablesContaining(uniqueName)).toEqual([])
+    expect(await tablesContaining('555-0199')).toEqual([])
+    // Signed out everywhere, and no way back in.
+    expect((await as(buyer, 'GET', '/api/me')).statusCode).toBe(401)
+    expect((await postSignIn(t.app, { email: buyer.user.email, password: TEST_PASSWORD })).statusCode).toBe(
+      401,
+    )
+    // The seller keeps the conversation, with the name replaced.
+    const thread = await as(seller, 'GET', `/api/bookings/${booking.id}/messages`)
+    expect(thread.statusCode, thread.body).toBe(200)
+    const fromBuyer = (thread.json() as { senderName: string; body: string; mine: boolean }[]).filter(
+      (m) => !m.mine,
+    )
+    expect(fromBuyer).toMatchObject([{ senderName: 'Deleted user', body: 'Thanks, all good!' }])
+    // The payment stays, under the emptied account's id.
+    const kept = await t.db.select().from(payments).where(eq(payments.bookingId, booking.id))
+    expect(kept).toMatchObject([{ buyerId: buyer.user.id }])
+    // No more email: the account is disabled, so mail by account is skipped.
+    const [row] = await t.db.select().from(users).where(eq(users.id, buyer.user.id))
+    expect(row).toMatchObject({ name: 'Deleted user', image: null, phone: null })
+    expect(row?.disabledAt).not.toBeNull()
+    expect(row?.erasedAt).not.toBeNull()
+    // The audit log names them "Deleted user".
+    const admin = await signUp(t.app, { role: 'buyer' })
+    await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.user.id))
+    const log = await as(admin, 'GET', '/api/audit-log?kind=account.erase')
+    const erased = (log.json().items as { target: string; result: string }[]).filter(
+      (i) => i.target === `user:${buyer.user.id}` && i.result === 'success',
+    )
+    expect(erased).toMatchObject([{ actor_email: 'Deleted user' }])
+  })
+
+  it("takes a seller's listings out of the catalogue", async () => {
+    const seller = await signUp(t.app, { role: 'seller' })
+    const listing = await insertListing(t.db, { sellerId: seller.user.id, isAdvertised: true })
+    expect((await t.app.inject({ method: 'GET', url: `/api/products/${listing.id}` })).statusCode).toBe(200)
+    expect((await as(seller, 'DELETE', '/api/me', { password: TEST_PASSWORD })).statusCode).toBe(200)
+    expect((await t.app.inject({ method: 'GET', url: `/api/products/${listing.id}` })).statusCode).toBe(404)
+    const [row] = await t.db.select().from(products).where(eq(products.id, listing.id))
+    expect(row?.removedAt).not.toBeNull()
+  })
+})

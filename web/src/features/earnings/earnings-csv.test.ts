@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { earningsCsv } from './earnings-csv'
+
+describe('earningsCsv', () => {
+  it('writes one line per sale in dollars, quoting and defusing what a spreadsheet would misread', () => {
+    const csv = earningsCsv([
+      {
+        booking_id: 'b1',
+        product_name: 'ThinkPad X1, "Carbon"',
+        paid_at: '2026-11-02T10:00:00.000Z',
+        completed_at: '2026-11-09T10:00:00.000Z',
+        price_cents: 64_900,
+        fee_cents: 3245,
+        net_cents: 61_655,
+        where: 'paid_out',
+      },
+      {
+        booking_id: 'b2',
+        product_name: '=HYPERLINK("x")',
+        paid_at: '2026-11-20T10:00:00.000Z',
+        completed_at: null,
+        price_cents: 1000,
+        fee_cents: 50,
+        net_cents: 950,
+        where: 'in_escrow',
+      },
+    ])
+    expect(csv.split('\r\n')).toEqual([
+      'Paid on,Completed on,Laptop,Price (USD),Fee (USD),You receive (USD),Where it is',
+      '2026-11-02,2026-11-09,"ThinkPad X1, ""Carbon""",649.00,32.45,616.55,Paid out',
+      `2026-11-20,,"'=HYPERLINK(""x"")",10.00,0.50,9.50,Held until the buyer confirms`,
+      '',
+    ])
+  })
+})
