@@ -124,7 +124,7 @@ const newListing = (f: Fixtures) => ({
   ram_gb: 16,
   storage_gb: 512,
   screen_inches: 14,
-  img: 'https://images.example.test/laptop.jpg',
+  img: '/images/laptop-placeholder.svg',
 })
 
 const BOUNDARY = 'matrix-photo-boundary'

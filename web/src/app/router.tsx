@@ -111,6 +111,10 @@ const MessagesPage = lazy(() =>
 const ConversationPage = lazy(() =>
   import('../features/messages/conversation-page').then((m) => ({ default: m.ConversationPage })),
 )
+const OffersPage = lazy(() =>
+  import('../features/offers/offers-page').then((m) => ({ default: m.OffersPage })),
+)
+const OfferPage = lazy(() => import('../features/offers/offer-page').then((m) => ({ default: m.OfferPage })))
 const FavouritesPage = lazy(() =>
   import('../features/favourites/favourites-page').then((m) => ({ default: m.FavouritesPage })),
 )
@@ -202,6 +206,8 @@ export function AppRoutes() {
           <Route path="saved-searches" element={<SavedSearchesPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="messages/:id" element={<ConversationPage />} />
+          <Route path="offers" element={<OffersPage />} />
+          <Route path="offers/:id" element={<OfferPage />} />
         </Route>
         {/* Unknown paths, including dashboard pages that do not exist. */}
         <Route path="*" element={<NotFoundPage />} />

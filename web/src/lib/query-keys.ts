@@ -131,3 +131,13 @@ export const moneyKeys = {
   earnings: () => [...moneyKeys.all, 'earnings'] as const,
   finance: () => [...moneyKeys.all, 'finance'] as const,
 }
+
+/** Offers: the caller's lists (as a buyer, or on their listings), and one offer with its thread. */
+export const offerKeys = {
+  all: ['offers'] as const,
+  list: (role: 'buyer' | 'seller', productId?: string) =>
+    productId
+      ? ([...offerKeys.all, 'list', role, productId] as const)
+      : ([...offerKeys.all, 'list', role] as const),
+  detail: (id: string) => [...offerKeys.all, 'detail', id] as const,
+}

@@ -2,6 +2,7 @@ import {
   BellRing,
   ChevronDown,
   Flag,
+  HandCoins,
   Heart,
   Landmark,
   LayoutDashboard,
@@ -56,9 +57,20 @@ const SECURITY: MenuItem = { to: paths.security(), label: 'Security', icon: Shie
 const FAVOURITES: MenuItem = { to: '/dashboard/favourites', label: 'Favourites', icon: Heart }
 const SAVED_SEARCHES: MenuItem = { to: '/dashboard/saved-searches', label: 'Saved searches', icon: BellRing }
 const MESSAGES: MenuItem = { to: '/dashboard/messages', label: 'Messages', icon: MessagesSquare }
+const OFFERS: MenuItem = { to: '/dashboard/offers', label: 'Offers', icon: HandCoins }
 
 export function menuForRole(role: Role): readonly MenuItem[] {
-  return [OVERVIEW, ...MENU_BY_ROLE[role], FAVOURITES, SAVED_SEARCHES, MESSAGES, SETTINGS, SECURITY]
+  const offers = role === 'admin' ? [] : [OFFERS]
+  return [
+    OVERVIEW,
+    ...MENU_BY_ROLE[role],
+    ...offers,
+    FAVOURITES,
+    SAVED_SEARCHES,
+    MESSAGES,
+    SETTINGS,
+    SECURITY,
+  ]
 }
 
 function linkClasses({ isActive }: { isActive: boolean }) {

@@ -14,6 +14,8 @@ import { formatMoney } from '../../lib/format'
 import { allItems } from '../../lib/paged-list'
 import { useSession } from '../auth/use-session'
 import { OrderMessagesLink } from '../messages/messages-page'
+import { OfferList } from '../offers/offer-list'
+import { useOffers } from '../offers/offers-api'
 import { ProductImage } from '../products/product-image'
 import { SaleReview } from '../sellers/leave-review'
 import { useMyBookings } from './bookings-api'
@@ -64,7 +66,22 @@ export function MyOrdersPage() {
           />
         </>
       )}
+      <MyOffers enabled={Boolean(user)} />
     </>
+  )
+}
+
+/** The offers the buyer made, with their states (open, accepted and waiting to be paid, declined…). */
+function MyOffers({ enabled }: { enabled: boolean }) {
+  const offers = useOffers('buyer', undefined, enabled)
+  if (!offers.data || offers.data.length === 0) return null
+  return (
+    <section aria-labelledby="my-offers" className="mt-10 space-y-3">
+      <h2 id="my-offers" className="font-semibold text-2xl text-slate-900">
+        Your offers
+      </h2>
+      <OfferList offers={offers.data} />
+    </section>
   )
 }
 

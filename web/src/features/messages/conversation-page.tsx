@@ -6,6 +6,8 @@ import { PageHeader } from '../../components/ui/page-header'
 import { errorMessage } from '../../lib/api-client'
 import { useSession } from '../auth/use-session'
 import { useBooking } from '../buying/bookings-api'
+import { OfferThread } from '../offers/offer-thread'
+import { useOffers } from '../offers/offers-api'
 import { ConversationPanel } from './conversation-panel'
 
 /**
@@ -49,8 +51,40 @@ export function ConversationPage() {
           <p>{errorMessage(booking.error)}</p>
         </Alert>
       ) : booking.isPending ? null : (
-        <ConversationPanel bookingId={id} canWrite={canWrite} />
+        <>
+          {canWrite && booking.data ? (
+            <PairOffers
+              role={isSeller ? 'seller' : 'buyer'}
+              productId={booking.data.productId}
+              bookingId={id}
+            />
+          ) : null}
+          <ConversationPanel bookingId={id} canWrite={canWrite} />
+        </>
       )}
     </>
+  )
+}
+
+/** The offers between these two on this laptop, each step a card, above their messages. */
+function PairOffers({
+  role,
+  productId,
+  bookingId,
+}: {
+  role: 'buyer' | 'seller'
+  productId: string
+  bookingId: string
+}) {
+  const offers = useOffers(role, productId)
+  // A seller's list holds every buyer's offers on the listing: this conversation's buyer's only.
+  const mine = (offers.data ?? []).filter((o) => o.conversationId === bookingId).reverse()
+  if (mine.length === 0) return null
+  return (
+    <section aria-label="Offers" className="mb-6 space-y-6">
+      {mine.map((offer) => (
+        <OfferThread key={offer._id} offer={offer} />
+      ))}
+    </section>
   )
 }

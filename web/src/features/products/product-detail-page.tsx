@@ -13,6 +13,7 @@ import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } 
 import { useSession } from '../auth/use-session'
 import { BookNowButton } from '../buying/book-now-button'
 import { FavouriteButton } from '../favourites/favourite-button'
+import { MakeOfferButton } from '../offers/make-offer-button'
 import { SellerRatingLink } from '../sellers/seller-rating'
 import { PriceGuideBadge, priceGuideSentence } from './price-guide'
 import { ProductGallery } from './product-gallery'
@@ -276,7 +277,10 @@ function BookNow({ product }: { product: Product }) {
           , it is back on sale and you can pay for it.
         </p>
       ) : null}
-      <BookNowButton product={product} size="lg" />
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <BookNowButton product={product} size="lg" />
+        <MakeOfferButton product={product} size="lg" />
+      </div>
       {user || isLoading ? null : (
         <p className="text-slate-600 text-sm">
           Booking needs an account: sign in and you come straight back here.

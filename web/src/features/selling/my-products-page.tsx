@@ -1,5 +1,6 @@
 import {
   CalendarDays,
+  HandCoins,
   Heart,
   Megaphone,
   PackageCheck,
@@ -241,6 +242,18 @@ function ProductRow({
             </span>
           ) : null}
         </div>
+        {product.offers_waiting ? (
+          <Link
+            to={`${paths.offers()}?role=seller&productId=${encodeURIComponent(product._id)}`}
+            data-testid="offers-waiting"
+            className="inline-flex min-h-11 items-center gap-1 font-medium text-accent text-sm hover:underline"
+          >
+            <HandCoins aria-hidden="true" className="size-4" />
+            {product.offers_waiting === 1 ? '1 offer waits' : `${product.offers_waiting} offers wait`} for
+            your answer
+            <span className="sr-only"> on {product.name}</span>
+          </Link>
+        ) : null}
         {product.sale ? <SellerDealActions sale={product.sale} productName={product.name} /> : null}
         <ProductMessagesLinks
           productId={product._id}

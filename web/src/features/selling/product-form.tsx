@@ -77,6 +77,8 @@ function toFormInput(product: Product | undefined): DefaultValues<ProductFormInp
     battery_health_pct: product?.battery_health_pct != null ? String(product.battery_health_pct) : '',
     battery_cycles: product?.battery_cycles != null ? String(product.battery_cycles) : '',
     img: urlPhoto?.card ?? '',
+    offers_enabled: product?.offers_enabled ?? true,
+    offer_floor: product?.offer_floor_cents != null ? centsToInput(product.offer_floor_cents) : '',
   }
 }
 
@@ -325,6 +327,25 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
           <input type="number" inputMode="decimal" min={0} step={0.01} {...register('original_price')} />
         </FormField>
         <FeeHint className="text-slate-700 text-sm sm:col-span-2" price={watch('resale_price')} />
+        <label className="flex min-h-11 items-center gap-3 text-slate-800 text-sm sm:col-span-2">
+          <input type="checkbox" className="size-5 accent-accent" {...register('offers_enabled')} />
+          <span>
+            <span className="font-medium">Take offers on this laptop</span>
+            <span className="block text-slate-600 text-xs">
+              Buyers can propose a lower price; you accept, decline or answer with yours. Your price stays as
+              it is for everyone else.
+            </span>
+          </span>
+        </label>
+        {watch('offers_enabled') === false ? null : (
+          <FormField
+            label="Decline offers under ($)"
+            hint="Optional. Offers under this are declined at once; offers under half your price never reach you."
+            error={err('offer_floor')}
+          >
+            <input type="number" inputMode="decimal" min={0} step={0.01} {...register('offer_floor')} />
+          </FormField>
+        )}
       </FormSection>
 
       <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
