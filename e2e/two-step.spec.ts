@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { base32 } from '@better-auth/utils/base32'
+import { createOTP } from '@better-auth/utils/otp'
+import { expect, request as playwrightRequest, test } from '@playwright/test'
+import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+
+// Two-step sign-in: turning it on in Security settings with the typed key, then signing in with a code; and an
+// admin without it, on a server that requires it, stopped with a message on how to turn it on.
+
+const PASSWORD = 'laptop-market-e2e-2'
+
+/** The code an authenticator app set up with this typed key shows now. */
+async function codeFor(typedKey: string): Promise<string> {
+  const secret = new TextDecoder().decode(base32.decode(typedKey.replace(/\s/g, '')))
+  return createOTP(secret, { digits: 6, period: 30 }).totp()
+}
+
+test('turn on two-step sign-in, then sign in with a code', async ({ page, baseURL }) => {
+  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+  const person = { name: `Two Step ${id}`, email: `two-step-${id}@example.test`, password: PASSWORD }
+  const api = await playwrightRequest.newContext({ baseURL })
+  expect((await api.post('/api/auth/sign-up/email', { data: { ...person, role: 'buyer' } })).ok()).toBe(true)
+  await api.dispose()
+
+  await page.goto('/login')
+  await page.getByLabel('Email Address').fill(person.email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await expect(page).toHaveURL(/\/$/)
+
+  await page.goto('/dashboard/security')
+  await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
+  await page.getByRole('form', { name: 'Confirm your password' }).getByLabel('Your password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible()
+  const typedKey = (await page.getByTestId('totp-secret').textContent()) ?? ''
+  await page.getByLabel('Code from the app').fill(await codeFor(typedKey))
+  await page.getByRole('button', { name: 'Turn on', exact: true }).click()
+  await expect(page.getByText('Two-step sign-in is on')).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem')).toHaveCount(10)
+
+  // A new browser session: the password alone is not enough any more.
+  await page.context().clearCookies()
+  await page.goto('/login?from=/dashboard/security')
+  await page.getByLabel('Email Address').fill(person.email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await expect(page.getByRole('form', { name: 'Sign-in code' })).toBeVisible()
+  await page.getByLabel('Code', { exact: true }).fill('000000')
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText(/invalid|not right/i)).toBeVisible()
+  await page.getByLabel('Code', { exact: true }).fill(await codeFor(typedKey))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page).toHaveURL(/\/dashboard\/security$/)
+  await expect(page.getByRole('heading', { name: 'Where you are signed in' })).toBeVisible()
+  await expect(page.getByText('Entered a sign-in code').first()).toBeVisible()
+})
+
+test.describe('on a server that requires two-step sign-in of admins', () => {
+  let server: ChildProcess | undefined
+  let base = ''
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000)
+    const port = Number(process.env.E2E_PORT ?? 4173) + 100
+    base = `http://127.0.0.1:${port}`
+    server = spawn(process.execPath, ['scripts/e2e-server.mjs'], {
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        E2E_PORT: String(port),
+        E2E_DATA_DIR: '',
+        PUBLIC_URL: base,
+        REQUIRE_ADMIN_TWO_FACTOR: 'true',
+      },
+    })
+    const until = Date.now() + 150_000
+    for (;;) {
+      const ok = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+      if (ok) break
+      if (Date.now() > until) throw new Error('the second server did not start')
+      await new Promise((r) => setTimeout(r, 1000))
+    }
+  })
+
+  test.afterAll(() => {
+    server?.kill('SIGTERM')
+  })
+
+  test('an admin without two-step sign-in is stopped, with how to turn it on', async ({ page }) => {
+    const admin = DEMO_ACCOUNTS.find((a) => a.role === 'admin')
+    if (!admin) throw new Error('no demo admin')
+    await page.goto(`${base}/login?from=/dashboard/reportedItems`)
+    await page.getByLabel('Email Address').fill(admin.email)
+    await page.getByLabel('Password').fill(admin.password)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page).toHaveURL(/\/dashboard\/reportedItems$/)
+    await expect(page.getByText(/Admin tools need two-step sign-in/).first()).toBeVisible()
+    const answer = await page.request.get(`${base}/api/reports`)
+    expect(answer.status()).toBe(403)
+    expect((await answer.json()).error.message).toMatch(/Turn it on under Dashboard → Security/)
+    // Their own Security page still works, so they can turn it on.
+    await page.goto(`${base}/dashboard/security`)
+    await expect(page.getByRole('button', { name: 'Turn on two-step sign-in' })).toBeVisible()
+  })
+})
