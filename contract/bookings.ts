@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { pagingFields } from './paging'
+import { singleLine } from './text'
 
 /**
  * What a buyer sends to book. The seed's client also sent productName, userName, email, price and
@@ -14,11 +15,14 @@ export const NewBooking = z.strictObject({
     .min(1, 'Phone number is required')
     .max(30, 'Phone number is too long')
     .regex(/^\+?[0-9 ()-]{6,30}$/, 'Enter a valid phone number'),
-  location: z
-    .string({ error: 'Location is required' })
-    .trim()
-    .min(2, 'Location is required')
-    .max(120, 'Location is too long'),
+  location: singleLine(
+    z
+      .string({ error: 'Location is required' })
+      .trim()
+      .min(2, 'Location is required')
+      .max(120, 'Location is too long'),
+    'Location',
+  ),
   productName: z.unknown().optional(),
   userName: z.unknown().optional(),
   email: z.unknown().optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { BatteryReportSource } from './battery-reports'
 import { Booking } from './bookings'
 import { pagingFields } from './paging'
+import { singleLine } from './text'
 
 /** The grades a listing can carry, best first: the one list the schema, the server and the web app use. */
 export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const
@@ -200,11 +201,14 @@ const Price = (label: string) =>
 
 /** Fields a seller writes. Seller identity, posting date, advertise and sale state are never taken from here. */
 export const ProductFields = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(3, 'Name must be at least 3 characters')
-    .max(120, 'Name is too long'),
+  name: singleLine(
+    z
+      .string({ error: 'Name is required' })
+      .trim()
+      .min(3, 'Name must be at least 3 characters')
+      .max(120, 'Name is too long'),
+    'Name',
+  ),
   category_id: z.uuid({ message: 'Please select a category' }),
   seller_phone: z
     .string({ error: 'Phone number is required' })
@@ -218,11 +222,14 @@ export const ProductFields = z.object({
     .min(20, 'Describe the laptop in at least 20 characters')
     .max(2000, 'Description is too long'),
   condition: z.enum(CONDITIONS, { error: 'Choose Excellent, Good or Fair' }),
-  location: z
-    .string({ error: 'Location is required' })
-    .trim()
-    .min(2, 'Location is required')
-    .max(120, 'Location is too long'),
+  location: singleLine(
+    z
+      .string({ error: 'Location is required' })
+      .trim()
+      .min(2, 'Location is required')
+      .max(120, 'Location is too long'),
+    'Location',
+  ),
   uses: z.preprocess(
     fromFormNumber,
     z
@@ -231,11 +238,14 @@ export const ProductFields = z.object({
       .min(0, 'Years of use cannot be negative')
       .max(30, 'Years of use must be at most 30'),
   ),
-  processor: z
-    .string({ error: 'Processor is required' })
-    .trim()
-    .min(2, 'Processor is required')
-    .max(80, 'Processor is too long'),
+  processor: singleLine(
+    z
+      .string({ error: 'Processor is required' })
+      .trim()
+      .min(2, 'Processor is required')
+      .max(80, 'Processor is too long'),
+    'Processor',
+  ),
   ram_gb: z.preprocess(
     fromFormNumber,
     z
@@ -285,8 +295,9 @@ export const ProductFields = z.object({
   /** Offers under this many dollars are declined at once; empty or null: no floor of the seller's own. */
   offer_floor: z.preprocess(fromOptionalFormNumber, Price('Offer floor').nullable().optional()),
   /**
-   * Uploaded photos by id, in order (1 to 6), and/or one https image URL. Every viewer's browser loads it
-   * from that host, so plain http (readable and changeable on the way) is refused.
+   * Uploaded photos by id, in order (1 to 6), and/or one https image URL, which the server fetches once and
+   * stores like an upload (viewers' browsers never call that host); a path under /media/ must be the seller's
+   * own upload. Plain http (readable and changeable on the way) is refused.
    */
   images: z
     .array(z.uuid({ message: 'Unknown photo' }))

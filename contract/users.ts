@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { singleLine } from './text'
 
 /** Every role an account can hold: the one list the database, the server and the web app read. */
 export const ROLES = ['buyer', 'seller', 'admin'] as const
@@ -44,6 +45,8 @@ export const UserRecordList = z.array(UserRecord)
 
 export const UserListQuery = z.strictObject({
   q: z.string().trim().max(100).optional(),
+  /** All Buyers only: just the buyers, or just the admins (both when absent). */
+  role: z.enum(['buyer', 'admin'], { error: 'Choose buyer or admin' }).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(20),
 })
@@ -51,7 +54,7 @@ export type UserListQuery = z.infer<typeof UserListQuery>
 
 /** The seed's body for POST /buyers and /sellers. The role never makes anyone an admin. */
 export const NewUserRecord = z.strictObject({
-  name: z.string().trim().min(1, 'Name is required').max(100),
+  name: singleLine(z.string().trim().min(1, 'Name is required').max(100), 'Name'),
   email: z.email({ message: 'Email Address is required' }).max(254),
   role: z.string().max(20).optional(),
 })

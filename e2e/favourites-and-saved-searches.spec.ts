@@ -45,7 +45,7 @@ async function list(seller: APIRequestContext, brand: Brand, name: string, price
       ram_gb: 16,
       storage_gb: 512,
       screen_inches: 14,
-      img: 'https://images.example.test/laptop.jpg',
+      img: '/images/laptop-placeholder.svg',
     },
   })
   expect(res.status(), await res.text()).toBe(201)

@@ -56,6 +56,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     // Every journey signs up its own accounts, and holds laptops, from this one address.
     SIGNUPS_PER_ADDRESS_PER_HOUR: '0',
     LIVE_HOLDS_PER_ADDRESS: '1000',
+    UPLOADS_PER_MINUTE: '0',
   },
 })
 

@@ -13,6 +13,7 @@ import type { Sessions } from './lib/session'
 import type { MediaStorage } from './lib/storage'
 import type { Mail } from './mail/mail'
 import type { PaymentProvider } from './modules/payments/provider'
+import type { FetchOutsideImage } from './modules/uploads/outside-image'
 import type { ViewCounter } from './modules/views/view-counter'
 
 export type AppContext = {
@@ -31,6 +32,8 @@ export type AppContext = {
   mail: Mail
   /** How cards are taken and refunded (Stripe, or the built-in test processor): chosen once, shared by all. */
   payments: PaymentProvider
+  /** Fetches an outside https image a seller names, once (server/modules/uploads/outside-image.ts). */
+  fetchImage: FetchOutsideImage
   /** Listing page views, batched (server/modules/views). */
   views: ViewCounter
   /** Set on SIGTERM: health answers 503 so the balancer stops sending while requests in flight finish. */

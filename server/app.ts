@@ -67,6 +67,8 @@ import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
 import { reviewRoutes } from './modules/reviews/reviews.routes'
 import { savedSearchRoutes } from './modules/saved-searches/saved-searches.routes'
+import { type FetchOutsideImage, fetchOutsideImage } from './modules/uploads/outside-image'
+import { registerPhotoCleanup } from './modules/uploads/photo-cleanup'
 import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
 import { ViewCounter } from './modules/views/view-counter'
@@ -89,6 +91,8 @@ export type BuildAppOptions = {
   jobPollMs?: number
   /** Defaults to SMTP_URL's server, else `.eml` files under DATA_DIR/mail. */
   mailTransport?: MailTransport
+  /** Fetches an outside image a seller names; defaults to the real, public-addresses-only fetch. */
+  fetchImage?: FetchOutsideImage
 }
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -166,6 +170,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   const views = new ViewCounter(database.db, {
     redisUrl: config.redisUrl,
     redisKeyPrefix: config.redisKeyPrefix,
+    counters,
+    perAddressPerDay: config.viewsPerAddressPerDay,
     onError: (err) => app.log.warn({ err }, 'Could not write listing views'),
   })
   app.addHook('onClose', () => views.close())
@@ -183,9 +189,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     payments: choosePaymentProvider(config, mail),
     lifecycle: { draining: false },
     views,
+    fetchImage: opts.fetchImage ?? fetchOutsideImage,
   })
   // Scheduled sweeps: listing expiry (hourly) and the price guide's rebuild (daily).
   registerExpiryJobs(app.ctx)
+  registerPhotoCleanup(app.ctx)
   registerDealJobs(app.ctx)
   registerMessageJobs(app.ctx)
   registerOfferJobs(app.ctx)

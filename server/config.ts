@@ -53,8 +53,12 @@ const Env = z.object({
   HOLD_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   HOLDS_PER_LISTING_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
   LIVE_HOLDS_PER_BUYER: z.coerce.number().int().min(1).max(100).default(3),
+  OPEN_BOOKINGS_PER_BUYER: z.coerce.number().int().min(1).max(1000).default(5),
   LIVE_HOLDS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(3),
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(10),
+  UPLOADS_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(10),
+  UNATTACHED_PHOTOS_PER_SELLER: z.coerce.number().int().min(1).max(10_000).default(30),
+  VIEWS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(0).max(100_000).default(3),
   AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   // Offers: how long an offer or a counter waits for its answer before it expires
   OFFER_HOURS: z.coerce.number().int().min(1).max(720).default(48),
@@ -113,8 +117,16 @@ export type Config = {
   accessTokenTtlSeconds: number
   /** Changes (POST, PUT, PATCH, DELETE) allowed per client address per minute; 0 turns the limit off. */
   rateLimitPerMinute: number
+  /** Unpaid bookings of listings still on sale, from the last 7 days, one buyer may have. */
+  openBookingsPerBuyer: number
   /** Email sign-ups allowed per client address per hour; 0 turns the limit off. */
   signupsPerAddressPerHour: number
+  /** Photos uploaded per client address per minute (each costs about a second of CPU); 0 turns it off. */
+  uploadsPerMinute: number
+  /** Photos a seller may have uploaded and not yet put on a listing. */
+  unattachedPhotosPerSeller: number
+  /** Views of one listing counted per client address per day, whoever the visitors are; 0 turns the cap off. */
+  viewsPerAddressPerDay: number
   /** Which proxies' X-Forwarded-For to believe for the client address (limits are per address). */
   trustProxy: boolean | number | string
   /** Present when "Continue with Google" is configured; the issuer is configurable for local providers. */
@@ -233,6 +245,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requireAdminTwoFactor: (e.REQUIRE_ADMIN_TWO_FACTOR ?? String(e.NODE_ENV === 'production')) === 'true',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    openBookingsPerBuyer: e.OPEN_BOOKINGS_PER_BUYER,
+    viewsPerAddressPerDay: e.VIEWS_PER_ADDRESS_PER_DAY,
+    uploadsPerMinute: e.UPLOADS_PER_MINUTE,
+    unattachedPhotosPerSeller: e.UNATTACHED_PHOTOS_PER_SELLER,
     trustProxy:
       e.TRUST_PROXY === 'false' || e.TRUST_PROXY === ''
         ? false

@@ -319,7 +319,11 @@ export const productImages = pgTable(
     detailUrl: text('detail_url').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('product_images_position_idx').on(t.productId, t.position)],
+  (t) => [
+    uniqueIndex('product_images_position_idx').on(t.productId, t.position),
+    // Whether an upload is on a listing (the seller's quota of photos not on one, and their removal).
+    index('product_images_card_url_idx').on(t.cardUrl),
+  ],
 )
 
 /** Every word of every listing's title: the vocabulary a misspelt search word is corrected against. */
@@ -882,7 +886,10 @@ export const favourites = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     savedPriceCents: integer('saved_price_cents').notNull(),
+    /** The lowest price announced for this favourite (the saved price at first): a drop alerts only below it. */
     alertPriceCents: integer('alert_price_cents').notNull(),
+    /** When the last price drop was announced for this favourite: at most one a day. */
+    priceAlertedAt: timestamp('price_alerted_at', { withTimezone: true }),
     savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

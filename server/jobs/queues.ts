@@ -68,6 +68,13 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 120,
   }),
+  // Removing photos uploaded more than a day ago and never put on a listing (hourly): a repeat finds nothing.
+  'uploads.cleanup': queue<Record<string, never>>({
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 600,
+  }),
   // A message still unread a few minutes after it was sent: emails its reader once per conversation.
   'messages.unread': queue<{ bookingId: string; userId: string }>({
     retryLimit: 5,

@@ -9,6 +9,7 @@ import { APIError } from 'better-auth/api'
 import { genericOAuth } from 'better-auth/plugins/generic-oauth'
 import { twoFactor } from 'better-auth/plugins/two-factor'
 import { eq } from 'drizzle-orm'
+import { hasLineBreakOrControl, hasVisibleCharacter, withoutBidiControls } from '#contract/text'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { accounts, sessions, twoFactors, users, verifications } from '#server/db/schema'
@@ -38,14 +39,21 @@ export function resolveAuthSecret(config: Config): string {
 
 /** A name as others see it in tables and toasts: trimmed, 1 to 100 characters. */
 function checkedName(name: unknown): string {
-  const trimmed = typeof name === 'string' ? name.trim() : ''
+  // Bidirectional controls are dropped (they make a name read backwards); a name must show something.
+  const trimmed = typeof name === 'string' ? withoutBidiControls(name).trim() : ''
   if (!trimmed) throw new APIError('BAD_REQUEST', { message: 'Name is required', code: 'INVALID_NAME' })
   if (trimmed.length > 100) {
     throw new APIError('BAD_REQUEST', { message: 'Name is too long', code: 'INVALID_NAME' })
   }
-  if (hasControlCharacter(trimmed)) {
+  if (hasControlCharacter(trimmed) || hasLineBreakOrControl(trimmed)) {
     throw new APIError('BAD_REQUEST', {
       message: 'The name must not contain control characters',
+      code: 'INVALID_NAME',
+    })
+  }
+  if (!hasVisibleCharacter(trimmed)) {
+    throw new APIError('BAD_REQUEST', {
+      message: 'The name must have a visible character',
       code: 'INVALID_NAME',
     })
   }

@@ -1,4 +1,5 @@
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
@@ -82,6 +83,11 @@ export class S3MediaStorage implements MediaStorage {
       if (isMissing(err)) return false
       throw err
     }
+  }
+
+  async remove(key: string): Promise<void> {
+    if (!isSafeKey(key)) throw new Error(`Unsafe media key: ${key}`)
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }))
   }
 
   url(key: string): string {

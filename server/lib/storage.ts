@@ -14,6 +14,8 @@ export interface MediaStorage {
   put(key: string, data: Buffer): Promise<void>
   read(key: string): Promise<Buffer | undefined>
   exists(key: string): Promise<boolean>
+  /** Deletes the object; a missing one is not an error. */
+  remove(key: string): Promise<void>
   /** The URL the browser uses for the object. */
   url(key: string): string
 }
@@ -57,6 +59,10 @@ export class LocalMediaStorage implements MediaStorage {
     return (await this.read(key)) !== undefined
   }
 
+  async remove(key: string): Promise<void> {
+    await fsp.rm(this.resolve(key), { force: true })
+  }
+
   url(key: string): string {
     return `${MEDIA_PREFIX}${key}`
   }
@@ -92,6 +98,10 @@ export class DatabaseMediaStorage implements MediaStorage {
     return row !== undefined
   }
 
+  async remove(key: string): Promise<void> {
+    await this.db.delete(mediaObjects).where(eq(mediaObjects.key, key))
+  }
+
   url(key: string): string {
     return `${MEDIA_PREFIX}${key}`
   }
@@ -109,6 +119,9 @@ export class MemoryMediaStorage implements MediaStorage {
   }
   async exists(key: string) {
     return this.files.has(key)
+  }
+  async remove(key: string) {
+    this.files.delete(key)
   }
   url(key: string) {
     return `${MEDIA_PREFIX}${key}`

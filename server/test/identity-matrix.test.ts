@@ -124,7 +124,7 @@ const newListing = (f: Fixtures) => ({
   ram_gb: 16,
   storage_gb: 512,
   screen_inches: 14,
-  img: 'https://images.example.test/laptop.jpg',
+  img: '/images/laptop-placeholder.svg',
 })
 
 const BOUNDARY = 'matrix-photo-boundary'
@@ -509,6 +509,12 @@ const ROWS: Row[] = [
     method: 'PUT',
     route: '/api/buyers/admin/{id}',
     url: async (f) => `/api/buyers/admin/${(await f.freshUser('buyer')).id}`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/buyers/admin/{id}',
+    url: async (f) => `/api/buyers/admin/${(await f.freshUser('admin')).id}`,
     expected: ADMIN_ONLY,
   },
   {

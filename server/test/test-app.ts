@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { type AppInstance, buildApp } from '#server/app'
+import { type AppInstance, type BuildAppOptions, buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import { type Database, type Db, openDatabase } from '#server/db/client'
 import { MemoryMediaStorage } from '#server/lib/storage'
@@ -56,7 +56,10 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
   }
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Pick<BuildAppOptions, 'fetchImage'> = {},
+): Promise<TestApp> {
   const { database, drop } = await openTestDatabase()
   const storage = new MemoryMediaStorage()
   const config = loadConfig({
@@ -67,6 +70,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // Test files sign up many accounts and take many holds from one address; the limits' own tests set them.
     SIGNUPS_PER_ADDRESS_PER_HOUR: '0',
     LIVE_HOLDS_PER_ADDRESS: '1000',
+    OPEN_BOOKINGS_PER_BUYER: '1000',
+    UPLOADS_PER_MINUTE: '0',
     ...env,
   })
   const outbox: OutgoingEmail[] = []
@@ -82,7 +87,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
           },
           close() {},
         }
-  const app = await buildApp({ config, database, storage, logger: false, mailTransport })
+  const app = await buildApp({ config, database, storage, logger: false, mailTransport, ...options })
   await app.ready()
   return {
     app,

@@ -358,6 +358,8 @@ async function priceChanged(tx: Db, productId: string): Promise<number> {
   if (!product) return 0
   // In whole percent, so the comparison stays in integers: price * 100 <= told * 95.
   const keepPct = Math.round((1 - PRICE_DROP_ALERT_SHARE) * 100)
+  // A drop alerts only below the lowest price already announced for the favourite (raising the price and
+  // lowering it again announces nothing), and at most once a day per favourite.
   const dropped = await tx
     .select({ userId: favourites.userId, oldPrice: favourites.alertPriceCents, delivery: deliveryOf })
     .from(favourites)
@@ -365,8 +367,11 @@ async function priceChanged(tx: Db, productId: string): Promise<number> {
       and(
         eq(favourites.productId, productId),
         sql`${product.price} * 100 <= ${favourites.alertPriceCents} * ${keepPct}`,
+        sql`(${favourites.priceAlertedAt} is null or ${favourites.priceAlertedAt} <= now() - interval '1 day')`,
       ),
     )
+    .for('update')
+  if (dropped.length === 0) return 0
   const told = dropped.filter((d) => d.delivery !== 'off')
   if (told.length > 0) {
     await tx.insert(alertItems).values(
@@ -380,14 +385,17 @@ async function priceChanged(tx: Db, productId: string): Promise<number> {
       })),
     )
   }
-  // The next drop is measured from the price told now, or from a higher price the seller moved back up to.
+  // The next drop is measured from the price announced now, never from a higher one the seller moved back to.
   await tx
     .update(favourites)
-    .set({ alertPriceCents: product.price })
+    .set({ alertPriceCents: product.price, priceAlertedAt: sql`now()` })
     .where(
       and(
         eq(favourites.productId, productId),
-        sql`(${product.price} * 100 <= ${favourites.alertPriceCents} * ${keepPct} or ${product.price} > ${favourites.alertPriceCents})`,
+        inArray(
+          favourites.userId,
+          dropped.map((d) => d.userId),
+        ),
       ),
     )
   return told.length

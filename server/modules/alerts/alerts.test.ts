@@ -378,6 +378,43 @@ describe('alerts, by the matcher job and the email worker', () => {
     )
   })
 
+  it('announces a drop only below the lowest price already announced, and once a day per favourite', async () => {
+    const fav = await createProduct(t.db, {
+      seller,
+      brand: dell,
+      resalePriceCents: 50000,
+      name: 'XPS 13 Plus',
+    })
+    await call('PUT', `/api/favourites/${fav.id}`, buyer)
+    const price = (dollars: number) =>
+      call('PATCH', `/api/products/${fav.id}`, seller, { resale_price: dollars })
+    await price(470)
+    await runAlerts({ due: true })
+    const [first] = await smtp.waitFor(1)
+    expect(first?.subject).toBe('Price drop: “XPS 13 Plus” is now $470 (was $500)')
+
+    // Raising the price and lowering it again, to send the same "price drop" again: nothing is sent.
+    await price(520)
+    await runAlerts({ due: true })
+    await price(470)
+    await runAlerts({ due: true })
+    // A real drop below $470, but on the same day: still nothing.
+    await price(440)
+    await runAlerts({ due: true })
+    await t.app.ctx.jobs.drain('email')
+    expect(smtp.received).toHaveLength(1)
+
+    // A day later the next drop below the lowest announced price is told, measured from it.
+    await t.db
+      .update(favourites)
+      .set({ priceAlertedAt: new Date(Date.now() - 25 * 3600_000) })
+      .where(eq(favourites.productId, fav.id))
+    await price(410)
+    await runAlerts({ due: true })
+    const [, second] = await smtp.waitFor(2)
+    expect(second?.subject).toBe('Price drop: “XPS 13 Plus” is now $410 (was $470)')
+  })
+
   it('emails the people who saved a laptop when a hold ends unpaid and it is available again', async () => {
     const fav = await createProduct(t.db, { seller, brand: dell, name: 'Surface Laptop 4' })
     await call('PUT', `/api/favourites/${fav.id}`, buyer)

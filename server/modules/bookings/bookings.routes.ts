@@ -31,11 +31,11 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['bookings'],
         summary: 'Book a laptop (price, name and image come from the listing; the buyer from the session)',
         body: NewBooking,
-        response: { 201: Inserted, ...errors },
+        response: { 201: Inserted, ...errors, 429: ErrorBody },
       },
     },
     async (req, reply) => {
-      const id = await createBooking(db, caller(req), req.body, mail)
+      const id = await createBooking(db, caller(req), req.body, mail, config.openBookingsPerBuyer)
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )

@@ -115,6 +115,7 @@ export async function createBooking(
   buyer: SessionUser,
   input: NewBooking,
   mail: DealMail,
+  openBookingsPerBuyer = Number.POSITIVE_INFINITY,
 ): Promise<string> {
   const [product] = await db
     .select({
@@ -135,6 +136,28 @@ export async function createBooking(
   if (product.isSold) throw new AppError('CONFLICT', 'This laptop has already been sold')
   if (product.expiredAt) throw new AppError('CONFLICT', 'This listing has expired')
   return db.transaction(async (tx) => {
+    // Each booking emails the seller, so a buyer's open (unpaid, still on sale) bookings of the last week are
+    // limited; one buyer's bookings are taken one at a time, so parallel requests cannot slip under it.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, buyer.id)).for('update')
+    const [open] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(bookings)
+      .innerJoin(products, eq(products.id, bookings.productId))
+      .where(
+        and(
+          eq(bookings.buyerId, buyer.id),
+          eq(bookings.isPaid, false),
+          eq(products.isSold, false),
+          sql`${products.removedAt} is null`,
+          sql`${bookings.createdAt} > now() - interval '7 days'`,
+        ),
+      )
+    if ((open?.n ?? 0) >= openBookingsPerBuyer) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `You have ${open?.n} unpaid bookings from the last 7 days, the most at once. Pay for one of them, or book again once the oldest is a week old.`,
+      )
+    }
     const inserted = await tx
       .insert(bookings)
       .values({

@@ -34,7 +34,7 @@ import { searchProducts, suggest } from './search.queries'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, cache, config } = app.ctx
+  const { db, cache, config, storage, fetchImage } = app.ctx
   // Alerts are matched by a job once the change has committed; the minute's sweep catches any kick lost here.
   const matchAlertsSoon = (log: FastifyBaseLogger) => {
     kickAlertMatching(app.ctx.jobs).catch((err) => log.warn({ err }, 'Could not queue alert matching'))
@@ -128,7 +128,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const seller = caller(req)
-      const id = await createProduct(db, seller, req.body)
+      const id = await createProduct(db, seller, req.body, { storage, fetchImage })
       matchAlertsSoon(req.log)
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
@@ -173,7 +173,10 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const seller = caller(req)
-      const { modified, notices } = await updateProduct(db, seller, req.params.id, req.body)
+      const { modified, notices } = await updateProduct(db, seller, req.params.id, req.body, {
+        storage,
+        fetchImage,
+      })
       if (req.body.resale_price !== undefined) matchAlertsSoon(req.log)
       // The seed's answer, with `notices` only when there is something to tell.
       return notices.length > 0

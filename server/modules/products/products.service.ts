@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { DELETE_BLOCKED, OPEN_SALE_STATUSES, type OpenSaleStatus } from '#contract/bookings'
 import type { ListPageQuery } from '#contract/paging'
 import { batteryGradeProblem, type NewProduct, type Product, type ProductUpdate } from '#contract/products'
@@ -8,12 +8,15 @@ import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import { canActFor, type SessionUser } from '#server/lib/session'
+import { MEDIA_PREFIX, type MediaStorage } from '#server/lib/storage'
 import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.jobs'
 import { keepReportedBattery } from '#server/modules/battery-reports/battery-reports.service'
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
 import { savedCounts } from '#server/modules/favourites/favourites.service'
 import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers/offers.jobs'
+import type { FetchOutsideImage } from '#server/modules/uploads/outside-image'
+import { createUpload } from '#server/modules/uploads/uploads.service'
 import { countUpTo, listPaging, type PagedList } from './paging'
 import { selectPageRows, toProduct } from './products.queries'
 
@@ -22,8 +25,53 @@ type Photo = { cardUrl: string; detailUrl: string }
 
 const toCents = (dollars: number) => Math.round(dollars * 100)
 
+/** Where a listing's photo from an image URL comes from: fetched once and stored like an upload. */
+export type PhotoSources = { storage: MediaStorage; fetchImage: FetchOutsideImage }
+
+/**
+ * The photo an image URL names, always one we serve: a path under /media/ must be the seller's own upload; an
+ * outside https image is fetched once, checked and stored like an upload; our own /images/ stay as they are.
+ */
+async function photoFromUrl(db: Db, seller: SessionUser, url: string, sources: PhotoSources): Promise<Photo> {
+  if (url.startsWith(MEDIA_PREFIX)) {
+    const [own] = await db
+      .select({ cardUrl: uploads.cardUrl, detailUrl: uploads.detailUrl })
+      .from(uploads)
+      .where(and(eq(uploads.uploaderId, seller.id), or(eq(uploads.cardUrl, url), eq(uploads.detailUrl, url))))
+      .limit(1)
+    if (!own) {
+      const message = 'Use a photo you uploaded yourself'
+      throw new AppError('VALIDATION', message, { img: message })
+    }
+    return own
+  }
+  if (!url.startsWith('https://')) return { cardUrl: url, detailUrl: url }
+  let data: Buffer
+  try {
+    data = await sources.fetchImage(url)
+  } catch (err) {
+    const message = `We could not use the image at that address: ${err instanceof Error ? err.message : 'it could not be fetched'}`
+    throw new AppError('VALIDATION', message, { img: message })
+  }
+  try {
+    const upload = await createUpload(db, sources.storage, seller, data)
+    return { cardUrl: upload.card, detailUrl: upload.detail }
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'VALIDATION') {
+      throw new AppError('VALIDATION', err.message, { img: err.message })
+    }
+    throw err
+  }
+}
+
 /** The photos a listing will show: the seller's own uploads in the given order, then an image URL. */
-async function resolvePhotos(db: Db, seller: SessionUser, uploadIds: string[], imageUrl: string | undefined) {
+async function resolvePhotos(
+  db: Db,
+  seller: SessionUser,
+  uploadIds: string[],
+  imageUrl: string | undefined,
+  sources: PhotoSources,
+) {
   const photos: Photo[] = []
   if (uploadIds.length > 0) {
     if (new Set(uploadIds).size !== uploadIds.length) {
@@ -42,10 +90,12 @@ async function resolvePhotos(db: Db, seller: SessionUser, uploadIds: string[], i
       photos.push({ cardUrl: row.cardUrl, detailUrl: row.detailUrl })
     }
   }
-  if (imageUrl) photos.push({ cardUrl: imageUrl, detailUrl: imageUrl })
-  if (photos.length === 0)
+  if (photos.length + (imageUrl ? 1 : 0) === 0)
     throw new AppError('VALIDATION', 'Add at least one photo', { images: 'Add at least one photo' })
-  if (photos.length > 6) throw new AppError('VALIDATION', 'At most 6 photos', { images: 'At most 6 photos' })
+  // Counted before an outside image is fetched.
+  if (photos.length + (imageUrl ? 1 : 0) > 6)
+    throw new AppError('VALIDATION', 'At most 6 photos', { images: 'At most 6 photos' })
+  if (imageUrl) photos.push(await photoFromUrl(db, seller, imageUrl, sources))
   return photos
 }
 
@@ -69,13 +119,13 @@ function assertFloorUnderPrice(floorCents: number | null | undefined, priceCents
 }
 
 /** A seller lists a laptop. The seller and the posting date come from the server; it starts available. */
-export async function createProduct(db: Db, seller: SessionUser, input: NewProduct) {
+export async function createProduct(db: Db, seller: SessionUser, input: NewProduct, sources: PhotoSources) {
   await assertBrandExists(db, input.category_id)
   assertFloorUnderPrice(
     input.offer_floor == null ? null : toCents(input.offer_floor),
     toCents(input.resale_price),
   )
-  const photos = await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
+  const photos = await resolvePhotos(db, seller, input.images ?? [], input.img || undefined, sources)
   const id = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(products)
@@ -125,7 +175,13 @@ async function getOwnProduct(db: Db, user: SessionUser, id: string, adminToo = f
   return row
 }
 
-export async function updateProduct(db: Db, seller: SessionUser, id: string, input: ProductUpdate) {
+export async function updateProduct(
+  db: Db,
+  seller: SessionUser,
+  id: string,
+  input: ProductUpdate,
+  sources: PhotoSources,
+) {
   const current = await getOwnProduct(db, seller, id)
   if (current.isSold) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
   if (input.category_id) await assertBrandExists(db, input.category_id)
@@ -143,7 +199,7 @@ export async function updateProduct(db: Db, seller: SessionUser, id: string, inp
   }
   const photos =
     input.images !== undefined || input.img
-      ? await resolvePhotos(db, seller, input.images ?? [], input.img || undefined)
+      ? await resolvePhotos(db, seller, input.images ?? [], input.img || undefined, sources)
       : undefined
   const set: Partial<typeof products.$inferInsert> = {
     updatedAt: new Date(),

@@ -5,6 +5,7 @@ import { AppError } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import type { MediaStorage } from '#server/lib/storage'
 import { storeListingPhoto } from './images'
+import { countUnattachedPhotos, UNATTACHED_PHOTO_HOURS } from './photo-cleanup'
 
 /**
  * A seller's listing photo: checked and resized into its two sizes in storage, then recorded as theirs so
@@ -15,7 +16,16 @@ export async function createUpload(
   storage: MediaStorage,
   seller: SessionUser,
   data: Buffer,
+  unattachedPerSeller = Number.POSITIVE_INFINITY,
 ): Promise<Upload> {
+  // Checked before the picture is worked on (about a second of CPU each).
+  const waiting = await countUnattachedPhotos(db, seller.id)
+  if (waiting >= unattachedPerSeller) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `You have ${waiting} uploaded photos that are not on a listing yet, the most we keep. Add them to a listing, or wait: photos not on any listing are removed after ${UNATTACHED_PHOTO_HOURS} hours. Then upload more.`,
+    )
+  }
   let photo: Awaited<ReturnType<typeof storeListingPhoto>>
   try {
     photo = await storeListingPhoto(storage, data)

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { Redis } from 'ioredis'
 import { isbot } from 'isbot'
 import type { Db } from '#server/db/client'
+import type { CounterStore } from '#server/lib/rate-limit'
 
 // Page views of listings, counted cheaply: one row per listing per day (product_views), a visitor counted
 // once a day per listing, known bots ignored, and the counts written in one statement every few seconds
@@ -14,7 +15,11 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** Visitors remembered per day without Redis; past it a day's newest visitors count again (never unbounded). */
 const MAX_SEEN_PER_DAY = 200_000
 
-export type Visitor = { address: string; userAgent: string | undefined }
+/**
+ * `who`: something the visitor cannot vary per request for free: the account when signed in, else a first-party
+ * cookie the server issued (with the address). The user agent only tells bots apart.
+ */
+export type Visitor = { address: string; userAgent: string | undefined; who?: string }
 
 /** The UTC day of a moment, as `YYYY-MM-DD`. */
 export const dayOf = (at: Date) => at.toISOString().slice(0, 10)
@@ -64,6 +69,8 @@ export class ViewCounter {
   private readonly seen: SeenStore
   private readonly timer: NodeJS.Timeout
   private flushing: Promise<void> = Promise.resolve()
+  private readonly perAddressPerDay: number
+  private readonly counters: CounterStore | undefined
 
   constructor(
     private readonly db: Db,
@@ -72,8 +79,13 @@ export class ViewCounter {
       redisKeyPrefix?: string
       flushEveryMs?: number
       onError?: (err: unknown) => void
+      /** Views counted per client address per listing per day, whoever the visitors are (0: no cap). */
+      perAddressPerDay?: number
+      counters?: CounterStore
     } = {},
   ) {
+    this.perAddressPerDay = opts.perAddressPerDay ?? 0
+    this.counters = opts.counters
     this.seen = opts.redisUrl
       ? new RedisSeen(opts.redisUrl, `${opts.redisKeyPrefix ?? 'lm:'}views:`)
       : new MemorySeen()
@@ -88,10 +100,15 @@ export class ViewCounter {
     if (!visitor.userAgent || isbot(visitor.userAgent)) return false
     const day = dayOf(now)
     const who = createHash('sha256')
-      .update(`${visitor.address}\n${visitor.userAgent}`)
+      .update(visitor.who ?? `${visitor.address}\n${visitor.userAgent}`)
       .digest('base64url')
       .slice(0, 22)
     if (!(await this.seen.firstToday(day, `${productId}:${who}`))) return false
+    // However many visitors one address claims to be (new cookies, new accounts), it adds a few views a day.
+    if (this.counters && this.perAddressPerDay > 0) {
+      const { count } = await this.counters.increment(`views:${day}:${productId}:${visitor.address}`, DAY_MS)
+      if (count > this.perAddressPerDay) return false
+    }
     const key = `${productId}|${day}`
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1)
     return true

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productViews } from '#server/db/schema'
+import { bearerFor } from '#server/test/auth-helpers'
 import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { dayOf, ViewCounter } from './view-counter'
@@ -34,23 +35,32 @@ async function viewsOf(productId: string) {
     .orderBy(productViews.day)
 }
 
-function visit(productId: string, userAgent?: string, address = '203.0.113.7') {
+function visit(productId: string, userAgent?: string, address = '203.0.113.7', cookie?: string) {
   return t.app.inject({
     method: 'POST',
     url: `/api/products/${productId}/views`,
-    headers: userAgent ? { 'user-agent': userAgent } : {},
+    headers: { ...(userAgent ? { 'user-agent': userAgent } : {}), ...(cookie ? { cookie } : {}) },
     remoteAddress: address,
   })
+}
+
+/** The visitor cookie a first visit was given, as the browser sends it back. */
+function visitorCookieOf(res: Awaited<ReturnType<typeof visit>>): string {
+  const raw = res.headers['set-cookie']
+  const first = (Array.isArray(raw) ? raw[0] : raw) ?? ''
+  return first.split(';')[0] as string
 }
 
 describe('POST /api/products/{id}/views', () => {
   it('counts a visitor once a day, ignores known bots and callers without a browser, and writes in batches', async () => {
     const product = await createProduct(t.db, { seller, brand })
-    const counted = async (ua?: string, address?: string) =>
-      (await visit(product.id, ua, address)).json().counted
+    const counted = async (ua?: string, address?: string, cookie?: string) =>
+      (await visit(product.id, ua, address, cookie)).json().counted
 
-    expect(await counted(BROWSER)).toBe(true)
-    expect(await counted(BROWSER)).toBe(false) // the same visitor again today
+    const first = await visit(product.id, BROWSER)
+    expect(first.json().counted).toBe(true)
+    const cookie = visitorCookieOf(first)
+    expect(await counted(BROWSER, undefined, cookie)).toBe(false) // the same visitor again today
     expect(await counted(PHONE)).toBe(true) // another browser on the same address
     expect(await counted(BROWSER, '198.51.100.20')).toBe(true) // another address
     expect(await counted(GOOGLEBOT)).toBe(false)
@@ -92,5 +102,44 @@ describe('POST /api/products/{id}/views', () => {
     const bad = await visit('not-an-id', BROWSER)
     expect(bad.statusCode).toBe(400)
     expect(Object.keys(bad.json().error.fields)).toContain('id')
+  })
+})
+
+describe('views cannot be inflated by rotating what a visitor sends', () => {
+  const userAgents = Array.from({ length: 10 }, (_, i) => `${BROWSER} Build/${i}`)
+
+  it('one visitor with a new user agent on every request is one view', async () => {
+    const product = await createProduct(t.db, { seller, brand })
+    const cookie = visitorCookieOf(await visit(product.id, BROWSER, '198.51.100.30'))
+    for (const ua of userAgents)
+      expect((await visit(product.id, ua, '198.51.100.30', cookie)).json().counted).toBe(false)
+    await t.app.ctx.views.flush()
+    expect(await viewsOf(product.id)).toEqual([{ day: dayOf(new Date()), views: 1 }])
+  })
+
+  it('a signed-in visitor is one view whatever user agent or cookie they send', async () => {
+    const product = await createProduct(t.db, { seller, brand })
+    const viewer = await createUser(t.db, { role: 'buyer' })
+    const auth = await bearerFor(t.app, viewer)
+    const answers: boolean[] = []
+    for (const ua of userAgents) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/products/${product.id}/views`,
+        headers: { ...auth, 'user-agent': ua },
+        remoteAddress: '198.51.100.31',
+      })
+      answers.push(res.json().counted)
+    }
+    expect(answers.filter(Boolean)).toHaveLength(1)
+  })
+
+  it('an address dropping its cookie and rotating user agents adds at most VIEWS_PER_ADDRESS_PER_DAY views', async () => {
+    const product = await createProduct(t.db, { seller, brand })
+    let counted = 0
+    for (const ua of userAgents) if ((await visit(product.id, ua, '198.51.100.32')).json().counted) counted++
+    expect(counted).toBe(t.app.ctx.config.viewsPerAddressPerDay)
+    await t.app.ctx.views.flush()
+    expect(await viewsOf(product.id)).toEqual([{ day: dayOf(new Date()), views: 3 }])
   })
 })

@@ -1,0 +1,1 @@
+ALTER TABLE "favourites" ADD COLUMN "price_alerted_at" timestamp with time zone;

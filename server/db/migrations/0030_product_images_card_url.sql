@@ -1,0 +1,1 @@
+CREATE INDEX "product_images_card_url_idx" ON "product_images" USING btree ("card_url");
