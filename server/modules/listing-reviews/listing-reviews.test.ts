@@ -57,7 +57,7 @@ const listing = (extra: Record<string, unknown> = {}) => ({
   ram_gb: 16,
   storage_gb: 512,
   screen_inches: 14,
-  img: 'https://images.example.test/laptop.jpg',
+  img: '/images/laptop-placeholder.svg',
   ...extra,
 })
 
