@@ -566,7 +566,9 @@ async function main() {
   const startApp = (port: number) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-scale-'))
     dataDirs.push(dataDir)
-    return spawn(path.join(APP_DIR, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+    // BENCH_APP_ARGS: node flags for the app (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+    const nodeArgs = process.env.BENCH_APP_ARGS?.split(' ').filter(Boolean) ?? []
+    return spawn(path.join(APP_DIR, 'node_modules/.bin/tsx'), [...nodeArgs, 'server/main.ts'], {
       cwd: APP_DIR,
       env: {
         ...process.env,

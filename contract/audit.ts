@@ -7,6 +7,7 @@ import { z } from 'zod'
 export const AUDIT_KINDS = {
   // Admin actions
   'user.make_admin': 'Made an admin',
+  'user.remove_admin': 'Removed an admin',
   'user.delete': 'Deleted an account',
   'seller.verify': 'Verified a seller',
   'report.dismiss': 'Dismissed a report',

@@ -45,6 +45,8 @@ export const UserRecordList = z.array(UserRecord)
 
 export const UserListQuery = z.strictObject({
   q: z.string().trim().max(100).optional(),
+  /** All Buyers only: just the buyers, or just the admins (both when absent). */
+  role: z.enum(['buyer', 'admin'], { error: 'Choose buyer or admin' }).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(20),
 })

@@ -231,10 +231,23 @@ test.describe('admin tools', () => {
     const row = await findRow(page, buyer)
     await expect(row.getByRole('cell').nth(1)).toHaveText('buyer')
     await row.getByRole('button', { name: 'Make Admin' }).click()
-    await expect(page.getByText('Make Admin Successfully')).toBeVisible()
-    await expect(row.getByRole('cell').nth(1)).toHaveText('admin')
-    await expect(row.getByRole('button', { name: 'Make Admin' })).toHaveCount(0)
+    // It asks first, and the answer can be taken back from the Admins list.
+    const dialog = page.getByRole('dialog', { name: `Make ${buyer.name} an admin?` })
+    await expect(dialog).toBeVisible()
     await expectNoSeriousAxeViolations(page)
+    await dialog.getByRole('button', { name: 'Make Admin' }).click()
+    await expect(page.getByText('Make Admin Successfully')).toBeVisible()
+    // An admin is listed under Admins, no longer among the buyers.
+    await expect(page.getByRole('row').filter({ hasText: buyer.email })).toHaveCount(0)
+    await page.getByRole('link', { name: 'Admins' }).click()
+    const adminRow = await findRow(page, buyer)
+    await expect(adminRow.getByRole('cell').nth(1)).toHaveText('admin')
+    await adminRow.getByRole('button', { name: `Remove admin ${buyer.name}` }).click()
+    await page
+      .getByRole('dialog', { name: `Remove ${buyer.name} as an admin?` })
+      .getByRole('button', { name: 'Remove admin' })
+      .click()
+    await expect(page.getByText(`${buyer.name} is no longer an admin`)).toBeVisible()
   })
 
   test('Verify marks a seller verified', async ({ page }) => {

@@ -512,6 +512,12 @@ const ROWS: Row[] = [
     expected: ADMIN_ONLY,
   },
   {
+    method: 'DELETE',
+    route: '/api/buyers/admin/{id}',
+    url: async (f) => `/api/buyers/admin/${(await f.freshUser('admin')).id}`,
+    expected: ADMIN_ONLY,
+  },
+  {
     method: 'PUT',
     route: '/api/sellers/verify/{id}',
     url: async (f) => `/api/sellers/verify/${(await f.freshUser('seller')).id}`,

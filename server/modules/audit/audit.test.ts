@@ -97,6 +97,10 @@ const SUCCESSFUL_CALLS: Record<string, () => Promise<{ url: string; body?: unkno
     const { id } = await f.freshUser('buyer')
     return { url: `/api/buyers/admin/${id}`, target: `user:${id}` }
   },
+  'DELETE /api/buyers/admin/{id}': async () => {
+    const { id } = await f.freshUser('admin')
+    return { url: `/api/buyers/admin/${id}`, target: `user:${id}` }
+  },
   'PUT /api/sellers/verify/{id}': async () => {
     const { id } = await f.freshUser('seller')
     return { url: `/api/sellers/verify/${id}`, target: `user:${id}` }

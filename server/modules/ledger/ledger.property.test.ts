@@ -70,11 +70,13 @@ type Op =
   | { t: 'bank'; seller: number; fails: boolean }
   | { t: 'payout'; seller: number }
   | { t: 'land'; i: number }
+  /** The sale's next natural step (handover; confirmation or completion by time; a dispute's outcome). */
+  | { t: 'advance'; i: number }
 
 const op: fc.Arbitrary<Op & { crash: boolean }> = fc
   .oneof(
     {
-      weight: 3,
+      weight: 5,
       arbitrary: fc.record({
         t: fc.constant('sell' as const),
         seller: fc.integer({ min: 0, max: 1 }),
@@ -83,22 +85,23 @@ const op: fc.Arbitrary<Op & { crash: boolean }> = fc
       }),
     },
     {
-      weight: 8,
+      weight: 12,
       arbitrary: fc.record({
-        t: fc.constantFrom(
-          'handover' as const,
-          'confirm' as const,
-          'auto' as const,
-          'dispute' as const,
-          'refund_dispute' as const,
-          'release' as const,
-          'late_refund' as const,
+        // Weighted so that many sales go the whole way: handed over, completed, paid out, refunded late.
+        t: fc.oneof(
+          { weight: 3, arbitrary: fc.constant('handover' as const) },
+          { weight: 3, arbitrary: fc.constant('confirm' as const) },
+          { weight: 1, arbitrary: fc.constant('auto' as const) },
+          { weight: 1, arbitrary: fc.constant('dispute' as const) },
+          { weight: 1, arbitrary: fc.constant('refund_dispute' as const) },
+          { weight: 1, arbitrary: fc.constant('release' as const) },
+          { weight: 2, arbitrary: fc.constant('late_refund' as const) },
         ),
         i: fc.nat(20),
       }),
     },
     {
-      weight: 1,
+      weight: 2,
       arbitrary: fc.record({
         t: fc.constant('bank' as const),
         seller: fc.integer({ min: 0, max: 1 }),
@@ -106,12 +109,13 @@ const op: fc.Arbitrary<Op & { crash: boolean }> = fc
       }),
     },
     {
-      weight: 2,
+      weight: 5,
       arbitrary: fc.record({ t: fc.constant('payout' as const), seller: fc.integer({ min: 0, max: 1 }) }),
     },
-    { weight: 2, arbitrary: fc.record({ t: fc.constant('land' as const), i: fc.nat(20) }) },
+    { weight: 3, arbitrary: fc.record({ t: fc.constant('land' as const), i: fc.nat(20) }) },
+    { weight: 16, arbitrary: fc.record({ t: fc.constant('advance' as const), i: fc.nat(20) }) },
   )
-  .chain((o) => fc.integer({ min: 0, max: 9 }).map((n) => ({ ...o, crash: n < 2 })))
+  .chain((o) => fc.integer({ min: 0, max: 9 }).map((n) => ({ ...o, crash: n === 0 })))
 
 const feeRule: fc.Arbitrary<FeeRule> = fc.record({
   basisPoints: fc.oneof(fc.constant(500), fc.integer({ min: 0, max: 3000 })),
@@ -154,6 +158,7 @@ const stats = {
   byOp: {} as Record<string, number>,
   /** Steps that changed something (not refused, not crashed, not a no-op). */
   done: {} as Record<string, number>,
+  refusedByOp: {} as Record<string, number>,
 }
 
 describe('the ledger under random sequences', () => {
@@ -166,234 +171,277 @@ describe('the ledger under random sequences', () => {
       const provider = choosePaymentProvider(t.app.ctx.config, mail)
 
       await fc.assert(
-        fc.asyncProperty(feeRule, fc.array(op, { minLength: 1, maxLength: 24 }), async (fee, ops) => {
-          stats.sequences++
-          const sellers = [
-            asSession(await createUser(t.db, { role: 'seller' })),
-            asSession(await createUser(t.db, { role: 'seller' })),
-          ]
-          const buyer = asSession(await createUser(t.db, { role: 'buyer' }))
-          const expected: Balances[] = sellers.map(() => ({
-            held: 0,
-            available: 0,
-            on_its_way: 0,
-            paid_out: 0,
-          }))
-          const sales: Sale[] = []
-          // Each seller's payout account (none until a 'bank' step), and the payouts made.
-          const banks: ({ enabled: boolean; fails: boolean } | null)[] = [null, null]
-          const made: { id: string; seller: number; amount: number; fails: boolean; landed: boolean }[] = []
-          const minimum = t.app.ctx.config.payouts.minimumCents
-
-          for (const o of ops) {
-            stats.steps++
-            stats.byOp[o.t] = (stats.byOp[o.t] ?? 0) + 1
-            let outcome: 'done' | 'refused' | 'crashed' | 'skipped' = 'skipped'
-            if (o.t === 'sell') {
-              const seller = sellers[o.seller] as SessionUser
-              const product = await createProduct(t.db, {
-                seller: { id: seller.id },
-                brand: { id: brandId },
-                resalePriceCents: o.price,
-              })
-              const booking = await createBooking(t.db, {
-                buyer: { id: buyer.id, name: buyer.name, email: buyer.email },
-                product,
-              })
-              await t.db.insert(productHolds).values({
-                productId: product.id,
-                bookingId: booking.id,
-                holdUntil: new Date(Date.now() + 600_000),
-              })
-              const card = o.declined ? '4000000000000002' : '4242424242424242'
-              try {
-                outcome = await step(o.crash, (db) => payWithTestCard(db, buyer, booking.id, card, mail, fee))
-              } catch (err) {
-                if (!o.declined) throw err
-                outcome = 'refused'
-              }
-              if (outcome === 'done') {
-                expect(o.declined).toBe(false)
-                const f = feeCents(o.price, fee)
-                sales.push({ bookingId: booking.id, seller: o.seller, price: o.price, fee: f, stage: 'paid' })
-                const b = expected[o.seller] as Balances
-                b.held += o.price - f
-                world.held_fees += f
-                world.buyers -= o.price
-              }
-            } else if (o.t === 'bank') {
-              const seller = sellers[o.seller] as SessionUser
+        fc.asyncProperty(
+          feeRule,
+          // Each seller's bank account at the start: none, one that pays, one that fails at payout.
+          fc.tuple(
+            fc.constantFrom('none', 'pays', 'pays', 'fails'),
+            fc.constantFrom('none', 'pays', 'fails'),
+          ),
+          fc.array(op, { minLength: 12, maxLength: 40 }),
+          async (fee, startBanks, ops) => {
+            stats.sequences++
+            const sellers = [
+              asSession(await createUser(t.db, { role: 'seller' })),
+              asSession(await createUser(t.db, { role: 'seller' })),
+            ]
+            const buyer = asSession(await createUser(t.db, { role: 'buyer' }))
+            const expected: Balances[] = sellers.map(() => ({
+              held: 0,
+              available: 0,
+              on_its_way: 0,
+              paid_out: 0,
+            }))
+            const sales: Sale[] = []
+            // Each seller's payout account (none until a 'bank' step), and the payouts made.
+            const banks: ({ enabled: boolean; fails: boolean } | null)[] = [null, null]
+            const made: { id: string; seller: number; amount: number; fails: boolean; landed: boolean }[] = []
+            const minimum = t.app.ctx.config.payouts.minimumCents
+            for (const [k, start] of startBanks.entries()) {
+              if (start === 'none') continue
               const details = {
                 account_holder: 'Property Seller',
                 routing_number: '110000000',
-                account_number: o.fails ? '000111111116' : '000123456789',
+                account_number: start === 'fails' ? '000111111116' : '000123456789',
               }
-              outcome = await step(o.crash, (db) => setUpTestPayoutAccount(db, seller, details, 'http://x'))
-              if (outcome === 'done') banks[o.seller] = { enabled: true, fails: o.fails }
-            } else if (o.t === 'payout') {
-              const seller = sellers[o.seller] as SessionUser
-              const b = expected[o.seller] as Balances
-              let result: { payoutId: string; amountCents: number } | null = null
-              outcome = await step(o.crash, async (db) => {
-                result = await payOutSeller({ ...t.app.ctx, db }, seller.id)
-              })
-              if (outcome === 'done') {
-                const bank = banks[o.seller]
-                const due = bank?.enabled && b.available >= minimum
-                expect(result === null).toBe(!due)
-                if (result) {
-                  const r = result as { payoutId: string; amountCents: number }
-                  expect(r.amountCents).toBe(b.available)
-                  b.available -= r.amountCents
-                  b.on_its_way += r.amountCents
-                  stats.payoutsMade++
-                  made.push({
-                    id: r.payoutId,
-                    seller: o.seller,
-                    amount: r.amountCents,
-                    fails: !!bank?.fails,
-                    landed: false,
-                  })
+              await setUpTestPayoutAccount(t.db, sellers[k] as SessionUser, details, 'http://x')
+              banks[k] = { enabled: true, fails: start === 'fails' }
+            }
+
+            for (const o of ops) {
+              stats.steps++
+              stats.byOp[o.t] = (stats.byOp[o.t] ?? 0) + 1
+              let outcome: 'done' | 'refused' | 'crashed' | 'skipped' = 'skipped'
+              if (o.t === 'sell') {
+                const seller = sellers[o.seller] as SessionUser
+                const product = await createProduct(t.db, {
+                  seller: { id: seller.id },
+                  brand: { id: brandId },
+                  resalePriceCents: o.price,
+                })
+                const booking = await createBooking(t.db, {
+                  buyer: { id: buyer.id, name: buyer.name, email: buyer.email },
+                  product,
+                })
+                await t.db.insert(productHolds).values({
+                  productId: product.id,
+                  bookingId: booking.id,
+                  holdUntil: new Date(Date.now() + 600_000),
+                })
+                const card = o.declined ? '4000000000000002' : '4242424242424242'
+                try {
+                  outcome = await step(o.crash, (db) =>
+                    payWithTestCard(db, buyer, booking.id, card, mail, fee),
+                  )
+                } catch (err) {
+                  if (!o.declined) throw err
+                  outcome = 'refused'
                 }
-              }
-            } else if (o.t === 'land') {
-              const p = made[o.i % Math.max(1, made.length)]
-              if (p) {
-                let landed = ''
+                if (outcome === 'done') {
+                  expect(o.declined).toBe(false)
+                  const f = feeCents(o.price, fee)
+                  sales.push({
+                    bookingId: booking.id,
+                    seller: o.seller,
+                    price: o.price,
+                    fee: f,
+                    stage: 'paid',
+                  })
+                  const b = expected[o.seller] as Balances
+                  b.held += o.price - f
+                  world.held_fees += f
+                  world.buyers -= o.price
+                }
+              } else if (o.t === 'bank') {
+                const seller = sellers[o.seller] as SessionUser
+                const details = {
+                  account_holder: 'Property Seller',
+                  routing_number: '110000000',
+                  account_number: o.fails ? '000111111116' : '000123456789',
+                }
+                outcome = await step(o.crash, (db) => setUpTestPayoutAccount(db, seller, details, 'http://x'))
+                if (outcome === 'done') banks[o.seller] = { enabled: true, fails: o.fails }
+              } else if (o.t === 'payout') {
+                const seller = sellers[o.seller] as SessionUser
+                const b = expected[o.seller] as Balances
+                let result: { payoutId: string; amountCents: number } | null = null
                 outcome = await step(o.crash, async (db) => {
-                  landed = await settleTestPayout({ db, mail }, p.id, p.fails)
+                  result = await payOutSeller({ ...t.app.ctx, db }, seller.id)
                 })
                 if (outcome === 'done') {
-                  expect(landed).toBe(p.landed ? 'unchanged' : p.fails ? 'failed' : 'paid')
-                  if (!p.landed) {
-                    const b = expected[p.seller] as Balances
-                    b.on_its_way -= p.amount
-                    if (p.fails) {
-                      stats.payoutsFailed++
-                      b.available += p.amount
-                      banks[p.seller] = { enabled: false, fails: true }
-                    } else b.paid_out += p.amount
-                    p.landed = true
+                  const bank = banks[o.seller]
+                  const due = bank?.enabled && b.available >= minimum
+                  expect(result === null).toBe(!due)
+                  if (result) {
+                    const r = result as { payoutId: string; amountCents: number }
+                    expect(r.amountCents).toBe(b.available)
+                    b.available -= r.amountCents
+                    b.on_its_way += r.amountCents
+                    stats.payoutsMade++
+                    made.push({
+                      id: r.payoutId,
+                      seller: o.seller,
+                      amount: r.amountCents,
+                      fails: !!bank?.fails,
+                      landed: false,
+                    })
                   }
                 }
-              }
-            } else if (sales.length > 0) {
-              // Mostly the latest sale, so sequences take sales through their whole life.
-              const sale = sales[o.i < 10 ? sales.length - 1 : o.i % sales.length] as Sale
-              const seller = sellers[sale.seller] as SessionUser
-              const b = expected[sale.seller] as Balances
-              const net = sale.price - sale.fee
-              const complete = () => {
-                b.held -= net
-                b.available += net
-                world.held_fees -= sale.fee
-                world.fees += sale.fee
-                sale.stage = 'completed'
-              }
-              switch (o.t) {
-                case 'handover':
-                  outcome = await step(o.crash, (db) =>
-                    markHandedOver(db, seller, sale.bookingId, {}, mail, 7),
-                  )
-                  if (outcome === 'done') {
-                    expect(sale.stage).toBe('paid')
-                    sale.stage = 'handed_over'
-                  }
-                  break
-                case 'confirm':
-                  outcome = await step(o.crash, (db) => confirmReceived(db, buyer, sale.bookingId, mail, fee))
-                  if (outcome === 'done') {
-                    expect(sale.stage).toBe('handed_over')
-                    complete()
-                  }
-                  break
-                case 'auto': {
-                  let completedIds: string[] = []
+              } else if (o.t === 'land') {
+                const p = made[o.i < 10 ? made.length - 1 : o.i % Math.max(1, made.length)]
+                if (p) {
+                  let landed = ''
                   outcome = await step(o.crash, async (db) => {
-                    await db
-                      .update(bookings)
-                      .set({ handedOverAt: sql`now() - interval '8 days'` })
-                      .where(eq(bookings.id, sale.bookingId))
-                    completedIds = await completeOverdueSales(db, 7, mail, fee)
+                    landed = await settleTestPayout({ db, mail }, p.id, p.fails)
                   })
                   if (outcome === 'done') {
-                    expect(completedIds).toEqual(sale.stage === 'handed_over' ? [sale.bookingId] : [])
-                    if (sale.stage === 'handed_over') complete()
-                  }
-                  break
-                }
-                case 'dispute': {
-                  let id = ''
-                  outcome = await step(o.crash, async (db) => {
-                    id = await reportProblem(
-                      db,
-                      buyer,
-                      sale.bookingId,
-                      { reason: 'It does not turn on at all' },
-                      mail,
-                    )
-                  })
-                  if (outcome === 'done') {
-                    expect(['paid', 'handed_over']).toContain(sale.stage)
-                    sale.stage = 'disputed'
-                    sale.disputeId = id
-                  }
-                  break
-                }
-                case 'refund_dispute':
-                case 'release': {
-                  if (!sale.disputeId) break
-                  const id = sale.disputeId
-                  outcome = await step(o.crash, (db) =>
-                    o.t === 'release'
-                      ? releaseDispute(db, admin, id, mail, fee)
-                      : refundDispute(db, provider, admin, id, mail, fee),
-                  )
-                  if (outcome === 'done') {
-                    expect(sale.stage).toBe('disputed')
-                    if (o.t === 'release') complete()
-                    else {
-                      b.held -= net
-                      world.held_fees -= sale.fee
-                      world.buyers += sale.price
-                      sale.stage = 'refunded'
+                    expect(landed).toBe(p.landed ? 'unchanged' : p.fails ? 'failed' : 'paid')
+                    if (!p.landed) {
+                      const b = expected[p.seller] as Balances
+                      b.on_its_way -= p.amount
+                      if (p.fails) {
+                        stats.payoutsFailed++
+                        b.available += p.amount
+                        banks[p.seller] = { enabled: false, fails: true }
+                      } else b.paid_out += p.amount
+                      p.landed = true
                     }
                   }
-                  break
                 }
-                case 'late_refund':
-                  outcome = await step(o.crash, (db) =>
-                    refundCompletedSale(db, provider.refund, admin, sale.bookingId, fee),
-                  )
-                  if (outcome === 'done') {
-                    expect(sale.stage).toBe('completed')
-                    b.available -= net
-                    world.fees -= sale.fee
-                    world.buyers += sale.price
-                    sale.stage = 'refunded'
+              } else if (sales.length > 0) {
+                // Mostly the latest sale, so sequences take sales through their whole life.
+                const sale = sales[o.i < 10 ? sales.length - 1 : o.i % sales.length] as Sale
+                const next: Record<
+                  Stage,
+                  Exclude<Op['t'], 'sell' | 'bank' | 'payout' | 'land' | 'advance'> | null
+                > = {
+                  paid: 'handover',
+                  handed_over: o.i % 3 === 0 ? 'auto' : 'confirm',
+                  disputed: o.i % 2 === 0 ? 'release' : 'refund_dispute',
+                  // A completed sale is left alone mostly, so its money reaches payouts.
+                  completed: o.i % 6 === 5 ? 'late_refund' : null,
+                  refunded: null,
+                }
+                const kind = o.t === 'advance' ? next[sale.stage] : o.t
+                const seller = sellers[sale.seller] as SessionUser
+                const b = expected[sale.seller] as Balances
+                const net = sale.price - sale.fee
+                const complete = () => {
+                  b.held -= net
+                  b.available += net
+                  world.held_fees -= sale.fee
+                  world.fees += sale.fee
+                  sale.stage = 'completed'
+                }
+                if (kind)
+                  switch (kind) {
+                    case 'handover':
+                      outcome = await step(o.crash, (db) =>
+                        markHandedOver(db, seller, sale.bookingId, {}, mail, 7),
+                      )
+                      if (outcome === 'done') {
+                        expect(sale.stage).toBe('paid')
+                        sale.stage = 'handed_over'
+                      }
+                      break
+                    case 'confirm':
+                      outcome = await step(o.crash, (db) =>
+                        confirmReceived(db, buyer, sale.bookingId, mail, fee),
+                      )
+                      if (outcome === 'done') {
+                        expect(sale.stage).toBe('handed_over')
+                        complete()
+                      }
+                      break
+                    case 'auto': {
+                      let completedIds: string[] = []
+                      outcome = await step(o.crash, async (db) => {
+                        await db
+                          .update(bookings)
+                          .set({ handedOverAt: sql`now() - interval '8 days'` })
+                          .where(eq(bookings.id, sale.bookingId))
+                        completedIds = await completeOverdueSales(db, 7, mail, fee)
+                      })
+                      if (outcome === 'done') {
+                        expect(completedIds).toEqual(sale.stage === 'handed_over' ? [sale.bookingId] : [])
+                        if (sale.stage === 'handed_over') complete()
+                      }
+                      break
+                    }
+                    case 'dispute': {
+                      let id = ''
+                      outcome = await step(o.crash, async (db) => {
+                        id = await reportProblem(
+                          db,
+                          buyer,
+                          sale.bookingId,
+                          { reason: 'It does not turn on at all' },
+                          mail,
+                        )
+                      })
+                      if (outcome === 'done') {
+                        expect(['paid', 'handed_over']).toContain(sale.stage)
+                        sale.stage = 'disputed'
+                        sale.disputeId = id
+                      }
+                      break
+                    }
+                    case 'refund_dispute':
+                    case 'release': {
+                      if (!sale.disputeId) break
+                      const id = sale.disputeId
+                      outcome = await step(o.crash, (db) =>
+                        kind === 'release'
+                          ? releaseDispute(db, admin, id, mail, fee)
+                          : refundDispute(db, provider, admin, id, mail, fee),
+                      )
+                      if (outcome === 'done') {
+                        expect(sale.stage).toBe('disputed')
+                        if (kind === 'release') complete()
+                        else {
+                          b.held -= net
+                          world.held_fees -= sale.fee
+                          world.buyers += sale.price
+                          sale.stage = 'refunded'
+                        }
+                      }
+                      break
+                    }
+                    case 'late_refund':
+                      outcome = await step(o.crash, (db) =>
+                        refundCompletedSale(db, provider.refund, admin, sale.bookingId, fee),
+                      )
+                      if (outcome === 'done') {
+                        expect(sale.stage).toBe('completed')
+                        b.available -= net
+                        world.fees -= sale.fee
+                        world.buyers += sale.price
+                        sale.stage = 'refunded'
+                      }
+                      break
                   }
-                  break
               }
-            }
-            if (outcome === 'crashed') stats.crashed++
-            if (outcome === 'refused') stats.refused++
-            if (outcome === 'done') stats.done[o.t] = (stats.done[o.t] ?? 0) + 1
-            if (expected.some((b) => b.available < 0)) stats.negativeBalances++
+              if (outcome === 'crashed') stats.crashed++
+              if (outcome === 'refused') stats.refused++
+              if (outcome === 'refused') stats.refusedByOp[o.t] = (stats.refusedByOp[o.t] ?? 0) + 1
+              if (outcome === 'done') stats.done[o.t] = (stats.done[o.t] ?? 0) + 1
+              if (expected.some((b) => b.available < 0)) stats.negativeBalances++
 
-            // After every step: the ledger's own check, this sequence's sellers, and the whole world.
-            expect(await ledgerIntegrity(t.db)).toEqual({ unbalancedTransactions: 0, total: 0 })
-            for (const [k, s] of sellers.entries()) {
-              expect(await sellerBalances(t.db, s.id)).toEqual(expected[k])
+              // After every step: the ledger's own check, this sequence's sellers, and the whole world.
+              expect(await ledgerIntegrity(t.db)).toEqual({ unbalancedTransactions: 0, total: 0 })
+              for (const [k, s] of sellers.entries()) {
+                expect(await sellerBalances(t.db, s.id)).toEqual(expected[k])
+              }
+              const totals = await totalsByKind(t.db)
+              expect({ buyers: totals.buyers, held_fees: totals.held_fees, fees: totals.fees }).toEqual(world)
+              const [paid] = await rowsOf<{ total: string | number }>(
+                t.db,
+                sql`select coalesce(sum(amount_cents), 0)::bigint as total from ${payments} where status = 'succeeded'`,
+              )
+              expect(0 - totals.buyers).toBe(Number(paid?.total))
             }
-            const totals = await totalsByKind(t.db)
-            expect({ buyers: totals.buyers, held_fees: totals.held_fees, fees: totals.fees }).toEqual(world)
-            const [paid] = await rowsOf<{ total: string | number }>(
-              t.db,
-              sql`select coalesce(sum(amount_cents), 0)::bigint as total from ${payments} where status = 'succeeded'`,
-            )
-            expect(0 - totals.buyers).toBe(Number(paid?.total))
-          }
-        }),
+          },
+        ),
         { numRuns: RUNS, endOnFailure: true },
       )
       console.info(`ledger property: ${JSON.stringify(stats)}`)

@@ -19,6 +19,8 @@ import { balanceOf, postTransaction, rowsOf } from '#server/modules/ledger/ledge
 export type PayoutDeps = { db: Db; mail: Pick<Mail, 'queue'>; jobs: Pick<Jobs, 'send'>; config: Config }
 
 const REMINDER_DAYS = 7
+/** Sellers paid at once on PostgreSQL (the pool holds 10 connections). */
+const PARALLEL_SELLERS = 4
 
 /** Sellers whose available balance is at least `minimumCents`, with whether their payout account is enabled. */
 async function sellersWithBalance(db: Db, minimumCents: number) {
@@ -47,17 +49,24 @@ export async function runPayouts(
   let count = 0
   let amountCents = 0
   let reminded = 0
-  for (const c of candidates) {
-    if (c.enabled) {
-      const paid = await payOutSeller(deps, c.seller_id)
-      if (paid) {
-        count++
-        amountCents += paid.amountCents
+  // Sellers are paid side by side on PostgreSQL (each under its own lock); the embedded database has one
+  // connection, so there one at a time.
+  // With Stripe, payout setup is not available yet, so nobody is asked to set it up.
+  let next = 0
+  const worker = async () => {
+    for (let c = candidates[next++]; c; c = candidates[next++]) {
+      if (c.enabled) {
+        const paid = await payOutSeller(deps, c.seller_id)
+        if (paid) {
+          count++
+          amountCents += paid.amountCents
+        }
+      } else if (!deps.config.stripe && (await remindToSetUp(deps, c.seller_id, Number(c.balance)))) {
+        reminded++
       }
-    } else if (await remindToSetUp(deps, c.seller_id, Number(c.balance))) {
-      reminded++
     }
   }
+  await Promise.all(Array.from({ length: deps.config.databaseUrl ? PARALLEL_SELLERS : 1 }, worker))
   return { payouts: count, amountCents, reminded }
 }
 

@@ -89,30 +89,25 @@ async function applyFeed(
   db: Db,
   view: FactsView,
   records: Map<string, FactRow>,
+  knownBehind = false,
 ): Promise<{ view: FactsView; records: Map<string, FactRow> } | undefined> {
-  // The version alone first (one indexed row): most polls find nothing new.
-  const [now] = await rowsOf<{ version: string }>(
-    db,
-    sql`select version::text as version from listing_counts_version where id`,
-  )
-  if (!now || !newer(now.version, view.version)) return { view, records }
-  // Each commit since, then its changes by the transaction's index.
-  const [head] = await rowsOf<{ version: string; oldest: string | null; changed: string }>(
-    db,
-    sql`select (select version::text from listing_counts_version where id) as version,
-      (select min(version)::text from listing_change_commits) as oldest,
-      (select count(*)::text from listing_change_commits k
-        cross join lateral (select 1 from listing_changes c where c.tx = k.tx) c
-        where k.version > ${view.version}) as changed`,
-  )
-  if (!head || !newer(head.version, view.version)) return { view, records }
-  const pruned = head.oldest === null || newer(head.oldest, String(BigInt(view.version) + 1n))
-  if (pruned || Number(head.changed) > rebaseAt(view.size)) return undefined
-  // One statement: the version, and every listing changed up to it as it is now (none, when only counts or brands
-  // moved it), with the posting times it had (where the base holds it).
+  if (!knownBehind) {
+    // The version alone first (one indexed row): most polls find nothing new.
+    const [now] = await rowsOf<{ version: string }>(
+      db,
+      sql`select version::text as version from listing_counts_version where id`,
+    )
+    if (!now || !newer(now.version, view.version)) return { view, records }
+  }
+  // One statement: the version; the commits since the view's, and their changes by the transaction's index; and every
+  // listing changed as it is now (none when only counts or brands moved the version on), with the posting times it
+  // had (where the base holds it). Past `limit` changes only the count is read: the copy is then read whole.
+  const limit = rebaseAt(view.size)
   const rows = await rowsOf<
     Partial<FactRow> & {
       feed_version: string
+      oldest: string | null
+      changed: string
       changed_id: string | null
       was_posted: string[] | null
       on_sale: boolean | null
@@ -120,19 +115,26 @@ async function applyFeed(
   >(
     db,
     sql`with v as (select version from listing_counts_version where id),
+      k as (select tx from listing_change_commits where version > ${view.version} and version <= (select version from v)),
+      c as (select c.product_id, c.posted_on from k cross join lateral (
+        select product_id, posted_on from listing_changes c where c.tx = k.tx) c),
+      n as (select count(*) as changed from c),
       ch as (
         select c.product_id as changed_id,
           array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted
-        from listing_change_commits k cross join lateral (
-          select product_id, posted_on from listing_changes c where c.tx = k.tx) c
-        where k.version > ${view.version} and k.version <= (select version from v)
+        from c where (select changed from n) <= ${limit}
         group by c.product_id)
-      select (select version::text from v) as feed_version, ch.changed_id::text as changed_id, ch.was_posted,
-        ${FACT_COLUMNS}, ${isOnSale} as on_sale
+      select (select version::text from v) as feed_version,
+        (select min(version)::text from listing_change_commits) as oldest, (select changed::text from n) as changed,
+        ch.changed_id::text as changed_id, ch.was_posted, ${FACT_COLUMNS}, ${isOnSale} as on_sale
       from (select 1) as one
       left join (ch left join products on products.id = ch.changed_id) on true`,
   )
-  const version = rows[0]?.feed_version ?? head.version
+  const head = rows[0]
+  if (!head || !newer(head.feed_version, view.version)) return { view, records }
+  const pruned = head.oldest === null || newer(head.oldest, String(BigInt(view.version) + 1n))
+  if (pruned || Number(head.changed) > limit) return undefined
+  const version = head.feed_version
   const changed = rows.filter((r) => r.changed_id !== null)
   if (changed.length === 0) return { view: { ...view, version }, records }
   const next = new Map(records)
@@ -181,7 +183,7 @@ export async function catchUp(db: Db, target?: string): Promise<FactsView | unde
     }
     if (target !== undefined && !newer(target, view.version)) return view
     s.applying = (async () => {
-      const applied = await applyFeed(db, view, s.records)
+      const applied = await applyFeed(db, view, s.records, target !== undefined)
       if (!applied) {
         await loadFacts(db)
         return s.view

@@ -16,7 +16,7 @@ import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { bookingStatus } from '#server/modules/bookings/bookings.service'
-import { wrongStage } from '#server/modules/bookings/deal.service'
+import { lockDeal, wrongStage } from '#server/modules/bookings/deal.service'
 import { findProductsWhere, isAvailable } from '#server/modules/products/products.queries'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -41,29 +41,13 @@ const ofSeller = (sellerId: SQL | string) =>
  */
 export async function createReview(db: Db, author: SessionUser, bookingId: string, input: NewReview) {
   const result = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        booking: bookings,
-        sellerId: products.sellerId,
-        productSold: products.isSold,
-        productRemovedAt: products.removedAt,
-        productPriceCents: products.resalePriceCents,
-        sellerDisabled: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${products.sellerId}
-          and ${users.disabledAt} is not null)`,
-      })
-      .from(bookings)
-      .innerJoin(products, eq(products.id, bookings.productId))
-      .where(eq(bookings.id, bookingId))
-      .for('update', { of: bookings })
-    if (!row) throw notFound('Booking')
-    const isBuyer = row.booking.buyerId === author.id
-    const isSeller = row.sellerId === author.id
-    if (!isBuyer && !isSeller) {
-      if (author.role === 'admin')
-        throw new AppError('FORBIDDEN', 'Only the buyer and the seller review a sale')
-      throw notFound('Booking')
+    // The deal's own lock (someone who may not see the booking gets 404); an admin who is neither side 403.
+    const row = await lockDeal(tx, author, bookingId)
+    const isBuyer = row.isBuyer
+    if (!isBuyer && !row.isSeller) {
+      throw new AppError('FORBIDDEN', 'Only the buyer and the seller review a sale')
     }
-    if (row.booking.stage !== 'completed') throw wrongStage('review this sale', bookingStatus(row))
+    if (row.booking.stage !== 'completed') throw wrongStage('review this sale', row.status)
     const existing = await tx
       .select({ id: reviews.id, authorId: reviews.authorId })
       .from(reviews)

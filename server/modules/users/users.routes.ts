@@ -22,6 +22,7 @@ import {
   getOverview,
   hasRole,
   makeAdmin,
+  removeAdmin,
   verifySeller,
 } from './users.service'
 
@@ -128,6 +129,25 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const modifiedCount = await audited(req, `user:${req.params.id}`, (tx) =>
         makeAdmin(tx, caller(req), req.params.id),
+      )
+      return { acknowledged: true, modifiedCount }
+    },
+  )
+
+  app.delete(
+    '/buyers/admin/:id',
+    {
+      config: { guard: role('admin'), audit: 'user.remove_admin' },
+      schema: {
+        tags: ['users'],
+        summary: 'Admin: make another admin a buyer again (never yourself, never the last admin)',
+        params: UserIdParams,
+        response: { 200: Modified, ...errors },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await audited(req, `user:${req.params.id}`, (tx) =>
+        removeAdmin(tx, caller(req), req.params.id),
       )
       return { acknowledged: true, modifiedCount }
     },

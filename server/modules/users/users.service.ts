@@ -58,7 +58,8 @@ export async function findUsers(
   list: 'buyer' | 'seller',
   q: UserListQuery,
 ): Promise<{ items: UserRecord[]; total: number }> {
-  const filters = [inArray(users.role, LIST_ROLES[list]), isNull(users.disabledAt)]
+  const roles = list === 'buyer' && q.role ? [q.role] : LIST_ROLES[list]
+  const filters = [inArray(users.role, roles), isNull(users.disabledAt)]
   if (q.q) {
     const pattern = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
     const match = or(ilike(users.name, pattern), ilike(users.email, pattern))
@@ -101,6 +102,28 @@ export async function makeAdmin(db: Db, _admin: SessionUser, id: string): Promis
     .update(users)
     .set({ role: 'admin', updatedAt: new Date() })
     .where(and(eq(users.id, id), eq(users.role, 'buyer'), isNull(users.disabledAt)))
+    .returning({ id: users.id })
+  return updated.length
+}
+
+/**
+ * An admin goes back to being a buyer. Nobody removes their own admin role (another admin does), and the
+ * last admin stays one: the admin rows are locked while counting, like deleting an admin.
+ */
+export async function removeAdmin(db: Db, admin: SessionUser, id: string): Promise<number> {
+  if (id === admin.id) throw new AppError('FORBIDDEN', 'You cannot remove your own admin role')
+  const target = await getActiveUser(db, id)
+  if (target.role !== 'admin') throw new AppError('CONFLICT', 'This account is not an admin')
+  const admins = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), isNull(users.disabledAt)))
+    .for('update')
+  if (admins.length <= 1) throw new AppError('CONFLICT', 'The last admin cannot be demoted')
+  const updated = await db
+    .update(users)
+    .set({ role: 'buyer', updatedAt: new Date() })
+    .where(and(eq(users.id, id), eq(users.role, 'admin'), isNull(users.disabledAt)))
     .returning({ id: users.id })
   return updated.length
 }

@@ -303,6 +303,57 @@ describe('Make Admin', () => {
   })
 })
 
+describe('Remove admin', () => {
+  it('makes another admin a buyer again; never yourself, never someone who is not an admin', async () => {
+    const person = await insertUser(t.db, { role: 'admin' })
+    const res = await call('DELETE', `/api/buyers/admin/${person.id}`, asAdmin())
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ acknowledged: true, modifiedCount: 1 })
+    expect((await rowOf(person.id)).role).toBe('buyer')
+    const notAdmin = await call('DELETE', `/api/buyers/admin/${person.id}`, asAdmin())
+    expect(notAdmin.statusCode).toBe(409)
+    const self = await call('DELETE', `/api/buyers/admin/${admin.user.id}`, asAdmin())
+    expect(self.statusCode).toBe(403)
+    expect((await rowOf(admin.user.id)).role).toBe('admin')
+  })
+
+  it('keeps the last admin: two admins removing each other at once leave one admin', async () => {
+    const admins = await t.db.select().from(users).where(eq(users.role, 'admin'))
+    const others = admins.filter((a) => a.id !== admin.user.id && a.id !== otherAdmin.user.id)
+    for (const other of others) await t.db.update(users).set({ role: 'buyer' }).where(eq(users.id, other.id))
+    const answers = await Promise.all([
+      call('DELETE', `/api/buyers/admin/${otherAdmin.user.id}`, asAdmin()),
+      call('DELETE', `/api/buyers/admin/${admin.user.id}`, { cookie: otherAdmin.cookie }),
+    ])
+    // One goes through; the other is refused: the last admin (409), or no admin any more (403).
+    const codes = answers.map((r) => r.statusCode).sort()
+    expect(codes[0]).toBe(200)
+    expect([403, 409]).toContain(codes[1])
+    const left = await t.db.select().from(users).where(eq(users.role, 'admin'))
+    expect(left).toHaveLength(1)
+    // Put things back for the tests after this one.
+    for (const id of [admin.user.id, otherAdmin.user.id, ...others.map((o) => o.id)]) {
+      await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, id))
+    }
+  })
+})
+
+describe('All Buyers by role', () => {
+  it('lists only buyers, or only admins, when asked', async () => {
+    const onlyBuyers = (
+      await call('GET', '/api/buyers?role=buyer&page_size=100', asAdmin())
+    ).json() as UserRecord[]
+    expect(onlyBuyers.length).toBeGreaterThan(0)
+    expect(onlyBuyers.every((u) => u.role === 'buyer')).toBe(true)
+    const onlyAdmins = (
+      await call('GET', '/api/buyers?role=admin&page_size=100', asAdmin())
+    ).json() as UserRecord[]
+    expect(onlyAdmins.map((u) => u._id)).toContain(admin.user.id)
+    expect(onlyAdmins.every((u) => u.role === 'admin')).toBe(true)
+    expect((await call('GET', '/api/buyers?role=seller', asAdmin())).statusCode).toBe(400)
+  })
+})
+
 describe('Verify a seller', () => {
   it('puts the badge on their listings, and can take it off', async () => {
     const shop = await insertUser(t.db, { role: 'seller' })

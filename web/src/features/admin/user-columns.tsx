@@ -8,6 +8,9 @@ import type { UserKind } from './users-api'
 
 export type UserActions = {
   onMakeAdmin: (user: UserRecord) => void
+  onRemoveAdmin: (user: UserRecord) => void
+  /** The signed-in admin: no action on their own row, since the server refuses each one. */
+  meId: string | undefined
   onVerify: (user: UserRecord) => void
   onDelete: (user: UserRecord) => void
   /** The user whose change is on its way to the server. */
@@ -34,6 +37,8 @@ function VerifiedCell({ user, actions }: { user: UserRecord; actions: UserAction
 }
 
 function RowButtons({ kind, user, actions }: { kind: UserKind; user: UserRecord; actions: UserActions }) {
+  // The server refuses an admin's changes to their own account: offer none.
+  if (user._id === actions.meId) return <span className="text-slate-600 text-sm">Your account</span>
   return (
     <>
       {kind === 'buyer' && user.role !== 'admin' ? (
@@ -45,6 +50,17 @@ function RowButtons({ kind, user, actions }: { kind: UserKind; user: UserRecord;
           aria-label={`Make Admin ${user.name}`}
         >
           Make Admin
+        </Button>
+      ) : null}
+      {kind === 'buyer' && user.role === 'admin' ? (
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => actions.onRemoveAdmin(user)}
+          disabled={actions.busyId === user._id}
+          aria-label={`Remove admin ${user.name}`}
+        >
+          Remove admin
         </Button>
       ) : null}
       <Button

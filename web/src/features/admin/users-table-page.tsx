@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import type { UserRecord } from '#contract/users'
 import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
+import { Button, buttonClasses } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { DataTable } from '../../components/ui/data-table'
 import { PageHeader } from '../../components/ui/page-header'
@@ -13,10 +13,12 @@ import { toast } from '../../lib/toast'
 import { useSession } from '../auth/use-session'
 import { type UserActions, userColumns } from './user-columns'
 import {
+  type BuyerRole,
   USERS_PAGE_SIZE,
   type UserKind,
   useDeleteUser,
   useMakeAdmin,
+  useRemoveAdmin,
   useUserPage,
   useVerifySeller,
 } from './users-api'
@@ -28,6 +30,8 @@ const count = (n: number) => n.toLocaleString('en-US')
 function useListParams() {
   const [params, setParams] = useSearchParams()
   const q = params.get('q') ?? ''
+  const role: BuyerRole = params.get('role') === 'admin' ? 'admin' : 'buyer'
+  const roleHref = (next: BuyerRole) => (next === 'admin' ? '?role=admin' : '?')
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1)
   const hrefFor = (nextPage: number) => {
     const next = new URLSearchParams(params)
@@ -44,7 +48,7 @@ function useListParams() {
     next.delete('page')
     setParams(next, { replace: true })
   }
-  return { q, page, hrefFor, search }
+  return { q, page, hrefFor, search, role, roleHref }
 }
 
 /**
@@ -52,11 +56,13 @@ function useListParams() {
  * by name or email, with the admin's actions on each row.
  */
 export function UsersTablePage({ kind }: { kind: UserKind }) {
-  const { q, page, hrefFor, search } = useListParams()
+  const { q, page, hrefFor, search, role, roleHref } = useListParams()
   const { user: me } = useSession()
-  const query = useUserPage(kind, q, page)
+  const query = useUserPage(kind, q, page, kind === 'buyer' ? role : undefined)
   const [toDelete, setToDelete] = useState<UserRecord | null>(null)
+  const [question, setQuestion] = useState<{ kind: 'make' | 'remove'; user: UserRecord } | null>(null)
   const makeAdmin = useMakeAdmin()
+  const removeAdmin = useRemoveAdmin()
   const verifySeller = useVerifySeller()
   const deleteUser = useDeleteUser(kind)
 
@@ -65,15 +71,28 @@ export function UsersTablePage({ kind }: { kind: UserKind }) {
   const first = total === 0 ? 0 : (page - 1) * USERS_PAGE_SIZE + 1
   const last = Math.min(page * USERS_PAGE_SIZE, total)
   const label = kind === 'buyer' ? 'Buyer' : 'Seller'
+  // All Buyers lists its buyers and its admins apart, so its count matches the overview's.
+  const noun = kind === 'buyer' && role === 'admin' ? 'admin' : kind
+
+  function onConfirmRole() {
+    if (!question) return
+    const { kind: change, user } = question
+    const mutation = change === 'make' ? makeAdmin : removeAdmin
+    mutation.mutate(user, {
+      onSuccess: (res) => {
+        if (res.modifiedCount > 0) {
+          toast.success(change === 'make' ? 'Make Admin Successfully' : `${user.name} is no longer an admin`)
+        }
+      },
+      onError: (err) => toast.error(errorMessage(err)),
+      onSettled: () => setQuestion(null),
+    })
+  }
 
   const actions: UserActions = {
-    onMakeAdmin: (user) =>
-      makeAdmin.mutate(user, {
-        onSuccess: (res) => {
-          if (res.modifiedCount > 0) toast.success('Make Admin Successfully')
-        },
-        onError: (err) => toast.error(errorMessage(err)),
-      }),
+    meId: me?.id,
+    onMakeAdmin: (user) => setQuestion({ kind: 'make', user }),
+    onRemoveAdmin: (user) => setQuestion({ kind: 'remove', user }),
     onVerify: (user) =>
       verifySeller.mutate(user, {
         onSuccess: () => toast.success(`Seller ${user.name} is now verified`),
@@ -82,6 +101,7 @@ export function UsersTablePage({ kind }: { kind: UserKind }) {
     onDelete: setToDelete,
     busyId:
       (makeAdmin.isPending && makeAdmin.variables?._id) ||
+      (removeAdmin.isPending && removeAdmin.variables?._id) ||
       (verifySeller.isPending && verifySeller.variables?._id) ||
       null,
   }
@@ -102,16 +122,30 @@ export function UsersTablePage({ kind }: { kind: UserKind }) {
     <>
       <title>{`${TITLES[kind]} · Laptop Market`}</title>
       <PageHeader title={TITLES[kind]} />
+      {kind === 'buyer' ? (
+        <nav aria-label="Buyers or admins" className="mb-4 flex gap-2">
+          {(['buyer', 'admin'] as const).map((r) => (
+            <Link
+              key={r}
+              to={roleHref(r)}
+              aria-current={role === r ? 'page' : undefined}
+              className={buttonClasses(role === r ? 'primary' : 'secondary', 'sm')}
+            >
+              {r === 'buyer' ? 'Buyers' : 'Admins'}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
 
       <SearchField
-        label={`Search ${kind}s by name or email`}
+        label={`Search ${noun}s by name or email`}
         value={q}
         onSearch={search}
         className="mb-4 max-w-md"
       />
 
       {query.isError ? (
-        <Alert tone="error" title={`Could not load the ${kind}s`}>
+        <Alert tone="error" title={`Could not load the ${noun}s`}>
           <p>{errorMessage(query.error)}</p>
           <Button variant="secondary" onClick={() => query.refetch()}>
             Try again
@@ -121,12 +155,12 @@ export function UsersTablePage({ kind }: { kind: UserKind }) {
         <>
           <p className="mb-3 text-slate-600 text-sm" aria-live="polite">
             {query.isPending
-              ? `Loading ${kind}s…`
+              ? `Loading ${noun}s…`
               : total === 0
                 ? q
-                  ? `No ${kind}s match “${q}”.`
-                  : `No ${kind}s yet.`
-                : `Showing ${count(first)}–${count(last)} of ${count(total)} ${kind}s`}
+                  ? `No ${noun}s match “${q}”.`
+                  : `No ${noun}s yet.`
+                : `Showing ${count(first)}–${count(last)} of ${count(total)} ${noun}s`}
           </p>
           <DataTable
             caption={TITLES[kind]}
@@ -139,6 +173,27 @@ export function UsersTablePage({ kind }: { kind: UserKind }) {
         </>
       )}
 
+      {question ? (
+        <ConfirmDialog
+          title={
+            question.kind === 'make'
+              ? `Make ${question.user.name} an admin?`
+              : `Remove ${question.user.name} as an admin?`
+          }
+          description={
+            <p>
+              {question.kind === 'make'
+                ? `${question.user.name} (${question.user.email}) will see every buyer, seller, report and dispute and can act on them. You can remove their admin role later.`
+                : `${question.user.name} (${question.user.email}) goes back to being a buyer and loses the admin pages at once.`}
+            </p>
+          }
+          tone="default"
+          confirmLabel={question.kind === 'make' ? 'Make Admin' : 'Remove admin'}
+          isPending={makeAdmin.isPending || removeAdmin.isPending}
+          onConfirm={onConfirmRole}
+          onCancel={() => setQuestion(null)}
+        />
+      ) : null}
       {toDelete ? (
         <ConfirmDialog
           title="Are you sure you want to delete?"

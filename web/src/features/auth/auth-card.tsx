@@ -3,10 +3,13 @@ import type { ReactNode } from 'react'
 /** The narrow card both the login and the signup page sit in. */
 export function AuthCard({
   title,
+  lead,
   children,
   footer,
 }: {
   title: string
+  /** Why the page asks, under the title ("Log in to see ASUS laptops"). */
+  lead?: ReactNode
   children: ReactNode
   footer: ReactNode
 }) {
@@ -14,6 +17,7 @@ export function AuthCard({
     <div className="mx-auto w-full max-w-md py-4 sm:py-8">
       <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <h1 className="text-center font-bold text-3xl text-slate-900 tracking-tight">{title}</h1>
+        {lead ? <p className="mt-2 text-center text-slate-700">{lead}</p> : null}
         <div className="mt-6">{children}</div>
       </div>
       <p className="mt-6 text-center text-slate-700 text-sm">{footer}</p>

@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
+import { useBrands } from '../brands/brands-api'
 import { signInWithEmail, verifySignInCode } from './auth-api'
 import { AuthCard, FormError, OrDivider } from './auth-card'
 import { LoginForm } from './auth-schemas'
@@ -92,9 +93,25 @@ function CodeStep({ onDone }: { onDone: () => Promise<void> }) {
   )
 }
 
+/**
+ * Why a visitor sent here from a protected page must log in: "Log in to see ASUS laptops" for a brand page,
+ * a plainer line for any other page, nothing when they came to log in of their own accord.
+ */
+export function loginReason(returnTo: string, brandName: (id: string) => string | undefined): string | null {
+  if (returnTo === '/') return null
+  const brand = /^\/category\/([^/?#]+)/.exec(returnTo)
+  if (brand?.[1]) {
+    const name = brandName(decodeURIComponent(brand[1]))
+    return name ? `Log in to see ${name} laptops.` : 'Log in to see the laptops of this brand.'
+  }
+  return 'Log in to continue to the page you opened.'
+}
+
 /** `/login`: email and password, or Google; afterwards back to `?from=` (home when there is none). */
 export function LoginPage() {
   const returnTo = useReturnPath()
+  const brands = useBrands()
+  const reason = loginReason(returnTo, (id) => brands.data?.find((b) => b._id === id)?.brand_name)
   const [params] = useSearchParams()
   const oauthError = params.get('error')
   const finishSignIn = useFinishSignIn()
@@ -131,6 +148,7 @@ export function LoginPage() {
       <title>Login · Laptop Market</title>
       <AuthCard
         title="Login"
+        lead={reason}
         footer={
           <>
             New to Laptop Market?{' '}

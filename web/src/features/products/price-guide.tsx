@@ -33,7 +33,7 @@ export function PriceGuideBadge({
   const verdict = product.sellStatus || product.expired ? null : priceVerdict(product.resale_price, guide)
   if (!verdict || !guide) return null
   return (
-    <span className={cn('group/guide relative inline-flex', className)}>
+    <span className={cn('group/guide inline-flex', className)}>
       <button
         type="button"
         data-testid="price-badge"
@@ -60,7 +60,9 @@ export function PriceGuideBadge({
         id={detailId}
         role="tooltip"
         className={cn(
-          'absolute bottom-full left-0 z-20 mb-2 w-60 max-w-[calc(100vw-3rem)] rounded-lg bg-slate-900 px-3 py-2 font-normal text-white text-xs shadow-lg',
+          // Under the whole price line (the price, not the badge, is its positioned parent), from its left edge: above
+          // the badge it covered the price, and from the badge's own left it ran off a phone's screen.
+          'absolute top-full left-0 z-20 mt-2 w-60 max-w-[calc(100vw-3rem)] rounded-lg bg-slate-900 px-3 py-2 font-normal text-white text-xs shadow-lg',
           // Out of the layout while closed (a hidden box would still widen a phone's page); still its description.
           'hidden group-focus-within/guide:block group-hover/guide:block',
           open && 'block',

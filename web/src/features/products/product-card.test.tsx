@@ -137,6 +137,19 @@ describe('ProductCard price badge', () => {
     )
   })
 
+  it('clips nothing that must show outside the photo: the title link’s focus ring, and the tooltip opening below the price', () => {
+    const card = renderCard(
+      makeProduct({ resale_price: 700, resale_price_cents: 70_000, price_guide: guide }),
+    )
+    // The card itself does not clip (its title link draws the focus ring around the whole card); the photo does.
+    expect(card.className).not.toMatch(/overflow-hidden/)
+    expect(card.querySelector('img')?.parentElement?.className).toMatch(/overflow-hidden/)
+    const badge = within(card).getByRole('button', { name: 'Great price' })
+    const tooltip = document.getElementById(badge.getAttribute('aria-describedby') ?? '')
+    expect(tooltip?.className).toMatch(/\btop-full\b/)
+    expect(tooltip?.className).not.toMatch(/\bbottom-full\b/)
+  })
+
   it('says "Fair price" up to the 75th percentile, and nothing above it, without a guide, or once sold', () => {
     renderCard(makeProduct({ resale_price: 900, price_guide: guide }))
     expect(screen.getByRole('button', { name: 'Fair price' })).toBeTruthy()

@@ -31,9 +31,11 @@ export function ProductCard({ product, headingLevel = 3, action, imagePriority, 
   return (
     <article
       data-testid="product-card"
-      className="group relative flex w-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md"
+      className="group relative flex w-full flex-col rounded-xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md"
     >
-      <div className="relative aspect-[4/3] bg-slate-100">
+      {/* Only the photo is clipped to the rounded corners: clipping the card would cut off the title link's
+          focus ring (drawn around the whole card) and the price guide's tooltip. */}
+      <div className="relative aspect-[4/3] overflow-hidden rounded-t-xl bg-slate-100">
         <ProductImage
           src={photo}
           alt={product.name}

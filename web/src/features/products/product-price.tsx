@@ -22,7 +22,7 @@ export function ProductPrice({
 }) {
   const s = SIZES[size]
   return (
-    <p className={cn('flex flex-wrap items-baseline', s.gap)}>
+    <p className={cn('relative flex flex-wrap items-baseline', s.gap)}>
       <span className={cn('font-bold text-slate-900', s.price)}>
         <span className="sr-only">Price: </span>
         {formatMoney(product.resale_price_cents)}

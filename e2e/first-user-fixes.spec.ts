@@ -1,0 +1,149 @@
+import path from 'node:path'
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
+import { DELETE_BLOCKED } from '#contract/bookings'
+import type { Brand } from '#contract/brands'
+import type { Product } from '#contract/products'
+import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+import { signInByApi } from './helpers'
+
+// What a careful first user hit, seen in the browser on the demo data: a paid sale's listing cannot be
+// deleted but its sale can be cancelled; the seller's own listing says so instead of Book Now; a visitor
+// sent to log in from a brand page is told why; admins are listed apart and every admin change asks first;
+// cards show their focus ring and price tooltip whole. Each page is saved at 1366 and 390 px wide in
+// docs/screenshots/.
+
+const demo = (role: 'admin' | 'buyer' | 'seller') =>
+  DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number]
+
+const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots')
+
+/** The window at both widths, saved as `<name>-1366.png` and `<name>-390.png`, with `focus` scrolled into view. */
+async function shoot(page: Page, name: string, focus?: Locator) {
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+    await page.waitForTimeout(150)
+    if (focus) await focus.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`) })
+  }
+  await page.setViewportSize({ width: 1366, height: 900 })
+}
+
+async function signedIn(browser: Browser, role: 'admin' | 'buyer' | 'seller') {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } })
+  const page = await context.newPage()
+  await signInByApi(page.request, demo(role))
+  return { context, page }
+}
+
+test('My Product: a paid sale keeps its listing (Delete disabled, with why) and can be cancelled instead', async ({
+  browser,
+}) => {
+  const { context, page } = await signedIn(browser, 'seller')
+  await page.goto('/dashboard/myproduct')
+  const waiting = page
+    .getByTestId('my-product')
+    .filter({ has: page.getByRole('button', { name: /^Cancel sale/ }) })
+  await expect(waiting.first()).toBeVisible()
+  const row = waiting.first()
+  const del = row.getByRole('button', { name: /^Delete/ })
+  await expect(del).toBeDisabled()
+  await expect(row.getByText(DELETE_BLOCKED.paid)).toBeVisible()
+  await row.getByRole('button', { name: /^Cancel sale/ }).click()
+  const dialog = page.getByRole('dialog', { name: 'Cancel this sale?' })
+  await expect(dialog).toContainText('in full')
+  await dialog.getByLabel('Why can you not hand it over?').fill('The screen cracked while I was packing it.')
+  await shoot(page, 'cancel-sale')
+  await dialog.getByRole('button', { name: 'Keep the sale' }).click()
+  await shoot(page, 'my-product-paid-sale', row)
+  await context.close()
+})
+
+test('the seller sees "Your listing" on their own laptop, not Book Now', async ({ browser }) => {
+  const { context, page } = await signedIn(browser, 'seller')
+  const me = (await (await page.request.get('/api/me')).json()) as { id: string; email: string }
+  const mine = (await (
+    await page.request.get(`/api/products?email=${encodeURIComponent(me.email)}&page_size=50`)
+  ).json()) as Product[]
+  const available = mine.find((p) => !p.sellStatus && !p.expired)
+  expect(available, 'the demo seller has an available listing').toBeTruthy()
+  await page.goto(`/products/${available?._id}`)
+  await expect(page.getByText('Your listing')).toBeVisible()
+  await expect(page.getByRole('button', { name: /Book Now/ })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: /^Edit/ })).toHaveAttribute('href', /\/edit$/)
+  await expect(page.getByText(/^Battery — Battery/)).toHaveCount(0)
+  await shoot(page, 'product-own-listing')
+  await context.close()
+})
+
+test('a visitor sent to log in from a brand page is told why', async ({ page }) => {
+  const brands = (await (await page.request.get('/api/brands')).json()) as Brand[]
+  const asus = brands.find((b) => /asus/i.test(b.brand_name)) ?? (brands[0] as Brand)
+  await page.goto(`/category/${asus._id}`)
+  await expect(page).toHaveURL(/\/login\?from=/)
+  await expect(page.getByText(`Log in to see ${asus.brand_name} laptops.`)).toBeVisible()
+  await shoot(page, 'login-from-brand')
+})
+
+test('All Buyers lists admins apart; Make Admin asks first; the admin has no actions on their own row', async ({
+  browser,
+}) => {
+  const { context, page } = await signedIn(browser, 'admin')
+  await page.goto('/dashboard/allbuyers')
+  await expect(page.getByText(/of \d+ buyers/)).toBeVisible()
+  await expect(page.getByRole('row').filter({ hasText: demo('admin').email })).toHaveCount(0)
+  await page
+    .getByRole('button', { name: /^Make Admin/ })
+    .first()
+    .click()
+  await expect(page.getByRole('dialog', { name: /an admin\?$/ })).toBeVisible()
+  await shoot(page, 'all-buyers-make-admin')
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click()
+  await page.getByRole('link', { name: 'Admins' }).click()
+  const own = page.getByRole('row').filter({ hasText: demo('admin').email })
+  await expect(own).toContainText('Your account')
+  await expect(own.getByRole('button')).toHaveCount(0)
+  await shoot(page, 'all-buyers-admins')
+  await page.goto('/dashboard/allsellers')
+  await expect(page.getByRole('columnheader', { name: 'Cancelled sales' })).toBeVisible()
+  await shoot(page, 'all-sellers-cancelled-sales')
+  await context.close()
+})
+
+test('a card shows its keyboard focus ring whole, and the price tooltip under the price', async ({
+  page,
+}) => {
+  await page.goto('/productcard')
+  const badge = page.getByTestId('price-badge').first()
+  await expect(badge).toBeVisible()
+  const card = page.getByTestId('product-card').filter({ has: badge }).first()
+  await card.getByRole('heading').getByRole('link').focus()
+  await page.keyboard.press('Tab')
+  await page.keyboard.press('Shift+Tab')
+  await card.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: path.join(SHOTS, 'card-focus-1366.png') })
+  await badge.focus()
+  const tooltip = page.locator(`[id="${await badge.getAttribute('aria-describedby')}"]`)
+  await expect(tooltip).toBeVisible()
+  const [tip, price] = [await tooltip.boundingBox(), await badge.boundingBox()]
+  expect(tip && price && tip.y >= price.y + price.height).toBe(true)
+  await page.screenshot({ path: path.join(SHOTS, 'card-price-tooltip-1366.png') })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await badge.scrollIntoViewIfNeeded()
+  await badge.focus()
+  await expect(tooltip).toBeVisible()
+  await page.screenshot({ path: path.join(SHOTS, 'card-price-tooltip-390.png') })
+})
+
+test('the listing form warns when the description names another battery figure', async ({ browser }) => {
+  const { context, page } = await signedIn(browser, 'seller')
+  await page.goto('/dashboard/addproduct')
+  await page.getByLabel('Battery health (%)').fill('77')
+  await page
+    .getByLabel('Description', { exact: true })
+    .fill('Light marks on the lid, battery at 84%. Charger included.')
+  await expect(page.getByTestId('battery-mismatch')).toHaveText(
+    'Your description says the battery is at 84%, but Battery health says 77%. Make them agree.',
+  )
+  await shoot(page, 'battery-mismatch', page.getByTestId('battery-mismatch'))
+  await context.close()
+})

@@ -1,0 +1,31 @@
+import { cleanup, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { jsonResponse, renderWithApp } from '../../test/render'
+import { LoginPage, loginReason } from './login-page'
+
+const ASUS = { _id: 'asus-1', brand_name: 'ASUS', brand_img: '', product_count: 4 }
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+describe('LoginPage', () => {
+  it('tells a visitor sent from a brand page why they must log in', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => (url === '/api/brands' ? jsonResponse([ASUS]) : jsonResponse(null))),
+    )
+    renderWithApp(<LoginPage />, { at: `/login?from=${encodeURIComponent('/category/asus-1')}` })
+    expect(await screen.findByText('Log in to see ASUS laptops.')).toBeTruthy()
+    expect(screen.getByRole('heading', { level: 1, name: 'Login' })).toBeTruthy()
+  })
+
+  it('says nothing more to someone who came to log in of their own accord', () => {
+    expect(loginReason('/', () => 'ASUS')).toBeNull()
+    expect(loginReason('/category/x', () => undefined)).toBe('Log in to see the laptops of this brand.')
+    expect(loginReason('/dashboard/myorders', () => undefined)).toBe(
+      'Log in to continue to the page you opened.',
+    )
+  })
+})
