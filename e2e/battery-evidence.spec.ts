@@ -78,7 +78,9 @@ test('a seller reports the battery, which must agree with the grade, and buyers 
   await card.getByRole('link', { name }).click()
   await expect(mainHeading(page, name)).toBeVisible()
   await expect(page.getByText('212 charge cycles', { exact: false })).toBeVisible()
-  await expect(page.getByTestId('battery-health').first()).toHaveText('Battery 91% — as typed by the seller, not checked')
+  await expect(page.getByTestId('battery-health').first()).toHaveText(
+    'Battery 91% — as typed by the seller, not checked',
+  )
   await expectNoSeriousAxeViolations(page)
   await shot(page, 'listing-battery')
 
