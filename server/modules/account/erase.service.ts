@@ -6,6 +6,8 @@ import {
   bookings,
   emailPreferences,
   favourites,
+  offerEvents,
+  offers,
   payoutAccounts,
   products,
   savedSearches,
@@ -106,5 +108,23 @@ export async function eraseAccount(db: Db, userId: string): Promise<void> {
       .update(payoutAccounts)
       .set({ accountHolder: DELETED_NAME, updatedAt: now })
       .where(eq(payoutAccounts.sellerId, userId))
+    // Their open offers close (as a buyer: withdrawn; on their listings: declined), so nobody accepts one for them.
+    const closed = await tx
+      .update(offers)
+      .set({
+        status: sql`case when ${offers.buyerId} = ${userId} then 'withdrawn' else 'declined' end`,
+        updatedAt: now,
+      })
+      .where(and(eq(offers.status, 'open'), or(eq(offers.buyerId, userId), eq(offers.sellerId, userId))))
+      .returning({ id: offers.id, buyerId: offers.buyerId })
+    if (closed.length > 0) {
+      await tx.insert(offerEvents).values(
+        closed.map((o) => ({
+          offerId: o.id,
+          kind: o.buyerId === userId ? ('withdrawn' as const) : ('declined' as const),
+          actor: o.buyerId === userId ? ('buyer' as const) : ('seller' as const),
+        })),
+      )
+    }
   })
 }

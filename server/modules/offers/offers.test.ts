@@ -11,6 +11,7 @@ import { PaymentResult } from '#contract/payments'
 import { Product } from '#contract/products'
 import { bookings, offers, payments, priceGuides, productHolds, products } from '#server/db/schema'
 import type { OutgoingEmail } from '#server/mail/transport'
+import { eraseAccount } from '#server/modules/account/erase.service'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
   type BrandRow,
@@ -512,5 +513,22 @@ describe("the seller's settings", () => {
     ).json() as Product[]
     const mine = own.find((p) => p._id === product.id)
     expect(mine).toMatchObject({ offers_waiting: 1, offer_floor: 350, offers_enabled: true })
+  })
+})
+
+describe('erasing an account', () => {
+  it("closes the person's open offers, as a buyer and on their listings", async () => {
+    const leaving = await createUser(t.db, { role: 'buyer' })
+    const product = await listing()
+    const theirs = await offer(product.id, 380, leaving)
+    const other = await createUser(t.db, { role: 'seller' })
+    const onTheirs = await createProduct(t.db, { seller: other, brand, resalePriceCents: 42_000 })
+    const fresh = await createUser(t.db, { role: 'buyer' })
+    const toThem = await offer(onTheirs.id, 380, fresh)
+    await eraseAccount(t.db, leaving.id)
+    await eraseAccount(t.db, other.id)
+    expect((await read(theirs, seller)).state).toBe('withdrawn')
+    expect((await read(toThem, fresh)).state).toBe('declined')
+    refusal(await call('PUT', `/api/offers/${theirs}/accept`, seller), 409)
   })
 })
