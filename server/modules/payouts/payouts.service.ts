@@ -126,7 +126,7 @@ export async function settleTestPayout(
 ): Promise<'paid' | 'failed' | 'unchanged'> {
   return deps.db.transaction(async (tx) => {
     const [payout] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update')
-    if (!payout || payout.state !== 'in_transit') return 'unchanged'
+    if (payout?.state !== 'in_transit') return 'unchanged'
     const sellerId = payout.sellerId
     const amount = payout.amountCents
     if (!fails) {

@@ -11,11 +11,10 @@ import {
   type SellerReviews,
 } from '#contract/reviews'
 import type { Db } from '#server/db/client'
-import { bookings, products, reviewReports, reviews, users } from '#server/db/schema'
+import { products, reviewReports, reviews, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
-import { bookingStatus } from '#server/modules/bookings/bookings.service'
 import { lockDeal, wrongStage } from '#server/modules/bookings/deal.service'
 import { findProductsWhere, isAvailable } from '#server/modules/products/products.queries'
 

@@ -57,26 +57,28 @@ export function BookingModal({ product, buyer, onClose }: BookingModalProps) {
 
   const close = () => dialogRef.current?.close()
 
-  const submit = handleSubmit((values) => {
-    booking.mutate(
-      { productId: product._id, phoneNumber: values.phoneNumber, location: values.location },
-      {
-        onSuccess: () => {
-          toast.success('Product booked Successfully')
-          close()
-        },
-        onError: (err) => {
-          toast.error(err.message)
-          if (!isApiError(err)) return
-          for (const field of ['phoneNumber', 'location'] as const) {
-            const message = err.fields?.[field]
-            if (message) setError(field, { message })
-          }
-          // Already booked, sold, or the buyer's own listing: nothing in the form can change that.
-          if (err.status === 403 || err.status === 404 || err.status === 409) close()
-        },
-      },
-    )
+  // Awaited rather than given callbacks: a booking refreshes the listing's button ("Booked — Pay now"), which can
+  // unmount this modal before the answer's callbacks would run, and the success toast would be lost with them.
+  const submit = handleSubmit(async (values) => {
+    try {
+      await booking.mutateAsync({
+        productId: product._id,
+        phoneNumber: values.phoneNumber,
+        location: values.location,
+      })
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err))
+      if (!isApiError(err)) return
+      for (const field of ['phoneNumber', 'location'] as const) {
+        const message = err.fields?.[field]
+        if (message) setError(field, { message })
+      }
+      // Already booked, sold, or the buyer's own listing: nothing in the form can change that.
+      if (err.status === 403 || err.status === 404 || err.status === 409) close()
+      return
+    }
+    toast.success('Product booked Successfully')
+    close()
   })
 
   const photo = product.images[0]?.card ?? product.img
