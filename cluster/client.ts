@@ -82,7 +82,7 @@ export const LISTING = {
   ram_gb: 16,
   storage_gb: 512,
   screen_inches: 13.4,
-  img: 'https://images.example.com/laptop.jpg',
+  img: '/images/laptop-placeholder.svg',
 }
 
 export const CARD = { number: '4242 4242 4242 4242', expiry: '12 / 39', cvc: '123' }

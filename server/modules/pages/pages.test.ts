@@ -336,6 +336,7 @@ describe('compression and the page cache', () => {
           NODE_ENV: 'test',
           LOG_LEVEL: 'silent',
           PUBLIC_CACHE_TTL_MS: '60000',
+          LISTING_REVIEW_FIRST: '0',
           PUBLIC_URL: ORIGIN,
         }),
         webDistDir: webDir,
