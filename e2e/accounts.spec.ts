@@ -240,7 +240,9 @@ test.describe('admin tools', () => {
     // An admin is listed under Admins, no longer among the buyers.
     await expect(page.getByRole('row').filter({ hasText: buyer.email })).toHaveCount(0)
     await page.getByRole('link', { name: 'Admins' }).click()
-    const adminRow = await findRow(page, buyer)
+    // The Admins list is short and has no search box.
+    const adminRow = page.getByRole('row').filter({ hasText: buyer.email })
+    await expect(adminRow).toHaveCount(1)
     await expect(adminRow.getByRole('cell').nth(1)).toHaveText('admin')
     await adminRow.getByRole('button', { name: `Remove admin ${buyer.name}` }).click()
     await page
@@ -315,15 +317,13 @@ test.describe('admin tools', () => {
     await expect(page.getByRole('row').filter({ hasText: seller.email })).toHaveCount(0)
   })
 
-  test("the server's refusal shows as an error toast: an admin cannot delete themselves", async ({
+  test('an admin is listed under Admins, and their own row offers no action the server would refuse', async ({
     page,
   }) => {
-    await signInAsAdmin(page, '/dashboard/allbuyers')
-    const row = await findRow(page, { name: '', email: ADMIN.email, password: '' })
-    await row.getByRole('button', { name: 'Delete' }).click()
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
-    await expect(page.getByText('You cannot delete your own account')).toBeVisible()
+    await signInAsAdmin(page, '/dashboard/allbuyers?role=admin')
+    const row = page.getByRole('row').filter({ hasText: ADMIN.email })
     await expect(row).toHaveCount(1)
+    await expect(row.getByRole('button')).toHaveCount(0)
   })
 })
 
