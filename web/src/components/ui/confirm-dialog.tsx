@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react'
+import { type ReactNode, useId, useRef } from 'react'
 import { Button, buttonClasses } from './button'
+import { useModalDialog } from './use-modal-dialog'
 
 type ConfirmDialogProps = {
   /** Mounted only while open: the dialog opens as it appears and closes as it goes. */
@@ -38,27 +39,8 @@ export function ConfirmDialog({
   const cancelRef = useRef<HTMLButtonElement>(null)
   const titleId = useId()
   const descriptionId = useId()
-  const onCancelRef = useRef(onCancel)
-  onCancelRef.current = onCancel
-
-  useEffect(() => {
-    const dialog = dialogRef.current
-    if (!dialog) return
-    // Focus returns to the button that asked the question.
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!dialog.open) dialog.showModal?.()
-    cancelRef.current?.focus()
-    const onNativeCancel = (event: Event) => {
-      event.preventDefault()
-      onCancelRef.current()
-    }
-    dialog.addEventListener('cancel', onNativeCancel)
-    return () => {
-      dialog.removeEventListener('cancel', onNativeCancel)
-      if (dialog.open) dialog.close?.()
-      opener?.focus()
-    }
-  }, [])
+  // Focus returns to the button that asked the question.
+  useModalDialog(dialogRef, { focus: () => cancelRef.current?.focus(), onEscape: onCancel })
 
   return (
     <dialog

@@ -1,5 +1,6 @@
 import { X } from 'lucide-react'
-import { type ReactNode, useEffect, useId, useRef } from 'react'
+import { type ReactNode, useId, useRef } from 'react'
+import { useModalDialog } from './use-modal-dialog'
 
 type DrawerProps = {
   title: string
@@ -17,26 +18,7 @@ export function Drawer({ title, onClose, children, footer }: DrawerProps) {
   const dialogRef = useRef<HTMLDialogElement>(null)
   const closeRef = useRef<HTMLButtonElement>(null)
   const titleId = useId()
-  const onCloseRef = useRef(onClose)
-  onCloseRef.current = onClose
-
-  useEffect(() => {
-    const dialog = dialogRef.current
-    if (!dialog) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!dialog.open) dialog.showModal?.()
-    closeRef.current?.focus()
-    const onCancel = (event: Event) => {
-      event.preventDefault()
-      onCloseRef.current()
-    }
-    dialog.addEventListener('cancel', onCancel)
-    return () => {
-      dialog.removeEventListener('cancel', onCancel)
-      if (dialog.open) dialog.close?.()
-      opener?.focus()
-    }
-  }, [])
+  useModalDialog(dialogRef, { focus: () => closeRef.current?.focus(), onEscape: onClose })
 
   return (
     <dialog

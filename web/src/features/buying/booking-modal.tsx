@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { X } from 'lucide-react'
-import { useEffect, useId, useRef } from 'react'
+import { useId, useRef } from 'react'
 import { useForm } from 'react-hook-form'
 import { NewBooking } from '#contract/bookings'
 import type { Product } from '#contract/products'
 import type { Me } from '#contract/users'
 import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
+import { useModalDialog } from '../../components/ui/use-modal-dialog'
 import { isApiError } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
@@ -42,20 +43,8 @@ export function BookingModal({ product, buyer, onClose }: BookingModalProps) {
     defaultValues: { phoneNumber: '', location: '' },
   })
 
-  useEffect(() => {
-    const dialog = dialogRef.current
-    if (!dialog) return
-    // Focus goes back to whatever opened the modal (the Book Now button) when it closes.
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!dialog.open) dialog.showModal()
-    setFocus('phoneNumber')
-    return () => {
-      if (dialog.open) dialog.close()
-      opener?.focus()
-    }
-  }, [setFocus])
-
-  const close = () => dialogRef.current?.close()
+  // Focus goes back to whatever opened the modal (the Book Now button) when it closes.
+  const close = useModalDialog(dialogRef, { focus: () => setFocus('phoneNumber') })
 
   // Awaited rather than given callbacks: a booking refreshes the listing's button ("Booked — Pay now"), which can
   // unmount this modal before the answer's callbacks would run, and the success toast would be lost with them.

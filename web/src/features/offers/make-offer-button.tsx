@@ -1,5 +1,5 @@
 import { X } from 'lucide-react'
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useId, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { OFFER_MIN_SHARE, OFFER_NOTE_MAX } from '#contract/offers'
 import { paths } from '#contract/pages'
@@ -7,6 +7,7 @@ import type { Product } from '#contract/products'
 import { loginPathFrom } from '../../app/require-auth'
 import { Button, type ButtonSize } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
+import { useModalDialog } from '../../components/ui/use-modal-dialog'
 import { isApiError } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
@@ -58,21 +59,9 @@ function OfferModal({ product, onClose }: { product: Product; onClose: () => voi
   const asking = product.resale_price_cents
   const lowest = Math.ceil(asking * OFFER_MIN_SHARE)
 
-  useEffect(() => {
-    const dialog = dialogRef.current
-    if (!dialog) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!dialog.open) dialog.showModal()
-    amountRef.current?.focus()
-    return () => {
-      if (dialog.open) dialog.close()
-      opener?.focus()
-    }
-  }, [])
+  const close = useModalDialog(dialogRef, { focus: () => amountRef.current?.focus() })
 
-  const close = () => dialogRef.current?.close()
-
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault()
     const dollars = Number(amount.replace(/[$,\s]/g, ''))
     if (!amount.trim() || !Number.isFinite(dollars) || dollars <= 0) {
@@ -81,25 +70,28 @@ function OfferModal({ product, onClose }: { product: Product; onClose: () => voi
       return
     }
     setErrors({})
-    makeOffer.mutate(
-      { productId: product._id, amount: dollars, note: note.trim() || undefined },
-      {
-        onSuccess: (answer) => {
-          toast.success('Offer sent')
-          close()
-          navigate(paths.offer(answer.insertedId))
-        },
-        onError: (err) => {
-          toast.error(err.message)
-          if (isApiError(err) && err.fields) {
-            setErrors({ amount: err.fields.amount, note: err.fields.note })
-            if (err.fields.amount) amountRef.current?.focus()
-          } else if (isApiError(err) && (err.status === 403 || err.status === 404 || err.status === 409)) {
-            close()
-          }
-        },
-      },
-    )
+    // Awaited rather than given callbacks, like the booking modal: an answer that refreshes the listing can unmount
+    // this dialog before callbacks given to `mutate` would run.
+    let answer: Awaited<ReturnType<typeof makeOffer.mutateAsync>>
+    try {
+      answer = await makeOffer.mutateAsync({
+        productId: product._id,
+        amount: dollars,
+        note: note.trim() || undefined,
+      })
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err))
+      if (isApiError(err) && err.fields) {
+        setErrors({ amount: err.fields.amount, note: err.fields.note })
+        if (err.fields.amount) amountRef.current?.focus()
+      } else if (isApiError(err) && (err.status === 403 || err.status === 404 || err.status === 409)) {
+        close()
+      }
+      return
+    }
+    toast.success('Offer sent')
+    close()
+    navigate(paths.offer(answer.insertedId))
   }
 
   return (

@@ -1,10 +1,11 @@
 import { Flag } from 'lucide-react'
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useId, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { sameEmail } from '#contract/email'
 import { NewReport } from '#contract/reports'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
+import { useModalDialog } from '../../components/ui/use-modal-dialog'
 import { isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
 import { createReport } from '../admin/reports-api'
@@ -54,26 +55,8 @@ function ReportDialog({ productId, onClose }: { productId: string; onClose: () =
   const [reason, setReason] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [isSending, setIsSending] = useState(false)
-  const onCloseRef = useRef(onClose)
-  onCloseRef.current = onClose
-
   // A modal <dialog>: the browser keeps focus inside and Escape closes it; focus then goes back to the opener.
-  useEffect(() => {
-    const dialog = dialogRef.current
-    if (!dialog) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!dialog.open) dialog.showModal?.()
-    const onCancel = (event: Event) => {
-      event.preventDefault()
-      onCloseRef.current()
-    }
-    dialog.addEventListener('cancel', onCancel)
-    return () => {
-      dialog.removeEventListener('cancel', onCancel)
-      if (dialog.open) dialog.close?.()
-      opener?.focus()
-    }
-  }, [])
+  useModalDialog(dialogRef, { onEscape: onClose })
 
   async function submit(event: FormEvent) {
     event.preventDefault()
