@@ -8,13 +8,13 @@ import { confirmEmail } from './helpers'
 
 // Offers (docs/decisions/0038-offers.md): a buyer offers less than the asking price from the listing, the seller
 // sees the waiting offer in My Product and counters, the buyer accepts the counter and pays it, the sale completes
-// at the agreed price and the price guide counts it at that price. With SCREENSHOTS=1 the listing, the thread and
-// My Product are saved into docs/screenshots at 1366 and 390 px.
+// at the agreed price and the price guide counts it at that price. With E2E_SCREENSHOTS_DIR set the listing, the thread
+// and My Product are saved there at 1366 and 390 px.
 
 const PASSWORD = 'laptop-market-e2e-1'
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 const CARD = { number: '4242 4242 4242 4242', expiry: EXPIRY, cvc: '123' }
-const shots = Boolean(process.env.SCREENSHOTS)
+const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
@@ -83,12 +83,12 @@ async function sell(
 }
 
 async function shoot(page: Page, name: string) {
-  if (!shots) return
+  if (!SHOTS) return
   const size = page.viewportSize() ?? { width: 1280, height: 800 }
   await page.setViewportSize({ width: 1366, height: 900 })
-  await page.screenshot({ path: `docs/screenshots/${name}-1366.png`, fullPage: true })
+  await page.screenshot({ path: `${SHOTS}/${name}-1366.png`, fullPage: true })
   await page.setViewportSize({ width: 390, height: 844 })
-  await page.screenshot({ path: `docs/screenshots/${name}-390.png`, fullPage: true })
+  await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true })
   await page.setViewportSize(size)
 }
 
