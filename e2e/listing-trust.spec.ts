@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
-import { confirmEmail, expectNoSeriousAxeViolations } from './helpers'
+import { expectNoSeriousAxeViolations } from './helpers'
 
 // Laptop trust end to end: a new seller lists with the laptop's battery report and its serial number; the listing
 // waits for review (first listings are reviewed), an admin approves it from the queue; a buyer sees the battery read
