@@ -377,6 +377,13 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/search', url: '/api/search?q=laptop&sort=newest', expected: everyone(200) },
   { method: 'GET', route: '/api/search/suggest', url: '/api/search/suggest?q=lap', expected: everyone(200) },
   { method: 'GET', route: '/api/auth-options', expected: everyone(200) },
+  // Who is asking: a visitor, or a cookie whose session is gone, gets `{ user: null }`, not a 401 (auth.test.ts
+  // checks the body); a bearer token that no longer holds (expired, or its account deleted) is still refused.
+  {
+    method: 'GET',
+    route: '/api/session',
+    expected: { ...everyone(200), deletedUser: { cookie: 200, bearer: 401 }, expiredToken: 401 },
+  },
   { method: 'GET', route: '/api/openapi.json', expected: everyone(200) },
   { method: 'GET', route: '/api/docs', expected: everyone(200) },
   { method: 'GET', route: '/api/payments/config', expected: everyone(200) },
