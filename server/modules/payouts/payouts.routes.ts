@@ -8,7 +8,7 @@ import { getPayoutAccount, setUpPayoutAccount } from './payout-accounts'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.ctx
+  const { db, config, payments } = app.ctx
 
   app.get(
     '/payouts/account',
@@ -35,7 +35,7 @@ export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: OnboardingAnswer, ...errors },
       },
     },
-    async (req) => setUpPayoutAccount(db, config, caller(req), req.body),
+    async (req) => setUpPayoutAccount(db, config, caller(req), req.body, payments.connect),
   )
 
   app.get(
