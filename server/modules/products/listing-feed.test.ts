@@ -346,7 +346,12 @@ describe('an instance told of each commit', () => {
     const { db } = database
     const errors: string[] = []
     // A poll an hour apart: only the notification can bring the change.
-    const feed = keepListingsCurrent(db, { error: (_obj, msg) => errors.push(msg) }, 3_600_000, database.listen)
+    const feed = keepListingsCurrent(
+      db,
+      { error: (_obj, msg) => errors.push(msg) },
+      3_600_000,
+      database.listen,
+    )
     try {
       await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull())
       const brand = await createBrand(db)
