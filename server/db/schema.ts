@@ -423,6 +423,17 @@ export const listingCountsVersion = pgTable('listing_counts_version', {
 })
 
 /**
+ * One row whose version grows by one with every transaction that changes what visitors are shown (listings, their
+ * photos and holds, brands, the price guide, reviews, a seller's public details), written by deferred triggers at
+ * commit (migration 0032). Each instance reads it to know its public cache is current, so no code has to remember
+ * to say that public data changed (server/lib/public-cache.ts; docs/decisions/0043-public-cache-follows-the-database.md).
+ */
+export const publicDataVersion = pgTable('public_data_version', {
+  id: boolean('id').primaryKey().default(true),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+})
+
+/**
  * The change feed of the listings as search sees them: one row per listing changed in a way search reads (its
  * facts, words or being on sale, its seller disabled), written by triggers in the changing transaction, with that
  * transaction's id. `listing_change_commits` says which version of `listing_counts_version` each such transaction
@@ -490,10 +501,17 @@ export const bookings = pgTable(
     /** The buyer's handover checklist: each item ticked or not, and when (contract/bookings.ts HANDOVER_CHECKS). */
     handoverChecklist: jsonb('handover_checklist').$type<Record<string, boolean>>(),
     handoverCheckedAt: timestamp('handover_checked_at', { withTimezone: true }),
+    /**
+     * A booking the seller has not been emailed about yet: set when a buyer books, cleared by the
+     * `bookings.seller-email` job in the transaction that queues the one email for all of them.
+     */
+    sellerEmailPending: boolean('seller_email_pending').notNull().default(false),
   },
   (t) => [
     // A buyer books a listing once.
     uniqueIndex('bookings_product_buyer_idx').on(t.productId, t.buyerId),
+    // The few bookings waiting for the seller's grouped email: what that job reads.
+    index('bookings_seller_email_pending_idx').on(t.productId).where(sql`${t.sellerEmailPending}`),
     index('bookings_buyer_idx').on(t.buyerId, t.createdAt.desc()),
     check('bookings_stage_check', sql`${t.stage} in (${sqlList(BOOKING_STAGES)})`),
     // A stage past payment needs the payment.
