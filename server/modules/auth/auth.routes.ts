@@ -2,11 +2,12 @@ import { fromNodeHeaders } from 'better-auth/node'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { ErrorBody, type ErrorCode } from '#contract/errors'
+import type { ErrorCode } from '#contract/errors'
 import { hasLineBreakOrControl } from '#contract/text'
 import { AccessToken, EmailQuery, Me } from '#contract/users'
 import type { Auth } from '#server/lib/auth'
 import { sendError } from '#server/lib/error-handler'
+import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
@@ -246,7 +247,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user',
-        response: { 200: Me, 401: ErrorBody },
+        response: { 200: Me, ...errorResponses(401) },
       },
     },
     async (req) => {
@@ -270,7 +271,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: "A short-lived bearer token for the signed-in user's own email",
         querystring: EmailQuery,
-        response: { 200: AccessToken, 401: ErrorBody, 403: ErrorBody },
+        response: { 200: AccessToken, ...errorResponses(401, 403) },
       },
     },
     async (req) => {
