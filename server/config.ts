@@ -61,6 +61,7 @@ const Env = z.object({
   HOLDS_PER_LISTING_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
   LIVE_HOLDS_PER_BUYER: z.coerce.number().int().min(1).max(100).default(3),
   OPEN_BOOKINGS_PER_BUYER: z.coerce.number().int().min(1).max(1000).default(5),
+  BOOKING_EMAIL_GROUP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   LIVE_HOLDS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(3),
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(10),
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(10),
@@ -133,6 +134,8 @@ export type Config = {
   rateLimitPerMinute: number
   /** Unpaid bookings of listings still on sale, from the last 7 days, one buyer may have. */
   openBookingsPerBuyer: number
+  /** A seller's bookings within this many seconds of the first one are told in one email. */
+  bookingEmailGroupSeconds: number
   /** Email sign-ups allowed per client address per hour; 0 turns the limit off. */
   signupsPerAddressPerHour: number
   /** Photos uploaded per client address per minute (each costs about a second of CPU); 0 turns it off. */
@@ -267,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     openBookingsPerBuyer: e.OPEN_BOOKINGS_PER_BUYER,
+    bookingEmailGroupSeconds: e.BOOKING_EMAIL_GROUP_SECONDS,
     viewsPerAddressPerDay: e.VIEWS_PER_ADDRESS_PER_DAY,
     uploadsPerMinute: e.UPLOADS_PER_MINUTE,
     unattachedPhotosPerSeller: e.UNATTACHED_PHOTOS_PER_SELLER,

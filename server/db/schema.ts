@@ -525,10 +525,17 @@ export const bookings = pgTable(
     /** The buyer's handover checklist: each item ticked or not, and when (contract/bookings.ts HANDOVER_CHECKS). */
     handoverChecklist: jsonb('handover_checklist').$type<Record<string, boolean>>(),
     handoverCheckedAt: timestamp('handover_checked_at', { withTimezone: true }),
+    /**
+     * A booking the seller has not been emailed about yet: set when a buyer books, cleared by the
+     * `bookings.seller-email` job in the transaction that queues the one email for all of them.
+     */
+    sellerEmailPending: boolean('seller_email_pending').notNull().default(false),
   },
   (t) => [
     // A buyer books a listing once.
     uniqueIndex('bookings_product_buyer_idx').on(t.productId, t.buyerId),
+    // The few bookings waiting for the seller's grouped email: what that job reads.
+    index('bookings_seller_email_pending_idx').on(t.productId).where(sql`${t.sellerEmailPending}`),
     index('bookings_buyer_idx').on(t.buyerId, t.createdAt.desc()),
     check('bookings_stage_check', sql`${t.stage} in (${sqlList(BOOKING_STAGES)})`),
     // A stage past payment needs the payment.

@@ -215,7 +215,7 @@ export function createAuth(
       }),
       // Passkeys (WebAuthn): made on a signed-in device, then a sign-in on their own. Each must be discoverable
       // (no email typed) and check the person (fingerprint, face or PIN), so a passkey is two factors in one
-      // and its sign-in asks for no code (decision 0044).
+      // and its sign-in asks for no code (decision 0045).
       passkey({
         rpID: config.webauthnRpId,
         rpName: 'Laptop Market',

@@ -4,13 +4,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { ErrorCode } from '#contract/errors'
 import { hasLineBreakOrControl } from '#contract/text'
-import { AccessToken, EmailQuery, Me } from '#contract/users'
+import { AccessToken, EmailQuery, Me, SessionAnswer } from '#contract/users'
 import type { Auth } from '#server/lib/auth'
 import { sendError } from '#server/lib/error-handler'
 import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
+import type { SessionUser } from '#server/lib/session'
 import { normalisedEmail, readAuthBody } from './auth-body'
 import { checkCurrentCode } from './current-code'
 import { isStaleResetLink, passwordChanged, resetTokenOf, STALE_RESET_LINK } from './reset-links'
@@ -223,6 +224,17 @@ async function ownsSession(auth: Auth, userId: string, token: unknown): Promise<
   return found?.session.userId === userId
 }
 
+function toMe(user: SessionUser): Me {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    verified: user.isVerified,
+    two_factor: user.twoFactorEnabled ?? false,
+  }
+}
+
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sessions, config } = app.ctx
 
@@ -250,16 +262,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Me, ...errorResponses(401) },
       },
     },
-    async (req) => {
-      const user = caller(req)
-      return {
-        id: user.id,
-        name: user.name,
-        email: user.email,
-        role: user.role,
-        verified: user.isVerified,
-        two_factor: user.twoFactorEnabled ?? false,
-      }
+    async (req) => toMe(caller(req)),
+  )
+
+  // What the web app asks on every page: a visitor is an answer (`{ user: null }`), not a 401, so a signed-out
+  // visit logs no error in the browser. /me stays the guarded call for clients that need a signed-in user. A
+  // bearer token that was sent but no longer holds (expired, or its account deleted) is still refused.
+  app.get(
+    '/session',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Who is asking: the signed-in user, or null for a visitor',
+        response: { 200: SessionAnswer, ...errorResponses(401) },
+      },
+    },
+    async (req, reply) => {
+      const user = await sessions.get(req)
+      // The answer depends on the cookie: no shared cache may keep it.
+      reply.header('cache-control', 'private, no-store')
+      return { user: user ? toMe(user) : null }
     },
   )
 

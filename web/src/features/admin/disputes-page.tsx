@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import type { BookingEvent, Dispute } from '#contract/bookings'
 import { checkLabel, HANDOVER_CHECKS } from '#contract/handover'
 import { paths } from '#contract/pages'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
@@ -76,12 +77,11 @@ export function DisputesPage() {
           ))}
         </ul>
       ) : disputes.isError ? (
-        <Alert tone="error" title="Could not load the disputes">
-          <p>{errorMessage(disputes.error)}</p>
-          <Button variant="secondary" onClick={() => disputes.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load the disputes"
+          error={disputes.error}
+          onRetry={() => disputes.refetch()}
+        />
       ) : disputes.data.length === 0 ? (
         <Alert title="No open disputes">
           <p>When a buyer reports a problem with a sale, it shows here for you to settle.</p>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { paths } from '#contract/pages'
 import type { Report } from '#contract/reports'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
@@ -61,12 +62,11 @@ export function ReportedItemsPage() {
           ))}
         </ul>
       ) : reports.isError ? (
-        <Alert tone="error" title="Could not load the reports">
-          <p>{errorMessage(reports.error)}</p>
-          <Button variant="secondary" onClick={() => reports.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load the reports"
+          error={reports.error}
+          onRetry={() => reports.refetch()}
+        />
       ) : reports.data.length === 0 ? (
         <Alert title="No open reports">
           <p>When someone reports a listing, it shows here for you to review.</p>

@@ -2,9 +2,9 @@ import { CircleCheck } from 'lucide-react'
 import { lazy, type ReactNode, Suspense, useId, useState } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import type { Booking } from '#contract/bookings'
-import { Alert } from '../../components/ui/alert'
+import { LoadFailed } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
-import { Button, buttonClasses } from '../../components/ui/button'
+import { buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { Spinner } from '../../components/ui/spinner'
 import { isApiError } from '../../lib/api-client'
@@ -45,12 +45,11 @@ export function PaymentPage() {
       )
     }
     return (
-      <Alert tone="error" title="We could not load this booking">
-        <p>{booking.error.message}</p>
-        <Button variant="secondary" onClick={() => booking.refetch()}>
-          Try again
-        </Button>
-      </Alert>
+      <LoadFailed
+        title="We could not load this booking"
+        error={booking.error}
+        onRetry={() => booking.refetch()}
+      />
     )
   }
 
@@ -160,12 +159,11 @@ function CardPayment({
   if (config.isPending) return <CardFormSkeleton />
   if (config.error) {
     return (
-      <Alert tone="error" title="We could not load the card form">
-        <p>{config.error.message}</p>
-        <Button variant="secondary" onClick={() => config.refetch()}>
-          Try again
-        </Button>
-      </Alert>
+      <LoadFailed
+        title="We could not load the card form"
+        error={config.error}
+        onRetry={() => config.refetch()}
+      />
     )
   }
   return (

@@ -4,9 +4,9 @@ import { Link, useParams } from 'react-router'
 import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import { CONDITION_DEFINITIONS } from '#contract/products'
-import { Alert } from '../../components/ui/alert'
+import { LoadFailed } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
-import { Button, buttonClasses } from '../../components/ui/button'
+import { buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
 import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } from '../../lib/format'
@@ -39,14 +39,7 @@ export function ProductDetailPage() {
   if (error) {
     // A malformed id (400) is as unknown as a missing one (404).
     if (isApiError(error) && (error.status === 404 || error.status === 400)) return <ProductNotFound />
-    return (
-      <Alert tone="error" title="We could not load this laptop">
-        <p>{error.message}</p>
-        <Button variant="secondary" onClick={() => refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    )
+    return <LoadFailed title="We could not load this laptop" error={error} onRetry={() => refetch()} />
   }
   return <ProductDetail product={product} />
 }

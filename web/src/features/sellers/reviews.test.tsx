@@ -120,10 +120,7 @@ describe('SellerPage', () => {
 
   function stubApi(me: typeof ME | null) {
     const fetchMock = vi.fn(async (url: string) => {
-      if (url.startsWith('/api/me'))
-        return me
-          ? jsonResponse(me)
-          : jsonResponse({ error: { code: 'UNAUTHENTICATED', message: 'Sign in' } }, { status: 401 })
+      if (url.startsWith('/api/session')) return jsonResponse({ user: me ?? null })
       if (url === '/api/sellers/s1/page') return jsonResponse(page)
       if (url === '/api/reviews/mine')
         return jsonResponse({ written: page.reviews.slice(0, 1), received: [] } satisfies MyReviews)
@@ -146,14 +143,14 @@ describe('SellerPage', () => {
     // Once the session is known, the author's own review loses the action; the other review keeps it.
     await vi.waitFor(() => expect(own.queryByRole('button', { name: /Report this review/ })).toBeNull())
     expect(other.getByRole('button', { name: /Report this review/ })).toBeTruthy()
-    expect(fetchMock).toHaveBeenCalledWith('/api/me', expect.anything())
+    expect(fetchMock).toHaveBeenCalledWith('/api/session', expect.anything())
   })
 
   it('offers Report this review on every review to a signed-out visitor', async () => {
     const fetchMock = stubApi(null)
     renderWithApp(<SellerPage />, { at: '/sellers/s1', path: '/sellers/:id' })
     const { own, other } = await reviewItems()
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/me', expect.anything()))
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/session', expect.anything()))
     expect(own.getByRole('button', { name: /Report this review/ })).toBeTruthy()
     expect(other.getByRole('button', { name: /Report this review/ })).toBeTruthy()
   })

@@ -14,6 +14,7 @@ import { Link } from 'react-router'
 import { DELETE_BLOCKED, isOpenSale } from '#contract/bookings'
 import { paths } from '#contract/pages'
 import { canRenewSoon, type Product } from '#contract/products'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
@@ -93,12 +94,11 @@ export function MyProductsPage() {
       </PageHeader>
 
       {products.isError ? (
-        <Alert tone="error" title="We could not load your products">
-          <p>{errorMessage(products.error)}</p>
-          <Button variant="secondary" onClick={() => products.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="We could not load your products"
+          error={products.error}
+          onRetry={() => products.refetch()}
+        />
       ) : products.isPending ? (
         <ul className="space-y-3" aria-busy="true" aria-label="Loading your products">
           {[0, 1, 2].map((n) => (
