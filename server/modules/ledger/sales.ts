@@ -133,7 +133,7 @@ export async function refundSale(
   // A sale paid before the ledger began gets its charge (and completion) written first, so the refund
   // comes out of the right place.
   await postSaleMoney(tx, [sale.bookingId], fee)
-  // The seller's share, if it was transferred to their Stripe account, comes back first (docs/decisions/0045);
+  // The seller's share, if it was transferred to their Stripe account, comes back first (docs/decisions/0046);
   // in test mode a share paid out stays paid out and the refund leaves the seller's balance below zero.
   await reverseSaleTransfer(tx, connect, sale.bookingId)
   await refund(payment)

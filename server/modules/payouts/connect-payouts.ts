@@ -1,4 +1,4 @@
-// Payouts through Stripe Connect (docs/decisions/0035, 0045). Each completed sale's share goes to the seller's
+// Payouts through Stripe Connect (docs/decisions/0035, 0046). Each completed sale's share goes to the seller's
 // Express account in its own transfer (`source_transaction`: the sale's charge, so Stripe moves the money from
 // that charge even before it is available), then Stripe pays the account out to the seller's bank:
 //

@@ -1,4 +1,4 @@
-// The daily reconciliation (docs/decisions/0045): the ledger against the processor's own records.
+// The daily reconciliation (docs/decisions/0046): the ledger against the processor's own records.
 //
 // With Stripe: every transfer Stripe has made is matched to our payout (its transfer group and metadata name
 // it), amount for amount, and what Stripe reversed of it to the reversals and failures the ledger wrote. A

@@ -1,4 +1,4 @@
-// Stripe Connect, the calls the payouts make (docs/decisions/0035, 0045): an Express account per seller, its
+// Stripe Connect, the calls the payouts make (docs/decisions/0035, 0046): an Express account per seller, its
 // onboarding link, a transfer of each completed sale's share to it (`source_transaction`: the sale's charge),
 // the reversal of that transfer when the sale is refunded, Stripe's payout to the seller's bank, and the
 // platform's records that reconciliation reads. Each call that moves money carries an idempotency key made from
