@@ -137,6 +137,11 @@ export async function handleConnectEvent(
     { account: { kind: 'on_its_way', sellerId }, amountCents: -moving },
     { account: { kind: 'available', sellerId }, amountCents: moving },
   ])
+  // No more transfers until Stripe says the account can be paid again (its next account.updated).
+  await tx
+    .update(payoutAccounts)
+    .set({ status: 'restricted', updatedAt: sql`now()` })
+    .where(and(eq(payoutAccounts.sellerId, sellerId), eq(payoutAccounts.provider, 'stripe')))
   await mail.queue(tx, {
     to: { userId: sellerId },
     template: 'payout-failed',

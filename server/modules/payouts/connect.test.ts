@@ -25,7 +25,7 @@ import { type FakeStripe, startFakeStripe } from '#server/test/fake-stripe'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { finishConnectPayout } from './connect-payouts'
 import type { PayoutDeps } from './payout-deps'
-import { runPayouts } from './payouts.service'
+import { payOutSeller, runPayouts } from './payouts.service'
 import { reconcile } from './reconcile'
 
 const WEBHOOK_SECRET = 'whsec_test_laptop_market_connect'
@@ -233,6 +233,12 @@ describe('transfers and payouts through Connect', () => {
       on_its_way: 0,
       paid_out: 0,
     })
+    // Nothing more is sent to that account until Stripe says it can be paid again.
+    expect(PayoutAccount.parse((await call('GET', '/api/payouts/account', seller)).json()).status).toBe(
+      'restricted',
+    )
+    await runPayouts(deps())
+    expect((await payoutsOf(seller)).length).toBe(1)
     expect((await reconcile(deps())).differences).toEqual([])
   })
 })
@@ -244,7 +250,9 @@ describe('a crash between the transfer and its record', () => {
     const crash = async () => {
       throw new Error('the process died here')
     }
-    await expect(runPayouts(deps({ testHooks: { afterTransfer: crash } }))).rejects.toThrow('died')
+    await expect(payOutSeller(deps({ testHooks: { afterTransfer: crash } }), seller.id)).rejects.toThrow(
+      'died',
+    )
     const [pending] = await payoutsOf(seller)
     expect(pending).toMatchObject({ state: 'pending', stripeTransferId: null, amountCents: 28_500 })
     expect(fake.transfers.size).toBeGreaterThan(0)
@@ -281,7 +289,7 @@ describe('a crash between the transfer and its record', () => {
     const { seller } = await connectedSeller()
     await stripeSale(seller, 12_000)
     await expect(
-      runPayouts(
+      payOutSeller(
         deps({
           testHooks: {
             afterTransfer: async () => {
@@ -289,6 +297,7 @@ describe('a crash between the transfer and its record', () => {
             },
           },
         }),
+        seller.id,
       ),
     ).rejects.toThrow()
     const [pending] = await payoutsOf(seller)
