@@ -25,7 +25,7 @@ import { createAuth, resolveAuthSecret } from './lib/auth'
 import { errorHandler, frameworkErrorHandler, sendError } from './lib/error-handler'
 import { installGuards, SECURITY_SCHEMES } from './lib/guard'
 import { originCheck } from './lib/origin'
-import { CacheBus, onPublicDataChange, PublicCache } from './lib/public-cache'
+import { PublicCache, PublicDataWatch } from './lib/public-cache'
 import { type CounterStore, createCounterStore } from './lib/rate-limit'
 import { securityHeaders } from './lib/security-headers'
 import { createSessions } from './lib/session'
@@ -134,20 +134,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   if (sessionStore) app.addHook('onClose', () => sessionStore.close())
   const counters = opts.counters ?? createCounterStore(config.redisUrl)
   const cache = new PublicCache(config.publicCacheTtlMs)
-  // Public lists are cleared here at once and, through Redis, on every other instance.
-  const bus = config.redisUrl
-    ? await CacheBus.connect(config.redisUrl, `${config.redisKeyPrefix}public-changed`, cache)
-    : undefined
-  const stopListening = onPublicDataChange(database.db, () => {
-    cache.clear()
-    bus
-      ?.publish()
-      .catch((err) => app.log.warn({ err }, 'Could not tell other instances to clear their caches'))
-  })
-  app.addHook('onClose', async () => {
-    stopListening()
-    await bus?.close()
-  })
+  if (cache.isEnabled) {
+    // The cache follows the database's public version: every instance drops it within a poll of any commit that
+    // changes public data, and this one before answering the request that made the change.
+    const watch = new PublicDataWatch(database.db, cache, app.log)
+    await watch.start()
+    app.addHook('onSend', async (req) => {
+      if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return
+      await watch.check().catch((err) => {
+        cache.clear()
+        req.log.warn({ err }, 'Could not read the public data version; the public cache is dropped')
+      })
+    })
+    app.addHook('onClose', async () => watch.stop())
+  }
   // Jobs are queued from the start; workers run only once `app.ctx.jobs.start()` is called (server/main.ts).
   const jobs = new Jobs(database.db, app.log.child({ module: 'jobs' }), { pollMs: opts.jobPollMs })
   const mail = new Mail({

@@ -4,7 +4,6 @@ import type { Db } from '#server/db/client'
 import { type AuditOrigin, writeAudit } from '#server/modules/audit/audit.service'
 import { AppError } from './errors'
 import { caller, type Guard } from './guard'
-import { publicDataChanged } from './public-cache'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,8 +42,7 @@ export function isAuditedRoute(method: string | string[], guard: Guard | undefin
 /**
  * Runs a change and writes its audit row in one transaction (both are kept, or neither); a change that
  * fails is rolled back and its row written on its own, with the error's code and status. `work` gets the
- * transaction and must do every database write through it. Public lists are cleared after the commit
- * (a service that tells the transaction about a public change reaches no listener).
+ * transaction and must do every database write through it.
  */
 export async function audited<T>(
   req: FastifyRequest,
@@ -62,7 +60,6 @@ export async function audited<T>(
       return done
     })
     req.audited = true
-    publicDataChanged(db)
     return value
   } catch (err) {
     const { status, code } = errorStatus(err)

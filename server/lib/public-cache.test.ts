@@ -1,9 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { CacheBus, onPublicDataChange, PublicCache, publicDataChanged } from './public-cache'
-
-// The cross-instance test runs only when a server is named, e.g. TEST_REDIS_URL=redis://127.0.0.1:6379.
-const REDIS_URL = process.env.TEST_REDIS_URL
+import { PublicCache } from './public-cache'
 
 /** A loader that counts its calls and returns a different value each time. */
 function counter() {
@@ -127,46 +123,5 @@ describe('PublicCache', () => {
     for (let i = 0; i < 5000; i++) await cache.get(`category:${i}`, async () => i)
     const size = (cache as unknown as { entries: Map<string, unknown> }).entries.size
     expect(size).toBeLessThanOrEqual(1001)
-  })
-})
-
-describe('publicDataChanged', () => {
-  it('reaches the listeners of that database handle only, until they stop listening', () => {
-    const db = {}
-    const other = {}
-    const heard: string[] = []
-    const stop = onPublicDataChange(db, () => heard.push('db'))
-    onPublicDataChange(other, () => heard.push('other'))
-    publicDataChanged(db)
-    expect(heard).toEqual(['db'])
-    stop()
-    publicDataChanged(db)
-    expect(heard).toEqual(['db'])
-  })
-})
-
-describe.skipIf(!REDIS_URL)('CacheBus (Redis pub/sub)', () => {
-  it('clears the cache of every other instance on the channel, within a second', async () => {
-    const channel = `lm-test:${randomUUID().slice(0, 8)}:public-changed`
-    const here = new PublicCache(60_000)
-    const there = new PublicCache(60_000)
-    const elsewhere = new PublicCache(60_000)
-    const busHere = await CacheBus.connect(REDIS_URL ?? '', channel, here)
-    const busThere = await CacheBus.connect(REDIS_URL ?? '', channel, there)
-    const busElsewhere = await CacheBus.connect(REDIS_URL ?? '', `${channel}:other`, elsewhere)
-    try {
-      await there.get('advertised', async () => 'old')
-      await elsewhere.get('advertised', async () => 'old')
-      const sent = Date.now()
-      await busHere.publish()
-      await vi.waitFor(async () => expect(await there.get('advertised', async () => 'new')).toBe('"new"'), {
-        timeout: 1000,
-        interval: 10,
-      })
-      expect(Date.now() - sent).toBeLessThan(1000)
-      expect(await elsewhere.get('advertised', async () => 'new')).toBe('"old"')
-    } finally {
-      await Promise.all([busHere.close(), busThere.close(), busElsewhere.close()])
-    }
   })
 })

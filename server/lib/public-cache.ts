@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '#server/db/client'
+import { publicDataVersion } from '#server/db/schema'
 
 /**
  * A short-lived cache of serialized public read responses (brands, advertised, category).
- * Each instance keeps its own. A write that changes public data clears it in this instance at once and,
- * with Redis configured, in every other instance within the time a message takes to go round; without
- * Redis another instance sees the write within the TTL.
+ * Each instance keeps its own, dropped by PublicDataWatch when the database says public data changed: at once in
+ * the instance that made the change, within a poll (0.1 s) in every other.
  */
 export class PublicCache {
   private readonly entries = new Map<string, { value: unknown; expires: number }>()
@@ -60,71 +60,60 @@ export class PublicCache {
   }
 }
 
-/**
- * Who hears that public data changed, per database handle. Services call `publicDataChanged(db)` after a
- * write that changes what visitors see has committed; the app registers its cache (and the message to the
- * other instances) with `onPublicDataChange`. A service called with a transaction handle reports nothing:
- * the caller that owns the transaction reports after it commits.
- */
-const listeners = new WeakMap<object, Set<() => void>>()
-
-export function onPublicDataChange(db: object, listener: () => void): () => void {
-  let set = listeners.get(db)
-  if (!set) {
-    set = new Set()
-    listeners.set(db, set)
-  }
-  set.add(listener)
-  return () => set.delete(listener)
-}
-
-export function publicDataChanged(db: object): void {
-  for (const listener of listeners.get(db) ?? []) listener()
-}
+type Log = { warn: (obj: object, msg: string) => void }
 
 /**
- * Carries "public data changed" between instances over Redis pub/sub. A message lost while the
- * subscription was down cannot be told apart from one never sent, so a reconnect clears the cache too.
+ * Keeps a PublicCache in step with the database: `public_data_version` moves on with every commit that changes what
+ * visitors are shown (triggers, migration 0032), and the cache is dropped whenever the version read is newer than
+ * the one it last saw. The instance reads it every `pollMs` (so a change made through another instance, a job or by
+ * hand is seen within that), and after each of its own changes before answering (`check`), so whoever made a change
+ * never reads the list from before it. Nothing calls it by hand: there is nothing to forget.
  */
-export class CacheBus {
-  private readonly id = randomUUID()
-  private readonly subscriber: Redis
-  private readonly publisher: Redis
-  private subscribedOnce = false
+export class PublicDataWatch {
+  private seen: bigint | undefined
+  private timer: NodeJS.Timeout | undefined
+  private stopped = false
 
-  private constructor(
-    url: string,
-    private readonly channel: string,
+  constructor(
+    private readonly db: Db,
     private readonly cache: PublicCache,
-  ) {
-    this.subscriber = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true })
-    this.publisher = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true })
-    this.subscriber.on('message', (_channel, from: string) => {
-      if (from !== this.id) this.cache.clear()
-    })
-    this.subscriber.on('ready', () => {
-      if (this.subscribedOnce) this.cache.clear()
-      this.subscribedOnce = true
-    })
-    // ioredis reconnects by itself; an error event without a listener would crash the process.
-    this.subscriber.on('error', () => {})
-    this.publisher.on('error', () => {})
+    private readonly log: Log,
+    private readonly pollMs = 100,
+  ) {}
+
+  /** Reads the version once; a newer one than last seen drops the cache. */
+  async check(): Promise<void> {
+    const [row] = await this.db
+      .select({ version: sql<string>`${publicDataVersion.version}::text` })
+      .from(publicDataVersion)
+      .where(eq(publicDataVersion.id, true))
+    if (!row) return
+    const version = BigInt(row.version)
+    if (this.seen === undefined || version > this.seen) {
+      // The first read only learns the version: the cache is empty until the app answers anything.
+      if (this.seen !== undefined) this.cache.clear()
+      this.seen = version
+    }
   }
 
-  static async connect(url: string, channel: string, cache: PublicCache): Promise<CacheBus> {
-    const bus = new CacheBus(url, channel, cache)
-    await bus.subscriber.connect()
-    await bus.subscriber.subscribe(channel)
-    await bus.publisher.connect()
-    return bus
+  /** Learns the version, then keeps reading it; a failed read is logged and the cache dropped (it cannot tell). */
+  async start(): Promise<void> {
+    await this.check()
+    const tick = async () => {
+      if (this.stopped) return
+      try {
+        await this.check()
+      } catch (err) {
+        this.cache.clear()
+        this.log.warn({ err }, 'Could not read the public data version; the public cache is dropped')
+      }
+      if (!this.stopped) this.timer = setTimeout(tick, this.pollMs)
+    }
+    this.timer = setTimeout(tick, this.pollMs)
   }
 
-  /** Tells the other instances; a failed publish is logged by the caller and leaves them on their TTL. */
-  async publish(): Promise<void> {
-    await this.publisher.publish(this.channel, this.id)
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled([this.subscriber.quit(), this.publisher.quit()])
+  stop(): void {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
   }
 }

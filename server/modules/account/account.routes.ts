@@ -5,9 +5,9 @@ import { z } from 'zod'
 import { Ended, EraseAccount, SessionList, SessionParams } from '#contract/account'
 import { SecurityEvent } from '#contract/audit'
 import { Deleted } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import { accounts } from '#server/db/schema'
 import { audited, auditedAfter } from '#server/lib/audit'
+import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { checkCurrentCode } from '#server/modules/auth/current-code'
@@ -24,8 +24,6 @@ const AccountExportBody = z.object({
   records: z.record(z.string(), z.array(Row)),
   security_events: z.array(SecurityEvent),
 })
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, auth, counters, sessions } = app.ctx
@@ -61,7 +59,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['account'],
         summary:
           'Everything we hold about you, as one JSON file (secrets such as your password hash left out)',
-        response: { 200: AccountExportBody, ...errors },
+        response: { 200: AccountExportBody, ...ERRORS },
       },
     },
     async (req, reply) => {
@@ -88,7 +86,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Erase your account (password, and a code when two-step sign-in is on); refused while a sale of yours is open or money is held',
         body: EraseAccount,
-        response: { 200: Deleted, ...errors, 429: ErrorBody },
+        response: { 200: Deleted, ...ERRORS, ...errorResponses(429) },
       },
     },
     async (req) => {
@@ -115,7 +113,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['account'],
         summary: 'Where you are signed in: browser, rough place, last seen (yours is marked current)',
-        response: { 200: SessionList, ...errors },
+        response: { 200: SessionList, ...ERRORS },
       },
     },
     async (req) => ({ items: await findSessions(db, caller(req)) }),
@@ -129,7 +127,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['account'],
         summary: 'Sign out one of your sessions (your current one signs you out here)',
         params: SessionParams,
-        response: { 200: Ended, ...errors },
+        response: { 200: Ended, ...ERRORS },
       },
     },
     async (req) => {
@@ -147,7 +145,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['account'],
         summary: 'Sign out everywhere else (every session but the one you are using)',
-        response: { 200: Ended, ...errors },
+        response: { 200: Ended, ...ERRORS },
       },
     },
     async (req) => {

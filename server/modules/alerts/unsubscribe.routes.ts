@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import { UnsubscribeInfo, UnsubscribeParams } from '#contract/saved-searches'
+import { errorResponses } from '#server/lib/error-responses'
 import { describeUnsubscribe, unsubscribe } from './unsubscribe'
 
 /**
@@ -23,7 +23,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['saved searches'],
         summary: 'What an alert email’s unsubscribe link turns off (anyone with the link; changes nothing)',
         params: UnsubscribeParams,
-        response: { 200: UnsubscribeInfo, 400: ErrorBody },
+        response: { 200: UnsubscribeInfo, ...errorResponses(400) },
       },
     },
     async (req) => describeUnsubscribe(db, config, req.params.token),
@@ -36,7 +36,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['saved searches'],
         summary: 'Turn off the alert an email’s link names (anyone with the link; RFC 8058 one-click)',
         params: UnsubscribeParams,
-        response: { 200: Modified, 400: ErrorBody },
+        response: { 200: Modified, ...errorResponses(400) },
       },
     },
     async (req) => ({ acknowledged: true, modifiedCount: await unsubscribe(db, config, req.params.token) }),

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AuditPage, AuditQuery, SecurityEventList } from '#contract/audit'
-import { ErrorBody } from '#contract/errors'
+import { errorResponses } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { findAuditEvents, findSecurityEvents } from './audit.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody }
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
@@ -18,7 +16,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Admin: the audit log, newest first, by the acting person, kind and time (since/until in ISO 8601)',
         querystring: AuditQuery,
-        response: { 200: AuditPage, ...errors },
+        response: { 200: AuditPage, ...errorResponses(400, 401, 403) },
       },
     },
     async (req) => findAuditEvents(db, req.query),
@@ -31,7 +29,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['audit'],
         summary: 'Your own security events (sign-ins, password and two-step changes, sessions), newest first',
-        response: { 200: SecurityEventList, ...errors },
+        response: { 200: SecurityEventList, ...errorResponses(400, 401, 403) },
       },
     },
     async (req) => ({ items: await findSecurityEvents(db, caller(req).id) }),

@@ -2,10 +2,11 @@ import { fromNodeHeaders } from 'better-auth/node'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { ErrorBody, type ErrorCode } from '#contract/errors'
+import type { ErrorCode } from '#contract/errors'
 import { AccessToken, EmailQuery, Me, SessionAnswer } from '#contract/users'
 import type { Auth } from '#server/lib/auth'
 import { sendError } from '#server/lib/error-handler'
+import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
@@ -248,7 +249,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user',
-        response: { 200: Me, 401: ErrorBody },
+        response: { 200: Me, ...errorResponses(401) },
       },
     },
     async (req) => toMe(caller(req)),
@@ -263,7 +264,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Who is asking: the signed-in user, or null for a visitor',
-        response: { 200: SessionAnswer, 401: ErrorBody },
+        response: { 200: SessionAnswer, ...errorResponses(401) },
       },
     },
     async (req, reply) => {
@@ -282,7 +283,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: "A short-lived bearer token for the signed-in user's own email",
         querystring: EmailQuery,
-        response: { 200: AccessToken, 401: ErrorBody, 403: ErrorBody },
+        response: { 200: AccessToken, ...errorResponses(401, 403) },
       },
     },
     async (req) => {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { BATTERY_REPORT_MAX_BYTES, BatteryReportFacts } from '#contract/battery-reports'
 import { IdParams } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
+import { ERRORS } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, role } from '#server/lib/guard'
 import { addBatteryReport, type UploadedFile } from './battery-reports.service'
@@ -53,11 +53,7 @@ export const batteryReportRoutes: FastifyPluginAsyncZod = async (app) => {
         params: IdParams,
         response: {
           200: BatteryReportFacts,
-          400: ErrorBody,
-          401: ErrorBody,
-          403: ErrorBody,
-          404: ErrorBody,
-          409: ErrorBody,
+          ...ERRORS,
         },
       },
     },

@@ -4,7 +4,6 @@ import { BATTERY_MINIMUM_PCT, CONDITIONS } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { batteryReports, products } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { BatteryReportError, parseBatteryReport } from './parse-report'
 
@@ -75,7 +74,6 @@ export async function addBatteryReport(
       .returning({ id: products.id })
   })
   if (updated.length === 0) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
-  publicDataChanged(db)
   return {
     battery_health_pct: parsed.healthPct,
     battery_cycles: parsed.cycles,

@@ -12,13 +12,12 @@ import {
 import { IdParams, Inserted, Modified } from '#contract/common'
 import { ErrorBody } from '#contract/errors'
 import { ReceivedBody } from '#contract/handover'
+import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
 import { setPagingHeaders } from '#server/lib/paging'
 import { createBooking, findBookings, getBooking } from './bookings.service'
 import { confirmReceived, markHandedOver, reportProblem } from './deal.service'
 import { holdBooking } from './hold.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config, mail } = app.ctx
@@ -32,7 +31,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['bookings'],
         summary: 'Book a laptop (price, name and image come from the listing; the buyer from the session)',
         body: NewBooking,
-        response: { 201: Inserted, ...errors, 429: ErrorBody },
+        response: { 201: Inserted, ...ERRORS, ...errorResponses(429) },
       },
     },
     async (req, reply) => {
@@ -49,7 +48,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['bookings'],
         summary: "A buyer's bookings (your own, or anyone's for an admin)",
         querystring: BookingsQuery,
-        response: { 200: BookingList, ...errors },
+        response: { 200: BookingList, ...ERRORS },
       },
     },
     async (req, reply) => {
@@ -67,7 +66,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['bookings'],
         summary: "One booking, for its buyer, the listing's seller, or an admin",
         params: IdParams,
-        response: { 200: Booking, ...errors },
+        response: { 200: Booking, ...ERRORS },
       },
     },
     async (req) => getBooking(db, caller(req), req.params.id, autoCompleteDays),
@@ -82,7 +81,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'The buyer opens the payment page: the laptop is held for this booking while they pay (HOLD_SECONDS)',
         params: IdParams,
-        response: { 200: HoldAnswer, ...errors, 409: HoldRefused.or(ErrorBody), 429: ErrorBody },
+        response: { 200: HoldAnswer, ...ERRORS, 409: HoldRefused.or(ErrorBody), ...errorResponses(429) },
       },
     },
     async (req, reply) => {
@@ -111,7 +110,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The listing's seller: the buyer has the laptop (paid bookings; optional note)",
         params: IdParams,
         body: HandoverBody,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -137,7 +136,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
           'The buyer: received, as described (after handover), with every item of the handover checklist ticked; the sale is completed and the answers kept on the deal',
         params: IdParams,
         body: ReceivedBody,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -162,7 +161,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The buyer: report a problem with a paid sale that is not completed (opens a dispute)',
         params: IdParams,
         body: ProblemBody,
-        response: { 201: Inserted, ...errors },
+        response: { 201: Inserted, ...ERRORS },
       },
     },
     async (req, reply) => {

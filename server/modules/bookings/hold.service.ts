@@ -3,7 +3,6 @@ import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { bookingHolds, bookings, productHolds, users } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { recordHoldEnd } from '#server/modules/alerts/alerts.jobs'
 import { offerLapsedOn } from '#server/modules/offers/offers.jobs'
@@ -154,8 +153,6 @@ export async function holdBooking(
     await recordHoldEnd(tx, productId, sql`${taken.holdUntil}::timestamptz + interval '1 second'`)
     return { held: true, holdUntil: taken.holdUntil, isNew: true }
   })
-  // Cards and the detail page say "Reserved" from now on.
-  if (outcome.isNew) publicDataChanged(db)
   return outcome.held
     ? { held: true, holdUntil: outcome.holdUntil }
     : { held: false, holdUntil: outcome.holdUntil }

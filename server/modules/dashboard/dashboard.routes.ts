@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AdminDashboard, BuyerDashboard, SellerDashboard } from '#contract/dashboard'
-import { ErrorBody } from '#contract/errors'
+import { errorResponses } from '#server/lib/error-responses'
 import { caller, role } from '#server/lib/guard'
 import { getAdminDashboard, getBuyerDashboard, getSellerDashboard } from './dashboard.service'
-
-const errors = { 401: ErrorBody, 403: ErrorBody }
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
@@ -17,7 +15,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['dashboard'],
         summary:
           "Seller: your listings' views, favourites and bookings per day over the last 30 days, and your money on its way and released",
-        response: { 200: SellerDashboard, ...errors },
+        response: { 200: SellerDashboard, ...errorResponses(401, 403) },
       },
     },
     async (req) => getSellerDashboard(db, caller(req)),
@@ -31,7 +29,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['dashboard'],
         summary:
           'Admin: new listings, bookings, payments, reports and disputes per day over the last 30 days, and the listing → booking → payment funnel',
-        response: { 200: AdminDashboard, ...errors },
+        response: { 200: AdminDashboard, ...errorResponses(401, 403) },
       },
     },
     async () => getAdminDashboard(db),
@@ -44,7 +42,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['dashboard'],
         summary: 'Buyer: your orders in progress, each with what to do next',
-        response: { 200: BuyerDashboard, ...errors },
+        response: { 200: BuyerDashboard, ...errorResponses(401, 403) },
       },
     },
     async (req) => getBuyerDashboard(db, caller(req)),

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { DisputeList, DisputesQuery } from '#contract/bookings'
 import { IdParams, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import { audited } from '#server/lib/audit'
+import { ERRORS } from '#server/lib/error-responses'
 import { caller, role } from '#server/lib/guard'
 import { findDisputes, refundDispute, releaseDispute } from './disputes.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config, mail, payments: provider } = app.ctx
@@ -19,7 +17,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['disputes'],
         summary: 'Admin: problems buyers reported, newest first, with the sale, both sides and its history',
         querystring: DisputesQuery,
-        response: { 200: DisputeList, ...errors },
+        response: { 200: DisputeList, ...ERRORS },
       },
     },
     async (req) => findDisputes(db, req.query.status),
@@ -33,7 +31,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['disputes'],
         summary: 'Admin: refund the buyer (through the processor that took the payment)',
         params: IdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -52,7 +50,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['disputes'],
         summary: 'Admin: release the sale to the seller (the sale is completed)',
         params: IdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {

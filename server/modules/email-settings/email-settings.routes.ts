@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { EmailPreferencesUpdate, EmailSettings } from '#contract/email-preferences'
-import { ErrorBody } from '#contract/errors'
+import { errorResponses } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
 import { getEmailSettings, updateEmailPreferences } from './email-settings.service'
 
@@ -14,7 +14,7 @@ export const emailSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['email'],
         summary: 'Your address, whether it is confirmed, and which kinds of non-essential email you get',
-        response: { 200: EmailSettings, 401: ErrorBody },
+        response: { 200: EmailSettings, ...errorResponses(401) },
       },
     },
     async (req) => getEmailSettings(db, caller(req)),
@@ -28,7 +28,7 @@ export const emailSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['email'],
         summary: 'Turn kinds of non-essential email on or off (password and address emails always go)',
         body: EmailPreferencesUpdate,
-        response: { 200: EmailSettings, 400: ErrorBody, 401: ErrorBody },
+        response: { 200: EmailSettings, ...errorResponses(400, 401) },
       },
     },
     async (req) => updateEmailPreferences(db, caller(req), req.body),

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { Deleted } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import { FavouriteAlertSetting, FavouriteIds, FavouriteList, FavouriteParams } from '#contract/favourites'
+import { ERRORS } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
 import {
   addFavourite,
@@ -13,7 +13,6 @@ import {
   setFavouriteAlert,
 } from './favourites.service'
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 const Acknowledged = z.object({ acknowledged: z.boolean() })
 
 export const favouriteRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -26,7 +25,7 @@ export const favouriteRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['favourites'],
         summary: "The caller's favourites: each listing now, the price when saved, and its status",
-        response: { 200: FavouriteList, ...errors },
+        response: { 200: FavouriteList, ...ERRORS },
       },
     },
     async (req) => findFavourites(db, caller(req)),
@@ -39,7 +38,7 @@ export const favouriteRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['favourites'],
         summary: "The ids of the caller's favourites (the hearts on cards)",
-        response: { 200: FavouriteIds, ...errors },
+        response: { 200: FavouriteIds, ...ERRORS },
       },
     },
     async (req) => ({ ids: await findFavouriteIds(db, caller(req)) }),
@@ -52,7 +51,7 @@ export const favouriteRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['favourites'],
         summary: 'How the caller hears that a favourite got cheaper or is available again',
-        response: { 200: FavouriteAlertSetting, ...errors },
+        response: { 200: FavouriteAlertSetting, ...ERRORS },
       },
     },
     async (req) => ({ alert: await findFavouriteAlert(db, caller(req)) }),
@@ -66,7 +65,7 @@ export const favouriteRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['favourites'],
         summary: 'Choose instant emails, a daily digest, or none for news on favourites',
         body: FavouriteAlertSetting,
-        response: { 200: FavouriteAlertSetting, ...errors },
+        response: { 200: FavouriteAlertSetting, ...ERRORS },
       },
     },
     async (req) => {
@@ -83,7 +82,7 @@ export const favouriteRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['favourites'],
         summary: 'Save a listing to the favourites (again: no change)',
         params: FavouriteParams,
-        response: { 200: Acknowledged, ...errors },
+        response: { 200: Acknowledged, ...ERRORS },
       },
     },
     async (req) => {
@@ -100,7 +99,7 @@ export const favouriteRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['favourites'],
         summary: 'Remove a listing from the favourites',
         params: FavouriteParams,
-        response: { 200: Deleted, ...errors },
+        response: { 200: Deleted, ...ERRORS },
       },
     },
     async (req) => ({

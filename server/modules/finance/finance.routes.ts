@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { ErrorBody } from '#contract/errors'
 import { Finance } from '#contract/payouts'
+import { errorResponses } from '#server/lib/error-responses'
 import { role } from '#server/lib/guard'
 import { getFinance } from './finance.service'
-
-const errors = { 401: ErrorBody, 403: ErrorBody }
 
 export const financeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
@@ -17,7 +15,7 @@ export const financeRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['finance'],
         summary:
           "Admin: money held for buyers, sellers' balances, payouts, fees, refunds, and the ledger's check",
-        response: { 200: Finance, ...errors },
+        response: { 200: Finance, ...errorResponses(401, 403) },
       },
     },
     async () => getFinance(db),

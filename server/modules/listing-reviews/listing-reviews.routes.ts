@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import {
   ListingReviewQueue,
   RejectListingBody,
@@ -8,10 +7,9 @@ import {
   StolenSerialBody,
 } from '#contract/listing-reviews'
 import { audited } from '#server/lib/audit'
+import { ERRORS } from '#server/lib/error-responses'
 import { caller, role } from '#server/lib/guard'
 import { approveListing, findReviewQueue, markSerialStolen, rejectListing } from './listing-reviews.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
@@ -25,7 +23,7 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['listing reviews'],
         summary:
           'Admin: listings waiting for review (a seller’s first listings, serials another seller listed or sold), oldest first, with the counts',
-        response: { 200: ListingReviewQueue, ...errors },
+        response: { 200: ListingReviewQueue, ...ERRORS },
       },
     },
     async () => findReviewQueue(db),
@@ -39,7 +37,7 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['listing reviews'],
         summary: 'Admin: approve a listing under review; it goes into search and can be booked',
         params: IdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => ({
@@ -60,7 +58,7 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
           'Admin: reject a listing under review with a reason (the rule and what to change), emailed to the seller, who may edit it and send it back',
         params: IdParams,
         body: RejectListingBody,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => ({
@@ -80,7 +78,7 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Admin: mark a serial number reported stolen (typed, or a listing’s); it cannot be listed again and unsold listings of it leave the market',
         body: StolenSerialBody,
-        response: { 201: StolenSerialAdded, ...errors },
+        response: { 201: StolenSerialAdded, ...ERRORS },
       },
     },
     // The target is the listing when one is named; a typed serial is never written to the log.

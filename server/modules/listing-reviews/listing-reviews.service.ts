@@ -14,7 +14,6 @@ import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { brands, products, stolenSerials, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { recordListed } from '#server/modules/alerts/alerts.jobs'
 import { firstPhotoUrl, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
@@ -271,7 +270,6 @@ export async function approveListing(db: Db, admin: SessionUser, id: string): Pr
       .where(eq(products.id, id))
     await recordListed(tx, id)
   })
-  publicDataChanged(db)
   return 1
 }
 
@@ -334,6 +332,5 @@ export async function markSerialStolen(db: Db, admin: SessionUser, body: StolenS
       .where(and(eq(products.serialHash, key.hash), eq(products.isSold, false), isNull(products.removedAt)))
       .returning({ id: products.id })
   })
-  if (takenDown.length > 0) publicDataChanged(db)
   return { acknowledged: true, serial_last4: key.last4, listings_taken_down: takenDown.length }
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams, Inserted, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import {
   ConversationList,
   MessageList,
@@ -8,6 +7,7 @@ import {
   ReportedMessageList,
   UnreadCount,
 } from '#contract/messages'
+import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
 import {
   countUnread,
@@ -17,8 +17,6 @@ import {
   reportMessage,
   sendMessage,
 } from './messages.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
@@ -32,7 +30,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "A booking's conversation, oldest first (its buyer and the listing's seller; an admin only with a dispute or a reported message). Marks it read.",
         params: IdParams,
-        response: { 200: MessageList, ...errors },
+        response: { 200: MessageList, ...ERRORS },
       },
     },
     async (req) => findThread(db, caller(req), req.params.id),
@@ -47,7 +45,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Write in a booking's conversation (its buyer or the listing's seller; a few a minute)",
         params: IdParams,
         body: NewMessage,
-        response: { 201: Inserted, ...errors, 429: ErrorBody },
+        response: { 201: Inserted, ...ERRORS, ...errorResponses(429) },
       },
     },
     async (req, reply) => {
@@ -63,7 +61,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['messages'],
         summary: 'Messages the signed-in user has not read, in all and per booking',
-        response: { 200: UnreadCount, ...errors },
+        response: { 200: UnreadCount, ...ERRORS },
       },
     },
     async (req) => countUnread(db, caller(req)),
@@ -76,7 +74,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['messages'],
         summary: "The signed-in user's conversations, newest message first, with unread counts",
-        response: { 200: ConversationList, ...errors },
+        response: { 200: ConversationList, ...ERRORS },
       },
     },
     async (req) => findConversations(db, caller(req)),
@@ -90,7 +88,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['messages'],
         summary: 'Report a message you received (admins may then read the conversation)',
         params: IdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -106,7 +104,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['messages'],
         summary: 'Admin: reported messages, newest report first',
-        response: { 200: ReportedMessageList, ...errors },
+        response: { 200: ReportedMessageList, ...ERRORS },
       },
     },
     async () => findReportedMessages(db),

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams, Inserted } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import {
   CounterOffer,
   DeclineOffer,
@@ -10,11 +9,10 @@ import {
   OfferList,
   OffersQuery,
 } from '#contract/offers'
+import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
 import { findOffers, getOffer } from './offers.queries'
 import { acceptOffer, counterOffer, declineOffer, makeOffer, withdrawOffer } from './offers.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 // Someone who is neither the buyer nor the listing's seller gets 404 for an offer, a party who may not take a
 // step 403, and a step in the wrong state 409 naming the state.
@@ -31,7 +29,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
           'Offer a price for a listing on sale (under the asking price; the seller accepts, declines or counters)',
         params: IdParams,
         body: NewOffer,
-        response: { 201: Inserted, ...errors, 429: ErrorBody },
+        response: { 201: Inserted, ...ERRORS, ...errorResponses(429) },
       },
     },
     async (req, reply) => {
@@ -48,7 +46,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['offers'],
         summary: 'Your offers as a buyer (role=buyer), or the offers on your listings (role=seller)',
         querystring: OffersQuery,
-        response: { 200: OfferList, ...errors },
+        response: { 200: OfferList, ...ERRORS },
       },
     },
     async (req) => findOffers(db, caller(req), req.query),
@@ -62,7 +60,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['offers'],
         summary: "One offer and its thread, for its buyer or the listing's seller",
         params: IdParams,
-        response: { 200: Offer, ...errors },
+        response: { 200: Offer, ...ERRORS },
       },
     },
     async (req) => getOffer(db, caller(req), req.params.id),
@@ -77,7 +75,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'The side the offer waits for accepts it: a booking at the agreed price, held for the buyer while they pay (bookingId)',
         params: IdParams,
-        response: { 200: OfferAnswer, ...errors },
+        response: { 200: OfferAnswer, ...ERRORS },
       },
     },
     async (req) => acceptOffer(app.ctx, caller(req), req.params.id),
@@ -92,7 +90,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The seller declines an offer waiting for their answer (optional reason)',
         params: IdParams,
         body: DeclineOffer,
-        response: { 200: OfferAnswer, ...errors },
+        response: { 200: OfferAnswer, ...ERRORS },
       },
     },
     async (req) => declineOffer(app.ctx, caller(req), req.params.id, req.body),
@@ -108,7 +106,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
           'The side the offer waits for counters: the seller between the offer and the asking price, the buyer between theirs and the counter',
         params: IdParams,
         body: CounterOffer,
-        response: { 200: OfferAnswer, ...errors },
+        response: { 200: OfferAnswer, ...ERRORS },
       },
     },
     async (req) => counterOffer(app.ctx, caller(req), req.params.id, req.body),
@@ -122,7 +120,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['offers'],
         summary: 'The buyer withdraws their open offer',
         params: IdParams,
-        response: { 200: OfferAnswer, ...errors },
+        response: { 200: OfferAnswer, ...ERRORS },
       },
     },
     async (req) => withdrawOffer(app.ctx, caller(req), req.params.id),

@@ -21,7 +21,6 @@ import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookingHolds, bookings, offerEvents, offers, productHolds, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { recordHoldEnd } from '#server/modules/alerts/alerts.jobs'
 import { firstPhotoUrl, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
@@ -474,7 +473,5 @@ export async function acceptOffer(
     })
     return { bookingId: booking.id }
   })
-  // Cards and the detail page say "Reserved" from now on.
-  publicDataChanged(db)
   return { acknowledged: true, modifiedCount: 1, state: 'accepted', bookingId: outcome.bookingId }
 }

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { CancelSaleBody } from '#contract/bookings'
 import { IdParams, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import {
   BookingRef,
   PaymentConfig,
@@ -11,17 +10,9 @@ import {
   TestPayment,
 } from '#contract/payments'
 import { auditedAfter } from '#server/lib/audit'
+import { errorResponses } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
 import { cancelSale } from './refunds'
-
-const errors = {
-  400: ErrorBody,
-  401: ErrorBody,
-  402: ErrorBody,
-  403: ErrorBody,
-  404: ErrorBody,
-  409: ErrorBody,
-}
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config, mail, payments: provider } = app.ctx
@@ -46,7 +37,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payments'],
         summary: 'Stripe: a PaymentIntent for your booking, for the amount due (the booked price, or less)',
         body: BookingRef,
-        response: { 200: PaymentIntentAnswer, ...errors },
+        response: { 200: PaymentIntentAnswer, ...errorResponses(400, 401, 402, 403, 404, 409) },
       },
     },
     async (req) =>
@@ -63,7 +54,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payments'],
         summary: 'Test mode: pay for your booking with a test card (4242 4242 4242 4242 succeeds)',
         body: TestPayment,
-        response: { 200: PaymentResult, ...errors },
+        response: { 200: PaymentResult, ...errorResponses(400, 401, 402, 403, 404, 409) },
       },
     },
     async (req) => {
@@ -87,7 +78,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           "The listing's seller cancels a paid sale not yet handed over: the buyer is refunded in full, the listing is taken down",
         params: IdParams,
         body: CancelSaleBody,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...errorResponses(400, 401, 402, 403, 404, 409) },
       },
     },
     async (req) => {
@@ -118,8 +109,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: 'Stripe webhook (signature, age and event id checked)',
           response: {
             200: z.object({ received: z.boolean(), outcome: z.string() }),
-            400: ErrorBody,
-            404: ErrorBody,
+            ...errorResponses(400, 404),
           },
         },
       },

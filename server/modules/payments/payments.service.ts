@@ -13,7 +13,6 @@ import {
   users,
 } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { holderOf } from '#server/modules/bookings/hold.service'
@@ -158,7 +157,6 @@ export async function payWithTestCard(
     return recordSale(tx, { booking, product, provider: 'test', transactionId }, mail, fee)
   })
   if ('declined' in result) throw new AppError('PAYMENT_FAILED', result.declined)
-  publicDataChanged(db)
   return result
 }
 
@@ -239,7 +237,6 @@ export async function handleStripeWebhook(
   fee: FeeRule,
 ): Promise<WebhookOutcome> {
   const outcome = await settleStripeEvent(db, stripe, webhookSecret, rawBody, signature, mail, fee)
-  if (outcome === 'paid') publicDataChanged(db)
   return outcome
 }
 

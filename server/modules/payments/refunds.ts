@@ -7,7 +7,6 @@ import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookings, disputes, products } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { lockDeal, wrongStage } from '#server/modules/bookings/deal.service'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
@@ -55,7 +54,6 @@ export async function cancelSale(
     await queueDealEmails(tx, mail, bookingId, { kind: 'cancelled', by: 'seller', reason: input.reason })
     return 1
   })
-  publicDataChanged(db)
   return cancelled
 }
 

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { ErrorBody } from '#contract/errors'
 import { Earnings, OnboardingAnswer, PayoutAccount, PayoutAccountBody } from '#contract/payouts'
+import { ERRORS } from '#server/lib/error-responses'
 import { caller, role } from '#server/lib/guard'
 import { getEarnings } from './earnings'
 import { getPayoutAccount, setUpPayoutAccount } from './payout-accounts'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx
@@ -17,7 +15,7 @@ export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['payouts'],
         summary: 'Seller: where your sales are paid out, and whether payouts are enabled',
-        response: { 200: PayoutAccount, ...errors },
+        response: { 200: PayoutAccount, ...ERRORS },
       },
     },
     async (req) => getPayoutAccount(db, config, caller(req)),
@@ -32,7 +30,7 @@ export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Seller: start or resume payout setup (Stripe: the onboarding link); in test mode, the bank account (enabled at once)',
         body: PayoutAccountBody,
-        response: { 200: OnboardingAnswer, ...errors },
+        response: { 200: OnboardingAnswer, ...ERRORS },
       },
     },
     async (req) => setUpPayoutAccount(db, config, caller(req), req.body),
@@ -45,7 +43,7 @@ export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['payouts'],
         summary: 'Seller: money held, available, on its way and paid out; fees; each sale and payout',
-        response: { 200: Earnings, ...errors },
+        response: { 200: Earnings, ...ERRORS },
       },
     },
     async (req) => getEarnings(db, config, caller(req)),

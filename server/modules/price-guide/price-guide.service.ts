@@ -7,7 +7,6 @@ import {
 } from '#contract/price-guide'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
-import { publicDataChanged } from '#server/lib/public-cache'
 import { rowsOf } from '#server/modules/products/paging'
 
 // The price guide table: per brand, RAM, storage and processor (level 1: its model, level 2: its family),
@@ -130,7 +129,6 @@ export async function getPriceGuide(db: Db, q: PriceGuideQuery): Promise<PriceGu
 export function registerPriceGuideJobs(ctx: Pick<AppContext, 'db' | 'jobs'>) {
   ctx.jobs.work('price-guide.refresh', async () => {
     await refreshAllPriceGuides(ctx.db)
-    publicDataChanged(ctx.db)
   })
   ctx.jobs.schedule('price-guide.refresh', '17 3 * * *')
 }

@@ -4,7 +4,6 @@ import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 
 // Listing expiry: a listing not renewed for LISTING_EXPIRY_DAYS leaves search and the home page (its page
@@ -25,7 +24,6 @@ export async function expireListings(db: Db, days: number, now = new Date()): Pr
     .set({ expiredAt: now, updatedAt: now })
     .where(and(stillListed, lte(products.renewedAt, cutoff)))
     .returning({ id: products.id })
-  if (rows.length > 0) publicDataChanged(db)
   return rows.map((r) => r.id)
 }
 
@@ -111,7 +109,6 @@ export async function renewProduct(db: Db, seller: SessionUser, id: string): Pro
     .set({ renewedAt: now, expiredAt: null, expiryRemindedAt: null, updatedAt: now })
     .where(and(eq(products.id, id), eq(products.isSold, false), isNull(products.removedAt)))
     .returning({ id: products.id })
-  if (updated.length > 0) publicDataChanged(db)
   return updated.length
 }
 
@@ -147,7 +144,6 @@ export async function runExpirySweep(
     }
     return { expired: expired.length, reminded: reminders.length }
   })
-  if (result.expired > 0) publicDataChanged(ctx.db)
   return result
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Deleted, IdParams, Inserted, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import { ReviewState } from '#contract/listing-reviews'
 import { ListPageQuery } from '#contract/paging'
 import {
@@ -15,6 +14,7 @@ import {
 import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { audited } from '#server/lib/audit'
 import { sendJson } from '#server/lib/error-handler'
+import { ERRORS } from '#server/lib/error-responses'
 import { notFound } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { setPagingHeaders } from '#server/lib/paging'
@@ -31,8 +31,6 @@ import {
   updateProduct,
 } from './products.service'
 import { searchProducts, suggest } from './search.queries'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, cache, config, storage, fetchImage } = app.ctx
@@ -67,16 +65,15 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
-      // Cached as [paging, items]: the items go out as they were serialized.
-      const body = await cache.get(key, async () => {
+      // Cached as the paging beside the items, already serialized: a hit sends the bytes as they are.
+      const page = await cache.remember(key, async () => {
         await getBrand(db, req.params.id)
-        const page = await findBrandProducts(db, req.params.id, req.query)
-        return [{ t: page.total, e: page.isEstimate, c: page.nextCursor }, page.items]
+        const found = await findBrandProducts(db, req.params.id, req.query)
+        const { total, isEstimate, nextCursor } = found
+        return { paging: { total, isEstimate, nextCursor }, items: JSON.stringify(found.items) }
       })
-      const split = body.indexOf('},')
-      const paging = JSON.parse(body.slice(1, split + 1)) as { t: number; e: boolean; c: string | null }
-      setPagingHeaders(req, reply, { total: paging.t, isEstimate: paging.e, nextCursor: paging.c })
-      return sendJson(reply, body.slice(split + 2, -1))
+      setPagingHeaders(req, reply, page.paging)
+      return sendJson(reply, page.items)
     },
   )
 
@@ -126,7 +123,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'Seller: list a laptop (seller and posting date come from the session and the server)',
         body: NewProduct,
-        response: { 201: Inserted.extend({ review_state: ReviewState }), ...errors },
+        response: { 201: Inserted.extend({ review_state: ReviewState }), ...ERRORS },
       },
     },
     async (req, reply) => {
@@ -151,7 +148,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: "A seller's own listings, available and sold (that seller or an admin)",
         querystring: SellerProductsQuery,
-        response: { 200: ProductList, ...errors },
+        response: { 200: ProductList, ...ERRORS },
       },
     },
     async (req, reply) => {
@@ -177,7 +174,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Seller: edit your own available listing',
         params: IdParams,
         body: ProductUpdate,
-        response: { 200: ProductModified, ...errors },
+        response: { 200: ProductModified, ...ERRORS },
       },
     },
     async (req) => {
@@ -202,7 +199,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'Seller (own) or admin: take a listing down; bookings and payments keep their record',
         params: IdParams,
-        response: { 200: Deleted, ...errors },
+        response: { 200: Deleted, ...ERRORS },
       },
     },
     async (req) => {
@@ -221,7 +218,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'Seller: advertise your own available listing on the home page',
         params: IdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -239,7 +236,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Seller: renew your own listing; its expiry clock starts again and an expired listing is back in search and on the home page',
         params: IdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -256,7 +253,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'Seller: mark your own listing sold',
         params: IdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {

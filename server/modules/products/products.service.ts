@@ -6,7 +6,6 @@ import type { Db } from '#server/db/client'
 import { bookings, brands, productImages, products, uploads, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import { MEDIA_PREFIX, type MediaStorage } from '#server/lib/storage'
 import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.jobs'
@@ -181,7 +180,6 @@ export async function createProduct(
     if (review.state === 'approved') await recordListed(tx, row.id)
     return { id: row.id, reviewState: review.state }
   })
-  publicDataChanged(db)
   return id
 }
 
@@ -275,7 +273,6 @@ export async function updateProduct(
     }
     return updated.length
   })
-  publicDataChanged(db)
   return { modified, notices: battery.notices }
 }
 
@@ -289,7 +286,6 @@ export async function advertiseProduct(db: Db, seller: SessionUser, id: string):
     .set({ isAdvertised: true, updatedAt: new Date() })
     .where(and(eq(products.id, id), eq(products.isSold, false), eq(products.isAdvertised, false)))
     .returning({ id: products.id })
-  if (updated.length > 0) publicDataChanged(db)
   return updated.length
 }
 
@@ -315,7 +311,6 @@ export async function markProductSold(
     if (rows.length > 0 && mail) await closeOffersOnSale(tx, id, null, mail)
     return rows
   })
-  if (updated.length > 0) publicDataChanged(db)
   return updated.length
 }
 
@@ -354,7 +349,6 @@ export async function deleteProduct(db: Db, user: SessionUser, id: string): Prom
       .returning({ id: products.id })
     return updated.length
   })
-  if (deleted > 0) publicDataChanged(db)
   return deleted
 }
 

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams, Inserted, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import { NewReport, ReportList } from '#contract/reports'
 import { audited } from '#server/lib/audit'
+import { ERRORS } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { createReport, findOpenReports, resolveReport } from './reports.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config, mail, payments } = app.ctx
@@ -19,7 +17,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['reports'],
         summary: 'Report a listing, with a reason (any signed-in user)',
         body: NewReport,
-        response: { 201: Inserted, ...errors },
+        response: { 201: Inserted, ...ERRORS },
       },
     },
     async (req, reply) => {
@@ -35,7 +33,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['reports'],
         summary: 'Admin: open reports, newest first',
-        response: { 200: ReportList, ...errors },
+        response: { 200: ReportList, ...ERRORS },
       },
     },
     async () => findOpenReports(db),
@@ -56,7 +54,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
               ? 'Admin: dismiss a report'
               : 'Admin: remove the reported listing (closes its reports; an open sale of it is refunded in full)',
           params: IdParams,
-          response: { 200: Modified, ...errors },
+          response: { 200: Modified, ...ERRORS },
         },
       },
       async (req) => {

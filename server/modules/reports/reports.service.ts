@@ -5,7 +5,6 @@ import type { NewReport, Report } from '#contract/reports'
 import type { Db } from '#server/db/client'
 import { products, reports, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
 import type { PaymentProvider } from '#server/modules/payments/provider'
@@ -117,6 +116,5 @@ export async function resolveReport(
       .where(and(eq(reports.productId, report.productId), eq(reports.status, 'open')))
     return 1
   })
-  if (action === 'remove') publicDataChanged(db)
   return modified
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams, Inserted, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import {
   MyReviews,
   NewReview,
@@ -11,6 +10,7 @@ import {
   SellerReviews,
 } from '#contract/reviews'
 import { audited } from '#server/lib/audit'
+import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
 import {
   createReview,
@@ -21,8 +21,6 @@ import {
   moderateReview,
   reportReview,
 } from './reviews.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
@@ -37,7 +35,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
           "Review the other side of a completed sale, once (the booking's buyer or the listing's seller)",
         params: IdParams,
         body: NewReview,
-        response: { 201: Inserted, ...errors },
+        response: { 201: Inserted, ...ERRORS },
       },
     },
     async (req, reply) => {
@@ -53,7 +51,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['reviews'],
         summary: "A seller's published rating and buyers' reviews, newest first (anyone)",
         params: SellerIdParams,
-        response: { 200: SellerReviews, 400: ErrorBody, 404: ErrorBody },
+        response: { 200: SellerReviews, ...errorResponses(400, 404) },
       },
     },
     async (req) => findSellerReviews(db, req.params.id),
@@ -67,7 +65,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "A seller's public page: name, badge, rating, available laptops and published reviews (anyone)",
         params: SellerIdParams,
-        response: { 200: SellerPage, 400: ErrorBody, 404: ErrorBody },
+        response: { 200: SellerPage, ...errorResponses(400, 404) },
       },
     },
     async (req) => findSellerPage(db, req.params.id),
@@ -80,7 +78,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['reviews'],
         summary: 'The reviews the caller wrote, and the published ones about them',
-        response: { 200: MyReviews, ...errors },
+        response: { 200: MyReviews, ...ERRORS },
       },
     },
     async (req) => findMyReviews(db, caller(req)),
@@ -95,7 +93,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Report a review, with a reason (any signed-in user)',
         params: IdParams,
         body: NewReviewReport,
-        response: { 201: Inserted, ...errors },
+        response: { 201: Inserted, ...ERRORS },
       },
     },
     async (req, reply) => {
@@ -111,7 +109,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['reviews'],
         summary: 'Admin: reviews with open reports, most recently reported first',
-        response: { 200: ReportedReviewList, ...errors },
+        response: { 200: ReportedReviewList, ...ERRORS },
       },
     },
     async () => findReportedReviews(db),
@@ -129,7 +127,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
               ? "Admin: remove a review (it leaves the seller's rating; closes its reports)"
               : "Admin: dismiss a review's open reports",
           params: IdParams,
-          response: { 200: Modified, ...errors },
+          response: { 200: Modified, ...ERRORS },
         },
       },
       async (req) => {

@@ -13,7 +13,6 @@ import {
 import type { Db } from '#server/db/client'
 import { products, reviewReports, reviews, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import type { SessionUser } from '#server/lib/session'
 import { lockDeal, wrongStage } from '#server/modules/bookings/deal.service'
 import { findProductsWhere, isAvailable } from '#server/modules/products/products.queries'
@@ -77,7 +76,6 @@ export async function createReview(db: Db, author: SessionUser, bookingId: strin
     if (!inserted) throw new AppError('INTERNAL', 'The review could not be saved')
     return { id: inserted.id, publishedNow: other !== undefined }
   })
-  if (result.publishedNow) publicDataChanged(db)
   return result.id
 }
 
@@ -283,6 +281,5 @@ export async function moderateReview(
       throw new AppError('CONFLICT', 'This review has no open reports')
     return 1
   })
-  if (action === 'remove') publicDataChanged(db)
   return modified
 }

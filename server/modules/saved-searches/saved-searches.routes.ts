@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Deleted, IdParams, Inserted, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import {
   NewSavedSearch,
   SavedSearchAlertUpdate,
   SavedSearchList,
   SavedSearchVisit,
 } from '#contract/saved-searches'
+import { ERRORS } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
 import {
   deleteSavedSearch,
@@ -15,8 +15,6 @@ import {
   setSavedSearchAlert,
   visitSavedSearch,
 } from './saved-searches.service'
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const savedSearchRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
@@ -30,7 +28,7 @@ export const savedSearchRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Save a /productcard search with its alert (instant, daily or off); saving the same search again changes its alert',
         body: NewSavedSearch,
-        response: { 201: Inserted, ...errors },
+        response: { 201: Inserted, ...ERRORS },
       },
     },
     async (req, reply) => {
@@ -46,7 +44,7 @@ export const savedSearchRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['saved searches'],
         summary: "The caller's saved searches, each with its new matches since the last visit",
-        response: { 200: SavedSearchList, ...errors },
+        response: { 200: SavedSearchList, ...ERRORS },
       },
     },
     async (req) => findSavedSearches(db, caller(req)),
@@ -60,7 +58,7 @@ export const savedSearchRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['saved searches'],
         summary: 'Delete a saved search (its owner)',
         params: IdParams,
-        response: { 200: Deleted, ...errors },
+        response: { 200: Deleted, ...ERRORS },
       },
     },
     async (req) => ({
@@ -78,7 +76,7 @@ export const savedSearchRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Change a saved search's alert: instant, daily or off (its owner)",
         params: IdParams,
         body: SavedSearchAlertUpdate,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => ({
@@ -96,7 +94,7 @@ export const savedSearchRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Open a saved search: the time of the last visit (newer laptops are new), then the visit is now',
         params: IdParams,
-        response: { 200: SavedSearchVisit, ...errors },
+        response: { 200: SavedSearchVisit, ...ERRORS },
       },
     },
     async (req) => visitSavedSearch(db, caller(req), req.params.id),

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { ErrorBody } from '#contract/errors'
 import { UPLOAD_LIMITS, Upload } from '#contract/products'
+import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, role } from '#server/lib/guard'
 import { readPhotoFile } from './read-photo'
@@ -22,7 +22,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Seller: upload one listing photo (multipart field "file"; JPEG, PNG or WebP, ≤ 10 MB, ≤ 40 MP)',
         consumes: ['multipart/form-data'],
-        response: { 201: Upload, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
+        response: { 201: Upload, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (req, reply) => {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { Deleted, Inserted, Modified } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
 import {
   EmailParams,
   IsAdmin,
@@ -14,6 +13,7 @@ import {
   VerifySeller,
 } from '#contract/users'
 import { audited } from '#server/lib/audit'
+import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
 import {
   deleteUser,
@@ -27,7 +27,6 @@ import {
 } from './users.service'
 
 const UserIdParams = z.strictObject({ id: z.string().trim().min(1).max(64) })
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx
@@ -46,7 +45,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['users'],
           summary: `Whether an account is ${lookup.role === 'admin' ? 'an admin' : `a ${lookup.role}`} (your own, or any for admins)`,
           params: EmailParams,
-          response: { 200: lookup.answer, ...errors },
+          response: { 200: lookup.answer, ...ERRORS },
         },
       },
       async (req) => {
@@ -66,7 +65,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['users'],
           summary: `Admin: ${list}s, searchable by name or email, a page at a time (total in x-total-count)`,
           querystring: UserListQuery,
-          response: { 200: UserRecordList, ...errors },
+          response: { 200: UserRecordList, ...ERRORS },
         },
       },
       async (req, reply) => {
@@ -84,7 +83,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['users'],
           summary: `Your own ${list} record after signup (idempotent; never makes an admin)`,
           body: NewUserRecord,
-          response: { 200: Inserted, ...errors },
+          response: { 200: Inserted, ...ERRORS },
         },
       },
       async (req) => {
@@ -102,7 +101,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['users'],
           summary: `Admin: delete a ${list} (disables the account and hides its listings; records stay)`,
           params: UserIdParams,
-          response: { 200: Deleted.extend({ name: z.string() }), ...errors },
+          response: { 200: Deleted.extend({ name: z.string() }), ...ERRORS },
         },
       },
       async (req) => {
@@ -123,7 +122,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Admin: make a buyer an admin',
         params: UserIdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -142,7 +141,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Admin: make another admin a buyer again (never yourself, never the last admin)',
         params: UserIdParams,
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -163,7 +162,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         params: UserIdParams,
         // A PUT without a body reaches the handler as null: verifying is then the default.
         body: VerifySeller.nullish(),
-        response: { 200: Modified, ...errors },
+        response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
@@ -181,7 +180,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary: 'The counts that matter to the signed-in role',
-        response: { 200: Overview, 401: ErrorBody },
+        response: { 200: Overview, ...errorResponses(401) },
       },
     },
     async (req) => getOverview(db, caller(req)),

@@ -6,7 +6,6 @@ import type { Db } from '#server/db/client'
 import { bookingEvents, bookings, payments, products, reports, sessions, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
-import { publicDataChanged } from '#server/lib/public-cache'
 import { canActFor, type SessionUser } from '#server/lib/session'
 
 /** The admin's "buyers" table holds buyers and the buyers made admin; "sellers" holds sellers. */
@@ -155,7 +154,6 @@ export async function deleteUser(db: Db, admin: SessionUser, id: string, list: '
     return { deletedCount: disabled.length, name: target.name }
   })
   // A seller's listings leave the public lists with the account.
-  if (deleted.deletedCount > 0) publicDataChanged(db)
   return deleted
 }
 
@@ -173,7 +171,6 @@ export async function verifySeller(
     .set({ verifiedAt: verified ? new Date() : null, updatedAt: new Date() })
     .where(eq(users.id, id))
   // The verified badge shows on the seller's public listings.
-  publicDataChanged(db)
   return 1
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { IdParams } from '#contract/common'
-import { ErrorBody } from '#contract/errors'
+import { errorResponses } from '#server/lib/error-responses'
 
 export const ViewCounted = z.object({ counted: z.boolean() })
 
@@ -25,7 +25,7 @@ export const viewRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "A visit to a listing's page, for its seller's dashboard: a visitor counts once a day, known bots never",
         params: IdParams,
-        response: { 202: ViewCounted, 400: ErrorBody },
+        response: { 202: ViewCounted, ...errorResponses(400) },
       },
     },
     async (req, reply) => {
