@@ -19,7 +19,7 @@ const BIOME = path.join(ROOT, 'node_modules/.bin/biome')
 function lintAsHomeFiles(sources: string[]): string[][] {
   const stamp = `${process.pid}-${Date.now()}`
   const probes = sources.map((_, i) => path.join(FEATURES, 'home', `boundary-probe-${stamp}-${i}.tsx`))
-  sources.forEach((source, i) => fs.writeFileSync(probes[i] as string, source))
+  for (const [i, source] of sources.entries()) fs.writeFileSync(probes[i] as string, source)
   let out = ''
   try {
     execFileSync(BIOME, ['lint', '--max-diagnostics=100', ...probes.map((p) => path.relative(ROOT, p))], {
