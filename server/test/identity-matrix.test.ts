@@ -1122,9 +1122,17 @@ const ROWS: Row[] = [
   {
     method: 'POST',
     route: '/api/bookings/{id}/messages',
-    url: (f) => `/api/bookings/${f.booking.id}/messages`,
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/messages`,
     body: { body: 'Is the charger included?' },
     expected: CONVERSATION(201, 404),
+  },
+  // An unpaid booking: its buyer does not write first (booking is free); its seller may.
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/messages',
+    url: async (f) => `/api/bookings/${(await f.freshBooking()).id}/messages`,
+    body: { body: 'Is the charger included?' },
+    expected: { ...CONVERSATION(201, 404), buyer: 403 },
   },
   {
     method: 'POST',
@@ -1360,7 +1368,8 @@ let fixtures: Fixtures
 let credentials: Credential[]
 
 beforeAll(async () => {
-  t = await createTestApp({ LIVE_HOLDS_PER_BUYER: '100' })
+  // The matrix writes a few messages per party a minute on purpose; the limit has its own test (messages.test.ts).
+  t = await createTestApp({ LIVE_HOLDS_PER_BUYER: '100', MESSAGES_PER_MINUTE: '100' })
   ;({ fixtures, credentials } = await buildIdentities(t))
 })
 

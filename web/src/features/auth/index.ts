@@ -2,6 +2,7 @@
 // (biome.json's noRestrictedImports for web/src/features; docs/decisions/0044).
 
 export { loginPathFrom } from './login-path'
+export { passkeyErrorMessage } from './passkey-errors'
 export { useOnceSessionKnown, useSession } from './use-session'
 
 // RequireAuth (./require-auth) is the router's alone: it brings react-router, which the home page's first

@@ -58,7 +58,15 @@ export function ConversationPage() {
               bookingId={id}
             />
           ) : null}
-          <ConversationPanel bookingId={id} canWrite={canWrite} />
+          <ConversationPanel
+            bookingId={id}
+            canWrite={canWrite}
+            writesAfterReply={
+              isBuyer && booking.data && !booking.data.paid
+                ? 'You can message the seller once you have paid for this laptop.'
+                : undefined
+            }
+          />
         </>
       )}
     </>

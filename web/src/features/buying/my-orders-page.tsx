@@ -119,7 +119,9 @@ const ORDER_COLUMNS: Column<Booking>[] = [
     header: 'Messages',
     // On a phone card the link is its own label: "Messages: Messages 1" said it twice.
     card: 'actions',
-    cell: (booking) => <OrderMessagesLink bookingId={booking._id} productName={booking.productName} />,
+    cell: (booking) => (
+      <OrderMessagesLink bookingId={booking._id} productName={booking.productName} isPaid={booking.paid} />
+    ),
   },
   {
     key: 'payment',

@@ -97,9 +97,22 @@ export function MessagesLink({
   )
 }
 
-/** On a My Orders row: the conversation with the seller, with its unread count. */
-export function OrderMessagesLink({ bookingId, productName }: { bookingId: string; productName: string }) {
+/**
+ * On a My Orders row: the conversation with the seller, with its unread count. An unpaid booking has one only
+ * when the seller wrote first (its buyer writes once they have paid), so there is no link to an empty one.
+ */
+export function OrderMessagesLink({
+  bookingId,
+  productName,
+  isPaid,
+}: {
+  bookingId: string
+  productName: string
+  isPaid: boolean
+}) {
   const unread = useUnreadMessages()
+  const conversations = useConversations(!isPaid)
+  if (!isPaid && !conversations.data?.some((c) => c.bookingId === bookingId)) return null
   return (
     <MessagesLink bookingId={bookingId} unread={unread.data?.bookings?.[bookingId] ?? 0} name={productName} />
   )
