@@ -139,6 +139,30 @@ export const twoFactors = pgTable(
   (t) => [index('two_factors_user_idx').on(t.userId), index('two_factors_secret_idx').on(t.secret)],
 )
 
+/**
+ * Passkeys (WebAuthn credentials), kept by the auth library's passkey plugin: the public key only (the
+ * private key never leaves the person's device), the signature counter, and a name the person chose.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name'),
+    publicKey: text('public_key').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialID: text('credential_id').notNull().unique(),
+    counter: integer('counter').notNull(),
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    transports: text('transports'),
+    createdAt: timestamp('created_at', { withTimezone: true }),
+    aaguid: text('aaguid'),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+)
+
 // ---------------------------------------------------------------------------------------------
 // The audit log: who did what, on what, when, from where, and how it ended. Append-only: a trigger
 // refuses UPDATE, DELETE and TRUNCATE. It names people by id (their email is looked up when read), so
