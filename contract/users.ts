@@ -18,6 +18,10 @@ export const Me = z.object({
 })
 export type Me = z.infer<typeof Me>
 
+/** Who is asking: the signed-in person, or null for a visitor. Asking is never an error, so a visitor's browser logs none. */
+export const SessionAnswer = z.object({ user: Me.nullable() })
+export type SessionAnswer = z.infer<typeof SessionAnswer>
+
 export const AccessToken = z.object({ accessToken: z.string() })
 
 export const EmailParams = z.strictObject({ email: z.string().trim().max(254) })

@@ -160,3 +160,41 @@ test('the listing form warns when the description names another battery figure',
   await shoot(page, 'battery-mismatch', page.getByTestId('battery-mismatch'))
   await context.close()
 })
+
+test('the first Advertised card lines up with its heading on a phone, before and after a swipe', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/', { waitUntil: 'networkidle' })
+  const heading = page.getByRole('heading', { level: 2, name: 'Advertised Laptops' })
+  const row = page.getByRole('list', { name: 'Advertised laptops' })
+  const first = row.getByRole('listitem').first()
+  await expect(first).toBeVisible()
+  const left = async (locator: Locator) => Math.round((await locator.boundingBox())?.x ?? Number.NaN)
+  expect(await left(first)).toBe(await left(heading))
+  // Swipe to the second card and back: the row snaps the first card to the heading's edge again.
+  await row.evaluate((el) => el.scrollBy({ left: el.clientWidth / 2 }))
+  await page.waitForTimeout(400)
+  await row.evaluate((el) => el.scrollTo({ left: 0 }))
+  await page.waitForTimeout(400)
+  expect(await left(first)).toBe(await left(heading))
+  await heading.scrollIntoViewIfNeeded()
+  await shoot(page, 'home-advertised', heading)
+})
+
+test("the admin's daily counts are bars on a whole-number axis, not overlapping curves", async ({
+  browser,
+}) => {
+  const { context, page } = await signedIn(browser, 'admin')
+  await page.goto('/dashboard')
+  const chart = page.getByRole('region', { name: 'Listings, bookings and payments', exact: true })
+  await expect(chart.locator('.recharts-bar')).toHaveCount(3)
+  await expect(chart.locator('.recharts-line-curve')).toHaveCount(0)
+  const ticks = await chart
+    .locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')
+    .allTextContents()
+  expect(ticks.length).toBeGreaterThan(1)
+  for (const tick of ticks) expect(tick).toMatch(/^\d+$/)
+  await shoot(page, 'dashboard-admin-counts', chart)
+  await context.close()
+})

@@ -1,12 +1,12 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import type { Product } from '#contract/products'
-import { expectNoSeriousAxeViolations, mainHeading } from './helpers'
+import { confirmEmail, expectNoSeriousAxeViolations, mainHeading } from './helpers'
 
-// Messages between buyer and seller (docs/decisions/0022): a buyer writes to the seller from My Orders, asking
-// to pay by bank transfer; the seller opens the conversation from My Product, sees the warning under that
-// message and answers; the answer reaches the buyer's open page without a reload. Each test makes its own
-// people and laptop.
+// Messages between buyer and seller (docs/decisions/0022): a buyer who booked (and, booking being free, paid:
+// an unpaid booking offers no conversation) writes to the seller from My Orders, asking to pay by bank
+// transfer; the seller opens the conversation from My Product, sees the warning under that message and
+// answers; the answer reaches the buyer's open page without a reload. Each test makes its own people and laptop.
 
 const PASSWORD = 'laptop-market-e2e-1'
 
@@ -15,10 +15,23 @@ function uniqueEmail(tag: string): string {
 }
 
 async function signUpByApi(request: APIRequestContext, role: 'buyer' | 'seller', name: string) {
+  const email = uniqueEmail(role)
   const res = await request.post('/api/auth/sign-up/email', {
-    data: { name, email: uniqueEmail(role), password: PASSWORD, role },
+    data: { name, email, password: PASSWORD, role },
   })
   expect(res.ok(), `sign-up of a ${role}: ${res.status()} ${await res.text()}`).toBe(true)
+  // A buyer holds a laptop to pay only with a confirmed address.
+  if (role === 'buyer') await confirmEmail(request, email)
+}
+
+/** Holds and pays through the API, as the payment page does. */
+async function payByApi(request: APIRequestContext, bookingId: string) {
+  expect((await request.post(`/api/bookings/${bookingId}/hold`)).status()).toBe(200)
+  const expiry = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
+  const res = await request.post('/api/payments/test', {
+    data: { bookingId, card: { number: '4242 4242 4242 4242', expiry, cvc: '123' } },
+  })
+  expect(res.status(), `payment: ${await res.text()}`).toBe(200)
 }
 
 async function listLaptop(browser: Browser) {
@@ -64,9 +77,17 @@ test('a buyer writes from My Orders; the seller sees the warning, answers, and t
     data: { productId: product._id, phoneNumber: '+1 555 020 3000', location: 'Austin, TX' },
   })
   expect(booked.status()).toBe(201)
+  const bookingId = ((await booked.json()) as { insertedId: string }).insertedId
 
-  // The buyer opens the conversation from the order's row and writes.
+  // Unpaid, the order offers no conversation: booking is free, so it is no way to reach a seller.
   const buyerPage = await buyerContext.newPage()
+  await buyerPage.goto('/dashboard/myorders')
+  const order = buyerPage.getByRole('row').filter({ hasText: product.name })
+  await expect(order.getByRole('link', { name: /^Pay for/ })).toBeVisible()
+  await expect(order.getByRole('link', { name: /^Messages/ })).toHaveCount(0)
+  await payByApi(buyerContext.request, bookingId)
+
+  // Paid, the buyer opens the conversation from the order's row and writes.
   await buyerPage.goto('/dashboard/myorders')
   await buyerPage
     .getByRole('row')
@@ -99,13 +120,13 @@ test('a buyer writes from My Orders; the seller sees the warning, answers, and t
     'Payments outside Laptop Market are not protected',
   )
   await expectNoSeriousAxeViolations(sellerPage)
-  await sellerPage.getByLabel('Your message').fill('Please book and pay here: it protects us both.')
+  await sellerPage.getByLabel('Your message').fill('Please keep paying here: it protects us both.')
   await sellerPage.getByRole('button', { name: 'Send' }).click()
   await expect(messages(sellerPage)).toHaveCount(2)
 
   // The buyer's open page shows the answer by itself.
   await expect(messages(buyerPage)).toHaveCount(2, { timeout: 15_000 })
-  await expect(messages(buyerPage).nth(1)).toContainText('Please book and pay here')
+  await expect(messages(buyerPage).nth(1)).toContainText('Please keep paying here')
   await expect(messages(buyerPage).nth(1).getByRole('note')).toHaveCount(0)
   await Promise.all([sellerContext.close(), buyerContext.close()])
 })

@@ -113,9 +113,10 @@ for (const { role, charts, extra } of dashboards) {
     for (const title of charts) {
       const chart = page.getByRole('region', { name: title, exact: true })
       await expect(chart).toBeVisible()
-      // Drawn: an SVG with bars or lines in it.
+      // Drawn: an SVG with bars in it. Counts are bars (side by side for several series), never curves.
       await expect(chart.locator('svg.recharts-surface').first()).toBeVisible()
-      await expect(chart.locator('.recharts-bar-rectangle, .recharts-line-curve').first()).toBeAttached()
+      await expect(chart.locator('.recharts-bar').first()).toBeAttached()
+      await expect(chart.locator('.recharts-line-curve')).toHaveCount(0)
       // The text alternative, and the figures behind a disclosure.
       await expect(chart.locator('p.sr-only')).toContainText(title)
       await chart.getByText('Show the figures').click()

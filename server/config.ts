@@ -34,6 +34,13 @@ const Env = z.object({
     .pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   // Admins must have two-step sign-in on before any admin action: on by default in production only.
   REQUIRE_ADMIN_TWO_FACTOR: z.enum(['true', 'false']).optional(),
+  /** Passkeys: the domain they belong to (PUBLIC_URL's host by default; "localhost" for a loopback address). */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]{1,253}$/, 'a domain name such as example.com (no scheme, port or path)')
+    .optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -54,6 +61,7 @@ const Env = z.object({
   HOLDS_PER_LISTING_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
   LIVE_HOLDS_PER_BUYER: z.coerce.number().int().min(1).max(100).default(3),
   OPEN_BOOKINGS_PER_BUYER: z.coerce.number().int().min(1).max(1000).default(5),
+  BOOKING_EMAIL_GROUP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   LIVE_HOLDS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(3),
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(10),
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(10),
@@ -114,6 +122,11 @@ export type Config = {
   webDistDir: string
   /** Admin actions answer 403 until the admin has turned on two-step sign-in. */
   requireAdminTwoFactor: boolean
+  /**
+   * The domain passkeys are made for and checked against. Browsers refuse an IP address here, so a loopback
+   * PUBLIC_URL (127.0.0.1) gives "localhost": passkeys then work when the site is opened at localhost.
+   */
+  webauthnRpId: string
   /** Signs session cookies and access tokens. Required in production; elsewhere one is kept in DATA_DIR. */
   authSecret: string | undefined
   accessTokenTtlSeconds: number
@@ -121,6 +134,8 @@ export type Config = {
   rateLimitPerMinute: number
   /** Unpaid bookings of listings still on sale, from the last 7 days, one buyer may have. */
   openBookingsPerBuyer: number
+  /** A seller's bookings within this many seconds of the first one are told in one email. */
+  bookingEmailGroupSeconds: number
   /** Email sign-ups allowed per client address per hour; 0 turns the limit off. */
   signupsPerAddressPerHour: number
   /** Photos uploaded per client address per minute (each costs about a second of CPU); 0 turns it off. */
@@ -227,6 +242,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (store === 's3' && !e.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=s3: needs S3_BUCKET')
   }
+  const rpIdOf = (url: string) => {
+    const host = new URL(url).hostname
+    return host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host
+  }
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`
   return {
     env: e.NODE_ENV,
@@ -246,10 +265,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    webauthnRpId: e.WEBAUTHN_RP_ID ?? rpIdOf(publicUrl),
     requireAdminTwoFactor: (e.REQUIRE_ADMIN_TWO_FACTOR ?? String(e.NODE_ENV === 'production')) === 'true',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     openBookingsPerBuyer: e.OPEN_BOOKINGS_PER_BUYER,
+    bookingEmailGroupSeconds: e.BOOKING_EMAIL_GROUP_SECONDS,
     viewsPerAddressPerDay: e.VIEWS_PER_ADDRESS_PER_DAY,
     uploadsPerMinute: e.UPLOADS_PER_MINUTE,
     unattachedPhotosPerSeller: e.UNATTACHED_PHOTOS_PER_SELLER,

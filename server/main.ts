@@ -24,7 +24,12 @@ async function main() {
   const app = await buildApp({ config, database, storage })
   // Search reads its copy of the listings now and keeps it current from the change feed; until the first read,
   // /api/health says `loading` (listing-feed.ts).
-  const feed = keepListingsCurrent(database.db, app.log.child({ module: 'search' }), config.searchFeedPollMs)
+  const feed = keepListingsCurrent(
+    database.db,
+    app.log.child({ module: 'search' }),
+    config.searchFeedPollMs,
+    database.listen,
+  )
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.
     const { seedDemoIfEmpty } = await import('./demo/seed')

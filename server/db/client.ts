@@ -19,6 +19,15 @@ export type Database = {
   db: Db
   driver: 'pglite' | 'postgres'
   ping(): Promise<boolean>
+  /**
+   * Calls `onNotify` with each notification's payload on `channel` (PostgreSQL's LISTEN, on a connection of its
+   * own that is opened again when it drops). Resolves once listening; the result stops it.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onError?: (err: Error) => void,
+  ): Promise<() => void>
   close(): Promise<void>
 }
 
@@ -59,6 +68,7 @@ export async function openMigratedDatabase(opts: OpenOptions): Promise<Database>
       db,
       driver: 'postgres',
       ping: () => ping(db),
+      listen: (channel, onNotify, onError) => listenOn(opts.url, channel, onNotify, onError),
       close: () => pool.end(),
     }
   }
@@ -80,6 +90,10 @@ export async function openMigratedDatabase(opts: OpenOptions): Promise<Database>
       db,
       driver: 'pglite',
       ping: () => ping(db),
+      listen: async (channel, onNotify) => {
+        const stop = await client.listen(channel, onNotify)
+        return () => void stop().catch(() => undefined)
+      },
       close: async () => {
         await client.close()
         release()
@@ -134,6 +148,48 @@ async function migrateOnce(pool: pg.Pool, afterMigrate: OpenOptions['afterMigrat
     }
   } finally {
     client.release()
+  }
+}
+
+/** LISTEN on a connection of its own; a dropped connection is opened again (backing off to 5 s), and says so. */
+async function listenOn(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onError: (err: Error) => void = (err) => console.error(`Listening on ${channel}:`, err.message),
+): Promise<() => void> {
+  let stopped = false
+  let client: pg.Client | undefined
+  let retry: NodeJS.Timeout | undefined
+  let failures = 0
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url })
+    client = c
+    c.on('notification', (m) => {
+      if (m.channel === channel) onNotify(m.payload ?? '')
+    })
+    const reconnect = (err: Error) => {
+      if (stopped || client !== c) return
+      client = undefined
+      onError(err)
+      c.end().catch(() => undefined)
+      retry = setTimeout(() => void connect().catch(() => undefined), Math.min(5_000, 100 * 2 ** failures++))
+    }
+    c.on('error', reconnect)
+    c.on('end', () => reconnect(new Error('connection closed')))
+    try {
+      await c.connect()
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+      failures = 0
+    } catch (err) {
+      reconnect(err as Error)
+    }
+  }
+  await connect()
+  return () => {
+    stopped = true
+    if (retry) clearTimeout(retry)
+    void client?.end().catch(() => undefined)
   }
 }
 

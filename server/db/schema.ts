@@ -139,6 +139,30 @@ export const twoFactors = pgTable(
   (t) => [index('two_factors_user_idx').on(t.userId), index('two_factors_secret_idx').on(t.secret)],
 )
 
+/**
+ * Passkeys (WebAuthn credentials), kept by the auth library's passkey plugin: the public key only (the
+ * private key never leaves the person's device), the signature counter, and a name the person chose.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name'),
+    publicKey: text('public_key').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialID: text('credential_id').notNull().unique(),
+    counter: integer('counter').notNull(),
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    transports: text('transports'),
+    createdAt: timestamp('created_at', { withTimezone: true }),
+    aaguid: text('aaguid'),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+)
+
 // ---------------------------------------------------------------------------------------------
 // The audit log: who did what, on what, when, from where, and how it ended. Append-only: a trigger
 // refuses UPDATE, DELETE and TRUNCATE. It names people by id (their email is looked up when read), so
@@ -501,10 +525,17 @@ export const bookings = pgTable(
     /** The buyer's handover checklist: each item ticked or not, and when (contract/bookings.ts HANDOVER_CHECKS). */
     handoverChecklist: jsonb('handover_checklist').$type<Record<string, boolean>>(),
     handoverCheckedAt: timestamp('handover_checked_at', { withTimezone: true }),
+    /**
+     * A booking the seller has not been emailed about yet: set when a buyer books, cleared by the
+     * `bookings.seller-email` job in the transaction that queues the one email for all of them.
+     */
+    sellerEmailPending: boolean('seller_email_pending').notNull().default(false),
   },
   (t) => [
     // A buyer books a listing once.
     uniqueIndex('bookings_product_buyer_idx').on(t.productId, t.buyerId),
+    // The few bookings waiting for the seller's grouped email: what that job reads.
+    index('bookings_seller_email_pending_idx').on(t.productId).where(sql`${t.sellerEmailPending}`),
     index('bookings_buyer_idx').on(t.buyerId, t.createdAt.desc()),
     check('bookings_stage_check', sql`${t.stage} in (${sqlList(BOOKING_STAGES)})`),
     // A stage past payment needs the payment.

@@ -93,7 +93,7 @@ export class Jobs {
     // here, under a transaction lock on the key, so two transactions queueing the same key take turns and
     // the second sees the first's job once it commits.
     const sendOnce = async (tx: Db) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${name}:${key}`}, 0))`)
+      await this.lockSingleton(tx, name, key)
       const waiting = await tx.execute(
         sql`select 1 from pgboss.job where name = ${name} and singleton_key = ${key} and state in ('created', 'retry') limit 1`,
       )
@@ -101,6 +101,15 @@ export class Jobs {
       return this.#boss.send(name, data as object, { ...options, singletonKey: key, db: sqlExecutor(tx) })
     }
     return opts.tx ? sendOnce(opts.tx) : this.#db.transaction(sendOnce)
+  }
+
+  /**
+   * Takes, until `tx` ends, the lock `send` takes for this queue and singleton key. A job that gathers the
+   * work its waiting singleton stands for (everything not yet done for the key) takes it first: a
+   * transaction that found that job still waiting, and so queued none, has then committed what it added.
+   */
+  async lockSingleton(tx: Db, name: QueueName, key: string): Promise<void> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${name}:${key}`}, 0))`)
   }
 
   /** Queues many jobs in one statement per thousand (no singleton keys); inside a transaction pass it as `tx`. */

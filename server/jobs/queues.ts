@@ -75,6 +75,15 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 600,
   }),
+  // A seller's new bookings, told in one email: the first booking queues it BOOKING_EMAIL_GROUP_SECONDS out
+  // (one waiting job per seller), later ones join it; it emails every booking not yet told, marked in its
+  // own transaction, so a repeat finds nothing.
+  'bookings.seller-email': queue<{ sellerId: string }>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
   // A message still unread a few minutes after it was sent: emails its reader once per conversation.
   'messages.unread': queue<{ bookingId: string; userId: string }>({
     retryLimit: 5,

@@ -377,6 +377,13 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/search', url: '/api/search?q=laptop&sort=newest', expected: everyone(200) },
   { method: 'GET', route: '/api/search/suggest', url: '/api/search/suggest?q=lap', expected: everyone(200) },
   { method: 'GET', route: '/api/auth-options', expected: everyone(200) },
+  // Who is asking: a visitor, or a cookie whose session is gone, gets `{ user: null }`, not a 401 (auth.test.ts
+  // checks the body); a bearer token that no longer holds (expired, or its account deleted) is still refused.
+  {
+    method: 'GET',
+    route: '/api/session',
+    expected: { ...everyone(200), deletedUser: { cookie: 200, bearer: 401 }, expiredToken: 401 },
+  },
   { method: 'GET', route: '/api/openapi.json', expected: everyone(200) },
   { method: 'GET', route: '/api/docs', expected: everyone(200) },
   { method: 'GET', route: '/api/payments/config', expected: everyone(200) },
@@ -1115,9 +1122,17 @@ const ROWS: Row[] = [
   {
     method: 'POST',
     route: '/api/bookings/{id}/messages',
-    url: (f) => `/api/bookings/${f.booking.id}/messages`,
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/messages`,
     body: { body: 'Is the charger included?' },
     expected: CONVERSATION(201, 404),
+  },
+  // An unpaid booking: its buyer does not write first (booking is free); its seller may.
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/messages',
+    url: async (f) => `/api/bookings/${(await f.freshBooking()).id}/messages`,
+    body: { body: 'Is the charger included?' },
+    expected: { ...CONVERSATION(201, 404), buyer: 403 },
   },
   {
     method: 'POST',
@@ -1353,7 +1368,8 @@ let fixtures: Fixtures
 let credentials: Credential[]
 
 beforeAll(async () => {
-  t = await createTestApp({ LIVE_HOLDS_PER_BUYER: '100' })
+  // The matrix writes a few messages per party a minute on purpose; the limit has its own test (messages.test.ts).
+  t = await createTestApp({ LIVE_HOLDS_PER_BUYER: '100', MESSAGES_PER_MINUTE: '100' })
   ;({ fixtures, credentials } = await buildIdentities(t))
 })
 

@@ -3,13 +3,15 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { ErrorCode } from '#contract/errors'
-import { AccessToken, EmailQuery, Me } from '#contract/users'
+import { hasLineBreakOrControl } from '#contract/text'
+import { AccessToken, EmailQuery, Me, SessionAnswer } from '#contract/users'
 import type { Auth } from '#server/lib/auth'
 import { sendError } from '#server/lib/error-handler'
 import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
+import type { SessionUser } from '#server/lib/session'
 import { normalisedEmail, readAuthBody } from './auth-body'
 import { checkCurrentCode } from './current-code'
 import { isStaleResetLink, passwordChanged, resetTokenOf, STALE_RESET_LINK } from './reset-links'
@@ -50,6 +52,8 @@ const GUESSES: Record<string, GuessKind> = {
   '/api/auth/two-factor/verify-totp': 'password',
   '/api/auth/two-factor/verify-backup-code': 'password',
 }
+
+const PASSKEY_NAMING = new Set(['/api/auth/passkey/verify-registration', '/api/auth/passkey/update-passkey'])
 
 /**
  * Better Auth owns /api/auth/*: email and password, Google (OIDC), sessions and sign-out. It gets the raw
@@ -108,6 +112,13 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       }
       if (req.method === 'POST' && url.pathname === '/api/auth/change-password') {
         passwordOwner = (await sessions.get(req).catch(() => null))?.id
+      }
+      // A passkey's name is shown back to its owner only, but it is still a short line of text.
+      if (req.method === 'POST' && PASSKEY_NAMING.has(url.pathname) && fields?.name !== undefined) {
+        const name = fields.name
+        if (typeof name !== 'string' || name.length > 60 || hasLineBreakOrControl(name)) {
+          return sendError(reply, 400, 'VALIDATION', 'A passkey name is at most 60 characters on one line')
+        }
       }
       // Someone else's session is not the caller's to end: it is answered like one that does not exist.
       if (req.method === 'POST' && url.pathname === '/api/auth/revoke-session' && fields) {
@@ -213,6 +224,17 @@ async function ownsSession(auth: Auth, userId: string, token: unknown): Promise<
   return found?.session.userId === userId
 }
 
+function toMe(user: SessionUser): Me {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    verified: user.isVerified,
+    two_factor: user.twoFactorEnabled ?? false,
+  }
+}
+
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sessions, config } = app.ctx
 
@@ -240,16 +262,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Me, ...errorResponses(401) },
       },
     },
-    async (req) => {
-      const user = caller(req)
-      return {
-        id: user.id,
-        name: user.name,
-        email: user.email,
-        role: user.role,
-        verified: user.isVerified,
-        two_factor: user.twoFactorEnabled ?? false,
-      }
+    async (req) => toMe(caller(req)),
+  )
+
+  // What the web app asks on every page: a visitor is an answer (`{ user: null }`), not a 401, so a signed-out
+  // visit logs no error in the browser. /me stays the guarded call for clients that need a signed-in user. A
+  // bearer token that was sent but no longer holds (expired, or its account deleted) is still refused.
+  app.get(
+    '/session',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Who is asking: the signed-in user, or null for a visitor',
+        response: { 200: SessionAnswer, ...errorResponses(401) },
+      },
+    },
+    async (req, reply) => {
+      const user = await sessions.get(req)
+      // The answer depends on the cookie: no shared cache may keep it.
+      reply.header('cache-control', 'private, no-store')
+      return { user: user ? toMe(user) : null }
     },
   )
 

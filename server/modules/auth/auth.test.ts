@@ -218,6 +218,29 @@ describe('sign-in and sign-out', () => {
   })
 })
 
+describe('GET /api/session', () => {
+  const session = (headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: '/api/session', headers })
+
+  it('answers a visitor with { user: null } and 200, so asking who is signed in is never an error', async () => {
+    const res = await session()
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ user: null })
+    expect(res.headers['cache-control']).toBe('private, no-store')
+  })
+
+  it('answers a signed-in user with what /api/me answers', async () => {
+    const res = await session({ cookie: seller.cookie })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ user: (await me({ cookie: seller.cookie })).json() })
+  })
+
+  it('still refuses an expired bearer token with 401, so a client that sent one knows to renew it', async () => {
+    const token = await issueExpiredToken(t.app, buyer.user)
+    expect((await session({ authorization: `Bearer ${token}` })).statusCode).toBe(401)
+  })
+})
+
 describe('GET /api/jwt', () => {
   const jwt = (email: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url: `/api/jwt?email=${encodeURIComponent(email)}`, headers })

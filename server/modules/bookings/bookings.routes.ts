@@ -35,7 +35,11 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const id = await createBooking(db, caller(req), req.body, mail, config.openBookingsPerBuyer)
+      const id = await createBooking(db, caller(req), req.body, {
+        jobs: app.ctx.jobs,
+        openBookingsPerBuyer: config.openBookingsPerBuyer,
+        emailGroupSeconds: config.bookingEmailGroupSeconds,
+      })
       return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )

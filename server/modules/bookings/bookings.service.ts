@@ -3,12 +3,12 @@ import type { Booking, BookingStatus, NewBooking } from '#contract/bookings'
 import { type ListPageQuery, TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
 import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
+import type { Jobs } from '#server/jobs/jobs'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import { listPaging, type PagedList } from '#server/modules/products/paging'
 import { firstPhotoUrl, isListed, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
-import { type DealMail, queueDealEmails } from './deal-emails'
 
 export const bookingColumns = {
   booking: bookings,
@@ -122,15 +122,20 @@ export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
 /**
  * Books a listing for the caller. Price, name and image come from the listing and the buyer from the
  * session; a sold listing, one's own listing, or a second booking of the same listing is refused. The
- * seller is emailed, in the booking's transaction.
+ * seller is told by email with the other bookings of the next `emailGroupSeconds` (the booking is marked
+ * for it, and the seller's `bookings.seller-email` job queued unless one is waiting, in its transaction).
  */
 export async function createBooking(
   db: Db,
   buyer: SessionUser,
   input: NewBooking,
-  mail: DealMail,
-  openBookingsPerBuyer = Number.POSITIVE_INFINITY,
+  opts: {
+    jobs: Pick<Jobs, 'send'>
+    openBookingsPerBuyer?: number
+    emailGroupSeconds?: number
+  },
 ): Promise<string> {
+  const { jobs, openBookingsPerBuyer = Number.POSITIVE_INFINITY, emailGroupSeconds = 0 } = opts
   const [product] = await db
     .select({
       id: products.id,
@@ -186,11 +191,17 @@ export async function createBooking(
         email: buyer.email,
         phoneNumber: input.phoneNumber,
         location: input.location,
+        sellerEmailPending: true,
       })
       .onConflictDoNothing({ target: [bookings.productId, bookings.buyerId] })
       .returning({ id: bookings.id })
     if (!inserted[0]) throw new AppError('CONFLICT', 'You have already booked this laptop')
-    await queueDealEmails(tx, mail, inserted[0].id, { kind: 'booked' })
+    // Many bookings in a few minutes (ten throwaway buyers, or a popular laptop) make one email, not one each.
+    await jobs.send(
+      'bookings.seller-email',
+      { sellerId: product.sellerId },
+      { tx, startAfter: emailGroupSeconds, singletonKey: product.sellerId },
+    )
     return inserted[0].id
   })
 }

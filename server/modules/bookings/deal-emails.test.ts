@@ -30,7 +30,11 @@ let seller: UserRow
 let admin: UserRow
 
 beforeAll(async () => {
-  t = await createTestApp({ AUTO_COMPLETE_DAYS: '7', LIVE_HOLDS_PER_BUYER: '100' })
+  t = await createTestApp({
+    AUTO_COMPLETE_DAYS: '7',
+    LIVE_HOLDS_PER_BUYER: '100',
+    BOOKING_EMAIL_GROUP_SECONDS: '0',
+  })
   brand = await createBrand(t.db)
   buyer = await createUser(t.db, { role: 'buyer', name: 'Bea Buyer', email: 'bea@example.test' })
   seller = await createUser(t.db, { role: 'seller', name: 'Sam Seller', email: 'sam@example.test' })
@@ -57,6 +61,7 @@ async function call(method: 'GET' | 'POST' | 'PUT', url: string, who: UserRow, b
 
 /** The emails sent since the last call, as "template → address", after the worker ran. */
 async function sent(): Promise<OutgoingEmail[]> {
+  await t.app.ctx.jobs.drain('bookings.seller-email')
   await t.app.ctx.jobs.drain('email')
   const out = [...t.outbox]
   t.outbox.length = 0

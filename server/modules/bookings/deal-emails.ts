@@ -1,17 +1,19 @@
 // The deal's emails (topic `deals`), queued in the transaction of the change that causes them, so a change
 // that rolls back sends nothing (docs/decisions/0018). Each move reads who is on each side from the booking
-// and queues one email per person told: a new booking to the seller; a payment, a completion, a dispute
-// opened, a dispute resolved and a sale cancelled (refunded) to both; a handover to the buyer.
-import { eq, inArray } from 'drizzle-orm'
+// and queues one email per person told: a payment, a completion, a dispute opened, a dispute resolved and a
+// sale cancelled (refunded) to both; a handover to the buyer. New bookings are told to the seller a few
+// minutes later, several in one email (sendBookedEmail).
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
 import { bookings, products, users } from '#server/db/schema'
+import type { Jobs } from '#server/jobs/jobs'
 import type { Mail } from '#server/mail/mail'
+import { BOOKED_LISTED } from '#server/mail/templates/deal-booked'
 
 /** What a deal move needs of the mail: queueing in its transaction. */
 export type DealMail = Pick<Mail, 'queue'>
 
 export type DealEmail =
-  | { kind: 'booked' }
   | { kind: 'paid' }
   | { kind: 'handed_over'; note: string | null; completesAt: Date }
   | { kind: 'completed'; how: 'confirmed' | 'auto' }
@@ -67,13 +69,6 @@ export async function queueDealEmails(
     const seller = { userId: sale.sellerId }
     const base = { productName: sale.productName, priceCents: sale.priceCents }
     switch (email.kind) {
-      case 'booked':
-        await mail.queue(tx, {
-          to: seller,
-          template: 'deal-booked',
-          data: { ...base, buyerName: sale.buyerName, location: sale.location },
-        })
-        break
       case 'paid':
         for (const [to, role] of [
           [buyer, 'buyer'],
@@ -144,4 +139,52 @@ export async function queueDealEmails(
         break
     }
   }
+}
+
+/**
+ * The `bookings.seller-email` job: one email to the seller telling every booking of theirs not yet told
+ * (those of the last BOOKING_EMAIL_GROUP_SECONDS, or more while the mail was down), oldest first. The
+ * bookings are marked told in the transaction that queues the email, so a repeat sends nothing and a crash
+ * before the commit leaves them for the retry. Returns how many bookings the email tells.
+ */
+export async function sendBookedEmail(
+  ctx: { db: Db; mail: DealMail; jobs: Pick<Jobs, 'lockSingleton'> },
+  sellerId: string,
+): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    // A booking that found this job waiting (and so queued none) holds this lock until it commits.
+    await ctx.jobs.lockSingleton(tx, 'bookings.seller-email', sellerId)
+    const pending = await tx
+      .select({
+        id: bookings.id,
+        productName: bookings.productName,
+        priceCents: bookings.priceCents,
+        buyerName: bookings.userName,
+        location: bookings.location,
+      })
+      .from(bookings)
+      .innerJoin(products, eq(products.id, bookings.productId))
+      .where(and(eq(products.sellerId, sellerId), eq(bookings.sellerEmailPending, true)))
+      .orderBy(asc(bookings.createdAt), asc(bookings.id))
+    if (pending.length === 0) return 0
+    await tx
+      .update(bookings)
+      .set({ sellerEmailPending: false })
+      .where(
+        inArray(
+          bookings.id,
+          pending.map((b) => b.id),
+        ),
+      )
+    const listed = pending.slice(0, BOOKED_LISTED)
+    await ctx.mail.queue(tx, {
+      to: { userId: sellerId },
+      template: 'deal-booked',
+      data: {
+        bookings: listed.map(({ id: _, ...b }) => b),
+        more: pending.length - listed.length,
+      },
+    })
+    return pending.length
+  })
 }

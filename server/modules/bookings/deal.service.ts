@@ -9,7 +9,7 @@ import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { postSaleMoney } from '#server/modules/ledger/sales'
 import { bookingStatus } from './bookings.service'
-import { type DealMail, queueDealEmails } from './deal-emails'
+import { type DealMail, queueDealEmails, sendBookedEmail } from './deal-emails'
 
 /** How each status reads in a refusal ("… the booking is handed over"). */
 export const STATUS_WORDS: Record<BookingStatus, string> = {
@@ -209,9 +209,11 @@ export async function completeOverdueSales(
 
 /**
  * The `deals.auto-complete` job, every quarter hour (pg-boss's cron: one instance does each run): completes
- * the sales whose handover is AUTO_COMPLETE_DAYS old. Safe to run twice (see completeOverdueSales).
+ * the sales whose handover is AUTO_COMPLETE_DAYS old. Safe to run twice (see completeOverdueSales). And the
+ * `bookings.seller-email` job: a seller's new bookings, in one email (see sendBookedEmail).
  */
 export function registerDealJobs(ctx: Pick<AppContext, 'db' | 'mail' | 'config' | 'jobs'>) {
+  ctx.jobs.work('bookings.seller-email', (job) => sendBookedEmail(ctx, job.data.sellerId))
   ctx.jobs.work('deals.auto-complete', async () => {
     await completeOverdueSales(ctx.db, ctx.config.deal.autoCompleteDays, ctx.mail, ctx.config.payouts.fee)
   })

@@ -31,6 +31,9 @@ async function conversationAccess(db: Db, caller: SessionUser, bookingId: string
       buyerId: bookings.buyerId,
       sellerId: products.sellerId,
       productName: bookings.productName,
+      isPaid: bookings.isPaid,
+      sellerWrote: sql<boolean>`exists (select 1 from ${messages} where ${messages.bookingId} = ${bookings.id}
+        and ${messages.senderId} = ${products.sellerId})`,
       disputed: sql<boolean>`exists (select 1 from ${disputes} where ${disputes.bookingId} = ${bookings.id})`,
       reported: sql<boolean>`exists (select 1 from ${messages} where ${messages.bookingId} = ${bookings.id}
         and ${messages.reportedAt} is not null)`,
@@ -104,7 +107,8 @@ export async function findThread(db: Db, caller: SessionUser, bookingId: string)
 }
 
 /**
- * The buyer or the seller writes in the booking's conversation: at most `messages.perMinute` a minute per
+ * The buyer or the seller writes in the booking's conversation (the buyer of an unpaid booking only once the
+ * seller has written): at most `messages.perMinute` a minute per
  * user (counted on every instance through Redis when configured). In the same transaction: the sender's
  * read mark moves to their message, and a delayed job is queued to email the reader if it is still unread
  * after `messages.emailDelaySeconds` (one waiting job per reader and conversation).
@@ -119,6 +123,11 @@ export async function sendMessage(
   const access = await conversationAccess(db, sender, bookingId)
   if (!access.participant) {
     throw new AppError('FORBIDDEN', 'Admins can read this conversation but not write in it')
+  }
+  // Booking is free, so an unpaid booking is not a way to reach a seller: its buyer writes once they have
+  // paid, or in answer to the seller, who may write first.
+  if (access.isBuyer && !access.isPaid && !access.sellerWrote) {
+    throw new AppError('FORBIDDEN', 'You can message the seller once you have paid for this laptop.')
   }
   const { count, resetMs } = await counters.increment(`messages:${sender.id}`, RATE_WINDOW_MS)
   if (count > config.messages.perMinute) {

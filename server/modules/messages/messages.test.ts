@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ErrorBody } from '#contract/errors'
 import { ConversationList, looksOffPlatform, MessageList, UnreadCount } from '#contract/messages'
-import { disputes, messages } from '#server/db/schema'
+import { bookings, disputes, messages } from '#server/db/schema'
 import type { OutgoingEmail } from '#server/mail/transport'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
@@ -44,12 +44,15 @@ beforeEach(async () => {
 
 type Deal = { buyer: UserRow; seller: UserRow; booking: BookingRow }
 
-/** A new buyer, seller, listing and booking, so each test has its own conversation and limits. */
-async function deal(): Promise<Deal> {
+/**
+ * A new buyer, seller, listing and booking (paid unless told otherwise: the buyer of an unpaid one cannot
+ * write first), so each test has its own conversation and limits.
+ */
+async function deal({ isPaid = true } = {}): Promise<Deal> {
   const seller = await createUser(t.db, { role: 'seller', name: 'Sam Seller' })
   const buyer = await createUser(t.db, { role: 'buyer', name: 'Bea Buyer' })
   const product = await createProduct(t.db, { seller, brand, name: 'ThinkPad X1 Carbon' })
-  const booking = await createBooking(t.db, { buyer, product })
+  const booking = await createBooking(t.db, { buyer, product, isPaid })
   return { buyer, seller, booking }
 }
 
@@ -72,6 +75,12 @@ async function unread(who: UserRow) {
 }
 async function stored(d: Deal) {
   return t.db.select().from(messages).where(eq(messages.bookingId, d.booking.id))
+}
+
+/** How many jobs of this queue there are. */
+async function waitingJobs(name: string): Promise<number> {
+  const res = await t.db.execute(sql`select count(*)::int as n from pgboss.job where name = ${name}`)
+  return (res as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0
 }
 
 /** Makes every waiting job due now (the unread email waits MESSAGE_EMAIL_DELAY_SECONDS). */
@@ -174,6 +183,40 @@ describe('a booking conversation: its buyer and seller, nobody else', () => {
     expect(missing.statusCode).toBe(404)
     const bad = await call('GET', '/api/bookings/not-an-id/messages', d.buyer)
     expect(bad.statusCode).toBe(400)
+  })
+})
+
+describe('an unpaid booking is not a way to reach the seller', () => {
+  it('refuses the buyer of an unpaid booking with 403 and a clear message, storing and queueing nothing', async () => {
+    const d = await deal({ isPaid: false })
+    const jobsBefore = await waitingJobs('messages.unread')
+    for (let i = 0; i < 3; i++) {
+      const res = await send(d, d.buyer, { body: `Please call me back (${i})` })
+      expect(res.statusCode).toBe(403)
+      expect(res.json().error).toEqual({
+        code: 'FORBIDDEN',
+        message: 'You can message the seller once you have paid for this laptop.',
+      })
+    }
+    expect(await t.db.select().from(messages).where(eq(messages.bookingId, d.booking.id))).toEqual([])
+    expect(await waitingJobs('messages.unread')).toBe(jobsBefore)
+    expect((await thread(d, d.buyer)).json()).toEqual([])
+  })
+
+  it('lets the seller write first, and the buyer answer; paying opens it to the buyer', async () => {
+    const d = await deal({ isPaid: false })
+    expect(
+      (await send(d, d.seller, { body: 'Thanks for booking! Weekday evenings suit me.' })).statusCode,
+    ).toBe(201)
+    expect((await send(d, d.buyer, { body: 'Tuesday at six works.' })).statusCode).toBe(201)
+
+    const later = await deal({ isPaid: false })
+    expect((await send(later, later.buyer, { body: 'Hello?' })).statusCode).toBe(403)
+    await t.db
+      .update(bookings)
+      .set({ isPaid: true, stage: 'paid', paidAt: new Date() })
+      .where(eq(bookings.id, later.booking.id))
+    expect((await send(later, later.buyer, { body: 'Paid, when can I collect it?' })).statusCode).toBe(201)
   })
 })
 

@@ -63,8 +63,7 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input)
-      if (url.includes('/api/me'))
-        return jsonResponse({ error: { code: 'UNAUTHENTICATED', message: 'Sign in' } }, { status: 401 })
+      if (url.includes('/api/session')) return jsonResponse({ user: null })
       return jsonResponse([])
     }),
   )

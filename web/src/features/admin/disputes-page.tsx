@@ -3,6 +3,8 @@ import { Link } from 'react-router'
 import type { BookingEvent, Dispute } from '#contract/bookings'
 import { checkLabel, HANDOVER_CHECKS } from '#contract/handover'
 import { paths } from '#contract/pages'
+import { ProductImage } from '../../components/product/product-image'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
@@ -11,9 +13,8 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney, formatTime } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { StageBadge } from '../buying/deal-stage'
-import { ConversationTranscript } from '../messages/conversation-transcript'
-import { ProductImage } from '../products/product-image'
+import { StageBadge } from '../buying'
+import { ConversationTranscript } from '../messages'
 import { type DisputeAction, useOpenDisputes, useResolveDispute } from './disputes-api'
 
 /** How each step of a sale reads in its history. */
@@ -76,12 +77,11 @@ export function DisputesPage() {
           ))}
         </ul>
       ) : disputes.isError ? (
-        <Alert tone="error" title="Could not load the disputes">
-          <p>{errorMessage(disputes.error)}</p>
-          <Button variant="secondary" onClick={() => disputes.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load the disputes"
+          error={disputes.error}
+          onRetry={() => disputes.refetch()}
+        />
       ) : disputes.data.length === 0 ? (
         <Alert title="No open disputes">
           <p>When a buyer reports a problem with a sale, it shows here for you to settle.</p>

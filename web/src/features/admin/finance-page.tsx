@@ -1,12 +1,10 @@
 import { CircleAlert, CircleCheck } from 'lucide-react'
-import { Alert } from '../../components/ui/alert'
+import { LoadFailed } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
-import { Button } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
-import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney, formatSignedMoney } from '../../lib/format'
-import { useFinance } from '../earnings/earnings-api'
+import { useFinance } from '../earnings'
 
 function Figure({ label, cents, note }: { label: string; cents: number; note?: string }) {
   return (
@@ -48,12 +46,11 @@ export function FinancePage() {
           ))}
         </div>
       ) : finance.isError ? (
-        <Alert tone="error" title="Could not load the figures">
-          <p>{errorMessage(finance.error)}</p>
-          <Button variant="secondary" onClick={() => finance.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load the figures"
+          error={finance.error}
+          onRetry={() => finance.refetch()}
+        />
       ) : (
         <div className="space-y-6">
           <section

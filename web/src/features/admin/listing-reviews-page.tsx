@@ -2,6 +2,8 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { type ListingReview, REVIEW_FLAG_TEXT, RejectListingBody } from '#contract/listing-reviews'
 import { paths } from '#contract/pages'
+import { ProductImage } from '../../components/product/product-image'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -12,7 +14,6 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { ProductImage } from '../products/product-image'
 import { useDecideListingReview, useListingReviews } from './listing-reviews-api'
 
 /**
@@ -94,12 +95,11 @@ export function ListingReviewsPage() {
           ))}
         </ul>
       ) : queue.isError ? (
-        <Alert tone="error" title="Could not load the review queue">
-          <p>{errorMessage(queue.error)}</p>
-          <Button variant="secondary" onClick={() => queue.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load the review queue"
+          error={queue.error}
+          onRetry={() => queue.refetch()}
+        />
       ) : queue.data.items.length === 0 ? (
         <Alert title="Nothing to review">
           <p>Listings waiting for review show here.</p>

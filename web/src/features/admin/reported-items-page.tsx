@@ -2,6 +2,8 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { paths } from '#contract/pages'
 import type { Report } from '#contract/reports'
+import { ProductImage } from '../../components/product/product-image'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
@@ -10,9 +12,8 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { ReportedMessages } from '../messages/reported-messages'
-import { ProductImage } from '../products/product-image'
-import { ReportedReviews } from '../sellers/reported-reviews'
+import { ReportedMessages } from '../messages'
+import { ReportedReviews } from '../sellers'
 import { useOpenReports, useResolveReport } from './reports-api'
 
 /** `/dashboard/reportedItems`: open reports, newest first, to dismiss or act on by removing the listing. */
@@ -61,12 +62,11 @@ export function ReportedItemsPage() {
           ))}
         </ul>
       ) : reports.isError ? (
-        <Alert tone="error" title="Could not load the reports">
-          <p>{errorMessage(reports.error)}</p>
-          <Button variant="secondary" onClick={() => reports.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load the reports"
+          error={reports.error}
+          onRetry={() => reports.refetch()}
+        />
       ) : reports.data.length === 0 ? (
         <Alert title="No open reports">
           <p>When someone reports a listing, it shows here for you to review.</p>

@@ -23,7 +23,7 @@ afterEach(() => {
 
 function serve() {
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    if (url === '/api/me') return jsonResponse(ME)
+    if (url === '/api/session') return jsonResponse({ user: ME })
     if (init?.method === 'PUT' || init?.method === 'DELETE')
       return jsonResponse({ acknowledged: true, modifiedCount: 1 })
     if (url.startsWith('/api/buyers') && url.includes('role=admin')) {

@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import type { UserRecord } from '#contract/users'
-import { Alert } from '../../components/ui/alert'
-import { Button, buttonClasses } from '../../components/ui/button'
+import { LoadFailed } from '../../components/query-state'
+import { buttonClasses } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { DataTable } from '../../components/ui/data-table'
 import { PageHeader } from '../../components/ui/page-header'
@@ -10,7 +10,7 @@ import { Pagination } from '../../components/ui/pagination'
 import { SearchField } from '../../components/ui/search-field'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { useSession } from '../auth/use-session'
+import { useSession } from '../auth'
 import { type UserActions, userColumns } from './user-columns'
 import {
   type BuyerRole,
@@ -145,12 +145,11 @@ export function UsersTablePage({ kind }: { kind: UserKind }) {
       />
 
       {query.isError ? (
-        <Alert tone="error" title={`Could not load the ${noun}s`}>
-          <p>{errorMessage(query.error)}</p>
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title={`Could not load the ${noun}s`}
+          error={query.error}
+          onRetry={() => query.refetch()}
+        />
       ) : (
         <>
           <p className="mb-3 text-slate-600 text-sm" aria-live="polite">

@@ -1,20 +1,15 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import type { Me } from '#contract/users'
-import { api, isApiError } from '../../lib/api-client'
+import type { Me, SessionAnswer } from '#contract/users'
+import { api } from '../../lib/api-client'
 import { useAnswer, useAnswerCache, useNavigate } from '../../lib/bindings'
 import { sessionKeys } from '../../lib/query-keys'
 
 /** Invalidate this key after anything that changes who is signed in (sign-in, signup, sign-out). */
 export const SESSION_QUERY_KEY = sessionKeys.me()
 
-/** GET /api/me; a 401 means "signed out", which is an answer rather than an error. */
+/** GET /api/session: the signed-in user, or null for a visitor (a 200 either way, so a visit logs no error). */
 export async function fetchSession(signal?: AbortSignal): Promise<Me | null> {
-  try {
-    return await api.get<Me>('/me', undefined, signal)
-  } catch (err) {
-    if (isApiError(err) && err.status === 401) return null
-    throw err
-  }
+  return (await api.get<SessionAnswer>('/session', undefined, signal)).user
 }
 
 export type Session = { user: Me | null; isLoading: boolean }
@@ -28,7 +23,7 @@ export function useSession(): Session {
     retry: 1,
   })
   // The server renders without knowing who asks. While a page hydrates, the session reads as the server rendered
-  // it, even when /api/me has answered meanwhile: a different render would make React throw the server's HTML away,
+  // it, even when /api/session has answered meanwhile: a different render would make React throw the server's HTML away,
   // and with it a button clicked before the page was live (src/boot.ts).
   const isHydrated = useSyncExternalStore(subscribeToNothing, isClientRender, isServerRender)
   if (!isHydrated) return { user: null, isLoading: true }
@@ -41,7 +36,7 @@ const isServerRender = () => false
 
 /**
  * For a button whose click depends on who is signed in. A click while the session is still being read is kept
- * and handled once it is known (the page may answer clicks before then: it hydrates while /api/me is asked).
+ * and handled once it is known (the page may answer clicks before then: it hydrates while /api/session is asked).
  */
 export function useOnceSessionKnown(isLoading: boolean, handler: () => unknown): () => void {
   const latest = useRef(handler)

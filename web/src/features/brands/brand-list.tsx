@@ -1,5 +1,5 @@
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { Link } from '../../lib/bindings'
 import { useBrands } from './brands-api'
@@ -25,14 +25,7 @@ export function BrandList() {
     )
   }
   if (error) {
-    return (
-      <Alert tone="error" title="We could not load the brands">
-        <p>{error.message}</p>
-        <Button variant="secondary" onClick={() => refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    )
+    return <LoadFailed title="We could not load the brands" error={error} onRetry={() => refetch()} />
   }
   if (brands.length === 0)
     return <Alert title="No brands yet">Brands appear here once sellers list laptops.</Alert>

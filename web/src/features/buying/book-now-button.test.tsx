@@ -58,7 +58,9 @@ describe('BookNowButton', () => {
   it('shows the seller "Your listing" with a link to edit it, never Book Now', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (url: string) => (url === '/api/me' ? jsonResponse(SELLER) : jsonResponse([]))),
+      vi.fn(async (url: string) =>
+        url === '/api/session' ? jsonResponse({ user: SELLER }) : jsonResponse([]),
+      ),
     )
     renderWithApp(<BookNowButton product={product} />)
     expect(await screen.findByText('Your listing')).toBeTruthy()
@@ -71,7 +73,7 @@ describe('BookNowButton', () => {
   it('once booked, reads "Booked — Pay now" and leads to the payment page', async () => {
     let booked = false
     const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-      if (url === '/api/me') return jsonResponse(BUYER)
+      if (url === '/api/session') return jsonResponse({ user: BUYER })
       if (init?.method === 'POST' && url === '/api/bookings') {
         booked = true
         return jsonResponse({ acknowledged: true, insertedId: 'b-42' }, { status: 201 })

@@ -47,7 +47,7 @@ describe('MyOrdersPage', () => {
       makeBooking(4, 'unavailable'),
     ]
     const fetchMock = vi.fn(async (url: string) =>
-      url.startsWith('/api/me') ? jsonResponse(ME) : jsonResponse(bookings),
+      url.startsWith('/api/session') ? jsonResponse({ user: ME }) : jsonResponse(bookings),
     )
     vi.stubGlobal('fetch', fetchMock)
     renderWithApp(<MyOrdersPage />)
@@ -95,7 +95,7 @@ describe('MyOrdersPage: the deal after payment', () => {
       'fetch',
       vi.fn(async (url: string, init?: RequestInit) => {
         if (url.startsWith('/api/messages/unread')) return jsonResponse({ count: 0, bookings: {} })
-        if (url.startsWith('/api/me')) return jsonResponse(ME)
+        if (url.startsWith('/api/session')) return jsonResponse({ user: ME })
         if (url.startsWith('/api/reviews/mine')) return jsonResponse({ written: [], received: [] })
         if (init?.method && init.method !== 'GET') {
           calls.push({ url, method: init.method, body: init.body ? JSON.parse(String(init.body)) : null })

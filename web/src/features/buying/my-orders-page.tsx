@@ -1,23 +1,21 @@
 import { Link } from 'react-router'
 import type { Booking } from '#contract/bookings'
 import { paths } from '#contract/pages'
+import { ProductImage } from '../../components/product/product-image'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
-import { Button, buttonClasses } from '../../components/ui/button'
+import { buttonClasses } from '../../components/ui/button'
 import { type Column, DataTable } from '../../components/ui/data-table'
 import { PageHeader } from '../../components/ui/page-header'
 import { LoadMore } from '../../components/ui/pagination'
-
 import { Skeleton } from '../../components/ui/skeleton'
-import { errorMessage } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { allItems } from '../../lib/paged-list'
-import { useSession } from '../auth/use-session'
-import { OrderMessagesLink } from '../messages/messages-page'
-import { OfferList } from '../offers/offer-list'
-import { useOffers } from '../offers/offers-api'
-import { ProductImage } from '../products/product-image'
-import { SaleReview } from '../sellers/leave-review'
+import { useSession } from '../auth'
+import { OrderMessagesLink } from '../messages'
+import { OfferList, useOffers } from '../offers'
+import { SaleReview } from '../sellers'
 import { useMyBookings } from './bookings-api'
 import { BuyerDealActions } from './deal-actions'
 import { PaidWithStage } from './deal-stage'
@@ -40,12 +38,11 @@ export function MyOrdersPage() {
       {bookings.isPending ? (
         <OrdersSkeleton />
       ) : bookings.error ? (
-        <Alert tone="error" title="We could not load your orders">
-          <p>{errorMessage(bookings.error)}</p>
-          <Button variant="secondary" onClick={() => bookings.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="We could not load your orders"
+          error={bookings.error}
+          onRetry={() => bookings.refetch()}
+        />
       ) : !items || items.length === 0 ? (
         <Alert title="You have not booked any laptops yet">
           <p>Book a laptop and it shows here, ready to pay.</p>
@@ -122,7 +119,9 @@ const ORDER_COLUMNS: Column<Booking>[] = [
     header: 'Messages',
     // On a phone card the link is its own label: "Messages: Messages 1" said it twice.
     card: 'actions',
-    cell: (booking) => <OrderMessagesLink bookingId={booking._id} productName={booking.productName} />,
+    cell: (booking) => (
+      <OrderMessagesLink bookingId={booking._id} productName={booking.productName} isPaid={booking.paid} />
+    ),
   },
   {
     key: 'payment',

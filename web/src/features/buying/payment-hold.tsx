@@ -1,6 +1,7 @@
 import { Clock } from 'lucide-react'
 import { type ReactNode, useEffect, useState } from 'react'
 import { Link } from 'react-router'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
@@ -78,19 +79,18 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
     // 403: the buyer's email address is not confirmed yet; Settings sends the link again.
     const needsConfirmedEmail = isApiError(hold.error) && hold.error.status === 403
     return (
-      <Alert tone="error" title="We could not hold this laptop for you">
-        <p>{hold.error.message}</p>
-        <div className="flex flex-wrap gap-3">
-          {needsConfirmedEmail ? (
+      <LoadFailed
+        title="We could not hold this laptop for you"
+        error={hold.error}
+        onRetry={() => hold.refetch()}
+        actions={
+          needsConfirmedEmail ? (
             <Link to="/dashboard/settings" className={buttonClasses()}>
               Open Settings
             </Link>
-          ) : null}
-          <Button variant="secondary" onClick={() => hold.refetch()}>
-            Try again
-          </Button>
-        </div>
-      </Alert>
+          ) : null
+        }
+      />
     )
   }
 

@@ -2,14 +2,14 @@ import { CircleCheck } from 'lucide-react'
 import { lazy, type ReactNode, Suspense, useId, useState } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import type { Booking } from '#contract/bookings'
-import { Alert } from '../../components/ui/alert'
+import { ProductImage } from '../../components/product/product-image'
+import { LoadFailed } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
-import { Button, buttonClasses } from '../../components/ui/button'
+import { buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { Spinner } from '../../components/ui/spinner'
 import { isApiError } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
-import { ProductImage } from '../products/product-image'
 import { type PaymentResult, useBooking, usePaymentConfig } from './bookings-api'
 import { PaidWithStage } from './deal-stage'
 import { PaymentHold } from './payment-hold'
@@ -45,12 +45,11 @@ export function PaymentPage() {
       )
     }
     return (
-      <Alert tone="error" title="We could not load this booking">
-        <p>{booking.error.message}</p>
-        <Button variant="secondary" onClick={() => booking.refetch()}>
-          Try again
-        </Button>
-      </Alert>
+      <LoadFailed
+        title="We could not load this booking"
+        error={booking.error}
+        onRetry={() => booking.refetch()}
+      />
     )
   }
 
@@ -160,12 +159,11 @@ function CardPayment({
   if (config.isPending) return <CardFormSkeleton />
   if (config.error) {
     return (
-      <Alert tone="error" title="We could not load the card form">
-        <p>{config.error.message}</p>
-        <Button variant="secondary" onClick={() => config.refetch()}>
-          Try again
-        </Button>
-      </Alert>
+      <LoadFailed
+        title="We could not load the card form"
+        error={config.error}
+        onRetry={() => config.refetch()}
+      />
     )
   }
   return (

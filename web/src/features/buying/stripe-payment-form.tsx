@@ -3,7 +3,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import { loadStripe } from '@stripe/stripe-js/pure'
 import { useQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { Alert } from '../../components/ui/alert'
+import { LoadFailed } from '../../components/query-state'
 import { Button } from '../../components/ui/button'
 import { Spinner } from '../../components/ui/spinner'
 import { formatMoney } from '../../lib/format'
@@ -50,18 +50,16 @@ export default function StripePaymentForm({
   const error = stripe.error ?? intent.error
   if (error) {
     return (
-      <Alert tone="error" title="We could not load the card form">
-        <p>{error.message}</p>
-        <Button
-          variant="secondary"
-          onClick={() => {
-            if (stripe.error) stripe.refetch()
-            if (intent.error) intent.refetch()
-          }}
-        >
-          Try again
-        </Button>
-      </Alert>
+      <LoadFailed
+        title="We could not load the card form"
+        error={error}
+        // Stripe.js failing to load is not the server's error: its own words say why.
+        message={error.message}
+        onRetry={() => {
+          if (stripe.error) stripe.refetch()
+          if (intent.error) intent.refetch()
+        }}
+      />
     )
   }
   if (!stripe.data || !intent.data) return <CardFormLoading />

@@ -1,16 +1,5 @@
 import { useId } from 'react'
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts'
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 
 // Charts for the dashboards (recharts, in the dashboard's own chunk). Every chart is a figure whose
 // drawing is hidden from screen readers and replaced by a one-line summary, with the figures themselves in
@@ -117,7 +106,22 @@ export function ChartCard({
   )
 }
 
-/** Counts per day for the last 30 days: bars for one series, lines for several. */
+/**
+ * Whole-number ticks from 0 to at least `max`, at most five of them: a count axis never shows 0.5, and a chart
+ * of small counts (0, 1, 2) gets a tick per count rather than recharts' own spread.
+ */
+export function countTicks(max: number): number[] {
+  const top = Math.max(1, Math.ceil(max))
+  const step = Math.max(1, Math.ceil(top / 4))
+  const ticks: number[] = []
+  for (let tick = 0; tick < top + step; tick += step) ticks.push(tick)
+  return ticks
+}
+
+/**
+ * Counts per day for the last 30 days, as bars: side by side when there are several series. Counts are small
+ * whole numbers, so smooth lines would overlap and suggest values between the days that never happened.
+ */
 export function DailyChart<K extends string>({
   title,
   description,
@@ -131,64 +135,46 @@ export function DailyChart<K extends string>({
 }) {
   const summary = `${title}, last 30 days. ${summarize(rows, series)}.`
   const data = rows.map((r) => ({ ...r, label: formatDay(r.day) }))
-  const axes = (
-    <>
-      <CartesianGrid stroke="#e2e8f0" vertical={false} />
-      <XAxis
-        dataKey="label"
-        tick={{ fontSize: 12, fill: '#475569' }}
-        interval="preserveStartEnd"
-        minTickGap={24}
-      />
-      <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: '#475569' }} width={36} />
-      <Tooltip />
-      {series.length > 1 ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null}
-    </>
-  )
+  const ticks = countTicks(Math.max(0, ...rows.flatMap((r) => series.map((s) => r[s.key]))))
   return (
     <ChartCard title={title} description={description}>
       <p className="sr-only">{summary}</p>
       <div className="mt-3 h-56" aria-hidden="true" data-testid="chart-drawing">
         <ResponsiveContainer width="100%" height="100%">
-          {series.length === 1 ? (
-            <BarChart
-              accessibilityLayer={false}
-              data={data}
-              margin={{ top: 4, right: 8, left: 0, bottom: 0 }}
-            >
-              {axes}
-              {series.map((s) => (
-                <Bar
-                  key={s.key}
-                  dataKey={s.key}
-                  name={s.label}
-                  fill={s.color}
-                  radius={[3, 3, 0, 0]}
-                  isAnimationActive={false}
-                />
-              ))}
-            </BarChart>
-          ) : (
-            <LineChart
-              accessibilityLayer={false}
-              data={data}
-              margin={{ top: 4, right: 8, left: 0, bottom: 0 }}
-            >
-              {axes}
-              {series.map((s) => (
-                <Line
-                  key={s.key}
-                  type="monotone"
-                  dataKey={s.key}
-                  name={s.label}
-                  stroke={s.color}
-                  strokeWidth={2}
-                  dot={false}
-                  isAnimationActive={false}
-                />
-              ))}
-            </LineChart>
-          )}
+          <BarChart
+            accessibilityLayer={false}
+            data={data}
+            margin={{ top: 4, right: 8, left: 0, bottom: 0 }}
+            barGap={1}
+            barCategoryGap={series.length > 1 ? '15%' : '10%'}
+          >
+            <CartesianGrid stroke="#e2e8f0" vertical={false} />
+            <XAxis
+              dataKey="label"
+              tick={{ fontSize: 12, fill: '#475569' }}
+              interval="preserveStartEnd"
+              minTickGap={24}
+            />
+            <YAxis
+              allowDecimals={false}
+              domain={[0, ticks[ticks.length - 1] as number]}
+              ticks={ticks}
+              tick={{ fontSize: 12, fill: '#475569' }}
+              width={36}
+            />
+            <Tooltip />
+            {series.length > 1 ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null}
+            {series.map((s) => (
+              <Bar
+                key={s.key}
+                dataKey={s.key}
+                name={s.label}
+                fill={s.color}
+                radius={[2, 2, 0, 0]}
+                isAnimationActive={false}
+              />
+            ))}
+          </BarChart>
         </ResponsiveContainer>
       </div>
       <FiguresTable

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Overview } from '#contract/users'
-import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
+import { LoadFailed } from '../../components/query-state'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { api } from '../../lib/api-client'
 import { dashboardKeys } from '../../lib/query-keys'
-import { useSession } from '../auth/use-session'
+import { useSession } from '../auth'
 import { AdminCharts, BuyerCharts, SellerCharts } from './role-dashboards'
 
 /** `/dashboard`: the counts that matter to the signed-in role, as cards. */
@@ -22,12 +21,11 @@ export function OverviewPage() {
       <title>Dashboard · Laptop Market</title>
       <PageHeader title="Dashboard">{user ? <p>Welcome back, {user.name}.</p> : null}</PageHeader>
       {query.isError ? (
-        <Alert tone="error" title="Could not load your overview">
-          <p>{query.error.message}</p>
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load your overview"
+          error={query.error}
+          onRetry={() => query.refetch()}
+        />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy={query.isPending}>
           {query.isPending

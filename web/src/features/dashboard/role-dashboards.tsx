@@ -1,41 +1,34 @@
 import { Link } from 'react-router'
 import type { AdminDashboard, BuyerDashboard, SellerDashboard } from '#contract/dashboard'
 import { paths } from '#contract/pages'
-import { Alert } from '../../components/ui/alert'
-import { Button, buttonClasses } from '../../components/ui/button'
+import { type QueryLike, QueryState } from '../../components/query-state'
+import { buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
-import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney, plural } from '../../lib/format'
 import { CategoryChart, COLORS, DailyChart } from './charts'
 import { useAdminDashboard, useBuyerDashboard, useSellerDashboard } from './dashboard-api'
 
-type QueryLike<T> = { data?: T; isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown }
-
+/** A dashboard's charts once its query has answered; loading and failed states as on every page. */
 function Loaded<T>({ query, children }: { query: QueryLike<T>; children: (data: T) => React.ReactNode }) {
-  if (query.isError) {
-    return (
-      <Alert tone="error" title="Could not load your charts">
-        <p>{errorMessage(query.error)}</p>
-        <Button variant="secondary" onClick={() => query.refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    )
-  }
-  if (query.isPending || query.data === undefined) {
-    return (
-      <div
-        className="grid gap-4 lg:grid-cols-2"
-        role="status"
-        aria-busy="true"
-        aria-label="Loading your charts"
-      >
-        <Skeleton className="h-72" />
-        <Skeleton className="h-72" />
-      </div>
-    )
-  }
-  return <>{children(query.data)}</>
+  return (
+    <QueryState
+      query={query}
+      errorTitle="Could not load your charts"
+      loading={
+        <div
+          className="grid gap-4 lg:grid-cols-2"
+          role="status"
+          aria-busy="true"
+          aria-label="Loading your charts"
+        >
+          <Skeleton className="h-72" />
+          <Skeleton className="h-72" />
+        </div>
+      }
+    >
+      {children}
+    </QueryState>
+  )
 }
 
 function Money({ label, cents, hint }: { label: string; cents: number; hint: string }) {

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { type Earnings, type PayoutAccount, TestBankAccount } from '#contract/payouts'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -13,7 +14,7 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage, isApiError } from '../../lib/api-client'
 import { formatDate, formatMoney, formatSignedMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { ChartCard } from '../dashboard/charts'
+import { ChartCard } from '../dashboard'
 import { useEarnings, usePayoutAccount, useSetUpPayouts } from './earnings-api'
 import { earningsCsv, WHERE_WORDS } from './earnings-csv'
 
@@ -258,18 +259,14 @@ export function EarningsPage() {
           </div>
         </div>
       ) : earnings.isError || account.isError ? (
-        <Alert tone="error" title="Could not load your earnings">
-          <p>{errorMessage(earnings.error ?? account.error)}</p>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              void earnings.refetch()
-              void account.refetch()
-            }}
-          >
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load your earnings"
+          error={earnings.error ?? account.error}
+          onRetry={() => {
+            void earnings.refetch()
+            void account.refetch()
+          }}
+        />
       ) : (
         <div className="space-y-6">
           <PayoutSetup account={account.data} availableCents={earnings.data.available_cents} />

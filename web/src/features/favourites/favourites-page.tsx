@@ -3,6 +3,8 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { ALERT_CHOICES, ALERT_LABELS, type AlertChoice, type Favourite } from '#contract/favourites'
 import { paths } from '#contract/pages'
+import { ProductImage } from '../../components/product/product-image'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -11,7 +13,6 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { ProductImage } from '../products/product-image'
 import { saveFavouriteAlert, useFavouriteAlert, useFavourites, useToggleFavourite } from './favourites-api'
 
 const STATUS_LABELS: Record<Favourite['status'], string> = {
@@ -94,12 +95,11 @@ export function FavouritesPage() {
         <AlertSetting />
       </div>
       {list.isError ? (
-        <Alert tone="error" title="Could not load your favourites">
-          <p>{list.error.message}</p>
-          <Button variant="secondary" onClick={() => list.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load your favourites"
+          error={list.error}
+          onRetry={() => list.refetch()}
+        />
       ) : list.isPending ? (
         <div className="space-y-3" aria-busy="true">
           <Skeleton className="h-28 w-full" />

@@ -99,6 +99,24 @@ describe('ConversationPanel', () => {
     expect(box.getAttribute('aria-invalid')).toBe('true')
   })
 
+  it('offers the buyer of an unpaid booking no form until the seller has written, and says why', async () => {
+    const note = 'You can message the seller once you have paid for this laptop.'
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse([])),
+    )
+    renderWithApp(<ConversationPanel bookingId="b1" canWrite writesAfterReply={note} />)
+    expect(await screen.findByText(note)).toBeTruthy()
+    expect(screen.queryByLabelText('Your message')).toBeNull()
+    cleanup()
+
+    // The seller wrote first: the buyer may answer.
+    stubApi(() => jsonResponse({ acknowledged: true, insertedId: 'm3' }, { status: 201 }))
+    renderWithApp(<ConversationPanel bookingId="b1" canWrite writesAfterReply={note} />)
+    expect(await screen.findByLabelText('Your message')).toBeTruthy()
+    expect(screen.queryByText(note)).toBeNull()
+  })
+
   it('has no form for an admin reading a reported conversation', async () => {
     stubApi(() => jsonResponse({}))
     renderWithApp(<ConversationPanel bookingId="b1" canWrite={false} />)

@@ -15,12 +15,23 @@ import { useReportMessage, useSendMessage, useThread } from './messages-api'
  * A booking's conversation: messages as plain text (React escapes them; links are not made clickable), the
  * warning under a message that asks to pay outside the marketplace, and the form to write. New messages
  * arrive by polling (see useThread). `canWrite` is false for an admin reading a reported or disputed one.
+ * `writesAfterReply`: why this side may only answer (the buyer of an unpaid booking), shown instead of the
+ * form until the other side has written.
  */
-export function ConversationPanel({ bookingId, canWrite }: { bookingId: string; canWrite: boolean }) {
+export function ConversationPanel({
+  bookingId,
+  canWrite,
+  writesAfterReply,
+}: {
+  bookingId: string
+  canWrite: boolean
+  writesAfterReply?: string
+}) {
   const thread = useThread(bookingId)
   const report = useReportMessage(bookingId)
   const listRef = useRef<HTMLOListElement>(null)
   const count = thread.data?.length ?? 0
+  const waiting = Boolean(writesAfterReply) && !(thread.data ?? []).some((m) => !m.mine)
 
   // Keep the newest message in view as messages arrive.
   useEffect(() => {
@@ -50,7 +61,8 @@ export function ConversationPanel({ bookingId, canWrite }: { bookingId: string; 
         </Alert>
       ) : thread.data.length === 0 ? (
         <p className="p-6 text-center text-slate-600">
-          No messages yet. {canWrite ? 'Ask about the laptop, or agree where and when to meet.' : null}
+          No messages yet.{' '}
+          {canWrite && !waiting ? 'Ask about the laptop, or agree where and when to meet.' : null}
         </p>
       ) : (
         <ol
@@ -70,7 +82,11 @@ export function ConversationPanel({ bookingId, canWrite }: { bookingId: string; 
           ))}
         </ol>
       )}
-      {canWrite ? <MessageForm bookingId={bookingId} /> : null}
+      {canWrite && waiting && !thread.isPending ? (
+        <p className="border-slate-200 border-t p-4 text-slate-600 text-sm">{writesAfterReply}</p>
+      ) : canWrite && !waiting ? (
+        <MessageForm bookingId={bookingId} />
+      ) : null}
     </section>
   )
 }

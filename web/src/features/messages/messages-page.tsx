@@ -1,12 +1,12 @@
 import { Link } from 'react-router'
 import { paths } from '#contract/pages'
+import { ProductImage } from '../../components/product/product-image'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatTime } from '../../lib/format'
-import { ProductImage } from '../products/product-image'
 import { useConversations, useUnreadMessages } from './messages-api'
 
 /** `/dashboard/messages`: every conversation of the signed-in user, newest message first, with unread counts. */
@@ -97,9 +97,22 @@ export function MessagesLink({
   )
 }
 
-/** On a My Orders row: the conversation with the seller, with its unread count. */
-export function OrderMessagesLink({ bookingId, productName }: { bookingId: string; productName: string }) {
+/**
+ * On a My Orders row: the conversation with the seller, with its unread count. An unpaid booking has one only
+ * when the seller wrote first (its buyer writes once they have paid), so there is no link to an empty one.
+ */
+export function OrderMessagesLink({
+  bookingId,
+  productName,
+  isPaid,
+}: {
+  bookingId: string
+  productName: string
+  isPaid: boolean
+}) {
   const unread = useUnreadMessages()
+  const conversations = useConversations(!isPaid)
+  if (!isPaid && !conversations.data?.some((c) => c.bookingId === bookingId)) return null
   return (
     <MessagesLink bookingId={bookingId} unread={unread.data?.bookings?.[bookingId] ?? 0} name={productName} />
   )

@@ -4,20 +4,7 @@ import { Link, useParams } from 'react-router'
 import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import { CONDITION_DEFINITIONS } from '#contract/products'
-import { Alert } from '../../components/ui/alert'
-import { Badge } from '../../components/ui/badge'
-import { Button, buttonClasses } from '../../components/ui/button'
-import { Skeleton } from '../../components/ui/skeleton'
-import { isApiError } from '../../lib/api-client'
-import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } from '../../lib/format'
-import { useSession } from '../auth/use-session'
-import { BookNowButton } from '../buying/book-now-button'
-import { FavouriteButton } from '../favourites/favourite-button'
-import { MakeOfferButton } from '../offers/make-offer-button'
-import { SellerRatingLink } from '../sellers/seller-rating'
-import { PriceGuideBadge, priceGuideSentence } from './price-guide'
-import { ProductGallery } from './product-gallery'
-import { ProductPrice } from './product-price'
+import { ProductPrice } from '../../components/product/product-price'
 import {
   BatteryHealth,
   batteryEvidence,
@@ -25,7 +12,20 @@ import {
   isReserved,
   SaleStatusBadge,
   VerifiedSellerBadge,
-} from './product-status'
+} from '../../components/product/product-status'
+import { SellerRatingLink } from '../../components/product/seller-rating'
+import { LoadFailed } from '../../components/query-state'
+import { Badge } from '../../components/ui/badge'
+import { buttonClasses } from '../../components/ui/button'
+import { Skeleton } from '../../components/ui/skeleton'
+import { isApiError } from '../../lib/api-client'
+import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } from '../../lib/format'
+import { useSession } from '../auth'
+import { BookNowButton } from '../buying'
+import { FavouriteButton } from '../favourites'
+import { MakeOfferButton } from '../offers'
+import { PriceGuideBadge, priceGuideSentence } from './price-guide'
+import { ProductGallery } from './product-gallery'
 import { useCountView, useProduct } from './products-api'
 import { ReportListing } from './report-listing'
 
@@ -39,14 +39,7 @@ export function ProductDetailPage() {
   if (error) {
     // A malformed id (400) is as unknown as a missing one (404).
     if (isApiError(error) && (error.status === 404 || error.status === 400)) return <ProductNotFound />
-    return (
-      <Alert tone="error" title="We could not load this laptop">
-        <p>{error.message}</p>
-        <Button variant="secondary" onClick={() => refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    )
+    return <LoadFailed title="We could not load this laptop" error={error} onRetry={() => refetch()} />
   }
   return <ProductDetail product={product} />
 }

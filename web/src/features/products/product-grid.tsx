@@ -1,13 +1,16 @@
 import type { ReactNode } from 'react'
 import type { Product } from '#contract/products'
-import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
+import { LoadFailed } from '../../components/query-state'
 import { ProductCard, ProductCardSkeleton } from './product-card'
 
 export const GRID_CLASSES = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4'
-/** Below sm a row that swipes sideways (the next card peeks in), from sm up the usual grid. */
+/**
+ * Below sm a row that swipes sideways (the next card peeks in), from sm up the usual grid. The row runs to the
+ * screen's edges (-mx-4) with the page's margin as padding; scroll-px-4 makes the cards snap to that margin,
+ * in line with the section's heading, rather than to the screen's edge.
+ */
 const ROW_ON_PHONE_CLASSES =
-  '-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-3 sm:mx-0 sm:grid sm:grid-cols-2 sm:gap-5 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-3 xl:grid-cols-4'
+  '-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-3 sm:mx-0 sm:scroll-px-0 sm:grid sm:grid-cols-2 sm:gap-5 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-3 xl:grid-cols-4'
 
 type ProductGridProps = {
   products: Product[] | undefined
@@ -62,16 +65,7 @@ export function ProductGrid({
     )
   }
   if (error) {
-    return (
-      <Alert tone="error" title="We could not load these laptops">
-        <p>{error.message}</p>
-        {onRetry ? (
-          <Button variant="secondary" onClick={onRetry}>
-            Try again
-          </Button>
-        ) : null}
-      </Alert>
-    )
+    return <LoadFailed title="We could not load these laptops" error={error} onRetry={onRetry} />
   }
   if (!products || products.length === 0) return <>{empty}</>
   return (

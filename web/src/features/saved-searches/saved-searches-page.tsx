@@ -4,6 +4,7 @@ import { Link } from 'react-router'
 import { ALERT_CHOICES, ALERT_LABELS, type AlertChoice } from '#contract/favourites'
 import { paths } from '#contract/pages'
 import { NEW_COUNT_CAP, type SavedSearch } from '#contract/saved-searches'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -116,12 +117,11 @@ export function SavedSearchesPage() {
         </p>
       </PageHeader>
       {list.isError ? (
-        <Alert tone="error" title="Could not load your saved searches">
-          <p>{list.error.message}</p>
-          <Button variant="secondary" onClick={() => list.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load your saved searches"
+          error={list.error}
+          onRetry={() => list.refetch()}
+        />
       ) : list.isPending ? (
         <div className="space-y-3" aria-busy="true">
           <Skeleton className="h-20 w-full" />

@@ -1,13 +1,12 @@
 import { useNavigate } from 'react-router'
 import { paths } from '#contract/pages'
-import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
+import { LoadFailed } from '../../components/query-state'
 import { PageHeader } from '../../components/ui/page-header'
 import { Spinner } from '../../components/ui/spinner'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { useSession } from '../auth/use-session'
-import { useBrands } from '../brands/brands-api'
+import { useSession } from '../auth'
+import { useBrands } from '../brands'
 import { ProductForm, type ProductSubmission } from './product-form'
 import { useCreateProduct, useUploadBatteryReport } from './selling-api'
 
@@ -43,12 +42,11 @@ export function AddProductPage() {
         <p>List a laptop with clear photos and exact specs: buyers filter by them.</p>
       </PageHeader>
       {brands.isError ? (
-        <Alert tone="error" title="We could not load the brands">
-          <p>{brands.error.message}</p>
-          <Button variant="secondary" onClick={() => brands.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="We could not load the brands"
+          error={brands.error}
+          onRetry={() => brands.refetch()}
+        />
       ) : brands.isPending || !user ? (
         <Spinner label="Loading the form" />
       ) : (

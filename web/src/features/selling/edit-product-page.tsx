@@ -1,15 +1,15 @@
 import { useEffect } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { paths } from '#contract/pages'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
-import { Button, buttonClasses } from '../../components/ui/button'
+import { buttonClasses } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
 import { Spinner } from '../../components/ui/spinner'
-import { errorMessage } from '../../lib/api-client'
 import { allItems } from '../../lib/paged-list'
 import { toast } from '../../lib/toast'
-import { useSession } from '../auth/use-session'
-import { useBrands } from '../brands/brands-api'
+import { useSession } from '../auth'
+import { useBrands } from '../brands'
 import { ProductForm, type ProductSubmission } from './product-form'
 import { useSellerProducts, useUpdateProduct, useUploadBatteryReport } from './selling-api'
 
@@ -52,18 +52,14 @@ export function EditProductPage() {
     const error = products.error ?? brands.error
     if (error) {
       return (
-        <Alert tone="error" title="We could not load this listing">
-          <p>{errorMessage(error)}</p>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              void products.refetch()
-              void brands.refetch()
-            }}
-          >
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="We could not load this listing"
+          error={error}
+          onRetry={() => {
+            void products.refetch()
+            void brands.refetch()
+          }}
+        />
       )
     }
     if (products.isPending || isLookingFurther || !brands.data || !user)

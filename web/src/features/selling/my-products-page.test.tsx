@@ -46,7 +46,7 @@ afterEach(() => {
 
 function serve(products: ReturnType<typeof aProduct>[]) {
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    if (url === '/api/me') return jsonResponse(ME)
+    if (url === '/api/session') return jsonResponse({ user: ME })
     if (url.includes('/cancel')) return jsonResponse({ acknowledged: true, modifiedCount: 1 })
     if (init?.method === 'DELETE') return jsonResponse({ acknowledged: true, deletedCount: 1 })
     if (url.startsWith('/api/products')) return jsonResponse(products)

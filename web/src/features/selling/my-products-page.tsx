@@ -14,6 +14,10 @@ import { Link } from 'react-router'
 import { DELETE_BLOCKED, isOpenSale } from '#contract/bookings'
 import { paths } from '#contract/pages'
 import { canRenewSoon, type Product } from '#contract/products'
+import { ProductImage } from '../../components/product/product-image'
+import { ProductPrice } from '../../components/product/product-price'
+import { SaleStatusBadge } from '../../components/product/product-status'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
@@ -25,14 +29,10 @@ import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { allItems } from '../../lib/paged-list'
 import { toast } from '../../lib/toast'
-import { useSession } from '../auth/use-session'
-import { SellerDealActions } from '../buying/deal-actions'
-import { StageBadge } from '../buying/deal-stage'
-import { ProductMessagesLinks } from '../messages/messages-page'
-import { ProductImage } from '../products/product-image'
-import { ProductPrice } from '../products/product-price'
-import { SaleStatusBadge } from '../products/product-status'
-import { SaleReview } from '../sellers/leave-review'
+import { useSession } from '../auth'
+import { SellerDealActions, StageBadge } from '../buying'
+import { ProductMessagesLinks } from '../messages'
+import { SaleReview } from '../sellers'
 import {
   useAdvertiseProduct,
   useDeleteProduct,
@@ -93,12 +93,11 @@ export function MyProductsPage() {
       </PageHeader>
 
       {products.isError ? (
-        <Alert tone="error" title="We could not load your products">
-          <p>{errorMessage(products.error)}</p>
-          <Button variant="secondary" onClick={() => products.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="We could not load your products"
+          error={products.error}
+          onRetry={() => products.refetch()}
+        />
       ) : products.isPending ? (
         <ul className="space-y-3" aria-busy="true" aria-label="Loading your products">
           {[0, 1, 2].map((n) => (

@@ -2,7 +2,7 @@ import { CircleAlert, CircleCheck } from 'lucide-react'
 import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { EMAIL_TOPICS, EmailTopic } from '#contract/email-preferences'
-import { Alert } from '../../components/ui/alert'
+import { LoadFailed } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
@@ -46,12 +46,11 @@ export function EmailSettingsPage() {
         <p>Your address, and which emails you want from Laptop Market.</p>
       </PageHeader>
       {settings.isError ? (
-        <Alert tone="error" title="Could not load your email settings">
-          <p>{settings.error.message}</p>
-          <Button variant="secondary" onClick={() => settings.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailed
+          title="Could not load your email settings"
+          error={settings.error}
+          onRetry={() => settings.refetch()}
+        />
       ) : (
         <div className="max-w-2xl space-y-6">
           <section

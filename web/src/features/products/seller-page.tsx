@@ -3,18 +3,18 @@ import { type FormEvent, useId, useState } from 'react'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import { paths } from '#contract/pages'
 import { NewReviewReport, type Review, type SellerPage as SellerPageData } from '#contract/reviews'
-import { Alert } from '../../components/ui/alert'
+import { VerifiedSellerBadge } from '../../components/product/product-status'
+import { Stars } from '../../components/product/seller-rating'
+import { LoadFailed } from '../../components/query-state'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { useSession } from '../auth/use-session'
-import { ProductGrid } from '../products/product-grid'
-import { VerifiedSellerBadge } from '../products/product-status'
-import { reportReview, useMyReviews, useSellerPage } from './reviews-api'
-import { Stars } from './seller-rating'
+import { useSession } from '../auth'
+import { reportReview, useMyReviews, useSellerPage } from '../sellers'
+import { ProductGrid } from './product-grid'
 
 /** `/sellers/{id}`: a seller's name, badge and rating, their laptops for sale and buyers' published reviews. */
 export function SellerPage() {
@@ -23,14 +23,7 @@ export function SellerPage() {
   if (isPending) return <SellerSkeleton />
   if (error) {
     if (isApiError(error) && (error.status === 404 || error.status === 400)) return <SellerNotFound />
-    return (
-      <Alert tone="error" title="We could not load this seller">
-        <p>{error.message}</p>
-        <Button variant="secondary" onClick={() => refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    )
+    return <LoadFailed title="We could not load this seller" error={error} onRetry={() => refetch()} />
   }
   return <Seller page={data} />
 }

@@ -32,7 +32,7 @@ describe('CategoryPage', () => {
   it("shows every listing of the brand, a page at a time, following the server's next-page header", async () => {
     const fetchMock = vi.fn(async (input: string) => {
       const url = new URL(input, 'http://localhost')
-      if (url.pathname === '/api/me') return jsonResponse(ME)
+      if (url.pathname === '/api/session') return jsonResponse({ user: ME })
       if (url.pathname === '/api/brands') return jsonResponse([])
       if (url.searchParams.get('cursor') === 'c2') {
         return jsonResponse([makeProduct(3)], { headers: { 'x-total-count': '3' } })

@@ -1,0 +1,2 @@
+ALTER TABLE "bookings" ADD COLUMN "seller_email_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "bookings_seller_email_pending_idx" ON "bookings" USING btree ("product_id") WHERE "bookings"."seller_email_pending";
