@@ -4,7 +4,7 @@ import { DELETE_BLOCKED } from '#contract/bookings'
 import type { Brand } from '#contract/brands'
 import { priceVerdict } from '#contract/price-verdict'
 import type { Product } from '#contract/products'
-import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 import { signInByApi } from './helpers'
 
 // What a careful first user hit, seen in the browser on the demo data: a paid sale's listing cannot be
