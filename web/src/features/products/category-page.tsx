@@ -1,6 +1,5 @@
 import { Link, useParams } from 'react-router'
 import { paths } from '#contract/pages'
-import { RequireAuth } from '../../app/require-auth'
 import { Alert } from '../../components/ui/alert'
 import { buttonClasses } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
@@ -8,21 +7,16 @@ import { LoadMore } from '../../components/ui/pagination'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
 import { allItems } from '../../lib/paged-list'
-import { BookNowButton } from '../buying/book-now-button'
-import { ProductGrid } from '../products/product-grid'
-import { useBrandProducts } from '../products/products-api'
-import { useBrands } from './brands-api'
+import { useBrands } from '../brands'
+import { BookNowButton } from '../buying'
+import { ProductGrid } from './product-grid'
+import { useBrandProducts } from './products-api'
 
-/** `/category/{id}`: the available laptops of one brand, each with Book Now; for signed-in users only. */
+/**
+ * `/category/{id}`: the available laptops of one brand, each with Book Now; for signed-in users only (the router
+ * wraps it in RequireAuth).
+ */
 export function CategoryPage() {
-  return (
-    <RequireAuth>
-      <BrandProducts />
-    </RequireAuth>
-  )
-}
-
-function BrandProducts() {
   const { id = '' } = useParams()
   const products = useBrandProducts(id)
   const brands = useBrands()

@@ -1,7 +1,7 @@
 import { paths } from '#contract/pages'
-import { cn } from '../../components/ui/cn'
-import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { Link } from '../../lib/bindings'
+import { cn } from '../ui/cn'
+import { SpriteIcon } from '../ui/sprite-icon'
 
 type Rating = { average: number | null; count: number } | undefined
 

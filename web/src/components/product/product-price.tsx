@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { Product } from '#contract/products'
-import { cn } from '../../components/ui/cn'
 import { formatMoney } from '../../lib/format'
+import { cn } from '../ui/cn'
 
 const SIZES = {
   md: { price: 'text-xl', original: 'text-sm', gap: 'gap-x-2' },

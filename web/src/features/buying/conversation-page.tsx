@@ -4,11 +4,10 @@ import { paths } from '#contract/pages'
 import { Alert } from '../../components/ui/alert'
 import { PageHeader } from '../../components/ui/page-header'
 import { errorMessage } from '../../lib/api-client'
-import { useSession } from '../auth/use-session'
-import { useBooking } from '../buying/bookings-api'
-import { OfferThread } from '../offers/offer-thread'
-import { useOffers } from '../offers/offers-api'
-import { ConversationPanel } from './conversation-panel'
+import { useSession } from '../auth'
+import { ConversationPanel } from '../messages'
+import { OfferThread, useOffers } from '../offers'
+import { useBooking } from './bookings-api'
 
 /**
  * `/dashboard/messages/:id`: the conversation on one booking, between its buyer and the listing's seller.

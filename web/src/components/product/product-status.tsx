@@ -1,6 +1,6 @@
 import type { Product } from '#contract/products'
-import { Badge } from '../../components/ui/badge'
-import { SpriteIcon } from '../../components/ui/sprite-icon'
+import { Badge } from '../ui/badge'
+import { SpriteIcon } from '../ui/sprite-icon'
 
 /** Whether a buyer holds the laptop while paying, by the time the server sent (no buyer is named). */
 export function isReserved(product: { sellStatus: boolean; reservedUntil: string | null }, now = Date.now()) {

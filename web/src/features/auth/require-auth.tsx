@@ -1,15 +1,11 @@
 import type { ReactNode } from 'react'
 import { Link, Navigate, useLocation } from 'react-router'
 import type { Role } from '#contract/users'
-import { Alert } from '../components/ui/alert'
-import { buttonClasses } from '../components/ui/button'
-import { Spinner } from '../components/ui/spinner'
-import { useSession } from '../features/auth/use-session'
-
-/** `/login?from=/dashboard/myorders?x=1`: the login page sends the user back there after sign-in. */
-export function loginPathFrom(pathAndSearch: string): string {
-  return `/login?from=${encodeURIComponent(pathAndSearch)}`
-}
+import { Alert } from '../../components/ui/alert'
+import { buttonClasses } from '../../components/ui/button'
+import { Spinner } from '../../components/ui/spinner'
+import { loginPathFrom } from './login-path'
+import { useSession } from './use-session'
 
 /**
  * Shows its children only to a signed-in user (with one of `roles`, when given). The server refuses the
