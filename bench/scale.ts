@@ -493,7 +493,9 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
     `\nMixed run at ${size.toLocaleString('en-US')} listings: ${paths.length} different searches in random order, ${CONNECTIONS} connections, ${MIXED_DURATION_S} s each after ${WARMUP_S} s warm-up`,
   )
   const rows: string[][] = []
-  for (const perSecond of [0, 5, 20]) {
+  // BENCH_MIXED_RATES: the writer's rates to run (writes a second; 0 is the quiet run), default 0,5,20.
+  const rates = (process.env.BENCH_MIXED_RATES ?? '0,5,20').split(',').map(Number)
+  for (const perSecond of rates) {
     const m = await mixedRun({
       url: `http://127.0.0.1:${PORT}`,
       probeUrl: `http://127.0.0.1:${PORT + 1}`,

@@ -16,6 +16,7 @@ export const AUDIT_KINDS = {
   'review.dismiss': "Dismissed a review's reports",
   'dispute.refund': 'Refunded a disputed sale',
   'dispute.release': 'Released a disputed sale',
+  'sale.refund': 'Refunded a completed sale',
   'product.remove': 'Took down a listing',
   'listing.approve': 'Approved a listing under review',
   'listing.reject': 'Rejected a listing under review',
@@ -23,6 +24,7 @@ export const AUDIT_KINDS = {
   // Security events
   sign_in: 'Signed in with a password',
   'sign_in.two_step': 'Entered a sign-in code',
+  'sign_in.passkey': 'Signed in with a passkey',
   sign_out: 'Signed out',
   'password.change': 'Changed the password',
   'password.reset_request': 'Asked for a password reset',
@@ -31,6 +33,9 @@ export const AUDIT_KINDS = {
   'two_step.enable': 'Turned on two-step sign-in',
   'two_step.disable': 'Turned off two-step sign-in',
   'two_step.backup_codes': 'Made new backup codes',
+  'passkey.add': 'Added a passkey',
+  'passkey.rename': 'Renamed a passkey',
+  'passkey.remove': 'Removed a passkey',
   'session.end': 'Ended a session',
   'session.end_others': 'Ended every other session',
   'account.export': 'Downloaded their data',
@@ -38,6 +43,8 @@ export const AUDIT_KINDS = {
   // Money a person caused
   'payment.start': 'Started a card payment',
   'payment.pay': 'Paid for a booking',
+  // The marketplace's own checks
+  'finance.reconcile': 'Checked the ledger against the processor',
 } as const
 
 export type AuditKind = keyof typeof AUDIT_KINDS
@@ -47,6 +54,7 @@ export const AuditKind = z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...Audit
 export const SECURITY_KINDS = [
   'sign_in',
   'sign_in.two_step',
+  'sign_in.passkey',
   'sign_out',
   'password.change',
   'password.reset_request',
@@ -55,6 +63,9 @@ export const SECURITY_KINDS = [
   'two_step.enable',
   'two_step.disable',
   'two_step.backup_codes',
+  'passkey.add',
+  'passkey.rename',
+  'passkey.remove',
   'session.end',
   'session.end_others',
   'account.export',

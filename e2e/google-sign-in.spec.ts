@@ -3,8 +3,11 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { expect, test } from '@playwright/test'
+import { base32 } from '@better-auth/utils/base32'
+import { createOTP } from '@better-auth/utils/otp'
+import { expect, request as playwrightRequest, test } from '@playwright/test'
 import type { Me } from '#contract/users'
+import { confirmEmail } from './helpers'
 import { type LocalOidcProvider, startLocalOidcProvider } from './support/local-oidc-provider'
 
 // "Continue with Google" the whole way through a real OpenID provider on 127.0.0.1: the app runs for this
@@ -12,6 +15,9 @@ import { type LocalOidcProvider, startLocalOidcProvider } from './support/local-
 // A person Google has never sent before comes back signed in, as a buyer, on the page they started from.
 
 const ROOT = path.resolve(import.meta.dirname, '..')
+
+// One app and one provider for the file's journeys: in parallel each worker would start its own.
+test.describe.configure({ mode: 'serial' })
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,6 +44,8 @@ async function waitForHealth(url: string, app: ChildProcess, timeoutMs: number) 
 
 const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 const googleUser = { login: `gale-${stamp}`, email: `gale-${stamp}@example.test`, name: 'Gale Google' }
+// Has an account with a password and two-step sign-in on; Google knows the same address.
+const twoStepUser = { login: `tess-${stamp}`, email: `tess-${stamp}@example.test`, name: 'Tess Two-Step' }
 
 let provider: LocalOidcProvider | undefined
 let app: ChildProcess | undefined
@@ -48,7 +56,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000)
   const port = await freePort()
   appURL = `http://127.0.0.1:${port}`
-  provider = await startLocalOidcProvider({ appBaseURL: appURL, accounts: [googleUser] })
+  provider = await startLocalOidcProvider({ appBaseURL: appURL, accounts: [googleUser, twoStepUser] })
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-google-'))
   app = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -120,4 +128,45 @@ test('Continue with Google signs a new person in as a buyer and returns them to 
   await expect(
     page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Orders' }),
   ).toBeVisible()
+})
+
+test('a person with two-step sign-in on still gives a code after Google', async ({ page }) => {
+  const password = 'laptop-market-e2e-g2'
+  const api = await playwrightRequest.newContext({ baseURL: appURL, extraHTTPHeaders: { origin: appURL } })
+  const signedUp = await api.post('/api/auth/sign-up/email', {
+    data: { name: twoStepUser.name, email: twoStepUser.email, password, role: 'buyer' },
+  })
+  expect(signedUp.ok(), await signedUp.text()).toBe(true)
+  // Google's word joins an existing account only when that account's address was confirmed.
+  await confirmEmail(api, twoStepUser.email, dataDir)
+  const started = await api.post('/api/auth/two-factor/enable', { data: { password } })
+  expect(started.ok(), await started.text()).toBe(true)
+  const { totpURI } = (await started.json()) as { totpURI: string }
+  const secret = new TextDecoder().decode(base32.decode(new URL(totpURI).searchParams.get('secret') ?? ''))
+  const code = () => createOTP(secret, { digits: 6, period: 30 }).totp()
+  expect((await api.post('/api/auth/two-factor/verify-totp', { data: { code: await code() } })).ok()).toBe(
+    true,
+  )
+  await api.dispose()
+
+  await page.goto(`${appURL}/login?from=${encodeURIComponent('/dashboard/security')}`)
+  await page.getByRole('button', { name: /Continue with Google/ }).click()
+  await expect(page).toHaveURL(new RegExp(`^${provider?.issuer}/interaction/`))
+  await page.locator('input[name="login"]').fill(twoStepUser.login)
+  await page.locator('input[name="password"]').fill('any password')
+  await page.getByRole('button', { name: 'Sign-in' }).click()
+  await page.getByRole('button', { name: 'Continue' }).click()
+
+  // Back from Google, not signed in yet: the code step.
+  await expect(page).toHaveURL(`${appURL}/login?step=code&from=${encodeURIComponent('/dashboard/security')}`)
+  await expect(page.getByRole('form', { name: 'Sign-in code' })).toBeVisible()
+  expect((await page.request.get(`${appURL}/api/me`)).status()).toBe(401)
+
+  await page.getByLabel('Code', { exact: true }).fill(await code())
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page).toHaveURL(`${appURL}/dashboard/security`)
+  const me = await page.request.get(`${appURL}/api/me`)
+  expect(me.status()).toBe(200)
+  expect(await me.json()).toMatchObject({ email: twoStepUser.email, two_factor: true })
+  await expect(page.getByText('Entered a sign-in code').first()).toBeVisible()
 })

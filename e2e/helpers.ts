@@ -6,7 +6,7 @@ import { simpleParser } from 'mailparser'
 import type { Brand } from '#contract/brands'
 import type { Product } from '#contract/products'
 import type { ProductPage } from '#contract/search'
-import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 
 /** The demo buyer the seed creates (see the README's demo accounts). */
 export const DEMO_BUYER = DEMO_ACCOUNTS.find((a) => a.role === 'buyer') as (typeof DEMO_ACCOUNTS)[number]
@@ -100,8 +100,8 @@ export async function expectNoHorizontalScroll(page: Page) {
 }
 
 /** The newest email of `kind` to `address` in the server's mail folder, parsed (waits for the worker). */
-export async function emailTo(address: string, kind: string) {
-  const dir = path.join(process.env.E2E_DATA_DIR as string, 'mail')
+export async function emailTo(address: string, kind: string, dataDir = process.env.E2E_DATA_DIR as string) {
+  const dir = path.join(dataDir, 'mail')
   let found: Awaited<ReturnType<typeof simpleParser>> | undefined
   await expect
     .poll(
@@ -132,8 +132,8 @@ export async function emailTo(address: string, kind: string) {
  * Confirms a new account's email address as its owner would: opens the link from the email sent at sign-up
  * (a buyer needs a confirmed address to hold a laptop and pay).
  */
-export async function confirmEmail(request: APIRequestContext, address: string) {
-  const mail = await emailTo(address, 'verify-email')
+export async function confirmEmail(request: APIRequestContext, address: string, dataDir?: string) {
+  const mail = await emailTo(address, 'verify-email', dataDir)
   const link = mail.text?.match(/https?:\/\/\S+\/api\/auth\/verify-email\?token=\S+/)?.[0]
   expect(link, 'the email holds a confirmation link').toBeTruthy()
   const res = await request.get(link as string, { maxRedirects: 0 })

@@ -34,6 +34,13 @@ const Env = z.object({
     .pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   // Admins must have two-step sign-in on before any admin action: on by default in production only.
   REQUIRE_ADMIN_TWO_FACTOR: z.enum(['true', 'false']).optional(),
+  /** Passkeys: the domain they belong to (PUBLIC_URL's host by default; "localhost" for a loopback address). */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]{1,253}$/, 'a domain name such as example.com (no scheme, port or path)')
+    .optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -115,6 +122,11 @@ export type Config = {
   webDistDir: string
   /** Admin actions answer 403 until the admin has turned on two-step sign-in. */
   requireAdminTwoFactor: boolean
+  /**
+   * The domain passkeys are made for and checked against. Browsers refuse an IP address here, so a loopback
+   * PUBLIC_URL (127.0.0.1) gives "localhost": passkeys then work when the site is opened at localhost.
+   */
+  webauthnRpId: string
   /** Signs session cookies and access tokens. Required in production; elsewhere one is kept in DATA_DIR. */
   authSecret: string | undefined
   accessTokenTtlSeconds: number
@@ -230,6 +242,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (store === 's3' && !e.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=s3: needs S3_BUCKET')
   }
+  const rpIdOf = (url: string) => {
+    const host = new URL(url).hostname
+    return host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host
+  }
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`
   return {
     env: e.NODE_ENV,
@@ -249,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    webauthnRpId: e.WEBAUTHN_RP_ID ?? rpIdOf(publicUrl),
     requireAdminTwoFactor: (e.REQUIRE_ADMIN_TWO_FACTOR ?? String(e.NODE_ENV === 'production')) === 'true',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,

@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
-import { openDatabase } from './db/client'
+import { openDatabase } from './database'
 import { DataDirLockedError } from './db/lock'
 import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
@@ -24,10 +24,15 @@ async function main() {
   const app = await buildApp({ config, database, storage })
   // Search reads its copy of the listings now and keeps it current from the change feed; until the first read,
   // /api/health says `loading` (listing-feed.ts).
-  const feed = keepListingsCurrent(database.db, app.log.child({ module: 'search' }), config.searchFeedPollMs)
+  const feed = keepListingsCurrent(
+    database.db,
+    app.log.child({ module: 'search' }),
+    config.searchFeedPollMs,
+    database.listen,
+  )
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.
-    const { seedDemoIfEmpty } = await import('./db/seed')
+    const { seedDemoIfEmpty } = await import('./demo/seed')
     await seedDemoIfEmpty(database.db, storage, app.log)
   }
   // Paid sales the ledger has not seen (recorded before it began, or the demo's) get their postings.

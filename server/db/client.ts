@@ -9,8 +9,6 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
-import { installJobQueues } from '#server/jobs/install'
-import { clientExecutor } from '#server/jobs/sql-executor'
 import { acquireDataDirLock } from './lock'
 import * as schema from './schema'
 
@@ -21,6 +19,15 @@ export type Database = {
   db: Db
   driver: 'pglite' | 'postgres'
   ping(): Promise<boolean>
+  /**
+   * Calls `onNotify` with each notification's payload on `channel` (PostgreSQL's LISTEN, on a connection of its
+   * own that is opened again when it drops). Resolves once listening; the result stops it.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onError?: (err: Error) => void,
+  ): Promise<() => void>
   close(): Promise<void>
 }
 
@@ -29,16 +36,23 @@ export const PGLITE_EXTENSIONS = { pg_trgm }
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations')
 
-export type OpenOptions =
+/** The driver's client the migrations ran on (a PGlite, or a pg client holding the migration lock). */
+export type MigrationClient = PGlite | pg.PoolClient
+
+export type OpenOptions = (
   | { driver: 'postgres'; url: string; max?: number }
   /** `image`: start an in-memory PGlite from a `dumpDataDir` image instead of an empty one. */
   | { driver: 'pglite'; dataDir?: string; image?: Blob }
+) & {
+  /** Runs right after the migrations, on their client and under their lock (the job queues: server/database.ts). */
+  afterMigrate?: (client: MigrationClient) => Promise<void>
+}
 
 /**
- * Opens the database, applies every committed migration and creates the job queues. `dataDir` absent
- * means in memory.
+ * Opens the database, applies every committed migration, then `afterMigrate`. `dataDir` absent means in memory.
+ * The app opens it through server/database.ts, which adds the job queues.
  */
-export async function openDatabase(opts: OpenOptions): Promise<Database> {
+export async function openMigratedDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.driver === 'postgres') {
     // A connection is replaced after MAX_USES checkouts, which also bounds the statements it keeps prepared.
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10, maxUses: MAX_USES })
@@ -49,11 +63,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       if (err.code !== '57P01') console.error('PostgreSQL pool error:', err.message)
     })
     const db = drizzleNodePg({ client: pool, schema }) as unknown as Db
-    await migrateOnce(pool)
+    await migrateOnce(pool, opts.afterMigrate)
     return {
       db,
       driver: 'postgres',
       ping: () => ping(db),
+      listen: (channel, onNotify, onError) => listenOn(opts.url, channel, onNotify, onError),
       close: () => pool.end(),
     }
   }
@@ -69,12 +84,16 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     await client.waitReady
     const pgliteDb = drizzlePglite({ client, schema })
     await migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_DIR })
-    await installJobQueues(clientExecutor(client))
+    await opts.afterMigrate?.(client)
     const db = pgliteDb as unknown as Db
     return {
       db,
       driver: 'pglite',
       ping: () => ping(db),
+      listen: async (channel, onNotify) => {
+        const stop = await client.listen(channel, onNotify)
+        return () => void stop().catch(() => undefined)
+      },
       close: async () => {
         await client.close()
         release()
@@ -114,21 +133,63 @@ const READ = /^\s*(select|with)\s/i
 const MIGRATION_LOCK = 7_140_431_151
 
 /**
- * Applies the migrations and creates the job queues (server/jobs/queues.ts) under a PostgreSQL advisory
- * lock, so several instances may start at once.
+ * Applies the migrations and then `afterMigrate` under a PostgreSQL advisory lock, so several instances may start
+ * at once.
  */
-async function migrateOnce(pool: pg.Pool): Promise<void> {
+async function migrateOnce(pool: pg.Pool, afterMigrate: OpenOptions['afterMigrate']): Promise<void> {
   const client = await pool.connect()
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
     try {
       await migrateNodePg(drizzleNodePg({ client, schema }), { migrationsFolder: MIGRATIONS_DIR })
-      await installJobQueues(clientExecutor(client))
+      await afterMigrate?.(client)
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
     }
   } finally {
     client.release()
+  }
+}
+
+/** LISTEN on a connection of its own; a dropped connection is opened again (backing off to 5 s), and says so. */
+async function listenOn(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onError: (err: Error) => void = (err) => console.error(`Listening on ${channel}:`, err.message),
+): Promise<() => void> {
+  let stopped = false
+  let client: pg.Client | undefined
+  let retry: NodeJS.Timeout | undefined
+  let failures = 0
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url })
+    client = c
+    c.on('notification', (m) => {
+      if (m.channel === channel) onNotify(m.payload ?? '')
+    })
+    const reconnect = (err: Error) => {
+      if (stopped || client !== c) return
+      client = undefined
+      onError(err)
+      c.end().catch(() => undefined)
+      retry = setTimeout(() => void connect().catch(() => undefined), Math.min(5_000, 100 * 2 ** failures++))
+    }
+    c.on('error', reconnect)
+    c.on('end', () => reconnect(new Error('connection closed')))
+    try {
+      await c.connect()
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+      failures = 0
+    } catch (err) {
+      reconnect(err as Error)
+    }
+  }
+  await connect()
+  return () => {
+    stopped = true
+    if (retry) clearTimeout(retry)
+    void client?.end().catch(() => undefined)
   }
 }
 

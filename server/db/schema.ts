@@ -139,6 +139,30 @@ export const twoFactors = pgTable(
   (t) => [index('two_factors_user_idx').on(t.userId), index('two_factors_secret_idx').on(t.secret)],
 )
 
+/**
+ * Passkeys (WebAuthn credentials), kept by the auth library's passkey plugin: the public key only (the
+ * private key never leaves the person's device), the signature counter, and a name the person chose.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name'),
+    publicKey: text('public_key').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialID: text('credential_id').notNull().unique(),
+    counter: integer('counter').notNull(),
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    transports: text('transports'),
+    createdAt: timestamp('created_at', { withTimezone: true }),
+    aaguid: text('aaguid'),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+)
+
 // ---------------------------------------------------------------------------------------------
 // The audit log: who did what, on what, when, from where, and how it ended. Append-only: a trigger
 // refuses UPDATE, DELETE and TRUNCATE. It names people by id (their email is looked up when read), so
@@ -1189,6 +1213,8 @@ export const payouts = pgTable(
     state: text('state', { enum: PAYOUT_STATES }).notNull().default('pending'),
     stripeTransferId: text('stripe_transfer_id'),
     stripePayoutId: text('stripe_payout_id').unique(),
+    /** Stripe Connect: the sale whose share this payout's transfer carries (`source_transaction`, its charge). */
+    bookingId: uuid('booking_id').references(() => bookings.id),
     failureReason: text('failure_reason'),
     /** Test mode: when the simulated payout arrives (or fails). */
     arrivesAt: timestamp('arrives_at', { withTimezone: true }),
@@ -1201,6 +1227,10 @@ export const payouts = pgTable(
     check('payouts_amount_check', sql`${t.amountCents} > 0`),
     // A seller has at most one payout being made at a time: a second instance's attempt fails here.
     uniqueIndex('payouts_one_pending_per_seller_idx').on(t.sellerId).where(sql`${t.state} = 'pending'`),
+    // A sale's share is transferred once (a failed transfer may be made again).
+    uniqueIndex('payouts_one_transfer_per_sale_idx')
+      .on(t.bookingId)
+      .where(sql`${t.bookingId} is not null and ${t.state} <> 'failed'`),
     index('payouts_seller_idx').on(t.sellerId, t.createdAt.desc()),
   ],
 )
@@ -1257,6 +1287,7 @@ export const LEDGER_TRANSACTION_KINDS = [
   'payout',
   'payout_paid',
   'payout_failed',
+  'reversal',
 ] as const
 export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number]
 

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { getCurrentAdapter } from '@better-auth/core/context'
 import type { SecondaryStorage } from '@better-auth/core/db'
+import { passkey } from '@better-auth/passkey'
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { APIError } from 'better-auth/api'
@@ -12,9 +13,10 @@ import { eq } from 'drizzle-orm'
 import { hasLineBreakOrControl, hasVisibleCharacter, withoutBidiControls } from '#contract/text'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
-import { accounts, sessions, twoFactors, users, verifications } from '#server/db/schema'
+import { accounts, passkeys, sessions, twoFactors, users, verifications } from '#server/db/schema'
 import { hasControlCharacter } from './control-characters'
 import { ownOrigins } from './origin'
+import { twoStepAfterGoogle } from './two-step-after-google'
 
 export const AUTH_BASE_PATH = '/api/auth'
 export const SIGNUP_ROLES = ['buyer', 'seller'] as const
@@ -74,6 +76,13 @@ function checkedImage(image: unknown): string | null {
   throw new APIError('BAD_REQUEST', { message: 'Image must be an https URL', code: 'INVALID_IMAGE' })
 }
 
+function userNotVerified() {
+  return new APIError('UNAUTHORIZED', {
+    message: 'Your device did not check it was you (fingerprint, face or PIN). Please try again.',
+    code: 'USER_NOT_VERIFIED',
+  })
+}
+
 /** How the auth library's emails leave (server/mail/auth-emails.ts queues them). */
 export type AuthEmails = {
   /** A password-reset link for the account, valid for RESET_TOKEN_SECONDS. */
@@ -107,7 +116,7 @@ export function createAuth(
       provider: 'pg',
       usePlural: true,
       transaction: true,
-      schema: { users, sessions, accounts, verifications, twoFactors },
+      schema: { users, sessions, accounts, verifications, twoFactors, passkeys },
     }),
     emailAndPassword: {
       enabled: true,
@@ -204,6 +213,25 @@ export function createAuth(
         // Ten wrong codes lock the second step for 15 minutes (five per sign-in attempt before a new one).
         accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 15 * 60 },
       }),
+      // Passkeys (WebAuthn): made on a signed-in device, then a sign-in on their own. Each must be discoverable
+      // (no email typed) and check the person (fingerprint, face or PIN), so a passkey is two factors in one
+      // and its sign-in asks for no code (decision 0045).
+      passkey({
+        rpID: config.webauthnRpId,
+        rpName: 'Laptop Market',
+        origin: ownOrigins(config),
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+        registration: {
+          afterVerification: async ({ verification }) => {
+            if (!verification.registrationInfo?.userVerified) throw userNotVerified()
+          },
+        },
+        authentication: {
+          afterVerification: async ({ verification }) => {
+            if (!verification.authenticationInfo.userVerified) throw userNotVerified()
+          },
+        },
+      }),
       ...(google
         ? [
             genericOAuth({
@@ -219,6 +247,7 @@ export function createAuth(
                 },
               ],
             }),
+            twoStepAfterGoogle(),
           ]
         : []),
     ],

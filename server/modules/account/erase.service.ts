@@ -9,6 +9,7 @@ import {
   favourites,
   offerEvents,
   offers,
+  passkeys,
   payoutAccounts,
   products,
   savedSearches,
@@ -79,6 +80,7 @@ export async function eraseAccount(db: Db, userId: string): Promise<void> {
       .where(eq(users.id, userId))
     await tx.delete(accounts).where(eq(accounts.userId, userId))
     await tx.delete(twoFactors).where(eq(twoFactors.userId, userId))
+    await tx.delete(passkeys).where(eq(passkeys.userId, userId))
     await tx.delete(sessions).where(eq(sessions.userId, userId))
     await tx
       .delete(verifications)

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { ErrorCode } from '#contract/errors'
+import { hasLineBreakOrControl } from '#contract/text'
 import { AccessToken, EmailQuery, Me, SessionAnswer } from '#contract/users'
 import type { Auth } from '#server/lib/auth'
 import { sendError } from '#server/lib/error-handler'
@@ -51,6 +52,8 @@ const GUESSES: Record<string, GuessKind> = {
   '/api/auth/two-factor/verify-totp': 'password',
   '/api/auth/two-factor/verify-backup-code': 'password',
 }
+
+const PASSKEY_NAMING = new Set(['/api/auth/passkey/verify-registration', '/api/auth/passkey/update-passkey'])
 
 /**
  * Better Auth owns /api/auth/*: email and password, Google (OIDC), sessions and sign-out. It gets the raw
@@ -109,6 +112,13 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       }
       if (req.method === 'POST' && url.pathname === '/api/auth/change-password') {
         passwordOwner = (await sessions.get(req).catch(() => null))?.id
+      }
+      // A passkey's name is shown back to its owner only, but it is still a short line of text.
+      if (req.method === 'POST' && PASSKEY_NAMING.has(url.pathname) && fields?.name !== undefined) {
+        const name = fields.name
+        if (typeof name !== 'string' || name.length > 60 || hasLineBreakOrControl(name)) {
+          return sendError(reply, 400, 'VALIDATION', 'A passkey name is at most 60 characters on one line')
+        }
       }
       // Someone else's session is not the caller's to end: it is answered like one that does not exist.
       if (req.method === 'POST' && url.pathname === '/api/auth/revoke-session' && fields) {

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import type { AuditKind } from '#contract/audit'
+import { passkeys } from '#server/db/schema'
 import { auditOrigin } from '#server/lib/audit'
 import type { Auth } from '#server/lib/auth'
 import type { SessionUser } from '#server/lib/session'
@@ -17,6 +19,10 @@ const KINDS: Record<string, AuditKind> = {
   '/two-factor/enable': 'two_step.setup',
   '/two-factor/disable': 'two_step.disable',
   '/two-factor/generate-backup-codes': 'two_step.backup_codes',
+  '/passkey/verify-authentication': 'sign_in.passkey',
+  '/passkey/verify-registration': 'passkey.add',
+  '/passkey/update-passkey': 'passkey.rename',
+  '/passkey/delete-passkey': 'passkey.remove',
   '/revoke-session': 'session.end',
   '/revoke-other-sessions': 'session.end_others',
   '/revoke-sessions': 'session.end_others',
@@ -60,6 +66,18 @@ export async function beforeSecurityCall(
     const found = await context.internalAdapter.findVerificationValue(`reset-password:${fields.token}`)
     subjectId = found?.value ?? null
   }
+  if (kind === 'sign_in.passkey') {
+    // Whose passkey the browser answered with, so a failed passkey sign-in is written against its owner.
+    const credentialId = (fields?.response as { id?: unknown } | undefined)?.id
+    if (typeof credentialId === 'string' && credentialId.length <= 1024) {
+      const [row] = await req.server.ctx.db
+        .select({ userId: passkeys.userId })
+        .from(passkeys)
+        .where(eq(passkeys.credentialID, credentialId))
+        .limit(1)
+      subjectId = row?.userId ?? null
+    }
+  }
   if (kind === 'sign_in.two_step' && !before) {
     const challenge = cookieValue(req.headers.cookie, 'two_factor')
     const found = challenge ? await context.internalAdapter.findVerificationValue(challenge) : null
@@ -82,18 +100,34 @@ export async function afterSecurityCall(
   let detail: string | null = null
   if (kind === 'sign_in' && typeof fields?.email === 'string') {
     actorId = await findUserIdByEmail(db, fields.email)
-  } else if (kind === 'sign_in' || (kind === 'sign_in.two_step' && !actorId)) {
+  } else if (kind === 'sign_in' || kind === 'sign_in.passkey' || (kind === 'sign_in.two_step' && !actorId)) {
     // A sign-in through Google (or a second step whose challenge was not found): the new session says who.
     const token = cookieValue(response.setCookies.join(', '), 'session_token')
     const found = token ? await (await auth.$context).internalAdapter.findSession(token) : null
     actorId = found?.user.id ?? actorId
     if (kind === 'sign_in' && req.method === 'GET') detail = 'google'
+    if (kind === 'sign_in' && req.method === 'GET' && !found) {
+      // Google said who it was, and two-step sign-in now asks for a code: the challenge names the person.
+      const challenge = cookieValue(response.setCookies.join(', '), 'two_factor')
+      const pending = challenge
+        ? await (await auth.$context).internalAdapter.findVerificationValue(challenge)
+        : null
+      if (pending?.value) {
+        actorId = pending.value
+        detail = 'google, code asked'
+      }
+    }
   }
   if (kind === 'sign_in.two_step' && call.before) {
     // The signed-in person confirming their authenticator: two-step sign-in is on from now.
     kind = 'two_step.enable'
   }
   if (kind === 'sign_in' && response.body.twoFactorRedirect === true) detail = 'password right, code asked'
+  let target = actorId ? `user:${actorId}` : null
+  if (kind.startsWith('passkey.')) {
+    const id = kind === 'passkey.add' ? response.body.id : fields?.id
+    if (typeof id === 'string' && id.length <= 100) target = `passkey:${id}`
+  }
   const ok = response.status < 400 && !(req.method === 'GET' && kind === 'sign_in' && !actorId)
   if (!ok) {
     const code = typeof response.body.code === 'string' ? response.body.code : 'ERROR'
@@ -102,7 +136,7 @@ export async function afterSecurityCall(
   await writeAudit(db, {
     actorId,
     kind,
-    target: actorId ? `user:${actorId}` : null,
+    target,
     ...auditOrigin(req),
     result: ok ? 'success' : response.status === 403 ? 'denied' : 'failure',
     detail,

@@ -3,7 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
-import { createTestApp, type TestApp } from '#server/test/test-app'
+import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { factsStatus, keepListingsCurrent, loadFacts } from './listing-feed'
 import { rowsOf } from './paging'
 import { searchProducts } from './search.queries'
@@ -336,6 +336,45 @@ describe('an instance whose copy is loading', () => {
     } finally {
       vi.restoreAllMocks()
       await other.close()
+    }
+  })
+})
+
+describe('an instance told of each commit', () => {
+  it('applies a change as it commits (the database notifies it), long before its next poll', async () => {
+    const { database, drop } = await openTestDatabase()
+    const { db } = database
+    const errors: string[] = []
+    // A poll an hour apart: only the notification can bring the change.
+    const feed = keepListingsCurrent(
+      db,
+      { error: (_obj, msg) => errors.push(msg) },
+      3_600_000,
+      database.listen,
+    )
+    try {
+      await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull())
+      const brand = await createBrand(db)
+      const seller = await createUser(db, { role: 'seller' })
+      const version = factsStatus(db)?.version as string
+      await db.execute(sql`
+        insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+          description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on)
+        values ('ThinkPad Z13', ${brand.id}, ${seller.id}, '+880 1711 000000', 90000, 150000, 'As new.', 'Excellent',
+          'Dhaka', 1, 'AMD Ryzen 7 6850U', 16, 512, 13.3, now())`)
+      await vi.waitFor(
+        () => {
+          const now = factsStatus(db)
+          expect(BigInt(now?.version ?? 0)).toBeGreaterThan(BigInt(version))
+          expect(now?.listings).toBe(1)
+        },
+        { timeout: 5_000, interval: 10 },
+      )
+      expect(errors).toEqual([])
+    } finally {
+      feed.stop()
+      await database.close()
+      await drop()
     }
   })
 })

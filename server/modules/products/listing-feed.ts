@@ -175,7 +175,9 @@ async function applyFeed(
 export async function catchUp(db: Db, target?: string): Promise<FactsView | undefined> {
   const s = stateOf(db)
   for (let round = 0; round < 3; round++) {
-    if (s.applying) await s.applying.catch(() => undefined)
+    // Every waiter looks again once the application it waited for is done: one application at a time, which the
+    // next covers every change committed meanwhile (requests that found the view behind share it).
+    while (s.applying) await s.applying.catch(() => undefined)
     const view = s.view
     if (!view) {
       await loadFacts(db)
@@ -234,15 +236,44 @@ export function searchReady(db: Db): boolean {
   return !s?.kept || s.view !== undefined
 }
 
+/** Subscribes to a database channel (Database.listen): each commit that moves the listings' version on says so. */
+export type Listen = (
+  channel: string,
+  onNotify: (payload: string) => void,
+  onError?: (err: Error) => void,
+) => Promise<() => void>
+
+/** The channel the version's trigger notifies at each commit, with the new version (migration 0034). */
+export const LISTING_CHANGES_CHANNEL = 'listing_changes'
+
 /**
- * Reads the copy now and then applies the feed every `pollMs` (the requests themselves catch up too when their
- * statement reads a newer version). A failure is logged with its cause and tried again, a little later each time.
+ * Reads the copy now and then applies the feed as each change commits (the database notifies the channel, when
+ * `listen` is given) and every `pollMs` in any case (the requests themselves catch up too when their statement reads
+ * a newer version). A failure is logged with its cause and tried again, a little later each time.
  */
-export function keepListingsCurrent(db: Db, log: Logger, pollMs = 25): { stop: () => void } {
+export function keepListingsCurrent(db: Db, log: Logger, pollMs = 25, listen?: Listen): { stop: () => void } {
   const s = stateOf(db)
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let failures = 0
+  let unlisten: (() => void) | undefined
+  if (listen) {
+    const onNotify = (version: string) => {
+      if (stopped || !/^\d+$/.test(version) || !s.view || !newer(version, s.view.version)) return
+      void catchUp(db, version).catch((err) => logFailure(s, err))
+    }
+    void listen(LISTING_CHANGES_CHANNEL, onNotify, (err) =>
+      log.error(
+        { err },
+        'Search lost its notifications of listing changes; listening again (polling meanwhile)',
+      ),
+    )
+      .then((stop) => {
+        if (stopped) stop()
+        else unlisten = stop
+      })
+      .catch((err) => log.error({ err }, 'Search could not listen for listing changes; polling only'))
+  }
   const tick = async () => {
     if (stopped) return
     try {
@@ -257,6 +288,7 @@ export function keepListingsCurrent(db: Db, log: Logger, pollMs = 25): { stop: (
   const stop = () => {
     stopped = true
     if (timer) clearTimeout(timer)
+    unlisten?.()
     s.kept = undefined
   }
   s.kept = { stop, log }
@@ -271,7 +303,7 @@ export function keepListingsCurrent(db: Db, log: Logger, pollMs = 25): { stop: (
  * catches up by applying the feed and the page is chosen again, so no page misses a committed change. `fromFacts`
  * undefined: SQL only. With the rows, the view they were chosen from (its counts are the page's), if any.
  */
-export async function readListingPage<R extends { countsVersion: string }>(
+export async function readListingPage<R extends { id: string; countsVersion: string }>(
   db: Db,
   fromFacts:
     | {
@@ -292,7 +324,7 @@ export async function readListingPage<R extends { countsVersion: string }>(
   return { rows, view: currentFacts(db, rows[0]?.countsVersion) }
 }
 
-async function pageByView<R extends { countsVersion: string }>(
+async function pageByView<R extends { id: string; countsVersion: string }>(
   db: Db,
   { q, sort, paging, cursor, read, text }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
 ): Promise<{ rows: R[]; view: FactsView } | undefined> {
@@ -303,19 +335,32 @@ async function pageByView<R extends { countsVersion: string }>(
   }
   // The first read says the database's version as the request is answered. A view behind it catches up to it
   // (so no change committed before the request is missed) and the page is chosen again; the rows then read (at that
-  // version or later: changes committed during the request) are the page's.
+  // version or later: changes committed during the request) are the page's. Rows already read at the version the
+  // view caught up to are kept: only the listings the page gained are read again.
   let caughtUp = false
+  let kept: Map<string, R> | undefined
   for (let attempt = 0; attempt < 3 && view; attempt++) {
     if (text && (!text(view.base) || !text(view.delta))) return undefined
     const ids = viewPage(view, q, sort, paging, cursor, Date.now(), text)
     if (!ids) return undefined
+    const missing = kept ? ids.filter((id) => !kept?.has(id)) : ids
     // No match: the version alone says whether the view is current.
-    const rows = ids.length ? await read(sql`select unnest(${`{${ids.join(',')}}`}::uuid[])`) : ([] as R[])
+    const fresh = missing.length
+      ? await read(sql`select unnest(${`{${missing.join(',')}}`}::uuid[])`)
+      : ([] as R[])
+    const byId = new Map(kept)
+    for (const row of fresh) byId.set(row.id, row)
+    const rows = ids.flatMap((id) => byId.get(id) ?? [])
     const version =
-      rows[0]?.countsVersion ??
-      (
-        await rowsOf<{ v: string }>(db, sql`select version::text as v from listing_counts_version where id`)
-      )[0]?.v
+      fresh[0]?.countsVersion ??
+      (kept && missing.length === 0
+        ? view.version
+        : (
+            await rowsOf<{ v: string }>(
+              db,
+              sql`select version::text as v from listing_counts_version where id`,
+            )
+          )[0]?.v)
     if (version === undefined) return undefined
     const complete = rows.length === ids.length
     if (complete && (caughtUp || !newer(version, view.version))) return { rows, view }
@@ -323,6 +368,8 @@ async function pageByView<R extends { countsVersion: string }>(
     if (!newer(version, view.version)) return undefined
     view = await catchUp(db, version)
     caughtUp = true
+    // The rows just read are the listings as of `version`: still right when the view caught up to exactly that.
+    kept = view?.version === version ? byId : undefined
   }
   return undefined
 }

@@ -74,6 +74,7 @@ export const securityKeys = {
   all: ['security'] as const,
   events: () => [...securityKeys.all, 'events'] as const,
   sessions: () => [...securityKeys.all, 'sessions'] as const,
+  passkeys: () => [...securityKeys.all, 'passkeys'] as const,
 }
 
 export const dashboardKeys = {

@@ -1,3 +1,4 @@
+import { startAuthentication } from '@simplewebauthn/browser'
 import { useQuery } from '@tanstack/react-query'
 import type { Me } from '#contract/users'
 import { api } from '../../lib/api-client'
@@ -19,6 +20,18 @@ export function verifySignInCode(input: { code: string; backup: boolean; trustDe
         code: code.replace(/\s/g, ''),
         trustDevice: input.trustDevice,
       })
+}
+
+/**
+ * Sign-in with a passkey: the server's challenge, the browser's passkey prompt (the person picks one of
+ * theirs for this site and unlocks it with a fingerprint, face or PIN), and the server's check of the answer.
+ */
+export async function signInWithPasskey(): Promise<void> {
+  const optionsJSON = await api.get<Parameters<typeof startAuthentication>[0]['optionsJSON']>(
+    '/auth/passkey/generate-authenticate-options',
+  )
+  const response = await startAuthentication({ optionsJSON })
+  await api.post<unknown>('/auth/passkey/verify-authentication', { response })
 }
 
 export function signUpWithEmail(input: { name: string; email: string; password: string; role: SignupRole }) {

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
+import { KeyRound } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, useSearchParams } from 'react-router'
@@ -7,11 +8,12 @@ import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { useBrands } from '../brands/brands-api'
-import { signInWithEmail, verifySignInCode } from './auth-api'
+import { useBrands } from '../brands'
+import { signInWithEmail, signInWithPasskey, verifySignInCode } from './auth-api'
 import { AuthCard, FormError, OrDivider } from './auth-card'
 import { LoginForm } from './auth-schemas'
 import { GoogleButton } from './google-button'
+import { passkeyErrorMessage } from './passkey-errors'
 import { useFinishSignIn, useReturnPath } from './use-finish-sign-in'
 
 /** Better Auth's `?error=` codes after a failed Google round trip, in plain words. */
@@ -115,7 +117,9 @@ export function LoginPage() {
   const [params] = useSearchParams()
   const oauthError = params.get('error')
   const finishSignIn = useFinishSignIn()
-  const [needsCode, setNeedsCode] = useState(false)
+  // `?step=code`: Google said who it was, and two-step sign-in asks for the code next.
+  const [needsCode, setNeedsCode] = useState(params.get('step') === 'code')
+  const [passkeyBusy, setPasskeyBusy] = useState(false)
   const [formError, setFormError] = useState<string | null>(
     oauthError ? describeOAuthError(oauthError) : null,
   )
@@ -140,6 +144,20 @@ export function LoginPage() {
     toast.success('User Login Successfully')
     await finishSignIn(returnTo)
   })
+
+  const signInByPasskey = async () => {
+    setFormError(null)
+    setPasskeyBusy(true)
+    try {
+      await signInWithPasskey()
+    } catch (err) {
+      setPasskeyBusy(false)
+      setFormError(passkeyErrorMessage(err, 'Passkey sign-in failed. Please try again.'))
+      return
+    }
+    toast.success('User Login Successfully')
+    await finishSignIn(returnTo)
+  }
 
   const signupLink = returnTo === '/' ? '/signup' : `/signup?from=${encodeURIComponent(returnTo)}`
 
@@ -180,7 +198,18 @@ export function LoginPage() {
               <FormError message={formError} />
             </form>
             <OrDivider />
-            <GoogleButton returnTo={returnTo} onError={setFormError} />
+            <div className="space-y-3">
+              <button
+                type="button"
+                onClick={() => void signInByPasskey()}
+                disabled={passkeyBusy}
+                className="flex min-h-11 w-full items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2 font-semibold text-slate-900 text-sm hover:border-slate-400 hover:bg-slate-50 disabled:cursor-not-allowed disabled:bg-slate-50"
+              >
+                <KeyRound aria-hidden="true" className="size-5 text-accent" />
+                {passkeyBusy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+              </button>
+              <GoogleButton returnTo={returnTo} onError={setFormError} />
+            </div>
           </>
         )}
       </AuthCard>

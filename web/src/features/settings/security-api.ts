@@ -1,3 +1,4 @@
+import { startRegistration } from '@simplewebauthn/browser'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Ended, SessionList } from '#contract/account'
 import type { SecurityEvent } from '#contract/audit'
@@ -56,6 +57,50 @@ export function useTwoFactor() {
       })
       await refresh()
       return answer.backupCodes
+    },
+  }
+}
+
+/** A passkey as the auth library lists it (the public key stays on the server's side of this page). */
+export type Passkey = {
+  id: string
+  name?: string | null
+  createdAt: string
+  deviceType: string
+  backedUp: boolean
+}
+
+/** The signed-in person's passkeys. */
+export function usePasskeys() {
+  return useQuery({
+    queryKey: securityKeys.passkeys(),
+    queryFn: ({ signal }) => api.get<Passkey[]>('/auth/passkey/list-user-passkeys', undefined, signal),
+  })
+}
+
+/** Add a passkey (this device's fingerprint, face or PIN, or a security key), rename one, or remove one. */
+export function usePasskeyChanges() {
+  const queryClient = useQueryClient()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: securityKeys.all })
+  return {
+    add: async (name: string) => {
+      const optionsJSON = await api.get<Parameters<typeof startRegistration>[0]['optionsJSON']>(
+        '/auth/passkey/generate-register-options',
+      )
+      const response = await startRegistration({ optionsJSON })
+      await api.post<unknown>('/auth/passkey/verify-registration', {
+        response,
+        name: name.trim() || undefined,
+      })
+      await refresh()
+    },
+    rename: async (id: string, name: string) => {
+      await api.post<unknown>('/auth/passkey/update-passkey', { id, name: name.trim() })
+      await refresh()
+    },
+    remove: async (id: string) => {
+      await api.post<unknown>('/auth/passkey/delete-passkey', { id })
+      await refresh()
     },
   }
 }

@@ -2,8 +2,9 @@ import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
-import { kindLabel, utcTime } from '../admin/audit-log-page'
-import { useSession } from '../auth/use-session'
+import { kindLabel, utcTime } from '../admin'
+import { useSession } from '../auth'
+import { PasskeysSection } from './passkeys-section'
 import { useSecurityEvents } from './security-api'
 import { SessionsSection } from './sessions-section'
 import { TwoStepSection } from './two-step-section'
@@ -63,6 +64,7 @@ export function SecurityPage() {
       </PageHeader>
       <div className="max-w-2xl space-y-6">
         <TwoStepSection isOn={user?.two_factor === true} />
+        <PasskeysSection />
         <SessionsSection />
         <RecentActivity />
         <YourDataSection needsCode={user?.two_factor === true} />
