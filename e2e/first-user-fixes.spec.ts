@@ -198,3 +198,31 @@ test("the admin's daily counts are bars on a whole-number axis, not overlapping 
   await shoot(page, 'dashboard-admin-counts', chart)
   await context.close()
 })
+
+test('a page that cannot load says why and offers Try again, which loads it (My Orders)', async ({
+  browser,
+}) => {
+  const { context, page } = await signedIn(browser, 'buyer')
+  let failing = true
+  // A 4xx is final (no retries with backoff), so the failed state shows at once.
+  await page.route(/\/api\/bookings\?/, (route) =>
+    failing
+      ? route.fulfill({
+          status: 409,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            error: { code: 'CONFLICT', message: 'Your orders could not be read just now.' },
+          }),
+        })
+      : route.fallback(),
+  )
+  await page.goto('/dashboard/myorders')
+  const alert = page.getByRole('alert').filter({ hasText: 'We could not load your orders' })
+  await expect(alert).toContainText('Your orders could not be read just now.')
+  await shoot(page, 'load-failed-my-orders', alert)
+  failing = false
+  await alert.getByRole('button', { name: 'Try again' }).click()
+  await expect(alert).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'My Orders', level: 1 })).toBeVisible()
+  await context.close()
+})
