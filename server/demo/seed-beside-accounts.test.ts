@@ -1,12 +1,12 @@
 import { count } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '#server/db/client'
+import { createUser } from '#server/db/factories'
+import { bookings, brands, payments, products, users } from '#server/db/schema'
 import { MemoryMediaStorage } from '#server/lib/storage'
 import { openTestDatabase } from '#server/test/test-app'
-import type { Database } from './client'
-import { DEMO_ACCOUNTS } from './demo/accounts'
-import { DEMO_BRANDS } from './demo/brands'
-import { createUser } from './factories'
-import { bookings, brands, payments, products, users } from './schema'
+import { DEMO_ACCOUNTS } from './accounts'
+import { DEMO_BRANDS } from './brands'
 import { seedDemoIfEmpty } from './seed'
 
 // An admin made with `npm run admin` before the first start, then the app starts: the database has no

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm'
 import { REVIEW_BLIND_DAYS } from '#contract/reviews'
 import type { Db } from '#server/db/client'
-import { bookings, products, reviews } from '../schema'
+import { bookings, products, reviews } from '#server/db/schema'
 import { hashString } from './geometry'
 import { stableUuid } from './ids'
 

@@ -5,15 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Brand } from '#contract/brands'
 import { priceVerdict } from '#contract/price-guide'
 import { batteryGradeProblem, batteryPctInText, type Product } from '#contract/products'
-import { MEDIA_PREFIX, MemoryMediaStorage } from '#server/lib/storage'
-import { bearerFor } from '#server/test/auth-helpers'
-import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
-import type { Db } from './client'
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './demo/accounts'
-import { stableUuid } from './demo/ids'
-import { DEMO_PAST_BUYERS } from './demo/market-history'
-import { CARD_SIZE, DETAIL_SIZE } from './demo/product-photos'
-import { DEMO_PRODUCTS } from './demo/products'
+import type { Db } from '#server/db/client'
 import {
   accounts,
   bookings,
@@ -25,7 +17,15 @@ import {
   productImages,
   products,
   users,
-} from './schema'
+} from '#server/db/schema'
+import { MEDIA_PREFIX, MemoryMediaStorage } from '#server/lib/storage'
+import { bearerFor } from '#server/test/auth-helpers'
+import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './accounts'
+import { stableUuid } from './ids'
+import { DEMO_PAST_BUYERS } from './market-history'
+import { CARD_SIZE, DETAIL_SIZE } from './product-photos'
+import { DEMO_PRODUCTS } from './products'
 import { DEMO_REFERENCE_DATE, seedDemoIfEmpty } from './seed'
 
 // Rendering the pictures is the slow part of a seed; a busy machine needs room.
@@ -213,7 +213,7 @@ describe('seedDemoIfEmpty', () => {
       }),
     )
     expect(states.filter((s) => s !== 'paid').sort()).toEqual(['sold to someone else', 'waiting for payment'])
-    // Every stage of the deal after payment (server/db/demo/deals.ts), with one open dispute.
+    // Every stage of the deal after payment (server/demo/deals.ts), with one open dispute.
     const stages = orders.filter((b) => b.isPaid).map((b) => b.stage)
     expect(new Set(stages)).toEqual(new Set(['paid', 'handed_over', 'disputed', 'completed']))
     expect(stages.filter((s) => s === 'completed').length).toBeGreaterThanOrEqual(3)

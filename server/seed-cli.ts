@@ -1,9 +1,9 @@
 // `npm run db:seed`: fills the configured database with the demo data when it is empty.
 import { ConfigError, loadConfig } from '#server/config'
 import { createMediaStorage } from '#server/lib/media-storage'
-import { openDatabase } from './client'
-import { DataDirLockedError } from './lock'
-import { seedDemo } from './seed'
+import { openDatabase } from './database'
+import { DataDirLockedError } from './db/lock'
+import { seedDemo } from './demo/seed'
 
 async function main() {
   const config = loadConfig()

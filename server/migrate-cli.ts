@@ -1,7 +1,7 @@
 // `npm run db:migrate`: applies every committed migration to the configured database.
 import { ConfigError, loadConfig } from '#server/config'
-import { openDatabase } from './client'
-import { DataDirLockedError } from './lock'
+import { openDatabase } from './database'
+import { DataDirLockedError } from './db/lock'
 
 async function main() {
   const config = loadConfig()

@@ -5,7 +5,7 @@
 
 import { looksOffPlatform } from '#contract/messages'
 import type { Db } from '#server/db/client'
-import { messageReads, messages } from '../schema'
+import { messageReads, messages } from '#server/db/schema'
 import { stableUuid } from './ids'
 
 const MINUTE = 60 * 1000

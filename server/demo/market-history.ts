@@ -4,9 +4,9 @@
 // any day shows the last 30 days and the 180-day guide; everything else about it is fixed.
 
 import type { Db } from '#server/db/client'
+import type { createProduct, createUser } from '#server/db/factories'
+import { bookings, payments, productImages, products, productViews } from '#server/db/schema'
 import { refreshAllPriceGuides } from '#server/modules/price-guide/price-guide.service'
-import type { createProduct, createUser } from '../factories'
-import { bookings, payments, productImages, products, productViews } from '../schema'
 import type { DemoAccount } from './accounts'
 import { DEMO_PASSWORD } from './accounts'
 import { hashString, seededRandom } from './geometry'

@@ -1,8 +1,8 @@
 // The demo buyer's favourites and saved searches (server/modules/favourites, saved-searches): one laptop got
 // cheaper since it was saved, one sold; a ThinkPad search emails at once, an Apple one in the daily digest.
 import type { Db } from '#server/db/client'
+import { favourites, savedSearches } from '#server/db/schema'
 import { parseSavedQuery } from '#server/modules/saved-searches/saved-query'
-import { favourites, savedSearches } from '../schema'
 import { stableUuid } from './ids'
 
 const DAY = 24 * 60 * 60 * 1000

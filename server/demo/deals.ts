@@ -8,8 +8,8 @@
 // and the auto-completion job would complete it at the first start.
 
 import type { Db } from '#server/db/client'
-import { createBooking, createProduct, type createUser } from '../factories'
-import { bookingEvents, disputes, payments } from '../schema'
+import { createBooking, createProduct, type createUser } from '#server/db/factories'
+import { bookingEvents, disputes, payments } from '#server/db/schema'
 import { stableUuid } from './ids'
 import { historyEnd } from './market-history'
 
