@@ -168,7 +168,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerOfferJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)
   registerAlertJobs(app.ctx)
-  registerPayoutJobs(app.ctx)
+  registerPayoutJobs(app.ctx, app.log)
   app.addHook('onClose', async () => {
     if (!opts.counters) await counters.close()
   })

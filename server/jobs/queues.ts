@@ -138,6 +138,13 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 120,
   }),
+  // The daily reconciliation of the ledger with the processor's records (server/modules/payouts/reconcile.ts).
+  'payouts.reconcile': queue<Record<string, never>>({
+    retryLimit: 3,
+    retryDelay: 300,
+    retryBackoff: true,
+    expireInSeconds: 3600,
+  }),
 } satisfies Record<string, QueueSpec<object>>
 
 export type QueueName = keyof typeof QUEUES
