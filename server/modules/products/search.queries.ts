@@ -14,7 +14,7 @@ import {
 } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products } from '#server/db/schema'
-import { facetConditions, plainConditions } from '#server/modules/search/filters'
+import { copyAnswers, countsAnswer, facetConditions, plainConditions } from '#server/modules/search/filters'
 import {
   type CountQuery,
   type CountsSnapshot,
@@ -203,15 +203,7 @@ const facetFilters = (q: SearchQuery): Record<FilterName, SQL | undefined> => fa
  * when every filter of the request is one of its columns: no text, price or date. Undefined otherwise.
  */
 function countQuery(q: SearchQuery, hasText: boolean): CountQuery | undefined {
-  if (
-    hasText ||
-    q.min_price !== undefined ||
-    q.max_price !== undefined ||
-    q.posted_within !== undefined ||
-    // The counts know "80% or more" (the facet's choice), not other floors.
-    (q.min_battery_pct !== undefined && q.min_battery_pct !== BATTERY_FACET_PCT)
-  )
-    return undefined
+  if (hasText || !countsAnswer(q)) return undefined
   return countQueryOf(q)
 }
 
@@ -437,7 +429,7 @@ export async function searchProducts(
   // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
   const { rows, view: pageView } = await readListingPage(
     db,
-    opts.facts === false || (textMatch ? !textMatch.plain : sort === 'relevance')
+    opts.facts === false || !copyAnswers(q) || (textMatch ? !textMatch.plain : sort === 'relevance')
       ? undefined
       : { q, sort, paging, cursor, read: pageOf, text: textMatch ? textIn : undefined },
     textMatch ? () => textPageBySql(textMatch) : pageBySql,
@@ -477,7 +469,7 @@ export async function searchProducts(
   let factsRead: Promise<FactsView | undefined> | undefined
   const facts = () => {
     factsRead ??=
-      opts.facts === false
+      opts.facts === false || !copyAnswers(q)
         ? Promise.resolve(undefined)
         : (pageView ? Promise.resolve(pageView) : version().then((v) => currentFacts(db, v))).then((view) =>
             view && (!textMatch || (textIn(view.base) && textIn(view.delta))) ? view : undefined,

@@ -6,6 +6,7 @@
 // the same filters from their own columns, for speed; `filters.test.ts` checks every path agrees with this table.
 import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import {
+  BATTERY_FACET_PCT,
   type Facets,
   PROCESSOR_FAMILY_LABELS,
   type ProcessorFamily,
@@ -41,6 +42,13 @@ type Filter<K extends FilterKey> = {
   facet?: FacetName
   /** Whether a new listing passes the filter, for alerts; undefined: the filter does not apply to alerts. */
   alert?: (value: NonNullable<SavedFilters[K]>) => (l: AlertListing) => boolean
+  /**
+   * Whether the kept counts (`listing_counts`, counts-snapshot.ts) can answer a search setting it to this value; and
+   * whether the in-memory copy of the listings (listing-facts.ts) can. A search setting a filter either cannot
+   * answer is answered by SQL: a new filter is right before it is fast.
+   */
+  counts?: (value: NonNullable<SavedFilters[K]>) => boolean
+  copy?: boolean
   /** The filter in words for a saved search's description; undefined: said by another filter (a price range). */
   describe: (
     value: NonNullable<SavedFilters[K]>,
@@ -63,6 +71,8 @@ const oneOf = <T>(values: readonly T[]) => {
  */
 export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   brand: {
+    counts: () => true,
+    copy: true,
     sql: (ids) => inArray(products.brandId, ids),
     facet: 'brand',
     alert: (ids) => {
@@ -72,6 +82,8 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
     describe: (ids, _all, names) => ids.map((id) => names.get(id) ?? 'a brand').join(' or '),
   },
   condition: {
+    counts: () => true,
+    copy: true,
     sql: (values) => inArray(products.condition, values),
     facet: 'condition',
     alert: (values) => {
@@ -81,17 +93,21 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
     describe: (values) => values.join(' or '),
   },
   min_price: {
+    copy: true,
     sql: (dollars) => gte(products.resalePriceCents, cents(dollars)),
     alert: (dollars) => (l) => l.priceCents >= cents(dollars),
     describe: (min, all) =>
       all.max_price !== undefined ? `${money(min)}–${money(all.max_price)}` : `from ${money(min)}`,
   },
   max_price: {
+    copy: true,
     sql: (dollars) => lte(products.resalePriceCents, cents(dollars)),
     alert: (dollars) => (l) => l.priceCents <= cents(dollars),
     describe: (max, all) => (all.min_price !== undefined ? undefined : `up to ${money(max)}`),
   },
   ram: {
+    counts: () => true,
+    copy: true,
     sql: (gb) => inArray(products.ramGb, gb),
     facet: 'ram',
     alert: (gb) => {
@@ -101,6 +117,8 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
     describe: (gb) => `${gb.join(' or ')} GB RAM`,
   },
   storage: {
+    counts: () => true,
+    copy: true,
     sql: (gb) => inArray(products.storageGb, gb),
     facet: 'storage',
     alert: (gb) => {
@@ -110,6 +128,8 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
     describe: (gb) => gb.map(storage).join(' or '),
   },
   screen: {
+    counts: () => true,
+    copy: true,
     // A class is the whole inches: `13` is 13.0 to 13.9.
     sql: (classes) =>
       or(
@@ -123,6 +143,8 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
     describe: (classes) => `${classes.join(' or ')}-inch`,
   },
   processor: {
+    counts: () => true,
+    copy: true,
     sql: (families) => inArray(products.processorFamily, families),
     facet: 'processor',
     alert: (families) => {
@@ -132,6 +154,9 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
     describe: (families) => families.map((p) => PROCESSOR_FAMILY_LABELS[p as ProcessorFamily]).join(' or '),
   },
   min_battery_pct: {
+    // The counts know "80% or more" (the facet's choice), not other floors.
+    counts: (pct) => pct === BATTERY_FACET_PCT,
+    copy: true,
     // A listing reporting no battery health fails any floor.
     sql: (pct) => gte(products.batteryHealthPct, pct),
     facet: 'battery',
@@ -139,16 +164,21 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
     describe: (pct) => `Battery ${pct}% or more`,
   },
   min_ram_gb: {
+    counts: () => true,
+    copy: true,
     sql: (gb) => gte(products.ramGb, gb),
     alert: (gb) => (l) => l.ramGb >= gb,
     describe: (gb) => `at least ${gb} GB RAM`,
   },
   min_storage_gb: {
+    counts: () => true,
+    copy: true,
     sql: (gb) => gte(products.storageGb, gb),
     alert: (gb) => (l) => l.storageGb >= gb,
     describe: (gb) => `at least ${storage(gb)}`,
   },
   posted_within: {
+    copy: true,
     // The clock is the database's, read once per statement.
     sql: (days) => sql`${products.postedOn} >= (select now() - make_interval(days => ${days}))`,
     facet: 'posted_within',
@@ -214,4 +244,16 @@ export function describeEach(q: SavedFilters, brandNames: Map<string, string>): 
     if (said) parts.push(said)
   }
   return parts
+}
+
+/** Whether the kept counts can answer every filter the search sets (the text aside). */
+export function countsAnswer(q: SavedFilters): boolean {
+  return filtersOf(q).every(
+    ([, value, filter]) => (filter.counts as ((v: typeof value) => boolean) | undefined)?.(value) ?? false,
+  )
+}
+
+/** Whether the in-memory copy of the listings can answer every filter the search sets. */
+export function copyAnswers(q: SavedFilters): boolean {
+  return filtersOf(q).every(([, , filter]) => filter.copy === true)
 }
