@@ -11,7 +11,8 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { type Account, call, LISTING, signUp } from '../cluster/client'
-import { type Database, openDatabase } from '../server/db/client'
+import { openDatabase } from '../server/database'
+import type { Database } from '../server/db/client'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const WRITES = Number(process.env.CRASH_WRITES ?? 5000)

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
-import { openDatabase } from '#server/db/client'
+import { openDatabase } from '#server/database'
 import {
   getPriceGuide,
   refreshAllPriceGuides,

@@ -7,7 +7,7 @@
 import { and, gt, sql } from 'drizzle-orm'
 import { buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
-import { openDatabase } from '#server/db/client'
+import { openDatabase } from '#server/database'
 import { productHolds } from '#server/db/schema'
 import { MemoryMediaStorage } from '#server/lib/storage'
 import type { OutgoingEmail } from '#server/mail/transport'

@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import pg from 'pg'
-import { openDatabase } from '#server/db/client'
+import { openDatabase } from '#server/database'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
 

@@ -16,6 +16,7 @@ export const AUDIT_KINDS = {
   'review.dismiss': "Dismissed a review's reports",
   'dispute.refund': 'Refunded a disputed sale',
   'dispute.release': 'Released a disputed sale',
+  'sale.refund': 'Refunded a completed sale',
   'product.remove': 'Took down a listing',
   'listing.approve': 'Approved a listing under review',
   'listing.reject': 'Rejected a listing under review',
@@ -42,6 +43,8 @@ export const AUDIT_KINDS = {
   // Money a person caused
   'payment.start': 'Started a card payment',
   'payment.pay': 'Paid for a booking',
+  // The marketplace's own checks
+  'finance.reconcile': 'Checked the ledger against the processor',
 } as const
 
 export type AuditKind = keyof typeof AUDIT_KINDS

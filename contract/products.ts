@@ -5,6 +5,9 @@ import { ReviewState, SerialNumber } from './listing-reviews'
 import { pagingFields } from './paging'
 import { singleLine } from './text'
 
+/** The picture a listing shows when it has none of its own (served from web/public). */
+export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
+
 /** The grades a listing can carry, best first: the one list the schema, the server and the web app use. */
 export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const
 export const Condition = z.enum(CONDITIONS)

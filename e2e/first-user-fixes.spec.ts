@@ -4,7 +4,7 @@ import { DELETE_BLOCKED } from '#contract/bookings'
 import type { Brand } from '#contract/brands'
 import { priceVerdict } from '#contract/price-verdict'
 import type { Product } from '#contract/products'
-import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 import { signInByApi } from './helpers'
 
 // What a careful first user hit, seen in the browser on the demo data: a paid sale's listing cannot be
@@ -196,5 +196,33 @@ test("the admin's daily counts are bars on a whole-number axis, not overlapping 
   expect(ticks.length).toBeGreaterThan(1)
   for (const tick of ticks) expect(tick).toMatch(/^\d+$/)
   await shoot(page, 'dashboard-admin-counts', chart)
+  await context.close()
+})
+
+test('a page that cannot load says why and offers Try again, which loads it (My Orders)', async ({
+  browser,
+}) => {
+  const { context, page } = await signedIn(browser, 'buyer')
+  let failing = true
+  // A 4xx is final (no retries with backoff), so the failed state shows at once.
+  await page.route(/\/api\/bookings\?/, (route) =>
+    failing
+      ? route.fulfill({
+          status: 409,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            error: { code: 'CONFLICT', message: 'Your orders could not be read just now.' },
+          }),
+        })
+      : route.fallback(),
+  )
+  await page.goto('/dashboard/myorders')
+  const alert = page.getByRole('alert').filter({ hasText: 'We could not load your orders' })
+  await expect(alert).toContainText('Your orders could not be read just now.')
+  await shoot(page, 'load-failed-my-orders', alert)
+  failing = false
+  await alert.getByRole('button', { name: 'Try again' }).click()
+  await expect(alert).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'My Orders', level: 1 })).toBeVisible()
   await context.close()
 })

@@ -6,7 +6,7 @@ import { simpleParser } from 'mailparser'
 import type { Brand } from '#contract/brands'
 import type { Product } from '#contract/products'
 import type { ProductPage } from '#contract/search'
-import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 
 /** The demo buyer the seed creates (see the README's demo accounts). */
 export const DEMO_BUYER = DEMO_ACCOUNTS.find((a) => a.role === 'buyer') as (typeof DEMO_ACCOUNTS)[number]

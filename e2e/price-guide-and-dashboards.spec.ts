@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test'
 import type { PriceGuide } from '#contract/price-guide'
 import { priceVerdict } from '#contract/price-verdict'
 import type { Product } from '#contract/products'
-import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 import { expectNoHorizontalScroll, expectNoSeriousAxeViolations, signInByApi } from './helpers'
 
 // The price guide as a seller lists and as a buyer browses (from the demo's past sales), and each role's

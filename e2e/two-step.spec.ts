@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { base32 } from '@better-auth/utils/base32'
 import { createOTP } from '@better-auth/utils/otp'
 import { expect, request as playwrightRequest, test } from '@playwright/test'
-import { DEMO_ACCOUNTS } from '#server/db/demo/accounts'
+import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 
 // Two-step sign-in: turning it on in Security settings with the typed key, then signing in with a code; and an
 // admin without it, on a server that requires it, stopped with a message on how to turn it on.

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
-import { drawHeroSvg, drawNotFoundSvg, drawPlaceholderSvg, HERO_SCENES } from '#server/db/demo/hero-art'
+import { drawHeroSvg, drawNotFoundSvg, drawPlaceholderSvg, HERO_SCENES } from '#server/demo/hero-art'
 
 const outDir = path.resolve(import.meta.dirname, '../web/public/images')
 // The slideshow loads on the first screen: each picture must stay small.

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
 import { ConfigError, loadConfig } from './config'
-import { openDatabase } from './db/client'
+import { openDatabase } from './database'
 import { DataDirLockedError } from './db/lock'
 import { upsertPasswordAccount } from './modules/users/users.accounts'
 

@@ -1,36 +1,22 @@
-import crypto from 'node:crypto'
-import fs from 'node:fs'
-import path from 'node:path'
 import zlib from 'node:zlib'
 import compress from '@fastify/compress'
-import rateLimit from '@fastify/rate-limit'
-import fastifyStatic from '@fastify/static'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import Fastify from 'fastify'
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod'
-import { Redis } from 'ioredis'
-import { isPagePath } from '#contract/pages'
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { AppContext, AppInstance } from './app-context'
 import type { Config } from './config'
 import type { Database } from './db/client'
 import { Jobs } from './jobs/jobs'
 import { installAudit } from './lib/audit'
 import { createAuth, resolveAuthSecret } from './lib/auth'
-import { errorHandler, frameworkErrorHandler, sendError } from './lib/error-handler'
-import { installGuards, SECURITY_SCHEMES } from './lib/guard'
+import { errorHandler, frameworkErrorHandler } from './lib/error-handler'
+import { installGuards } from './lib/guard'
 import { originCheck } from './lib/origin'
-import { PublicCache, PublicDataWatch } from './lib/public-cache'
 import { type CounterStore, createCounterStore } from './lib/rate-limit'
+import { openRedis } from './lib/redis'
 import { securityHeaders } from './lib/security-headers'
 import { createSessions } from './lib/session'
 import { createRedisSessionStore } from './lib/session-store'
-import { isSafeKey, MEDIA_PREFIX, type MediaStorage } from './lib/storage'
+import type { MediaStorage } from './lib/storage'
 import { createAuthEmails } from './mail/auth-emails'
 import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
@@ -54,7 +40,6 @@ import { messageRoutes } from './modules/messages/messages.routes'
 import { registerMessageJobs } from './modules/messages/messages.service'
 import { registerOfferJobs } from './modules/offers/offers.jobs'
 import { offerRoutes } from './modules/offers/offers.routes'
-import { pageRoutes } from './modules/pages/pages.routes'
 import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
 import { choosePaymentProvider } from './modules/payments/payment-provider'
 import { paymentRoutes } from './modules/payments/payments.routes'
@@ -63,7 +48,6 @@ import { registerPayoutJobs } from './modules/payouts/payouts.service'
 import { priceGuideRoutes } from './modules/price-guide/price-guide.routes'
 import { registerPriceGuideJobs } from './modules/price-guide/price-guide.service'
 import { registerExpiryJobs } from './modules/products/expiry'
-import { searchReady } from './modules/products/listing-feed'
 import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
 import { reviewRoutes } from './modules/reviews/reviews.routes'
@@ -74,6 +58,12 @@ import { uploadRoutes } from './modules/uploads/uploads.routes'
 import { userRoutes } from './modules/users/users.routes'
 import { ViewCounter } from './modules/views/view-counter'
 import { viewRoutes } from './modules/views/views.routes'
+import { apiDocsPlugin } from './plugins/api-docs'
+import { mediaPlugin } from './plugins/media'
+import { publicCachePlugin } from './plugins/public-cache'
+import { turnAwayPlugin } from './plugins/turn-away'
+import { webAppPlugin } from './plugins/web-app'
+import { writeLimitPlugin } from './plugins/write-limit'
 
 export type { AppContext, AppInstance }
 
@@ -94,14 +84,6 @@ export type BuildAppOptions = {
   mailTransport?: MailTransport
   /** Fetches an outside image a seller names; defaults to the real, public-addresses-only fetch. */
   fetchImage?: FetchOutsideImage
-}
-
-const MEDIA_TYPES: Record<string, string> = {
-  '.webp': 'image/webp',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
@@ -128,26 +110,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   const secret = resolveAuthSecret(config)
-  const sessionStore = config.redisUrl
-    ? createRedisSessionStore(config.redisUrl, config.redisKeyPrefix)
-    : undefined
-  if (sessionStore) app.addHook('onClose', () => sessionStore.close())
-  const counters = opts.counters ?? createCounterStore(config.redisUrl)
-  const cache = new PublicCache(config.publicCacheTtlMs)
-  if (cache.isEnabled) {
-    // The cache follows the database's public version: every instance drops it within a poll of any commit that
-    // changes public data, and this one before answering the request that made the change.
-    const watch = new PublicDataWatch(database.db, cache, app.log)
-    await watch.start()
-    app.addHook('onSend', async (req) => {
-      if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return
-      await watch.check().catch((err) => {
-        cache.clear()
-        req.log.warn({ err }, 'Could not read the public data version; the public cache is dropped')
-      })
-    })
-    app.addHook('onClose', async () => watch.stop())
-  }
+  // The one Redis connection (sessions, limits, views): its close is added first, so it runs after every other.
+  const redis = config.redisUrl ? openRedis(config.redisUrl, `${config.redisKeyPrefix}app`) : undefined
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})))
+  const sessionStore = redis ? createRedisSessionStore(redis, config.redisKeyPrefix) : undefined
+  const counters = opts.counters ?? createCounterStore(redis)
+  const cache = await publicCachePlugin(app, database.db, config)
   // Jobs are queued from the start; workers run only once `app.ctx.jobs.start()` is called (server/main.ts).
   const jobs = new Jobs(database.db, app.log.child({ module: 'jobs' }), { pollMs: opts.jobPollMs })
   const mail = new Mail({
@@ -169,7 +137,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     sessionStore,
   )
   const views = new ViewCounter(database.db, {
-    redisUrl: config.redisUrl,
+    redis,
     redisKeyPrefix: config.redisKeyPrefix,
     counters,
     perAddressPerDay: config.viewsPerAddressPerDay,
@@ -200,35 +168,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerOfferJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)
   registerAlertJobs(app.ctx)
-  registerPayoutJobs(app.ctx)
+  registerPayoutJobs(app.ctx, app.log)
   app.addHook('onClose', async () => {
     if (!opts.counters) await counters.close()
   })
   app.setErrorHandler(errorHandler)
-  // The last step of draining (server/main.ts): reads answer 503, which nginx resends to another instance and
-  // counts as this one failing, so it stops choosing it; writes are still served, since nothing resends them.
-  // Likewise behind a balancer (TURN_AWAY_WHILE_LOADING) while search has not read its copy of the listings.
-  app.addHook('onRequest', (req, reply, done) => {
-    const { lifecycle } = app.ctx
-    const loading = config.turnAwayWhileLoading && !searchReady(database.db)
-    if (
-      (lifecycle.turningAway || loading) &&
-      (req.method === 'GET' || req.method === 'HEAD') &&
-      !req.url.startsWith('/api/health')
-    ) {
-      reply.header('connection', 'close').header('retry-after', '1')
-      sendError(
-        reply,
-        503,
-        'INTERNAL',
-        loading
-          ? 'This server is starting. Please try again.'
-          : 'This server is shutting down. Please try again.',
-      )
-      return
-    }
-    done()
-  })
+  turnAwayPlugin(app, database.db, config)
   app.addHook('onRequest', originCheck(config))
 
   const headers = securityHeaders({ production: config.env === 'production' })
@@ -236,23 +181,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     reply.headers(headers)
     done()
   })
-  if (config.rateLimitPerMinute > 0) {
-    // Reads are cached and cheap; what is limited is changes, per client address, shared through Redis.
-    const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()))
-    await app.register(rateLimit, {
-      global: true,
-      max: config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      redis,
-      nameSpace: 'lm:writes:',
-      allowList: (req) => req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS',
-      errorResponseBuilder: (_req, context) => ({
-        statusCode: 429,
-        message: `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
-      }),
-    })
-  }
+  await writeLimitPlugin(app, config, redis)
   installGuards(app)
   installAudit(app)
   await app.register(compress, {
@@ -261,19 +190,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   })
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Laptop Market API',
-        version: '1.0.0',
-        description: 'A marketplace for used laptops. Errors are `{ error: { code, message, fields? } }`.',
-      },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: SECURITY_SCHEMES },
-    },
-    transform: jsonSchemaTransform,
-  })
-  await app.register(swaggerUi, { routePrefix: '/api/docs' })
+  await apiDocsPlugin(app)
 
   await app.register(
     async (api) => {
@@ -309,71 +226,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     { prefix: '/api' },
   )
 
-  app.get<{ Params: { '*': string } }>(`${MEDIA_PREFIX}*`, { schema: { hide: true } }, async (req, reply) => {
-    const key = req.params['*']
-    const type = MEDIA_TYPES[path.extname(key).toLowerCase()]
-    const data = type && isSafeKey(key) ? await storage.read(key) : undefined
-    if (!data || !type) return sendError(reply, 404, 'NOT_FOUND', 'Image not found')
-    // The same bytes give the same ETag on every instance and from every store.
-    const etag = `"${crypto.createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`
-    reply
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('etag', etag)
-      .header('x-content-type-options', 'nosniff')
-    const asked = req.headers['if-none-match']?.split(',') ?? []
-    if (asked.some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
-      return reply.code(304).send()
-    }
-    return reply.type(type).send(data)
-  })
-
-  const webDir = config.webDistDir
-  const indexFile = path.join(webDir, 'index.html')
-  if (fs.existsSync(indexFile)) {
-    await app.register(fastifyStatic, {
-      root: webDir,
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      setHeaders(reply, filePath) {
-        // Every page answer is index.html (direct or as the SPA fallback): a cached copy would point at
-        // hashed assets that the next deploy removes, so browsers must revalidate it every time.
-        const cacheControl = filePath.includes(`${path.sep}assets${path.sep}`)
-          ? 'public, max-age=31536000, immutable'
-          : filePath.endsWith('.html')
-            ? 'no-cache'
-            : 'public, max-age=3600'
-        reply.header('cache-control', cacheControl)
-      },
-    })
-  }
-
-  const pages = await pageRoutes(app, {
-    renderer: opts.pageRenderer ?? (await loadBuiltRenderer(webDir)),
-    webDir,
+  mediaPlugin(app, storage)
+  await webAppPlugin(app, {
+    webDir: config.webDistDir,
+    renderer: opts.pageRenderer ?? (await loadBuiltRenderer(config.webDistDir)),
     sitemapMaxUrls: opts.sitemapMaxUrls,
   })
-
-  app.setNotFoundHandler(async (req, reply) => {
-    const url = new URL(req.url, 'http://localhost')
-    if (
-      url.pathname.startsWith('/api/') ||
-      url.pathname === '/api' ||
-      url.pathname.startsWith(MEDIA_PREFIX)
-    ) {
-      return sendError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}`)
-    }
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      if (await pages.sendPage(req, reply)) return reply
-    }
-    if ((req.method === 'GET' || req.method === 'HEAD') && fs.existsSync(indexFile)) {
-      return reply
-        .code(isPagePath(url.pathname) ? 200 : 404)
-        .header('cache-control', 'no-cache')
-        .sendFile('index.html', webDir)
-    }
-    return sendError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}`)
-  })
-
   return app
 }

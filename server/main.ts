@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
-import { openDatabase } from './db/client'
+import { openDatabase } from './database'
 import { DataDirLockedError } from './db/lock'
 import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
@@ -32,7 +32,7 @@ async function main() {
   )
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.
-    const { seedDemoIfEmpty } = await import('./db/seed')
+    const { seedDemoIfEmpty } = await import('./demo/seed')
     await seedDemoIfEmpty(database.db, storage, app.log)
   }
   // Paid sales the ledger has not seen (recorded before it began, or the demo's) get their postings.

@@ -3,7 +3,7 @@
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config'
-import { openDatabase } from './db/client'
+import { openDatabase } from './database'
 import { DataDirLockedError } from './db/lock'
 import { copyMediaFolder, createMediaStorage } from './lib/media-storage'
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { openDatabase } from './client'
+import { openDatabase } from '#server/database'
 
 const url = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
 

@@ -9,8 +9,6 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
-import { installJobQueues } from '#server/jobs/install'
-import { clientExecutor } from '#server/jobs/sql-executor'
 import { acquireDataDirLock } from './lock'
 import * as schema from './schema'
 
@@ -38,16 +36,23 @@ export const PGLITE_EXTENSIONS = { pg_trgm }
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations')
 
-export type OpenOptions =
+/** The driver's client the migrations ran on (a PGlite, or a pg client holding the migration lock). */
+export type MigrationClient = PGlite | pg.PoolClient
+
+export type OpenOptions = (
   | { driver: 'postgres'; url: string; max?: number }
   /** `image`: start an in-memory PGlite from a `dumpDataDir` image instead of an empty one. */
   | { driver: 'pglite'; dataDir?: string; image?: Blob }
+) & {
+  /** Runs right after the migrations, on their client and under their lock (the job queues: server/database.ts). */
+  afterMigrate?: (client: MigrationClient) => Promise<void>
+}
 
 /**
- * Opens the database, applies every committed migration and creates the job queues. `dataDir` absent
- * means in memory.
+ * Opens the database, applies every committed migration, then `afterMigrate`. `dataDir` absent means in memory.
+ * The app opens it through server/database.ts, which adds the job queues.
  */
-export async function openDatabase(opts: OpenOptions): Promise<Database> {
+export async function openMigratedDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.driver === 'postgres') {
     // A connection is replaced after MAX_USES checkouts, which also bounds the statements it keeps prepared.
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10, maxUses: MAX_USES })
@@ -58,7 +63,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       if (err.code !== '57P01') console.error('PostgreSQL pool error:', err.message)
     })
     const db = drizzleNodePg({ client: pool, schema }) as unknown as Db
-    await migrateOnce(pool)
+    await migrateOnce(pool, opts.afterMigrate)
     return {
       db,
       driver: 'postgres',
@@ -79,7 +84,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     await client.waitReady
     const pgliteDb = drizzlePglite({ client, schema })
     await migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_DIR })
-    await installJobQueues(clientExecutor(client))
+    await opts.afterMigrate?.(client)
     const db = pgliteDb as unknown as Db
     return {
       db,
@@ -128,16 +133,16 @@ const READ = /^\s*(select|with)\s/i
 const MIGRATION_LOCK = 7_140_431_151
 
 /**
- * Applies the migrations and creates the job queues (server/jobs/queues.ts) under a PostgreSQL advisory
- * lock, so several instances may start at once.
+ * Applies the migrations and then `afterMigrate` under a PostgreSQL advisory lock, so several instances may start
+ * at once.
  */
-async function migrateOnce(pool: pg.Pool): Promise<void> {
+async function migrateOnce(pool: pg.Pool, afterMigrate: OpenOptions['afterMigrate']): Promise<void> {
   const client = await pool.connect()
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
     try {
       await migrateNodePg(drizzleNodePg({ client, schema }), { migrationsFolder: MIGRATIONS_DIR })
-      await installJobQueues(clientExecutor(client))
+      await afterMigrate?.(client)
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
     }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { hashPassword } from 'better-auth/crypto'
 import { normalEmail } from '#contract/email'
+import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { Db } from '#server/db/client'
 import {
   accounts,
@@ -15,7 +16,6 @@ import {
   type UserRole,
   users,
 } from '#server/db/schema'
-import { PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
 /** The picture a listing shows when it has none of its own. */
 export const PLACEHOLDER_IMAGE_URL = PLACEHOLDER_IMAGE

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { sql } from 'drizzle-orm'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase } from './client'
+import { openDatabase } from '#server/database'
 import { acquireDataDirLock, DataDirLockedError } from './lock'
 
 const run = promisify(execFile)
@@ -116,7 +116,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('openDatabase on a PGlite da
       TSX,
       [
         '-e',
-        `import { openDatabase } from '#server/db/client'
+        `import { openDatabase } from '#server/database'
          openDatabase({ driver: 'pglite', dataDir: ${JSON.stringify(folder)} })
            .then((d) => d.close())
            .catch((err) => { console.error(err.message); process.exit(3) })`,

@@ -1213,6 +1213,8 @@ export const payouts = pgTable(
     state: text('state', { enum: PAYOUT_STATES }).notNull().default('pending'),
     stripeTransferId: text('stripe_transfer_id'),
     stripePayoutId: text('stripe_payout_id').unique(),
+    /** Stripe Connect: the sale whose share this payout's transfer carries (`source_transaction`, its charge). */
+    bookingId: uuid('booking_id').references(() => bookings.id),
     failureReason: text('failure_reason'),
     /** Test mode: when the simulated payout arrives (or fails). */
     arrivesAt: timestamp('arrives_at', { withTimezone: true }),
@@ -1225,6 +1227,10 @@ export const payouts = pgTable(
     check('payouts_amount_check', sql`${t.amountCents} > 0`),
     // A seller has at most one payout being made at a time: a second instance's attempt fails here.
     uniqueIndex('payouts_one_pending_per_seller_idx').on(t.sellerId).where(sql`${t.state} = 'pending'`),
+    // A sale's share is transferred once (a failed transfer may be made again).
+    uniqueIndex('payouts_one_transfer_per_sale_idx')
+      .on(t.bookingId)
+      .where(sql`${t.bookingId} is not null and ${t.state} <> 'failed'`),
     index('payouts_seller_idx').on(t.sellerId, t.createdAt.desc()),
   ],
 )
@@ -1281,6 +1287,7 @@ export const LEDGER_TRANSACTION_KINDS = [
   'payout',
   'payout_paid',
   'payout_failed',
+  'reversal',
 ] as const
 export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number]
 

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { redisFrom } from './redis'
 
 /** Fixed-window counters. In Redis when configured, so that every app instance sees the same counts. */
 export interface CounterStore {
@@ -82,12 +83,13 @@ export class MemoryCounterStore implements CounterStore {
 
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis
+  private readonly owned: boolean
 
   constructor(
-    url: string,
+    from: Redis | string,
     private readonly prefix = 'lm:rl:',
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+    ;({ redis: this.redis, owned: this.owned } = redisFrom(from))
   }
 
   async increment(key: string, windowMs: number) {
@@ -125,10 +127,10 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async close() {
-    await this.redis.quit()
+    if (this.owned) await this.redis.quit()
   }
 }
 
-export function createCounterStore(redisUrl: string | undefined): CounterStore {
-  return redisUrl ? new RedisCounterStore(redisUrl) : new MemoryCounterStore()
+export function createCounterStore(redis: Redis | string | undefined): CounterStore {
+  return redis ? new RedisCounterStore(redis) : new MemoryCounterStore()
 }

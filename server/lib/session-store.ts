@@ -1,5 +1,6 @@
 import type { SecondaryStorage } from '@better-auth/core/db'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { redisFrom } from './redis'
 
 /**
  * Better Auth's secondary storage in Redis: every instance finds a session there without asking the
@@ -7,9 +8,8 @@ import { Redis } from 'ioredis'
  */
 export type SessionStore = SecondaryStorage & { close(): Promise<void> }
 
-export function createRedisSessionStore(url: string, prefix: string): SessionStore {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2 })
-  redis.on('error', () => {})
+export function createRedisSessionStore(from: Redis | string, prefix: string): SessionStore {
+  const { redis, owned } = redisFrom(from)
   const k = (key: string) => `${prefix}auth:${key}`
   return {
     get: (key) => redis.get(k(key)),
@@ -28,7 +28,7 @@ export function createRedisSessionStore(url: string, prefix: string): SessionSto
       await redis.del(k(key))
     },
     async close() {
-      await redis.quit()
+      if (owned) await redis.quit()
     },
   }
 }

@@ -19,10 +19,13 @@ export type DealStage = 'booked' | 'paid' | 'handed_over' | 'disputed' | 'comple
 
 export type Deal = { product: CreatedProduct; booking: BookingRow; disputeId?: string }
 
+/** Someone on either side of the deal: a factory's user or a signed-up account. */
+type Party = Pick<UserRow, 'id' | 'name' | 'email' | 'role'>
+
 export type DealParties = {
-  buyer: UserRow
-  seller: UserRow
-  brand: BrandRow
+  buyer: Party
+  seller: Party
+  brand: Pick<BrandRow, 'id'>
   /** The listing's price; 649.00 unless given. */
   priceCents?: number
   /** The listing's name; the factory's unless given. */
@@ -34,7 +37,7 @@ export type DealParties = {
 /** The test app's app and database (a TestApp fits). */
 type Where = { app: AppInstance; db: Db }
 
-async function step(t: Where, method: 'POST' | 'PUT', url: string, who: UserRow, body?: unknown) {
+async function step(t: Where, method: 'POST' | 'PUT', url: string, who: Party, body?: unknown) {
   const res = await t.app.inject({
     method,
     url,

@@ -1015,6 +1015,24 @@ const ROWS: Row[] = [
     url: `/api/disputes/${NO_SUCH_ID}/refund`,
     expected: { ...ADMIN_ONLY, admin: 404 },
   },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/refund',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'completed')).id}/refund`,
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/refund',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/refund`,
+    expected: { ...ADMIN_ONLY, admin: 409 },
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/refund',
+    url: `/api/bookings/${NO_SUCH_ID}/refund`,
+    expected: { ...ADMIN_ONLY, admin: 404 },
+  },
 
   // Reviews after a completed sale: its two sides review each other once; anyone reads a seller's
   // published reviews; anyone signed in reports one (not their own); admins remove or dismiss.

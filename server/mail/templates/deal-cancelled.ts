@@ -11,7 +11,7 @@ export default defineEmail<{
   productName: string
   priceCents: number
   sellerName: string
-  by: 'seller' | 'admin'
+  by: 'seller' | 'admin' | 'refund'
   reason: string | null
 }>({
   topic: 'deals',
@@ -20,33 +20,41 @@ export default defineEmail<{
     const name = named(productName)
     const back = 'The money goes back to the card you paid with; your bank may take a few days to show it.'
     const paragraphs =
-      by === 'seller'
+      by === 'refund'
         ? role === 'buyer'
-          ? [
-              `${sellerName} cancelled the sale of ${name} and you are refunded ${price} in full.`,
-              ...(reason ? [`Their reason: ${reason}`] : []),
-              back,
-            ]
+          ? [`An admin refunded your purchase of ${name}: you get ${price} back in full.`, back]
           : [
-              `You cancelled the sale of ${name}. The buyer is refunded ${price} in full and the listing is off Laptop Market.`,
-              ...(reason ? [`The reason you gave: ${reason}`] : []),
-            ]
-        : role === 'buyer'
-          ? [
-              `An admin removed the listing ${name} after a report, and you are refunded ${price} in full.`,
-              back,
-            ]
-          : [
-              `An admin removed your listing ${name} after a report. The buyer is refunded ${price} in full.`,
+              `An admin refunded the buyer of ${name} (${price}) after the sale had completed.`,
+              'What you received for it comes back out of your earnings: the Earnings page shows your balance.',
               'If you think this is wrong, tell us why through the Contact page.',
             ]
+        : by === 'seller'
+          ? role === 'buyer'
+            ? [
+                `${sellerName} cancelled the sale of ${name} and you are refunded ${price} in full.`,
+                ...(reason ? [`Their reason: ${reason}`] : []),
+                back,
+              ]
+            : [
+                `You cancelled the sale of ${name}. The buyer is refunded ${price} in full and the listing is off Laptop Market.`,
+                ...(reason ? [`The reason you gave: ${reason}`] : []),
+              ]
+          : role === 'buyer'
+            ? [
+                `An admin removed the listing ${name} after a report, and you are refunded ${price} in full.`,
+                back,
+              ]
+            : [
+                `An admin removed your listing ${name} after a report. The buyer is refunded ${price} in full.`,
+                'If you think this is wrong, tell us why through the Contact page.',
+              ]
     return compose(
       {
         subject:
           role === 'buyer'
-            ? `Sale cancelled: ${name}, you are refunded ${price}`
-            : `Sale cancelled: ${name}, the buyer is refunded`,
-        heading: 'The sale is cancelled',
+            ? `${by === 'refund' ? 'Sale refunded' : 'Sale cancelled'}: ${name}, you are refunded ${price}`
+            : `${by === 'refund' ? 'Sale refunded' : 'Sale cancelled'}: ${name}, the buyer is refunded`,
+        heading: by === 'refund' ? 'The sale is refunded' : 'The sale is cancelled',
         paragraphs,
         action:
           role === 'buyer'

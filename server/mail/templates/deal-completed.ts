@@ -8,9 +8,15 @@ export default defineEmail<{
   productName: string
   priceCents: number
   how: 'confirmed' | 'auto'
+  /** The marketplace's fee on this sale, from the ledger's charge (absent in emails queued before it was sent). */
+  feeCents?: number
 }>({
   topic: 'deals',
-  render: ({ role, productName, priceCents, how }, ctx) => {
+  render: ({ role, productName, priceCents, how, feeCents = 0 }, ctx) => {
+    // The seller receives the price less the fee: that is the figure that is theirs, with the sum shown.
+    const netCents = priceCents - feeCents
+    const price = formatMoney(priceCents)
+    const net = formatMoney(netCents)
     const why =
       how === 'confirmed'
         ? role === 'buyer'
@@ -20,18 +26,23 @@ export default defineEmail<{
     return compose(
       {
         subject: `Sale completed: ${named(productName)}`,
-        preview: role === 'buyer' ? 'Enjoy your laptop.' : `${formatMoney(priceCents)} is yours.`,
+        preview: role === 'buyer' ? 'Enjoy your laptop.' : `You receive ${net}.`,
         heading: 'The sale is completed',
-        paragraphs: [
-          `The sale of ${named(productName)} for ${formatMoney(priceCents)} is completed. ${why}`,
+        paragraphs:
           role === 'buyer'
-            ? 'Enjoy your laptop, and thank you for buying second-hand.'
-            : `The ${formatMoney(priceCents)} is released to you. Thank you for selling on Laptop Market.`,
-        ],
+            ? [
+                `The sale of ${named(productName)} for ${price} is completed. ${why}`,
+                'Enjoy your laptop, and thank you for buying second-hand.',
+              ]
+            : [
+                `The sale of ${named(productName)} is completed. ${why}`,
+                `Price ${price} · marketplace fee ${formatMoney(feeCents)} · you receive ${net}.`,
+                `Your ${net} is now in your balance and goes to your bank with the next payout. Thank you for selling on Laptop Market.`,
+              ],
         action:
           role === 'buyer'
             ? { label: 'Open My Orders', url: `${ctx.siteUrl}${paths.myOrders()}` }
-            : { label: 'Open My Product', url: `${ctx.siteUrl}${paths.myProduct()}` },
+            : { label: 'See your earnings', url: `${ctx.siteUrl}${paths.earnings()}` },
         topic: 'deals',
       },
       ctx,

@@ -1,4 +1,3 @@
-import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 // Your data: the export, checked field by field against what the person made, and erasure, checked by
 // searching every table for the person's address and name afterwards.
 
@@ -8,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { favourites, payments, products, savedSearches, users } from '#server/db/schema'
 import {
   cookieFrom,
-  insertBooking,
   insertListing,
   originOf,
   postSignIn,
@@ -16,6 +14,8 @@ import {
   signUp,
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
+import { dealAt } from '#server/test/deals'
+import { createBrand } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { currentCode } from '#server/test/two-factor'
 
@@ -25,8 +25,6 @@ beforeAll(async () => {
   t = await createTestApp()
 })
 afterAll(() => t?.close())
-
-const GOOD_CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' }
 
 async function as(
   who: { cookie: string },
@@ -51,23 +49,13 @@ async function must(res: { statusCode: number; body: string }, what: string) {
 async function sale(seller: SignedIn, buyer: SignedIn, until: 'paid' | 'completed') {
   // A buyer confirms their address before paying.
   await t.db.update(users).set({ emailVerified: true }).where(eq(users.id, buyer.user.id))
-  const listing = await insertListing(t.db, { sellerId: seller.user.id, isAdvertised: false })
-  const booking = await insertBooking(t.db, { buyer: { ...buyer.user }, listing })
-  await must(await as(buyer, 'POST', `/api/bookings/${booking.id}/hold`), 'hold')
-  await must(await as(buyer, 'POST', '/api/payments/test', { bookingId: booking.id, card: GOOD_CARD }), 'pay')
-  if (until === 'completed') {
-    await must(
-      await as(seller, 'PUT', `/api/bookings/${booking.id}/handed-over`, { note: 'At the cafe' }),
-      'handover',
-    )
-    await must(
-      await as(buyer, 'PUT', `/api/bookings/${booking.id}/received`, {
-        checklist: Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true])),
-      }),
-      'received',
-    )
-  }
-  return { listing, booking }
+  const deal = await dealAt(t, until, {
+    buyer: buyer.user,
+    seller: seller.user,
+    brand: await createBrand(t.db),
+    handoverNote: 'At the cafe',
+  })
+  return { listing: deal.product, booking: deal.booking }
 }
 
 describe('GET /api/me/export', () => {

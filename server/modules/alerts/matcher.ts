@@ -1,9 +1,9 @@
 // Which saved searches a new listing matches, decided in memory: each search is compiled once into sets and
 // bounds, and indexed by brand, so a listing is only checked against the searches of its own brand and those
-// of any brand. The rules are the search's own (server/modules/products/search.queries.ts): every filter must
+// of any brand. The rules are the search's own (the one table, server/modules/search/filters.ts): every filter must
 // hold, choices within a filter are alternatives, and the text is the search's resolved full-text query over
 // the listing's words. `posted_within` and the sort do not apply: an alert is about a listing just posted.
-import type { SavedFilters } from '#server/modules/saved-searches/saved-query'
+import { type AlertListing, alertTest, type SavedFilters } from '#server/modules/search/filters'
 
 export type StoredSearch = {
   id: string
@@ -15,17 +15,9 @@ export type StoredSearch = {
   since?: number
 }
 
-export type ListingFacts = {
+export type ListingFacts = AlertListing & {
   id: string
   sellerId: string
-  brandId: string
-  condition: string
-  priceCents: number
-  ramGb: number
-  storageGb: number
-  screenInches: number
-  processorFamily: string | null
-  batteryHealthPct: number | null
   /** The words of its full-text vector (`tsvector_to_array(search_vector)`). */
   words: string[]
   /** When it was posted (ms). */
@@ -38,40 +30,16 @@ type Compiled = {
   id: string
   userId: string
   since: number
-  condition?: Set<string>
-  minCents?: number
-  maxCents?: number
-  ram?: Set<number>
-  storage?: Set<number>
-  screen?: Set<number>
-  processor?: Set<string>
-  minBattery?: number
-  minRam?: number
-  minStorage?: number
+  /** Every filter that applies to alerts, from the one table of filters. */
+  passes: (l: ListingFacts) => boolean
   /** Unsearchable text (only symbols): matches nothing, as in search. */
   never?: boolean
   terms?: Term[]
 }
 
-const setOf = <T>(values: readonly T[] | undefined) => (values ? new Set(values) : undefined)
-
 function compile(search: StoredSearch): Compiled {
   const f = search.filters
-  const c: Compiled = {
-    id: search.id,
-    userId: search.userId,
-    since: search.since ?? 0,
-    condition: setOf(f.condition),
-    minCents: f.min_price === undefined ? undefined : Math.round(f.min_price * 100),
-    maxCents: f.max_price === undefined ? undefined : Math.round(f.max_price * 100),
-    ram: setOf(f.ram),
-    storage: setOf(f.storage),
-    screen: setOf(f.screen),
-    processor: setOf(f.processor),
-    minBattery: f.min_battery_pct,
-    minRam: f.min_ram_gb,
-    minStorage: f.min_storage_gb,
-  }
+  const c: Compiled = { id: search.id, userId: search.userId, since: search.since ?? 0, passes: alertTest(f) }
   if (f.q) {
     if (!search.textQuery) c.never = true
     // Each term a word, the start of one (`x1:*`), or alternatives (`book3|book4`: a word corrected at saving, and
@@ -96,17 +64,7 @@ function hasTerm(words: Set<string>, list: string[], term: Term): boolean {
 function matches(s: Compiled, l: ListingFacts, words: Set<string>): boolean {
   if (s.never) return false
   if (l.postedAt !== undefined && l.postedAt < s.since) return false
-  if (s.condition && !s.condition.has(l.condition)) return false
-  if (s.minCents !== undefined && l.priceCents < s.minCents) return false
-  if (s.maxCents !== undefined && l.priceCents > s.maxCents) return false
-  if (s.ram && !s.ram.has(l.ramGb)) return false
-  if (s.storage && !s.storage.has(l.storageGb)) return false
-  if (s.screen && !s.screen.has(Math.floor(l.screenInches))) return false
-  if (s.processor && (l.processorFamily === null || !s.processor.has(l.processorFamily))) return false
-  if (s.minBattery !== undefined && (l.batteryHealthPct === null || l.batteryHealthPct < s.minBattery))
-    return false
-  if (s.minRam !== undefined && l.ramGb < s.minRam) return false
-  if (s.minStorage !== undefined && l.storageGb < s.minStorage) return false
+  if (!s.passes(l)) return false
   if (s.terms) for (const t of s.terms) if (!hasTerm(words, l.words, t)) return false
   return true
 }

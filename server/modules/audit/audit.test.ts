@@ -3,7 +3,6 @@
 
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { auditEvents } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { serialKey } from '#server/modules/listing-reviews/listing-reviews.service'
@@ -18,6 +17,7 @@ import {
   signUp,
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
+import { type DealParties, type DealStage, dealAt } from '#server/test/deals'
 import { createProduct } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 
@@ -29,8 +29,6 @@ beforeAll(async () => {
   f = (await buildIdentities(t)).fixtures
 })
 afterAll(() => t?.close())
-
-const GOOD_CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' }
 
 async function call(
   who: { cookie: string },
@@ -46,37 +44,18 @@ async function ok<R extends { statusCode: number; body: string }>(res: R, what: 
   return res
 }
 
-/** A booking of a new listing of `seller`'s by `buyer`, paid with the test card. */
-async function paidBooking(): Promise<string> {
-  const booking = await f.freshBooking()
-  await ok(await call(f.buyer, 'POST', `/api/bookings/${booking.id}/hold`), 'hold')
-  await ok(
-    await call(f.buyer, 'POST', '/api/payments/test', { bookingId: booking.id, card: GOOD_CARD }),
-    'pay',
-  )
-  return booking.id
-}
+/** A new listing of `seller`'s, booked by `buyer`, at `stage`. */
+const deal = (stage: DealStage, extra: Partial<DealParties> = {}) =>
+  dealAt(t, stage, { buyer: f.buyer, seller: f.seller, brand: f.brand, ...extra })
 
 async function disputedDeal(): Promise<string> {
-  const bookingId = await paidBooking()
-  const res = await ok(
-    await call(f.buyer, 'POST', `/api/bookings/${bookingId}/problem`, {
-      reason: 'The battery does not hold a charge.',
-    }),
-    'problem',
-  )
-  return (res.json() as { insertedId: string }).insertedId
+  const { disputeId } = await deal('disputed', { problem: 'The battery does not hold a charge.' })
+  return disputeId ?? ''
 }
 
 /** A published review of `seller` by `buyer`, reported by `otherBuyer`. */
 async function reportedReview(): Promise<string> {
-  const bookingId = await paidBooking()
-  await ok(
-    await call(f.seller, 'PUT', `/api/bookings/${bookingId}/handed-over`, { note: 'At the library' }),
-    'handover',
-  )
-  const checklist = Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true]))
-  await ok(await call(f.buyer, 'PUT', `/api/bookings/${bookingId}/received`, { checklist }), 'received')
+  const bookingId = (await deal('completed', { handoverNote: 'At the library' })).booking.id
   let reviewId = ''
   for (const who of [f.buyer, f.seller]) {
     const res = await ok(

@@ -163,6 +163,11 @@ describe('deal emails', () => {
     expect(emails.find((e) => e.to.includes('bea@'))?.text).toContain(
       'You confirmed you received it as described.',
     )
+    // The seller is told what they receive, net of the fee, beside the price and the fee (5% by default).
+    const toSeller = emails.find((e) => e.to.includes('sam@'))
+    expect(toSeller?.text).toContain('Price $649 · marketplace fee $32.45 · you receive $616.55.')
+    expect(toSeller?.text).not.toContain('The $649 is released to you')
+    expect(emails.find((e) => e.to.includes('bea@'))?.text).not.toContain('marketplace fee')
   })
 
   it('a problem report tells both; a refund and a release each tell both', async () => {

@@ -5,7 +5,7 @@
 // minutes later, several in one email (sendBookedEmail).
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
-import { bookings, products, users } from '#server/db/schema'
+import { bookings, ledgerEntries, ledgerTransactions, products, users } from '#server/db/schema'
 import type { Jobs } from '#server/jobs/jobs'
 import type { Mail } from '#server/mail/mail'
 import { BOOKED_LISTED } from '#server/mail/templates/deal-booked'
@@ -19,7 +19,7 @@ export type DealEmail =
   | { kind: 'completed'; how: 'confirmed' | 'auto' }
   | { kind: 'dispute_opened'; reason: string }
   | { kind: 'dispute_resolved'; outcome: 'refunded' | 'released' }
-  | { kind: 'cancelled'; by: 'seller' | 'admin'; reason: string | null }
+  | { kind: 'cancelled'; by: 'seller' | 'admin' | 'refund'; reason: string | null }
 
 type Sale = {
   id: string
@@ -52,6 +52,24 @@ async function sellerNames(tx: Db, ids: string[]): Promise<Map<string, string>> 
   if (ids.length === 0) return new Map()
   const rows = await tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))
   return new Map(rows.map((r) => [r.id, r.name]))
+}
+
+/** A sale's price and fee as its ledger charge has them (null before it is posted). */
+async function chargeSplit(
+  tx: Db,
+  bookingId: string,
+): Promise<{ priceCents: number; feeCents: number } | null> {
+  const rows = await tx
+    .select({ accountId: ledgerEntries.accountId, amountCents: ledgerEntries.amountCents })
+    .from(ledgerTransactions)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+    .where(and(eq(ledgerTransactions.bookingId, bookingId), eq(ledgerTransactions.kind, 'charge')))
+  const buyers = rows.find((r) => r.accountId === 'buyers')
+  if (!buyers) return null
+  return {
+    priceCents: -buyers.amountCents,
+    feeCents: rows.find((r) => r.accountId === 'held_fees')?.amountCents ?? 0,
+  }
 }
 
 /** Queues the emails of one move of these bookings' deals, in the caller's transaction `tx`. */
@@ -93,14 +111,22 @@ export async function queueDealEmails(
           },
         })
         break
-      case 'completed':
+      case 'completed': {
+        // What the buyer paid and the fee, as the ledger's charge fixed them (docs/decisions/0035).
+        const split = await chargeSplit(tx, sale.id)
+        const paid = split ? { priceCents: split.priceCents, feeCents: split.feeCents } : {}
         for (const [to, role] of [
           [buyer, 'buyer'],
           [seller, 'seller'],
         ] as const) {
-          await mail.queue(tx, { to, template: 'deal-completed', data: { ...base, role, how: email.how } })
+          await mail.queue(tx, {
+            to,
+            template: 'deal-completed',
+            data: { ...base, ...paid, role, how: email.how },
+          })
         }
         break
+      }
       case 'dispute_opened':
         for (const [to, role] of [
           [buyer, 'buyer'],

@@ -1,6 +1,6 @@
 // Favourites: laptops a signed-in user keeps. Each row keeps the price when saved (what "price down from $X"
 // compares with) and the price last told in an alert (server/modules/alerts). Only their owner reads them.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { AlertChoice, Favourite, FavouriteStatus } from '#contract/favourites'
 import type { Db } from '#server/db/client'
 import { brands, emailPreferences, favourites, products, users } from '#server/db/schema'
@@ -127,15 +127,4 @@ export async function setFavouriteAlert(db: Db, userId: string, alert: AlertChoi
     })
     .returning({ id: emailPreferences.userId })
   return rows.length
-}
-
-/** How many people keep each of these listings (for their seller). */
-export async function savedCounts(db: Db, productIds: string[]): Promise<Map<string, number>> {
-  if (productIds.length === 0) return new Map()
-  const rows = await db
-    .select({ productId: favourites.productId, n: sql<number>`count(*)::int` })
-    .from(favourites)
-    .where(inArray(favourites.productId, productIds))
-    .groupBy(favourites.productId)
-  return new Map(rows.map((r) => [r.productId, Number(r.n)]))
 }

@@ -10,6 +10,8 @@ import {
   products,
 } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { reverseSaleTransfer } from '#server/modules/payouts/connect-payouts'
+import type { Connect } from '#server/modules/payouts/stripe-connect'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import { postTransaction } from './ledger'
 
@@ -119,6 +121,8 @@ export async function refundSale(
     note?: string | null
   },
   fee: FeeRule,
+  /** Stripe Connect, to reverse the transfer of a sale whose share was transferred (null in test mode). */
+  connect: Connect | null = null,
 ): Promise<void> {
   const [payment] = await tx
     .select()
@@ -129,6 +133,9 @@ export async function refundSale(
   // A sale paid before the ledger began gets its charge (and completion) written first, so the refund
   // comes out of the right place.
   await postSaleMoney(tx, [sale.bookingId], fee)
+  // The seller's share, if it was transferred to their Stripe account, comes back first (docs/decisions/0046);
+  // in test mode a share paid out stays paid out and the refund leaves the seller's balance below zero.
+  await reverseSaleTransfer(tx, connect, sale.bookingId)
   await refund(payment)
   await tx
     .update(payments)
@@ -160,26 +167,40 @@ export async function refundCompletedSale(
   admin: { id: string },
   bookingId: string,
   fee: FeeRule,
+  connect: Connect | null = null,
 ): Promise<{ productId: string }> {
-  return db.transaction(async (tx) => {
-    const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update')
-    if (!booking) throw notFound('Booking')
-    if (booking.stage !== 'completed') {
-      throw new AppError(
-        'CONFLICT',
-        booking.stage === 'disputed'
-          ? 'This sale is disputed: refund it from its dispute'
+  return db.transaction((tx) => refundCompletedSaleIn(tx, refund, admin, bookingId, fee, connect))
+}
+
+/** `refundCompletedSale` in the caller's transaction (an admin's route writes its audit row in the same one). */
+export async function refundCompletedSaleIn(
+  tx: Db,
+  refund: RefundCall,
+  admin: { id: string },
+  bookingId: string,
+  fee: FeeRule,
+  connect: Connect | null = null,
+): Promise<{ productId: string }> {
+  const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update')
+  if (!booking) throw notFound('Booking')
+  if (booking.stage !== 'completed') {
+    throw new AppError(
+      'CONFLICT',
+      booking.stage === 'disputed'
+        ? 'This sale is disputed: refund it from its dispute'
+        : booking.stage === 'refunded'
+          ? 'This sale is refunded already'
           : 'Only a completed sale can be refunded here',
-      )
-    }
-    await refundSale(
-      tx,
-      refund,
-      { bookingId, actorId: admin.id, reason: 'Refunded by an admin after completion' },
-      fee,
     )
-    return { productId: booking.productId }
-  })
+  }
+  await refundSale(
+    tx,
+    refund,
+    { bookingId, actorId: admin.id, reason: 'Refunded by an admin after completion' },
+    fee,
+    connect,
+  )
+  return { productId: booking.productId }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { PaymentProvider } from './provider'
 
 export type { PaymentProvider }
 
+import { createConnect } from '#server/modules/payouts/stripe-connect'
 import { createStripeClient } from './stripe-client'
 
 async function refundTestPayment(payment: { provider: 'stripe' | 'test' }) {
@@ -31,9 +32,11 @@ export function choosePaymentProvider(config: Config, mail: DealMail): PaymentPr
         throw new AppError('NOT_FOUND', 'Stripe is not configured')
       },
       refund: refundTestPayment,
+      connect: null,
     }
   }
   const stripe = createStripeClient(settings)
+  const connect = createConnect(stripe)
   return {
     describe: () => ({ mode: 'stripe', publishableKey: settings.publishableKey, fee: feeOnTheWire }),
     createIntent: (db, buyer, bookingId) => createStripeIntent(db, stripe, buyer, bookingId),
@@ -41,10 +44,11 @@ export function choosePaymentProvider(config: Config, mail: DealMail): PaymentPr
       throw new AppError('NOT_FOUND', 'Card payments go through Stripe here')
     },
     handleWebhook: (db, rawBody, signature) =>
-      handleStripeWebhook(db, stripe, settings.webhookSecret, rawBody, signature, mail, fee),
+      handleStripeWebhook(db, stripe, settings.webhookSecret, rawBody, signature, mail, fee, connect),
     refund: (payment) =>
       payment.provider === 'stripe'
         ? refundIntent(stripe, payment.transactionId)
         : refundTestPayment(payment),
+    connect,
   }
 }

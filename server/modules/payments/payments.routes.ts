@@ -9,9 +9,11 @@ import {
   PaymentResult,
   TestPayment,
 } from '#contract/payments'
-import { auditedAfter } from '#server/lib/audit'
+import { audited, auditedAfter } from '#server/lib/audit'
 import { errorResponses } from '#server/lib/error-responses'
-import { caller, signedIn } from '#server/lib/guard'
+import { caller, role, signedIn } from '#server/lib/guard'
+import { queueDealEmails } from '#server/modules/bookings/deal-emails'
+import { refundCompletedSaleIn } from '#server/modules/ledger/sales'
 import { cancelSale } from './refunds'
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -91,6 +93,35 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         mail,
         config.payouts.fee,
       )
+      return { acknowledged: true, modifiedCount }
+    },
+  )
+
+  app.post(
+    '/bookings/:id/refund',
+    {
+      config: { guard: role('admin'), audit: 'sale.refund' },
+      schema: {
+        tags: ['bookings'],
+        summary:
+          "Admin: refund a completed sale to its buyer; the seller's share comes back (Stripe: the transfer is reversed; test mode: their balance goes below zero until their next sales)",
+        params: IdParams,
+        response: { 200: Modified, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await audited(req, `booking:${req.params.id}`, async (tx) => {
+        await refundCompletedSaleIn(
+          tx,
+          (payment) => provider.refund(payment),
+          caller(req),
+          req.params.id,
+          config.payouts.fee,
+          provider.connect,
+        )
+        await queueDealEmails(tx, mail, req.params.id, { kind: 'cancelled', by: 'refund', reason: null })
+        return 1
+      })
       return { acknowledged: true, modifiedCount }
     },
   )

@@ -18,6 +18,8 @@ import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-em
 import { holderOf } from '#server/modules/bookings/hold.service'
 import { postSaleMoney } from '#server/modules/ledger/sales'
 import { closeOffersOnSale } from '#server/modules/offers/offers.jobs'
+import { handleConnectEvent } from '#server/modules/payouts/connect-payouts'
+import type { Connect } from '#server/modules/payouts/stripe-connect'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import type { WebhookOutcome } from './provider'
 import { testCardOutcome } from './test-processor'
@@ -235,9 +237,9 @@ export async function handleStripeWebhook(
   signature: string | undefined,
   mail: DealMail,
   fee: FeeRule,
+  connect: Connect | null = null,
 ): Promise<WebhookOutcome> {
-  const outcome = await settleStripeEvent(db, stripe, webhookSecret, rawBody, signature, mail, fee)
-  return outcome
+  return settleStripeEvent(db, stripe, webhookSecret, rawBody, signature, mail, fee, connect)
 }
 
 async function settleStripeEvent(
@@ -248,6 +250,7 @@ async function settleStripeEvent(
   signature: string | undefined,
   mail: DealMail,
   fee: FeeRule,
+  connect: Connect | null,
 ): Promise<WebhookOutcome> {
   let event: Stripe.Event
   try {
@@ -262,6 +265,11 @@ async function settleStripeEvent(
       .onConflictDoNothing()
       .returning({ id: paymentEvents.id })
     if (fresh.length === 0) return 'duplicate'
+    // Connect: a seller's account changed, or a payout to a seller's bank landed or failed.
+    if (connect) {
+      const handled = await handleConnectEvent(tx, connect, event, mail)
+      if (handled) return handled
+    }
     if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed')
       return 'ignored'
 

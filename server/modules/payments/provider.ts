@@ -3,8 +3,9 @@
 import type { PaymentConfig } from '#contract/payments'
 import type { Db } from '#server/db/client'
 import type { SessionUser } from '#server/lib/session'
+import type { Connect } from '#server/modules/payouts/stripe-connect'
 
-export type WebhookOutcome = 'paid' | 'duplicate' | 'refunded' | 'failed' | 'ignored'
+export type WebhookOutcome = 'paid' | 'duplicate' | 'refunded' | 'failed' | 'ignored' | 'updated'
 
 /**
  * How cards are taken here, chosen once from the configuration: Stripe when its keys are set, else the
@@ -29,4 +30,6 @@ export type PaymentProvider = {
    * test processor, Stripe's refund call for a PaymentIntent (idempotent, so a retry refunds once).
    */
   refund(payment: { provider: 'stripe' | 'test'; transactionId: string }): Promise<void>
+  /** Stripe Connect (sellers' accounts, transfers, reversals, payouts), or null in test mode. */
+  connect: Connect | null
 }

@@ -5,6 +5,8 @@ import type { Db } from '#server/db/client'
 import { payoutAccounts } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
+import { setUpConnectAccount } from './connect-payouts'
+import type { Connect } from './stripe-connect'
 
 /** Stripe's documented test account number that fails at payout (with routing 110000000). */
 export const FAILING_TEST_ACCOUNT = '000111111116'
@@ -69,17 +71,19 @@ export async function setUpTestPayoutAccount(
 }
 
 /**
- * `POST /api/payouts/account`: in test mode the bank account, enabled at once; with Stripe, the Connect
- * onboarding link (not built yet: refused with 409 so nothing pretends to work).
+ * `POST /api/payouts/account`: in test mode the bank account, enabled at once; with Stripe, the seller's Connect
+ * Express account (made once) and its onboarding link; the account's status follows Stripe's `account.updated`.
  */
 export async function setUpPayoutAccount(
   db: Db,
   config: Config,
   seller: SessionUser,
   body: Record<string, unknown>,
+  connect: Connect | null,
 ): Promise<{ url: string }> {
   if (config.stripe) {
-    throw new AppError('CONFLICT', 'Payouts through Stripe Connect are not available yet')
+    if (!connect) throw new AppError('CONFLICT', 'Payouts through Stripe Connect are not available here')
+    return setUpConnectAccount(db, connect, config.publicUrl, seller)
   }
   return setUpTestPayoutAccount(db, seller, body, config.publicUrl)
 }

@@ -6,7 +6,7 @@ import { getEarnings } from './earnings'
 import { getPayoutAccount, setUpPayoutAccount } from './payout-accounts'
 
 export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.ctx
+  const { db, config, payments } = app.ctx
 
   app.get(
     '/payouts/account',
@@ -33,7 +33,7 @@ export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: OnboardingAnswer, ...ERRORS },
       },
     },
-    async (req) => setUpPayoutAccount(db, config, caller(req), req.body),
+    async (req) => setUpPayoutAccount(db, config, caller(req), req.body, payments.connect),
   )
 
   app.get(

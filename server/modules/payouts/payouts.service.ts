@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm'
+import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '#server/app-context'
-import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { payoutAccounts, payoutReminders, payouts } from '#server/db/schema'
-import type { Jobs } from '#server/jobs/jobs'
-import type { Mail } from '#server/mail/mail'
 import { balanceOf, postTransaction, rowsOf } from '#server/modules/ledger/ledger'
+import { payOutConnectSeller } from './connect-payouts'
+import type { PayoutDeps } from './payout-deps'
+import { finishStalePayouts, reconcile } from './reconcile'
 
 // Payouts (docs/decisions/0035): every PAYOUT_INTERVAL_SECONDS a run moves each seller's available balance,
 // when it is at least PAYOUT_MINIMUM_CENTS and their payout account is enabled, into a payout. In test mode
@@ -16,7 +17,7 @@ import { balanceOf, postTransaction, rowsOf } from '#server/modules/ledger/ledge
 // second run waits for the lock and finds the balance already moved. The database also refuses a second
 // payout of a seller while one is `pending` (a partial unique index).
 
-export type PayoutDeps = { db: Db; mail: Pick<Mail, 'queue'>; jobs: Pick<Jobs, 'send'>; config: Config }
+export type { PayoutDeps }
 
 const REMINDER_DAYS = 7
 /** Sellers paid at once on PostgreSQL (the pool holds 10 connections). */
@@ -49,9 +50,11 @@ export async function runPayouts(
   let count = 0
   let amountCents = 0
   let reminded = 0
+  const connect = deps.payments?.connect ?? null
+  // A transfer made by a run that died before recording it is found (or made again under the same key) first.
+  if (connect) await finishStalePayouts(deps, connect)
   // Sellers are paid side by side on PostgreSQL (each under its own lock); the embedded database has one
   // connection, so there one at a time.
-  // With Stripe, payout setup is not available yet, so nobody is asked to set it up.
   let next = 0
   const worker = async () => {
     for (let c = candidates[next++]; c; c = candidates[next++]) {
@@ -61,7 +64,7 @@ export async function runPayouts(
           count++
           amountCents += paid.amountCents
         }
-      } else if (!deps.config.stripe && (await remindToSetUp(deps, c.seller_id, Number(c.balance)))) {
+      } else if (await remindToSetUp(deps, c.seller_id, Number(c.balance))) {
         reminded++
       }
     }
@@ -76,10 +79,18 @@ export async function payOutSeller(
   sellerId: string,
 ): Promise<{ payoutId: string; amountCents: number } | null> {
   const { testPayoutSeconds, minimumCents } = deps.config.payouts
+  const [current] = await deps.db
+    .select({ provider: payoutAccounts.provider })
+    .from(payoutAccounts)
+    .where(eq(payoutAccounts.sellerId, sellerId))
+  if (current?.provider === 'stripe') {
+    const connect = deps.payments?.connect
+    return connect ? payOutConnectSeller(deps, connect, sellerId) : null
+  }
   return deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payout:${sellerId}`}, 0))`)
     const [account] = await tx.select().from(payoutAccounts).where(eq(payoutAccounts.sellerId, sellerId))
-    if (account?.status !== 'enabled') return null
+    if (account?.status !== 'enabled' || account.provider !== 'test') return null
     const available = await balanceOf(tx, { kind: 'available', sellerId })
     if (available < minimumCents) return null
     const test = account.provider === 'test'
@@ -192,9 +203,12 @@ async function remindToSetUp(deps: PayoutDeps, sellerId: string, amountCents: nu
 /**
  * The jobs: `payouts.run` runs every PAYOUT_INTERVAL_SECONDS (each run queues the next at the next multiple of
  * the interval; a minute's `payouts.tick` queues one when none waits, so a lost run is made up), and
- * `payouts.settle` lands a test-mode payout.
+ * `payouts.settle` lands a test-mode payout, `payouts.reconcile` checks the ledger against the processor daily.
  */
-export function registerPayoutJobs(ctx: Pick<AppContext, 'db' | 'mail' | 'config' | 'jobs'>) {
+export function registerPayoutJobs(
+  ctx: Pick<AppContext, 'db' | 'mail' | 'config' | 'jobs' | 'payments'>,
+  log?: Pick<FastifyBaseLogger, 'warn' | 'info'>,
+) {
   const deps: PayoutDeps = ctx
   const interval = ctx.config.payouts.intervalSeconds
   const queueNextRun = () => {
@@ -213,6 +227,10 @@ export function registerPayoutJobs(ctx: Pick<AppContext, 'db' | 'mail' | 'config
     await queueNextRun()
   })
   ctx.jobs.schedule('payouts.tick', '* * * * *')
+  ctx.jobs.work('payouts.reconcile', async () => {
+    await reconcile(deps, log)
+  })
+  ctx.jobs.schedule('payouts.reconcile', '41 4 * * *')
   ctx.jobs.work('payouts.settle', async (job) => {
     await settleTestPayout(deps, job.data.payoutId, job.data.fails)
   })

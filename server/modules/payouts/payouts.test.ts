@@ -12,14 +12,8 @@ import { payoutAccounts, payouts } from '#server/db/schema'
 import { refundCompletedSale } from '#server/modules/ledger/sales'
 import { choosePaymentProvider } from '#server/modules/payments/payment-provider'
 import { bearerFor } from '#server/test/auth-helpers'
-import {
-  type BrandRow,
-  createBooking,
-  createBrand,
-  createProduct,
-  createUser,
-  type UserRow,
-} from '#server/test/factories'
+import { dealAt } from '#server/test/deals'
+import { type BrandRow, createBrand, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { payOutSeller, runPayouts, settleTestPayout } from './payouts.service'
 
@@ -68,21 +62,7 @@ async function earnings(seller: UserRow) {
 
 /** A sale of `seller`'s laptop at `priceCents`, paid by card, optionally handed over and confirmed. */
 async function sale(seller: UserRow, priceCents: number, upTo: 'paid' | 'completed' = 'completed') {
-  const product = await createProduct(t.db, { seller, brand, resalePriceCents: priceCents })
-  const booking = await createBooking(t.db, { buyer, product })
-  expect((await call('POST', `/api/bookings/${booking.id}/hold`, buyer)).statusCode).toBe(200)
-  const paid = await call('POST', '/api/payments/test', buyer, {
-    bookingId: booking.id,
-    card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
-  })
-  expect(paid.statusCode).toBe(200)
-  if (upTo === 'completed') {
-    expect((await call('PUT', `/api/bookings/${booking.id}/handed-over`, seller, {})).statusCode).toBe(200)
-    expect((await call('PUT', `/api/bookings/${booking.id}/received`, buyer, ALL_TICKED)).statusCode).toBe(
-      200,
-    )
-  }
-  return booking
+  return (await dealAt(t, upTo, { buyer, seller, brand, priceCents })).booking
 }
 
 const deps = () => ({ db: t.db, mail: t.app.ctx.mail, jobs: t.app.ctx.jobs, config: t.app.ctx.config })

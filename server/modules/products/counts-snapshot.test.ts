@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchResult } from '#contract/search'
-import { openDatabase } from '#server/db/client'
+import { openDatabase } from '#server/database'
 import { products } from '#server/db/schema'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'

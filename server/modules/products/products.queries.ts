@@ -1,18 +1,18 @@
-import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { isBatteryReportOld } from '#contract/battery-reports'
 import type { ListPageQuery } from '#contract/paging'
 import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
-import type { Product } from '#contract/products'
+import { PLACEHOLDER_IMAGE, type Product } from '#contract/products'
 import type { Db } from '#server/db/client'
-import { brands, productHolds, productImages, products, users } from '#server/db/schema'
-import { sellerRatingSql, toSellerRating } from '#server/modules/reviews/seller-rating'
+import { brands, favourites, productHolds, productImages, products, users } from '#server/db/schema'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
 import { viewTotal } from './listing-facts'
 import { readListingPage } from './listing-feed'
 import { isOnSale, limitOffset, listPaging, type PagedList, rowsOf } from './paging'
+import { sellerRatingSql, toSellerRating } from './seller-rating'
 
-export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
+export { PLACEHOLDER_IMAGE }
 
 /** The card-size URL of a listing's first photo, or null when it has none. */
 export const firstPhotoUrl = sql<string | null>`(select ${productImages.cardUrl} from ${productImages}
@@ -299,4 +299,15 @@ export async function findBrandProducts(
       : sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),
   )
   return { ...page, items: page.items.map(toProduct) }
+}
+
+/** How many people keep each of these listings (for their seller). */
+export async function savedCounts(db: Db, productIds: string[]): Promise<Map<string, number>> {
+  if (productIds.length === 0) return new Map()
+  const rows = await db
+    .select({ productId: favourites.productId, n: sql<number>`count(*)::int` })
+    .from(favourites)
+    .where(inArray(favourites.productId, productIds))
+    .groupBy(favourites.productId)
+  return new Map(rows.map((r) => [r.productId, Number(r.n)]))
 }

@@ -12,7 +12,6 @@ import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.j
 import { keepReportedBattery } from '#server/modules/battery-reports/battery-reports.service'
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
-import { savedCounts } from '#server/modules/favourites/favourites.service'
 import {
   assertNotStolen,
   reviewOfEdit,
@@ -23,7 +22,7 @@ import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers/of
 import type { FetchOutsideImage } from '#server/modules/uploads/outside-image'
 import { createUpload } from '#server/modules/uploads/uploads.service'
 import { countUpTo, listPaging, type PagedList } from './paging'
-import { reviewFields, selectPageRows, toProduct } from './products.queries'
+import { reviewFields, savedCounts, selectPageRows, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect
 type Photo = { cardUrl: string; detailUrl: string }

@@ -1,4 +1,4 @@
-import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, gte, type SQL, sql } from 'drizzle-orm'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import {
   BATTERY_FACET_PCT,
@@ -14,6 +14,7 @@ import {
 } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products } from '#server/db/schema'
+import { facetConditions, plainConditions } from '#server/modules/search/filters'
 import {
   type CountQuery,
   type CountsSnapshot,
@@ -191,31 +192,11 @@ const relevanceTier = (m: TextMatch) =>
 // ---------------------------------------------------------------------------------------------
 
 type FacetName = Exclude<keyof Facets, 'posted_within' | 'battery'>
-type FilterName = FacetName | 'posted_within' | 'battery'
-const cents = (dollars: number) => Math.round(dollars * 100)
+type FilterName = keyof Facets
 const batteryAtLeast = (pct: number) => gte(products.batteryHealthPct, pct)
 
-function facetFilters(q: SearchQuery): Record<FilterName, SQL | undefined> {
-  return {
-    brand: q.brand ? inArray(products.brandId, q.brand) : undefined,
-    condition: q.condition ? inArray(products.condition, q.condition) : undefined,
-    ram: q.ram ? inArray(products.ramGb, q.ram) : undefined,
-    storage: q.storage ? inArray(products.storageGb, q.storage) : undefined,
-    screen: q.screen
-      ? or(
-          ...q.screen.map((s) =>
-            and(gte(products.screenInches, s), sql`${products.screenInches} < ${s + 1}`),
-          ),
-        )
-      : undefined,
-    processor: q.processor ? inArray(products.processorFamily, q.processor) : undefined,
-    posted_within:
-      q.posted_within !== undefined
-        ? sql`${products.postedOn} >= (select now() - make_interval(days => ${q.posted_within}))`
-        : undefined,
-    battery: q.min_battery_pct !== undefined ? gte(products.batteryHealthPct, q.min_battery_pct) : undefined,
-  }
-}
+/** Each facet's filter (undefined when not set), from the one table of filters (server/modules/search/filters.ts). */
+const facetFilters = (q: SearchQuery): Record<FilterName, SQL | undefined> => facetConditions(q)
 
 /**
  * The request's filters as a sum over `listing_counts` (one row per combination of facet values, with its count),
@@ -243,13 +224,7 @@ function allFilters(filters: Record<string, SQL | undefined>, skip?: string): SQ
 
 /** Available listings matching `where` on listing_counts, summed. */
 function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
-  const parts: (SQL | undefined)[] = [isOnSale]
-  if (text) parts.push(textCondition(text))
-  if (q.min_price !== undefined) parts.push(gte(products.resalePriceCents, cents(q.min_price)))
-  if (q.max_price !== undefined) parts.push(lte(products.resalePriceCents, cents(q.max_price)))
-  if (q.min_ram_gb !== undefined) parts.push(gte(products.ramGb, q.min_ram_gb))
-  if (q.min_storage_gb !== undefined) parts.push(gte(products.storageGb, q.min_storage_gb))
-  return and(...parts) as SQL
+  return and(isOnSale, text ? textCondition(text) : undefined, ...plainConditions(q)) as SQL
 }
 
 /**

@@ -1,31 +1,16 @@
 // A saved search's query: the `/productcard` query string parsed by the search's own rules, kept in one
 // canonical spelling (so saving the same search twice finds the first), and described in words.
-import { PROCESSOR_FAMILY_LABELS, type ProcessorFamily, SearchQuery } from '#contract/search'
+import { SearchQuery } from '#contract/search'
 import { AppError } from '#server/lib/errors'
+import { describeEach, FILTER_KEYS, type SavedFilters } from '#server/modules/search/filters'
 
-/** What a saved search keeps: the filters (paging, facets and the page's own markers dropped). */
-export type SavedFilters = Omit<SearchQuery, 'page' | 'page_size' | 'limit' | 'cursor' | 'facets'>
+export type { SavedFilters }
 
 /** Parameters of the page that are not filters: dropped before parsing. */
 const NOT_FILTERS = new Set(['page', 'page_size', 'limit', 'cursor', 'facets', 'saved_search'])
 
-/** The order the canonical query lists its filters in. */
-const ORDER = [
-  'q',
-  'brand',
-  'condition',
-  'min_price',
-  'max_price',
-  'ram',
-  'storage',
-  'screen',
-  'processor',
-  'min_battery_pct',
-  'min_ram_gb',
-  'min_storage_gb',
-  'posted_within',
-  'sort',
-] as const satisfies readonly (keyof SavedFilters)[]
+/** The order the canonical query lists its filters in: the text, the table's filters in its order, the sort. */
+const ORDER = ['q', ...FILTER_KEYS, 'sort'] as const satisfies readonly (keyof SavedFilters)[]
 
 export type ParsedQuery = { filters: SavedFilters; query: string }
 
@@ -63,28 +48,8 @@ export function canonicalQuery(filters: SavedFilters): string {
   return out.toString()
 }
 
-const money = (dollars: number) => `$${dollars.toLocaleString('en-US', { maximumFractionDigits: 2 })}`
-const storage = (gb: number) => (gb >= 1024 && gb % 1024 === 0 ? `${gb / 1024} TB` : `${gb} GB`)
-
 /** "“thinkpad” · Dell · Good · up to $600 · 16 GB RAM": what a saved search looks for, in words. */
 export function describeFilters(filters: SavedFilters, brandNames: Map<string, string>): string {
-  const parts: string[] = []
-  if (filters.q) parts.push(`“${filters.q}”`)
-  if (filters.brand) parts.push(filters.brand.map((id) => brandNames.get(id) ?? 'a brand').join(' or '))
-  if (filters.condition) parts.push(filters.condition.join(' or '))
-  const { min_price: min, max_price: max } = filters
-  if (min !== undefined && max !== undefined) parts.push(`${money(min)}–${money(max)}`)
-  else if (max !== undefined) parts.push(`up to ${money(max)}`)
-  else if (min !== undefined) parts.push(`from ${money(min)}`)
-  if (filters.ram) parts.push(`${filters.ram.join(' or ')} GB RAM`)
-  if (filters.storage) parts.push(filters.storage.map(storage).join(' or '))
-  if (filters.screen) parts.push(`${filters.screen.join(' or ')}-inch`)
-  if (filters.processor) {
-    parts.push(filters.processor.map((p) => PROCESSOR_FAMILY_LABELS[p as ProcessorFamily]).join(' or '))
-  }
-  if (filters.min_battery_pct !== undefined) parts.push(`Battery ${filters.min_battery_pct}% or more`)
-  if (filters.min_ram_gb !== undefined) parts.push(`at least ${filters.min_ram_gb} GB RAM`)
-  if (filters.min_storage_gb !== undefined) parts.push(`at least ${storage(filters.min_storage_gb)}`)
-  if (filters.posted_within !== undefined) parts.push(`posted within ${filters.posted_within} days`)
+  const parts = [...(filters.q ? [`“${filters.q}”`] : []), ...describeEach(filters, brandNames)]
   return parts.length > 0 ? parts.join(' · ') : 'All laptops'
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { isbot } from 'isbot'
 import type { Db } from '#server/db/client'
 import type { CounterStore } from '#server/lib/rate-limit'
+import { redisFrom } from '#server/lib/redis'
 
 // Page views of listings, counted cheaply: one row per listing per day (product_views), a visitor counted
 // once a day per listing, known bots ignored, and the counts written in one statement every few seconds
@@ -48,11 +49,12 @@ class MemorySeen implements SeenStore {
 
 class RedisSeen implements SeenStore {
   private readonly redis: Redis
+  private readonly owned: boolean
   constructor(
-    url: string,
+    from: Redis | string,
     private readonly prefix: string,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2 })
+    ;({ redis: this.redis, owned: this.owned } = redisFrom(from))
   }
   async firstToday(day: string, key: string) {
     // Kept a little past the day's end, so a view just before midnight is not counted twice.
@@ -60,7 +62,7 @@ class RedisSeen implements SeenStore {
     return set === 'OK'
   }
   async close() {
-    await this.redis.quit()
+    if (this.owned) await this.redis.quit()
   }
 }
 
@@ -75,7 +77,8 @@ export class ViewCounter {
   constructor(
     private readonly db: Db,
     opts: {
-      redisUrl?: string
+      /** Redis (the app's client, or a URL to open one) for "seen today" shared by every instance. */
+      redis?: Redis | string
       redisKeyPrefix?: string
       flushEveryMs?: number
       onError?: (err: unknown) => void
@@ -86,8 +89,8 @@ export class ViewCounter {
   ) {
     this.perAddressPerDay = opts.perAddressPerDay ?? 0
     this.counters = opts.counters
-    this.seen = opts.redisUrl
-      ? new RedisSeen(opts.redisUrl, `${opts.redisKeyPrefix ?? 'lm:'}views:`)
+    this.seen = opts.redis
+      ? new RedisSeen(opts.redis, `${opts.redisKeyPrefix ?? 'lm:'}views:`)
       : new MemorySeen()
     this.timer = setInterval(() => {
       this.flush().catch((err) => opts.onError?.(err))

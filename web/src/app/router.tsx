@@ -37,12 +37,12 @@ const AdvertisePage = lazyPage(() =>
   import('../features/products/advertise-page').then((m) => m.AdvertisePage),
 )
 const CategoryPage = lazy(() =>
-  import('../features/brands/category-page').then((m) => ({ default: m.CategoryPage })),
+  import('../features/products/category-page').then((m) => ({ default: m.CategoryPage })),
 )
 const ProductDetailPage = lazyPage(() =>
   import('../features/products/product-detail-page').then((m) => m.ProductDetailPage),
 )
-const SellerPage = lazyPage(() => import('../features/sellers/seller-page').then((m) => m.SellerPage))
+const SellerPage = lazyPage(() => import('../features/products/seller-page').then((m) => m.SellerPage))
 const AboutPage = lazyPage(() => import('../features/info/about-page').then((m) => m.AboutPage))
 const ContactPage = lazyPage(() => import('../features/info/contact-page').then((m) => m.ContactPage))
 const TermsPage = lazyPage(() => import('../features/info/terms-page').then((m) => m.TermsPage))
@@ -65,7 +65,9 @@ const AuditLogPage = lazy(() =>
   import('../features/admin/audit-log-page').then((m) => ({ default: m.AuditLogPage })),
 )
 // The guard loads with the dashboard, not with the home page.
-const RequireAuth = lazy(() => import('./require-auth').then((m) => ({ default: m.RequireAuth })))
+const RequireAuth = lazy(() =>
+  import('../features/auth/require-auth').then((m) => ({ default: m.RequireAuth })),
+)
 const DashboardLayout = lazy(() =>
   import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })),
 )
@@ -112,7 +114,7 @@ const MessagesPage = lazy(() =>
   import('../features/messages/messages-page').then((m) => ({ default: m.MessagesPage })),
 )
 const ConversationPage = lazy(() =>
-  import('../features/messages/conversation-page').then((m) => ({ default: m.ConversationPage })),
+  import('../features/buying/conversation-page').then((m) => ({ default: m.ConversationPage })),
 )
 const OffersPage = lazy(() =>
   import('../features/offers/offers-page').then((m) => ({ default: m.OffersPage })),
@@ -168,7 +170,14 @@ export function AppRoutes() {
         <Route path="blog" element={<BlogPage />} />
         <Route path="productcard" element={<BrowsePage />} />
         <Route path="advertise" element={<AdvertisePage />} />
-        <Route path="category/:id" element={<CategoryPage />} />
+        <Route
+          path="category/:id"
+          element={
+            <RequireAuth>
+              <CategoryPage />
+            </RequireAuth>
+          }
+        />
         <Route path="products/:id" element={<ProductDetailPage />} />
         <Route path="sellers/:id" element={<SellerPage />} />
         <Route path="login" element={<LoginPage />} />

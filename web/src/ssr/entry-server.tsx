@@ -180,7 +180,7 @@ const PAGES: PublicPage[] = [
   },
   {
     path: '/sellers/:id',
-    module: 'src/features/sellers/seller-page.tsx',
+    module: 'src/features/products/seller-page.tsx',
     load: async (client, data, params) => {
       const id = params.id ?? ''
       const found = await data.seller(id)

@@ -1,6 +1,6 @@
 import type { Product } from '#contract/products'
 import type { SellerPage } from '#contract/reviews'
-import { GALLERY_SIZES, photoSrcSet } from '../features/products/product-image'
+import { GALLERY_SIZES, photoSrcSet } from '../components/product/product-image'
 import { formatMoney, formatStorage } from '../lib/format'
 
 /** What goes into `<head>` for one page: its own title, description, canonical URL and share tags. */

@@ -9,6 +9,9 @@ import type { Product } from '#contract/products'
 import { routerBindings } from '../app/router-bindings'
 import { BindingsProvider } from '../lib/bindings'
 
+/** The router's bindings, for tests that build their own providers (features do not reach into app/). */
+export { routerBindings }
+
 /** A JSON answer with the given status (200 unless said) and extra headers. */
 export function jsonResponse(
   body: unknown,

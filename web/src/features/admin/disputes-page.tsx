@@ -3,18 +3,18 @@ import { Link } from 'react-router'
 import type { BookingEvent, Dispute } from '#contract/bookings'
 import { checkLabel, HANDOVER_CHECKS } from '#contract/handover'
 import { paths } from '#contract/pages'
-import { LoadFailed } from '../../components/query-state'
+import { ProductImage } from '../../components/product/product-image'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
+import { ListSkeleton } from '../../components/ui/list-skeleton'
 import { PageHeader } from '../../components/ui/page-header'
-import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney, formatTime } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { StageBadge } from '../buying/deal-stage'
-import { ConversationTranscript } from '../messages/conversation-transcript'
-import { ProductImage } from '../products/product-image'
+import { StageBadge } from '../buying'
+import { ConversationTranscript } from '../messages'
 import { type DisputeAction, useOpenDisputes, useResolveDispute } from './disputes-api'
 
 /** How each step of a sale reads in its history. */
@@ -64,41 +64,30 @@ export function DisputesPage() {
       <PageHeader title="Disputes">
         <p>Problems buyers reported with a paid sale. Refund the buyer, or release the sale to the seller.</p>
       </PageHeader>
-      {disputes.isPending ? (
-        <ul className="space-y-4" aria-label="Loading disputes">
-          {[0, 1].map((n) => (
-            <li key={n} className="flex gap-4 rounded-xl border border-slate-200 bg-white p-4">
-              <Skeleton className="aspect-[4/3] w-28 shrink-0" />
-              <div className="flex-1 space-y-2">
-                <Skeleton className="h-5 w-1/2" />
-                <Skeleton className="h-4 w-full" />
-              </div>
-            </li>
-          ))}
-        </ul>
-      ) : disputes.isError ? (
-        <LoadFailed
-          title="Could not load the disputes"
-          error={disputes.error}
-          onRetry={() => disputes.refetch()}
-        />
-      ) : disputes.data.length === 0 ? (
-        <Alert title="No open disputes">
-          <p>When a buyer reports a problem with a sale, it shows here for you to settle.</p>
-        </Alert>
-      ) : (
-        <ul className="space-y-4">
-          {disputes.data.map((dispute) => (
-            <li key={dispute._id}>
-              <DisputeCard
-                dispute={dispute}
-                isBusy={resolve.isPending && resolve.variables?.dispute._id === dispute._id}
-                onAsk={(action) => setQuestion({ dispute, action })}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={disputes}
+        errorTitle="Could not load the disputes"
+        loading={<ListSkeleton label="Loading disputes" />}
+        empty={
+          <Alert title="No open disputes">
+            <p>When a buyer reports a problem with a sale, it shows here for you to settle.</p>
+          </Alert>
+        }
+      >
+        {(data) => (
+          <ul className="space-y-4">
+            {data.map((dispute) => (
+              <li key={dispute._id}>
+                <DisputeCard
+                  dispute={dispute}
+                  isBusy={resolve.isPending && resolve.variables?.dispute._id === dispute._id}
+                  onAsk={(action) => setQuestion({ dispute, action })}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
 
       {question ? (
         <ConfirmDialog

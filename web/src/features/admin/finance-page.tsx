@@ -4,7 +4,7 @@ import { Badge } from '../../components/ui/badge'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { formatDate, formatMoney, formatSignedMoney } from '../../lib/format'
-import { useFinance } from '../earnings/earnings-api'
+import { useFinance } from '../earnings'
 
 function Figure({ label, cents, note }: { label: string; cents: number; note?: string }) {
   return (

@@ -2,18 +2,18 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { type ListingReview, REVIEW_FLAG_TEXT, RejectListingBody } from '#contract/listing-reviews'
 import { paths } from '#contract/pages'
-import { LoadFailed } from '../../components/query-state'
+import { ProductImage } from '../../components/product/product-image'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { FormField } from '../../components/ui/form-field'
+import { ListSkeleton } from '../../components/ui/list-skeleton'
 import { PageHeader } from '../../components/ui/page-header'
-import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { ProductImage } from '../products/product-image'
 import { useDecideListingReview, useListingReviews } from './listing-reviews-api'
 
 /**
@@ -82,161 +82,151 @@ export function ListingReviewsPage() {
           {counts ? ` ${counts.pending} waiting, ${counts.flagged} flagged for their serial number.` : ''}
         </p>
       </PageHeader>
-      {queue.isPending ? (
-        <ul className="space-y-4" aria-label="Loading the review queue">
-          {[0, 1].map((n) => (
-            <li key={n} className="flex gap-4 rounded-xl border border-slate-200 bg-white p-4">
-              <Skeleton className="aspect-[4/3] w-28 shrink-0" />
-              <div className="flex-1 space-y-2">
-                <Skeleton className="h-5 w-1/2" />
-                <Skeleton className="h-4 w-full" />
-              </div>
-            </li>
-          ))}
-        </ul>
-      ) : queue.isError ? (
-        <LoadFailed
-          title="Could not load the review queue"
-          error={queue.error}
-          onRetry={() => queue.refetch()}
-        />
-      ) : queue.data.items.length === 0 ? (
-        <Alert title="Nothing to review">
-          <p>Listings waiting for review show here.</p>
-        </Alert>
-      ) : (
-        <ul className="space-y-4">
-          {queue.data.items.map((item) => {
-            const isBusy = decide.isPending && decide.variables?.id === item._id
-            return (
-              <li key={item._id}>
-                <article
-                  aria-labelledby={`review-${item._id}`}
-                  className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row"
-                >
-                  <Link to={paths.product(item._id)} className="shrink-0 self-start">
-                    <ProductImage
-                      src={item.img}
-                      alt={item.name}
-                      width={160}
-                      height={120}
-                      className="aspect-[4/3] w-full rounded-lg bg-slate-100 object-cover sm:w-40"
-                    />
-                  </Link>
-                  <div className="min-w-0 flex-1 space-y-2">
-                    <h2 id={`review-${item._id}`} className="font-semibold text-lg text-slate-900">
-                      <Link to={paths.product(item._id)} className="hover:text-accent hover:underline">
-                        {item.name}
-                      </Link>
-                    </h2>
-                    <p className="flex flex-wrap gap-1.5">
-                      {item.review_flags.map((flag) => (
-                        <Badge
-                          key={flag}
-                          tone={flag === 'duplicate_serial' ? 'neutral' : 'muted'}
-                          className={flag === 'duplicate_serial' ? 'bg-red-700' : undefined}
-                        >
-                          {REVIEW_FLAG_TEXT[flag]}
-                        </Badge>
-                      ))}
-                      {item.serial_stolen ? (
-                        <Badge tone="neutral" className="bg-red-700">
-                          Serial reported stolen
-                        </Badge>
+      <QueryState
+        query={queue}
+        errorTitle="Could not load the review queue"
+        loading={<ListSkeleton label="Loading the review queue" />}
+        empty={
+          <Alert title="Nothing to review">
+            <p>Listings waiting for review show here.</p>
+          </Alert>
+        }
+        isEmpty={(d) => d.items.length === 0}
+      >
+        {(data) => (
+          <ul className="space-y-4">
+            {data.items.map((item) => {
+              const isBusy = decide.isPending && decide.variables?.id === item._id
+              return (
+                <li key={item._id}>
+                  <article
+                    aria-labelledby={`review-${item._id}`}
+                    className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row"
+                  >
+                    <Link to={paths.product(item._id)} className="shrink-0 self-start">
+                      <ProductImage
+                        src={item.img}
+                        alt={item.name}
+                        width={160}
+                        height={120}
+                        className="aspect-[4/3] w-full rounded-lg bg-slate-100 object-cover sm:w-40"
+                      />
+                    </Link>
+                    <div className="min-w-0 flex-1 space-y-2">
+                      <h2 id={`review-${item._id}`} className="font-semibold text-lg text-slate-900">
+                        <Link to={paths.product(item._id)} className="hover:text-accent hover:underline">
+                          {item.name}
+                        </Link>
+                      </h2>
+                      <p className="flex flex-wrap gap-1.5">
+                        {item.review_flags.map((flag) => (
+                          <Badge
+                            key={flag}
+                            tone={flag === 'duplicate_serial' ? 'neutral' : 'muted'}
+                            className={flag === 'duplicate_serial' ? 'bg-red-700' : undefined}
+                          >
+                            {REVIEW_FLAG_TEXT[flag]}
+                          </Badge>
+                        ))}
+                        {item.serial_stolen ? (
+                          <Badge tone="neutral" className="bg-red-700">
+                            Serial reported stolen
+                          </Badge>
+                        ) : null}
+                      </p>
+                      <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-slate-700 text-sm sm:grid-cols-2">
+                        <div>
+                          <dt className="inline font-medium text-slate-900">Seller: </dt>
+                          <dd className="inline break-all">
+                            {item.seller_name} ({item.seller_email})
+                          </dd>
+                        </div>
+                        <div>
+                          <dt className="inline font-medium text-slate-900">Price: </dt>
+                          <dd className="inline">
+                            {formatMoney(item.resale_price_cents)} · {item.condition}
+                          </dd>
+                        </div>
+                        <div>
+                          <dt className="inline font-medium text-slate-900">Serial: </dt>
+                          <dd className="inline">
+                            {item.serial_last4 ? `ends with ${item.serial_last4}` : 'not given'}
+                          </dd>
+                        </div>
+                        <div>
+                          <dt className="inline font-medium text-slate-900">Battery: </dt>
+                          <dd className="inline">
+                            {item.battery_health_pct === null
+                              ? 'not reported'
+                              : `${item.battery_health_pct}% ${item.battery_verified ? '(read from its report)' : '(typed)'}`}
+                          </dd>
+                        </div>
+                        <div>
+                          <dt className="inline font-medium text-slate-900">Sent for review: </dt>
+                          <dd className="inline">
+                            <time dateTime={item.submitted_at}>{formatDate(item.submitted_at)}</time>
+                          </dd>
+                        </div>
+                      </dl>
+                      {item.same_serial.length > 0 ? (
+                        <div className="rounded-lg bg-red-50 p-3 text-red-900 text-sm">
+                          <p className="font-medium">The same serial number is on:</p>
+                          <ul className="mt-1 list-disc pl-5">
+                            {item.same_serial.map((match) => (
+                              <li key={match._id}>
+                                <Link to={paths.product(match._id)} className="underline">
+                                  {match.name}
+                                </Link>{' '}
+                                by {match.seller_name} ({match.seller_email}),{' '}
+                                {match.state === 'sold' && match.sold_on
+                                  ? `sold on ${formatDate(match.sold_on)}`
+                                  : 'listed'}
+                              </li>
+                            ))}
+                          </ul>
+                        </div>
                       ) : null}
-                    </p>
-                    <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-slate-700 text-sm sm:grid-cols-2">
-                      <div>
-                        <dt className="inline font-medium text-slate-900">Seller: </dt>
-                        <dd className="inline break-all">
-                          {item.seller_name} ({item.seller_email})
-                        </dd>
-                      </div>
-                      <div>
-                        <dt className="inline font-medium text-slate-900">Price: </dt>
-                        <dd className="inline">
-                          {formatMoney(item.resale_price_cents)} · {item.condition}
-                        </dd>
-                      </div>
-                      <div>
-                        <dt className="inline font-medium text-slate-900">Serial: </dt>
-                        <dd className="inline">
-                          {item.serial_last4 ? `ends with ${item.serial_last4}` : 'not given'}
-                        </dd>
-                      </div>
-                      <div>
-                        <dt className="inline font-medium text-slate-900">Battery: </dt>
-                        <dd className="inline">
-                          {item.battery_health_pct === null
-                            ? 'not reported'
-                            : `${item.battery_health_pct}% ${item.battery_verified ? '(read from its report)' : '(typed)'}`}
-                        </dd>
-                      </div>
-                      <div>
-                        <dt className="inline font-medium text-slate-900">Sent for review: </dt>
-                        <dd className="inline">
-                          <time dateTime={item.submitted_at}>{formatDate(item.submitted_at)}</time>
-                        </dd>
-                      </div>
-                    </dl>
-                    {item.same_serial.length > 0 ? (
-                      <div className="rounded-lg bg-red-50 p-3 text-red-900 text-sm">
-                        <p className="font-medium">The same serial number is on:</p>
-                        <ul className="mt-1 list-disc pl-5">
-                          {item.same_serial.map((match) => (
-                            <li key={match._id}>
-                              <Link to={paths.product(match._id)} className="underline">
-                                {match.name}
-                              </Link>{' '}
-                              by {match.seller_name} ({match.seller_email}),{' '}
-                              {match.state === 'sold' && match.sold_on
-                                ? `sold on ${formatDate(match.sold_on)}`
-                                : 'listed'}
-                            </li>
-                          ))}
-                        </ul>
-                      </div>
-                    ) : null}
-                    <div className="flex flex-wrap gap-2 pt-1">
-                      <Button
-                        size="sm"
-                        onClick={() => approve(item)}
-                        disabled={isBusy || item.serial_stolen}
-                        aria-label={`Approve ${item.name}`}
-                      >
-                        Approve
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="secondary"
-                        onClick={() => {
-                          setRejecting(item)
-                          setReasonError(undefined)
-                        }}
-                        disabled={isBusy}
-                        aria-label={`Reject ${item.name}`}
-                      >
-                        Reject…
-                      </Button>
-                      {item.serial_last4 && !item.serial_stolen ? (
+                      <div className="flex flex-wrap gap-2 pt-1">
                         <Button
                           size="sm"
-                          variant="danger-outline"
-                          onClick={() => setStolen(item)}
-                          disabled={isBusy}
-                          aria-label={`Mark the serial of ${item.name} reported stolen`}
+                          onClick={() => approve(item)}
+                          disabled={isBusy || item.serial_stolen}
+                          aria-label={`Approve ${item.name}`}
                         >
-                          Serial reported stolen…
+                          Approve
                         </Button>
-                      ) : null}
+                        <Button
+                          size="sm"
+                          variant="secondary"
+                          onClick={() => {
+                            setRejecting(item)
+                            setReasonError(undefined)
+                          }}
+                          disabled={isBusy}
+                          aria-label={`Reject ${item.name}`}
+                        >
+                          Reject…
+                        </Button>
+                        {item.serial_last4 && !item.serial_stolen ? (
+                          <Button
+                            size="sm"
+                            variant="danger-outline"
+                            onClick={() => setStolen(item)}
+                            disabled={isBusy}
+                            aria-label={`Mark the serial of ${item.name} reported stolen`}
+                          >
+                            Serial reported stolen…
+                          </Button>
+                        ) : null}
+                      </div>
                     </div>
-                  </div>
-                </article>
-              </li>
-            )
-          })}
-        </ul>
-      )}
+                  </article>
+                </li>
+              )
+            })}
+          </ul>
+        )}
+      </QueryState>
 
       {rejecting ? (
         <ConfirmDialog

@@ -10,7 +10,7 @@ import { Pagination } from '../../components/ui/pagination'
 import { SearchField } from '../../components/ui/search-field'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { useSession } from '../auth/use-session'
+import { useSession } from '../auth'
 import { type UserActions, userColumns } from './user-columns'
 import {
   type BuyerRole,

@@ -3,8 +3,8 @@ import { act } from '@testing-library/react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { routerBindings } from '../../app/router-bindings'
 import { BindingsProvider } from '../../lib/bindings'
+import { routerBindings } from '../../test/render'
 import { SESSION_QUERY_KEY, useSession } from './use-session'
 
 // The server renders a page without knowing who is asking, so it renders "session unknown". When /api/me answers

@@ -5,7 +5,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { api } from '../../lib/api-client'
 import { dashboardKeys } from '../../lib/query-keys'
-import { useSession } from '../auth/use-session'
+import { useSession } from '../auth'
 import { AdminCharts, BuyerCharts, SellerCharts } from './role-dashboards'
 
 /** `/dashboard`: the counts that matter to the signed-in role, as cards. */

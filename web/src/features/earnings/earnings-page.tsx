@@ -14,7 +14,7 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage, isApiError } from '../../lib/api-client'
 import { formatDate, formatMoney, formatSignedMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { ChartCard } from '../dashboard/charts'
+import { ChartCard } from '../dashboard'
 import { useEarnings, usePayoutAccount, useSetUpPayouts } from './earnings-api'
 import { earningsCsv, WHERE_WORDS } from './earnings-csv'
 

@@ -5,7 +5,7 @@ import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { errorMessage } from '../../lib/api-client'
 import { useLocation, useNavigate } from '../../lib/bindings'
 import { toast } from '../../lib/toast'
-import { useOnceSessionKnown, useSession } from '../auth/use-session'
+import { useOnceSessionKnown, useSession } from '../auth'
 import { pendingFavourite, useFavouriteIds, useToggleFavourite } from './favourites-api'
 
 type FavouriteButtonProps = {

@@ -3,7 +3,8 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { ALERT_CHOICES, ALERT_LABELS, type AlertChoice, type Favourite } from '#contract/favourites'
 import { paths } from '#contract/pages'
-import { LoadFailed } from '../../components/query-state'
+import { ProductImage } from '../../components/product/product-image'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -12,7 +13,6 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { ProductImage } from '../products/product-image'
 import { saveFavouriteAlert, useFavouriteAlert, useFavourites, useToggleFavourite } from './favourites-api'
 
 const STATUS_LABELS: Record<Favourite['status'], string> = {
@@ -94,83 +94,84 @@ export function FavouritesPage() {
       <div className="mb-6 rounded-xl border border-slate-200 bg-white p-4">
         <AlertSetting />
       </div>
-      {list.isError ? (
-        <LoadFailed
-          title="Could not load your favourites"
-          error={list.error}
-          onRetry={() => list.refetch()}
-        />
-      ) : list.isPending ? (
-        <div className="space-y-3" aria-busy="true">
-          <Skeleton className="h-28 w-full" />
-          <Skeleton className="h-28 w-full" />
-        </div>
-      ) : list.data.length === 0 ? (
-        <Alert title="No favourites yet">
-          <p>
-            Tap the heart on a laptop you like and it waits for you here. We tell you when its price drops.
-          </p>
-          <Link to={paths.browse()} className="font-medium text-accent underline underline-offset-4">
-            Browse laptops
-          </Link>
-        </Alert>
-      ) : (
-        <ul className="space-y-3" aria-label="Your favourites">
-          {list.data.map((f) => {
-            const change = changeSince(f)
-            const down = f.price < f.savedPrice && f.status !== 'removed' && f.status !== 'sold'
-            return (
-              <li
-                key={f.productId}
-                data-testid="favourite"
-                className="flex gap-4 rounded-xl border border-slate-200 bg-white p-3 sm:p-4"
-              >
-                <ProductImage
-                  src={f.product.images[0]?.card ?? f.product.img}
-                  alt=""
-                  width={160}
-                  height={120}
-                  loading="lazy"
-                  className="h-20 w-28 shrink-0 rounded-lg object-cover sm:h-24 sm:w-32"
-                />
-                <div className="min-w-0 flex-1 space-y-1">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <Badge tone={f.status === 'available' ? 'accent' : 'outline'}>
-                      {STATUS_LABELS[f.status]}
-                    </Badge>
-                    <span className="text-slate-500 text-xs">Saved {formatDate(f.savedAt)}</span>
-                  </div>
-                  {f.status === 'removed' ? (
-                    <p className="font-semibold text-slate-900">{f.product.name}</p>
-                  ) : (
-                    <Link
-                      to={paths.product(f.productId)}
-                      className="font-semibold text-slate-900 hover:text-accent hover:underline"
-                    >
-                      {f.product.name}
-                    </Link>
-                  )}
-                  <p className="text-slate-900">{formatMoney(Math.round(f.price * 100))}</p>
-                  {change ? (
-                    <p className={down ? 'font-medium text-accent text-sm' : 'text-slate-600 text-sm'}>
-                      {change}
-                    </p>
-                  ) : null}
-                </div>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => remove(f)}
-                  aria-label={`Remove ${f.product.name} from favourites`}
+      <QueryState
+        query={list}
+        errorTitle="Could not load your favourites"
+        loading={
+          <div className="space-y-3" aria-busy="true">
+            <Skeleton className="h-28 w-full" />
+            <Skeleton className="h-28 w-full" />
+          </div>
+        }
+        empty={
+          <Alert title="No favourites yet">
+            <p>
+              Tap the heart on a laptop you like and it waits for you here. We tell you when its price drops.
+            </p>
+            <Link to={paths.browse()} className="font-medium text-accent underline underline-offset-4">
+              Browse laptops
+            </Link>
+          </Alert>
+        }
+      >
+        {(data) => (
+          <ul className="space-y-3" aria-label="Your favourites">
+            {data.map((f) => {
+              const change = changeSince(f)
+              const down = f.price < f.savedPrice && f.status !== 'removed' && f.status !== 'sold'
+              return (
+                <li
+                  key={f.productId}
+                  data-testid="favourite"
+                  className="flex gap-4 rounded-xl border border-slate-200 bg-white p-3 sm:p-4"
                 >
-                  <HeartOff aria-hidden="true" className="size-4" />
-                  <span className="hidden sm:inline">Remove</span>
-                </Button>
-              </li>
-            )
-          })}
-        </ul>
-      )}
+                  <ProductImage
+                    src={f.product.images[0]?.card ?? f.product.img}
+                    alt=""
+                    width={160}
+                    height={120}
+                    loading="lazy"
+                    className="h-20 w-28 shrink-0 rounded-lg object-cover sm:h-24 sm:w-32"
+                  />
+                  <div className="min-w-0 flex-1 space-y-1">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <Badge tone={f.status === 'available' ? 'accent' : 'outline'}>
+                        {STATUS_LABELS[f.status]}
+                      </Badge>
+                      <span className="text-slate-500 text-xs">Saved {formatDate(f.savedAt)}</span>
+                    </div>
+                    {f.status === 'removed' ? (
+                      <p className="font-semibold text-slate-900">{f.product.name}</p>
+                    ) : (
+                      <Link
+                        to={paths.product(f.productId)}
+                        className="font-semibold text-slate-900 hover:text-accent hover:underline"
+                      >
+                        {f.product.name}
+                      </Link>
+                    )}
+                    <p className="text-slate-900">{formatMoney(Math.round(f.price * 100))}</p>
+                    {change ? (
+                      <p className={down ? 'font-medium text-accent text-sm' : 'text-slate-600 text-sm'}>
+                        {change}
+                      </p>
+                    ) : null}
+                  </div>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => remove(f)}
+                    aria-label={`Remove ${f.product.name} from favourites`}
+                  >
+                    <HeartOff aria-hidden="true" className="size-4" />
+                    <span className="hidden sm:inline">Remove</span>
+                  </Button>
+                </li>
+              )
+            })}
+          </ul>
+        )}
+      </QueryState>
     </>
   )
 }

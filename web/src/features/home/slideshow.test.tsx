@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { routerBindings } from '../../app/router-bindings'
 import { BindingsProvider } from '../../lib/bindings'
+import { routerBindings } from '../../test/render'
 import { SLIDES } from './slides'
 import { AUTO_ADVANCE_MS, Slideshow } from './slideshow'
 

@@ -1,12 +1,12 @@
 import { Link } from 'react-router'
 import { paths } from '#contract/pages'
+import { ProductImage } from '../../components/product/product-image'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatTime } from '../../lib/format'
-import { ProductImage } from '../products/product-image'
 import { useConversations, useUnreadMessages } from './messages-api'
 
 /** `/dashboard/messages`: every conversation of the signed-in user, newest message first, with unread counts. */

@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
 import type { Offer } from '#contract/offers'
 import { paths } from '#contract/pages'
+import { ProductImage } from '../../components/product/product-image'
 import { formatMoney } from '../../lib/format'
-import { ProductImage } from '../products/product-image'
 import { OfferStateBadge, timeLeft } from './offer-thread'
 
 /** A line of what an offer waits for, from the reader's side. */

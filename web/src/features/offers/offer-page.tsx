@@ -6,7 +6,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
-import { ConversationPanel } from '../messages/conversation-panel'
+import { ConversationPanel } from '../messages'
 import { OfferThread } from './offer-thread'
 import { useOffer } from './offers-api'
 

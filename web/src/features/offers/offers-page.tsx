@@ -5,7 +5,7 @@ import { Alert } from '../../components/ui/alert'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
-import { useSession } from '../auth/use-session'
+import { useSession } from '../auth'
 import { OfferList } from './offer-list'
 import { useOffers } from './offers-api'
 

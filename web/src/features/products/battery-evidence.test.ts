@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { batteryEvidenceText, formatReportDay } from './product-status'
+import { batteryEvidenceText, formatReportDay } from '../../components/product/product-status'
 
 describe('where a battery figure came from', () => {
   it('says a figure read from the report, and its day', () => {

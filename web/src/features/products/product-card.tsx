@@ -1,16 +1,21 @@
 import type { ReactNode } from 'react'
 import type { Product } from '#contract/products'
+import { ProductImage } from '../../components/product/product-image'
+import { ProductPrice } from '../../components/product/product-price'
+import {
+  BatteryHealth,
+  isReserved,
+  SaleStatusBadge,
+  VerifiedSellerBadge,
+} from '../../components/product/product-status'
+import { SellerRatingLink } from '../../components/product/seller-rating'
 import { Badge } from '../../components/ui/badge'
 import { Skeleton } from '../../components/ui/skeleton'
 import { SpriteIcon } from '../../components/ui/sprite-icon'
 import { Link } from '../../lib/bindings'
 import { formatDate, formatStorage, formatYearsOfUse } from '../../lib/format'
-import { FavouriteButton } from '../favourites/favourite-button'
-import { SellerRatingLink } from '../sellers/seller-rating'
+import { FavouriteButton } from '../favourites'
 import { PriceGuideBadge } from './price-guide'
-import { ProductImage } from './product-image'
-import { ProductPrice } from './product-price'
-import { BatteryHealth, isReserved, SaleStatusBadge, VerifiedSellerBadge } from './product-status'
 
 type ProductCardProps = {
   product: Product

@@ -4,20 +4,7 @@ import { Link, useParams } from 'react-router'
 import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import { CONDITION_DEFINITIONS } from '#contract/products'
-import { LoadFailed } from '../../components/query-state'
-import { Badge } from '../../components/ui/badge'
-import { buttonClasses } from '../../components/ui/button'
-import { Skeleton } from '../../components/ui/skeleton'
-import { isApiError } from '../../lib/api-client'
-import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } from '../../lib/format'
-import { useSession } from '../auth/use-session'
-import { BookNowButton } from '../buying/book-now-button'
-import { FavouriteButton } from '../favourites/favourite-button'
-import { MakeOfferButton } from '../offers/make-offer-button'
-import { SellerRatingLink } from '../sellers/seller-rating'
-import { PriceGuideBadge, priceGuideSentence } from './price-guide'
-import { ProductGallery } from './product-gallery'
-import { ProductPrice } from './product-price'
+import { ProductPrice } from '../../components/product/product-price'
 import {
   BatteryHealth,
   batteryEvidence,
@@ -25,7 +12,20 @@ import {
   isReserved,
   SaleStatusBadge,
   VerifiedSellerBadge,
-} from './product-status'
+} from '../../components/product/product-status'
+import { SellerRatingLink } from '../../components/product/seller-rating'
+import { LoadFailed } from '../../components/query-state'
+import { Badge } from '../../components/ui/badge'
+import { buttonClasses } from '../../components/ui/button'
+import { Skeleton } from '../../components/ui/skeleton'
+import { isApiError } from '../../lib/api-client'
+import { formatDate, formatMoney, formatStorage, formatTime, formatYearsOfUse } from '../../lib/format'
+import { useSession } from '../auth'
+import { BookNowButton } from '../buying'
+import { FavouriteButton } from '../favourites'
+import { MakeOfferButton } from '../offers'
+import { PriceGuideBadge, priceGuideSentence } from './price-guide'
+import { ProductGallery } from './product-gallery'
 import { useCountView, useProduct } from './products-api'
 import { ReportListing } from './report-listing'
 

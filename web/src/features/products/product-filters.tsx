@@ -1,8 +1,8 @@
 import { Search } from 'lucide-react'
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { Brand } from '#contract/brands'
-import { CONDITIONS } from '#contract/products'
-import { BATTERY_FACET_PCT, type FacetChoice, type Facets } from '#contract/search'
+import { CONDITIONS, Condition } from '#contract/products'
+import { BATTERY_FACET_PCT, type FacetChoice, type Facets, ProcessorFamily } from '#contract/search'
 import { formatStorage } from '../../lib/format'
 import { useOnChange, useTypedBeforeLive } from '../../lib/server-fields'
 import type { ProductFilters as Filters } from './products-api'
@@ -186,7 +186,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
           filters.condition,
         )}
         showCounts={Boolean(facets)}
-        onPick={(condition) => set({ condition })}
+        onPick={(condition) => set({ condition: Condition.safeParse(condition).data })}
       />
 
       <fieldset>
@@ -278,7 +278,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
         anyLabel="Any processor"
         choices={choicesOf(facets?.processor, PROCESSOR_CHOICES, text, filters.processor)}
         showCounts={Boolean(facets)}
-        onPick={(processor) => set({ processor })}
+        onPick={(processor) => set({ processor: ProcessorFamily.safeParse(processor).data })}
       />
       <Choices
         legend="Posted within"

@@ -1,6 +1,6 @@
 import { useState } from 'react'
+import { GALLERY_SIZES, ProductImage, photoSrcSet } from '../../components/product/product-image'
 import { cn } from '../../components/ui/cn'
-import { GALLERY_SIZES, ProductImage, photoSrcSet } from './product-image'
 
 type Photo = { card: string; detail: string }
 

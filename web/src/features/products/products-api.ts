@@ -1,38 +1,20 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import type { Product } from '#contract/products'
-import type { SearchResult as ApiSearchResult } from '#contract/search'
+import type { SearchResult as ApiSearchResult, SearchQuery } from '#contract/search'
 import { api } from '../../lib/api-client'
 import { fetchListPage, type PageRequest } from '../../lib/paged-list'
 import { productKeys } from '../../lib/query-keys'
 
 /** Filters as the browse page keeps them in the URL; every value optional. */
+/**
+ * The browse page's filters, from the search API's own query (contract/search.ts): one choice per filter where the
+ * API takes several (the page offers one), and the page's own paging.
+ */
 export type ProductFilters = {
-  q?: string
-  brand?: string
-  condition?: string
-  min_price?: number
-  max_price?: number
-  /** Exact RAM and storage sizes in GB, as the facets offer them. */
-  ram?: number
-  storage?: number
-  /** A screen size class: 14 is 14.0 to 14.9 inches. */
-  screen?: number
-  /** A processor family: intel-core-i5, amd-ryzen-7, apple-m… */
-  processor?: string
-  /** Posted in the last N days. */
-  posted_within?: number
-  /** Battery health of at least this percentage. */
-  min_battery_pct?: number
-  /** From earlier links: at least this much. */
-  min_ram_gb?: number
-  min_storage_gb?: number
-  sort?: string
-  /** The server's keyset cursor for the page to show. */
-  cursor?: string
-  page?: number
-  page_size?: number
-}
+  [K in Exclude<keyof SearchQuery, 'facets' | 'limit' | 'sort'>]?: OneOf<NonNullable<SearchQuery[K]>>
+} & { sort?: string }
+type OneOf<T> = T extends readonly (infer E)[] ? E : T
 
 export { productKeys }
 

@@ -8,8 +8,8 @@ import { cn } from '../../components/ui/cn'
 import { useModalDialog } from '../../components/ui/use-modal-dialog'
 import { isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { createReport } from '../admin/reports-api'
-import { useOnceSessionKnown, useSession } from '../auth/use-session'
+import { createReport } from '../admin'
+import { useOnceSessionKnown, useSession } from '../auth'
 
 /**
  * "Report this listing" on the detail page. Signed-out visitors sign in first and come back; the listing's

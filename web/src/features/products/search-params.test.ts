@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { ProductFilters } from './products-api'
 import {
   clearedFilters,
   countActiveFilters,
@@ -45,12 +46,31 @@ describe('browse filters in the URL', () => {
     ).toEqual({})
   })
 
+  it('reads each filter by the search API rule for it (contract/search.ts), one choice per filter', () => {
+    expect(
+      readFilters(new URLSearchParams('condition=Fair,Good&ram=32,16&screen=%2013%20&min_price=1e3')),
+    ).toEqual({
+      condition: 'Fair',
+      ram: 32,
+      screen: 13,
+      min_price: 1000,
+    })
+    // What the API refuses (a price past its ceiling, a fractional RAM size) is dropped, as the API would answer 400.
+    expect(readFilters(new URLSearchParams('max_price=1000001&ram=8.5'))).toEqual({})
+  })
+
   it('writes a stable, default-free query that reads back the same', () => {
-    const filters = { sort: 'newest', page: 1, q: 'mac', condition: 'Fair' }
+    const filters: ProductFilters = { sort: 'newest', page: 1, q: 'mac', condition: 'Fair' }
     // With text the default order is best match, so "newest" is a choice and stays.
     expect(writeFilters(filters).toString()).toBe('q=mac&condition=Fair&sort=newest')
     expect(writeFilters({ sort: 'newest', condition: 'Fair' }).toString()).toBe('condition=Fair')
-    const all = { q: 'dell', storage: 512, processor: 'intel-core-i7', min_price: 100, page: 3 }
+    const all: ProductFilters = {
+      q: 'dell',
+      storage: 512,
+      processor: 'intel-core-i7',
+      min_price: 100,
+      page: 3,
+    }
     expect(readFilters(writeFilters(all))).toEqual(all)
   })
 

@@ -1,5 +1,4 @@
-import { CONDITIONS } from '#contract/products'
-import { PROCESSOR_FAMILIES, PROCESSOR_FAMILY_LABELS } from '#contract/search'
+import { PROCESSOR_FAMILIES, PROCESSOR_FAMILY_LABELS, SearchQuery } from '#contract/search'
 import type { ProductFilters } from './products-api'
 
 export const SORTS = [
@@ -31,7 +30,6 @@ export function defaultSort(filters: Pick<ProductFilters, 'q'>): string {
 
 export const PAGE_SIZES = [12, 24, 48, 96] as const
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const CURSOR = /^[A-Za-z0-9_-]{1,512}$/
 
 function toNumber(value: string | null, { min = 0, integer = false } = {}): number | undefined {
@@ -44,6 +42,35 @@ function toNumber(value: string | null, { min = 0, integer = false } = {}): numb
 const oneOf = <T extends string | number>(value: T | undefined, choices: readonly T[]) =>
   value !== undefined && choices.includes(value) ? value : undefined
 
+/** The filters the page reads from its URL, each parsed by the search API's own rule for it (contract/search.ts). */
+const FILTER_PARAMS = [
+  'brand',
+  'condition',
+  'min_price',
+  'max_price',
+  'ram',
+  'storage',
+  'screen',
+  'processor',
+  'posted_within',
+  'min_battery_pct',
+  'min_ram_gb',
+  'min_storage_gb',
+] as const satisfies readonly (keyof ProductFilters & keyof SearchQuery)[]
+
+/** One filter's value as the API would read it; undefined when the API would refuse it (or it is unset). */
+function readFilter<K extends (typeof FILTER_PARAMS)[number]>(
+  params: URLSearchParams,
+  key: K,
+): ProductFilters[K] | undefined {
+  const raw = params.get(key)
+  if (raw === null) return undefined
+  const parsed = SearchQuery.shape[key].safeParse(raw)
+  if (!parsed.success || parsed.data === undefined) return undefined
+  // The page offers one choice per filter: the first of a list.
+  return (Array.isArray(parsed.data) ? parsed.data[0] : parsed.data) as ProductFilters[K]
+}
+
 /**
  * Reads the browse filters from the URL. Anything the server would refuse is dropped here, so a
  * hand-edited or stale link still shows results instead of an error.
@@ -52,26 +79,10 @@ export function readFilters(params: URLSearchParams): ProductFilters {
   const filters: ProductFilters = {}
   const q = params.get('q')?.trim().slice(0, 100)
   if (q) filters.q = q
-  const brand = params.get('brand')
-  if (brand && UUID.test(brand)) filters.brand = brand
-  filters.condition = oneOf(params.get('condition') ?? undefined, CONDITIONS)
-  const minPrice = toNumber(params.get('min_price'))
-  if (minPrice !== undefined && minPrice <= 1_000_000) filters.min_price = minPrice
-  const maxPrice = toNumber(params.get('max_price'))
-  if (maxPrice !== undefined && maxPrice <= 1_000_000) filters.max_price = maxPrice
-  const wholeIn = (key: string, min: number, max: number) => {
-    const n = toNumber(params.get(key), { integer: true })
-    return n !== undefined && n >= min && n <= max ? n : undefined
+  for (const key of FILTER_PARAMS) {
+    const value = readFilter(params, key)
+    if (value !== undefined) (filters as Record<string, unknown>)[key] = value
   }
-  filters.ram = wholeIn('ram', 1, 1024)
-  filters.storage = wholeIn('storage', 1, 65_536)
-  filters.screen = wholeIn('screen', 10, 21)
-  filters.processor = oneOf(params.get('processor') ?? undefined, PROCESSOR_FAMILIES)
-  filters.posted_within = wholeIn('posted_within', 1, 3650)
-  filters.min_battery_pct = wholeIn('min_battery_pct', 1, 100)
-  // Kept from earlier links: at least this much.
-  filters.min_ram_gb = wholeIn('min_ram_gb', 0, 1024)
-  filters.min_storage_gb = wholeIn('min_storage_gb', 0, 65_536)
   const sort = oneOf(
     params.get('sort') ?? undefined,
     SORTS.map((s) => s.value),

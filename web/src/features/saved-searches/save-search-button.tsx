@@ -6,7 +6,7 @@ import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { useOnceSessionKnown, useSession } from '../auth/use-session'
+import { useOnceSessionKnown, useSession } from '../auth'
 import { saveSearch } from './saved-searches-api'
 
 const HINTS: Record<AlertChoice, string> = {

@@ -4,7 +4,7 @@ import { Link } from 'react-router'
 import { ALERT_CHOICES, ALERT_LABELS, type AlertChoice } from '#contract/favourites'
 import { paths } from '#contract/pages'
 import { NEW_COUNT_CAP, type SavedSearch } from '#contract/saved-searches'
-import { LoadFailed } from '../../components/query-state'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -116,34 +116,35 @@ export function SavedSearchesPage() {
           Searches you keep, with the laptops posted since you last looked. Open one to see them marked New.
         </p>
       </PageHeader>
-      {list.isError ? (
-        <LoadFailed
-          title="Could not load your saved searches"
-          error={list.error}
-          onRetry={() => list.refetch()}
-        />
-      ) : list.isPending ? (
-        <div className="space-y-3" aria-busy="true">
-          <Skeleton className="h-20 w-full" />
-          <Skeleton className="h-20 w-full" />
-        </div>
-      ) : list.data.length === 0 ? (
-        <Alert title="No saved searches yet">
-          <p>
-            Search for the laptop you want, then choose “Save this search”: we email you when a new one
-            matches.
-          </p>
-          <Link to={paths.browse()} className="font-medium text-accent underline underline-offset-4">
-            Search laptops
-          </Link>
-        </Alert>
-      ) : (
-        <ul className="space-y-3" aria-label="Your saved searches">
-          {list.data.map((s) => (
-            <SavedSearchRow key={s._id} search={s} onChanged={() => list.refetch()} />
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={list}
+        errorTitle="Could not load your saved searches"
+        loading={
+          <div className="space-y-3" aria-busy="true">
+            <Skeleton className="h-20 w-full" />
+            <Skeleton className="h-20 w-full" />
+          </div>
+        }
+        empty={
+          <Alert title="No saved searches yet">
+            <p>
+              Search for the laptop you want, then choose “Save this search”: we email you when a new one
+              matches.
+            </p>
+            <Link to={paths.browse()} className="font-medium text-accent underline underline-offset-4">
+              Search laptops
+            </Link>
+          </Alert>
+        }
+      >
+        {(data) => (
+          <ul className="space-y-3" aria-label="Your saved searches">
+            {data.map((s) => (
+              <SavedSearchRow key={s._id} search={s} onChanged={() => list.refetch()} />
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </>
   )
 }

@@ -1,12 +1,12 @@
 import { type FormEvent, useId, useState } from 'react'
 import { NewReview, REVIEW_TEXT_MAX, type Review } from '#contract/reviews'
+import { Stars } from '../../components/product/seller-rating'
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
 import { FormField } from '../../components/ui/form-field'
 import { isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
 import { useMyReviews, useWriteReview } from './reviews-api'
-import { Stars } from './seller-rating'
 
 /**
  * On My Orders and My Product, under a completed sale: "Leave a review" (stars and a short text) for the

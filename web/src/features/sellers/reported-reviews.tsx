@@ -1,10 +1,10 @@
+import { Stars } from '../../components/product/seller-rating'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useModerateReview, useReportedReviews } from './reviews-api'
-import { Stars } from './seller-rating'
 
 /** The Reported Items page's section for reviews: remove one (it leaves the seller's rating) or dismiss. */
 export function ReportedReviews() {

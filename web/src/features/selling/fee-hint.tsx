@@ -1,6 +1,6 @@
 import { feeCents } from '#contract/fees'
 import { formatMoney } from '../../lib/format'
-import { usePaymentConfig } from '../buying/bookings-api'
+import { usePaymentConfig } from '../buying'
 
 /** Dollars as typed ("749.5") to cents, or null while it is not a price yet. */
 function typedCents(typed: unknown): number | null {

@@ -4,7 +4,7 @@ import { PRICE_GUIDE_MIN_SALES, type PriceGuide, PriceGuideQuery } from '#contra
 import { cn } from '../../components/ui/cn'
 import { api } from '../../lib/api-client'
 import { priceGuideKeys } from '../../lib/query-keys'
-import { priceGuideSentence } from '../products/price-guide'
+import { priceGuideSentence } from '../products'
 
 /** The value after the seller stops typing for a moment. */
 function useSettled<T>(value: T, ms = 400): T {

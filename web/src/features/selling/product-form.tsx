@@ -15,12 +15,12 @@ import {
   ProductFields,
   UPLOAD_LIMITS,
 } from '#contract/products'
+import { batteryEvidenceText } from '../../components/product/product-status'
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
 import { FormField, FormSection } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { batteryEvidenceText } from '../products/product-status'
 import { FeeHint } from './fee-hint'
 import { PhotoPicker } from './photo-picker'
 import { PriceGuideHint } from './price-guide-hint'

@@ -7,8 +7,8 @@ import { FormField } from '../../components/ui/form-field'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { utcTime } from '../admin/audit-log-page'
-import { passkeyErrorMessage } from '../auth/passkey-errors'
+import { utcTime } from '../admin'
+import { passkeyErrorMessage } from '../auth'
 import { type Passkey, usePasskeyChanges, usePasskeys } from './security-api'
 
 /** Passkeys: sign in with this device's fingerprint, face or PIN instead of a password; add, name, remove. */

@@ -3,7 +3,7 @@ import { Button } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
-import { utcTime } from '../admin/audit-log-page'
+import { utcTime } from '../admin'
 import { useEndSessions, useSessions } from './security-api'
 
 /** Where you are signed in, and signing out any or all others. */

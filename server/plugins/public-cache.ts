@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify'
+import type { Config } from '#server/config'
+import type { Db } from '#server/db/client'
+import { PublicCache, PublicDataWatch } from '#server/lib/public-cache'
+
+/**
+ * The public cache, following the database's public version (decision 0043): every instance drops it within a poll
+ * of any commit that changes public data, and this one before answering the request that made the change.
+ */
+export async function publicCachePlugin(app: FastifyInstance, db: Db, config: Config): Promise<PublicCache> {
+  const cache = new PublicCache(config.publicCacheTtlMs)
+  if (!cache.isEnabled) return cache
+  const watch = new PublicDataWatch(db, cache, app.log)
+  await watch.start()
+  app.addHook('onSend', async (req) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return
+    await watch.check().catch((err) => {
+      cache.clear()
+      req.log.warn({ err }, 'Could not read the public data version; the public cache is dropped')
+    })
+  })
+  app.addHook('onClose', async () => watch.stop())
+  return cache
+}

@@ -1,0 +1,109 @@
+import type { Product } from '#contract/products'
+import { Badge } from '../ui/badge'
+import { SpriteIcon } from '../ui/sprite-icon'
+
+/** Whether a buyer holds the laptop while paying, by the time the server sent (no buyer is named). */
+export function isReserved(product: { sellStatus: boolean; reservedUntil: string | null }, now = Date.now()) {
+  return !product.sellStatus && product.reservedUntil !== null && Date.parse(product.reservedUntil) > now
+}
+
+/** Sold, Expired (not renewed in time), Reserved (a buyer is paying) or Available. */
+export function SaleStatusBadge({
+  isSold,
+  isReserved = false,
+  isExpired = false,
+  className,
+}: {
+  isSold: boolean
+  isReserved?: boolean
+  isExpired?: boolean
+  className?: string
+}) {
+  if (!isSold && !isExpired && isReserved) {
+    return (
+      <Badge tone="outline" className={className}>
+        Reserved
+      </Badge>
+    )
+  }
+  return (
+    <Badge tone={isSold ? 'neutral' : isExpired ? 'muted' : 'accent'} className={className}>
+      {isSold ? 'Sold' : isExpired ? 'Expired' : 'Available'}
+    </Badge>
+  )
+}
+
+export function VerifiedSellerBadge() {
+  return (
+    <Badge tone="accent">
+      <SpriteIcon name="badge-check" className="size-3.5" />
+      Verified seller
+    </Badge>
+  )
+}
+
+/** "Battery 91%" (health in % of design capacity), or "Battery not reported". */
+const reportDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })
+const reportDayWithYear = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+
+/** "12 Nov" (with the year when it is not this year's): the day a battery report was made. */
+export function formatReportDay(iso: string, now = new Date()): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return ''
+  return date.getUTCFullYear() === now.getUTCFullYear()
+    ? reportDay.format(date)
+    : reportDayWithYear.format(date)
+}
+
+/**
+ * Where the battery figure came from: "Battery 87% — read from the laptop's report of 12 Nov" when it was read from
+ * the report, the seller's word otherwise. Checked facts say where and when; typed ones never look checked.
+ */
+export function batteryEvidenceText(
+  product: Pick<Product, 'battery_health_pct' | 'battery_verified' | 'battery_report_date'>,
+): string {
+  return product.battery_health_pct === null ? 'Battery not reported' : `Battery ${batteryEvidence(product)}`
+}
+
+/**
+ * The same without the word "Battery", for a row already labelled Battery: "87% — read from the laptop's
+ * report of 12 Nov", or "Not reported".
+ */
+export function batteryEvidence(
+  product: Pick<Product, 'battery_health_pct' | 'battery_verified' | 'battery_report_date'>,
+): string {
+  if (product.battery_health_pct === null) return 'Not reported'
+  if (product.battery_verified && product.battery_report_date) {
+    return `${product.battery_health_pct}% — read from the laptop's report of ${formatReportDay(product.battery_report_date)}`
+  }
+  return `${product.battery_health_pct}% — as typed by the seller, not checked`
+}
+
+export function batteryText(healthPct: number | null): string {
+  return healthPct === null ? 'Battery not reported' : `Battery ${healthPct}%`
+}
+
+export function BatteryHealth({
+  healthPct,
+  className,
+  label,
+}: {
+  healthPct: number | null
+  className?: string
+  /** What to say instead of "Battery 87%" (where the figure came from). */
+  label?: string
+}) {
+  const icon =
+    healthPct === null || healthPct < 75 ? 'battery-low' : healthPct < 85 ? 'battery-medium' : 'battery-full'
+  return (
+    <span className={className} data-testid="battery-health">
+      <SpriteIcon name={icon} className="size-4 shrink-0" />
+      {label ?? batteryText(healthPct)}
+    </span>
+  )
+}

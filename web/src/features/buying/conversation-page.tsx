@@ -1,0 +1,97 @@
+import { ArrowLeft } from 'lucide-react'
+import { Link, useParams } from 'react-router'
+import { paths } from '#contract/pages'
+import { Alert } from '../../components/ui/alert'
+import { PageHeader } from '../../components/ui/page-header'
+import { errorMessage } from '../../lib/api-client'
+import { useSession } from '../auth'
+import { ConversationPanel } from '../messages'
+import { OfferThread, useOffers } from '../offers'
+import { useBooking } from './bookings-api'
+
+/**
+ * `/dashboard/messages/:id`: the conversation on one booking, between its buyer and the listing's seller.
+ * An admin reads it (without the form) when it is part of a dispute or a reported message.
+ */
+export function ConversationPage() {
+  const { id = '' } = useParams()
+  const { user } = useSession()
+  const booking = useBooking(id)
+  const isSeller = booking.data && user ? booking.data.sellerId === user.id : false
+  const isBuyer = booking.data && user ? booking.data.email === user.email : false
+  const canWrite = isBuyer || isSeller
+  const back = isSeller
+    ? { to: paths.myProduct(), label: 'My Product' }
+    : isBuyer
+      ? { to: paths.myOrders(), label: 'My Orders' }
+      : { to: paths.messages(), label: 'Messages' }
+
+  return (
+    <>
+      <title>{`Messages${booking.data ? ` · ${booking.data.productName}` : ''} · Laptop Market`}</title>
+      <Link
+        to={back.to}
+        className="mb-3 inline-flex min-h-11 items-center gap-1 text-slate-600 text-sm hover:text-accent"
+      >
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        {back.label}
+      </Link>
+      <PageHeader title={booking.data ? `Messages about ${booking.data.productName}` : 'Messages'}>
+        <p>
+          {isSeller
+            ? `Your conversation with ${booking.data?.userName}, who booked this laptop.`
+            : isBuyer
+              ? 'Your conversation with the seller. Keep payments on Laptop Market: they are protected only here.'
+              : 'A conversation an admin may read because it was reported or is part of a dispute.'}
+        </p>
+      </PageHeader>
+      {booking.error ? (
+        <Alert tone="error" title="We could not open this conversation">
+          <p>{errorMessage(booking.error)}</p>
+        </Alert>
+      ) : booking.isPending ? null : (
+        <>
+          {canWrite && booking.data ? (
+            <PairOffers
+              role={isSeller ? 'seller' : 'buyer'}
+              productId={booking.data.productId}
+              bookingId={id}
+            />
+          ) : null}
+          <ConversationPanel
+            bookingId={id}
+            canWrite={canWrite}
+            writesAfterReply={
+              isBuyer && booking.data && !booking.data.paid
+                ? 'You can message the seller once you have paid for this laptop.'
+                : undefined
+            }
+          />
+        </>
+      )}
+    </>
+  )
+}
+
+/** The offers between these two on this laptop, each step a card, above their messages. */
+function PairOffers({
+  role,
+  productId,
+  bookingId,
+}: {
+  role: 'buyer' | 'seller'
+  productId: string
+  bookingId: string
+}) {
+  const offers = useOffers(role, productId)
+  // A seller's list holds every buyer's offers on the listing: this conversation's buyer's only.
+  const mine = (offers.data ?? []).filter((o) => o.conversationId === bookingId).reverse()
+  if (mine.length === 0) return null
+  return (
+    <section aria-label="Offers" className="mb-6 space-y-6">
+      {mine.map((offer) => (
+        <OfferThread key={offer._id} offer={offer} />
+      ))}
+    </section>
+  )
+}

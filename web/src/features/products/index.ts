@@ -1,0 +1,6 @@
+// The products feature as other features see it: import from here, never from a file inside it
+// (biome.json's noRestrictedImports for web/src/features; docs/decisions/0044).
+
+export { useAdvertisedProducts } from './advertised-api'
+export { priceGuideSentence } from './price-guide'
+export { ProductGrid } from './product-grid'
