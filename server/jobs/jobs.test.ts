@@ -78,18 +78,20 @@ describe('the job queue', () => {
     expect(await jobs.drain()).toBe(1)
     let [row] = await jobRows(t.db)
     expect(row?.state).toBe('retry')
-    // Not due yet: the first retry waits the queue's delay (30 s, with jitter up to twice that).
+    // Not due yet: retry n waits the queue's delay (30 s) plus 2^n to 2^(n+1) seconds (pg-boss's backoff).
     expect(await jobs.drain()).toBe(0)
     const wait = await secondsUntilDue(t.db)
-    expect(wait).toBeGreaterThan(25)
-    expect(wait).toBeLessThanOrEqual(60)
+    expect(wait).toBeGreaterThan(30)
+    expect(wait).toBeLessThanOrEqual(32)
 
     // The clock moves on: the second attempt fails too and waits longer; the third succeeds.
     await t.db.execute(
       sql`update pgboss.job set start_after = now() - interval '1 second' where name = 'email'`,
     )
     expect(await jobs.drain()).toBe(1)
-    expect(await secondsUntilDue(t.db)).toBeGreaterThan(55)
+    const second = await secondsUntilDue(t.db)
+    expect(second).toBeGreaterThan(31)
+    expect(second).toBeLessThanOrEqual(34)
     await t.db.execute(
       sql`update pgboss.job set start_after = now() - interval '1 second' where name = 'email'`,
     )
@@ -105,7 +107,7 @@ describe('the job queue', () => {
     await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
     jobs.work('email', () => new Promise(() => {}))
     await jobs.send('email', emailJob(4))
-    await t.db.execute(sql`update pgboss.job set expire_in = interval '1 second' where name = 'email'`)
+    await t.db.execute(sql`update pgboss.job set expire_seconds = 1 where name = 'email'`)
     const started = performance.now()
     expect(await jobs.drain()).toBe(1)
     expect(performance.now() - started).toBeLessThan(5000)

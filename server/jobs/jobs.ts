@@ -6,6 +6,7 @@
 // Workers run only after `start()` (server/main.ts calls it once the app listens); tests that need a job
 // done call `drain()`, which runs every job that is due, in the test's own process, and returns.
 
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import PgBoss from 'pg-boss'
@@ -49,7 +50,18 @@ const STOP_WAIT_MS = 7000
 export class Jobs {
   readonly #db: Db
   readonly #log: FastifyBaseLogger
+  /** Sends, fetches and settles jobs; opened on first use (it reads the queues once). */
+  readonly #client: PgBoss
+  /** Maintenance and cron schedules, from `start()` on. */
   readonly #boss: PgBoss
+  /**
+   * Where pg-boss's own queries go during one of our calls: the caller's transaction when there is one. On
+   * PGlite a query outside an open transaction waits for it, so a lookup pg-boss makes for itself (the
+   * queue's table, or opening the client) must run inside it. Cleared when the call returns, so a timer
+   * pg-boss set meanwhile falls back to the database.
+   */
+  readonly #ambient = new AsyncLocalStorage<{ db: Db | undefined }>()
+  #opened: Promise<unknown> | undefined
   readonly #pollMs: number
   readonly #workers = new Map<QueueName, Worker>()
   readonly #schedules = new Map<QueueName, { cron: string; data: object }>()
@@ -61,21 +73,53 @@ export class Jobs {
     this.#db = db
     this.#log = log
     this.#pollMs = opts.pollMs ?? DEFAULT_POLL_MS
-    this.#boss = new PgBoss({
-      db: sqlExecutor(db),
+    const common = {
+      db: { executeSql: (text: string, values: unknown[]) => this.#executor().executeSql(text, values) },
       schema: JOBS_SCHEMA,
       // The schema and queues are made when the database is opened (installJobQueues).
       migrate: false,
-      // Maintenance (expiring stuck jobs, archiving, deleting old ones) and cron schedules; one instance
-      // at a time does each, through pg-boss's own timestamps.
+    }
+    // Every queue exists once the database is open, so the client's list of queues seldom needs a refresh.
+    this.#client = new PgBoss({
+      ...common,
+      supervise: false,
+      schedule: false,
+      queueCacheIntervalSeconds: 600,
+    })
+    this.#boss = new PgBoss({
+      ...common,
+      // Maintenance (expiring stuck jobs, deleting finished ones after each queue's DELETE_AFTER_SECONDS)
+      // and cron schedules; one instance at a time does each, through pg-boss's own timestamps.
       supervise: true,
       schedule: true,
       maintenanceIntervalSeconds: 120,
-      archiveCompletedAfterSeconds: 60 * 60 * 12,
-      archiveFailedAfterSeconds: 60 * 60 * 24 * 7,
-      deleteAfterDays: 30,
     })
-    this.#boss.on('error', (err) => this.#log.warn({ err }, 'Job queue error'))
+    for (const boss of [this.#client, this.#boss]) {
+      boss.on('error', (err) => this.#log.warn({ err }, 'Job queue error'))
+    }
+  }
+
+  #executor(): PgBoss.Db {
+    return sqlExecutor(this.#ambient.getStore()?.db ?? this.#db)
+  }
+
+  /** Runs a call to pg-boss with its own queries on `tx` (or the database), the client opened first. */
+  #use<T>(tx: Db | undefined, call: () => Promise<T>): Promise<T> {
+    const scope = { db: tx as Db | undefined }
+    return this.#ambient.run(scope, async () => {
+      try {
+        if (!this.#opened) {
+          this.#opened = this.#client.start().catch((err: unknown) => {
+            this.#opened = undefined
+            throw err
+          })
+        }
+        await this.#opened
+        return await call()
+      } finally {
+        scope.db = undefined
+      }
+    })
   }
 
   /** Queues a job; inside a transaction pass it as `tx` (on PGlite a query outside it would wait forever). */
@@ -87,8 +131,11 @@ export class Jobs {
         typeof opts.startAfter === 'number' ? Math.max(0, Math.round(opts.startAfter)) : opts.startAfter
     }
     const key = opts.singletonKey
-    if (!key)
-      return this.#boss.send(name, data as object, { ...options, db: sqlExecutor(opts.tx ?? this.#db) })
+    if (!key) {
+      return this.#use(opts.tx, () =>
+        this.#client.send(name, data as object, { ...options, db: sqlExecutor(opts.tx ?? this.#db) }),
+      )
+    }
     // pg-boss's own singletons need a queue policy or a time slot; "one waiting job per key" is checked
     // here, under a transaction lock on the key, so two transactions queueing the same key take turns and
     // the second sees the first's job once it commits.
@@ -98,7 +145,9 @@ export class Jobs {
         sql`select 1 from pgboss.job where name = ${name} and singleton_key = ${key} and state in ('created', 'retry') limit 1`,
       )
       if ((waiting as unknown as { rows: unknown[] }).rows.length > 0) return null
-      return this.#boss.send(name, data as object, { ...options, singletonKey: key, db: sqlExecutor(tx) })
+      return this.#use(tx, () =>
+        this.#client.send(name, data as object, { ...options, singletonKey: key, db: sqlExecutor(tx) }),
+      )
     }
     return opts.tx ? sendOnce(opts.tx) : this.#db.transaction(sendOnce)
   }
@@ -125,7 +174,9 @@ export class Jobs {
         data: item.data as object,
         ...(item.startAfter ? { startAfter: item.startAfter } : {}),
       }))
-      await this.#boss.insert(chunk, { db: sqlExecutor(opts.tx ?? this.#db) })
+      await this.#use(opts.tx, () =>
+        this.#client.insert(name, chunk, { db: sqlExecutor(opts.tx ?? this.#db) }),
+      )
     }
   }
 
@@ -211,6 +262,10 @@ export class Jobs {
       if (this.#loops.size > 0) this.#log.warn('Jobs still running at shutdown will be retried')
     }
     if (wasRunning) await this.#boss.stop({ graceful: false, close: false })
+    if (this.#opened) {
+      await this.#opened.catch(() => {})
+      await this.#client.stop({ graceful: false, close: false })
+    }
     this.#state = 'stopped'
   }
 
@@ -241,10 +296,9 @@ export class Jobs {
   async #runDue(worker: Worker): Promise<number> {
     let jobs: PgBoss.JobWithMetadata<object>[]
     try {
-      jobs = await this.#boss.fetch<object>(worker.name, {
-        batchSize: worker.batchSize,
-        includeMetadata: true,
-      })
+      jobs = await this.#use(undefined, () =>
+        this.#client.fetch<object>(worker.name, { batchSize: worker.batchSize, includeMetadata: true }),
+      )
     } catch (err) {
       this.#log.warn({ err, queue: worker.name }, 'Could not fetch jobs')
       return 0
@@ -274,12 +328,14 @@ export class Jobs {
         { err, queue: worker.name, jobId: job.id, attempt: retryCount + 1 },
         retriesLeft > 0 ? 'Job failed; it will be retried' : 'Job failed for the last time',
       )
-      await this.#settle(() => this.#boss.fail(worker.name, job.id, { message: errorMessage(err) }))
+      await this.#settle(() =>
+        this.#use(undefined, () => this.#client.fail(worker.name, job.id, { message: errorMessage(err) })),
+      )
       return
     } finally {
       clearTimeout(timer)
     }
-    await this.#settle(() => this.#boss.complete(worker.name, job.id))
+    await this.#settle(() => this.#use(undefined, () => this.#client.complete(worker.name, job.id)))
   }
 
   /** Marks a job done or failed; if that fails, the job expires and runs again, so log and go on. */

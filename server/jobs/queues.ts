@@ -2,8 +2,8 @@
 // opening a database creates it before anything is sent to it (pg-boss keeps each queue in a table of its
 // own), and so that `send` and `work` check the job's data against the queue's type.
 //
-// retryLimit: attempts after the first; retryDelay: seconds before the first retry; retryBackoff doubles
-// the delay each time (with jitter); expireInSeconds: how long one attempt may run before it counts as
+// retryLimit: attempts after the first; retryDelay: seconds before a retry; retryBackoff adds 2^n to 2^(n+1)
+// seconds to retry n's delay, n from 0 (pg-boss 11: 31–32 s, 32–34 s, 34–38 s … 9–17 min by the tenth); expireInSeconds: how long one attempt may run before it counts as
 // failed and is retried (keep it above the handler's own timeouts).
 import type { EmailJob } from '#server/mail/email-job'
 
@@ -22,8 +22,9 @@ function queue<Data extends object>(options: QueueOptions): QueueSpec<Data> {
 }
 
 export const QUEUES = {
-  // About 17 hours of retries (30 s, 1 min, 2 min … doubling, with jitter) before an email is given up.
-  email: queue<EmailJob>({ retryLimit: 11, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 }),
+  // Nine to eighteen hours of retries (30 s plus a doubling 1 s, 2 s, 4 s … with jitter) before an email is
+  // given up: the last waits four and a half to nine hours.
+  email: queue<EmailJob>({ retryLimit: 15, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 }),
   // Listing expiry and its reminders (hourly), and the price guide's full rebuild (daily): sweeps that can
   // run twice without harm; a failed one is tried again soon and the next scheduled one catches up anyway.
   'listings.expire': queue<Record<string, never>>({
