@@ -4,6 +4,8 @@
 import pg from 'pg'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { feeCents } from '../contract/fees'
+import { HANDOVER_CHECK_KEYS } from '../contract/handover'
 import { type LocalSmtp, startLocalSmtp } from '../server/test/local-smtp'
 import { type Account, CARD, call, LISTING, signIn, signUp as signUpUnconfirmed } from './client'
 import { type Cluster, startCluster } from './harness'
@@ -317,4 +319,96 @@ describe('two instances behind nginx', () => {
     await cluster.startInstance(1)
     expect((await call(B, 'GET', '/api/health')).status).toBe(200)
   }, 60_000)
+})
+
+describe('the payout job on two instances at once', () => {
+  it('pays each seller exactly once, whichever instances run how many runs side by side', async () => {
+    const SELLERS = 8
+    const buyer = await signUp(LB, LB, 'buyer', 'payoutbuyer')
+    const sellers: Account[] = []
+    for (let i = 0; i < SELLERS; i++) {
+      const seller = await signUp(LB, LB, 'seller', `payoutseller${i}`)
+      const payouts = await call(i % 2 ? A : B, 'POST', '/api/payouts/account', {
+        cookie: seller.cookie,
+        origin: LB,
+        body: { account_holder: `Seller ${i}`, routing_number: '110000000', account_number: '000123456789' },
+      })
+      expect(payouts.status, JSON.stringify(payouts.body)).toBe(200)
+      const productId = await listLaptop(seller, i % 2 ? A : B, `Cluster Payout ${i}`)
+      const booked = await call(LB, 'POST', '/api/bookings', {
+        cookie: buyer.cookie,
+        origin: LB,
+        body: { productId, phoneNumber: '(512) 555-0100', location: 'Austin, TX' },
+      })
+      expect(booked.status, JSON.stringify(booked.body)).toBe(201)
+      const bookingId = (booked.body as { insertedId: string }).insertedId
+      const steps: [string, string, Account, unknown][] = [
+        [A, `/api/bookings/${bookingId}/hold`, buyer, undefined],
+        [B, '/api/payments/test', buyer, { bookingId, card: CARD }],
+        [A, `/api/bookings/${bookingId}/handed-over`, seller, {}],
+        [
+          B,
+          `/api/bookings/${bookingId}/received`,
+          buyer,
+          { checklist: Object.fromEntries(HANDOVER_CHECK_KEYS.map((key) => [key, true])) },
+        ],
+      ]
+      for (const [base, url, who, body] of steps) {
+        const method = url.endsWith('/hold') || url.endsWith('/test') ? 'POST' : 'PUT'
+        const res = await call(base, method, url, {
+          cookie: who.cookie,
+          origin: LB,
+          ...(body === undefined ? {} : { body }),
+        })
+        expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200)
+      }
+      sellers.push(seller)
+    }
+    const ids = sellers.map((s) => s.id)
+    const price = Math.round(LISTING.resale_price * 100)
+    const net = price - feeCents(price, { basisPoints: 500, minCents: 0 })
+
+    // Ten payout runs queued at once: each instance fetches what it can and runs its share side by side.
+    await db.query(
+      `insert into pgboss.job (name, data) select 'payouts.run', '{}'::jsonb from generate_series(1, 10)`,
+    )
+    const started = Date.now()
+    for (;;) {
+      const left = await db.query<{ n: number }>(
+        `select count(*)::int as n from pgboss.job where name = 'payouts.run' and state in ('created', 'retry', 'active')
+           and start_after <= now()`,
+      )
+      if ((left.rows[0]?.n ?? 0) === 0) break
+      if (Date.now() - started > 60_000) throw new Error('the payout runs did not finish within a minute')
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    const paid = await db.query<{ seller_id: string; n: number; total: string }>(
+      `select seller_id, count(*)::int as n, sum(amount_cents)::bigint as total from payouts
+         where seller_id = any($1) group by seller_id`,
+      [ids],
+    )
+    expect(paid.rows).toHaveLength(SELLERS)
+    for (const row of paid.rows) {
+      expect(row.n).toBe(1)
+      expect(Number(row.total)).toBe(net)
+    }
+    const ledger = await db.query<{ seller_id: string; payouts: number; available: string }>(
+      `select t.seller_id, count(distinct t.id) filter (where t.kind = 'payout')::int as payouts,
+          coalesce(sum(e.amount_cents) filter (where e.account_id = 'available:' || t.seller_id), 0)::bigint as available
+         from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
+         where t.seller_id = any($1) group by t.seller_id`,
+      [ids],
+    )
+    for (const row of ledger.rows) {
+      expect(row.payouts).toBe(1)
+      expect(Number(row.available)).toBe(0)
+    }
+    const runs = await db.query<{ n: number }>(
+      `select count(*)::int as n from pgboss.job where name = 'payouts.run' and state = 'completed'`,
+    )
+    expect(runs.rows[0]?.n ?? 0).toBeGreaterThanOrEqual(10)
+    console.log(
+      `payout runs: 10 queued at once for the two instances, ${SELLERS} sellers paid once each in ${Date.now() - started} ms`,
+    )
+  }, 240_000)
 })

@@ -23,6 +23,6 @@ export type Ended = z.infer<typeof Ended>
 /** Erasing an account: the password, and a current code when two-step sign-in is on. */
 export const EraseAccount = z.strictObject({
   password: z.string().min(1, 'Enter your password').max(128),
-  code: z.string().trim().max(20).optional(),
+  code: z.string().trim().max(32).optional(),
 })
 export type EraseAccount = z.infer<typeof EraseAccount>

@@ -122,7 +122,7 @@ export const verifications = pgTable(
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
 )
 
-/** An authenticator app's secret and the backup codes, both encrypted by the auth library. */
+/** An authenticator app's secret (encrypted by the auth library) and the backup codes (hashed, one way). */
 export const twoFactors = pgTable(
   'two_factors',
   {

@@ -14,6 +14,7 @@ import { hasLineBreakOrControl, hasVisibleCharacter, withoutBidiControls } from 
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { accounts, passkeys, sessions, twoFactors, users, verifications } from '#server/db/schema'
+import { generateBackupCode, hashedBackupCodes } from './backup-codes'
 import { hasControlCharacter } from './control-characters'
 import { ownOrigins } from './origin'
 import { twoStepAfterGoogle } from './two-step-after-google'
@@ -105,6 +106,7 @@ export function createAuth(
   sessionStore?: SecondaryStorage,
 ) {
   const google = config.google
+  const backupCodes = hashedBackupCodes(secret)
   return betterAuth({
     appName: 'Laptop Market',
     logger: { level: config.env === 'test' ? 'error' : 'warn' },
@@ -205,11 +207,16 @@ export function createAuth(
     },
     plugins: [
       // Two-step sign-in: an authenticator app's code (TOTP) after the password, ten one-time backup codes,
-      // and a device remembered for 30 days on request. Secrets and backup codes are stored encrypted.
+      // and a device remembered for 30 days on request. The secret is stored encrypted, the backup codes one
+      // way (server/lib/backup-codes.ts): they are shown once, when they are made.
       twoFactor({
         issuer: 'Laptop Market',
         trustDeviceMaxAge: TRUST_DEVICE_SECONDS,
-        backupCodeOptions: { amount: 10, length: 10 },
+        backupCodeOptions: {
+          amount: 10,
+          customBackupCodesGenerate: () => Array.from({ length: 10 }, generateBackupCode),
+          storeBackupCodes: backupCodes.storeBackupCodes,
+        },
         // Ten wrong codes lock the second step for 15 minutes (five per sign-in attempt before a new one).
         accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 15 * 60 },
       }),
@@ -250,6 +257,7 @@ export function createAuth(
             twoStepAfterGoogle(),
           ]
         : []),
+      backupCodes.plugin,
     ],
   })
 }

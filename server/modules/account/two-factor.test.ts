@@ -2,7 +2,7 @@
 
 import { and, eq, gt, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auditEvents, users } from '#server/db/schema'
+import { auditEvents, twoFactors, users } from '#server/db/schema'
 import { ADMIN_TWO_FACTOR_MESSAGE } from '#server/lib/guard'
 import {
   cookieFrom,
@@ -179,6 +179,50 @@ describe('signing in with two-step sign-in on', () => {
     const twice = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
     const refused = await post('/two-factor/verify-backup-code', cookieFrom(twice), { code })
     expect(refused.statusCode).toBe(401)
+  })
+
+  it('keeps backup codes one way: 20 random characters shown once, stored as hashes that sign no one in', async () => {
+    const person = await signUp(t.app, { role: 'buyer' })
+    const { backupCodes, cookie } = await enrol(person)
+    for (const code of backupCodes)
+      expect(code).toMatch(/^[A-HJ-NP-Za-km-z2-9]{5}(-[A-HJ-NP-Za-km-z2-9]{5}){3}$/)
+    const storedList = async () => {
+      const [row] = await t.db.select().from(twoFactors).where(eq(twoFactors.userId, person.user.id))
+      return JSON.parse(row?.backupCodes ?? '[]') as string[]
+    }
+    const stored = await storedList()
+    expect(stored).toHaveLength(10)
+    for (const hash of stored) expect(hash).toMatch(/^h1:[\w-]{43}$/)
+    for (const code of backupCodes) expect(JSON.stringify(stored)).not.toContain(code)
+
+    // A copy of the table is no use: a stored hash typed as a code is refused.
+    const signIn = await postSignIn(t.app, { email: person.user.email, password: TEST_PASSWORD })
+    const withHash = await post('/two-factor/verify-backup-code', cookieFrom(signIn), { code: stored[0] })
+    expect(withHash.statusCode).toBe(401)
+
+    // A code signs in once, and its hash leaves the list.
+    const again = await postSignIn(t.app, { email: person.user.email, password: TEST_PASSWORD })
+    const used = await post('/two-factor/verify-backup-code', cookieFrom(again), { code: backupCodes[3] })
+    expect(used.statusCode, used.body).toBe(200)
+    expect(await storedList()).toHaveLength(9)
+
+    // New codes replace the old ones, and are shown only in that answer.
+    const fresh = await post('/two-factor/generate-backup-codes', cookie, {
+      password: person.password,
+    })
+    expect(fresh.statusCode, fresh.body).toBe(200)
+    const newCodes = (fresh.json() as { backupCodes: string[] }).backupCodes
+    expect(newCodes).toHaveLength(10)
+    const old = await postSignIn(t.app, { email: person.user.email, password: TEST_PASSWORD })
+    expect(
+      (await post('/two-factor/verify-backup-code', cookieFrom(old), { code: backupCodes[5] })).statusCode,
+    ).toBe(401)
+    const viewed = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/two-factor/view-backup-codes',
+      headers: { cookie },
+    })
+    expect(viewed.body).not.toContain(newCodes[0] as string)
   })
 
   it('turns off only with the password and a current code', async () => {

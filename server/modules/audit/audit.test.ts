@@ -112,6 +112,10 @@ const SUCCESSFUL_CALLS: Record<string, () => Promise<{ url: string; body?: unkno
     const id = await disputedDeal()
     return { url: `/api/disputes/${id}/refund`, target: `dispute:${id}` }
   },
+  'POST /api/bookings/{id}/refund': async () => {
+    const { booking } = await deal('completed')
+    return { url: `/api/bookings/${booking.id}/refund`, target: `booking:${booking.id}` }
+  },
   'PUT /api/disputes/{id}/release': async () => {
     const id = await disputedDeal()
     return { url: `/api/disputes/${id}/release`, target: `dispute:${id}` }

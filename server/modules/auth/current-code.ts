@@ -14,7 +14,7 @@ export async function checkCurrentCode(
       status,
       headers: { 'content-type': 'application/json' },
     })
-  if (typeof code !== 'string' || !/^[A-Za-z0-9-]{6,20}$/.test(code.trim())) {
+  if (typeof code !== 'string' || !/^[A-Za-z0-9-]{6,32}$/.test(code.trim())) {
     return refuse(400, 'Enter a code from your authenticator app, or a backup code', 'CODE_REQUIRED')
   }
   const trimmed = code.trim()

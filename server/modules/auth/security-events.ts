@@ -5,7 +5,7 @@ import { passkeys } from '#server/db/schema'
 import { auditOrigin } from '#server/lib/audit'
 import type { Auth } from '#server/lib/auth'
 import type { SessionUser } from '#server/lib/session'
-import { findUserIdByEmail, writeAudit } from '#server/modules/audit/audit.service'
+import { type AuditRecord, findUserIdByEmail, writeAudit } from '#server/modules/audit/audit.service'
 
 /** The auth library's calls that the audit log records, by path under /api/auth. */
 const KINDS: Record<string, AuditKind> = {
@@ -133,7 +133,7 @@ export async function afterSecurityCall(
     const code = typeof response.body.code === 'string' ? response.body.code : 'ERROR'
     detail = `${code} ${response.status}`
   }
-  await writeAudit(db, {
+  await writeWithRetry(req, {
     actorId,
     kind,
     target,
@@ -141,4 +141,27 @@ export async function afterSecurityCall(
     result: ok ? 'success' : response.status === 403 ? 'denied' : 'failure',
     detail,
   })
+}
+
+const RETRY_DELAYS_MS = [50, 250, 1000]
+
+/**
+ * The auth library has already committed the change when its event is written, so a failed write cannot undo
+ * it: the row is tried again, and if the database still refuses, the event itself goes to the error log
+ * (it holds no secret), where it is not lost either.
+ */
+async function writeWithRetry(req: FastifyRequest, record: AuditRecord): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeAudit(req.server.ctx.db, record)
+      return
+    } catch (err) {
+      const delay = RETRY_DELAYS_MS[attempt]
+      if (delay === undefined) {
+        req.log.error({ err, auditEvent: record }, 'a security event could not be written to the audit log')
+        return
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay))
+    }
+  }
 }

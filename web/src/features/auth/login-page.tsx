@@ -65,7 +65,7 @@ function CodeStep({ onDone }: { onDone: () => Promise<void> }) {
           onChange={(e) => setCode(e.target.value)}
           inputMode={backup ? 'text' : 'numeric'}
           autoComplete="one-time-code"
-          maxLength={backup ? 20 : 8}
+          maxLength={backup ? 32 : 8}
         />
       </FormField>
       <label className="flex items-center gap-2 text-slate-700 text-sm">

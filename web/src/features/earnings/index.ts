@@ -1,4 +1,4 @@
 // The earnings feature as other features see it: import from here, never from a file inside it
-// (biome.json's noRestrictedImports for web/src/features; docs/decisions/0044).
+// (biome.json's noRestrictedImports for web/src/features; docs/decisions/0048).
 
 export { useFinance } from './earnings-api'

@@ -1,5 +1,5 @@
 // The messages feature as other features see it: import from here, never from a file inside it
-// (biome.json's noRestrictedImports for web/src/features; docs/decisions/0044).
+// (biome.json's noRestrictedImports for web/src/features; docs/decisions/0048).
 
 export { ConversationPanel } from './conversation-panel'
 export { ConversationTranscript } from './conversation-transcript'

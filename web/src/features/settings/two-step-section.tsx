@@ -46,7 +46,7 @@ function BackupCodes({ codes }: { codes: string[] }) {
 /** Two-step sign-in: turn on (password, QR code or secret, first code), see backup codes, turn off. */
 export function TwoStepSection({ isOn }: { isOn: boolean }) {
   const twoFactor = useTwoFactor()
-  const [stage, setStage] = useState<'idle' | 'password' | 'scan' | 'off'>('idle')
+  const [stage, setStage] = useState<'idle' | 'password' | 'scan' | 'off' | 'codes'>('idle')
   const [password, setPassword] = useState('')
   const [code, setCode] = useState('')
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null)
@@ -97,6 +97,16 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
       setCodes(null)
       setStage('idle')
       toast.success('Two-step sign-in is off')
+    })
+  }
+
+  const makeNewCodes = (e: FormEvent) => {
+    e.preventDefault()
+    void run(async () => {
+      setCodes(await twoFactor.newBackupCodes(password))
+      setPassword('')
+      setStage('idle')
+      toast.success('New backup codes made; the old ones no longer work')
     })
   }
 
@@ -189,10 +199,40 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
         </form>
       ) : null}
 
-      {isOn && stage !== 'off' ? (
-        <Button variant="danger-outline" className="mt-4" onClick={() => setStage('off')}>
-          Turn off two-step sign-in
-        </Button>
+      {isOn && stage !== 'off' && stage !== 'codes' ? (
+        <div className="mt-4 flex flex-wrap gap-2">
+          <Button variant="secondary" onClick={() => setStage('codes')}>
+            Make new backup codes
+          </Button>
+          <Button variant="danger-outline" onClick={() => setStage('off')}>
+            Turn off two-step sign-in
+          </Button>
+        </div>
+      ) : null}
+
+      {isOn && stage === 'codes' ? (
+        <form onSubmit={makeNewCodes} className="mt-4 space-y-3" aria-label="Make new backup codes">
+          <p className="text-slate-700 text-sm">
+            Backup codes are kept so that nobody, not even us, can read them again: they are shown once, when
+            they are made. Lost them? Make new ones; the old ones stop working.
+          </p>
+          <FormField label="Your password" error={error ?? undefined}>
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </FormField>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={busy || !password}>
+              Make new codes
+            </Button>
+            <Button variant="ghost" onClick={() => setStage('idle')}>
+              Cancel
+            </Button>
+          </div>
+        </form>
       ) : null}
 
       {isOn && stage === 'off' ? (
@@ -210,7 +250,7 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
               autoComplete="one-time-code"
               value={code}
               onChange={(e) => setCode(e.target.value)}
-              maxLength={20}
+              maxLength={32}
             />
           </FormField>
           <div className="flex gap-2">

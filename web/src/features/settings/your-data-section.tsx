@@ -72,7 +72,7 @@ export function YourDataSection({ needsCode }: { needsCode: boolean }) {
               autoComplete="one-time-code"
               value={code}
               onChange={(e) => setCode(e.target.value)}
-              maxLength={20}
+              maxLength={32}
             />
           </FormField>
         ) : null}

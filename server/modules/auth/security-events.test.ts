@@ -1,0 +1,183 @@
+// Security events are written once the change they record has committed: never before it, never for a change
+// that was refused or rolled back, and not lost when the first write fails.
+
+import { and, eq, gt, sql } from 'drizzle-orm'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { auditEvents } from '#server/db/schema'
+import { cookieFrom, originOf, postSignIn, signUp, TEST_PASSWORD } from '#server/test/auth-helpers'
+import { SoftPasskey } from '#server/test/passkey-authenticator'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { currentCode } from '#server/test/two-factor'
+
+let t: TestApp
+
+beforeAll(async () => {
+  t = await createTestApp()
+  // A guard on the audit table that fails the insert of a success row whose change is not in the database
+  // yet. Better Auth's writes run in their own transactions, and the test database has one connection, so a
+  // change that is visible here has committed.
+  await t.db.execute(sql`
+    create function audit_row_follows_change() returns trigger language plpgsql as $$
+    begin
+      if new.result = 'success' and new.kind = 'two_step.enable'
+        and not exists (select 1 from users where id = new.actor_id and two_factor_enabled) then
+        raise exception 'two_step.enable written before two-step sign-in is on';
+      end if;
+      if new.result = 'success' and new.kind = 'passkey.add'
+        and not exists (select 1 from passkeys where 'passkey:' || id = new.target) then
+        raise exception 'passkey.add written before the passkey is stored';
+      end if;
+      if new.result = 'success' and new.kind = 'passkey.remove'
+        and exists (select 1 from passkeys where 'passkey:' || id = new.target) then
+        raise exception 'passkey.remove written while the passkey is still there';
+      end if;
+      if new.result = 'success' and new.kind in ('sign_in', 'sign_in.passkey') and new.detail is null
+        and not exists (select 1 from sessions where user_id = new.actor_id) then
+        raise exception 'sign-in written before its session exists';
+      end if;
+      return new;
+    end $$`)
+  await t.db.execute(sql`
+    create trigger audit_row_follows_change before insert on audit_events
+    for each row execute function audit_row_follows_change()`)
+})
+afterAll(() => t?.close())
+afterEach(async () => {
+  await t.db.execute(sql`drop trigger if exists audit_fails_once on audit_events`)
+})
+
+function post(path: string, cookie: string, payload: unknown) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/auth${path}`,
+    headers: { cookie, origin: originOf(t.app) },
+    payload: payload as object,
+  })
+}
+
+/** The cookies a browser holds: the old ones, with those in `fresh` replacing theirs. */
+function merge(cookie: string, fresh: string): string {
+  const jar = new Map<string, string>()
+  for (const pair of [...cookie.split('; '), ...fresh.split('; ')].filter(Boolean)) {
+    jar.set(pair.slice(0, pair.indexOf('=')), pair)
+  }
+  return [...jar.values()].join('; ')
+}
+
+async function lastAuditId() {
+  const [row] = await t.db
+    .select({ id: sql<number>`coalesce(max(${auditEvents.id}), 0)::int` })
+    .from(auditEvents)
+  return row?.id ?? 0
+}
+
+async function kindsSince(id: number, userId: string) {
+  const rows = await t.db
+    .select({ kind: auditEvents.kind, result: auditEvents.result })
+    .from(auditEvents)
+    .where(and(gt(auditEvents.id, id), eq(auditEvents.actorId, userId)))
+    .orderBy(auditEvents.id)
+  return rows.map((r) => `${r.kind}:${r.result}`)
+}
+
+/** The next insert into the audit table fails once (a sequence is not rolled back with the failed insert). */
+async function failNextAuditWrite() {
+  await t.db.execute(sql`create sequence if not exists audit_fail_counter`)
+  await t.db.execute(sql`select setval('audit_fail_counter', 1, false)`)
+  await t.db.execute(sql`
+    create or replace function audit_fails_once() returns trigger language plpgsql as $$
+    begin
+      if nextval('audit_fail_counter') = 1 then raise exception 'the disk is full'; end if;
+      return new;
+    end $$`)
+  await t.db.execute(sql`
+    create trigger audit_fails_once before insert on audit_events
+    for each row execute function audit_fails_once()`)
+}
+
+describe('security events follow their change', () => {
+  it('sign-in, password change, two-step on and off and passkey added and removed are written after they commit', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const before = await lastAuditId()
+    const signedIn = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
+    expect(signedIn.statusCode).toBe(200)
+    let cookie = cookieFrom(signedIn)
+
+    const started = await post('/two-factor/enable', cookie, { password: TEST_PASSWORD })
+    const { totpURI } = started.json() as { totpURI: string }
+    const on = await post('/two-factor/verify-totp', cookie, { code: await currentCode(totpURI) })
+    expect(on.statusCode, on.body).toBe(200)
+    cookie = merge(cookie, cookieFrom(on))
+
+    const key = new SoftPasskey(new URL(originOf(t.app)).origin)
+    const options = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/passkey/generate-register-options',
+      headers: { cookie },
+    })
+    const added = await post('/passkey/verify-registration', `${cookie}; ${cookieFrom(options)}`, {
+      response: key.register(options.json()),
+    })
+    expect(added.statusCode, added.body).toBe(200)
+    cookie = merge(cookie, cookieFrom(added))
+    const removed = await post('/passkey/delete-passkey', cookie, { id: (added.json() as { id: string }).id })
+    expect(removed.statusCode, removed.body).toBe(200)
+
+    const off = await post('/two-factor/disable', cookie, {
+      password: TEST_PASSWORD,
+      code: await currentCode(totpURI, 1),
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    cookie = merge(cookie, cookieFrom(off))
+
+    const changed = await post('/change-password', cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'a-new-password-42',
+    })
+    expect(changed.statusCode, changed.body).toBe(200)
+    cookie = cookieFrom(changed)
+
+    expect(await kindsSince(before, who.user.id)).toEqual([
+      'sign_in:success',
+      'two_step.setup:success',
+      'two_step.enable:success',
+      'passkey.add:success',
+      'passkey.remove:success',
+      'two_step.disable:success',
+      'password.change:success',
+    ])
+  })
+
+  it('a refused change is written as a failure, and the change is not there', async () => {
+    const who = await signUp(t.app, { role: 'seller' })
+    const before = await lastAuditId()
+    const refused = await post('/change-password', who.cookie, {
+      currentPassword: 'not-my-password',
+      newPassword: 'a-new-password-42',
+    })
+    expect(refused.statusCode).toBeGreaterThanOrEqual(400)
+    expect(await kindsSince(before, who.user.id)).toEqual(['password.change:failure'])
+    // The old password still signs in.
+    expect((await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })).statusCode).toBe(200)
+  })
+
+  it('is written again when the first write fails, and the answer is unchanged', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const before = await lastAuditId()
+    await failNextAuditWrite()
+    const changed = await post('/change-password', who.cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'another-password-42',
+    })
+    expect(changed.statusCode, changed.body).toBe(200)
+    expect(await kindsSince(before, who.user.id)).toEqual(['password.change:success'])
+    const { rows } = (await t.db.execute(
+      sql`select nextval('audit_fail_counter')::text as n`,
+    )) as unknown as {
+      rows: { n: string }[]
+    }
+    const row = rows[0]
+    // The first write failed, the second succeeded (and this read is the third number).
+    expect(row?.n).toBe('3')
+  })
+})
