@@ -202,6 +202,9 @@ export class Jobs {
   async start(): Promise<void> {
     if (this.#state !== 'idle') return
     this.#state = 'running'
+    // The client opens first, alone: on PGlite (one connection) its opening, the maintenance instance's and the
+    // workers' first fetches started together waited on one another for ever, and no query answered again.
+    await this.#use(undefined, async () => undefined)
     await this.#boss.start()
     for (const [name, { cron, data }] of this.#schedules) {
       await this.#boss.schedule(name, cron, data, { tz: 'UTC' })
