@@ -3,6 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
+import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { factsStatus, keepListingsCurrent, loadFacts } from './listing-feed'
 import { rowsOf } from './paging'
@@ -17,17 +18,6 @@ let t: TestApp
 let brandIds: string[] = []
 let sellers: string[] = []
 
-/** A small deterministic generator: the same writes and searches on every run. */
-function random(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let x = s
-    x = Math.imul(x ^ (x >>> 15), x | 1)
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61)
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
 const rnd = random(24)
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
 const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))

@@ -195,9 +195,6 @@ type FacetName = Exclude<keyof Facets, 'posted_within' | 'battery'>
 type FilterName = keyof Facets
 const batteryAtLeast = (pct: number) => gte(products.batteryHealthPct, pct)
 
-/** Each facet's filter (undefined when not set), from the one table of filters (server/modules/search/filters.ts). */
-const facetFilters = (q: SearchQuery): Record<FilterName, SQL | undefined> => facetConditions(q)
-
 /**
  * The request's filters as a sum over `listing_counts` (one row per combination of facet values, with its count),
  * when every filter of the request is one of its columns: no text, price or date. Undefined otherwise.
@@ -226,7 +223,7 @@ function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
 export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | null> {
   const text = q.q ? await resolveText(db, q.q) : null
   if (q.q && !text) return null
-  return and(baseFilters(q, text ?? undefined), ...Object.values(facetFilters(q))) as SQL
+  return and(baseFilters(q, text ?? undefined), ...Object.values(facetConditions(q))) as SQL
 }
 
 const capped = (n: number, cap = TOTAL_THRESHOLD) =>
@@ -386,7 +383,7 @@ export async function searchProducts(
     return wantFacets ? { ...empty, facets: emptyFacets() } : empty
   }
   const textMatch = text ?? undefined
-  const filters = facetFilters(q)
+  const filters = facetConditions(q)
   const base = baseFilters(q, textMatch)
   const where = and(base, ...Object.values(filters)) as SQL
   const plan = sortPlan(sort, textMatch)

@@ -8,6 +8,7 @@ import { isOnSale, rowsOf } from '#server/modules/products/paging'
 import { searchProducts } from '#server/modules/products/search.queries'
 import { canonicalQuery, describeFilters, parseSavedQuery } from '#server/modules/saved-searches/saved-query'
 import { createBrand, createUser } from '#server/test/factories'
+import { random } from '#server/test/random'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { type AlertListing, FILTER_KEYS, FILTERS, facetConditions, plainConditions } from './filters'
 
@@ -18,16 +19,6 @@ import { type AlertListing, FILTER_KEYS, FILTERS, facetConditions, plainConditio
 let t: TestApp
 let brandIds: string[] = []
 
-function random(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let x = s
-    x = Math.imul(x ^ (x >>> 15), x | 1)
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61)
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
 const rnd = random(2026)
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
 const some = <T>(xs: readonly T[]) => [...new Set([pick(xs), ...(rnd() < 0.4 ? [pick(xs)] : [])])]
