@@ -6,8 +6,8 @@ import { bookingEvents, bookings, disputes, products, users } from '#server/db/s
 import type { Jobs } from '#server/jobs/jobs'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
+import { listPaging, type PagedList } from '#server/lib/paging'
 import { canActFor, type SessionUser } from '#server/lib/session'
-import { listPaging, type PagedList } from '#server/modules/products/paging'
 import { firstPhotoUrl, isListed, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
 export const bookingColumns = {
