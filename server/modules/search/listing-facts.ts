@@ -446,10 +446,20 @@ function pageHits(
     }
     start = lo
   }
+  // By price, a price range is a run of byPrice: the walk starts at its first row and ends past its last, instead of
+  // stepping over every cheaper (or dearer) listing.
+  let end = n
+  if (byPrice && (q.min_price !== undefined || q.max_price !== undefined)) {
+    const { minPrice, maxPrice } = boundsOf(q)
+    const from = firstPriceAtLeast(f, minPrice)
+    const to = firstPriceAtLeast(f, maxPrice + 1)
+    start = Math.max(start, backwards ? f.size - to : from)
+    end = backwards ? f.size - from : to
+  }
   const passes = passesAll(f, q, nowMs)
   const hits: Hit[] = []
   let skip = paging.offset
-  for (let i = start; i < n && hits.length <= paging.pageSize; i++) {
+  for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
     const r = rowAt(i)
     if (has && has[r] === 0) continue
     if (dead && dead[r] === 1) continue
@@ -461,6 +471,18 @@ function pageHits(
     else hits.push({ r, tier: 0 })
   }
   return hits
+}
+
+/** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
+function firstPriceAtLeast(f: ListingFacts, cents: number): number {
+  let lo = 0
+  let hi = f.size
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((f.priceCents[f.byPrice[mid] as number] as number) < cents) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 const PASSES = 0
