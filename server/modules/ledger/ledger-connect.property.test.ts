@@ -271,7 +271,7 @@ async function matchPayouts() {
     id: string
     seller_id: string
     booking_id: string | null
-    amount_cents: number
+    amount_cents: number | string
     state: string
     created_at: string
   }>(
@@ -287,7 +287,7 @@ async function matchPayouts() {
     expect(p, `an unexpected payout ${JSON.stringify(row)}`).toBeDefined()
     if (!p) return
     p.id = row.id
-    expect({ amount: row.amount_cents, state: row.state }).toEqual({ amount: p.amount, state: p.state })
+    expect({ amount: Number(row.amount_cents), state: row.state }).toEqual({ amount: p.amount, state: p.state })
   }
   expect(payoutsMade.filter((p) => !p.id)).toEqual([])
   for (const p of payoutsMade) {
