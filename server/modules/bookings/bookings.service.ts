@@ -1,14 +1,15 @@
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Booking, BookingStatus, NewBooking } from '#contract/bookings'
 import { type ListPageQuery, TOTAL_THRESHOLD } from '#contract/paging'
+import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
 import type { Jobs } from '#server/jobs/jobs'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
+import { firstPhotoUrl, isListed } from '#server/lib/listing-sql'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import { listPaging, type PagedList } from '#server/modules/products/paging'
-import { firstPhotoUrl, isListed, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
 export const bookingColumns = {
   booking: bookings,

@@ -10,13 +10,14 @@ import type {
 } from '#contract/listing-reviews'
 import { normalizeSerial } from '#contract/listing-reviews'
 import { paths } from '#contract/pages'
+import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { brands, products, stolenSerials, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { firstPhotoUrl } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
 import { recordListed } from '#server/modules/alerts/alerts.jobs'
-import { firstPhotoUrl, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
 // A listing's review state decides whether anyone but its seller and admins can see or book it (products.review_state;
 // the "on sale" conditions and the listing counts read it). Rules here: which new listings wait, what an admin decides.

@@ -6,7 +6,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookings, offerEvents, offers, products } from '#server/db/schema'
-import type { DealMail } from '#server/modules/bookings/deal-emails'
+import type { Mail } from '#server/mail/mail'
 
 /** The `offers.expire` job: the proposal `round` of this offer, still unanswered at its time, expires. */
 export async function expireOffer(db: Db, offerId: string, round: number): Promise<boolean> {
@@ -113,7 +113,7 @@ export async function closeOffersOnSale(
   tx: Db,
   productId: string,
   soldBookingId: string | null,
-  mail: DealMail,
+  mail: Pick<Mail, 'queue'>,
 ) {
   const declined = await tx
     .update(offers)

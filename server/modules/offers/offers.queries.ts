@@ -8,11 +8,12 @@ import {
   type OfferState,
   type OffersQuery,
 } from '#contract/offers'
+import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { bookings, offerEvents, offers, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { firstPhotoUrl } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
-import { firstPhotoUrl, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
 /**
  * An offer's state by the database's clock: an open offer past its time is expired and an accepted one past

@@ -17,13 +17,14 @@ import {
   type OfferAnswer,
   type OfferState,
 } from '#contract/offers'
+import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookingHolds, bookings, offerEvents, offers, productHolds, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { firstPhotoUrl } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
 import { recordHoldEnd } from '#server/modules/alerts/alerts.jobs'
-import { firstPhotoUrl, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 import { offerState, pairRounds, wrongState } from './offers.queries'
 
 export type OffersContext = Pick<AppContext, 'db' | 'jobs' | 'mail' | 'config'>

@@ -5,18 +5,13 @@ import type { ListPageQuery } from '#contract/paging'
 import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
 import { PLACEHOLDER_IMAGE, type Product } from '#contract/products'
 import type { Db } from '#server/db/client'
-import { brands, favourites, productHolds, productImages, products, users } from '#server/db/schema'
+import { brands, favourites, productHolds, products, users } from '#server/db/schema'
+import { isListed } from '#server/lib/listing-sql'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
 import { viewTotal } from './listing-facts'
 import { readListingPage } from './listing-feed'
 import { isOnSale, limitOffset, listPaging, type PagedList, rowsOf } from './paging'
 import { sellerRatingSql, toSellerRating } from './seller-rating'
-
-export { PLACEHOLDER_IMAGE }
-
-/** The card-size URL of a listing's first photo, or null when it has none. */
-export const firstPhotoUrl = sql<string | null>`(select ${productImages.cardUrl} from ${productImages}
-  where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`
 
 const imagesJson = sql<{ card: string; detail: string }[]>`coalesce((
   select json_agg(json_build_object('card', pi.card_url, 'detail', pi.detail_url) order by pi.position)
@@ -129,8 +124,6 @@ export function toProduct(row: ProductRow): Product {
   }
 }
 
-/** Listed and not taken down: not removed, and its seller's account is not disabled. */
-export const isListed = and(isNull(products.removedAt), isNull(users.disabledAt)) as SQL
 /** On the market: listed, unsold, not expired and not waiting for review. */
 export const isAvailable = and(
   isListed,

@@ -1,15 +1,16 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { FeeRule } from '#contract/fees'
+import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { NewReport, Report } from '#contract/reports'
 import type { Db } from '#server/db/client'
 import { products, reports, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { firstPhotoUrl, isListed } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
 import type { PaymentProvider } from '#server/modules/payments/provider'
 import { refundOpenSaleOfListing } from '#server/modules/payments/refunds'
-import { firstPhotoUrl, isListed, PLACEHOLDER_IMAGE } from '#server/modules/products/products.queries'
 
 /**
  * Any signed-in user reports a listing once while their report is open; the seller cannot report their own.
