@@ -287,7 +287,10 @@ async function matchPayouts() {
     expect(p, `an unexpected payout ${JSON.stringify(row)}`).toBeDefined()
     if (!p) return
     p.id = row.id
-    expect({ amount: Number(row.amount_cents), state: row.state }).toEqual({ amount: p.amount, state: p.state })
+    expect({ amount: Number(row.amount_cents), state: row.state }).toEqual({
+      amount: p.amount,
+      state: p.state,
+    })
   }
   expect(payoutsMade.filter((p) => !p.id)).toEqual([])
   for (const p of payoutsMade) {
@@ -629,7 +632,7 @@ async function step(rand: Rand, mine: Seller[], buyer: UserRow): Promise<string>
       return `dispute ${sale.bookingId}`
     }
     case 'cancel': {
-      if (!sale || sale.stage !== 'paid') return 'cancel: none paid'
+      if (sale?.stage !== 'paid') return 'cancel: none paid'
       await cancelSale(
         t.db,
         provider,
