@@ -154,7 +154,7 @@ export function rssMb(pid: number | undefined): number {
 }
 
 /** Prices of the writer's listings, in dollars: above every bench listing's, so a search can find them alone. */
-const FRESH_FROM = 5_000
+export const FRESH_FROM = 5_000
 
 /**
  * A writer committing `perSecond` listing changes a second by SQL (each its own transaction): new listings (35%),

@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { mixedPaths, mixedRun, quantile, rssMb } from './mixed'
+import { FRESH_FROM, mixedPaths, mixedRun, quantile, rssMb } from './mixed'
 
 const args = process.argv.slice(2)
 const argValue = (name: string) => {
@@ -605,19 +605,30 @@ async function main() {
     await waitForHealth(child)
     await client.connect()
     const modelCount = await seedReference(client)
-    let have = 0
+    // With DATABASE_URL naming a database an earlier run filled, its listings count: only the missing are added.
+    let have = process.env.DATABASE_URL
+      ? Number(
+          (
+            await client.query<{ n: string }>(
+              `select count(*)::text as n from products where resale_price_cents < ${FRESH_FROM * 100}`,
+            )
+          ).rows[0]?.n ?? 0,
+        )
+      : 0
     for (const size of SKIP_DISCOVERY ? [] : SIZES) {
       const started = Date.now()
       for (let from = have + 1; from <= size; from += 250_000) {
         await seedListings(client, from, Math.min(size, from + 249_999), modelCount)
       }
-      await client.query('vacuum analyze products')
-      await client.query('vacuum analyze product_images')
-      await client.query('analyze users')
+      if (have < size) {
+        await client.query('vacuum analyze products')
+        await client.query('vacuum analyze product_images')
+        await client.query('analyze users')
+      }
       console.log(
-        `\n${size.toLocaleString('en-US')} listings: ${(size - have).toLocaleString('en-US')} added in ${((Date.now() - started) / 1000).toFixed(1)} s (with vacuum analyze)`,
+        `\n${size.toLocaleString('en-US')} listings: ${Math.max(0, size - have).toLocaleString('en-US')} added in ${((Date.now() - started) / 1000).toFixed(1)} s (with vacuum analyze)`,
       )
-      have = size
+      have = Math.max(have, size)
       const loadMs = await waitForCopy(client)
       if (loadMs !== undefined) {
         console.log(

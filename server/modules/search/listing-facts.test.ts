@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { findBrandProducts } from './brand-products'
 import { readCountsVersion } from './counts-snapshot'
 import { factsFacets, factsPage, factsTotal, type ListingFacts, timestampMicros } from './listing-facts'
 import { catchUp, currentFacts, loadFacts } from './listing-feed'
-import { findBrandProducts } from './products.queries'
 import { searchProducts } from './search.queries'
 
 // The totals and facets of a search without text come from the per-instance copy of the listings' facts when it is
@@ -65,6 +65,13 @@ const QUERIES = () => {
     'min_ram_gb=16&posted_within=90&min_battery_pct=80&storage=1024',
     'posted_within=1',
     'max_price=1',
+    // A price range walked by price: from its first listing, both ways, to a later page, and with a bound that is a
+    // listing's own price (listing 1's, $279.19), which belongs in the range.
+    'min_price=500&max_price=1200&sort=price_asc',
+    'min_price=500&max_price=1200&sort=price_desc&page=3',
+    'min_price=279.19&sort=price_asc',
+    'max_price=279.19&sort=price_desc',
+    'max_price=279.19&sort=price_asc&condition=Good',
   ].map((qs) => qs.replace('LENOVO_ID', (lenovo as string).toUpperCase()))
 }
 

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { rowsOf } from '#server/lib/paging'
 import {
   FACT_COLUMNS,
   type FactRow,
@@ -14,7 +15,7 @@ import {
   viewPage,
   wholeView,
 } from './listing-facts'
-import { isOnSale, rowsOf } from './paging'
+import { isOnSale } from './on-sale'
 
 // Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings
 // changed since the copy's version (migration 0027 notes them in the changing transaction, and the version each
@@ -99,7 +100,9 @@ async function applyFeed(
     )
     if (!now || !newer(now.version, view.version)) return { view, records }
   }
-  // One statement: the version; the commits since the view's, and their changes by the transaction's index; and every
+  // One statement: the version; the commits since the view's, and their changes by the transaction's index (`offset 0`
+  // keeps that a lookup per commit: a bulk import's one transaction of thousands of changes skews the statistics of
+  // `tx`, and the planner then hashed the whole feed, 12 ms at every commit at 100,000 listings); and every
   // listing changed as it is now (none when only counts or brands moved the version on), with the posting times it
   // had (where the base holds it). Past `limit` changes only the count is read: the copy is then read whole.
   const limit = rebaseAt(view.size)
@@ -117,7 +120,7 @@ async function applyFeed(
     sql`with v as (select version from listing_counts_version where id),
       k as (select tx from listing_change_commits where version > ${view.version} and version <= (select version from v)),
       c as (select c.product_id, c.posted_on from k cross join lateral (
-        select product_id, posted_on from listing_changes c where c.tx = k.tx) c),
+        select product_id, posted_on from listing_changes c where c.tx = k.tx offset 0) c),
       n as (select count(*) as changed from c),
       ch as (
         select c.product_id as changed_id,

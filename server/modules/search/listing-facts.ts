@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { rowsOf } from '#server/lib/paging'
 import {
   COUNT_FACETS,
   type Column,
@@ -11,7 +12,7 @@ import {
 } from './counts-snapshot'
 import { KeptPerCopy } from './kept-per-copy'
 import { buildTextIndex, type TextIndex, type TextRows } from './listing-text'
-import { isOnSale, rowsOf } from './paging'
+import { isOnSale } from './on-sale'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
 // total of a search without text are one pass in memory whatever its filters (a price range, a posting date, a
@@ -445,10 +446,20 @@ function pageHits(
     }
     start = lo
   }
+  // By price, a price range is a run of byPrice: the walk starts at its first row and ends past its last, instead of
+  // stepping over every cheaper (or dearer) listing.
+  let end = n
+  if (byPrice && (q.min_price !== undefined || q.max_price !== undefined)) {
+    const { minPrice, maxPrice } = boundsOf(q)
+    const from = firstPriceAtLeast(f, minPrice)
+    const to = firstPriceAtLeast(f, maxPrice + 1)
+    start = Math.max(start, backwards ? f.size - to : from)
+    end = backwards ? f.size - from : to
+  }
   const passes = passesAll(f, q, nowMs)
   const hits: Hit[] = []
   let skip = paging.offset
-  for (let i = start; i < n && hits.length <= paging.pageSize; i++) {
+  for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
     const r = rowAt(i)
     if (has && has[r] === 0) continue
     if (dead && dead[r] === 1) continue
@@ -460,6 +471,18 @@ function pageHits(
     else hits.push({ r, tier: 0 })
   }
   return hits
+}
+
+/** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
+function firstPriceAtLeast(f: ListingFacts, cents: number): number {
+  let lo = 0
+  let hi = f.size
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((f.priceCents[f.byPrice[mid] as number] as number) < cents) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 const PASSES = 0
