@@ -35,7 +35,8 @@ async function brandReads(run: () => Promise<unknown>): Promise<number> {
   const select = vi.spyOn(t.db, 'select')
   try {
     await run()
-    return select.mock.calls.filter(([columns]) => (columns as { name?: unknown })?.name === brands.name).length
+    return select.mock.calls.filter(([columns]) => (columns as { name?: unknown })?.name === brands.name)
+      .length
   } finally {
     select.mockRestore()
   }
