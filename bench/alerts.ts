@@ -8,9 +8,9 @@ import pg from 'pg'
 import { buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import { openDatabase } from '#server/database'
+import { rowsOf } from '#server/lib/paging'
 import { MemoryMediaStorage } from '#server/lib/storage'
 import { runAlertMatching } from '#server/modules/alerts/alerts.jobs'
-import { rowsOf } from '#server/modules/products/paging'
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const SEARCHES = Number(process.argv[2] ?? 100_000)

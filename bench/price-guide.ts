@@ -5,12 +5,12 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { openDatabase } from '#server/database'
+import { rowsOf } from '#server/lib/paging'
 import {
   getPriceGuide,
   refreshAllPriceGuides,
   refreshPriceGuideForProduct,
 } from '#server/modules/price-guide/price-guide.service'
-import { rowsOf } from '#server/modules/products/paging'
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const SALES = Number(process.argv[2] ?? 20_000)

@@ -52,6 +52,7 @@ import { productRoutes } from './modules/products/products.routes'
 import { reportRoutes } from './modules/reports/reports.routes'
 import { reviewRoutes } from './modules/reviews/reviews.routes'
 import { savedSearchRoutes } from './modules/saved-searches/saved-searches.routes'
+import { searchRoutes } from './modules/search/search.routes'
 import { type FetchOutsideImage, fetchOutsideImage } from './modules/uploads/outside-image'
 import { registerPhotoCleanup } from './modules/uploads/photo-cleanup'
 import { uploadRoutes } from './modules/uploads/uploads.routes'
@@ -198,6 +199,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(healthRoutes)
       await typed.register(brandRoutes)
       await typed.register(productRoutes)
+      await typed.register(searchRoutes)
       await typed.register(authRoutes)
       await typed.register(userRoutes)
       await typed.register(bookingRoutes)

@@ -6,7 +6,7 @@ import { DataDirLockedError } from './db/lock'
 import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
 import { postUnpostedSales } from './modules/ledger/sales'
-import { keepListingsCurrent } from './modules/products/listing-feed'
+import { keepListingsCurrent } from './modules/search/listing-feed'
 
 const SHUTDOWN_LIMIT_MS = 10_000
 /** While turning the balancer away: close once no connection arrived for this long, or after the limit. */

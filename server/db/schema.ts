@@ -463,7 +463,7 @@ export const publicDataVersion = pgTable('public_data_version', {
  * transaction's id. `listing_change_commits` says which version of `listing_counts_version` each such transaction
  * committed as (written by the version's own deferred trigger, at commit, under the version row's lock, so versions
  * follow the order of commits). Each instance reads the listings changed since its copy's version and applies them
- * (server/modules/products/listing-feed.ts; docs/decisions/0037-listing-change-feed.md).
+ * (server/modules/search/listing-feed.ts; docs/decisions/0037-listing-change-feed.md).
  */
 export const listingChanges = pgTable(
   'listing_changes',

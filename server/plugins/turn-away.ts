@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { sendError } from '#server/lib/error-handler'
-import { searchReady } from '#server/modules/products/listing-feed'
+import { searchReady } from '#server/modules/search/listing-feed'
 
 /**
  * The last step of draining (server/main.ts): reads answer 503, which nginx resends to another instance and counts

@@ -17,11 +17,12 @@ import {
   savedSearches,
 } from '#server/db/schema'
 import type { Jobs } from '#server/jobs/jobs'
+import { rowsOf } from '#server/lib/paging'
 import type { MailRequest } from '#server/mail/mail'
 import type { AlertFavourite, AlertListing, AlertSearch } from '#server/mail/templates/alert-types'
-import { isOnSale, rowsOf } from '#server/modules/products/paging'
-import { describeFilters, type SavedFilters } from '#server/modules/saved-searches/saved-query'
-import { type ListingFacts, SearchIndex } from './matcher'
+import { type ListingFacts, SearchIndex } from '#server/modules/search/matcher'
+import { isOnSale } from '#server/modules/search/on-sale'
+import { describeFilters, type SavedFilters } from '#server/modules/search/saved-query'
 import { unsubscribeToken } from './unsubscribe-token'
 
 type Ctx = Pick<AppContext, 'db' | 'jobs' | 'mail' | 'config'>

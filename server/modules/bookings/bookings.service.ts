@@ -8,8 +8,8 @@ import type { Jobs } from '#server/jobs/jobs'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl, isListed } from '#server/lib/listing-sql'
+import { listPaging, type PagedList } from '#server/lib/paging'
 import { canActFor, type SessionUser } from '#server/lib/session'
-import { listPaging, type PagedList } from '#server/modules/products/paging'
 
 export const bookingColumns = {
   booking: bookings,

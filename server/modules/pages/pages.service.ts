@@ -13,8 +13,8 @@ import {
   findProductById,
   isAvailable,
 } from '#server/modules/products/products.queries'
-import { searchProducts } from '#server/modules/products/search.queries'
 import { findSellerPage } from '#server/modules/reviews/reviews.service'
+import { searchProducts } from '#server/modules/search/search.queries'
 import type * as EntryServer from '../../../web/src/ssr/entry-server'
 
 /** The web app's server entry: built into dist/server by `npm run build`, or the source module in tests. */

@@ -7,7 +7,7 @@ import {
 } from '#contract/price-guide'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
-import { rowsOf } from '#server/modules/products/paging'
+import { rowsOf } from '#server/lib/paging'
 
 // The price guide table: per brand, RAM, storage and processor (level 1: its model, level 2: its family),
 // the count and quartiles of what such laptops sold for (paid, not refunded) in the last 180 days.

@@ -1,16 +1,12 @@
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { isBatteryReportOld } from '#contract/battery-reports'
-import type { ListPageQuery } from '#contract/paging'
 import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
 import { PLACEHOLDER_IMAGE, type Product } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { brands, favourites, productHolds, products, users } from '#server/db/schema'
 import { isListed } from '#server/lib/listing-sql'
-import { countsSnapshot, sumCounts } from './counts-snapshot'
-import { viewTotal } from './listing-facts'
-import { readListingPage } from './listing-feed'
-import { isOnSale, limitOffset, listPaging, type PagedList, rowsOf } from './paging'
+import { limitOffset, rowsOf } from '#server/lib/paging'
 import { sellerRatingSql, toSellerRating } from './seller-rating'
 
 const imagesJson = sql<{ card: string; detail: string }[]>`coalesce((
@@ -247,51 +243,6 @@ export async function findAdvertisedProducts(db: Db): Promise<Product[]> {
     .orderBy(desc(products.postedOn), desc(products.id))
     .limit(60)
   return rows.map(toProduct)
-}
-
-/** A brand's available laptops, newest first, a page at a time. */
-export async function findBrandProducts(
-  db: Db,
-  brandId: string,
-  q: ListPageQuery,
-): Promise<PagedList<Product>> {
-  const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
-  const paging = listPaging(q)
-  const order = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
-  const pageOf = (ids: SQL) =>
-    selectPageRows(db, {
-      where: sql`${products.id} in (${ids})`,
-      orderBy: order,
-      k0: sql`${products.postedOn}`,
-    })
-  // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
-  // page's ids from the brand's index, then their rows (joins and photos for one page only).
-  const { rows, view } = await readListingPage(
-    db,
-    { q: { brand: [brandId] }, sort: 'newest', paging, cursor: paging.cursor, read: pageOf },
-    () =>
-      pageOf(
-        limitOffset(
-          db
-            .select({ id: products.id })
-            .from(products)
-            .where(
-              paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where,
-            )
-            .orderBy(...order)
-            .getSQL(),
-          paging.limit,
-          paging.offset,
-        ),
-      ),
-  )
-  // The brand's total from the view the page came from; else from listing_counts, kept by triggers.
-  const page = await paging.finish(rows, async () =>
-    view
-      ? viewTotal(view, { brand: [brandId] }, Date.now(), Number.MAX_SAFE_INTEGER / 2)
-      : sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),
-  )
-  return { ...page, items: page.items.map(toProduct) }
 }
 
 /** How many people keep each of these listings (for their seller). */

@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Deleted, IdParams, Inserted, Modified } from '#contract/common'
 import { ReviewState } from '#contract/listing-reviews'
-import { ListPageQuery } from '#contract/paging'
 import {
   NewProduct,
   Product,
@@ -11,7 +10,6 @@ import {
   ProductUpdate,
   SellerProductsQuery,
 } from '#contract/products'
-import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { audited } from '#server/lib/audit'
 import { sendJson } from '#server/lib/error-handler'
 import { ERRORS } from '#server/lib/error-responses'
@@ -19,9 +17,8 @@ import { notFound } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { setPagingHeaders } from '#server/lib/paging'
 import { kickAlertMatching } from '#server/modules/alerts/alerts.jobs'
-import { getBrand } from '#server/modules/brands/brands.service'
 import { renewProduct } from './expiry'
-import { findAdvertisedProducts, findBrandProducts, findProductById } from './products.queries'
+import { findAdvertisedProducts, findProductById } from './products.queries'
 import {
   advertiseProduct,
   createProduct,
@@ -30,7 +27,6 @@ import {
   markProductSold,
   updateProduct,
 } from './products.service'
-import { searchProducts, suggest } from './search.queries'
 
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, cache, config, storage, fetchImage } = app.ctx
@@ -52,32 +48,6 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   app.get(
-    '/category/:id',
-    {
-      schema: {
-        tags: ['products'],
-        summary:
-          "A brand's available laptops, newest first, a page at a time (paging headers: X-Total-Count, Link)",
-        params: IdParams,
-        querystring: ListPageQuery,
-        response: { 200: ProductList },
-      },
-    },
-    async (req, reply) => {
-      const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
-      // Cached as the paging beside the items, already serialized: a hit sends the bytes as they are.
-      const page = await cache.remember(key, async () => {
-        await getBrand(db, req.params.id)
-        const found = await findBrandProducts(db, req.params.id, req.query)
-        const { total, isEstimate, nextCursor } = found
-        return { paging: { total, isEstimate, nextCursor }, items: JSON.stringify(found.items) }
-      })
-      setPagingHeaders(req, reply, page.paging)
-      return sendJson(reply, page.items)
-    },
-  )
-
-  app.get(
     '/products/:id',
     { schema: { tags: ['products'], summary: 'One laptop', params: IdParams, response: { 200: Product } } },
     async (req) => {
@@ -87,32 +57,6 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!product) throw notFound('Product')
       return product
     },
-  )
-
-  app.get(
-    '/search',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'Search and browse available laptops: text, filters, sorts, facets, cursor or page paging',
-        querystring: SearchQuery,
-        response: { 200: SearchResult },
-      },
-    },
-    async (req) => searchProducts(db, req.query),
-  )
-
-  app.get(
-    '/search/suggest',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'Brands and model names matching what is typed (typos forgiven), for the search box',
-        querystring: SuggestQuery,
-        response: { 200: Suggestions },
-      },
-    },
-    async (req) => suggest(db, req.query.q),
   )
 
   app.post(

@@ -6,6 +6,7 @@ import type { Db } from '#server/db/client'
 import { bookings, brands, productImages, products, uploads, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
+import { countUpTo, listPaging, type PagedList } from '#server/lib/paging'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import { MEDIA_PREFIX, type MediaStorage } from '#server/lib/storage'
 import { recordListed, recordPriceChange } from '#server/modules/alerts/alerts.jobs'
@@ -21,7 +22,6 @@ import {
 import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers/offers.jobs'
 import type { FetchOutsideImage } from '#server/modules/uploads/outside-image'
 import { createUpload } from '#server/modules/uploads/uploads.service'
-import { countUpTo, listPaging, type PagedList } from './paging'
 import { reviewFields, savedCounts, selectPageRows, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect

@@ -7,10 +7,10 @@ import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products, savedSearches, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { rowsOf } from '#server/lib/paging'
 import type { SessionUser } from '#server/lib/session'
-import { rowsOf } from '#server/modules/products/paging'
-import { resolveText, searchCondition, searchWords } from '#server/modules/products/search.queries'
-import { describeFilters, parseSavedQuery, type SavedFilters } from './saved-query'
+import { describeFilters, parseSavedQuery, type SavedFilters } from '#server/modules/search/saved-query'
+import { resolveText, searchCondition, searchWords } from '#server/modules/search/search.queries'
 
 /**
  * Saves a search, or changes the alert of the same search saved before (same filters in any order). The text

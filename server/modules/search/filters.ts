@@ -2,7 +2,7 @@
 // selects listings in SQL, which facet it is (a facet's counts apply every *other* facet's filter), how a saved
 // search's alert matches a new listing against it, and how a saved search describes it in words. The search's SQL,
 // its facets, the alert matcher and the saved search read this table; a filter missing from it does not compile.
-// The per-instance copy of the listings (products/listing-facts.ts) and the kept counts (counts-snapshot.ts) answer
+// The per-instance copy of the listings (listing-facts.ts) and the kept counts (counts-snapshot.ts) answer
 // the same filters from their own columns, for speed; `filters.test.ts` checks every path agrees with this table.
 import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import {
@@ -23,7 +23,7 @@ export type FilterKey = Exclude<keyof SavedFilters, 'q' | 'sort'>
 /** The facets that are filters (every facet is). */
 export type FacetName = keyof Facets
 
-/** A new listing as an alert sees it (server/modules/alerts/matcher.ts). */
+/** A new listing as an alert sees it (server/modules/search/matcher.ts). */
 export type AlertListing = {
   brandId: string
   condition: string

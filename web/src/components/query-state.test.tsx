@@ -73,9 +73,10 @@ describe('LoadFailed', () => {
 })
 
 describe('one failed-load block for every page', () => {
-  it('leaves "Try again" buttons to LoadFailed: no page builds its own', () => {
-    const root = path.resolve(import.meta.dirname, '..')
-    const offenders = fs
+  const root = path.resolve(import.meta.dirname, '..')
+  /** Every component file of the web app but this one and the tests. */
+  const sources = () =>
+    fs
       .readdirSync(root, { recursive: true, encoding: 'utf8' })
       // (boundary-probe files come and go while feature-boundaries.test.ts runs beside this one)
       .filter(
@@ -85,7 +86,18 @@ describe('one failed-load block for every page', () => {
           !f.endsWith('query-state.tsx') &&
           !path.basename(f).startsWith('boundary-probe-'),
       )
-      .filter((f) => />\s*Try again\s*</.test(fs.readFileSync(path.join(root, f), 'utf8')))
-    expect(offenders).toEqual([])
+      .map((f) => ({ file: f, text: fs.readFileSync(path.join(root, f), 'utf8') }))
+
+  it('leaves "Try again" buttons to LoadFailed: no page builds its own', () => {
+    const offenders = sources().filter(({ text }) => />\s*Try again\s*</.test(text))
+    expect(offenders.map((s) => s.file)).toEqual([])
+  })
+
+  it("draws no query's failure by hand (`q.isError ? (<p…` or `q.error ? (<Alert…`): QueryState or LoadFailed does", () => {
+    const handDrawn = /\.(isError|error) \? \(\s*<(p|Alert|div)\b/
+    expect(handDrawn.test('{q.isError ? (\n  <p className="text-red-700">{q.error.message}</p>')).toBe(true)
+    expect(handDrawn.test('{q.error ? (\n  <Alert tone="error" title="Nope">')).toBe(true)
+    const offenders = sources().filter(({ text }) => handDrawn.test(text))
+    expect(offenders.map((s) => s.file)).toEqual([])
   })
 })

@@ -22,12 +22,14 @@ export function LoadFailed({
   onRetry,
   message,
   actions,
+  className,
 }: {
   title: string
   error: unknown
   onRetry?: () => unknown
   message?: string
   actions?: ReactNode
+  className?: string
 }) {
   const retry = onRetry ? (
     <Button variant="secondary" onClick={() => void onRetry()}>
@@ -35,7 +37,7 @@ export function LoadFailed({
     </Button>
   ) : null
   return (
-    <Alert tone="error" title={title}>
+    <Alert tone="error" title={title} className={className}>
       <p>{message ?? errorMessage(error)}</p>
       {actions ? (
         <div className="flex flex-wrap justify-center gap-3">
@@ -52,6 +54,7 @@ export function LoadFailed({
 /**
  * A query's states in one place: `loading` while it is first asked, LoadFailed with "Try again" when it fails,
  * `empty` when the answer holds nothing (an empty list, unless `isEmpty` says otherwise), else `children`.
+ * `errorClassName` places the failure's box where the page needs it (inside a bordered panel, say).
  */
 export function QueryState<T>({
   query,
@@ -59,17 +62,26 @@ export function QueryState<T>({
   loading,
   empty,
   isEmpty = isEmptyList,
+  errorClassName,
   children,
 }: {
   query: QueryLike<T>
   errorTitle: string
+  errorClassName?: string
   loading: ReactNode
   empty?: ReactNode
   isEmpty?: (data: T) => boolean
   children: (data: T) => ReactNode
 }) {
   if (query.isError)
-    return <LoadFailed title={errorTitle} error={query.error} onRetry={() => query.refetch()} />
+    return (
+      <LoadFailed
+        title={errorTitle}
+        error={query.error}
+        onRetry={() => query.refetch()}
+        className={errorClassName}
+      />
+    )
   if (query.isPending || query.data === undefined) return <>{loading}</>
   if (empty !== undefined && isEmpty(query.data)) return <>{empty}</>
   return <>{children(query.data)}</>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import { AUDIT_KINDS, type AuditEntry, type AuditKind } from '#contract/audit'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -104,46 +105,44 @@ export function AuditLogPage() {
           </Button>
         </div>
       </form>
-      {log.isError ? (
-        <Alert tone="error" title="Could not load the audit log">
-          <p>{log.error.message}</p>
-        </Alert>
-      ) : log.isPending ? (
-        <Skeleton className="h-64 w-full" />
-      ) : log.data.items.length === 0 ? (
-        <p className="rounded-xl border border-slate-200 bg-white p-6 text-slate-700">
-          Nothing matches these filters.
-        </p>
-      ) : (
-        <ol
-          aria-label="Audit entries"
-          className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
-        >
-          {log.data.items.map((entry) => (
-            <li
-              key={entry.id}
-              className="grid gap-1 p-4 text-sm sm:grid-cols-[12rem_1fr_auto] sm:items-start sm:gap-4"
-            >
-              <time dateTime={entry.at} className="text-slate-600 tabular-nums">
-                {utcTime(entry.at)}
-              </time>
-              <div className="min-w-0">
-                <p className="font-medium text-slate-900">{kindLabel(entry.kind)}</p>
-                <p className="break-all text-slate-700">
-                  {entry.actor_email ?? 'Someone not signed in'}
-                  {entry.target ? <span className="text-slate-500"> · on {entry.target}</span> : null}
-                </p>
-                <p className="break-all text-slate-500 text-xs">
-                  {entry.ip ?? 'no address'}
-                  {entry.user_agent ? ` · ${entry.user_agent}` : ''}
-                  {entry.detail ? ` · ${entry.detail}` : ''}
-                </p>
-              </div>
-              <ResultBadge result={entry.result} />
-            </li>
-          ))}
-        </ol>
-      )}
+      <QueryState
+        query={log}
+        errorTitle="Could not load the audit log"
+        loading={<Skeleton className="h-64 w-full" />}
+        empty={<Alert title="Nothing matches these filters" />}
+        isEmpty={(data) => data.items.length === 0}
+      >
+        {(data) => (
+          <ol
+            aria-label="Audit entries"
+            className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+          >
+            {data.items.map((entry) => (
+              <li
+                key={entry.id}
+                className="grid gap-1 p-4 text-sm sm:grid-cols-[12rem_1fr_auto] sm:items-start sm:gap-4"
+              >
+                <time dateTime={entry.at} className="text-slate-600 tabular-nums">
+                  {utcTime(entry.at)}
+                </time>
+                <div className="min-w-0">
+                  <p className="font-medium text-slate-900">{kindLabel(entry.kind)}</p>
+                  <p className="break-all text-slate-700">
+                    {entry.actor_email ?? 'Someone not signed in'}
+                    {entry.target ? <span className="text-slate-500"> · on {entry.target}</span> : null}
+                  </p>
+                  <p className="break-all text-slate-500 text-xs">
+                    {entry.ip ?? 'no address'}
+                    {entry.user_agent ? ` · ${entry.user_agent}` : ''}
+                    {entry.detail ? ` · ${entry.detail}` : ''}
+                  </p>
+                </div>
+                <ResultBadge result={entry.result} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </QueryState>
       <div className="mt-4 flex items-center justify-between gap-3">
         <Button
           variant="secondary"

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck } from 'lucide-react'
-import { LoadFailed } from '../../components/query-state'
+import { QueryState } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
@@ -39,106 +39,106 @@ export function FinancePage() {
       <PageHeader title="Finance">
         <p>Money held for buyers, sellers’ balances, payouts and fees, from the ledger.</p>
       </PageHeader>
-      {finance.isPending ? (
-        <div className="grid grid-cols-2 gap-4 lg:grid-cols-4" role="status" aria-label="Loading the figures">
-          {[0, 1, 2, 3, 4, 5, 6, 7].map((n) => (
-            <Skeleton key={n} className="h-24" />
-          ))}
-        </div>
-      ) : finance.isError ? (
-        <LoadFailed
-          title="Could not load the figures"
-          error={finance.error}
-          onRetry={() => finance.refetch()}
-        />
-      ) : (
-        <div className="space-y-6">
-          <section
-            aria-labelledby="ledger-check"
-            className={`rounded-xl border p-4 sm:p-5 ${
-              finance.data.balanced ? 'border-emerald-300 bg-emerald-50' : 'border-red-300 bg-red-50'
-            }`}
+      <QueryState
+        query={finance}
+        errorTitle="Could not load the figures"
+        loading={
+          <div
+            className="grid grid-cols-2 gap-4 lg:grid-cols-4"
+            role="status"
+            aria-label="Loading the figures"
           >
-            <h2 id="ledger-check" className="flex items-center gap-2 font-semibold text-lg text-slate-900">
-              {finance.data.balanced ? (
-                <CircleCheck aria-hidden="true" className="size-5 text-emerald-700" />
-              ) : (
-                <CircleAlert aria-hidden="true" className="size-5 text-red-700" />
-              )}
-              {finance.data.balanced ? 'The ledger balances' : 'The ledger does not balance'}
-            </h2>
-            <ul className="mt-2 space-y-1 text-slate-700 text-sm">
-              <li>
-                Transactions that do not sum to zero:{' '}
-                <strong>{finance.data.checks.unbalanced_transactions}</strong>
-              </li>
-              <li>
-                All entries together:{' '}
-                <strong>{formatSignedMoney(finance.data.checks.entries_total_cents)}</strong>
-              </li>
-              <li>
-                Taken from buyers, less refunds (ledger):{' '}
-                <strong>{formatMoney(finance.data.checks.ledger_charges_cents)}</strong>; succeeded payments:{' '}
-                <strong>{formatMoney(finance.data.checks.payments_cents)}</strong>
-              </li>
-            </ul>
-          </section>
-          <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-            <Figure
-              label="Held for buyers"
-              cents={finance.data.held_for_buyers_cents}
-              note="Paid, not completed"
-            />
-            <Figure
-              label="Sellers’ balances"
-              cents={finance.data.sellers_balances_cents}
-              note={`${formatMoney(finance.data.waiting_for_payout_setup_cents)} waits for payout setup`}
-            />
-            <Figure
-              label="Owed by sellers"
-              cents={finance.data.negative_balances_cents}
-              note="Refunds after a payout"
-            />
-            <Figure label="Payouts on their way" cents={finance.data.on_its_way_cents} />
-            <Figure label="Paid out" cents={finance.data.paid_out_cents} />
-            <Figure
-              label="Failed payouts"
-              cents={finance.data.failed_payouts.amount_cents}
-              note={`${finance.data.failed_payouts.count} returned to balances`}
-            />
-            <Figure label="Fees earned" cents={finance.data.fees_cents} note="On completed sales" />
-            <Figure
-              label="Refunds"
-              cents={finance.data.refunds_cents}
-              note={`of ${formatMoney(finance.data.charges_cents)} charged`}
-            />
-          </dl>
-          <section aria-labelledby="recent-payouts" className="space-y-3">
-            <h2 id="recent-payouts" className="font-semibold text-lg text-slate-900">
-              Recent payouts
-            </h2>
-            {finance.data.recent_payouts.length === 0 ? (
-              <p className="text-slate-600 text-sm">No payouts yet.</p>
-            ) : (
-              <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
-                {finance.data.recent_payouts.map((p) => (
-                  <li
-                    key={p._id}
-                    className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm"
-                  >
-                    <span className="min-w-40 font-medium text-slate-900">{p.seller_name}</span>
-                    <span className="text-slate-600">{formatDate(p.created_at)}</span>
-                    <span className="font-semibold tabular-nums">{formatMoney(p.amount_cents)}</span>
-                    <Badge tone={p.state === 'paid' ? 'accent' : p.state === 'failed' ? 'outline' : 'muted'}>
-                      {STATE_WORDS[p.state]}
-                    </Badge>
-                  </li>
-                ))}
+            {[0, 1, 2, 3, 4, 5, 6, 7].map((n) => (
+              <Skeleton key={n} className="h-24" />
+            ))}
+          </div>
+        }
+      >
+        {(data) => (
+          <div className="space-y-6">
+            <section
+              aria-labelledby="ledger-check"
+              className={`rounded-xl border p-4 sm:p-5 ${
+                data.balanced ? 'border-emerald-300 bg-emerald-50' : 'border-red-300 bg-red-50'
+              }`}
+            >
+              <h2 id="ledger-check" className="flex items-center gap-2 font-semibold text-lg text-slate-900">
+                {data.balanced ? (
+                  <CircleCheck aria-hidden="true" className="size-5 text-emerald-700" />
+                ) : (
+                  <CircleAlert aria-hidden="true" className="size-5 text-red-700" />
+                )}
+                {data.balanced ? 'The ledger balances' : 'The ledger does not balance'}
+              </h2>
+              <ul className="mt-2 space-y-1 text-slate-700 text-sm">
+                <li>
+                  Transactions that do not sum to zero: <strong>{data.checks.unbalanced_transactions}</strong>
+                </li>
+                <li>
+                  All entries together: <strong>{formatSignedMoney(data.checks.entries_total_cents)}</strong>
+                </li>
+                <li>
+                  Taken from buyers, less refunds (ledger):{' '}
+                  <strong>{formatMoney(data.checks.ledger_charges_cents)}</strong>; succeeded payments:{' '}
+                  <strong>{formatMoney(data.checks.payments_cents)}</strong>
+                </li>
               </ul>
-            )}
-          </section>
-        </div>
-      )}
+            </section>
+            <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+              <Figure label="Held for buyers" cents={data.held_for_buyers_cents} note="Paid, not completed" />
+              <Figure
+                label="Sellers’ balances"
+                cents={data.sellers_balances_cents}
+                note={`${formatMoney(data.waiting_for_payout_setup_cents)} waits for payout setup`}
+              />
+              <Figure
+                label="Owed by sellers"
+                cents={data.negative_balances_cents}
+                note="Refunds after a payout"
+              />
+              <Figure label="Payouts on their way" cents={data.on_its_way_cents} />
+              <Figure label="Paid out" cents={data.paid_out_cents} />
+              <Figure
+                label="Failed payouts"
+                cents={data.failed_payouts.amount_cents}
+                note={`${data.failed_payouts.count} returned to balances`}
+              />
+              <Figure label="Fees earned" cents={data.fees_cents} note="On completed sales" />
+              <Figure
+                label="Refunds"
+                cents={data.refunds_cents}
+                note={`of ${formatMoney(data.charges_cents)} charged`}
+              />
+            </dl>
+            <section aria-labelledby="recent-payouts" className="space-y-3">
+              <h2 id="recent-payouts" className="font-semibold text-lg text-slate-900">
+                Recent payouts
+              </h2>
+              {data.recent_payouts.length === 0 ? (
+                <p className="text-slate-600 text-sm">No payouts yet.</p>
+              ) : (
+                <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
+                  {data.recent_payouts.map((p) => (
+                    <li
+                      key={p._id}
+                      className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm"
+                    >
+                      <span className="min-w-40 font-medium text-slate-900">{p.seller_name}</span>
+                      <span className="text-slate-600">{formatDate(p.created_at)}</span>
+                      <span className="font-semibold tabular-nums">{formatMoney(p.amount_cents)}</span>
+                      <Badge
+                        tone={p.state === 'paid' ? 'accent' : p.state === 'failed' ? 'outline' : 'muted'}
+                      >
+                        {STATE_WORDS[p.state]}
+                      </Badge>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          </div>
+        )}
+      </QueryState>
     </>
   )
 }

@@ -51,7 +51,7 @@ describe('ReportedItemsPage', () => {
     const fetchMock = stubApi(REPORTED)
     renderWithApp(<ReportedItemsPage />)
     expect(await screen.findByText('No open reports')).toBeTruthy()
-    expect(await screen.findByText('No reported reviews.')).toBeTruthy()
+    expect(await screen.findByText('No reported reviews')).toBeTruthy()
 
     const section = screen.getByRole('region', { name: 'Reported messages' })
     const item = await within(section).findByTestId('reported-message')
@@ -77,6 +77,6 @@ describe('ReportedItemsPage', () => {
     stubApi([])
     renderWithApp(<ReportedItemsPage />)
     const section = screen.getByRole('region', { name: 'Reported messages' })
-    expect(await within(section).findByText('No reported messages.')).toBeTruthy()
+    expect(await within(section).findByText('No reported messages')).toBeTruthy()
   })
 })

@@ -1,9 +1,9 @@
 import { ArrowLeft } from 'lucide-react'
 import { Link, useParams } from 'react-router'
 import { paths } from '#contract/pages'
-import { Alert } from '../../components/ui/alert'
+import { QueryState } from '../../components/query-state'
 import { PageHeader } from '../../components/ui/page-header'
-import { errorMessage } from '../../lib/api-client'
+import { Spinner } from '../../components/ui/spinner'
 import { useSession } from '../auth'
 import { ConversationPanel } from '../messages'
 import { OfferThread, useOffers } from '../offers'
@@ -45,30 +45,28 @@ export function ConversationPage() {
               : 'A conversation an admin may read because it was reported or is part of a dispute.'}
         </p>
       </PageHeader>
-      {booking.error ? (
-        <Alert tone="error" title="We could not open this conversation">
-          <p>{errorMessage(booking.error)}</p>
-        </Alert>
-      ) : booking.isPending ? null : (
-        <>
-          {canWrite && booking.data ? (
-            <PairOffers
-              role={isSeller ? 'seller' : 'buyer'}
-              productId={booking.data.productId}
+      <QueryState
+        query={booking}
+        errorTitle="We could not open this conversation"
+        loading={<Spinner label="Loading the conversation" />}
+      >
+        {(data) => (
+          <>
+            {canWrite ? (
+              <PairOffers role={isSeller ? 'seller' : 'buyer'} productId={data.productId} bookingId={id} />
+            ) : null}
+            <ConversationPanel
               bookingId={id}
+              canWrite={canWrite}
+              writesAfterReply={
+                isBuyer && !data.paid
+                  ? 'You can message the seller once you have paid for this laptop.'
+                  : undefined
+              }
             />
-          ) : null}
-          <ConversationPanel
-            bookingId={id}
-            canWrite={canWrite}
-            writesAfterReply={
-              isBuyer && booking.data && !booking.data.paid
-                ? 'You can message the seller once you have paid for this laptop.'
-                : undefined
-            }
-          />
-        </>
-      )}
+          </>
+        )}
+      </QueryState>
     </>
   )
 }

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import type { Booking } from '#contract/bookings'
 import { paths } from '#contract/pages'
 import { ProductImage } from '../../components/product/product-image'
-import { LoadFailed } from '../../components/query-state'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { buttonClasses } from '../../components/ui/button'
@@ -27,7 +27,6 @@ import { PaidWithStage } from './deal-stage'
 export function MyOrdersPage() {
   const { user } = useSession()
   const bookings = useMyBookings(user?.email)
-  const items = allItems(bookings.data)
 
   return (
     <>
@@ -35,34 +34,37 @@ export function MyOrdersPage() {
       <PageHeader title="My Orders">
         <p>The laptops you booked. Pay for one to make it yours: the first buyer to pay gets it.</p>
       </PageHeader>
-      {bookings.isPending ? (
-        <OrdersSkeleton />
-      ) : bookings.error ? (
-        <LoadFailed
-          title="We could not load your orders"
-          error={bookings.error}
-          onRetry={() => bookings.refetch()}
-        />
-      ) : !items || items.length === 0 ? (
-        <Alert title="You have not booked any laptops yet">
-          <p>Book a laptop and it shows here, ready to pay.</p>
-          <Link to={paths.browse()} className={buttonClasses('secondary')}>
-            Browse all laptops
-          </Link>
-        </Alert>
-      ) : (
-        <>
-          <OrdersTable bookings={items} />
-          <LoadMore
-            shown={items.length}
-            total={bookings.data.pages.at(-1)?.total}
-            noun="bookings"
-            hasMore={bookings.hasNextPage}
-            isLoading={bookings.isFetchingNextPage}
-            onLoadMore={() => bookings.fetchNextPage()}
-          />
-        </>
-      )}
+      <QueryState
+        query={bookings}
+        errorTitle="We could not load your orders"
+        loading={<OrdersSkeleton />}
+        isEmpty={(data) => allItems(data)?.length === 0}
+        empty={
+          <Alert title="You have not booked any laptops yet">
+            <p>Book a laptop and it shows here, ready to pay.</p>
+            <Link to={paths.browse()} className={buttonClasses('secondary')}>
+              Browse all laptops
+            </Link>
+          </Alert>
+        }
+      >
+        {(data) => {
+          const items = allItems(data) ?? []
+          return (
+            <>
+              <OrdersTable bookings={items} />
+              <LoadMore
+                shown={items.length}
+                total={data.pages.at(-1)?.total}
+                noun="bookings"
+                hasMore={bookings.hasNextPage}
+                isLoading={bookings.isFetchingNextPage}
+                onLoadMore={() => bookings.fetchNextPage()}
+              />
+            </>
+          )
+        }}
+      </QueryState>
       <MyOffers enabled={Boolean(user)} />
     </>
   )

@@ -1,7 +1,7 @@
 import { Flag, Send, TriangleAlert } from 'lucide-react'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { MESSAGE_MAX, type Message, NewMessage, OFF_PLATFORM_WARNING } from '#contract/messages'
-import { Alert } from '../../components/ui/alert'
+import { QueryState } from '../../components/query-state'
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
 import { FormField } from '../../components/ui/form-field'
@@ -47,41 +47,45 @@ export function ConversationPanel({
 
   return (
     <section aria-label="Conversation" className="rounded-xl border border-slate-200 bg-white">
-      {thread.isPending ? (
-        <div className="space-y-3 p-4" aria-busy="true">
-          <span className="sr-only" role="status">
-            Loading the conversation
-          </span>
-          <Skeleton className="h-14 w-2/3" />
-          <Skeleton className="ml-auto h-14 w-2/3" />
-        </div>
-      ) : thread.error ? (
-        <Alert tone="error" title="We could not load this conversation" className="m-4">
-          <p>{errorMessage(thread.error)}</p>
-        </Alert>
-      ) : thread.data.length === 0 ? (
-        <p className="p-6 text-center text-slate-600">
-          No messages yet.{' '}
-          {canWrite && !waiting ? 'Ask about the laptop, or agree where and when to meet.' : null}
-        </p>
-      ) : (
-        <ol
-          ref={listRef}
-          aria-label="Messages"
-          aria-live="polite"
-          className="max-h-[60vh] space-y-4 overflow-y-auto p-4"
-        >
-          {thread.data.map((message) => (
-            <MessageItem
-              key={message._id}
-              message={message}
-              canReport={canWrite && !message.mine && !message.reported}
-              isReporting={report.isPending && report.variables === message._id}
-              onReport={() => reportMessage(message)}
-            />
-          ))}
-        </ol>
-      )}
+      <QueryState
+        query={thread}
+        errorTitle="We could not load this conversation"
+        errorClassName="m-4"
+        loading={
+          <div className="space-y-3 p-4" aria-busy="true">
+            <span className="sr-only" role="status">
+              Loading the conversation
+            </span>
+            <Skeleton className="h-14 w-2/3" />
+            <Skeleton className="ml-auto h-14 w-2/3" />
+          </div>
+        }
+        empty={
+          <p className="p-6 text-center text-slate-600">
+            No messages yet.{' '}
+            {canWrite && !waiting ? 'Ask about the laptop, or agree where and when to meet.' : null}
+          </p>
+        }
+      >
+        {(data) => (
+          <ol
+            ref={listRef}
+            aria-label="Messages"
+            aria-live="polite"
+            className="max-h-[60vh] space-y-4 overflow-y-auto p-4"
+          >
+            {data.map((message) => (
+              <MessageItem
+                key={message._id}
+                message={message}
+                canReport={canWrite && !message.mine && !message.reported}
+                isReporting={report.isPending && report.variables === message._id}
+                onReport={() => reportMessage(message)}
+              />
+            ))}
+          </ol>
+        )}
+      </QueryState>
       {canWrite && waiting && !thread.isPending ? (
         <p className="border-slate-200 border-t p-4 text-slate-600 text-sm">{writesAfterReply}</p>
       ) : canWrite && !waiting ? (

@@ -1,6 +1,7 @@
 import { useState } from 'react'
+import { QueryState } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
-import { errorMessage } from '../../lib/api-client'
+import { Spinner } from '../../components/ui/spinner'
 import { formatDate, formatTime } from '../../lib/format'
 import { useTranscript } from './messages-api'
 
@@ -20,31 +21,32 @@ export function ConversationTranscript({ bookingId, label }: { bookingId: string
         {label}
       </summary>
       <div className="border-slate-200 border-t px-3 py-3">
-        {!isOpen ? null : thread.isPending ? (
-          <p className="text-slate-600 text-sm">Loading the conversation…</p>
-        ) : thread.isError ? (
-          <p role="alert" className="text-red-700 text-sm">
-            {errorMessage(thread.error, 'Could not load the conversation.')}
-          </p>
-        ) : thread.data.length === 0 ? (
-          <p className="text-slate-600 text-sm">No messages in this conversation.</p>
-        ) : (
-          <ol className="space-y-3" aria-label={label}>
-            {thread.data.map((m) => (
-              <li key={m._id} data-testid="transcript-message" className="text-sm">
-                <p className="flex flex-wrap items-center gap-2 text-slate-600">
-                  <span className="font-semibold text-slate-900">{m.senderName}</span>
-                  <time dateTime={m.createdAt}>
-                    {formatDate(m.createdAt)} {formatTime(m.createdAt)}
-                  </time>
-                  {m.offPlatform ? <Badge tone="outline">Asks to pay outside</Badge> : null}
-                  {m.reported ? <Badge tone="outline">Reported</Badge> : null}
-                </p>
-                <p className="mt-0.5 whitespace-pre-line text-slate-800">{m.body}</p>
-              </li>
-            ))}
-          </ol>
-        )}
+        {isOpen ? (
+          <QueryState
+            query={thread}
+            errorTitle="Could not load the conversation"
+            loading={<Spinner label="Loading the conversation" />}
+            empty={<p className="text-slate-600 text-sm">No messages in this conversation.</p>}
+          >
+            {(data) => (
+              <ol className="space-y-3" aria-label={label}>
+                {data.map((m) => (
+                  <li key={m._id} data-testid="transcript-message" className="text-sm">
+                    <p className="flex flex-wrap items-center gap-2 text-slate-600">
+                      <span className="font-semibold text-slate-900">{m.senderName}</span>
+                      <time dateTime={m.createdAt}>
+                        {formatDate(m.createdAt)} {formatTime(m.createdAt)}
+                      </time>
+                      {m.offPlatform ? <Badge tone="outline">Asks to pay outside</Badge> : null}
+                      {m.reported ? <Badge tone="outline">Reported</Badge> : null}
+                    </p>
+                    <p className="mt-0.5 whitespace-pre-line text-slate-800">{m.body}</p>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </QueryState>
+        ) : null}
       </div>
     </details>
   )

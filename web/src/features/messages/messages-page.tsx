@@ -1,11 +1,11 @@
 import { Link } from 'react-router'
 import { paths } from '#contract/pages'
 import { ProductImage } from '../../components/product/product-image'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
-import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatTime } from '../../lib/format'
 import { useConversations, useUnreadMessages } from './messages-api'
 
@@ -18,51 +18,54 @@ export function MessagesPage() {
       <PageHeader title="Messages">
         <p>Your conversations with buyers and sellers, one per booking.</p>
       </PageHeader>
-      {conversations.isPending ? (
-        <div className="space-y-3" aria-busy="true">
-          <span className="sr-only" role="status">
-            Loading your conversations
-          </span>
-          <Skeleton className="h-16" />
-          <Skeleton className="h-16" />
-        </div>
-      ) : conversations.error ? (
-        <Alert tone="error" title="We could not load your messages">
-          <p>{errorMessage(conversations.error)}</p>
-        </Alert>
-      ) : conversations.data.length === 0 ? (
-        <Alert title="No messages yet">
-          <p>Write to a seller from My Orders once you have booked a laptop.</p>
-        </Alert>
-      ) : (
-        <ul aria-label="Your conversations" className="space-y-2">
-          {conversations.data.map((c) => (
-            <li key={c.bookingId}>
-              <Link
-                to={paths.conversation(c.bookingId)}
-                className="flex items-center gap-4 rounded-xl border border-slate-200 bg-white p-3 hover:border-accent"
-              >
-                <ProductImage
-                  src={c.productImage}
-                  alt=""
-                  width={64}
-                  height={48}
-                  loading="lazy"
-                  className="aspect-[4/3] w-16 rounded-md bg-slate-100 object-cover"
-                />
-                <span className="min-w-0 flex-1">
-                  <span className="block truncate font-semibold text-slate-900">{c.productName}</span>
-                  <span className="block text-slate-600 text-sm">
-                    {c.asBuyer ? 'Seller' : 'Buyer'}: {c.otherName} · {formatDate(c.lastMessageAt)},{' '}
-                    {formatTime(c.lastMessageAt)}
+      <QueryState
+        query={conversations}
+        errorTitle="We could not load your messages"
+        loading={
+          <div className="space-y-3" aria-busy="true">
+            <span className="sr-only" role="status">
+              Loading your conversations
+            </span>
+            <Skeleton className="h-16" />
+            <Skeleton className="h-16" />
+          </div>
+        }
+        empty={
+          <Alert title="No messages yet">
+            <p>Write to a seller from My Orders once you have booked a laptop.</p>
+          </Alert>
+        }
+      >
+        {(data) => (
+          <ul aria-label="Your conversations" className="space-y-2">
+            {data.map((c) => (
+              <li key={c.bookingId}>
+                <Link
+                  to={paths.conversation(c.bookingId)}
+                  className="flex items-center gap-4 rounded-xl border border-slate-200 bg-white p-3 hover:border-accent"
+                >
+                  <ProductImage
+                    src={c.productImage}
+                    alt=""
+                    width={64}
+                    height={48}
+                    loading="lazy"
+                    className="aspect-[4/3] w-16 rounded-md bg-slate-100 object-cover"
+                  />
+                  <span className="min-w-0 flex-1">
+                    <span className="block truncate font-semibold text-slate-900">{c.productName}</span>
+                    <span className="block text-slate-600 text-sm">
+                      {c.asBuyer ? 'Seller' : 'Buyer'}: {c.otherName} · {formatDate(c.lastMessageAt)},{' '}
+                      {formatTime(c.lastMessageAt)}
+                    </span>
                   </span>
-                </span>
-                {c.unread > 0 ? <Badge tone="accent">{c.unread} unread</Badge> : null}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+                  {c.unread > 0 ? <Badge tone="accent">{c.unread} unread</Badge> : null}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </>
   )
 }

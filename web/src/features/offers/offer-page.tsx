@@ -1,10 +1,9 @@
 import { ArrowLeft } from 'lucide-react'
 import { Link, useParams } from 'react-router'
 import { paths } from '#contract/pages'
-import { Alert } from '../../components/ui/alert'
+import { QueryState } from '../../components/query-state'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
-import { errorMessage } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { ConversationPanel } from '../messages'
 import { OfferThread } from './offer-thread'
@@ -41,25 +40,25 @@ export function OfferPage() {
           </p>
         ) : null}
       </PageHeader>
-      {offer.error ? (
-        <Alert tone="error" title="We could not open this offer">
-          <p>{errorMessage(offer.error)}</p>
-        </Alert>
-      ) : !o ? (
-        <Skeleton className="h-40 w-full max-w-xl" />
-      ) : (
-        <div className="space-y-8">
-          <OfferThread offer={o} />
-          {o.conversationId ? (
-            <section aria-labelledby="offer-messages" className="space-y-3">
-              <h2 id="offer-messages" className="font-semibold text-slate-900 text-xl">
-                Messages
-              </h2>
-              <ConversationPanel bookingId={o.conversationId} canWrite />
-            </section>
-          ) : null}
-        </div>
-      )}
+      <QueryState
+        query={offer}
+        errorTitle="We could not open this offer"
+        loading={<Skeleton className="h-40 w-full max-w-xl" />}
+      >
+        {(o) => (
+          <div className="space-y-8">
+            <OfferThread offer={o} />
+            {o.conversationId ? (
+              <section aria-labelledby="offer-messages" className="space-y-3">
+                <h2 id="offer-messages" className="font-semibold text-slate-900 text-xl">
+                  Messages
+                </h2>
+                <ConversationPanel bookingId={o.conversationId} canWrite />
+              </section>
+            ) : null}
+          </div>
+        )}
+      </QueryState>
     </>
   )
 }

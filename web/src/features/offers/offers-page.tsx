@@ -1,10 +1,10 @@
 import { Link, useSearchParams } from 'react-router'
 import type { OfferRole } from '#contract/offers'
 import { paths } from '#contract/pages'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
+import { ListSkeleton } from '../../components/ui/list-skeleton'
 import { PageHeader } from '../../components/ui/page-header'
-import { Skeleton } from '../../components/ui/skeleton'
-import { errorMessage } from '../../lib/api-client'
 import { useSession } from '../auth'
 import { OfferList } from './offer-list'
 import { useOffers } from './offers-api'
@@ -41,17 +41,14 @@ export function OffersPage() {
         {tab('seller', 'On your listings')}
         {tab('buyer', 'Offers you made')}
       </nav>
-      {offers.error ? (
-        <Alert tone="error" title="We could not load offers">
-          <p>{errorMessage(offers.error)}</p>
-        </Alert>
-      ) : offers.isPending ? (
-        <Skeleton className="h-24 w-full" />
-      ) : offers.data.length === 0 ? (
-        <p className="text-slate-600">No offers yet.</p>
-      ) : (
-        <OfferList offers={offers.data} />
-      )}
+      <QueryState
+        query={offers}
+        errorTitle="We could not load offers"
+        loading={<ListSkeleton label="Loading offers" />}
+        empty={<Alert title="No offers yet" />}
+      >
+        {(data) => <OfferList offers={data} />}
+      </QueryState>
     </>
   )
 }

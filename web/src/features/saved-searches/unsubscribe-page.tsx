@@ -3,11 +3,15 @@ import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { paths } from '#contract/pages'
 import type { UnsubscribeInfo } from '#contract/saved-searches'
+import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
-import { api, errorMessage } from '../../lib/api-client'
+import { api, errorMessage, isApiError } from '../../lib/api-client'
+
+/** The server read the link and refused it (malformed, or no such token): asking again changes nothing. */
+const isRefusedLink = (err: unknown) => isApiError(err) && (err.status === 400 || err.status === 404)
 
 /**
  * `/unsubscribe/{token}`, from an alert email's link, without signing in. It asks before turning anything off,
@@ -46,12 +50,17 @@ export function UnsubscribePage() {
       {info.isPending ? (
         <Skeleton className="h-32 w-full" />
       ) : info.isError ? (
-        <Alert tone="error" title="This link does not work">
-          <p>{info.error.message}</p>
-          <Link to={paths.emailSettings()} className="font-medium text-accent underline underline-offset-4">
-            Open your email settings
-          </Link>
-        </Alert>
+        <LoadFailed
+          title="This link does not work"
+          error={info.error}
+          // A link the server refused stays refused; a failure on the way may pass when asked again.
+          onRetry={isRefusedLink(info.error) ? undefined : () => info.refetch()}
+          actions={
+            <Link to={paths.emailSettings()} className="font-medium text-accent underline underline-offset-4">
+              Open your email settings
+            </Link>
+          }
+        />
       ) : state.kind === 'done' || info.data.alreadyOff ? (
         <Alert title="You are unsubscribed">
           <p>{info.data.description}: we will not send these any more.</p>

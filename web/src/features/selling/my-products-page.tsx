@@ -17,7 +17,7 @@ import { canRenewSoon, type Product } from '#contract/products'
 import { ProductImage } from '../../components/product/product-image'
 import { ProductPrice } from '../../components/product/product-price'
 import { SaleStatusBadge } from '../../components/product/product-status'
-import { LoadFailed } from '../../components/query-state'
+import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
@@ -47,7 +47,6 @@ type PendingQuestion = { kind: 'delete' | 'sold'; product: Product }
 export function MyProductsPage() {
   const { user } = useSession()
   const products = useSellerProducts(user?.email)
-  const items = allItems(products.data)
   const advertise = useAdvertiseProduct()
   const markSold = useMarkProductSold()
   const remove = useDeleteProduct()
@@ -92,59 +91,64 @@ export function MyProductsPage() {
         <p>Your laptops for sale and sold. Advertise one to put it on the home page.</p>
       </PageHeader>
 
-      {products.isError ? (
-        <LoadFailed
-          title="We could not load your products"
-          error={products.error}
-          onRetry={() => products.refetch()}
-        />
-      ) : products.isPending ? (
-        <ul className="space-y-3" aria-busy="true" aria-label="Loading your products">
-          {[0, 1, 2].map((n) => (
-            <li key={n} className="flex gap-4 rounded-xl border border-slate-200 bg-white p-3">
-              <Skeleton className="aspect-[4/3] w-28 shrink-0" />
-              <div className="flex-1 space-y-2">
-                <Skeleton className="h-5 w-2/3" />
-                <Skeleton className="h-6 w-24" />
-                <Skeleton className="h-4 w-1/3" />
-              </div>
-            </li>
-          ))}
-        </ul>
-      ) : !items || items.length === 0 ? (
-        <Alert title="You have not listed any laptops yet">
-          <p>Add your first laptop with a few photos: it takes a couple of minutes.</p>
-          <Link to={paths.addProduct()} className={buttonClasses('primary', 'md')}>
-            <PackagePlus aria-hidden="true" className="size-4" />
-            Add a Product
-          </Link>
-        </Alert>
-      ) : (
-        <>
-          <ul className="space-y-3" aria-label="Your products">
-            {items.map((product) => (
-              <ProductRow
-                key={product._id}
-                product={product}
-                isAdvertising={advertise.isPending && advertise.variables === product._id}
-                onAdvertise={() => advertiseProduct(product)}
-                isRenewing={renew.isPending && renew.variables === product._id}
-                onRenew={() => renewProduct(product)}
-                onMarkSold={() => setQuestion({ kind: 'sold', product })}
-                onDelete={() => setQuestion({ kind: 'delete', product })}
-              />
+      <QueryState
+        query={products}
+        errorTitle="We could not load your products"
+        isEmpty={(data) => allItems(data)?.length === 0}
+        loading={
+          <ul className="space-y-3" aria-busy="true" aria-label="Loading your products">
+            {[0, 1, 2].map((n) => (
+              <li key={n} className="flex gap-4 rounded-xl border border-slate-200 bg-white p-3">
+                <Skeleton className="aspect-[4/3] w-28 shrink-0" />
+                <div className="flex-1 space-y-2">
+                  <Skeleton className="h-5 w-2/3" />
+                  <Skeleton className="h-6 w-24" />
+                  <Skeleton className="h-4 w-1/3" />
+                </div>
+              </li>
             ))}
           </ul>
-          <LoadMore
-            shown={items.length}
-            total={products.data?.pages.at(-1)?.total}
-            noun="products"
-            hasMore={products.hasNextPage}
-            isLoading={products.isFetchingNextPage}
-            onLoadMore={() => products.fetchNextPage()}
-          />
-        </>
-      )}
+        }
+        empty={
+          <Alert title="You have not listed any laptops yet">
+            <p>Add your first laptop with a few photos: it takes a couple of minutes.</p>
+            <Link to={paths.addProduct()} className={buttonClasses('primary', 'md')}>
+              <PackagePlus aria-hidden="true" className="size-4" />
+              Add a Product
+            </Link>
+          </Alert>
+        }
+      >
+        {(data) => {
+          const items = allItems(data) ?? []
+          return (
+            <>
+              <ul className="space-y-3" aria-label="Your products">
+                {items.map((product) => (
+                  <ProductRow
+                    key={product._id}
+                    product={product}
+                    isAdvertising={advertise.isPending && advertise.variables === product._id}
+                    onAdvertise={() => advertiseProduct(product)}
+                    isRenewing={renew.isPending && renew.variables === product._id}
+                    onRenew={() => renewProduct(product)}
+                    onMarkSold={() => setQuestion({ kind: 'sold', product })}
+                    onDelete={() => setQuestion({ kind: 'delete', product })}
+                  />
+                ))}
+              </ul>
+              <LoadMore
+                shown={items.length}
+                total={data.pages.at(-1)?.total}
+                noun="products"
+                hasMore={products.hasNextPage}
+                isLoading={products.isFetchingNextPage}
+                onLoadMore={() => products.fetchNextPage()}
+              />
+            </>
+          )
+        }}
+      </QueryState>
 
       {question?.kind === 'delete' ? (
         <ConfirmDialog

@@ -1,5 +1,6 @@
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser'
 import { type FormEvent, useEffect, useState } from 'react'
+import { QueryState } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
@@ -65,38 +66,40 @@ export function PasskeysSection() {
         or used on another site, and it counts as two-step sign-in: no code is asked after it.
       </p>
 
-      {passkeys.isError ? (
-        <p className="mt-3 text-red-700">{passkeys.error.message}</p>
-      ) : passkeys.isPending ? (
-        <Skeleton className="mt-4 h-12 w-full" />
-      ) : passkeys.data.length === 0 ? (
-        <p className="mt-3 text-slate-700 text-sm">You have no passkeys yet.</p>
-      ) : (
-        <ul aria-label="Your passkeys" className="mt-3 divide-y divide-slate-200">
-          {passkeys.data.map((p) => (
-            <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
-              <div className="min-w-0">
-                <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                  <span className="break-all">{p.name || 'Passkey'}</span>
-                  {p.backedUp ? <Badge tone="outline">Synced</Badge> : null}
-                </p>
-                <p className="text-slate-600">
-                  Added <time dateTime={p.createdAt}>{utcTime(p.createdAt)}</time>
-                </p>
-              </div>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={busy}
-                onClick={() => setRemoving(p)}
-                aria-label={`Remove ${p.name || 'passkey'}`}
-              >
-                Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={passkeys}
+        errorTitle="Could not load your passkeys"
+        errorClassName="mt-4"
+        loading={<Skeleton className="mt-4 h-12 w-full" />}
+        empty={<p className="mt-3 text-slate-700 text-sm">You have no passkeys yet.</p>}
+      >
+        {(data) => (
+          <ul aria-label="Your passkeys" className="mt-3 divide-y divide-slate-200">
+            {data.map((p) => (
+              <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+                <div className="min-w-0">
+                  <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                    <span className="break-all">{p.name || 'Passkey'}</span>
+                    {p.backedUp ? <Badge tone="outline">Synced</Badge> : null}
+                  </p>
+                  <p className="text-slate-600">
+                    Added <time dateTime={p.createdAt}>{utcTime(p.createdAt)}</time>
+                  </p>
+                </div>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={busy}
+                  onClick={() => setRemoving(p)}
+                  aria-label={`Remove ${p.name || 'passkey'}`}
+                >
+                  Remove
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
 
       {supported ? (
         <form onSubmit={add} className="mt-4 space-y-3" aria-label="Add a passkey">

@@ -1,4 +1,4 @@
-import { Alert } from '../../components/ui/alert'
+import { QueryState } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
@@ -24,31 +24,32 @@ function RecentActivity() {
         Sign-ins and changes to how you sign in. Something you do not recognise? Change your password and sign
         out everywhere else.
       </p>
-      {events.isError ? (
-        <Alert tone="error" title="Could not load your activity">
-          <p>{events.error.message}</p>
-        </Alert>
-      ) : events.isPending ? (
-        <Skeleton className="mt-4 h-24 w-full" />
-      ) : events.data.items.length === 0 ? (
-        <p className="mt-4 text-slate-700">Nothing yet.</p>
-      ) : (
-        <ul className="mt-4 divide-y divide-slate-200">
-          {events.data.items.map((event) => (
-            <li key={event.id} className="flex flex-wrap items-start justify-between gap-2 py-3 text-sm">
-              <div className="min-w-0">
-                <p className="font-medium text-slate-900">{kindLabel(event.kind)}</p>
-                <p className="break-all text-slate-600">
-                  <time dateTime={event.at}>{utcTime(event.at)}</time>
-                  {event.ip ? ` · ${event.ip}` : ''}
-                  {event.user_agent ? ` · ${event.user_agent}` : ''}
-                </p>
-              </div>
-              {event.result === 'success' ? null : <Badge tone="outline">Failed</Badge>}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={events}
+        errorTitle="Could not load your activity"
+        errorClassName="mt-4"
+        loading={<Skeleton className="mt-4 h-24 w-full" />}
+        empty={<p className="mt-4 text-slate-700">Nothing yet.</p>}
+        isEmpty={(data) => data.items.length === 0}
+      >
+        {(data) => (
+          <ul className="mt-4 divide-y divide-slate-200">
+            {data.items.map((event) => (
+              <li key={event.id} className="flex flex-wrap items-start justify-between gap-2 py-3 text-sm">
+                <div className="min-w-0">
+                  <p className="font-medium text-slate-900">{kindLabel(event.kind)}</p>
+                  <p className="break-all text-slate-600">
+                    <time dateTime={event.at}>{utcTime(event.at)}</time>
+                    {event.ip ? ` · ${event.ip}` : ''}
+                    {event.user_agent ? ` · ${event.user_agent}` : ''}
+                  </p>
+                </div>
+                {event.result === 'success' ? null : <Badge tone="outline">Failed</Badge>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   )
 }

@@ -1,3 +1,4 @@
+import { QueryState } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
@@ -27,47 +28,50 @@ export function SessionsSection() {
       <h2 id="sessions-heading" className="font-semibold text-lg text-slate-900">
         Where you are signed in
       </h2>
-      {sessions.isError ? (
-        <p className="mt-3 text-red-700">{sessions.error.message}</p>
-      ) : sessions.isPending ? (
-        <Skeleton className="mt-4 h-20 w-full" />
-      ) : (
-        <>
-          <ul aria-label="Sessions" className="mt-3 divide-y divide-slate-200">
-            {sessions.data.items.map((s) => (
-              <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
-                <div className="min-w-0">
-                  <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                    {s.browser}
-                    {s.current ? <Badge tone="accent">This device</Badge> : null}
-                  </p>
-                  <p className="break-all text-slate-600">
-                    {s.place} · last seen <time dateTime={s.last_seen}>{utcTime(s.last_seen)}</time>
-                  </p>
-                </div>
-                {s.current ? null : (
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    disabled={end.isPending}
-                    onClick={() => endSessions(s.id)}
-                  >
-                    Sign out
-                  </Button>
-                )}
-              </li>
-            ))}
-          </ul>
-          <Button
-            variant="danger-outline"
-            className="mt-3"
-            disabled={end.isPending || others === 0}
-            onClick={() => endSessions()}
-          >
-            Sign out everywhere else
-          </Button>
-        </>
-      )}
+      <QueryState
+        query={sessions}
+        errorTitle="Could not load your sessions"
+        errorClassName="mt-4"
+        loading={<Skeleton className="mt-4 h-20 w-full" />}
+      >
+        {(data) => (
+          <>
+            <ul aria-label="Sessions" className="mt-3 divide-y divide-slate-200">
+              {data.items.map((s) => (
+                <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+                  <div className="min-w-0">
+                    <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                      {s.browser}
+                      {s.current ? <Badge tone="accent">This device</Badge> : null}
+                    </p>
+                    <p className="break-all text-slate-600">
+                      {s.place} · last seen <time dateTime={s.last_seen}>{utcTime(s.last_seen)}</time>
+                    </p>
+                  </div>
+                  {s.current ? null : (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      disabled={end.isPending}
+                      onClick={() => endSessions(s.id)}
+                    >
+                      Sign out
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <Button
+              variant="danger-outline"
+              className="mt-3"
+              disabled={end.isPending || others === 0}
+              onClick={() => endSessions()}
+            >
+              Sign out everywhere else
+            </Button>
+          </>
+        )}
+      </QueryState>
     </section>
   )
 }

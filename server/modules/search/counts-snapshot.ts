@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { rowsOf } from '#server/lib/paging'
 import { KeptPerCopy } from './kept-per-copy'
-import { rowsOf } from './paging'
 
 // The facet counts and totals of a search without text, price or date are sums over `listing_counts` (one row per
 // combination of brand, condition, RAM, storage, screen class, processor family and battery ≥ 80%, with its number

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { describe, expect, it } from 'vitest'
-import { limitOffset } from './paging'
+import { limitOffset } from '#server/lib/paging'
 
 const render = (query: ReturnType<typeof sql>) => new PgDialect().sqlToQuery(query)
 

@@ -14,7 +14,19 @@ import {
 } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products } from '#server/db/schema'
-import { copyAnswers, countsAnswer, facetConditions, plainConditions } from '#server/modules/search/filters'
+import {
+  type CursorKey,
+  countUpTo,
+  decodeCursor,
+  encodeCursor,
+  estimateRows,
+  intKey,
+  limitOffset,
+  readPaging,
+  rowsOf,
+  timestampKey,
+} from '#server/lib/paging'
+import { selectPageRows, toProduct } from '#server/modules/products/products.queries'
 import {
   type CountQuery,
   type CountsSnapshot,
@@ -25,23 +37,11 @@ import {
   readCountsVersion,
   sumCounts,
 } from './counts-snapshot'
+import { copyAnswers, countsAnswer, facetConditions, plainConditions } from './filters'
 import { type FactsFacets, type FactsView, type ListingFacts, viewFacets, viewTotal } from './listing-facts'
 import { currentFacts, readListingPage } from './listing-feed'
 import { matchTextOnce, type TextRows } from './listing-text'
-import {
-  type CursorKey,
-  countUpTo,
-  decodeCursor,
-  encodeCursor,
-  estimateRows,
-  intKey,
-  isOnSale,
-  limitOffset,
-  readPaging,
-  rowsOf,
-  timestampKey,
-} from './paging'
-import { selectPageRows, toProduct } from './products.queries'
+import { isOnSale } from './on-sale'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
 

@@ -2,11 +2,11 @@ import { type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
+import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { factsStatus, keepListingsCurrent, loadFacts } from './listing-feed'
-import { rowsOf } from './paging'
 import { searchProducts } from './search.queries'
 
 // Search keeps its copy of the listings current by applying the change feed (migration 0027), not by reading it all

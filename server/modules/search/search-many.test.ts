@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchQuery, type SearchResult } from '#contract/search'
+import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { loadFacts } from './listing-feed'
-import { rowsOf } from './paging'
 import { searchProducts, TEXT_TOTAL_THRESHOLD } from './search.queries'
 
 // A text with more matches than a text search counts: best match then reads the newest listings until it has a page

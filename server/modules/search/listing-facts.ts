@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { rowsOf } from '#server/lib/paging'
 import {
   COUNT_FACETS,
   type Column,
@@ -11,7 +12,7 @@ import {
 } from './counts-snapshot'
 import { KeptPerCopy } from './kept-per-copy'
 import { buildTextIndex, type TextIndex, type TextRows } from './listing-text'
-import { isOnSale, rowsOf } from './paging'
+import { isOnSale } from './on-sale'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
 // total of a search without text are one pass in memory whatever its filters (a price range, a posting date, a

@@ -2,9 +2,9 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchResult } from '#contract/search'
 import { products, users } from '#server/db/schema'
+import { rowsOf } from '#server/lib/paging'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { rowsOf } from './paging'
 
 // listing_counts (the totals and facet counts of searches without text, price or date) is kept by triggers on
 // products and users: after every kind of write it must equal a count over the listings themselves.

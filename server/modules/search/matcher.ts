@@ -3,7 +3,7 @@
 // of any brand. The rules are the search's own (the one table, server/modules/search/filters.ts): every filter must
 // hold, choices within a filter are alternatives, and the text is the search's resolved full-text query over
 // the listing's words. `posted_within` and the sort do not apply: an alert is about a listing just posted.
-import { type AlertListing, alertTest, type SavedFilters } from '#server/modules/search/filters'
+import { type AlertListing, alertTest, type SavedFilters } from './filters'
 
 export type StoredSearch = {
   id: string

@@ -2,7 +2,7 @@
 // canonical spelling (so saving the same search twice finds the first), and described in words.
 import { SearchQuery } from '#contract/search'
 import { AppError } from '#server/lib/errors'
-import { describeEach, FILTER_KEYS, type SavedFilters } from '#server/modules/search/filters'
+import { describeEach, FILTER_KEYS, type SavedFilters } from './filters'
 
 export type { SavedFilters }
 

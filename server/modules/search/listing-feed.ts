@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { rowsOf } from '#server/lib/paging'
 import {
   FACT_COLUMNS,
   type FactRow,
@@ -14,7 +15,7 @@ import {
   viewPage,
   wholeView,
 } from './listing-facts'
-import { isOnSale, rowsOf } from './paging'
+import { isOnSale } from './on-sale'
 
 // Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings
 // changed since the copy's version (migration 0027 notes them in the changing transaction, and the version each

@@ -5,12 +5,12 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchResult } from '#contract/search'
 import { brands, products } from '#server/db/schema'
-import { rowsOf } from '#server/modules/products/paging'
-import { resolveText } from '#server/modules/products/search.queries'
-import { parseSavedQuery } from '#server/modules/saved-searches/saved-query'
+import { rowsOf } from '#server/lib/paging'
 import { createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { type ListingFacts, SearchIndex } from './matcher'
+import { parseSavedQuery } from './saved-query'
+import { resolveText } from './search.queries'
 
 let t: TestApp
 const brandIds: string[] = []

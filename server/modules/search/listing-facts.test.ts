@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { findBrandProducts } from './brand-products'
 import { readCountsVersion } from './counts-snapshot'
 import { factsFacets, factsPage, factsTotal, type ListingFacts, timestampMicros } from './listing-facts'
 import { catchUp, currentFacts, loadFacts } from './listing-feed'
-import { findBrandProducts } from './products.queries'
 import { searchProducts } from './search.queries'
 
 // The totals and facets of a search without text come from the per-instance copy of the listings' facts when it is

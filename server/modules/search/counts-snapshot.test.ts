@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchResult } from '#contract/search'
 import { openDatabase } from '#server/database'
 import { products } from '#server/db/schema'
+import { rowsOf } from '#server/lib/paging'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { countsSnapshot, facetSums, sumCounts } from './counts-snapshot'
-import { rowsOf } from './paging'
 
 // Each instance sums its own copy of listing_counts; the version row says whether the copy is current. A copy that
 // missed a commit would give wrong totals and facet counts, so these tests change the counts in every way a copy

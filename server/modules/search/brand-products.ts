@@ -1,0 +1,56 @@
+import { and, eq, type SQL, sql } from 'drizzle-orm'
+import type { ListPageQuery } from '#contract/paging'
+import type { Product } from '#contract/products'
+import type { Db } from '#server/db/client'
+import { products } from '#server/db/schema'
+import { limitOffset, listPaging, type PagedList } from '#server/lib/paging'
+import { selectPageRows, toProduct } from '#server/modules/products/products.queries'
+import { countsSnapshot, sumCounts } from './counts-snapshot'
+import { viewTotal } from './listing-facts'
+import { readListingPage } from './listing-feed'
+import { isOnSale } from './on-sale'
+
+/** A brand's available laptops, newest first, a page at a time. */
+export async function findBrandProducts(
+  db: Db,
+  brandId: string,
+  q: ListPageQuery,
+): Promise<PagedList<Product>> {
+  const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
+  const paging = listPaging(q)
+  const order = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
+  const pageOf = (ids: SQL) =>
+    selectPageRows(db, {
+      where: sql`${products.id} in (${ids})`,
+      orderBy: order,
+      k0: sql`${products.postedOn}`,
+    })
+  // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
+  // page's ids from the brand's index, then their rows (joins and photos for one page only).
+  const { rows, view } = await readListingPage(
+    db,
+    { q: { brand: [brandId] }, sort: 'newest', paging, cursor: paging.cursor, read: pageOf },
+    () =>
+      pageOf(
+        limitOffset(
+          db
+            .select({ id: products.id })
+            .from(products)
+            .where(
+              paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where,
+            )
+            .orderBy(...order)
+            .getSQL(),
+          paging.limit,
+          paging.offset,
+        ),
+      ),
+  )
+  // The brand's total from the view the page came from; else from listing_counts, kept by triggers.
+  const page = await paging.finish(rows, async () =>
+    view
+      ? viewTotal(view, { brand: [brandId] }, Date.now(), Number.MAX_SAFE_INTEGER / 2)
+      : sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),
+  )
+  return { ...page, items: page.items.map(toProduct) }
+}

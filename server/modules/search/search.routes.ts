@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { IdParams } from '#contract/common'
+import { ListPageQuery } from '#contract/paging'
+import { ProductList } from '#contract/products'
+import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
+import { sendJson } from '#server/lib/error-handler'
+import { setPagingHeaders } from '#server/lib/paging'
+import { getBrand } from '#server/modules/brands/brands.service'
+import { findBrandProducts } from './brand-products'
+import { searchProducts, suggest } from './search.queries'
+
+export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, cache } = app.ctx
+
+  app.get(
+    '/category/:id',
+    {
+      schema: {
+        tags: ['products'],
+        summary:
+          "A brand's available laptops, newest first, a page at a time (paging headers: X-Total-Count, Link)",
+        params: IdParams,
+        querystring: ListPageQuery,
+        response: { 200: ProductList },
+      },
+    },
+    async (req, reply) => {
+      const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
+      // Cached as the paging beside the items, already serialized: a hit sends the bytes as they are.
+      const page = await cache.remember(key, async () => {
+        await getBrand(db, req.params.id)
+        const found = await findBrandProducts(db, req.params.id, req.query)
+        const { total, isEstimate, nextCursor } = found
+        return { paging: { total, isEstimate, nextCursor }, items: JSON.stringify(found.items) }
+      })
+      setPagingHeaders(req, reply, page.paging)
+      return sendJson(reply, page.items)
+    },
+  )
+
+  app.get(
+    '/search',
+    {
+      schema: {
+        tags: ['products'],
+        summary: 'Search and browse available laptops: text, filters, sorts, facets, cursor or page paging',
+        querystring: SearchQuery,
+        response: { 200: SearchResult },
+      },
+    },
+    async (req) => searchProducts(db, req.query),
+  )
+
+  app.get(
+    '/search/suggest',
+    {
+      schema: {
+        tags: ['products'],
+        summary: 'Brands and model names matching what is typed (typos forgiven), for the search box',
+        querystring: SuggestQuery,
+        response: { 200: Suggestions },
+      },
+    },
+    async (req) => suggest(db, req.query.q),
+  )
+}
