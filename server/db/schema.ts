@@ -444,6 +444,8 @@ export const listingCountsVersion = pgTable('listing_counts_version', {
   id: boolean('id').primaryKey().default(true),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   termsVersion: bigint('terms_version', { mode: 'number' }).notNull().default(0),
+  /** Moves on with every transaction that changes the brands (the brand facet's labels), and with nothing else. */
+  brandsVersion: bigint('brands_version', { mode: 'number' }).notNull().default(0),
 })
 
 /**

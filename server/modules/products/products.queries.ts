@@ -142,6 +142,8 @@ const pageColumns = {
   countsVersion: sql<string>`(select version::text from listing_counts_version where id)`,
   // The vocabulary's version: a search with a remembered correction checks it (search.queries.ts).
   termsVersion: sql<string>`(select terms_version::text from listing_counts_version where id)`,
+  // The brands' version: a search's facets keep the brand names as long as it stays (search.queries.ts).
+  brandsVersion: sql<string>`(select brands_version::text from listing_counts_version where id)`,
 }
 
 /**
@@ -165,6 +167,7 @@ export type PageRow = ProductRow & {
   offerFloorCents: number | null
   countsVersion: string
   termsVersion: string
+  brandsVersion: string
   /** Two sort keys as text: what a cursor carries. */
   k0: string
   k1: string

@@ -507,7 +507,7 @@ export async function searchProducts(
     sort,
   }
   if (wantFacets) {
-    const brandNames = () => version().then((v) => brandNamesAt(db, v))
+    const brandNames = async () => brandNamesAt(db, rows[0]?.brandsVersion ?? (await readBrandsVersion(db)))
     const view = await facts()
     result.facets = view
       ? await facetsOfFacts(brandNames, (await fromFacts()) as FactsFacets)
@@ -599,20 +599,30 @@ async function brandNamesOf(db: Db): Promise<Map<string, string>> {
 }
 
 /**
- * The brand names, kept per instance with the listings' version they were read at or after: a change to the brands
- * moves that version on (migration 0021), so while a request's statement reads the same version they are current.
+ * The brand names, kept per instance with the brands' version they were read at or after: a change to the brands
+ * moves that version on (migration 0037) and nothing else does, so while a request's statement reads the same
+ * version they are current, however many listings changed meanwhile.
  */
 const brandNamesHeld = new WeakMap<Db, { version: string; names: Promise<Map<string, string>> }>()
 
-function brandNamesAt(db: Db, version: string): Promise<Map<string, string>> {
+export function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string, string>> {
   const known = brandNamesHeld.get(db)
-  if (known?.version === version) return known.names
+  if (known?.version === brandsVersion) return known.names
   const names = brandNamesOf(db)
-  brandNamesHeld.set(db, { version, names })
+  brandNamesHeld.set(db, { version: brandsVersion, names })
   names.catch(() => {
     if (brandNamesHeld.get(db)?.names === names) brandNamesHeld.delete(db)
   })
   return names
+}
+
+/** The brands' version, for an answer whose page statement read no row. */
+async function readBrandsVersion(db: Db): Promise<string> {
+  const [row] = await rowsOf<{ v: string }>(
+    db,
+    sql`select brands_version::text as v from listing_counts_version where id`,
+  )
+  return row?.v ?? '0'
 }
 
 /** The posting-date choices from their counts (in POSTED_WITHIN_DAYS order); a choice with none is left out. */
