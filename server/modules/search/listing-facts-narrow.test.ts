@@ -93,7 +93,9 @@ describe('pages from a filter’s own rows', () => {
     const razer = brands[3] as string
     await t.db.execute(sql`update products set resale_price_cents = resale_price_cents + 12500
       where brand_id = ${razer} and name in ('Laptop 97', 'Laptop 194', 'Laptop 970')`)
-    await t.db.execute(sql`update products set is_sold = true where brand_id = ${razer} and name = 'Laptop 291'`)
+    await t.db.execute(
+      sql`update products set is_sold = true where brand_id = ${razer} and name = 'Laptop 291'`,
+    )
     await t.db.execute(sql`update products set brand_id = ${razer} where name in ('Laptop 1', 'Laptop 2')`)
     const view = await catchUp(t.db)
     expect(view?.deadRows.length).toBeGreaterThan(0)
