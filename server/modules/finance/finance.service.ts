@@ -4,14 +4,15 @@ import type { Db } from '#server/db/client'
 import { payouts, users } from '#server/db/schema'
 import { ledgerIntegrity, rowsOf, totalsByKind } from '#server/modules/ledger/ledger'
 import { payoutItem } from '#server/modules/payouts/earnings'
+import { recentSales } from './recent-sales'
 
 /**
  * The marketplace's money for admins, every figure a sum over the ledger, and the ledger's own check: every
  * transaction sums to zero, all entries sum to zero, and the money the ledger says was taken from buyers (less
  * refunds) equals the sum of succeeded payments in the payments' own records.
  */
-export async function getFinance(db: Db): Promise<Finance> {
-  const [totals, integrity, sellerSides, flows, failed, paymentsTotal, recent] = await Promise.all([
+export async function getFinance(db: Db, opts: { stripeConfigured: boolean }): Promise<Finance> {
+  const [totals, integrity, sellerSides, flows, failed, paymentsTotal, recent, sales] = await Promise.all([
     totalsByKind(db),
     ledgerIntegrity(db),
     rowsOf<{ positive: string | number; negative: string | number; waiting: string | number }>(
@@ -46,6 +47,7 @@ export async function getFinance(db: Db): Promise<Finance> {
       .innerJoin(users, eq(users.id, payouts.sellerId))
       .orderBy(desc(payouts.createdAt))
       .limit(20),
+    recentSales(db, opts),
   ])
   const ledgerCharges = 0 - totals.buyers
   const paymentsCents = Number(paymentsTotal[0]?.total ?? 0)
@@ -70,5 +72,6 @@ export async function getFinance(db: Db): Promise<Finance> {
       payments_cents: paymentsCents,
     },
     recent_payouts: recent.map((r) => ({ ...payoutItem(r.payout), seller_name: r.sellerName })),
+    recent_sales: sales,
   }
 }

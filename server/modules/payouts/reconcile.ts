@@ -168,7 +168,7 @@ export async function reconcile(
     checked = rows.length
   }
 
-  const finance = await getFinance(deps.db)
+  const finance = await getFinance(deps.db, { stripeConfigured: connect !== null })
   if (!finance.balanced) {
     differences.push(
       `the ledger does not balance: ${finance.checks.unbalanced_transactions} unbalanced transactions, charges ${finance.checks.ledger_charges_cents} against payments ${finance.checks.payments_cents}`,
