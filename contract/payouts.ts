@@ -100,6 +100,37 @@ export const Earnings = z.object({
 })
 export type Earnings = z.infer<typeof Earnings>
 
+/** What an admin's refund of a completed sale would do (`POST /api/bookings/{id}/refund`), or why it cannot be done. */
+export const SaleRefund = z.object({
+  allowed: z.boolean(),
+  /** Why the server would refuse it now (refunded already, its transfer being made…); null when allowed. */
+  reason: z.string().nullable(),
+  /**
+   * Where the seller's share comes back from: their balance (not paid out yet), their Stripe account (the transfer is
+   * reversed), or their balance going below zero (paid out in test mode; their next sales make it up).
+   */
+  effect: z.enum(['from_balance', 'transfer_reversed', 'negative_balance']),
+  /** What Stripe takes back from the seller's account (0 unless the transfer is reversed). */
+  reversal_cents: z.number().int(),
+  /** The seller's available balance after the refund. */
+  seller_balance_after_cents: z.number().int(),
+})
+export type SaleRefund = z.infer<typeof SaleRefund>
+
+export const FinanceSale = z.object({
+  booking_id: z.string(),
+  product_name: z.string(),
+  buyer_name: z.string(),
+  seller_name: z.string(),
+  completed_at: z.string(),
+  price_cents: z.number().int(),
+  fee_cents: z.number().int(),
+  net_cents: z.number().int(),
+  refunded: z.boolean(),
+  refund: SaleRefund,
+})
+export type FinanceSale = z.infer<typeof FinanceSale>
+
 export const Finance = z.object({
   /** Paid sales not completed: money held for buyers until the handover is confirmed. */
   held_for_buyers_cents: z.number().int(),
@@ -125,5 +156,7 @@ export const Finance = z.object({
     payments_cents: z.number().int(),
   }),
   recent_payouts: z.array(PayoutItem.extend({ seller_name: z.string() })),
+  /** The latest completed sales (refunded ones included), newest first, each with what a refund would do. */
+  recent_sales: z.array(FinanceSale),
 })
 export type Finance = z.infer<typeof Finance>

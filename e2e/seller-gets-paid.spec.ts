@@ -31,8 +31,11 @@ async function signUpByApi(request: APIRequestContext, role: 'buyer' | 'seller',
   if (role === 'buyer') await confirmEmail(request, email)
 }
 
-/** The whole page, or only `part` of it, at both widths (the page scrolled to the top, so the sticky bar stays there). */
-async function shoot(page: Page, name: string, part?: Locator) {
+/**
+ * The whole page, only `part` of it, or (`'viewport'`, for a dialog over the page) what the screen shows, at both
+ * widths (the page scrolled to the top, so the sticky bar stays there).
+ */
+async function shoot(page: Page, name: string, part?: Locator | 'viewport') {
   const dir = process.env.E2E_SCREENSHOTS_DIR
   if (!dir) return
   for (const width of [1366, 390]) {
@@ -40,7 +43,8 @@ async function shoot(page: Page, name: string, part?: Locator) {
     await page.evaluate(() => window.scrollTo(0, 0))
     await page.waitForTimeout(300)
     const file = path.join(dir, `${name}-${width}.png`)
-    if (part) await part.screenshot({ path: file })
+    if (part === 'viewport') await page.screenshot({ path: file })
+    else if (part) await part.screenshot({ path: file })
     else await page.screenshot({ path: file, fullPage: true })
   }
   await page.setViewportSize({ width: 1280, height: 800 })
@@ -77,9 +81,10 @@ test('a seller sets up test payouts, sells, the buyer confirms, the payout arriv
   // The laptop is listed (through the API, as the form would), bought, handed over and confirmed.
   const brands = (await (await page.request.get('/api/brands')).json()) as Brand[]
   const brand = [...brands].sort((a, b) => b.product_count - a.product_count)[0] as Brand
+  const productName = `E2E payout ${Math.random().toString(36).slice(2, 8)} ThinkPad`
   const listed = await page.request.post('/api/products', {
     data: {
-      name: `E2E payout ${Math.random().toString(36).slice(2, 8)} ThinkPad`,
+      name: productName,
       category_id: brand._id,
       seller_phone: '+1 555 010 2000',
       resale_price: PRICE_CENTS / 100,
@@ -145,8 +150,37 @@ test('a seller sets up test payouts, sells, the buyer confirms, the payout arriv
   await admin.goto('/dashboard/finance')
   await expect(mainHeading(admin, 'Finance')).toBeVisible()
   await expect(admin.getByText('The ledger balances')).toBeVisible()
-  await expect(admin.getByRole('listitem').filter({ hasText: sellerName })).toContainText(NET)
+  await expect(
+    admin
+      .getByRole('region', { name: 'Recent payouts' })
+      .getByRole('listitem')
+      .filter({ hasText: sellerName }),
+  ).toContainText(NET)
   await expectNoSeriousAxeViolations(admin)
   await shoot(admin, 'finance')
+
+  // The admin refunds the completed sale: the dialog says what happens first (paid out in test mode, so the
+  // seller's balance goes below zero until their next sales), then the buyer is refunded.
+  const sale = admin.getByTestId('finance-sale').filter({ hasText: productName })
+  await sale.getByRole('button', { name: `Refund the sale of ${productName}` }).click()
+  const dialog = admin.getByRole('dialog', { name: 'Refund this sale?' })
+  await expect(dialog).toContainText(`Bailey Buyer gets ${formatMoney(PRICE_CENTS)} back`)
+  await expect(dialog).toContainText(`their balance goes to −${NET} until their next sales make it up`)
+  await expectNoSeriousAxeViolations(admin)
+  await shoot(admin, 'finance-refund-dialog', 'viewport')
+  await dialog.getByRole('button', { name: 'Refund' }).click()
+  await expect(admin.getByText(`Bailey Buyer was refunded ${formatMoney(PRICE_CENTS)}`)).toBeVisible()
+  await expect(sale).toContainText('Refunded')
+  await expect(
+    admin
+      .getByRole('definition')
+      .filter({ hasText: `−${NET}` })
+      .first(),
+  ).toBeVisible()
+  await expect(admin.getByText('The ledger balances')).toBeVisible()
   await adminContext.close()
+
+  // The seller sees the refund and their balance below zero.
+  await page.reload()
+  await expect(page.getByRole('row').filter({ hasText: productName })).toContainText('Refunded')
 })

@@ -5,7 +5,7 @@ import { role } from '#server/lib/guard'
 import { getFinance } from './finance.service'
 
 export const financeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app.ctx
+  const { db, config } = app.ctx
 
   app.get(
     '/finance',
@@ -18,6 +18,6 @@ export const financeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Finance, ...errorResponses(401, 403) },
       },
     },
-    async () => getFinance(db),
+    async () => getFinance(db, { stripeConfigured: config.stripe !== null }),
   )
 }

@@ -2,18 +2,19 @@ import { desc, eq, sql } from 'drizzle-orm'
 import type { Finance } from '#contract/payouts'
 import type { Db } from '#server/db/client'
 import { payouts, users } from '#server/db/schema'
-import { ledgerIntegrity, rowsOf, totalsByKind } from '#server/modules/ledger/ledger'
+import { ledgerCheck, rowsOf, totalsByKind } from '#server/modules/ledger/ledger'
 import { payoutItem } from '#server/modules/payouts/earnings'
+import { recentSales } from './recent-sales'
 
 /**
  * The marketplace's money for admins, every figure a sum over the ledger, and the ledger's own check: every
  * transaction sums to zero, all entries sum to zero, and the money the ledger says was taken from buyers (less
  * refunds) equals the sum of succeeded payments in the payments' own records.
  */
-export async function getFinance(db: Db): Promise<Finance> {
-  const [totals, integrity, sellerSides, flows, failed, paymentsTotal, recent] = await Promise.all([
+export async function getFinance(db: Db, opts: { stripeConfigured: boolean }): Promise<Finance> {
+  const [totals, check, sellerSides, flows, failed, recent, sales] = await Promise.all([
     totalsByKind(db),
-    ledgerIntegrity(db),
+    ledgerCheck(db),
     rowsOf<{ positive: string | number; negative: string | number; waiting: string | number }>(
       db,
       sql`select coalesce(sum(balance) filter (where balance > 0), 0)::bigint as positive,
@@ -36,19 +37,14 @@ export async function getFinance(db: Db): Promise<Finance> {
       db,
       sql`select count(*)::int as n, coalesce(sum(amount_cents), 0)::bigint as amount from payouts where state = 'failed'`,
     ),
-    rowsOf<{ total: string | number }>(
-      db,
-      sql`select coalesce(sum(amount_cents), 0)::bigint as total from payments where status = 'succeeded'`,
-    ),
     db
       .select({ payout: payouts, sellerName: users.name })
       .from(payouts)
       .innerJoin(users, eq(users.id, payouts.sellerId))
       .orderBy(desc(payouts.createdAt))
       .limit(20),
+    recentSales(db, opts),
   ])
-  const ledgerCharges = 0 - totals.buyers
-  const paymentsCents = Number(paymentsTotal[0]?.total ?? 0)
   const s = sellerSides[0]
   return {
     held_for_buyers_cents: totals.held + totals.held_fees,
@@ -61,14 +57,14 @@ export async function getFinance(db: Db): Promise<Finance> {
     fees_cents: totals.fees,
     charges_cents: Number(flows[0]?.charges ?? 0),
     refunds_cents: Number(flows[0]?.refunds ?? 0),
-    balanced:
-      integrity.unbalancedTransactions === 0 && integrity.total === 0 && ledgerCharges === paymentsCents,
+    balanced: check.balanced,
     checks: {
-      unbalanced_transactions: integrity.unbalancedTransactions,
-      entries_total_cents: integrity.total,
-      ledger_charges_cents: ledgerCharges,
-      payments_cents: paymentsCents,
+      unbalanced_transactions: check.unbalancedTransactions,
+      entries_total_cents: check.total,
+      ledger_charges_cents: check.ledgerChargesCents,
+      payments_cents: check.paymentsCents,
     },
     recent_payouts: recent.map((r) => ({ ...payoutItem(r.payout), seller_name: r.sellerName })),
+    recent_sales: sales,
   }
 }

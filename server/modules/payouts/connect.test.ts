@@ -9,7 +9,7 @@ import Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { PaymentIntentAnswer } from '#contract/payments'
-import { Earnings, OnboardingAnswer, PayoutAccount } from '#contract/payouts'
+import { Earnings, Finance, OnboardingAnswer, PayoutAccount } from '#contract/payouts'
 import { auditEvents, payouts } from '#server/db/schema'
 import { sellerBalances } from '#server/modules/ledger/ledger'
 import { bearerFor } from '#server/test/auth-helpers'
@@ -343,6 +343,15 @@ describe("an admin's refund of a completed sale after its transfer", () => {
     await runPayouts(deps())
     const [payout] = await payoutsOf(seller)
     expect(await deliver(fake.settlePayout(payout?.stripePayoutId ?? '', 'paid'))).toBe('updated')
+
+    const before = Finance.parse((await call('GET', '/api/finance', admin)).json())
+    expect(before.recent_sales.find((s) => s.booking_id === booking.id)?.refund).toEqual({
+      allowed: true,
+      reason: null,
+      effect: 'transfer_reversed',
+      reversal_cents: 38_000,
+      seller_balance_after_cents: 0,
+    })
 
     expect((await call('POST', `/api/bookings/${booking.id}/refund`, buyer)).statusCode).toBe(403)
     expect((await call('POST', `/api/bookings/${booking.id}/refund`, seller)).statusCode).toBe(403)

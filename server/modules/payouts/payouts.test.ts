@@ -234,8 +234,29 @@ describe('payouts', () => {
     const first = await sale(seller, 10_000)
     await runPayouts(deps())
     await settleAll()
+    // The admins' Finance page says what the refund will do before they confirm it.
+    const saleOnFinance = async () =>
+      Finance.parse((await call('GET', '/api/finance', admin)).json()).recent_sales.find(
+        (s) => s.booking_id === first.id,
+      )
+    expect(await saleOnFinance()).toMatchObject({
+      price_cents: 10_000,
+      net_cents: 9_500,
+      refunded: false,
+      refund: {
+        allowed: true,
+        reason: null,
+        effect: 'negative_balance',
+        reversal_cents: 0,
+        seller_balance_after_cents: -9_500,
+      },
+    })
     const provider = choosePaymentProvider(t.app.ctx.config, t.app.ctx.mail)
     await refundCompletedSale(t.db, provider.refund, admin, first.id, t.app.ctx.config.payouts.fee)
+    expect(await saleOnFinance()).toMatchObject({
+      refunded: true,
+      refund: { allowed: false, reason: 'Refunded already' },
+    })
     expect(await earnings(seller)).toMatchObject({
       available_cents: -9_500,
       paid_out_cents: 9_500,

@@ -414,8 +414,10 @@ function pageHits(
   if (!f.newestFirst) return undefined
   if (sort === 'relevance') return text ? relevancePage(f, q, paging, cursor, nowMs, text, dead) : undefined
   const byPrice = sort !== 'newest'
-  // Newest first with text walks its matches alone (in row order); by price, every row, skipping the others.
-  const matches = !byPrice && text ? text.rows : undefined
+  // Newest first walks the text's matches alone (in row order), or without text the rows of its narrowest facet
+  // filter's choices (a brand's listings, not every listing); by price, every row, skipping the others.
+  const narrow = !text && f.size >= NARROW_FROM ? narrowestRows(f, q) : undefined
+  const matches = !byPrice ? (text ? text.rows : narrow) : undefined
   let has: Uint8Array | undefined
   if (byPrice && text) {
     has = new Uint8Array(f.size)
@@ -457,6 +459,23 @@ function pageHits(
     end = backwards ? f.size - from : to
   }
   const passes = passesAll(f, q, nowMs)
+  // By price with a narrow facet filter (few rows of many, deep in the price order): its rows that pass, by their
+  // place in byPrice, rather than a walk over every listing between.
+  const wanted = paging.offset + paging.pageSize + 1
+  if (byPrice && narrow && narrow.length * 4 < (wanted * (end - start)) / Math.max(1, narrow.length)) {
+    const rank = priceRanks(f)
+    const picked = new Int32Array(narrow.length)
+    let count = 0
+    for (const r of narrow) {
+      if (dead && dead[r] === 1) continue
+      const at = rank[r] as number
+      const i = backwards ? f.size - 1 - at : at
+      if (i < start || i >= end || passes(r) !== PASSES) continue
+      picked[count++] = i
+    }
+    const inOrder = picked.subarray(0, count).sort()
+    return Array.from(inOrder.subarray(paging.offset, wanted), (i) => ({ r: rowAt(i), tier: 0 }))
+  }
   const hits: Hit[] = []
   let skip = paging.offset
   for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
@@ -471,6 +490,64 @@ function pageHits(
     else hits.push({ r, tier: 0 })
   }
   return hits
+}
+
+/** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */
+const NARROW_FROM = 4_096
+
+/** Per copy, the lists of rows of several choices of one facet, merged (made when first needed, the latest kept). */
+const mergedRows = new WeakMap<ListingFacts, Map<string, Int32Array>>()
+const MERGED_KEPT = 64
+
+/**
+ * The rows of the choices of a search's narrowest facet filter (the one allowing fewest rows), in row order: a
+ * superset of its matches. Undefined when it has no facet filter.
+ */
+function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined {
+  let best: { lists: Int32Array[]; key: string } | undefined
+  let bestSize = f.size
+  for (const filter of facetFilters(f, countQueryOf(q))) {
+    const name = COUNT_FACETS[filter.facet] as CountFacet
+    const lists = valueRows(f.columns[name]).filter((_, v) => filter.allowed[v] === 1)
+    const size = lists.reduce((n, l) => n + l.length, 0)
+    if (size < bestSize) {
+      best = { lists, key: `${name}:${filter.allowed.join('')}` }
+      bestSize = size
+    }
+  }
+  if (!best) return undefined
+  if (best.lists.length === 1) return best.lists[0]
+  let kept = mergedRows.get(f)
+  if (!kept) {
+    kept = new Map()
+    mergedRows.set(f, kept)
+  }
+  let rows = kept.get(best.key)
+  if (!rows) {
+    rows = new Int32Array(bestSize)
+    let at = 0
+    for (const list of best.lists) {
+      rows.set(list, at)
+      at += list.length
+    }
+    rows.sort()
+    if (kept.size >= MERGED_KEPT) kept.delete(kept.keys().next().value as string)
+    kept.set(best.key, rows)
+  }
+  return rows
+}
+
+/** Per copy, each row's place in byPrice (made when first needed). */
+const priceRankOf = new WeakMap<ListingFacts, Int32Array>()
+
+function priceRanks(f: ListingFacts): Int32Array {
+  let rank = priceRankOf.get(f)
+  if (!rank) {
+    rank = new Int32Array(f.size)
+    for (let i = 0; i < f.size; i++) rank[f.byPrice[i] as number] = i
+    priceRankOf.set(f, rank)
+  }
+  return rank
 }
 
 /** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */

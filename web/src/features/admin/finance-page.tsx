@@ -1,10 +1,17 @@
 import { CircleAlert, CircleCheck } from 'lucide-react'
+import { useState } from 'react'
+import type { FinanceSale } from '#contract/payouts'
 import { QueryState } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
+import { Button } from '../../components/ui/button'
+import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
+import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney, formatSignedMoney } from '../../lib/format'
+import { toast } from '../../lib/toast'
 import { useFinance } from '../earnings'
+import { useRefundSale } from './sales-api'
 
 function Figure({ label, cents, note }: { label: string; cents: number; note?: string }) {
   return (
@@ -33,6 +40,19 @@ const STATE_WORDS = {
  */
 export function FinancePage() {
   const finance = useFinance()
+  const refund = useRefundSale()
+  const [asked, setAsked] = useState<FinanceSale | null>(null)
+
+  function confirmRefund() {
+    if (!asked) return
+    const sale = asked
+    refund.mutate(sale, {
+      onSuccess: () => toast.success(`${sale.buyer_name} was refunded ${formatMoney(sale.price_cents)}`),
+      onError: (err) => toast.error(errorMessage(err)),
+      onSettled: () => setAsked(null),
+    })
+  }
+
   return (
     <>
       <title>Finance · Laptop Market</title>
@@ -136,9 +156,133 @@ export function FinancePage() {
                 </ul>
               )}
             </section>
+            <RecentSales
+              sales={data.recent_sales}
+              busyId={refund.isPending ? (refund.variables?.booking_id ?? null) : null}
+              onRefund={setAsked}
+            />
           </div>
         )}
       </QueryState>
+      {asked ? (
+        <ConfirmDialog
+          title="Refund this sale?"
+          description={<RefundConsequences sale={asked} />}
+          tone="danger"
+          confirmLabel="Refund"
+          isPending={refund.isPending}
+          onConfirm={confirmRefund}
+          onCancel={() => setAsked(null)}
+        />
+      ) : null}
     </>
+  )
+}
+
+/** What an admin's refund does, in the sale's own figures, before they confirm it. */
+function RefundConsequences({ sale }: { sale: FinanceSale }) {
+  const { refund } = sale
+  return (
+    <div className="space-y-2">
+      <p>
+        {sale.buyer_name} gets <strong>{formatMoney(sale.price_cents)}</strong> back for {sale.product_name},
+        through the processor that took the payment.
+      </p>
+      <p>
+        {refund.effect === 'transfer_reversed' ? (
+          <>
+            The transfer of <strong>{formatMoney(refund.reversal_cents)}</strong> to {sale.seller_name}’s
+            Stripe account is reversed: Stripe takes the seller’s share back from their account.
+          </>
+        ) : refund.effect === 'negative_balance' ? (
+          <>
+            {sale.seller_name}’s share of {formatMoney(sale.net_cents)} was paid out already: their balance
+            goes to{' '}
+            <strong className="text-red-700">{formatSignedMoney(refund.seller_balance_after_cents)}</strong>{' '}
+            until their next sales make it up.
+          </>
+        ) : (
+          <>
+            {sale.seller_name}’s share of {formatMoney(sale.net_cents)} comes out of their balance, which was
+            not paid out yet (it will be {formatSignedMoney(refund.seller_balance_after_cents)}).
+          </>
+        )}
+      </p>
+      <p>The marketplace’s fee of {formatMoney(sale.fee_cents)} is given back too. This cannot be undone.</p>
+    </div>
+  )
+}
+
+/** The latest completed sales, each with a Refund, disabled with the server's reason when it would refuse. */
+function RecentSales({
+  sales,
+  busyId,
+  onRefund,
+}: {
+  sales: FinanceSale[]
+  busyId: string | null
+  onRefund: (sale: FinanceSale) => void
+}) {
+  return (
+    <section aria-labelledby="recent-sales" className="space-y-3">
+      <h2 id="recent-sales" className="font-semibold text-lg text-slate-900">
+        Completed sales
+      </h2>
+      <p className="text-slate-600 text-sm">
+        The latest completed sales. A refund gives the buyer their money back and takes the seller’s share
+        back; a disputed sale is refunded from Disputes.
+      </p>
+      {sales.length === 0 ? (
+        <p className="text-slate-600 text-sm">No completed sales yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
+          {sales.map((sale) => {
+            const reasonId = `refund-reason-${sale.booking_id}`
+            return (
+              <li
+                key={sale.booking_id}
+                data-testid="finance-sale"
+                className="flex flex-col gap-3 px-4 py-3 text-sm sm:flex-row sm:items-center sm:justify-between"
+              >
+                <div className="min-w-0 space-y-0.5">
+                  <p className="font-medium text-slate-900">{sale.product_name}</p>
+                  <p className="text-slate-600">
+                    {sale.buyer_name} bought from {sale.seller_name} · completed{' '}
+                    <time dateTime={sale.completed_at}>{formatDate(sale.completed_at)}</time>
+                  </p>
+                  <p className="text-slate-600 tabular-nums">
+                    <span className="font-semibold text-slate-900">{formatMoney(sale.price_cents)}</span> ·
+                    fee {formatMoney(sale.fee_cents)} · seller {formatMoney(sale.net_cents)}
+                  </p>
+                </div>
+                <div className="flex shrink-0 flex-col items-start gap-1 sm:items-end">
+                  {sale.refunded ? (
+                    <Badge tone="outline">Refunded</Badge>
+                  ) : (
+                    <>
+                      <Button
+                        size="sm"
+                        variant="danger-outline"
+                        disabled={!sale.refund.allowed || busyId === sale.booking_id}
+                        aria-describedby={sale.refund.reason ? reasonId : undefined}
+                        aria-label={`Refund the sale of ${sale.product_name}`}
+                        onClick={() => onRefund(sale)}
+                      >
+                        Refund
+                      </Button>
+                      {sale.refund.reason ? (
+                        <p id={reasonId} className="max-w-xs text-slate-600 text-xs sm:text-right">
+                          {sale.refund.reason}
+                        </p>
+                      ) : null}
+                    </>
+                  )}
+                </div>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </section>
   )
 }
