@@ -2,7 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm'
 import type { Finance } from '#contract/payouts'
 import type { Db } from '#server/db/client'
 import { payouts, users } from '#server/db/schema'
-import { ledgerIntegrity, rowsOf, totalsByKind } from '#server/modules/ledger/ledger'
+import { ledgerCheck, rowsOf, totalsByKind } from '#server/modules/ledger/ledger'
 import { payoutItem } from '#server/modules/payouts/earnings'
 import { recentSales } from './recent-sales'
 
@@ -12,9 +12,9 @@ import { recentSales } from './recent-sales'
  * refunds) equals the sum of succeeded payments in the payments' own records.
  */
 export async function getFinance(db: Db, opts: { stripeConfigured: boolean }): Promise<Finance> {
-  const [totals, integrity, sellerSides, flows, failed, paymentsTotal, recent, sales] = await Promise.all([
+  const [totals, check, sellerSides, flows, failed, recent, sales] = await Promise.all([
     totalsByKind(db),
-    ledgerIntegrity(db),
+    ledgerCheck(db),
     rowsOf<{ positive: string | number; negative: string | number; waiting: string | number }>(
       db,
       sql`select coalesce(sum(balance) filter (where balance > 0), 0)::bigint as positive,
@@ -37,10 +37,6 @@ export async function getFinance(db: Db, opts: { stripeConfigured: boolean }): P
       db,
       sql`select count(*)::int as n, coalesce(sum(amount_cents), 0)::bigint as amount from payouts where state = 'failed'`,
     ),
-    rowsOf<{ total: string | number }>(
-      db,
-      sql`select coalesce(sum(amount_cents), 0)::bigint as total from payments where status = 'succeeded'`,
-    ),
     db
       .select({ payout: payouts, sellerName: users.name })
       .from(payouts)
@@ -49,8 +45,6 @@ export async function getFinance(db: Db, opts: { stripeConfigured: boolean }): P
       .limit(20),
     recentSales(db, opts),
   ])
-  const ledgerCharges = 0 - totals.buyers
-  const paymentsCents = Number(paymentsTotal[0]?.total ?? 0)
   const s = sellerSides[0]
   return {
     held_for_buyers_cents: totals.held + totals.held_fees,
@@ -63,13 +57,12 @@ export async function getFinance(db: Db, opts: { stripeConfigured: boolean }): P
     fees_cents: totals.fees,
     charges_cents: Number(flows[0]?.charges ?? 0),
     refunds_cents: Number(flows[0]?.refunds ?? 0),
-    balanced:
-      integrity.unbalancedTransactions === 0 && integrity.total === 0 && ledgerCharges === paymentsCents,
+    balanced: check.balanced,
     checks: {
-      unbalanced_transactions: integrity.unbalancedTransactions,
-      entries_total_cents: integrity.total,
-      ledger_charges_cents: ledgerCharges,
-      payments_cents: paymentsCents,
+      unbalanced_transactions: check.unbalancedTransactions,
+      entries_total_cents: check.total,
+      ledger_charges_cents: check.ledgerChargesCents,
+      payments_cents: check.paymentsCents,
     },
     recent_payouts: recent.map((r) => ({ ...payoutItem(r.payout), seller_name: r.sellerName })),
     recent_sales: sales,

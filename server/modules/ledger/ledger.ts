@@ -137,6 +137,41 @@ export async function ledgerIntegrity(db: Db): Promise<{ unbalancedTransactions:
   return { unbalancedTransactions: Number(row?.unbalanced ?? 0), total: Number(row?.total ?? 0) }
 }
 
+export type LedgerCheck = {
+  unbalancedTransactions: number
+  /** The sum of every entry (zero when the ledger balances). */
+  total: number
+  /** Money taken from buyers less refunds, by the ledger. */
+  ledgerChargesCents: number
+  /** The sum of succeeded payments, by the payments' own records. */
+  paymentsCents: number
+  balanced: boolean
+}
+
+/**
+ * `ledgerIntegrity` and the ledger against the payments: the money the ledger says was taken from buyers (less
+ * refunds) equals the succeeded payments. What the admins' Finance page shows and the daily reconciliation checks.
+ */
+export async function ledgerCheck(db: Db): Promise<LedgerCheck> {
+  const [integrity, buyers, payments] = await Promise.all([
+    ledgerIntegrity(db),
+    balanceOf(db, { kind: 'buyers' }),
+    rowsOf<{ total: string | number }>(
+      db,
+      sql`select coalesce(sum(amount_cents), 0)::bigint as total from payments where status = 'succeeded'`,
+    ),
+  ])
+  const ledgerChargesCents = 0 - buyers
+  const paymentsCents = Number(payments[0]?.total ?? 0)
+  return {
+    ...integrity,
+    ledgerChargesCents,
+    paymentsCents,
+    balanced:
+      integrity.unbalancedTransactions === 0 && integrity.total === 0 && ledgerChargesCents === paymentsCents,
+  }
+}
+
 export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows
 }

@@ -10,8 +10,6 @@ import {
   products,
 } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { reverseSaleTransfer } from '#server/modules/payouts/connect-payouts'
-import type { Connect } from '#server/modules/payouts/stripe-connect'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
 import { postTransaction } from './ledger'
 
@@ -101,6 +99,14 @@ export async function postSaleMoney(tx: Db, bookingIds: string[], fee: FeeRule):
 export type RefundCall = (payment: { provider: 'stripe' | 'test'; transactionId: string }) => Promise<void>
 
 /**
+ * Takes a sale's transferred share back before its refund, in the refund's transaction: with Stripe Connect the
+ * payouts module's `reverseSaleTransfer` (the transfer reversed, the ledger's `reversal` posted; refused while the
+ * transfer is being made). The ledger sits below payouts, so the refund's caller passes it in; without it (a
+ * dispute or a cancellation, before completion, when nothing can have been transferred) nothing is taken back.
+ */
+export type TakeBackShare = (tx: Db, bookingId: string) => Promise<void>
+
+/**
  * Gives a paid sale's money back to its buyer, in the caller's transaction, which must hold the booking's
  * lock: the processor's refund (inside the transaction, so a refusal changes nothing and can be tried again;
  * Stripe's refund is idempotent per PaymentIntent), the payment and the booking marked refunded, the event on
@@ -121,8 +127,8 @@ export async function refundSale(
     note?: string | null
   },
   fee: FeeRule,
-  /** Stripe Connect, to reverse the transfer of a sale whose share was transferred (null in test mode). */
-  connect: Connect | null = null,
+  /** Takes back the share of a sale that was transferred (an admin's refund after completion). */
+  takeBackShare: TakeBackShare | null = null,
 ): Promise<void> {
   const [payment] = await tx
     .select()
@@ -135,7 +141,7 @@ export async function refundSale(
   await postSaleMoney(tx, [sale.bookingId], fee)
   // The seller's share, if it was transferred to their Stripe account, comes back first (docs/decisions/0046);
   // in test mode a share paid out stays paid out and the refund leaves the seller's balance below zero.
-  await reverseSaleTransfer(tx, connect, sale.bookingId)
+  await takeBackShare?.(tx, sale.bookingId)
   await refund(payment)
   await tx
     .update(payments)
@@ -167,9 +173,9 @@ export async function refundCompletedSale(
   admin: { id: string },
   bookingId: string,
   fee: FeeRule,
-  connect: Connect | null = null,
+  takeBackShare: TakeBackShare | null = null,
 ): Promise<{ productId: string }> {
-  return db.transaction((tx) => refundCompletedSaleIn(tx, refund, admin, bookingId, fee, connect))
+  return db.transaction((tx) => refundCompletedSaleIn(tx, refund, admin, bookingId, fee, takeBackShare))
 }
 
 /** `refundCompletedSale` in the caller's transaction (an admin's route writes its audit row in the same one). */
@@ -179,7 +185,7 @@ export async function refundCompletedSaleIn(
   admin: { id: string },
   bookingId: string,
   fee: FeeRule,
-  connect: Connect | null = null,
+  takeBackShare: TakeBackShare | null = null,
 ): Promise<{ productId: string }> {
   const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update')
   if (!booking) throw notFound('Booking')
@@ -198,7 +204,7 @@ export async function refundCompletedSaleIn(
     refund,
     { bookingId, actorId: admin.id, reason: 'Refunded by an admin after completion' },
     fee,
-    connect,
+    takeBackShare,
   )
   return { productId: booking.productId }
 }

@@ -14,6 +14,7 @@ import { errorResponses } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { refundCompletedSaleIn } from '#server/modules/ledger/sales'
+import { reverseSaleTransfer } from '#server/modules/payouts/connect-payouts'
 import { cancelSale } from './refunds'
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -117,7 +118,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           caller(req),
           req.params.id,
           config.payouts.fee,
-          provider.connect,
+          (tx, bookingId) => reverseSaleTransfer(tx, provider.connect, bookingId),
         )
         await queueDealEmails(tx, mail, req.params.id, { kind: 'cancelled', by: 'refund', reason: null })
         return 1

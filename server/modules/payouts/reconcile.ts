@@ -14,8 +14,7 @@ import { and, eq, lt, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { payouts } from '#server/db/schema'
 import { writeAudit } from '#server/modules/audit/audit.service'
-import { getFinance } from '#server/modules/finance/finance.service'
-import { rowsOf } from '#server/modules/ledger/ledger'
+import { ledgerCheck, rowsOf } from '#server/modules/ledger/ledger'
 import { finishConnectPayout, requestBankPayout, STALE_PENDING_SECONDS } from './connect-payouts'
 import type { PayoutDeps } from './payout-deps'
 import type { Connect } from './stripe-connect'
@@ -168,10 +167,10 @@ export async function reconcile(
     checked = rows.length
   }
 
-  const finance = await getFinance(deps.db, { stripeConfigured: connect !== null })
-  if (!finance.balanced) {
+  const check = await ledgerCheck(deps.db)
+  if (!check.balanced) {
     differences.push(
-      `the ledger does not balance: ${finance.checks.unbalanced_transactions} unbalanced transactions, charges ${finance.checks.ledger_charges_cents} against payments ${finance.checks.payments_cents}`,
+      `the ledger does not balance: ${check.unbalancedTransactions} unbalanced transactions, charges ${check.ledgerChargesCents} against payments ${check.paymentsCents}`,
     )
   }
 
