@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
-import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
+import { type CountQuery, countQueryOf } from './filters'
 import { KeptPerCopy } from './kept-per-copy'
 
 // The facet counts and totals of a search without text, price or date are sums over `listing_counts` (one row per
@@ -44,35 +44,10 @@ export type CountsSnapshot = {
   columns: Record<CountFacet, Column>
 }
 
-/** The filters a sum can apply: each a set of accepted values (absent: any), plus the minimums. */
-export type CountQuery = {
-  brand?: ReadonlySet<string>
-  condition?: ReadonlySet<string>
-  ram?: ReadonlySet<number>
-  storage?: ReadonlySet<number>
-  screen?: ReadonlySet<number>
-  processor?: ReadonlySet<string>
-  battery?: boolean
-  minRam?: number
-  minStorage?: number
-}
+export type { CountQuery }
 
 /** The count query of a search's facet filters (the caller has checked it has no text, price or date). */
-export function countQueryOf(q: SearchQuery): CountQuery {
-  const set = <T>(values: T[] | undefined) => (values ? new Set(values) : undefined)
-  return {
-    // Ids as the database prints them (lower case), whatever case the address used.
-    brand: set(q.brand?.map((id) => id.toLowerCase())),
-    condition: set(q.condition),
-    ram: set(q.ram),
-    storage: set(q.storage),
-    screen: set(q.screen),
-    processor: set(q.processor),
-    battery: q.min_battery_pct !== undefined ? true : undefined,
-    minRam: q.min_ram_gb,
-    minStorage: q.min_storage_gb,
-  }
-}
+export { countQueryOf }
 
 export type FacetSums = Record<CountFacet, Map<string, number>> & { total: number; battery80: number }
 

@@ -128,4 +128,15 @@ describe('the one table of filters', () => {
     expect([...seen].sort()).toEqual(FILTER_KEYS.filter((k) => k !== 'posted_within').sort())
     expect(FILTERS.posted_within.alert).toBeUndefined()
   })
+
+  it('says how the copy and the kept counts apply every filter it lets them answer', () => {
+    // A filter the copy answers sets its bounds or its facet column's accepted values (the posting date is the copy's
+    // own clock-relative column); one the kept counts answer sets its count query.
+    for (const key of FILTER_KEYS) {
+      const filter = FILTERS[key]
+      if (filter.copy && key !== 'posted_within')
+        expect(filter.bounds ?? filter.countQuery, `${key}: copy without bounds or countQuery`).toBeDefined()
+      if (filter.counts) expect(filter.countQuery, `${key}: counts without countQuery`).toBeDefined()
+    }
+  })
 })

@@ -43,6 +43,32 @@ export type AlertListing = {
   batteryHealthPct: number | null
 }
 
+/** The filters a sum can apply: each a set of accepted values (absent: any), plus the minimums. */
+export type CountQuery = {
+  brand?: ReadonlySet<string>
+  condition?: ReadonlySet<string>
+  ram?: ReadonlySet<number>
+  storage?: ReadonlySet<number>
+  screen?: ReadonlySet<number>
+  processor?: ReadonlySet<string>
+  battery?: boolean
+  minRam?: number
+  minStorage?: number
+}
+
+/**
+ * The filters that are no facet (price range, RAM, storage and battery minimums) as bounds: an absent one passes every
+ * row. Read once per pass (boundsOf, from the filter table): a request's fields are no place for a loop over every
+ * listing to look things up.
+ */
+export type Bounds = {
+  minPrice: number
+  maxPrice: number
+  minRam: number
+  minStorage: number
+  minBattery: number
+}
+
 type Filter<K extends FilterKey> = {
   /** The condition on `products` for the filter's value. */
   sql: (value: NonNullable<SavedFilters[K]>) => SQL
@@ -57,6 +83,10 @@ type Filter<K extends FilterKey> = {
    */
   counts?: (value: NonNullable<SavedFilters[K]>) => boolean
   copy?: boolean
+  /** The filter as the kept counts and the copy's facet columns apply it: a set of accepted values, a minimum. */
+  countQuery?: (value: NonNullable<SavedFilters[K]>, into: CountQuery) => void
+  /** The filter as the copy's bounds apply it to each listing (a price, a floor). */
+  bounds?: (value: NonNullable<SavedFilters[K]>, into: Bounds) => void
   /** The filter in words for a saved search's description; undefined: said by another filter (a price range). */
   describe: (
     value: NonNullable<SavedFilters[K]>,
@@ -81,6 +111,10 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   brand: {
     counts: () => true,
     copy: true,
+    // Ids as the database prints them (lower case), whatever case the address used.
+    countQuery: (ids, into) => {
+      into.brand = new Set(ids.map((id) => id.toLowerCase()))
+    },
     sql: (ids) => inArray(products.brandId, ids),
     facet: 'brand',
     alert: (ids) => {
@@ -92,6 +126,9 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   condition: {
     counts: () => true,
     copy: true,
+    countQuery: (values, into) => {
+      into.condition = new Set(values)
+    },
     sql: (values) => inArray(products.condition, values),
     facet: 'condition',
     alert: (values) => {
@@ -102,6 +139,9 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   },
   min_price: {
     copy: true,
+    bounds: (dollars, into) => {
+      into.minPrice = cents(dollars)
+    },
     sql: (dollars) => gte(products.resalePriceCents, cents(dollars)),
     alert: (dollars) => (l) => l.priceCents >= cents(dollars),
     describe: (min, all) =>
@@ -109,6 +149,9 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   },
   max_price: {
     copy: true,
+    bounds: (dollars, into) => {
+      into.maxPrice = cents(dollars)
+    },
     sql: (dollars) => lte(products.resalePriceCents, cents(dollars)),
     alert: (dollars) => (l) => l.priceCents <= cents(dollars),
     describe: (max, all) => (all.min_price !== undefined ? undefined : `up to ${money(max)}`),
@@ -116,6 +159,9 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   ram: {
     counts: () => true,
     copy: true,
+    countQuery: (gb, into) => {
+      into.ram = new Set(gb)
+    },
     sql: (gb) => inArray(products.ramGb, gb),
     facet: 'ram',
     alert: (gb) => {
@@ -127,6 +173,9 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   storage: {
     counts: () => true,
     copy: true,
+    countQuery: (gb, into) => {
+      into.storage = new Set(gb)
+    },
     sql: (gb) => inArray(products.storageGb, gb),
     facet: 'storage',
     alert: (gb) => {
@@ -138,6 +187,9 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   screen: {
     counts: () => true,
     copy: true,
+    countQuery: (classes, into) => {
+      into.screen = new Set(classes)
+    },
     // A class is the whole inches: `13` is 13.0 to 13.9.
     sql: (classes) =>
       or(
@@ -153,6 +205,9 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   processor: {
     counts: () => true,
     copy: true,
+    countQuery: (families, into) => {
+      into.processor = new Set(families)
+    },
     sql: (families) => inArray(products.processorFamily, families),
     facet: 'processor',
     alert: (families) => {
@@ -165,6 +220,13 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
     // The counts know "80% or more" (the facet's choice), not other floors.
     counts: (pct) => pct === BATTERY_FACET_PCT,
     copy: true,
+    countQuery: (_pct, into) => {
+      into.battery = true
+    },
+    // A listing reporting no battery (-1 in the copy) fails any floor.
+    bounds: (pct, into) => {
+      into.minBattery = pct
+    },
     // A listing reporting no battery health fails any floor.
     sql: (pct) => gte(products.batteryHealthPct, pct),
     facet: 'battery',
@@ -174,6 +236,12 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   min_ram_gb: {
     counts: () => true,
     copy: true,
+    countQuery: (gb, into) => {
+      into.minRam = gb
+    },
+    bounds: (gb, into) => {
+      into.minRam = gb
+    },
     sql: (gb) => gte(products.ramGb, gb),
     alert: (gb) => (l) => l.ramGb >= gb,
     describe: (gb) => `at least ${gb} GB RAM`,
@@ -181,6 +249,12 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
   min_storage_gb: {
     counts: () => true,
     copy: true,
+    countQuery: (gb, into) => {
+      into.minStorage = gb
+    },
+    bounds: (gb, into) => {
+      into.minStorage = gb
+    },
     sql: (gb) => gte(products.storageGb, gb),
     alert: (gb) => (l) => l.storageGb >= gb,
     describe: (gb) => `at least ${storage(gb)}`,
@@ -321,4 +395,26 @@ export function countsAnswer(q: SavedFilters): boolean {
 /** Whether the in-memory copy of the listings can answer every filter the search sets. */
 export function copyAnswers(q: SavedFilters): boolean {
   return filtersOf(q).every(([, , filter]) => filter.copy === true)
+}
+
+/** The filters a sum of the kept counts (and the copy's facet columns) applies, from each filter's `countQuery`. */
+export function countQueryOf(q: SavedFilters): CountQuery {
+  const out: CountQuery = {}
+  for (const [, value, filter] of filtersOf(q))
+    (filter.countQuery as ((v: typeof value, into: CountQuery) => void) | undefined)?.(value, out)
+  return out
+}
+
+/** The bounds the copy applies to each listing (absent: any), from each filter's `bounds`. */
+export function boundsOf(q: SavedFilters): Bounds {
+  const out: Bounds = {
+    minPrice: -Infinity,
+    maxPrice: Infinity,
+    minRam: -Infinity,
+    minStorage: -Infinity,
+    minBattery: -Infinity,
+  }
+  for (const [, value, filter] of filtersOf(q))
+    (filter.bounds as ((v: typeof value, into: Bounds) => void) | undefined)?.(value, out)
+  return out
 }

@@ -10,6 +10,7 @@ import {
   dictionaryColumn,
   facetFilters,
 } from './counts-snapshot'
+import { type Bounds, boundsOf } from './filters'
 import { KeptPerCopy } from './kept-per-copy'
 import { buildTextIndex, type TextIndex, type TextRows } from './listing-text'
 import { isOnSale } from './on-sale'
@@ -191,21 +192,6 @@ const ID_LENGTH = 36
 
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
 export const idAt = (f: ListingFacts, r: number) => f.ids.slice(r * ID_LENGTH, (r + 1) * ID_LENGTH)
-
-/** The filters that are no facet (price range, RAM and storage minimums) as bounds: an absent one passes every row. */
-type Bounds = { minPrice: number; maxPrice: number; minRam: number; minStorage: number; minBattery: number }
-
-/** Read once per pass: a request's fields are no place for a loop over every listing to look things up. */
-function boundsOf(q: SearchQuery): Bounds {
-  return {
-    minPrice: q.min_price !== undefined ? Math.round(q.min_price * 100) : -Infinity,
-    maxPrice: q.max_price !== undefined ? Math.round(q.max_price * 100) : Infinity,
-    minRam: q.min_ram_gb ?? -Infinity,
-    minStorage: q.min_storage_gb ?? -Infinity,
-    // A listing reporting no battery (-1) fails any floor.
-    minBattery: q.min_battery_pct ?? -Infinity,
-  }
-}
 
 function passesBase(f: ListingFacts, b: Bounds, r: number): boolean {
   const price = f.priceCents[r] as number
