@@ -4,6 +4,13 @@
 // its facets, the alert matcher and the saved search read this table; a filter missing from it does not compile.
 // The per-instance copy of the listings (listing-facts.ts) and the kept counts (counts-snapshot.ts) answer
 // the same filters from their own columns, for speed; `filters.test.ts` checks every path agrees with this table.
+//
+// A new filter: its parameter in contract/search.ts and its row here, and it is searched, narrows the facets, is kept
+// by saved searches and matched by alerts (an alert reading a column AlertListing lacks names it in `alertColumns`
+// of an added filter, or in alerts.jobs.ts). Without `counts` and `copy` it is answered by SQL, even when the copy is
+// current. `copy: true` asks for its column in the copy (listing-facts.ts) and in the change feed's trigger
+// (migration 0027's listing_changes_note, which notes a listing only when a column search reads changes); `counts`
+// for a column of listing_counts. A filter added at run time (`addFilter`, added-filter.test.ts) has neither.
 import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import {
