@@ -20,6 +20,7 @@ import type { Jobs } from '#server/jobs/jobs'
 import { rowsOf } from '#server/lib/paging'
 import type { MailRequest } from '#server/mail/mail'
 import type { AlertFavourite, AlertListing, AlertSearch } from '#server/mail/templates/alert-types'
+import { alertColumns } from '#server/modules/search/filters'
 import { type ListingFacts, SearchIndex } from '#server/modules/search/matcher'
 import { isOnSale } from '#server/modules/search/on-sale'
 import { describeFilters, type SavedFilters } from '#server/modules/search/saved-query'
@@ -125,6 +126,8 @@ async function listingFacts(db: Db, ids: string[]): Promise<Facts[]> {
       screenInches: products.screenInches,
       processorFamily: products.processorFamily,
       batteryHealthPct: products.batteryHealthPct,
+      // What filters added to the search's table read of a new listing.
+      ...alertColumns(),
       words: sql<string[]>`tsvector_to_array(${products.searchVector})`,
       name: products.name,
       location: products.location,

@@ -4,13 +4,21 @@
 // its facets, the alert matcher and the saved search read this table; a filter missing from it does not compile.
 // The per-instance copy of the listings (listing-facts.ts) and the kept counts (counts-snapshot.ts) answer
 // the same filters from their own columns, for speed; `filters.test.ts` checks every path agrees with this table.
+//
+// A new filter: its parameter in contract/search.ts and its row here, and it is searched, narrows the facets, is kept
+// by saved searches and matched by alerts (an alert reading a column AlertListing lacks names it in `alertColumns`
+// of an added filter, or in alerts.jobs.ts). Without `counts` and `copy` it is answered by SQL, even when the copy is
+// current. `copy: true` asks for its column in the copy (listing-facts.ts) and in the change feed's trigger
+// (migration 0027's listing_changes_note, which notes a listing only when a column search reads changes); `counts`
+// for a column of listing_counts. A filter added at run time (`addFilter`, added-filter.test.ts) has neither.
 import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
+import type { z } from 'zod'
 import {
   BATTERY_FACET_PCT,
   type Facets,
   PROCESSOR_FAMILY_LABELS,
   type ProcessorFamily,
-  type SearchQuery,
+  SearchQuery,
 } from '#contract/search'
 import { products } from '#server/db/schema'
 
@@ -189,14 +197,71 @@ export const FILTERS: { [K in FilterKey]: Filter<K> } = {
 
 export const FILTER_KEYS = Object.keys(FILTERS) as FilterKey[]
 
+// ---------------------------------------------------------------------------------------------
+// A filter added to the table at run time: one row, with its query parameter's schema (the table's own filters have
+// theirs in contract/search.ts), and it is searched, narrows the facets' counts, is kept by a saved search and
+// matched by alerts. Without `counts` and `copy` it is answered by SQL alone: right before it is fast.
+// ---------------------------------------------------------------------------------------------
+
+/** A new listing as an alert reads it, with the columns added filters ask for (`alertColumns`). */
+export type AlertRow = AlertListing & { readonly [column: string]: unknown }
+
+export type AddedFilter<V> = {
+  /** The query parameter's schema (optional: a search need not set it). */
+  param: z.ZodType<V | undefined>
+  sql: (value: V) => SQL
+  alert?: (value: V) => (l: AlertRow) => boolean
+  /** What `alert` reads of a new listing beyond AlertListing, by name: alerts select these columns too. */
+  alertColumns?: Record<string, SQL>
+  describe: (value: V, all: SavedFilters, brandNames: Map<string, string>) => string | undefined
+}
+
+const added = new Map<string, AddedFilter<unknown>>()
+
+/**
+ * Adds a filter after the table's own (a test's, or a feature's before the app is built: the search route reads the
+ * query's schema when it is registered). Returns its removal.
+ */
+export function addFilter<V>(key: string, filter: AddedFilter<V>): () => void {
+  if (key in FILTERS || added.has(key) || key in SearchQuery.shape)
+    throw new Error(`${key} is already a parameter`)
+  added.set(key, filter as AddedFilter<unknown>)
+  return () => {
+    added.delete(key)
+  }
+}
+
+/** Every filter's key, in the table's order, added filters last. */
+export function filterKeys(): string[] {
+  return [...FILTER_KEYS, ...added.keys()]
+}
+
+/** The search's query schema: contract/search.ts's, with the parameters of any added filter. */
+export function searchQuerySchema(): typeof SearchQuery {
+  if (added.size === 0) return SearchQuery
+  return SearchQuery.extend(
+    Object.fromEntries([...added].map(([key, f]) => [key, f.param])),
+  ) as unknown as typeof SearchQuery
+}
+
+/** The columns alerts read of a new listing for added filters. */
+export function alertColumns(): Record<string, SQL> {
+  return Object.assign({}, ...[...added.values()].map((f) => f.alertColumns ?? {}))
+}
+
 type Entry = { [K in FilterKey]: [K, NonNullable<SavedFilters[K]>, Filter<K>] }[FilterKey]
 
-/** The filters a search sets, in the table's order, each with its value. */
+/** The filters a search sets, in the table's order, each with its value (added filters last). */
 export function filtersOf(q: SavedFilters): Entry[] {
   const out: Entry[] = []
   for (const key of FILTER_KEYS) {
     const value = q[key]
     if (value !== undefined) out.push([key, value, FILTERS[key]] as Entry)
+  }
+  for (const [key, filter] of added) {
+    const value = (q as Record<string, unknown>)[key]
+    // An added filter has no facet, no kept counts and no column in the copy: SQL answers it.
+    if (value !== undefined) out.push([key, value, filter] as unknown as Entry)
   }
   return out
 }
@@ -225,10 +290,10 @@ export function plainConditions(q: SavedFilters): SQL[] {
 }
 
 /** A saved search's alert test for a new listing: every filter that applies to alerts, compiled once. */
-export function alertTest(q: SavedFilters): (l: AlertListing) => boolean {
-  const tests: ((l: AlertListing) => boolean)[] = []
+export function alertTest(q: SavedFilters): (l: AlertRow) => boolean {
+  const tests: ((l: AlertRow) => boolean)[] = []
   for (const [, value, filter] of filtersOf(q)) {
-    const alert = filter.alert as ((v: typeof value) => (l: AlertListing) => boolean) | undefined
+    const alert = filter.alert as ((v: typeof value) => (l: AlertRow) => boolean) | undefined
     if (alert) tests.push(alert(value))
   }
   return (l) => tests.every((test) => test(l))

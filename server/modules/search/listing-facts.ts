@@ -231,13 +231,13 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
   return heldFacets(f, q, nowMs, text)
 }
 
-/** factsFacets in one pass; `passing` also lists the rows counted in the total, in row order. */
+/** factsFacets in one pass; `passing` also marks the rows counted in the total (a bit per row). */
 function countFacts(
   f: ListingFacts,
   q: SearchQuery,
   nowMs: number,
   text?: TextRows,
-  passing?: number[],
+  passing?: Uint32Array,
   only?: ArrayLike<number>,
 ): { facets: FactsFacets } {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : undefined
@@ -292,7 +292,7 @@ function countFacts(
     if ((failed === 0 || failedFacet === BATTERY) && battery >= BATTERY_FACET_PCT) battery80++
     if (failed === 1) continue
     total++
-    passing?.push(r)
+    if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
     for (let facet = 0; facet < POSTED; facet++) {
       const sums = acc[facet] as Float64Array
       const at = (indexes[facet] as Uint16Array)[r] as number
@@ -317,24 +317,52 @@ function countFacts(
  * they. Only the posting-date choices move with the clock: each is the counted rows posted since then, which (rows
  * being newest first) are those before the first row older than that, found by bisection.
  */
-const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: Int32Array }>(
-  2_000_000,
-  (kept) => kept.passing.length,
+/**
+ * The rows a search counted in its total, a bit per row, with the count before each block of 256 rows: how many of
+ * them come before any row is a sum of at most eight words. A list of row numbers took 4 bytes a row, so at 1,000,000
+ * listings the kept facets held two broad searches at a time and every other one was counted again.
+ */
+type PassingRows = { words: Uint32Array; before: Uint32Array }
+
+const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: PassingRows }>(
+  64 * 1024 * 1024,
+  (kept) => kept.passing.words.byteLength + kept.passing.before.byteLength,
 )
 
 function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {
   const known = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
-    const passing: number[] = []
-    const { facets } = countFacts(f, q, nowMs, text, passing)
-    return { facets, passing: Int32Array.from(passing) }
+    const words = new Uint32Array(Math.ceil(f.size / 32))
+    const { facets } = countFacts(f, q, nowMs, text, words)
+    const before = new Uint32Array(Math.ceil(words.length / 8) + 1)
+    let sum = 0
+    for (let b = 0; b < before.length; b++) {
+      before[b] = sum
+      for (let w = b * 8; w < Math.min(words.length, b * 8 + 8); w++) sum += bitCount(words[w] as number)
+    }
+    return { facets, passing: { words, before } }
   })
   const { passing } = known
-  const postedWithin = POSTED_WITHIN_DAYS.map((days) => {
-    // The first row posted before the choice's start (postedMs goes down), then the counted rows before it.
-    const older = firstOlder(f, nowMs - days * DAY_MS)
-    return lowerBound(passing.length, (i) => (passing[i] as number) >= older)
-  })
+  // The first row posted before each choice's start (postedMs goes down), then the counted rows before it.
+  const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
+    passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
+  )
   return { ...known.facets, postedWithin }
+}
+
+/** How many of the marked rows come before `row`. */
+function passingBefore({ words, before }: PassingRows, row: number): number {
+  const word = row >>> 5
+  let n = before[word >>> 3] as number
+  for (let w = word & ~7; w < word; w++) n += bitCount(words[w] as number)
+  const bits = row & 31
+  if (bits > 0) n += bitCount((words[word] as number) & ((1 << bits) - 1))
+  return n
+}
+
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555)
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
 /** The first of n positions where `isAtOrAfter` holds (it holds from some position on). */

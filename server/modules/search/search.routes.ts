@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams } from '#contract/common'
 import { ListPageQuery } from '#contract/paging'
 import { ProductList } from '#contract/products'
-import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
+import { SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { sendJson } from '#server/lib/error-handler'
 import { setPagingHeaders } from '#server/lib/paging'
 import { getBrand } from '#server/modules/brands/brands.service'
 import { findBrandProducts } from './brand-products'
+import { searchQuerySchema } from './filters'
 import { searchProducts, suggest } from './search.queries'
 
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -44,7 +45,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['products'],
         summary: 'Search and browse available laptops: text, filters, sorts, facets, cursor or page paging',
-        querystring: SearchQuery,
+        querystring: searchQuerySchema(),
         response: { 200: SearchResult },
       },
     },
