@@ -615,7 +615,9 @@ async function main() {
           ).rows[0]?.n ?? 0,
         )
       : 0
-    for (const size of SKIP_DISCOVERY ? [] : SIZES) {
+    // A database filled earlier is measured at its own size only (the smaller sizes are not there to measure).
+    const sizes = SIZES.filter((size, i) => size >= have || (SIZES[i + 1] ?? Infinity) > have)
+    for (const size of SKIP_DISCOVERY ? [] : sizes) {
       const started = Date.now()
       for (let from = have + 1; from <= size; from += 250_000) {
         await seedListings(client, from, Math.min(size, from + 249_999), modelCount)

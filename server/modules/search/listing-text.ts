@@ -178,8 +178,12 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
 const textKey = (text: TextTerms) =>
   `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
 
-/** Per copy, the matches of the texts searched lately: 2,000,000 matching rows at most, about 5 bytes each. */
-const matchedIn = new KeptPerCopy<TextIndex, TextRows>(2_000_000, (m) => m.rows.length)
+/**
+ * Per copy, the matches of the texts searched lately: 12,000,000 matching rows at most, about 5 bytes each (60 MB).
+ * A common word matches a good part of the listings: at 1,000,000 listings, 2,000,000 rows kept a handful of texts
+ * and the others were matched again at every search.
+ */
+const matchedIn = new KeptPerCopy<TextIndex, TextRows>(12_000_000, (m) => m.rows.length)
 
 /** matchText, kept per copy for the texts searched lately. */
 export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): TextRows {
