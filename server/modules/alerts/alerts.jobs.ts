@@ -3,7 +3,7 @@
 // events and turns them into `alert_items`: new matches of saved searches, favourites that got cheaper or are
 // free again. Instant items are emailed at once (a saved search at most once an hour, a user's favourite news
 // grouped over a minute); daily ones wait for the digest. docs/decisions/0028-favourites-and-saved-searches.md.
-import { and, asc, desc, eq, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm'
 import { PRICE_DROP_ALERT_SHARE } from '#contract/favourites'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
@@ -16,7 +16,6 @@ import {
   products,
   savedSearches,
 } from '#server/db/schema'
-import type { Jobs } from '#server/jobs/jobs'
 import { rowsOf } from '#server/lib/paging'
 import type { MailRequest } from '#server/mail/mail'
 import type { AlertFavourite, AlertListing, AlertSearch } from '#server/mail/templates/alert-types'
@@ -36,28 +35,6 @@ export const FAVOURITES_EMAIL_DELAY_S = 60
 const LISTED_PER_SEARCH = 5
 /** Events read per pass. */
 const EVENT_BATCH = 2000
-
-/** Asks for a matching pass soon (after a change commits); the minute's sweep would find the events anyway. */
-export async function kickAlertMatching(jobs: Jobs): Promise<void> {
-  await jobs.send('alerts.match', {}, { singletonKey: 'alerts.match' })
-}
-
-// ---------------------------------------------------------------------------------------------
-// Events, written in the transaction of the change
-// ---------------------------------------------------------------------------------------------
-
-export async function recordListed(tx: Db, productId: string): Promise<void> {
-  await tx.insert(alertEvents).values({ kind: 'listed', productId })
-}
-
-export async function recordPriceChange(tx: Db, productId: string, oldPriceCents: number): Promise<void> {
-  await tx.insert(alertEvents).values({ kind: 'price', productId, oldPriceCents })
-}
-
-/** A hold ends at `at` unless paid: then the listing may be free again. */
-export async function recordHoldEnd(tx: Db, productId: string, at: Date | SQL): Promise<void> {
-  await tx.insert(alertEvents).values({ kind: 'available', productId, dueAt: at })
-}
 
 // ---------------------------------------------------------------------------------------------
 // The matcher

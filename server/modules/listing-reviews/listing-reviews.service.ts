@@ -14,10 +14,10 @@ import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { brands, products, stolenSerials, users } from '#server/db/schema'
+import { recordListed } from '#server/lib/alert-events'
 import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
-import { recordListed } from '#server/modules/alerts/alerts.jobs'
 
 // A listing's review state decides whether anyone but its seller and admins can see or book it (products.review_state;
 // the "on sale" conditions and the listing counts read it). Rules here: which new listings wait, what an admin decides.

@@ -21,10 +21,10 @@ import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookingHolds, bookings, offerEvents, offers, productHolds, products, users } from '#server/db/schema'
+import { recordHoldEnd } from '#server/lib/alert-events'
 import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
-import { recordHoldEnd } from '#server/modules/alerts/alerts.jobs'
 import { offerState, pairRounds, wrongState } from './offers.queries'
 
 export type OffersContext = Pick<AppContext, 'db' | 'jobs' | 'mail' | 'config'>

@@ -10,13 +10,13 @@ import {
   ProductUpdate,
   SellerProductsQuery,
 } from '#contract/products'
+import { kickAlertMatching } from '#server/lib/alert-events'
 import { audited } from '#server/lib/audit'
 import { sendJson } from '#server/lib/error-handler'
 import { ERRORS } from '#server/lib/error-responses'
 import { notFound } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { setPagingHeaders } from '#server/lib/paging'
-import { kickAlertMatching } from '#server/modules/alerts/alerts.jobs'
 import { renewProduct } from './expiry'
 import { findAdvertisedProducts, findProductById } from './products.queries'
 import {
