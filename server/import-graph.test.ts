@@ -100,6 +100,43 @@ function moduleCycles(graph: Graph): string[] {
   return [...pairs].sort()
 }
 
+/** Feature modules that reach themselves through others (a → b → c → a), each circle's members sorted, as `a, b, c`. */
+function moduleCircles(graph: Graph): string[] {
+  const edges = new Map<string, Set<string>>()
+  for (const [from, targets] of graph) {
+    const a = moduleOf(from)
+    for (const to of targets) {
+      const b = moduleOf(to)
+      if (a && b && a !== b) edges.set(a, (edges.get(a) ?? new Set()).add(b))
+    }
+  }
+  const reach = (from: string): Set<string> => {
+    const seen = new Set<string>()
+    const queue = [from]
+    while (queue.length > 0) {
+      for (const next of edges.get(queue.pop() as string) ?? []) {
+        if (!seen.has(next)) {
+          seen.add(next)
+          queue.push(next)
+        }
+      }
+    }
+    return seen
+  }
+  const circles = new Set<string>()
+  for (const a of edges.keys()) {
+    const fromA = reach(a)
+    if (!fromA.has(a)) continue
+    circles.add(
+      [...fromA]
+        .filter((b) => reach(b).has(a))
+        .sort()
+        .join(', '),
+    )
+  }
+  return [...circles].sort()
+}
+
 /**
  * Pairs still tangled: none. The last two went as features meet from above (docs/decisions/0048's rule, on the
  * server): the ledger's own check moved into the ledger, which finance and the reconciliation both read (payouts no
@@ -119,6 +156,10 @@ describe('who imports whom', () => {
     expect(moduleCycles(graph)).toEqual(STILL_TANGLED)
   })
 
+  it('no feature module reaches itself through others either (a → b → c → a)', () => {
+    expect(moduleCircles(graph)).toEqual([])
+  })
+
   it('the checks catch a bad import (a made-up graph)', () => {
     const bad: Graph = new Map([
       ['server/db/factories.ts', ['server/db/schema.ts', 'server/modules/products/products.queries.ts']],
@@ -132,6 +173,15 @@ describe('who imports whom', () => {
       'server/db/factories.ts -> server/modules/products/products.queries.ts',
     ])
     expect(moduleCycles(bad)).toEqual(['products <-> reviews'])
+    expect(moduleCircles(bad)).toEqual(['products, reviews'])
+    const circle: Graph = new Map([
+      ['server/modules/products/products.service.ts', ['server/modules/alerts/alerts.jobs.ts']],
+      ['server/modules/alerts/alerts.jobs.ts', ['server/modules/search/matcher.ts']],
+      ['server/modules/search/search.queries.ts', ['server/modules/products/products.queries.ts']],
+      ['server/modules/brands/brands.service.ts', ['server/modules/products/products.queries.ts']],
+    ])
+    expect(moduleCycles(circle)).toEqual([])
+    expect(moduleCircles(circle)).toEqual(['alerts, products, search'])
   })
 })
 
