@@ -238,8 +238,12 @@ function countFacts(
   // With text, only its matches are read (or only the rows asked for).
   const list = only ?? text?.rows
   const count = list ? list.length : f.size
+  // With a date filter, a listing older than the longest choice counts for nothing (it fails the date for every
+  // choice): rows come newest first (a list in row order too), so the pass stops at the first one.
+  const noneAfter = postedAfter !== undefined && f.newestFirst ? Math.min(...since) : -Infinity
   for (let n = 0; n < count; n++) {
     const r = list ? (list[n] as number) : n
+    if ((f.postedMs[r] as number) < noneAfter) break
     if (!passesBase(f, bounds, r)) continue
     let failed = 0
     let failedFacet = -1
@@ -431,12 +435,9 @@ function pageHits(
   // Newest first walks the text's matches alone (in row order), or without text the rows of its narrowest facet
   // filter's choices (a brand's listings, not every listing); by price, every row, skipping the others.
   const narrow = !text && f.size >= NARROW_FROM ? narrowestRows(f, q) : undefined
-  const matches = !byPrice ? (text ? text.rows : narrow) : undefined
-  let has: Uint8Array | undefined
-  if (byPrice && text) {
-    has = new Uint8Array(f.size)
-    for (const r of text.rows) has[r] = 1
-  }
+  /** Rows in row order holding every match (and more): the text's matches, or the narrowest filter's rows. */
+  const few = text ? text.rows : narrow
+  const matches = !byPrice ? few : undefined
   const n = matches ? matches.length : f.size
   const backwards = sort === 'price_desc'
   const rowAt = (i: number) =>
@@ -473,14 +474,19 @@ function pageHits(
     end = backwards ? f.size - from : to
   }
   const passes = passesAll(f, q, nowMs)
-  // By price with a narrow facet filter (few rows of many, deep in the price order): its rows that pass, by their
-  // place in byPrice, rather than a walk over every listing between.
+  // By price with few candidates (a text's matches, a narrow facet filter's rows: few of many, deep in the price
+  // order): those that pass, by their place in byPrice, rather than a walk over every listing between.
   const wanted = paging.offset + paging.pageSize + 1
-  if (byPrice && narrow && narrow.length * 4 < (wanted * (end - start)) / Math.max(1, narrow.length)) {
+  if (
+    byPrice &&
+    few &&
+    f.size >= NARROW_FROM &&
+    few.length * 4 < (wanted * (end - start)) / Math.max(1, few.length)
+  ) {
     const rank = priceRanks(f)
-    const picked = new Int32Array(narrow.length)
+    const picked = new Int32Array(few.length)
     let count = 0
-    for (const r of narrow) {
+    for (const r of few) {
       if (dead && dead[r] === 1) continue
       const at = rank[r] as number
       const i = backwards ? f.size - 1 - at : at
@@ -489,6 +495,11 @@ function pageHits(
     }
     const inOrder = picked.subarray(0, count).sort()
     return Array.from(inOrder.subarray(paging.offset, wanted), (i) => ({ r: rowAt(i), tier: 0 }))
+  }
+  let has: Uint8Array | undefined
+  if (byPrice && text) {
+    has = new Uint8Array(f.size)
+    for (const r of text.rows) has[r] = 1
   }
   const hits: Hit[] = []
   let skip = paging.offset
