@@ -29,6 +29,21 @@ describe.skipIf(!url)('openDatabase on PostgreSQL', () => {
     }
   })
 
+  it('compiles no statement (JIT off on every connection of the pool)', async () => {
+    const opened = await openDatabase({ driver: 'postgres', url: url ?? '', max: 2 })
+    try {
+      const shown = await Promise.all(
+        [1, 2].map(
+          async () =>
+            ((await opened.db.execute(sql`show jit`)) as unknown as { rows: { jit: string }[] }).rows[0]?.jit,
+        ),
+      )
+      expect(shown).toEqual(['off', 'off'])
+    } finally {
+      await opened.close()
+    }
+  })
+
   it('lets several instances start at once on an empty database: one migrates, the others wait', async () => {
     const name = `lm_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`
     const admin = new pg.Client({ connectionString: url })
