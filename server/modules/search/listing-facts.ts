@@ -474,19 +474,17 @@ function pageHits(
     end = backwards ? f.size - from : to
   }
   const passes = passesAll(f, q, nowMs)
-  // By price with few candidates (a text's matches, a narrow facet filter's rows: few of many, deep in the price
-  // order): those that pass, by their place in byPrice, rather than a walk over every listing between.
+  // By price with candidates (a text's matches, a narrow facet filter's rows): those that pass, picked by their place
+  // in byPrice, cost one look at each candidate; the walk over byPrice costs every listing it passes on the way. The
+  // walk is tried first and gives up after twice as many listings as there are candidates (a filter that few of them
+  // pass sends it over most of the copy); a text with very few matches is picked at once (walking it needs a mark per
+  // listing).
   const wanted = paging.offset + paging.pageSize + 1
-  if (
-    byPrice &&
-    few &&
-    f.size >= NARROW_FROM &&
-    few.length * 4 < (wanted * (end - start)) / Math.max(1, few.length)
-  ) {
+  const pick = (candidates: Int32Array): Hit[] => {
     const rank = priceRanks(f)
-    const picked = new Int32Array(few.length)
+    const picked = new Int32Array(candidates.length)
     let count = 0
-    for (const r of few) {
+    for (const r of candidates) {
       if (dead && dead[r] === 1) continue
       const at = rank[r] as number
       const i = backwards ? f.size - 1 - at : at
@@ -496,6 +494,9 @@ function pageHits(
     const inOrder = picked.subarray(0, count).sort()
     return Array.from(inOrder.subarray(paging.offset, wanted), (i) => ({ r: rowAt(i), tier: 0 }))
   }
+  const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
+  if (pickable && text && pickable.length * 64 <= f.size) return pick(pickable)
+  const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
   let has: Uint8Array | undefined
   if (byPrice && text) {
     has = new Uint8Array(f.size)
@@ -504,6 +505,7 @@ function pageHits(
   const hits: Hit[] = []
   let skip = paging.offset
   for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
+    if (pickable && i - start > budget) return pick(pickable)
     const r = rowAt(i)
     if (has && has[r] === 0) continue
     if (dead && dead[r] === 1) continue
