@@ -6,18 +6,7 @@
 import fs from 'node:fs'
 import autocannon from 'autocannon'
 import pg from 'pg'
-
-/** A small deterministic generator, so every run draws the same queries. */
-function random(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { random } from '../server/test/random'
 
 const WORDS = [
   'thinkpad',

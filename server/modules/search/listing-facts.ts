@@ -531,18 +531,9 @@ const MERGED_KEPT = 64
  * superset of its matches. Undefined when it has no facet filter.
  */
 function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined {
-  let best: { lists: Int32Array[]; key: string } | undefined
-  let bestSize = f.size
-  for (const filter of facetFilters(f, countQueryOf(q))) {
-    const name = COUNT_FACETS[filter.facet] as CountFacet
-    const lists = valueRows(f.columns[name]).filter((_, v) => filter.allowed[v] === 1)
-    const size = lists.reduce((n, l) => n + l.length, 0)
-    if (size < bestSize) {
-      best = { lists, key: `${name}:${filter.allowed.join('')}` }
-      bestSize = size
-    }
-  }
-  if (!best) return undefined
+  const best = narrowestChoice(f, facetFilters(f, countQueryOf(q)))
+  // A filter allowing every listing narrows nothing: the copy is walked as it is.
+  if (!best || best.size >= f.size) return undefined
   if (best.lists.length === 1) return best.lists[0]
   let kept = mergedRows.get(f)
   if (!kept) {
@@ -551,7 +542,7 @@ function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined 
   }
   let rows = kept.get(best.key)
   if (!rows) {
-    rows = new Int32Array(bestSize)
+    rows = new Int32Array(best.size)
     let at = 0
     for (const list of best.lists) {
       rows.set(list, at)
@@ -579,14 +570,7 @@ function priceRanks(f: ListingFacts): Int32Array {
 
 /** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
 function firstPriceAtLeast(f: ListingFacts, cents: number): number {
-  let lo = 0
-  let hi = f.size
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((f.priceCents[f.byPrice[mid] as number] as number) < cents) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+  return lowerBound(f.size, (i) => (f.priceCents[f.byPrice[i] as number] as number) >= cents)
 }
 
 const PASSES = 0
@@ -744,23 +728,28 @@ function valueRows(column: Column): Int32Array[] {
   return lists
 }
 
+/** A search's narrowest facet filter (the one allowing fewest rows): its choices' row lists, their size, a key. */
+function narrowestChoice(
+  f: ListingFacts,
+  filters: FacetFilter[],
+): { lists: Int32Array[]; size: number; key: string } | undefined {
+  let best: { lists: Int32Array[]; size: number; key: string } | undefined
+  for (const filter of filters) {
+    const name = COUNT_FACETS[filter.facet] as CountFacet
+    const lists = valueRows(f.columns[name]).filter((_, v) => filter.allowed[v] === 1)
+    const size = lists.reduce((n, l) => n + l.length, 0)
+    if (size <= (best?.size ?? f.size)) best = { lists, size, key: `${name}:${filter.allowed.join('')}` }
+  }
+  return best
+}
+
 /**
  * The rows a search must read: those of the allowed choices of its narrowest facet filter (fewest rows), each
  * list in row order; every row when it has no facet filter.
  */
 function drivingRows(f: ListingFacts, filters: FacetFilter[]): Int32Array[] {
-  let best: Int32Array[] | undefined
-  let bestSize = f.size
-  for (const filter of filters) {
-    const name = COUNT_FACETS[filter.facet] as CountFacet
-    const lists = valueRows(f.columns[name]).filter((_, v) => filter.allowed[v] === 1)
-    const size = lists.reduce((n, l) => n + l.length, 0)
-    if (size <= bestSize) {
-      best = lists
-      bestSize = size
-    }
-  }
-  if (best) return best
+  const best = narrowestChoice(f, filters)
+  if (best) return best.lists
   let all = allRows.get(f)
   if (!all) {
     all = Int32Array.from({ length: f.size }, (_, r) => r)
