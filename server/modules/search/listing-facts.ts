@@ -238,9 +238,11 @@ function countFacts(
   // With text, only its matches are read (or only the rows asked for).
   const list = only ?? text?.rows
   const count = list ? list.length : f.size
-  // With a date filter, a listing older than the longest choice counts for nothing (it fails the date for every
-  // choice): rows come newest first (a list in row order too), so the pass stops at the first one.
-  const noneAfter = postedAfter !== undefined && f.newestFirst ? Math.min(...since) : -Infinity
+  // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
+  // fails the filter and is in no choice): rows come newest first (a list in row order too), so the pass stops at
+  // the first one.
+  const noneAfter =
+    postedAfter !== undefined && f.newestFirst ? Math.min(postedAfter, ...since) : -Infinity
   for (let n = 0; n < count; n++) {
     const r = list ? (list[n] as number) : n
     if ((f.postedMs[r] as number) < noneAfter) break
