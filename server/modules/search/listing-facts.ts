@@ -241,8 +241,7 @@ function countFacts(
   // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
   // fails the filter and is in no choice): rows come newest first (a list in row order too), so the pass stops at
   // the first one.
-  const noneAfter =
-    postedAfter !== undefined && f.newestFirst ? Math.min(postedAfter, ...since) : -Infinity
+  const noneAfter = postedAfter !== undefined && f.newestFirst ? Math.min(postedAfter, ...since) : -Infinity
   for (let n = 0; n < count; n++) {
     const r = list ? (list[n] as number) : n
     if ((f.postedMs[r] as number) < noneAfter) break
