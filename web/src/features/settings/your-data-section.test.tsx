@@ -1,0 +1,66 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { jsonResponse, renderWithApp } from '../../test/render'
+import { YourDataSection } from './your-data-section'
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+const type = (field: HTMLElement, value: string) => fireEvent.change(field, { target: { value } })
+
+function messageOf(field: HTMLElement): string | null {
+  const id = field.getAttribute('aria-describedby')
+  return id ? (document.getElementById(id)?.textContent ?? null) : null
+}
+
+/** Every erase is refused with `message`; the calls made are kept. */
+function stubRefusal(message: string) {
+  const calls: { url: string; method?: string; body: unknown }[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      calls.push({ url, method: init?.method, body: init?.body ? JSON.parse(String(init.body)) : undefined })
+      return jsonResponse({ error: { code: 'VALIDATION', message } }, { status: 400 })
+    }),
+  )
+  return calls
+}
+
+describe('YourDataSection, erase my account', () => {
+  it('asks for the password and, with two-step sign-in on, a code; a refusal shows under the code', async () => {
+    const calls = stubRefusal('Invalid code')
+    renderWithApp(<YourDataSection needsCode />)
+    const form = screen.getByRole('form', { name: 'Erase my account' })
+    const password = within(form).getByLabelText('Your password')
+    const code = within(form).getByLabelText('Code from your authenticator app')
+    expect(code.getAttribute('autocomplete')).toBe('one-time-code')
+    expect(code.getAttribute('maxlength')).toBe('32')
+    const erase = within(form).getByRole('button', { name: 'Erase my account' }) as HTMLButtonElement
+    type(password, 'pat-password')
+    expect(erase.disabled).toBe(true)
+    type(code, '123456')
+    fireEvent.click(erase)
+
+    fireEvent.click(screen.getByRole('button', { name: 'Erase for good' }))
+    await waitFor(() => expect(messageOf(code)).toBe('Invalid code'))
+    expect(password.getAttribute('aria-invalid')).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Erase for good' })).toBeNull()
+    expect(calls).toEqual([
+      { url: '/api/me', method: 'DELETE', body: { password: 'pat-password', code: '123456' } },
+    ])
+  })
+
+  it('asks for the password alone when two-step sign-in is off, and shows a refusal under it', async () => {
+    const calls = stubRefusal('Invalid password')
+    renderWithApp(<YourDataSection needsCode={false} />)
+    expect(screen.queryByLabelText('Code from your authenticator app')).toBeNull()
+    const password = screen.getByLabelText('Your password')
+    type(password, 'wrong')
+    fireEvent.click(screen.getByRole('button', { name: 'Erase my account' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Erase for good' }))
+    await waitFor(() => expect(messageOf(password)).toBe('Invalid password'))
+    expect(calls[0]?.body).toEqual({ password: 'wrong' })
+  })
+})
