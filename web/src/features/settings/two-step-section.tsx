@@ -1,10 +1,9 @@
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { renderSVG } from 'uqr'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
-import { FormField } from '../../components/ui/form-field'
-import { errorMessage } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
+import { APP_CODE, APP_OR_BACKUP_CODE, PasswordCodeForm, usePasswordCode } from './password-code-form'
 import { type Enrolment, useTwoFactor } from './security-api'
 
 /** The secret as an authenticator app asks for it when typed: groups of four. */
@@ -47,37 +46,22 @@ function BackupCodes({ codes }: { codes: string[] }) {
 export function TwoStepSection({ isOn }: { isOn: boolean }) {
   const twoFactor = useTwoFactor()
   const [stage, setStage] = useState<'idle' | 'password' | 'scan' | 'off' | 'codes'>('idle')
-  const [password, setPassword] = useState('')
-  const [code, setCode] = useState('')
+  // One holder for every form below: they show one at a time, as steps of the same section.
+  const fields = usePasswordCode()
+  const { password, code, setPassword, setCode, run } = fields
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null)
   const [codes, setCodes] = useState<string[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const backToIdle = () => setStage('idle')
 
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true)
-    setError(null)
-    try {
-      await work()
-    } catch (err) {
-      setError(errorMessage(err, 'That did not work. Please try again.'))
-    } finally {
-      setBusy(false)
-    }
-  }
-
-  const start = (e: FormEvent) => {
-    e.preventDefault()
+  const start = () =>
     void run(async () => {
       const answer = await twoFactor.start(password)
       setEnrolment(answer)
       setPassword('')
       setStage('scan')
     })
-  }
 
-  const confirm = (e: FormEvent) => {
-    e.preventDefault()
+  const confirm = () =>
     void run(async () => {
       await twoFactor.confirm(code)
       setCodes(enrolment?.backupCodes ?? null)
@@ -86,10 +70,8 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
       setStage('idle')
       toast.success('Two-step sign-in is on')
     })
-  }
 
-  const turnOff = (e: FormEvent) => {
-    e.preventDefault()
+  const turnOff = () =>
     void run(async () => {
       await twoFactor.turnOff(password, code)
       setPassword('')
@@ -98,17 +80,14 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
       setStage('idle')
       toast.success('Two-step sign-in is off')
     })
-  }
 
-  const makeNewCodes = (e: FormEvent) => {
-    e.preventDefault()
+  const makeNewCodes = () =>
     void run(async () => {
       setCodes(await twoFactor.newBackupCodes(password))
       setPassword('')
       setStage('idle')
       toast.success('New backup codes made; the old ones no longer work')
     })
-  }
 
   return (
     <section
@@ -139,28 +118,25 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
       ) : null}
 
       {!isOn && stage === 'password' ? (
-        <form onSubmit={start} className="mt-4 space-y-3" aria-label="Confirm your password">
-          <FormField label="Your password" error={error ?? undefined}>
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </FormField>
-          <div className="flex gap-2">
-            <Button type="submit" disabled={busy || !password}>
-              Continue
-            </Button>
-            <Button variant="ghost" onClick={() => setStage('idle')}>
-              Cancel
-            </Button>
-          </div>
-        </form>
+        <PasswordCodeForm
+          fields={fields}
+          label="Confirm your password"
+          askPassword
+          submitLabel="Continue"
+          onSubmit={start}
+          onCancel={backToIdle}
+        />
       ) : null}
 
       {!isOn && stage === 'scan' && enrolment ? (
-        <form onSubmit={confirm} className="mt-4 space-y-4" aria-label="Set up your authenticator app">
+        <PasswordCodeForm
+          fields={fields}
+          label="Set up your authenticator app"
+          code={APP_CODE}
+          submitLabel="Turn on"
+          onSubmit={confirm}
+          className="mt-4 space-y-4"
+        >
           <ol className="list-decimal space-y-3 pl-5 text-slate-700 text-sm">
             <li>
               Scan this QR code with your authenticator app.
@@ -184,19 +160,7 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
             </li>
             <li>Enter the 6-digit code the app shows.</li>
           </ol>
-          <FormField label="Code from the app" error={error ?? undefined}>
-            <input
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              maxLength={8}
-            />
-          </FormField>
-          <Button type="submit" disabled={busy || !code.trim()}>
-            Turn on
-          </Button>
-        </form>
+        </PasswordCodeForm>
       ) : null}
 
       {isOn && stage !== 'off' && stage !== 'codes' ? (
@@ -211,57 +175,32 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
       ) : null}
 
       {isOn && stage === 'codes' ? (
-        <form onSubmit={makeNewCodes} className="mt-4 space-y-3" aria-label="Make new backup codes">
+        <PasswordCodeForm
+          fields={fields}
+          label="Make new backup codes"
+          askPassword
+          submitLabel="Make new codes"
+          onSubmit={makeNewCodes}
+          onCancel={backToIdle}
+        >
           <p className="text-slate-700 text-sm">
             Backup codes are kept so that nobody, not even us, can read them again: they are shown once, when
             they are made. Lost them? Make new ones; the old ones stop working.
           </p>
-          <FormField label="Your password" error={error ?? undefined}>
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </FormField>
-          <div className="flex gap-2">
-            <Button type="submit" disabled={busy || !password}>
-              Make new codes
-            </Button>
-            <Button variant="ghost" onClick={() => setStage('idle')}>
-              Cancel
-            </Button>
-          </div>
-        </form>
+        </PasswordCodeForm>
       ) : null}
 
       {isOn && stage === 'off' ? (
-        <form onSubmit={turnOff} className="mt-4 space-y-3" aria-label="Turn off two-step sign-in">
-          <FormField label="Your password">
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </FormField>
-          <FormField label="Code from the app (or a backup code)" error={error ?? undefined}>
-            <input
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              maxLength={32}
-            />
-          </FormField>
-          <div className="flex gap-2">
-            <Button type="submit" variant="danger" disabled={busy || !password || !code.trim()}>
-              Turn off
-            </Button>
-            <Button variant="ghost" onClick={() => setStage('idle')}>
-              Cancel
-            </Button>
-          </div>
-        </form>
+        <PasswordCodeForm
+          fields={fields}
+          label="Turn off two-step sign-in"
+          askPassword
+          code={APP_OR_BACKUP_CODE}
+          submitLabel="Turn off"
+          submitVariant="danger"
+          onSubmit={turnOff}
+          onCancel={backToIdle}
+        />
       ) : null}
     </section>
   )

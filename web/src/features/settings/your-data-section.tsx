@@ -1,36 +1,31 @@
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { paths } from '#contract/pages'
-import { Button, buttonClasses } from '../../components/ui/button'
+import { buttonClasses } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
-import { FormField } from '../../components/ui/form-field'
-import { api, errorMessage } from '../../lib/api-client'
+import { api } from '../../lib/api-client'
+import { type CodeField, PasswordCodeForm, usePasswordCode } from './password-code-form'
+
+/** The code erasing asks for; the server takes a backup code here too, as when turning two-step sign-in off. */
+const ERASE_CODE: CodeField = { label: 'Code from your authenticator app', maxLength: 32 }
 
 /** Take your data (one JSON file), or erase your account (password, and a code when two-step is on). */
 export function YourDataSection({ needsCode }: { needsCode: boolean }) {
-  const [password, setPassword] = useState('')
-  const [code, setCode] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const fields = usePasswordCode()
+  const { password, code, setError, isBusy, run } = fields
   const [confirming, setConfirming] = useState(false)
-  const [busy, setBusy] = useState(false)
 
-  const ask = (e: FormEvent) => {
-    e.preventDefault()
+  const ask = () => {
     setError(null)
     setConfirming(true)
   }
 
   const erase = async () => {
-    setBusy(true)
-    try {
+    const isErased = await run(async () => {
       await api.delete<unknown>('/me', { password, ...(needsCode ? { code } : {}) })
       window.location.assign(paths.home())
-    } catch (err) {
-      setError(errorMessage(err, 'Your account could not be erased. Please try again.'))
-      setConfirming(false)
-    } finally {
-      setBusy(false)
-    }
+    }, 'Your account could not be erased. Please try again.')
+    if (!isErased) setConfirming(false)
   }
 
   return (
@@ -57,35 +52,22 @@ export function YourDataSection({ needsCode }: { needsCode: boolean }) {
           What we keep and why
         </Link>
       </p>
-      <form onSubmit={ask} className="mt-3 space-y-3" aria-label="Erase my account">
-        <FormField label="Your password" error={needsCode ? undefined : (error ?? undefined)}>
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </FormField>
-        {needsCode ? (
-          <FormField label="Code from your authenticator app" error={error ?? undefined}>
-            <input
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              maxLength={32}
-            />
-          </FormField>
-        ) : null}
-        <Button type="submit" variant="danger-outline" disabled={!password || (needsCode && !code.trim())}>
-          Erase my account
-        </Button>
-      </form>
+      <PasswordCodeForm
+        fields={fields}
+        label="Erase my account"
+        askPassword
+        code={needsCode ? ERASE_CODE : undefined}
+        submitLabel="Erase my account"
+        submitVariant="danger-outline"
+        onSubmit={ask}
+        className="mt-3 space-y-3"
+      />
       {confirming ? (
         <ConfirmDialog
           title="Erase your account?"
           description="This cannot be undone. You will be signed out everywhere."
           confirmLabel="Erase for good"
-          isPending={busy}
+          isPending={isBusy}
           onConfirm={erase}
           onCancel={() => setConfirming(false)}
         />
