@@ -1,13 +1,27 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import path from 'node:path'
 import { base32 } from '@better-auth/utils/base32'
 import { createOTP } from '@better-auth/utils/otp'
-import { expect, request as playwrightRequest, test } from '@playwright/test'
+import { expect, type Page, request as playwrightRequest, test } from '@playwright/test'
 import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 
-// Two-step sign-in: turning it on in Security settings with the typed key, then signing in with a code; and an
-// admin without it, on a server that requires it, stopped with a message on how to turn it on.
+// Two-step sign-in: turning it on in Security settings with the typed key, making new backup codes, then
+// signing in with a code; and an admin without it, on a server that requires it, stopped with a message on how
+// to turn it on. With E2E_SCREENSHOTS_DIR set, the Security page is saved off, while turning on (the code step)
+// and on (the new backup codes form), at 1366 and 390 px wide.
 
 const PASSWORD = 'laptop-market-e2e-2'
+const SHOTS = process.env.E2E_SCREENSHOTS_DIR
+
+/** The whole page at both widths, saved as `<name>-1366.png` and `<name>-390.png`. */
+async function shoot(page: Page, name: string) {
+  if (!SHOTS) return
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width > 500 ? 900 : 844 })
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 800 })
+}
 
 /** The code an authenticator app set up with this typed key shows now. */
 async function codeFor(typedKey: string): Promise<string> {
@@ -29,15 +43,32 @@ test('turn on two-step sign-in, then sign in with a code', async ({ page, baseUR
   await expect(page).toHaveURL(/\/$/)
 
   await page.goto('/dashboard/security')
+  await expect(page.getByRole('heading', { name: 'Where you are signed in' })).toBeVisible()
+  await shoot(page, 'security-two-step-off')
   await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
   await page.getByRole('form', { name: 'Confirm your password' }).getByLabel('Your password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible()
   const typedKey = (await page.getByTestId('totp-secret').textContent()) ?? ''
+  await shoot(page, 'security')
   await page.getByLabel('Code from the app').fill(await codeFor(typedKey))
   await page.getByRole('button', { name: 'Turn on', exact: true }).click()
   await expect(page.getByText('Two-step sign-in is on')).toBeVisible()
-  await expect(page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem')).toHaveCount(10)
+  const backupCodes = page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem')
+  await expect(backupCodes).toHaveCount(10)
+  const firstCodes = await backupCodes.allTextContents()
+
+  // Lost them? New ones, with the password; the old ones are replaced on the page.
+  await page.getByRole('button', { name: 'Make new backup codes' }).click()
+  const newCodesForm = page.getByRole('form', { name: 'Make new backup codes' })
+  await expect(page.getByText('Two-step sign-in is on')).toBeHidden()
+  await shoot(page, 'security-backup-codes')
+  await newCodesForm.getByLabel('Your password').fill(PASSWORD)
+  await newCodesForm.getByRole('button', { name: 'Make new codes' }).click()
+  await expect(page.getByText('New backup codes made; the old ones no longer work')).toBeVisible()
+  await expect(newCodesForm).toBeHidden()
+  await expect(backupCodes).toHaveCount(10)
+  expect(await backupCodes.allTextContents()).not.toEqual(firstCodes)
 
   // A new browser session: the password alone is not enough any more.
   await page.context().clearCookies()
