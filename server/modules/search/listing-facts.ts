@@ -44,6 +44,27 @@ export type ListingFacts = {
   newestFirst: boolean
   /** Every listing's searchable words (listing-text.ts). */
   text: TextIndex
+  /** The rows by their facet values' combination (combosOf). */
+  combos: Combos
+}
+
+/**
+ * The distinct combinations of the facet columns' values among the rows (about 28,000 at 1,000,000 listings): each
+ * row's combination, each combination's value of each facet, its rows, its rows with a battery at
+ * BATTERY_FACET_PCT or more, and how many of its rows come before each block of `block` rows. A search's facet
+ * filters (and RAM and storage minimums, which are values of facets too) are then tested once per combination
+ * instead of once per listing, and a search with no other filter is counted from the combinations alone.
+ */
+export type Combos = {
+  ofRow: Int32Array
+  size: number
+  /** Per facet (in COUNT_FACETS' order), each combination's value (an index into the column's values). */
+  values: Uint16Array[]
+  rows: Int32Array
+  battery80: Int32Array
+  block: number
+  /** before[k][c]: the rows of combination c among rows 0 .. k * block - 1 (combinations first seen later: none). */
+  before: Int32Array[]
 }
 
 /** The counts of a search without text: its total, each facet's counts by value, the posting-date and battery facets. */
@@ -145,27 +166,76 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
+  const columns = {
+    brand: column('brand'),
+    condition: column('condition'),
+    ram: column('ram'),
+    storage: column('storage'),
+    screen: column('screen'),
+    processor: column('processor'),
+  }
+  const battery = Int16Array.from(numbers('battery'))
   return {
     version: text('version') || '0',
     size,
     newestFirst,
-    columns: {
-      brand: column('brand'),
-      condition: column('condition'),
-      ram: column('ram'),
-      storage: column('storage'),
-      screen: column('screen'),
-      processor: column('processor'),
-    },
+    columns,
     ram: Int32Array.from(numbers('ram')),
     storage: Int32Array.from(numbers('storage')),
-    battery: Int16Array.from(numbers('battery')),
+    battery,
     priceCents,
     postedMs,
     postedUs,
     ids,
     byPrice: priceOrder(priceCents, ids),
     text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
+    combos: combosOf(columns, battery, size),
+  }
+}
+
+/** The combinations of a copy's facet values (Combos), in one pass over its rows. */
+function combosOf(columns: Record<CountFacet, Column>, battery: Int16Array, size: number): Combos {
+  const indexes = COUNT_FACETS.map((name) => columns[name].index)
+  const radix = COUNT_FACETS.map((name) => Math.max(1, columns[name].values.length))
+  // A combination's key: its values as one number, exact while the product of the facets' sizes is (else as text).
+  const numeric = radix.reduce((a, b) => a * b, 1) <= Number.MAX_SAFE_INTEGER
+  const idOf = new Map<number | string, number>()
+  const ofRow = new Int32Array(size)
+  const values: number[][] = COUNT_FACETS.map(() => [])
+  const rows: number[] = []
+  const battery80: number[] = []
+  // About 32 blocks whatever the size: a search reads at most one block's rows beyond the counts kept per block.
+  const block = Math.max(1_024, 2 ** Math.ceil(Math.log2(Math.max(1, size) / 32)))
+  const before: Int32Array[] = []
+  for (let r = 0; r < size; r++) {
+    if (r % block === 0) before.push(Int32Array.from(rows))
+    let key: number | string = 0
+    if (numeric) {
+      for (let i = 0; i < indexes.length; i++)
+        key = (key as number) * (radix[i] as number) + ((indexes[i] as Uint16Array)[r] as number)
+    } else key = indexes.map((index) => index[r]).join(',')
+    let c = idOf.get(key)
+    if (c === undefined) {
+      c = rows.length
+      idOf.set(key, c)
+      rows.push(0)
+      battery80.push(0)
+      for (let i = 0; i < indexes.length; i++)
+        (values[i] as number[]).push((indexes[i] as Uint16Array)[r] as number)
+    }
+    ofRow[r] = c
+    rows[c] = (rows[c] as number) + 1
+    if ((battery[r] as number) >= BATTERY_FACET_PCT) battery80[c] = (battery80[c] as number) + 1
+  }
+  before.push(Int32Array.from(rows))
+  return {
+    ofRow,
+    size: rows.length,
+    values: values.map((v) => Uint16Array.from(v)),
+    rows: Int32Array.from(rows),
+    battery80: Int32Array.from(battery80),
+    block,
+    before,
   }
 }
 
@@ -204,7 +274,6 @@ function passesBase(f: ListingFacts, b: Bounds, r: number): boolean {
 }
 
 const POSTED = COUNT_FACETS.length
-const BATTERY = COUNT_FACETS.length + 1
 
 /**
  * One pass over the copy for a search (over its text's matches, with text): the total of the listings passing every filter; each facet's
@@ -213,81 +282,75 @@ const BATTERY = COUNT_FACETS.length + 1
  * facet alone; failing two, for none. `nowMs`: the clock "posted within" counts back from.
  */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
-  if (q.posted_within !== undefined || !f.newestFirst) return countFacts(f, q, nowMs, text).facets
+  if (!f.newestFirst) return countFacts(f, q, nowMs, text).facets
+  // Facet filters alone (RAM and storage minimums among them): from the combinations, without reading a listing.
+  if (!text && q.posted_within === undefined && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
+  if (q.posted_within !== undefined) return countFacts(f, q, nowMs, text).facets
   return heldFacets(f, q, nowMs, text)
 }
 
-/** factsFacets in one pass; `passing` also marks the rows counted in the total (a bit per row). */
-function countFacts(
-  f: ListingFacts,
-  q: SearchQuery,
-  nowMs: number,
-  text?: TextRows,
-  passing?: Uint32Array,
-  only?: ArrayLike<number>,
-): { facets: FactsFacets } {
-  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : undefined
-  const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
+/** Whether a search's bounds must be tested per listing: a price range or a battery floor. */
+const rowBounds = (b: Bounds) => b.minPrice > -Infinity || b.maxPrice < Infinity || b.minBattery > -Infinity
+
+/** A combination that fails two facet filters or more, or a RAM or storage minimum: it counts for nothing. */
+const NONE = 255
+
+/**
+ * Per combination of a copy, what a search's facet filters and RAM and storage minimums make of it: 0 when it passes
+ * them all, 1 + the facet's place in COUNT_FACETS when it fails that facet's filter alone (it counts for that facet
+ * only), NONE otherwise.
+ */
+function comboOutcomes(f: ListingFacts, q: SearchQuery, bounds: Bounds): Uint8Array {
+  const { combos, columns } = f
   const filters = facetFilters(f, countQueryOf(q))
-  const bounds = boundsOf(q)
-  const indexes = COUNT_FACETS.map((name) => f.columns[name].index)
-  const acc = COUNT_FACETS.map((name) => new Float64Array(f.columns[name].values.length))
-  const posted = new Float64Array(POSTED_WITHIN_DAYS.length)
-  let total = 0
-  let battery80 = 0
-  // With text, only its matches are read (or only the rows asked for).
-  const list = only ?? text?.rows
-  const count = list ? list.length : f.size
-  // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
-  // fails the filter and is in no choice): rows come newest first (a list in row order too), so the pass stops at
-  // the first one.
-  const noneAfter = postedAfter !== undefined && f.newestFirst ? Math.min(postedAfter, ...since) : -Infinity
-  for (let n = 0; n < count; n++) {
-    const r = list ? (list[n] as number) : n
-    if ((f.postedMs[r] as number) < noneAfter) break
-    if (!passesBase(f, bounds, r)) continue
-    let failed = 0
-    let failedFacet = -1
-    for (let i = 0; i < filters.length; i++) {
-      const filter = filters[i] as (typeof filters)[number]
-      if (filter.allowed[filter.index[r] as number] === 0) {
-        failed++
-        failedFacet = filter.facet
-        if (failed > 1) break
-      }
-    }
-    if (failed > 1) continue
-    const postedMs = f.postedMs[r] as number
-    if (postedAfter !== undefined && postedMs < postedAfter) {
-      failed++
-      failedFacet = POSTED
-      if (failed > 1) continue
-    }
-    const battery = f.battery[r] as number
-    if (battery < bounds.minBattery) {
-      failed++
-      failedFacet = BATTERY
-      if (failed > 1) continue
-    }
-    if (failed === 1 && failedFacet < POSTED) {
-      // Only the failing filter's own facet counts this listing.
-      const sums = acc[failedFacet] as Float64Array
-      const at = (indexes[failedFacet] as Uint16Array)[r] as number
-      sums[at] = (sums[at] as number) + 1
+  const atLeast = (name: 'ram' | 'storage', min: number) =>
+    Uint8Array.from(columns[name].values, (v) => (Number(v) >= min ? 1 : 0))
+  const ramOk = atLeast('ram', bounds.minRam)
+  const storageOk = atLeast('storage', bounds.minStorage)
+  const ram = combos.values[COUNT_FACETS.indexOf('ram')] as Uint16Array
+  const storage = combos.values[COUNT_FACETS.indexOf('storage')] as Uint16Array
+  const outcome = new Uint8Array(combos.size)
+  for (let c = 0; c < combos.size; c++) {
+    if (ramOk[ram[c] as number] === 0 || storageOk[storage[c] as number] === 0) {
+      outcome[c] = NONE
       continue
     }
-    if (failed === 0 || failedFacet === POSTED) {
-      for (let i = 0; i < since.length; i++)
-        if (postedMs >= (since[i] as number)) posted[i] = (posted[i] as number) + 1
+    let result = 0
+    for (const filter of filters) {
+      if (filter.allowed[(combos.values[filter.facet] as Uint16Array)[c] as number] === 1) continue
+      if (result !== 0) {
+        result = NONE
+        break
+      }
+      result = filter.facet + 1
     }
-    if ((failed === 0 || failedFacet === BATTERY) && battery >= BATTERY_FACET_PCT) battery80++
-    if (failed === 1) continue
-    total++
-    if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
-    for (let facet = 0; facet < POSTED; facet++) {
-      const sums = acc[facet] as Float64Array
-      const at = (indexes[facet] as Uint16Array)[r] as number
-      sums[at] = (sums[at] as number) + 1
+    outcome[c] = result
+  }
+  return outcome
+}
+
+/** Each facet's counts by value, from the listings counted per combination (`counted`) and the combinations' outcomes. */
+function valuesOf(
+  f: ListingFacts,
+  outcome: Uint8Array,
+  counted: Int32Array,
+): Record<CountFacet, Map<string, number>> {
+  const { combos } = f
+  const acc = COUNT_FACETS.map((name) => new Float64Array(f.columns[name].values.length))
+  for (let c = 0; c < combos.size; c++) {
+    const o = outcome[c] as number
+    const n = counted[c] as number
+    if (o === NONE || n === 0) continue
+    if (o === 0) {
+      for (let facet = 0; facet < POSTED; facet++) {
+        const sums = acc[facet] as Float64Array
+        const at = (combos.values[facet] as Uint16Array)[c] as number
+        sums[at] = (sums[at] as number) + n
+      }
+    } else {
+      const sums = acc[o - 1] as Float64Array
+      const at = (combos.values[o - 1] as Uint16Array)[c] as number
+      sums[at] = (sums[at] as number) + n
     }
   }
   const values = {} as Record<CountFacet, Map<string, number>>
@@ -300,7 +363,124 @@ function countFacts(
     })
     values[name] = map
   })
-  return { facets: { total, values, postedWithin: Array.from(posted), battery80 } }
+  return values
+}
+
+/** factsFacets of a search with facet filters alone: a pass over the combinations, and the posting-date choices from the counts kept per block. */
+function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacets {
+  const { combos } = f
+  const outcome = comboOutcomes(f, q, boundsOf(q))
+  let total = 0
+  let battery80 = 0
+  for (let c = 0; c < combos.size; c++) {
+    if (outcome[c] !== 0) continue
+    total += combos.rows[c] as number
+    battery80 += combos.battery80[c] as number
+  }
+  // Rows are newest first: a choice's listings are the rows before the first one posted earlier.
+  const postedWithin = POSTED_WITHIN_DAYS.map((days) => {
+    const end = firstOlder(f, nowMs - days * DAY_MS)
+    const k = Math.min(Math.floor(end / combos.block), combos.before.length - 1)
+    const before = combos.before[k] as Int32Array
+    let n = 0
+    for (let c = 0; c < before.length; c++) if (outcome[c] === 0) n += before[c] as number
+    for (let r = k * combos.block; r < end; r++) if (outcome[combos.ofRow[r] as number] === 0) n++
+    return n
+  })
+  return { total, values: valuesOf(f, outcome, combos.rows), postedWithin, battery80 }
+}
+
+/**
+ * factsFacets in one pass over the listings that can count (a text's matches, a price range's run of the price
+ * order, or those posted since the date filter's start or the longest choice); `passing` also marks the rows counted
+ * in the total (a bit per row). Each listing's facet filters are its combination's outcome (comboOutcomes).
+ */
+function countFacts(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  text?: TextRows,
+  passing?: Uint32Array,
+  only?: Int32Array,
+): { facets: FactsFacets } {
+  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
+  const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
+  const bounds = boundsOf(q)
+  const outcome = comboOutcomes(f, q, bounds)
+  const ofRow = f.combos.ofRow
+  const counted = new Int32Array(f.combos.size)
+  let total = 0
+  let battery80 = 0
+  // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
+  // fails the filter and is in no choice): rows are newest first, so only those before the first such row are read.
+  const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
+  // The rows read: a list given, the text's matches, a price range's run of the price order when that is far fewer
+  // listings (its rows are read out of row order, each from another part of memory: several times the cost of a row
+  // read in order), or every row (up to the first one older than noneAfter).
+  let rows = only ?? text?.rows
+  let count = rows ? rows.length : f.newestFirst ? firstOlder(f, noneAfter) : f.size
+  let inOrder = f.newestFirst
+  if (!rows && (bounds.minPrice > -Infinity || bounds.maxPrice < Infinity)) {
+    const from = firstPriceAtLeast(f, bounds.minPrice)
+    const to = firstPriceAtLeast(f, bounds.maxPrice + 1)
+    if ((to - from) * OUT_OF_ORDER_COST < count) {
+      rows = f.byPrice.subarray(from, to)
+      count = to - from
+      inOrder = false
+    }
+  }
+  rows ??= everyRow(f)
+  // The posting-date choices by segment: segment i holds the listings posted within choice i but not choice i - 1
+  // (the last, those in none); a choice's count is the sum of its segment and the ones before. Rows read in row
+  // order (newest first) go through the segments in turn, each ending at the first row older than its choice's start.
+  const segments = since.length
+  const bySegment = new Float64Array(segments + 1)
+  const ends = Float64Array.from(since, (start) => (inOrder ? firstOlder(f, start) : Infinity))
+  let segment = 0
+  let segmentEnd = ends[0] ?? Infinity
+  const { postedMs: postedMsOf, priceCents, battery: batteryOf } = f
+  const { minPrice, maxPrice, minBattery } = bounds
+  for (let n = 0; n < count; n++) {
+    const r = rows[n] as number
+    const c = ofRow[r] as number
+    const o = outcome[c] as number
+    if (o === NONE) continue
+    const postedMs = postedMsOf[r] as number
+    if (postedMs < noneAfter) continue
+    const price = priceCents[r] as number
+    if (price < minPrice || price > maxPrice) continue
+    const postedFails = postedMs < postedAfter
+    const battery = batteryOf[r] as number
+    const batteryFails = battery < minBattery
+    if (o !== 0) {
+      // Fails one facet's filter: counts for that facet alone, when it passes everything else.
+      if (!postedFails && !batteryFails) counted[c] = (counted[c] as number) + 1
+      continue
+    }
+    if (!batteryFails) {
+      if (!inOrder) {
+        segment = 0
+        while (segment < segments && postedMs < (since[segment] as number)) segment++
+      } else
+        while (r >= segmentEnd) {
+          segment++
+          segmentEnd = segment < segments ? (ends[segment] as number) : Infinity
+        }
+      bySegment[segment] = (bySegment[segment] as number) + 1
+    }
+    if (!postedFails && battery >= BATTERY_FACET_PCT) battery80++
+    if (postedFails || batteryFails) continue
+    counted[c] = (counted[c] as number) + 1
+    total++
+    if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
+  }
+  const postedWithin: number[] = []
+  let within = 0
+  for (let i = 0; i < segments; i++) {
+    within += bySegment[i] as number
+    postedWithin.push(within)
+  }
+  return { facets: { total, values: valuesOf(f, outcome, counted), postedWithin, battery80 } }
 }
 
 /**
@@ -519,6 +699,9 @@ function pageHits(
   }
   return hits
 }
+
+/** How many rows read in row order cost as much as one read out of it (measured at 1,000,000 listings: 6–8). */
+const OUT_OF_ORDER_COST = 8
 
 /** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */
 const NARROW_FROM = 4_096
@@ -750,13 +933,17 @@ function narrowestChoice(
  */
 function drivingRows(f: ListingFacts, filters: FacetFilter[]): Int32Array[] {
   const best = narrowestChoice(f, filters)
-  if (best) return best.lists
+  return best ? best.lists : [everyRow(f)]
+}
+
+/** Every row of a copy, in order (made once per copy). */
+function everyRow(f: ListingFacts): Int32Array {
   let all = allRows.get(f)
   if (!all) {
     all = Int32Array.from({ length: f.size }, (_, r) => r)
     allRows.set(f, all)
   }
-  return [all]
+  return all
 }
 
 /**
