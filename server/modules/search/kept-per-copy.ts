@@ -12,13 +12,19 @@ export class KeptPerCopy<Copy extends object, Value> {
   ) {}
 
   get(copy: Copy, key: string, make: () => Value): Value {
-    let kept = this.byCopy.get(copy)
-    if (!kept) {
-      kept = { values: new Map(), size: 0 }
-      this.byCopy.set(copy, kept)
-    }
+    const kept = this.keptFor(copy)
     if (kept.values.has(key)) return kept.values.get(key) as Value
-    const value = make()
+    return this.set(copy, key, make())
+  }
+
+  /** Keeps `value` for `key` in place of what was kept for it. */
+  set(copy: Copy, key: string, value: Value): Value {
+    const kept = this.keptFor(copy)
+    const was = kept.values.get(key)
+    if (was !== undefined) {
+      kept.values.delete(key)
+      kept.size -= this.sizeOf(was)
+    }
     const size = this.sizeOf(value)
     // A Map keeps its keys in the order they were added: the oldest first.
     for (const [oldest, old] of kept.values) {
@@ -29,5 +35,14 @@ export class KeptPerCopy<Copy extends object, Value> {
     kept.values.set(key, value)
     kept.size += size
     return value
+  }
+
+  private keptFor(copy: Copy) {
+    let kept = this.byCopy.get(copy)
+    if (!kept) {
+      kept = { values: new Map(), size: 0 }
+      this.byCopy.set(copy, kept)
+    }
+    return kept
   }
 }

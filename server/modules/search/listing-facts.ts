@@ -301,6 +301,13 @@ const NONE = 255
  * only), NONE otherwise.
  */
 function comboOutcomes(f: ListingFacts, q: SearchQuery, bounds: Bounds): Uint8Array {
+  return outcomesIn.get(f, filtersKey(q), () => outcomesOf(f, q, bounds))
+}
+
+/** Per copy, the combinations' outcomes of the searches asked lately (a byte per combination: 8 MB at most). */
+const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(8 * 1024 * 1024, (o) => o.byteLength)
+
+function outcomesOf(f: ListingFacts, q: SearchQuery, bounds: Bounds): Uint8Array {
   const { combos, columns } = f
   const filters = facetFilters(f, countQueryOf(q))
   const atLeast = (name: 'ram' | 'storage', min: number) =>
@@ -599,8 +606,75 @@ export function factsPage(
 /** A row of a page, with its best-match tier (0 unless the sort is best match). */
 type Hit = { r: number; tier: number }
 
-/** factsPage as rows, skipping the rows `dead` marks (listings that changed since the copy was read). */
+/**
+ * factsPage as rows, skipping the rows `dead` marks (listings that changed since the copy was read). A copy's pages
+ * by page number are found once per search and kept (keptHits), so the next page, or the same search again, reads no
+ * listing.
+ */
 function pageHits(
+  f: ListingFacts,
+  q: SearchQuery,
+  sort: FactsSort,
+  paging: { pageSize: number; offset: number },
+  cursor: { k: (string | number)[]; id: string } | undefined,
+  nowMs: number,
+  text?: TextRows,
+  dead?: Uint8Array,
+  deadCount = 0,
+): Hit[] | undefined {
+  // A cursor starts where its listing is, a date filter moves with the clock, a small copy (a view's delta) changes
+  // at every change: found afresh.
+  if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM || !f.newestFirst)
+    return walkHits(f, q, sort, paging, cursor, nowMs, text, dead)
+  const wanted = paging.offset + paging.pageSize + 1
+  const key = `${sort}|${text?.key ?? ''}|${filtersKey(q)}`
+  let kept = hitsIn.get(f, key, () => ({
+    rows: new Int32Array(0),
+    tiers: new Uint8Array(0),
+    complete: false,
+  }))
+  let page = keptPage(kept, paging, dead)
+  if (!page) {
+    // Found again for at least twice as many listings as last time (and as the changed rows in the way), so a
+    // search paged through is walked a few times, not once per page.
+    const reach = Math.max(64, 2 * kept.rows.length, 2 * wanted + deadCount)
+    const hits = walkHits(f, q, sort, { offset: 0, pageSize: reach - 1 }, undefined, nowMs, text)
+    if (!hits) return undefined
+    kept = {
+      rows: Int32Array.from(hits, (h) => h.r),
+      tiers: Uint8Array.from(hits, (h) => h.tier),
+      complete: hits.length < reach,
+    }
+    hitsIn.set(f, key, kept)
+    page = keptPage(kept, paging, dead)
+  }
+  return page
+}
+
+/** A search's first hits in a copy, in its order (all of them when `complete`), by page number: kept per copy. */
+type KeptHits = { rows: Int32Array; tiers: Uint8Array; complete: boolean }
+
+const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(16 * 1024 * 1024, (k) => 5 * k.rows.length + 64)
+
+/** A page from kept hits, skipping dead rows; undefined when they do not reach the page's end and are not all. */
+function keptPage(
+  kept: KeptHits,
+  paging: { pageSize: number; offset: number },
+  dead: Uint8Array | undefined,
+): Hit[] | undefined {
+  const hits: Hit[] = []
+  let skip = paging.offset
+  for (let i = 0; i < kept.rows.length && hits.length <= paging.pageSize; i++) {
+    const r = kept.rows[i] as number
+    if (dead && dead[r] === 1) continue
+    if (skip > 0) skip--
+    else hits.push({ r, tier: kept.tiers[i] as number })
+  }
+  return hits.length > paging.pageSize || kept.complete ? hits : undefined
+}
+
+/** pageHits, found by reading the copy. */
+function walkHits(
   f: ListingFacts,
   q: SearchQuery,
   sort: FactsSort,
@@ -1089,10 +1163,12 @@ export function viewPage(
   const { base, delta, dead } = view
   const baseText = textOf?.(base)
   if (delta.size === 0) {
-    return pageHits(base, q, sort, paging, cursor, nowMs, baseText, dead)?.map((h) => idAt(base, h.r))
+    return pageHits(base, q, sort, paging, cursor, nowMs, baseText, dead, view.deadRows.length)?.map((h) =>
+      idAt(base, h.r),
+    )
   }
   const upTo = { pageSize: paging.offset + paging.pageSize, offset: 0 }
-  const fromBase = pageHits(base, q, sort, upTo, cursor, nowMs, baseText, dead)
+  const fromBase = pageHits(base, q, sort, upTo, cursor, nowMs, baseText, dead, view.deadRows.length)
   const fromDelta = pageHits(delta, q, sort, upTo, cursor, nowMs, textOf?.(delta))
   if (!fromBase || !fromDelta) return undefined
   type Entry = { f: ListingFacts; r: number; tier: number }
