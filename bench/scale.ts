@@ -488,7 +488,9 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
   )
   const lenovo = (await client.query<{ id: string }>(`select id from brands where name = 'Lenovo'`)).rows[0]
     ?.id
-  const paths = mixedPaths(brandIds, 400)
+  // BENCH_MIXED_SEARCHES: how many different searches the run draws from (default 400, each then asked about 40 times
+  // in a 20 s run; 100000 makes nearly every request a search the instance has not seen).
+  const paths = mixedPaths(brandIds, Number(process.env.BENCH_MIXED_SEARCHES ?? 400))
   console.log(
     `\nMixed run at ${size.toLocaleString('en-US')} listings: ${paths.length} different searches in random order, ${CONNECTIONS} connections, ${MIXED_DURATION_S} s each after ${WARMUP_S} s warm-up`,
   )
