@@ -870,12 +870,11 @@ function relevancePage(
   const wanted = paging.offset + paging.pageSize + 1
   const passes = passesAll(f, q, nowMs)
   const tiers: Hit[][] = [[], [], [], []]
-  const tierOf = text.tiers()
   for (let i = 0; i < text.rows.length; i++) {
     const r = text.rows[i] as number
     if (dead && dead[r] === 1) continue
     if (passes(r) !== PASSES) continue
-    const tier = tierOf[i] as number
+    const tier = text.tierAt(i)
     if (after) {
       // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
       if (tier > after.tier) continue

@@ -25,10 +25,11 @@ export type TextTerms = { terms: { term: string; prefix: boolean }[]; phrase: st
 export type TextRows = {
   rows: Int32Array
   /**
-   * Each matching row's tier, in the order of `rows` (worked out when first asked for): 3 when the title holds the
-   * words in a row and every word is in the brand or name; 2 for the first alone; 1 for the second alone.
+   * The tier of the i-th matching row (worked out when first asked for, and kept): 3 when the title holds the words
+   * in a row and every word is in the brand or name; 2 for the first alone; 1 for the second alone. A best-match page
+   * asks only for the matches it reads, not for every match of a common word.
    */
-  tiers: () => Uint8Array
+  tierAt: (i: number) => number
   /** No row has a higher tier (resolveText's `bestTier`). */
   best: number
   /** The text's words (`textKey`): what anything kept from these matches is kept by. */
@@ -136,17 +137,6 @@ function rowsWithAll(
   return Int32Array.from(found).sort()
 }
 
-/** Whether each of `rows` (ascending) is in `some` (ascending). */
-function within(rows: Int32Array, some: Int32Array): Uint8Array {
-  const has = new Uint8Array(rows.length)
-  let j = 0
-  rows.forEach((r, i) => {
-    while (j < some.length && (some[j] as number) < r) j++
-    if (some[j] === r) has[i] = 1
-  })
-  return has
-}
-
 /** The rows of a copy of `size` rows matching every term, as `search_vector @@ to_tsquery(...)` would. */
 export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRows {
   const ranges = text.terms.map((t) => wordRange(ix.words, t.term, t.prefix))
@@ -154,22 +144,34 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
   const byCount = (s: Int32Array) => (a: [number, number], b: [number, number]) =>
     (s[a[1]] as number) - (s[a[0]] as number) - ((s[b[1]] as number) - (s[b[0]] as number))
   const rows = rowsWithAll(size, ix.start, ix.rows, [...ranges].sort(byCount(ix.start)))
+  const UNKNOWN = 255
   let tiers: Uint8Array | undefined
+  /** A bit per row of the copy: its brand or name has every word. */
+  let inTitle: Uint32Array | undefined
   return {
     rows,
     best: text.bestTier,
     key: textKey(text),
-    tiers: () => {
-      if (!tiers) {
-        const inTitle = within(
-          rows,
-          rowsWithAll(size, ix.titleStart, ix.titleRows, [...ranges].sort(byCount(ix.titleStart))),
+    tierAt: (i) => {
+      tiers ??= new Uint8Array(rows.length).fill(UNKNOWN)
+      const known = tiers[i] as number
+      if (known !== UNKNOWN) return known
+      if (!inTitle) {
+        inTitle = new Uint32Array(Math.ceil(size / 32))
+        const titled = rowsWithAll(
+          size,
+          ix.titleStart,
+          ix.titleRows,
+          [...ranges].sort(byCount(ix.titleStart)),
         )
-        tiers = inTitle.map(
-          (t, i) => ((ix.titles[rows[i] as number] as string).includes(text.phrase) ? 2 : 0) + t,
-        )
+        for (const r of titled) inTitle[r >>> 5] = (inTitle[r >>> 5] as number) | (1 << (r & 31))
       }
-      return tiers
+      const r = rows[i] as number
+      const tier =
+        ((ix.titles[r] as string).includes(text.phrase) ? 2 : 0) +
+        (((inTitle[r >>> 5] as number) >>> (r & 31)) & 1)
+      tiers[i] = tier
+      return tier
     },
   }
 }
