@@ -292,7 +292,11 @@ export async function mixedRun(opts: {
         },
       ],
     } as never) as ReturnType<typeof autocannon> & NodeJS.EventEmitter
-    if (times) instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => times.push(ms))
+    if (times)
+      instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => {
+        times.push(ms)
+        answeredAt.push(performance.now())
+      })
     return instance
   }
   await run(opts.warmupS)
@@ -301,9 +305,27 @@ export async function mixedRun(opts: {
       ? startWriter(opts.dbUrl, opts.perSecond, opts.probeUrl, opts.sellerId, opts.brandId)
       : undefined
   const times: number[] = []
+  /** When each answer came, for the run's figures by time slice. */
+  const answeredAt: number[] = []
   const result = await run(opts.durationS, times)
   const rss = rssMb(opts.appPid)
   const written = writer ? await writer.stop() : { writes: 0, fresh: [], staleAtEnd: 0 }
+  // A long run also prints its figures per 30 s: whether they hold while the changes pile up.
+  if (opts.durationS >= 60 && answeredAt.length > 0) {
+    const first = answeredAt[0] as number
+    for (let from = 0; from < opts.durationS; from += 30) {
+      const slice = times.filter(
+        (_, i) =>
+          (answeredAt[i] as number) - first >= from * 1000 &&
+          (answeredAt[i] as number) - first < (from + 30) * 1000,
+      )
+      if (slice.length === 0) continue
+      const q = (x: number) => quantile(slice, x).toFixed(1)
+      console.log(
+        `  ${opts.perSecond} writes/s, ${from}–${from + 30} s: p50 ${q(0.5)} p95 ${q(0.95)} p99 ${q(0.99)} ms, ${Math.round(slice.length / 30)} req/s`,
+      )
+    }
+  }
   times.sort((a, b) => a - b)
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN
   return {

@@ -6,6 +6,7 @@ import { DataDirLockedError } from './db/lock'
 import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
 import { postUnpostedSales } from './modules/ledger/sales'
+import { readFactsApart } from './modules/search/facts-apart'
 import { keepListingsCurrent } from './modules/search/listing-feed'
 
 const SHUTDOWN_LIMIT_MS = 10_000
@@ -23,12 +24,14 @@ async function main() {
   const storage = await createMediaStorage(config, database.db)
   const app = await buildApp({ config, database, storage })
   // Search reads its copy of the listings now and keeps it current from the change feed; until the first read,
-  // /api/health says `loading` (listing-feed.ts).
+  // /api/health says `loading` (listing-feed.ts). On PostgreSQL the copy is read whole on a worker thread.
+  const { databaseUrl } = config
   const feed = keepListingsCurrent(
     database.db,
     app.log.child({ module: 'search' }),
     config.searchFeedPollMs,
     database.listen,
+    databaseUrl ? () => readFactsApart(databaseUrl) : undefined,
   )
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.

@@ -29,7 +29,12 @@ let pgliteImage: Blob | undefined
  * Both start from the copy that `global-setup.ts` migrated once for the run (migrations still run, and
  * find nothing left to apply).
  */
-export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function openTestDatabase(): Promise<{
+  database: Database
+  /** The PostgreSQL database's address (none for PGlite). */
+  url?: string
+  drop(): Promise<void>
+}> {
   const url = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
   if (!url) {
     const imageFile = inject('pgliteImage')
@@ -48,6 +53,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
   const database = await openDatabase({ driver: 'postgres', url: dbUrl.toString(), max: 20 })
   return {
     database,
+    url: dbUrl.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: url })
       await c.connect()

@@ -123,9 +123,10 @@ export async function readFacts(db: Db): Promise<ListingFacts> {
 
 /** A copy of a few listings (those changed since a copy was read), in memory: rows newest first, as the database orders them. */
 export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
-  const sorted = [...rows].sort(
-    (a, b) => Number(b.posted) - Number(a.posted) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
-  )
+  const sorted = rows
+    .map((row) => ({ row, posted: Number(row.posted) }))
+    .sort((a, b) => b.posted - a.posted || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0))
+    .map((keyed) => keyed.row)
   const join = (name: keyof FactRow, by = ',') => sorted.map((r) => r[name]).join(by)
   return factsOf({
     version,

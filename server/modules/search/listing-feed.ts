@@ -36,6 +36,8 @@ type State = {
   loadMs: number
   /** Set by keepListingsCurrent: the instance is not ready until its first view. */
   kept?: { stop: () => void; log: Logger }
+  /** How the copy is read whole (keepListingsCurrent's `readCopy`): on this thread when absent. */
+  readCopy?: () => Promise<ListingFacts>
 }
 const states = new WeakMap<Db, State>()
 
@@ -50,8 +52,16 @@ function stateOf(db: Db): State {
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 
-/** Changes piled up past this many listings: the copy is read whole again (in the background). */
-const rebaseAt = (size: number) => Math.min(50_000, Math.max(5_000, Math.floor(size / 10)))
+/**
+ * Changes piled up past this many listings: the copy is read whole again (in the background). Every application of
+ * the feed builds the changed listings' small copy anew, about 6 µs a listing: at 20 changes a second a pile of
+ * 2,000 costs a tenth of the instance's time, and 5,000 collapsed it within minutes (50,000 were allowed at
+ * 1,000,000 listings). Read whole on a thread of its own (readCopy), a copy of 1,000,000 costs the requests nothing.
+ */
+const rebaseAt = (size: number) => Math.min(2_000, Math.max(500, Math.floor(size / 10)))
+
+/** More changes than this in one application (a bulk import): the copy is read whole instead. */
+const applyAtMost = (size: number) => Math.min(50_000, Math.max(5_000, Math.floor(size / 10)))
 
 /** Reads the copy whole now (the first load, tests, and a rebase once changes pile up); searches go on meanwhile. */
 export function loadFacts(db: Db): Promise<ListingFacts> {
@@ -59,7 +69,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   if (s.loading) return s.loading
   const started = Date.now()
   s.loading = (async () => {
-    const base = await readFacts(db)
+    const base = await (s.readCopy ? s.readCopy() : readFacts(db))
     let next: { view: FactsView; records: Map<string, FactRow> } = {
       view: wholeView(base),
       records: new Map(),
@@ -105,7 +115,7 @@ async function applyFeed(
   // `tx`, and the planner then hashed the whole feed, 12 ms at every commit at 100,000 listings); and every
   // listing changed as it is now (none when only counts or brands moved the version on), with the posting times it
   // had (where the base holds it). Past `limit` changes only the count is read: the copy is then read whole.
-  const limit = rebaseAt(view.size)
+  const limit = applyAtMost(view.size)
   const rows = await rowsOf<
     Partial<FactRow> & {
       feed_version: string
@@ -254,8 +264,15 @@ export const LISTING_CHANGES_CHANNEL = 'listing_changes'
  * `listen` is given) and every `pollMs` in any case (the requests themselves catch up too when their statement reads
  * a newer version). A failure is logged with its cause and tried again, a little later each time.
  */
-export function keepListingsCurrent(db: Db, log: Logger, pollMs = 25, listen?: Listen): { stop: () => void } {
+export function keepListingsCurrent(
+  db: Db,
+  log: Logger,
+  pollMs = 25,
+  listen?: Listen,
+  readCopy?: () => Promise<ListingFacts>,
+): { stop: () => void } {
   const s = stateOf(db)
+  s.readCopy = readCopy
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let failures = 0
@@ -293,6 +310,7 @@ export function keepListingsCurrent(db: Db, log: Logger, pollMs = 25, listen?: L
     if (timer) clearTimeout(timer)
     unlisten?.()
     s.kept = undefined
+    s.readCopy = undefined
   }
   s.kept = { stop, log }
   void tick()

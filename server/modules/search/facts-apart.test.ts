@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createBrand, createUser } from '#server/test/factories'
+import { openTestDatabase } from '#server/test/test-app'
+import { readFactsApart } from './facts-apart'
+import { readFacts } from './listing-facts'
+
+// On PostgreSQL an instance reads its copy of the listings on a worker thread: the copy it receives must be the one
+// the main thread would have read, every column, the text index and the combinations of facet values.
+
+const postgres = process.env.TEST_DB === 'postgres'
+
+describe.runIf(postgres)('the copy of the listings read on a worker thread', () => {
+  let drop: (() => Promise<void>) | undefined
+  afterAll(async () => {
+    await drop?.()
+  })
+
+  it('equals the copy read on the main thread', async () => {
+    const opened = await openTestDatabase()
+    drop = async () => {
+      await opened.database.close()
+      await opened.drop()
+    }
+    const { db } = opened.database
+    const brands = [
+      (await createBrand(db, { name: 'Lenovo' })).id,
+      (await createBrand(db, { name: 'Apple' })).id,
+    ]
+    const seller = await createUser(db, { role: 'seller' })
+    await db.execute(sql`
+      insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+        description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on,
+        battery_health_pct, is_sold)
+      select 'ThinkPad ' || i, (${`{${brands.join(',')}}`}::uuid[])[1 + i % 2], ${seller.id}, '+880 1711 000000',
+        20000 + (i * 7919) % 180000, 250000, 'Light scratches, new battery.',
+        (array['Excellent', 'Good', 'Fair'])[1 + i % 3], 'Dhaka', 1,
+        (array['Intel Core i5-1135G7', 'Apple M2'])[1 + i % 2], (array[8, 16, 32])[1 + i % 3], 512, 14,
+        now() - make_interval(mins => i * 13), case when i % 4 = 0 then null else 60 + i % 40 end, i % 11 = 0
+      from generate_series(1, 3000) i`)
+    const here = await readFacts(db)
+    const apart = await readFactsApart(opened.url as string)
+    expect(apart.size).toBeGreaterThan(2_000)
+    expect(apart).toEqual(here)
+  })
+})
