@@ -125,13 +125,13 @@ export type MixedFigures = {
 }
 
 /** The resident memory of a process and its children (tsx runs the app in a child), in MB. */
-export function rssMb(pid: number | undefined): number {
+export function rssMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   if (!pid) return Number.NaN
   const read = (p: number): number => {
     let kb = 0
     try {
       const status = fs.readFileSync(`/proc/${p}/status`, 'utf8')
-      kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+      kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
       for (const task of fs.readdirSync(`/proc/${p}/task`)) {
         const children = fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim()
         for (const c of children ? children.split(/\s+/) : []) kb += read(Number(c)) * 1024

@@ -540,6 +540,10 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
     rows,
   )
   console.log(`RSS of the second instance: ${rssMb(secondPid).toFixed(0)} MB; load average: ${loadAverage()}`)
+  // The highest RSS each process of an instance reached (a rebase holds the old copy and the new one for a moment).
+  console.log(
+    `Peak RSS since start: first instance ${rssMb(app.pid, 'VmHWM').toFixed(0)} MB, second ${rssMb(secondPid, 'VmHWM').toFixed(0)} MB`,
+  )
 }
 
 async function main() {

@@ -84,6 +84,10 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
       s.records = next.records
     }
     s.loadMs = Date.now() - started
+    s.kept?.log.info?.(
+      { listings: base.size, ms: s.loadMs, apart: s.readCopy !== undefined },
+      'Search read its copy of the listings whole',
+    )
     return base
   })().finally(() => {
     s.loading = undefined

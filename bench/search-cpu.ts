@@ -1,0 +1,73 @@
+// `npm run bench:search-cpu`: the instance's CPU for one search, in the process, on the database DATABASE_URL names
+// (one that `npm run bench:scale` filled). Searches asked for the first time (nothing kept from them) and the same
+// searches asked again, drawn from the mixed run's mix (bench/mixed.ts). See bench/README.md.
+import { sql } from 'drizzle-orm'
+import { openMigratedDatabase } from '../server/db/client'
+import { rowsOf } from '../server/lib/paging'
+import { searchQuerySchema } from '../server/modules/search/filters'
+import { loadFacts } from '../server/modules/search/listing-feed'
+import { searchProducts } from '../server/modules/search/search.queries'
+import { mixedPaths, quantile } from './mixed'
+
+const url = process.env.DATABASE_URL
+if (!url) {
+  console.error('DATABASE_URL must name a PostgreSQL database that `npm run bench:scale` filled')
+  process.exit(1)
+}
+/** BENCH_SEARCHES: how many searches never asked before are timed (default 2,000). */
+const FIRST = Number(process.env.BENCH_SEARCHES ?? 2_000)
+
+const { db, close } = await openMigratedDatabase({ driver: 'postgres', url })
+const brandIds = (await rowsOf<{ id: string }>(db, sql`select id::text as id from brands order by name`)).map(
+  (r) => r.id,
+)
+const schema = searchQuerySchema()
+const queries = (count: number, seed: number) =>
+  mixedPaths(brandIds, count, seed).map((p) => ({
+    path: p,
+    q: schema.parse(Object.fromEntries(new URLSearchParams(p.split('?')[1]))),
+  }))
+
+const started = performance.now()
+const facts = await loadFacts(db)
+console.log(
+  `Search's copy: ${facts.size.toLocaleString('en-US')} listings, read in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+)
+
+/** CPU milliseconds of each search, in order. */
+async function cpuOf(list: { q: ReturnType<typeof schema.parse> }[]): Promise<number[]> {
+  const spent: number[] = []
+  for (const { q } of list) {
+    const before = process.cpuUsage()
+    await searchProducts(db, q)
+    const used = process.cpuUsage(before)
+    spent.push((used.user + used.system) / 1000)
+  }
+  return spent
+}
+
+const row = (name: string, ms: number[]) => {
+  const mean = ms.reduce((a, b) => a + b, 0) / ms.length
+  const cell = (x: number) => x.toFixed(2).padStart(7)
+  return `${name.padEnd(28)}${String(ms.length).padStart(6)}${cell(mean)}${cell(quantile(ms, 0.5))}${cell(quantile(ms, 0.95))}${cell(quantile(ms, 0.99))}${cell(Math.max(...ms))}`
+}
+
+// Whatever a copy builds on its first searches (a facet's lists of rows, the price ranks) is built by 400 others first.
+await cpuOf(queries(400, 8))
+const first = queries(FIRST, 9)
+const firstMs = await cpuOf(first)
+const again = first.slice(0, 400)
+await cpuOf(again)
+const againMs = await cpuOf(again)
+
+console.log(`\nCPU of one search in the instance, ms (${process.version})`)
+console.log(`${'searches'.padEnd(28)}     n   mean    p50    p95    p99    max`)
+console.log(row('asked for the first time', firstMs))
+console.log(row('asked again', againMs))
+console.log('\nSlowest asked for the first time:')
+for (const [ms, path] of firstMs
+  .map((ms, i) => [ms, first[i]?.path ?? ''] as const)
+  .sort((a, b) => b[0] - a[0])
+  .slice(0, 5))
+  console.log(`${ms.toFixed(1).padStart(7)} ms  ${decodeURIComponent(path)}`)
+await close()
