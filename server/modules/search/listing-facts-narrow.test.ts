@@ -64,6 +64,9 @@ const queries = () => {
     // that SQL counts a text's matches to).
     `q=laptop&sort=price_desc&condition=Fair&brand=${dell}`,
     `condition=Fair&ram=32&sort=price_desc&max_price=1500`,
+    // Filters that contradict each other: no listing passes, whatever the order.
+    'ram=8&min_ram_gb=16&sort=price_desc',
+    'ram=8&min_ram_gb=16&condition=Good',
   ]
 }
 

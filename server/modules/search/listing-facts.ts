@@ -686,6 +686,8 @@ function walkHits(
   dead?: Uint8Array,
 ): Hit[] | undefined {
   if (!f.newestFirst) return undefined
+  // Filters no combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
+  if (noneCombines(f, q)) return []
   if (sort === 'relevance') return text ? relevancePage(f, q, paging, cursor, nowMs, text, dead) : undefined
   const byPrice = sort !== 'newest'
   // Newest first walks the text's matches alone (in row order), or without text the rows of its narrowest facet
@@ -839,13 +841,24 @@ const TOO_OLD = 2
 /** Whether row r passes every filter of a search but its text: PASSES, FAILS, or TOO_OLD for "posted within". */
 function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: number) => number {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
-  const filters = facetFilters(f, countQueryOf(q))
   const bounds = boundsOf(q)
+  // The facet filters and RAM and storage minimums: the row's combination's outcome.
+  const outcome = comboOutcomes(f, q, bounds)
+  const { ofRow } = f.combos
+  const { minPrice, maxPrice, minBattery } = bounds
   return (r) => {
     if ((f.postedMs[r] as number) < postedAfter) return TOO_OLD
-    if (!passesFacets(filters, r) || !passesBase(f, bounds, r)) return FAILS
-    return (f.battery[r] as number) < bounds.minBattery ? FAILS : PASSES
+    if (outcome[ofRow[r] as number] !== 0) return FAILS
+    const price = f.priceCents[r] as number
+    if (price < minPrice || price > maxPrice) return FAILS
+    return (f.battery[r] as number) < minBattery ? FAILS : PASSES
   }
+}
+
+/** Whether no listing of a copy passes a search's facet filters and RAM and storage minimums (they contradict). */
+function noneCombines(f: ListingFacts, q: SearchQuery): boolean {
+  const outcome = comboOutcomes(f, q, boundsOf(q))
+  return !outcome.includes(0)
 }
 
 /**
