@@ -14,7 +14,7 @@ export const APP_OR_BACKUP_CODE: CodeField = { label: 'Code from the app (or a b
 
 /**
  * What a form that asks "is it you?" holds: the password and code typed, the last refusal and whether a call is
- * under way. One holder can serve several such forms shown one at a time.
+ * under way. One holder can serve several such forms shown one at a time, if each is started with `clear()`.
  */
 export function usePasswordCode() {
   const [password, setPassword] = useState('')
@@ -40,7 +40,14 @@ export function usePasswordCode() {
     }
   }
 
-  return { password, setPassword, code, setCode, error, setError, isBusy, run }
+  /** Empties both fields and drops the last refusal: a form shown next starts as new. */
+  const clear = () => {
+    setPassword('')
+    setCode('')
+    setError(null)
+  }
+
+  return { password, setPassword, code, setCode, error, setError, isBusy, run, clear }
 }
 
 export type PasswordCode = ReturnType<typeof usePasswordCode>

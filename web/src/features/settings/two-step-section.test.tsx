@@ -119,6 +119,22 @@ describe('TwoStepSection, off', () => {
     expect(screen.getByRole('button', { name: 'Turn on two-step sign-in' })).toBeTruthy()
   })
 
+  it('starts clean after Cancel: no typed password, no old message', async () => {
+    stubApi({ '/api/auth/two-factor/enable': () => refused('Invalid password') })
+    renderWithApp(<TwoStepSection isOn={false} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }))
+    type(screen.getByLabelText('Your password'), 'wrong')
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    await waitFor(() => expect(messageOf(screen.getByLabelText('Your password'))).toBe('Invalid password'))
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+
+    fireEvent.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }))
+    const password = screen.getByLabelText('Your password') as HTMLInputElement
+    expect(password.value).toBe('')
+    expect(messageOf(password)).toBeNull()
+    expect(password.getAttribute('aria-invalid')).toBeNull()
+  })
+
   it('keeps the code step open with the message when the first code is wrong', async () => {
     stubApi({
       '/api/auth/two-factor/enable': () => jsonResponse({ totpURI: TOTP_URI, backupCodes: FIRST_CODES }),
@@ -184,6 +200,35 @@ describe('TwoStepSection, on', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
     expect(screen.queryByRole('form')).toBeNull()
     expect(screen.getByRole('button', { name: 'Turn off two-step sign-in' })).toBeTruthy()
+  })
+
+  it('gives each step its own start: a refusal and a password typed in one do not follow into the next', async () => {
+    stubApi({ '/api/auth/two-factor/generate-backup-codes': () => refused('Invalid password') })
+    renderWithApp(<TwoStepSection isOn />)
+    fireEvent.click(screen.getByRole('button', { name: 'Make new backup codes' }))
+    type(screen.getByLabelText('Your password'), 'wrong')
+    fireEvent.click(screen.getByRole('button', { name: 'Make new codes' }))
+    await waitFor(() => expect(messageOf(screen.getByLabelText('Your password'))).toBe('Invalid password'))
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off two-step sign-in' }))
+    const form = screen.getByRole('form', { name: 'Turn off two-step sign-in' })
+    const password = within(form).getByLabelText('Your password') as HTMLInputElement
+    const code = within(form).getByLabelText('Code from the app (or a backup code)') as HTMLInputElement
+    expect(password.value).toBe('')
+    expect(code.value).toBe('')
+    expect(messageOf(code)).toBeNull()
+    expect(within(form).queryByText('Invalid password')).toBeNull()
+    expect((within(form).getByRole('button', { name: 'Turn off' }) as HTMLButtonElement).disabled).toBe(true)
+
+    // Typed here, then Cancel: the next step is empty too.
+    type(password, 'pat-password')
+    type(code, '123456')
+    fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Make new backup codes' }))
+    const again = screen.getByRole('form', { name: 'Make new backup codes' })
+    expect((within(again).getByLabelText('Your password') as HTMLInputElement).value).toBe('')
+    expect(within(again).queryByText('Invalid password')).toBeNull()
   })
 
   it('turns off with the password and a code (or a backup code)', async () => {

@@ -42,23 +42,29 @@ function BackupCodes({ codes }: { codes: string[] }) {
   )
 }
 
+type Stage = 'idle' | 'password' | 'scan' | 'off' | 'codes'
+
 /** Two-step sign-in: turn on (password, QR code or secret, first code), see backup codes, turn off. */
 export function TwoStepSection({ isOn }: { isOn: boolean }) {
   const twoFactor = useTwoFactor()
-  const [stage, setStage] = useState<'idle' | 'password' | 'scan' | 'off' | 'codes'>('idle')
+  const [stage, setStage] = useState<Stage>('idle')
   // One holder for every form below: they show one at a time, as steps of the same section.
   const fields = usePasswordCode()
-  const { password, code, setPassword, setCode, run } = fields
+  const { password, code, clear, run } = fields
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null)
   const [codes, setCodes] = useState<string[] | null>(null)
-  const backToIdle = () => setStage('idle')
+  // Each step starts empty, without the message of a step left before (a wrong password in one is not the next's).
+  const goTo = (next: Stage) => {
+    clear()
+    setStage(next)
+  }
+  const backToIdle = () => goTo('idle')
 
   const start = () =>
     void run(async () => {
       const answer = await twoFactor.start(password)
       setEnrolment(answer)
-      setPassword('')
-      setStage('scan')
+      goTo('scan')
     })
 
   const confirm = () =>
@@ -66,26 +72,22 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
       await twoFactor.confirm(code)
       setCodes(enrolment?.backupCodes ?? null)
       setEnrolment(null)
-      setCode('')
-      setStage('idle')
+      goTo('idle')
       toast.success('Two-step sign-in is on')
     })
 
   const turnOff = () =>
     void run(async () => {
       await twoFactor.turnOff(password, code)
-      setPassword('')
-      setCode('')
       setCodes(null)
-      setStage('idle')
+      goTo('idle')
       toast.success('Two-step sign-in is off')
     })
 
   const makeNewCodes = () =>
     void run(async () => {
       setCodes(await twoFactor.newBackupCodes(password))
-      setPassword('')
-      setStage('idle')
+      goTo('idle')
       toast.success('New backup codes made; the old ones no longer work')
     })
 
@@ -112,7 +114,7 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
       ) : null}
 
       {!isOn && stage === 'idle' ? (
-        <Button className="mt-4" onClick={() => setStage('password')}>
+        <Button className="mt-4" onClick={() => goTo('password')}>
           Turn on two-step sign-in
         </Button>
       ) : null}
@@ -165,10 +167,10 @@ export function TwoStepSection({ isOn }: { isOn: boolean }) {
 
       {isOn && stage !== 'off' && stage !== 'codes' ? (
         <div className="mt-4 flex flex-wrap gap-2">
-          <Button variant="secondary" onClick={() => setStage('codes')}>
+          <Button variant="secondary" onClick={() => goTo('codes')}>
             Make new backup codes
           </Button>
-          <Button variant="danger-outline" onClick={() => setStage('off')}>
+          <Button variant="danger-outline" onClick={() => goTo('off')}>
             Turn off two-step sign-in
           </Button>
         </div>
