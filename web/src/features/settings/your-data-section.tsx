@@ -4,10 +4,7 @@ import { paths } from '#contract/pages'
 import { buttonClasses } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { api } from '../../lib/api-client'
-import { type CodeField, PasswordCodeForm, usePasswordCode } from './password-code-form'
-
-/** The code erasing asks for; the server takes a backup code here too, as when turning two-step sign-in off. */
-const ERASE_CODE: CodeField = { label: 'Code from your authenticator app', maxLength: 32 }
+import { APP_OR_BACKUP_CODE, PasswordCodeForm, usePasswordCode } from './password-code-form'
 
 /** Take your data (one JSON file), or erase your account (password, and a code when two-step is on). */
 export function YourDataSection({ needsCode }: { needsCode: boolean }) {
@@ -56,7 +53,8 @@ export function YourDataSection({ needsCode }: { needsCode: boolean }) {
         fields={fields}
         label="Erase my account"
         askPassword
-        code={needsCode ? ERASE_CODE : undefined}
+        // The server takes a backup code here too, so the field says so, in the words of the turn-off form.
+        code={needsCode ? APP_OR_BACKUP_CODE : undefined}
         submitLabel="Erase my account"
         submitVariant="danger-outline"
         onSubmit={ask}
