@@ -353,9 +353,13 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   db: Db,
   { q, sort, paging, cursor, read, text }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
 ): Promise<{ rows: R[]; view: FactsView } | undefined> {
-  let view = stateOf(db).view
+  const s = stateOf(db)
+  // A change this instance has heard of is being applied: the page is chosen from the view it makes, not read from
+  // the one behind it and then chosen and read again.
+  if (s.applying) await s.applying.catch(() => undefined)
+  let view = s.view
   if (!view) {
-    void catchUp(db).catch((err) => logFailure(stateOf(db), err))
+    void catchUp(db).catch((err) => logFailure(s, err))
     return undefined
   }
   // The first read says the database's version as the request is answered. A view behind it catches up to it
