@@ -57,6 +57,20 @@ test('turn on two-step sign-in, then sign in with a code', async ({ page, baseUR
   const backupCodes = page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem')
   await expect(backupCodes).toHaveCount(10)
   const firstCodes = await backupCodes.allTextContents()
+  // On a phone each code stays whole on one line, inside its own column: one typed across a break is easy to get wrong.
+  for (const width of [390, 360]) {
+    await page.setViewportSize({ width, height: 844 })
+    const layout = await backupCodes.evaluateAll((items) =>
+      items.map((li) => {
+        const text = document.createRange()
+        text.selectNodeContents(li)
+        const lines = new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size
+        return { lines, fits: text.getBoundingClientRect().right <= li.getBoundingClientRect().right + 0.5 }
+      }),
+    )
+    expect(layout, `backup codes at ${width} px`).toEqual(Array(10).fill({ lines: 1, fits: true }))
+  }
+  await page.setViewportSize({ width: 1280, height: 800 })
 
   // Lost them? New ones, with the password; the old ones are replaced on the page.
   await page.getByRole('button', { name: 'Make new backup codes' }).click()

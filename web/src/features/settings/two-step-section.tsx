@@ -30,9 +30,15 @@ function BackupCodes({ codes }: { codes: string[] }) {
         Keep these somewhere safe. If you lose your phone, each code signs you in once. They are shown only
         now.
       </p>
-      <ul aria-label="Backup codes" className="mt-3 grid grid-cols-2 gap-2 font-mono text-slate-900 text-sm">
+      {/* A code is 23 characters: two columns of them fit from the sm width up; a phone shows one column, so no code breaks. */}
+      <ul
+        aria-label="Backup codes"
+        className="mt-3 grid grid-cols-1 gap-2 font-mono text-slate-900 text-sm sm:grid-cols-2"
+      >
         {codes.map((code) => (
-          <li key={code}>{code}</li>
+          <li key={code} className="whitespace-nowrap">
+            {code}
+          </li>
         ))}
       </ul>
       <Button variant="secondary" size="sm" className="mt-3" onClick={download}>
