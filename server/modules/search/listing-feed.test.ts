@@ -6,7 +6,7 @@ import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
-import { factsStatus, keepListingsCurrent, loadFacts } from './listing-feed'
+import { factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
 import { searchProducts } from './search.queries'
 
 // Search keeps its copy of the listings current by applying the change feed (migration 0027), not by reading it all
@@ -326,6 +326,34 @@ describe('an instance whose copy is loading', () => {
     } finally {
       vi.restoreAllMocks()
       await other.close()
+    }
+  })
+})
+
+describe('an instance reading its copy apart', () => {
+  it('reads it on its own thread when the worker fails, and logs why', async () => {
+    const { database, drop } = await openTestDatabase()
+    const errors: { obj: { err?: Error }; msg: string }[] = []
+    let asked = 0
+    const feed = keepListingsCurrent(
+      database.db,
+      { error: (obj, msg) => errors.push({ obj, msg }) },
+      10,
+      undefined,
+      () => {
+        asked++
+        return Promise.reject(new Error('worker stopped'))
+      },
+    )
+    try {
+      await vi.waitFor(() => expect(searchReady(database.db)).toBe(true))
+      expect(asked).toBe(1)
+      expect(errors[0]?.obj.err?.message).toBe('worker stopped')
+      expect(errors[0]?.msg).toMatch(/worker thread; reading it here/)
+    } finally {
+      feed.stop()
+      await database.close()
+      await drop()
     }
   })
 })

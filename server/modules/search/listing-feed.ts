@@ -69,7 +69,18 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   if (s.loading) return s.loading
   const started = Date.now()
   s.loading = (async () => {
-    const base = await (s.readCopy ? s.readCopy() : readFacts(db))
+    // Read apart (a worker thread) when the instance can; if that fails, on this thread, and the failure is logged.
+    const apart = s.readCopy
+    const base = await (apart
+      ? apart().catch((err) => {
+          logFailure(
+            s,
+            err,
+            'Search could not read its copy of the listings on a worker thread; reading it here',
+          )
+          return readFacts(db)
+        })
+      : readFacts(db))
     let next: { view: FactsView; records: Map<string, FactRow> } = {
       view: wholeView(base),
       records: new Map(),
@@ -224,10 +235,14 @@ export async function catchUp(db: Db, target?: string): Promise<FactsView | unde
   return s.view
 }
 
-function logFailure(s: State, err: unknown) {
+function logFailure(
+  s: State,
+  err: unknown,
+  message = 'Search could not bring its copy of the listings up to date; trying again',
+) {
   const log = s.kept?.log
-  if (log) log.error({ err }, 'Search could not bring its copy of the listings up to date; trying again')
-  else console.error('Search could not bring its copy of the listings up to date:', err)
+  if (log) log.error({ err }, message)
+  else console.error(`${message}:`, err)
 }
 
 /** The view when it is at `version` (the version row as a request's statement read it); else undefined, and it catches up in the background. */
