@@ -122,7 +122,8 @@ export function PasswordCodeForm({
           {submitLabel}
         </Button>
         {onCancel ? (
-          <Button variant="ghost" onClick={onCancel}>
+          // Off while a call is under way: its answer belongs to this step, not to the one Cancel would show.
+          <Button variant="ghost" onClick={onCancel} disabled={fields.isBusy}>
             Cancel
           </Button>
         ) : null}

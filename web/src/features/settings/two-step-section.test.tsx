@@ -185,6 +185,28 @@ describe('TwoStepSection, on', () => {
     ])
   })
 
+  it('keeps Cancel off while its call is under way, so the answer lands on the step that asked', async () => {
+    let answer: (response: Response) => void = () => {}
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve
+          }),
+      ),
+    )
+    renderWithApp(<TwoStepSection isOn />)
+    fireEvent.click(screen.getByRole('button', { name: 'Make new backup codes' }))
+    const cancel = screen.getByRole('button', { name: 'Cancel' }) as HTMLButtonElement
+    expect(cancel.disabled).toBe(false)
+    type(screen.getByLabelText('Your password'), 'pat-password')
+    fireEvent.click(screen.getByRole('button', { name: 'Make new codes' }))
+    await waitFor(() => expect(cancel.disabled).toBe(true))
+    answer(jsonResponse({ backupCodes: NEW_CODES }))
+    expect(await codesShown()).toEqual(NEW_CODES)
+  })
+
   it('says why new backup codes were not made, and Cancel goes back', async () => {
     stubApi({
       '/api/auth/two-factor/generate-backup-codes': () => refused('Invalid password'),
