@@ -1,24 +1,40 @@
 import { Worker } from 'node:worker_threads'
 import type { ListingFacts } from './listing-facts'
 
+/** 1,000,000 listings take about 10 s; far longer means the read is stuck. */
+const READ_TIMEOUT_MS = 120_000
+
 /**
  * The copy of the listings read whole on a worker thread (facts-worker.ts) from the PostgreSQL database at `url`:
  * the instance goes on answering while the copy is built, and only receives it (about 0.1 s at 1,000,000 listings).
  * The worker runs the project's TypeScript as the server does, through tsx.
  */
-export function readFactsApart(url: string): Promise<ListingFacts> {
+export function readFactsApart(url: string, timeoutMs = READ_TIMEOUT_MS): Promise<ListingFacts> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./facts-worker.ts', import.meta.url), {
       workerData: { url },
       execArgv: ['--import', 'tsx'],
     })
     let received = false
+    // A read that hangs (a connection gone quiet, a lock held) is stopped: the caller reads on its own thread.
+    const deadline = setTimeout(() => {
+      reject(
+        new Error(`Reading search's copy of the listings on a worker thread took over ${timeoutMs / 1000} s`),
+      )
+      void worker.terminate()
+    }, timeoutMs)
+    deadline.unref()
     worker.once('message', (message: { facts: ListingFacts }) => {
       received = true
+      clearTimeout(deadline)
       resolve(message.facts)
     })
-    worker.once('error', reject)
+    worker.once('error', (err) => {
+      clearTimeout(deadline)
+      reject(err)
+    })
     worker.once('exit', (code) => {
+      clearTimeout(deadline)
       if (!received)
         reject(new Error(`The worker reading search's copy of the listings stopped (exit code ${code})`))
     })

@@ -9,7 +9,12 @@ import { readFacts } from './listing-facts'
 // which on the main thread would stop every request for as long.
 
 const { url } = workerData as { url: string }
-const client = new pg.Client({ connectionString: url, options: '-c jit=off' })
+const client = new pg.Client({
+  connectionString: url,
+  options: '-c jit=off',
+  connectionTimeoutMillis: 10_000,
+  keepAlive: true,
+})
 try {
   await client.connect()
   const facts = await readFacts(drizzle({ client }) as unknown as Db)

@@ -306,7 +306,7 @@ function comboOutcomes(f: ListingFacts, q: SearchQuery, bounds: Bounds): Uint8Ar
 }
 
 /** Per copy, the combinations' outcomes of the searches asked lately (a byte per combination: 8 MB at most). */
-const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(8 * 1024 * 1024, (o) => o.byteLength)
+const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(8 * 1024 * 1024, (o) => o.byteLength + 256)
 
 function outcomesOf(f: ListingFacts, q: SearchQuery, bounds: Bounds): Uint8Array {
   const { combos, columns } = f

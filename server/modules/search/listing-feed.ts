@@ -38,6 +38,8 @@ type State = {
   kept?: { stop: () => void; log: Logger }
   /** How the copy is read whole (keepListingsCurrent's `readCopy`): on this thread when absent. */
   readCopy?: () => Promise<ListingFacts>
+  /** Whether the view's base was read apart: then a rebase costs the requests nothing and comes sooner. */
+  readApart?: boolean
 }
 const states = new WeakMap<Db, State>()
 
@@ -58,7 +60,8 @@ const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
  * 2,000 costs a tenth of the instance's time, and 5,000 collapsed it within minutes (50,000 were allowed at
  * 1,000,000 listings). Read whole on a thread of its own (readCopy), a copy of 1,000,000 costs the requests nothing.
  */
-const rebaseAt = (size: number) => Math.min(2_000, Math.max(500, Math.floor(size / 10)))
+const rebaseAt = (size: number, readApart: boolean) =>
+  readApart ? Math.min(2_000, Math.max(500, Math.floor(size / 10))) : applyAtMost(size)
 
 /** More changes than this in one application (a bulk import): the copy is read whole instead. */
 const applyAtMost = (size: number) => Math.min(50_000, Math.max(5_000, Math.floor(size / 10)))
@@ -71,6 +74,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   s.loading = (async () => {
     // Read apart (a worker thread) when the instance can; if that fails, on this thread, and the failure is logged.
     const apart = s.readCopy
+    let readApart = apart !== undefined
     const base = await (apart
       ? apart().catch((err) => {
           logFailure(
@@ -78,6 +82,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
             err,
             'Search could not read its copy of the listings on a worker thread; reading it here',
           )
+          readApart = false
           return readFacts(db)
         })
       : readFacts(db))
@@ -85,18 +90,24 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
       view: wholeView(base),
       records: new Map(),
     }
-    // Changes committed while it was read: applied to the new base before it replaces the view.
-    const current = s.view
-    if (current && newer(current.version, base.version)) {
-      next = (await applyFeed(db, next.view, next.records)) ?? next
+    // Changes committed while it was read: applied to the new base before it replaces the view. Applications of the
+    // feed to the old view go on meanwhile; the new base catches up again when one overtakes it (a few rounds),
+    // rather than being thrown away for being behind.
+    for (let round = 0; round < 5; round++) {
+      const current = s.view
+      if (!current || !newer(current.version, next.view.version)) break
+      const applied = await applyFeed(db, next.view, next.records)
+      if (!applied) break
+      next = applied
     }
     if (!s.view || !newer(s.view.version, next.view.version)) {
       s.view = next.view
       s.records = next.records
+      s.readApart = readApart
     }
     s.loadMs = Date.now() - started
     s.kept?.log.info?.(
-      { listings: base.size, ms: s.loadMs, apart: s.readCopy !== undefined },
+      { listings: base.size, ms: s.loadMs, apart: readApart },
       'Search read its copy of the listings whole',
     )
     return base
@@ -222,7 +233,7 @@ export async function catchUp(db: Db, target?: string): Promise<FactsView | unde
         s.view = applied.view
         s.records = applied.records
         const piled = applied.view.deadRows.length + applied.view.delta.size
-        if (piled > rebaseAt(applied.view.size) && !s.loading)
+        if (piled > rebaseAt(applied.view.size, s.readApart === true) && !s.loading)
           void loadFacts(db).catch((err) => logFailure(s, err))
       }
       return s.view

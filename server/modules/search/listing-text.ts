@@ -156,9 +156,10 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
     (s[a[1]] as number) - (s[a[0]] as number) - ((s[b[1]] as number) - (s[b[0]] as number))
   const rows = rowsWithAll(size, ix.start, ix.rows, [...ranges].sort(byCount(ix.start)))
   const UNKNOWN = 255
+  /** Per match: its tier once worked out (UNKNOWN before). */
   let tiers: Uint8Array | undefined
-  /** A bit per row of the copy: its brand or name has every word. */
-  let inTitle: Uint32Array | undefined
+  /** Per match: 1 when its brand or name has every word (both lists ascending: one merge). */
+  let inTitle: Uint8Array | undefined
   return {
     rows,
     best: text.bestTier,
@@ -168,19 +169,23 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
       const known = tiers[i] as number
       if (known !== UNKNOWN) return known
       if (!inTitle) {
-        inTitle = new Uint32Array(Math.ceil(size / 32))
         const titled = rowsWithAll(
           size,
           ix.titleStart,
           ix.titleRows,
           [...ranges].sort(byCount(ix.titleStart)),
         )
-        for (const r of titled) inTitle[r >>> 5] = (inTitle[r >>> 5] as number) | (1 << (r & 31))
+        inTitle = new Uint8Array(rows.length)
+        for (let m = 0, t = 0; m < rows.length && t < titled.length; ) {
+          const a = rows[m] as number
+          const b = titled[t] as number
+          if (a === b) inTitle[m] = 1
+          if (a <= b) m++
+          if (b <= a) t++
+        }
       }
-      const r = rows[i] as number
       const tier =
-        ((ix.titles[r] as string).includes(text.phrase) ? 2 : 0) +
-        (((inTitle[r >>> 5] as number) >>> (r & 31)) & 1)
+        ((ix.titles[rows[i] as number] as string).includes(text.phrase) ? 2 : 0) + (inTitle[i] as number)
       tiers[i] = tier
       return tier
     },
@@ -192,11 +197,11 @@ const textKey = (text: TextTerms) =>
   `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
 
 /**
- * Per copy, the matches of the texts searched lately: 12,000,000 matching rows at most, about 5 bytes each (60 MB).
+ * Per copy, the matches of the texts searched lately: 12,000,000 matching rows at most, about 6 bytes each (72 MB).
  * A common word matches a good part of the listings: at 1,000,000 listings, 2,000,000 rows kept a handful of texts
  * and the others were matched again at every search.
  */
-const matchedIn = new KeptPerCopy<TextIndex, TextRows>(12_000_000, (m) => m.rows.length)
+const matchedIn = new KeptPerCopy<TextIndex, TextRows>(12_000_000, (m) => m.rows.length + 64)
 
 /** matchText, kept per copy for the texts searched lately. */
 export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): TextRows {
