@@ -105,12 +105,22 @@ function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
       sums[at] = (sums[at] as number) + n
     }
   }
-  const out = { total, battery80 } as FacetSums
+  return { total, battery80, ...countsByValue(s.columns, acc) }
+}
+
+/**
+ * Each facet's counts by value, from sums per value index (`acc`, in COUNT_FACETS' order): values counted none
+ * are left out, and so is a processor that names no family (it is no choice).
+ */
+export function countsByValue(
+  columns: Record<CountFacet, Column>,
+  acc: Float64Array[],
+): Record<CountFacet, Map<string, number>> {
+  const out = {} as Record<CountFacet, Map<string, number>>
   COUNT_FACETS.forEach((name, facet) => {
     const map = new Map<string, number>()
     const sums = acc[facet] as Float64Array
-    s.columns[name].values.forEach((value, i) => {
-      // A processor that names no family is no choice.
+    columns[name].values.forEach((value, i) => {
       if (sums[i] && !(name === 'processor' && value === '')) map.set(value, sums[i] as number)
     })
     out[name] = map

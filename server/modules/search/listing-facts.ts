@@ -7,6 +7,7 @@ import {
   type Column,
   type CountFacet,
   countQueryOf,
+  countsByValue,
   dictionaryColumn,
   facetFilters,
 } from './counts-snapshot'
@@ -361,17 +362,7 @@ function valuesOf(
       sums[at] = (sums[at] as number) + n
     }
   }
-  const values = {} as Record<CountFacet, Map<string, number>>
-  COUNT_FACETS.forEach((name, facet) => {
-    const map = new Map<string, number>()
-    const sums = acc[facet] as Float64Array
-    f.columns[name].values.forEach((value, i) => {
-      // A processor that names no family is no choice.
-      if (sums[i] && !(name === 'processor' && value === '')) map.set(value, sums[i] as number)
-    })
-    values[name] = map
-  })
-  return values
+  return countsByValue(f.columns, acc)
 }
 
 /** factsFacets of a search with facet filters alone: a pass over the combinations, and the posting-date choices from the counts kept per block. */
@@ -947,35 +938,23 @@ function countTotal(
   text?: TextRows,
   only?: ArrayLike<number>,
 ): number {
-  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
-  const filters = facetFilters(f, countQueryOf(q))
-  const bounds = boundsOf(q)
+  const passes = passesAll(f, q, nowMs)
   let total = 0
-  for (const rows of only ? [only] : text ? [text.rows] : drivingRows(f, filters)) {
+  for (const rows of only ? [only] : text ? [text.rows] : drivingRows(f, facetFilters(f, countQueryOf(q)))) {
     for (let n = 0; n < rows.length; n++) {
-      const r = rows[n] as number
-      if ((f.postedMs[r] as number) < postedAfter) {
+      const pass = passes(rows[n] as number)
+      if (pass === TOO_OLD) {
         // Newest first: the rest of this list is older still.
         if (f.newestFirst) break
         continue
       }
-      if (!passesFacets(filters, r) || !passesBase(f, bounds, r)) continue
-      if ((f.battery[r] as number) < bounds.minBattery) continue
-      if (++total > cap) return total
+      if (pass === PASSES && ++total > cap) return total
     }
   }
   return total
 }
 
 type FacetFilter = ReturnType<typeof facetFilters>[number]
-
-function passesFacets(filters: FacetFilter[], r: number): boolean {
-  for (let i = 0; i < filters.length; i++) {
-    const filter = filters[i] as FacetFilter
-    if (filter.allowed[filter.index[r] as number] === 0) return false
-  }
-  return true
-}
 
 /** Every row, as a list of row numbers (made once per copy). */
 const allRows = new WeakMap<ListingFacts, Int32Array>()
