@@ -190,6 +190,11 @@ describe('DELETE /api/me', () => {
     const noCode = await as({ cookie }, 'DELETE', '/api/me', { password: TEST_PASSWORD })
     expect(noCode.statusCode).toBe(400)
     expect(noCode.json().error.message).toMatch(/code/)
+    const wrongCode = await as({ cookie }, 'DELETE', '/api/me', { password: TEST_PASSWORD, code: '000000' })
+    expect(wrongCode.statusCode).toBe(400)
+    expect(wrongCode.json().error.fields).toEqual({
+      code: 'That code is not right. Enter the current code from your authenticator app, or a backup code.',
+    })
     const ok = await as({ cookie }, 'DELETE', '/api/me', {
       password: TEST_PASSWORD,
       code: await currentCode(totpURI),

@@ -232,6 +232,10 @@ describe('signing in with two-step sign-in on', () => {
     expect(noCode.json().error.message).toMatch(/code/)
     const wrongCode = await post('/two-factor/disable', cookie, { password: TEST_PASSWORD, code: '000000' })
     expect(wrongCode.statusCode).toBe(401)
+    // A backup code is taken here too, so the refusal names both.
+    expect(wrongCode.json().error.message).toBe(
+      'That code is not right. Enter the current code from your authenticator app, or a backup code.',
+    )
     const wrongPassword = await post('/two-factor/disable', cookie, {
       password: 'not-my-password',
       code: await currentCode(enrolment.totpURI),

@@ -30,7 +30,7 @@ export async function checkCurrentCode(
   }
   return refuse(
     401,
-    'That code is not right. Enter the current code from your authenticator app.',
+    'That code is not right. Enter the current code from your authenticator app, or a backup code.',
     'INVALID_CODE',
   )
 }
