@@ -1,7 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
-import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
+import {
+  type APIRequestContext,
+  expect,
+  type Locator,
+  type Page,
+  request as playwrightRequest,
+} from '@playwright/test'
 import { simpleParser } from 'mailparser'
 import type { Brand } from '#contract/brands'
 import type { Product } from '#contract/products'
@@ -17,6 +23,48 @@ export async function signInByApi(request: APIRequestContext, account: { email: 
     data: { email: account.email, password: account.password },
   })
   expect(res.ok(), `sign-in of ${account.email}: ${res.status()} ${await res.text()}`).toBe(true)
+}
+
+/**
+ * A new account made through the API (in a request context of its own, so no page is signed in by it), named
+ * `${name} ${id}` with the address `${emailPrefix}-${id}@example.test` for a fresh id.
+ */
+export async function signUpByApi(
+  baseURL: string | undefined,
+  input: { name: string; emailPrefix: string; password: string; role?: 'buyer' | 'seller' },
+) {
+  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+  const person = {
+    name: `${input.name} ${id}`,
+    email: `${input.emailPrefix}-${id}@example.test`,
+    password: input.password,
+  }
+  const api = await playwrightRequest.newContext({ baseURL })
+  const res = await api.post('/api/auth/sign-up/email', { data: { ...person, role: input.role ?? 'buyer' } })
+  expect(res.ok(), `sign-up of ${person.email}: ${res.status()} ${await res.text()}`).toBe(true)
+  await api.dispose()
+  return person
+}
+
+/** Signs in on the login page that is open: the email and password typed, then Login. */
+export async function signInWithForm(page: Page, account: { email: string; password: string }) {
+  await page.getByLabel('Email Address').fill(account.email)
+  await page.getByLabel('Password').fill(account.password)
+  await page.getByRole('button', { name: 'Login' }).click()
+}
+
+/**
+ * With E2E_SCREENSHOTS_DIR set, the whole page saved there at 1366 and 390 px wide, as `<name>-1366.png` and
+ * `<name>-390.png` (the viewport is 1280 px wide again afterwards); without it, nothing.
+ */
+export async function saveScreenshots(page: Page, name: string) {
+  const dir = process.env.E2E_SCREENSHOTS_DIR
+  if (!dir) return
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width > 500 ? 900 : 844 })
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 800 })
 }
 
 /** What the demo data holds right now, read from the API so no test depends on ids or order. */

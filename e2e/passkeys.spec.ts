@@ -1,5 +1,5 @@
-import path from 'node:path'
-import { expect, type Page, request as playwrightRequest, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
+import { saveScreenshots, signInWithForm, signUpByApi } from './helpers'
 
 // Passkeys in Chromium, with the DevTools protocol's virtual authenticator standing in for a laptop's
 // fingerprint reader: add one in Security settings, sign out, sign in with it alone, then remove it.
@@ -7,16 +7,6 @@ import { expect, type Page, request as playwrightRequest, test } from '@playwrig
 // server's PUBLIC_URL is 127.0.0.1, whose passkey domain is localhost: see WEBAUTHN_RP_ID in the README).
 
 const PASSWORD = 'laptop-market-e2e-pk'
-const SHOTS = process.env.E2E_SCREENSHOTS_DIR
-
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width > 500 ? 900 : 844 })
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true })
-  }
-  await page.setViewportSize({ width: 1280, height: 800 })
-}
 
 /** A platform authenticator that keeps discoverable credentials and always checks the person. */
 async function addVirtualAuthenticator(page: Page) {
@@ -38,19 +28,12 @@ async function addVirtualAuthenticator(page: Page) {
 test('add a passkey, sign out, sign in with the passkey alone, then remove it', async ({ page, baseURL }) => {
   const site = (baseURL ?? '').replace('127.0.0.1', 'localhost')
   expect(new URL(site).hostname).toBe('localhost')
-  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
-  const person = { name: `Pat Passkey ${id}`, email: `passkey-${id}@example.test`, password: PASSWORD }
-  const api = await playwrightRequest.newContext({ baseURL: site })
-  const signedUp = await api.post('/api/auth/sign-up/email', { data: { ...person, role: 'buyer' } })
-  expect(signedUp.ok(), await signedUp.text()).toBe(true)
-  await api.dispose()
+  const person = await signUpByApi(site, { name: 'Pat Passkey', emailPrefix: 'passkey', password: PASSWORD })
 
   const { cdp, authenticatorId } = await addVirtualAuthenticator(page)
 
   await page.goto(`${site}/login?from=/dashboard/security`)
-  await page.getByLabel('Email Address').fill(person.email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Login' }).click()
+  await signInWithForm(page, person)
   await expect(page).toHaveURL(`${site}/dashboard/security`)
   const section = page.locator('section', { has: page.getByRole('heading', { name: 'Passkeys' }) })
   await expect(section.getByText('You have no passkeys yet.')).toBeVisible()
@@ -64,7 +47,7 @@ test('add a passkey, sign out, sign in with the passkey alone, then remove it', 
   expect(credentials).toHaveLength(1)
   expect(credentials[0]?.rpId).toBe('localhost')
   expect(credentials[0]?.isResidentCredential).toBe(true)
-  await shoot(page, 'security-passkeys')
+  await saveScreenshots(page, 'security-passkeys')
 
   // Signed out, the passkey alone signs back in: no email, no password, no code.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign Out' }).click()
@@ -75,7 +58,7 @@ test('add a passkey, sign out, sign in with the passkey alone, then remove it', 
 
   await page.goto(`${site}/login?from=/dashboard/security`)
   await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible()
-  await shoot(page, 'login-passkey')
+  await saveScreenshots(page, 'login-passkey')
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
   await expect(page).toHaveURL(`${site}/dashboard/security`)
   const me = await page.request.get(`${site}/api/me`)

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import path from 'node:path'
 import { base32 } from '@better-auth/utils/base32'
 import { createOTP } from '@better-auth/utils/otp'
-import { expect, type Page, request as playwrightRequest, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { DEMO_ACCOUNTS } from '#server/demo/accounts'
+import { saveScreenshots, signInWithForm, signUpByApi } from './helpers'
 
 // Two-step sign-in: turning it on in Security settings with the typed key, making new backup codes, then
 // signing in with a code; and an admin without it, on a server that requires it, stopped with a message on how
@@ -11,17 +11,6 @@ import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 // and on (the new backup codes form), at 1366 and 390 px wide.
 
 const PASSWORD = 'laptop-market-e2e-2'
-const SHOTS = process.env.E2E_SCREENSHOTS_DIR
-
-/** The whole page at both widths, saved as `<name>-1366.png` and `<name>-390.png`. */
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width > 500 ? 900 : 844 })
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true })
-  }
-  await page.setViewportSize({ width: 1280, height: 800 })
-}
 
 /** The code an authenticator app set up with this typed key shows now. */
 async function codeFor(typedKey: string): Promise<string> {
@@ -30,27 +19,21 @@ async function codeFor(typedKey: string): Promise<string> {
 }
 
 test('turn on two-step sign-in, then sign in with a code', async ({ page, baseURL }) => {
-  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
-  const person = { name: `Two Step ${id}`, email: `two-step-${id}@example.test`, password: PASSWORD }
-  const api = await playwrightRequest.newContext({ baseURL })
-  expect((await api.post('/api/auth/sign-up/email', { data: { ...person, role: 'buyer' } })).ok()).toBe(true)
-  await api.dispose()
+  const person = await signUpByApi(baseURL, { name: 'Two Step', emailPrefix: 'two-step', password: PASSWORD })
 
   await page.goto('/login')
-  await page.getByLabel('Email Address').fill(person.email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Login' }).click()
+  await signInWithForm(page, person)
   await expect(page).toHaveURL(/\/$/)
 
   await page.goto('/dashboard/security')
   await expect(page.getByRole('heading', { name: 'Where you are signed in' })).toBeVisible()
-  await shoot(page, 'security-two-step-off')
+  await saveScreenshots(page, 'security-two-step-off')
   await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
   await page.getByRole('form', { name: 'Confirm your password' }).getByLabel('Your password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible()
   const typedKey = (await page.getByTestId('totp-secret').textContent()) ?? ''
-  await shoot(page, 'security')
+  await saveScreenshots(page, 'security')
   await page.getByLabel('Code from the app').fill(await codeFor(typedKey))
   await page.getByRole('button', { name: 'Turn on', exact: true }).click()
   await expect(page.getByText('Two-step sign-in is on')).toBeVisible()
@@ -76,7 +59,7 @@ test('turn on two-step sign-in, then sign in with a code', async ({ page, baseUR
   await page.getByRole('button', { name: 'Make new backup codes' }).click()
   const newCodesForm = page.getByRole('form', { name: 'Make new backup codes' })
   await expect(page.getByText('Two-step sign-in is on')).toBeHidden()
-  await shoot(page, 'security-backup-codes')
+  await saveScreenshots(page, 'security-backup-codes')
   await newCodesForm.getByLabel('Your password').fill(PASSWORD)
   await newCodesForm.getByRole('button', { name: 'Make new codes' }).click()
   await expect(page.getByText('New backup codes made; the old ones no longer work')).toBeVisible()
@@ -87,9 +70,7 @@ test('turn on two-step sign-in, then sign in with a code', async ({ page, baseUR
   // A new browser session: the password alone is not enough any more.
   await page.context().clearCookies()
   await page.goto('/login?from=/dashboard/security')
-  await page.getByLabel('Email Address').fill(person.email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Login' }).click()
+  await signInWithForm(page, person)
   await expect(page.getByRole('form', { name: 'Sign-in code' })).toBeVisible()
   await page.getByLabel('Code', { exact: true }).fill('000000')
   await page.getByRole('button', { name: 'Verify' }).click()
@@ -139,9 +120,7 @@ test.describe('on a server that requires two-step sign-in of admins', () => {
     const admin = DEMO_ACCOUNTS.find((a) => a.role === 'admin')
     if (!admin) throw new Error('no demo admin')
     await page.goto(`${base}/login?from=/dashboard/reportedItems`)
-    await page.getByLabel('Email Address').fill(admin.email)
-    await page.getByLabel('Password').fill(admin.password)
-    await page.getByRole('button', { name: 'Login' }).click()
+    await signInWithForm(page, admin)
     await expect(page).toHaveURL(/\/dashboard\/reportedItems$/)
     await expect(page.getByText(/Admin tools need two-step sign-in/).first()).toBeVisible()
     const answer = await page.request.get(`${base}/api/reports`)

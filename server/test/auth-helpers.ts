@@ -2,13 +2,13 @@
 // tokens from GET /api/jwt, and the identities every protected endpoint is checked against.
 
 import { randomUUID } from 'node:crypto'
-import { eq, inArray } from 'drizzle-orm'
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { InjectOptions, LightMyRequestResponse as Response } from 'fastify'
 import { vi } from 'vitest'
 import type { Role } from '#contract/users'
 import type { AppInstance } from '#server/app'
 import type { Db } from '#server/db/client'
-import { products, reports, sessions, users } from '#server/db/schema'
+import { auditEvents, products, reports, sessions, users } from '#server/db/schema'
 import { createBooking, createBrand, createPayment, createProduct, createUser } from './factories'
 import type { TestApp } from './test-app'
 
@@ -36,6 +36,40 @@ export function cookieFrom(res: Response): string {
     .filter((c) => !/;\s*max-age=0/i.test(c))
     .map((c) => c.split(';')[0])
     .join('; ')
+}
+
+/** Cookies a browser holds after a response: the old ones, replaced or removed by its Set-Cookie. */
+export function mergeCookies(cookie: string, res: Response): string {
+  const jar = new Map(
+    cookie
+      .split('; ')
+      .filter(Boolean)
+      .map((c) => [c.slice(0, c.indexOf('=')), c] as const),
+  )
+  const raw = res.headers['set-cookie']
+  for (const line of raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]) {
+    const pair = String(line).split(';')[0] ?? ''
+    const name = pair.slice(0, pair.indexOf('='))
+    if (/max-age=0/i.test(String(line)) || pair.endsWith('=')) jar.delete(name)
+    else jar.set(name, pair)
+  }
+  return [...jar.values()].join('; ')
+}
+
+/** A POST to the auth routes (`/api/auth${path}`) as our own pages send it: the cookie and our Origin. */
+export function postAuth(
+  app: AppInstance,
+  path: string,
+  cookie: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/auth${path}`,
+    headers: { cookie, origin: originOf(app), ...headers },
+    payload: payload as object,
+  })
 }
 
 function expectOk(res: Response, what: string): void {
@@ -230,6 +264,32 @@ export async function insertBooking(
     await db.update(products).set({ isSold: true, soldAt: new Date() }).where(eq(products.id, listing.id))
   }
   return { id: booking.id }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Security events: what the audit log says an account did after a given point.
+// ---------------------------------------------------------------------------------------------
+
+/** The id of the newest audit event (0 when there is none): the point to read what follows from. */
+export async function lastAuditId(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ id: sql<number>`coalesce(max(${auditEvents.id}), 0)::int` })
+    .from(auditEvents)
+  return row?.id ?? 0
+}
+
+/** The audit events of `userId`'s doing after event `id`, oldest first. */
+export async function auditRowsSince(db: Db, id: number, userId: string) {
+  return db
+    .select({ kind: auditEvents.kind, result: auditEvents.result, target: auditEvents.target })
+    .from(auditEvents)
+    .where(and(gt(auditEvents.id, id), eq(auditEvents.actorId, userId)))
+    .orderBy(auditEvents.id)
+}
+
+/** The same events as `kind:result`, e.g. `sign_in:success`. */
+export async function auditKindsSince(db: Db, id: number, userId: string): Promise<string[]> {
+  return (await auditRowsSince(db, id, userId)).map((r) => `${r.kind}:${r.result}`)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 
 import crypto from 'node:crypto'
 import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers'
+import type { AppInstance } from '#server/app'
+import { mergeCookies, postAuth } from './auth-helpers'
 
 type RegistrationOptions = { challenge: string; rp: { id?: string }; user: { id: string } }
 type AuthenticationOptions = { challenge: string; rpId?: string }
@@ -114,4 +116,18 @@ export class SoftPasskey {
       authenticatorAttachment: 'platform',
     }
   }
+}
+
+/** Adds `key` as a passkey on a signed-in device, as the Security page does; the raw answer of the verify step. */
+export async function addPasskey(app: AppInstance, cookie: string, key: SoftPasskey, name = 'My laptop') {
+  const options = await app.inject({
+    method: 'GET',
+    url: '/api/auth/passkey/generate-register-options',
+    headers: { cookie },
+  })
+  if (options.statusCode !== 200) throw new Error(`passkey options: ${options.statusCode} ${options.body}`)
+  return postAuth(app, '/passkey/verify-registration', mergeCookies(cookie, options), {
+    response: key.register(options.json()),
+    name,
+  })
 }

@@ -6,7 +6,6 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { favourites, payments, products, savedSearches, users } from '#server/db/schema'
 import {
-  cookieFrom,
   insertListing,
   originOf,
   postSignIn,
@@ -17,7 +16,7 @@ import {
 import { dealAt } from '#server/test/deals'
 import { createBrand } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { currentCode } from '#server/test/two-factor'
+import { currentCode, enableTwoStep } from '#server/test/two-factor'
 
 let t: TestApp
 
@@ -181,12 +180,7 @@ describe('DELETE /api/me', () => {
 
   it('asks for a code when two-step sign-in is on', async () => {
     const who = await signUp(t.app, { role: 'buyer' })
-    const started = await as(who, 'POST', '/api/auth/two-factor/enable', { password: TEST_PASSWORD })
-    const { totpURI } = started.json() as { totpURI: string }
-    const confirmed = await as(who, 'POST', '/api/auth/two-factor/verify-totp', {
-      code: await currentCode(totpURI),
-    })
-    const cookie = cookieFrom(confirmed)
+    const { totpURI, cookie } = await enableTwoStep(t.app, who)
     const noCode = await as({ cookie }, 'DELETE', '/api/me', { password: TEST_PASSWORD })
     expect(noCode.statusCode).toBe(400)
     expect(noCode.json().error.message).toMatch(/code/)

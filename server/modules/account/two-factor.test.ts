@@ -1,20 +1,24 @@
 // Two-step sign-in (Better Auth's two-factor plugin behind our auth route), the admin rule, and sessions.
 
-import { and, eq, gt, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditEvents, twoFactors, users } from '#server/db/schema'
 import { ADMIN_TWO_FACTOR_MESSAGE } from '#server/lib/guard'
 import {
+  auditKindsSince,
   cookieFrom,
+  lastAuditId,
   makeAdmin,
+  mergeCookies,
   originOf,
+  postAuth,
   postSignIn,
   type SignedIn,
   signUp,
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { currentCode } from '#server/test/two-factor'
+import { currentCode, enableTwoStep, signInWithCode } from '#server/test/two-factor'
 
 let t: TestApp
 
@@ -23,67 +27,16 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-function post(path: string, cookie: string, payload?: unknown, headers: Record<string, string> = {}) {
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/auth${path}`,
-    headers: { cookie, origin: originOf(t.app), ...headers },
-    payload: payload as object,
-  })
-}
-
-/** Cookies a browser holds after a response: the old ones, replaced or removed by its Set-Cookie. */
-function merge(cookie: string, res: { headers: Record<string, unknown> }): string {
-  const jar = new Map(
-    cookie
-      .split('; ')
-      .filter(Boolean)
-      .map((c) => [c.slice(0, c.indexOf('=')), c] as const),
-  )
-  const raw = res.headers['set-cookie']
-  for (const line of raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]) {
-    const pair = String(line).split(';')[0] ?? ''
-    const name = pair.slice(0, pair.indexOf('='))
-    if (/max-age=0/i.test(String(line)) || pair.endsWith('=')) jar.delete(name)
-    else jar.set(name, pair)
-  }
-  return [...jar.values()].join('; ')
-}
+const post = (path: string, cookie: string, payload?: unknown) => postAuth(t.app, path, cookie, payload)
 
 async function me(cookie: string) {
   return t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })
 }
 
-async function kindsSince(id: number, userId: string) {
-  const rows = await t.db
-    .select({ kind: auditEvents.kind, result: auditEvents.result })
-    .from(auditEvents)
-    .where(and(gt(auditEvents.id, id), eq(auditEvents.actorId, userId)))
-    .orderBy(auditEvents.id)
-  return rows.map((r) => `${r.kind}:${r.result}`)
-}
-
-async function lastAuditId() {
-  const [row] = await t.db
-    .select({ id: sql<number>`coalesce(max(${auditEvents.id}), 0)::int` })
-    .from(auditEvents)
-  return row?.id ?? 0
-}
-
-/** Turns two-step sign-in on for a signed-in person; returns the enrolment and the cookie after it. */
-async function enrol(who: SignedIn) {
-  const started = await post('/two-factor/enable', who.cookie, { password: who.password })
-  expect(started.statusCode, started.body).toBe(200)
-  const { totpURI, backupCodes } = started.json() as { totpURI: string; backupCodes: string[] }
-  const confirmed = await post('/two-factor/verify-totp', who.cookie, { code: await currentCode(totpURI) })
-  expect(confirmed.statusCode, confirmed.body).toBe(200)
-  return { totpURI, backupCodes, cookie: merge(who.cookie, confirmed) }
-}
-
 describe('turning two-step sign-in on', () => {
   it('needs the password, gives a QR code URI with the secret and ten backup codes, and is on once a code is confirmed', async () => {
     const who = await signUp(t.app, { role: 'buyer' })
-    const before = await lastAuditId()
+    const before = await lastAuditId(t.db)
     const wrong = await post('/two-factor/enable', who.cookie, { password: 'not-my-password' })
     expect(wrong.statusCode).toBe(400)
 
@@ -102,7 +55,7 @@ describe('turning two-step sign-in on', () => {
     expect(ok.statusCode).toBe(200)
     const [after] = await t.db.select().from(users).where(eq(users.id, who.user.id))
     expect(after?.twoFactorEnabled).toBe(true)
-    expect(await kindsSince(before, who.user.id)).toEqual([
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual([
       'two_step.setup:failure',
       'two_step.setup:success',
       'two_step.enable:failure',
@@ -119,14 +72,14 @@ describe('turning two-step sign-in on', () => {
 
 describe('signing in with two-step sign-in on', () => {
   let who: SignedIn
-  let enrolment: Awaited<ReturnType<typeof enrol>>
+  let enrolment: Awaited<ReturnType<typeof enableTwoStep>>
   beforeAll(async () => {
     who = await signUp(t.app, { role: 'buyer' })
-    enrolment = await enrol(who)
+    enrolment = await enableTwoStep(t.app, who)
   })
 
   it('asks for a code after the password, and only a right code gives a session', async () => {
-    const before = await lastAuditId()
+    const before = await lastAuditId(t.db)
     const first = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
     expect(first.statusCode).toBe(200)
     expect(first.json()).toMatchObject({ twoFactorRedirect: true })
@@ -139,9 +92,9 @@ describe('signing in with two-step sign-in on', () => {
       code: await currentCode(enrolment.totpURI),
     })
     expect(right.statusCode, right.body).toBe(200)
-    const cookie = merge(pending, right)
+    const cookie = mergeCookies(pending, right)
     expect((await me(cookie)).statusCode).toBe(200)
-    expect(await kindsSince(before, who.user.id)).toEqual([
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual([
       'sign_in:success',
       'sign_in.two_step:failure',
       'sign_in.two_step:success',
@@ -149,18 +102,17 @@ describe('signing in with two-step sign-in on', () => {
   })
 
   it('remembers a device for 30 days when asked', async () => {
-    const first = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
-    const pending = cookieFrom(first)
-    const right = await post('/two-factor/verify-totp', pending, {
-      code: await currentCode(enrolment.totpURI),
-      trustDevice: true,
-    })
+    const { res: right, cookie: device } = await signInWithCode(
+      t.app,
+      who.user,
+      await currentCode(enrolment.totpURI),
+      { trustDevice: true },
+    )
     expect(right.statusCode).toBe(200)
     const trust = String(right.headers['set-cookie']).match(
       /better-auth\.trust_device=[^;]+;[^,]*Max-Age=(\d+)/i,
     )
     expect(Number(trust?.[1])).toBe(30 * 24 * 60 * 60)
-    const device = merge(pending, right)
     const again = await postSignIn(
       t.app,
       { email: who.user.email, password: TEST_PASSWORD },
@@ -168,22 +120,20 @@ describe('signing in with two-step sign-in on', () => {
     )
     expect(again.statusCode).toBe(200)
     expect(again.json()).not.toHaveProperty('twoFactorRedirect')
-    expect((await me(merge(device, again))).statusCode).toBe(200)
+    expect((await me(mergeCookies(device, again))).statusCode).toBe(200)
   })
 
   it('takes each backup code once', async () => {
     const code = enrolment.backupCodes[0] as string
-    const once = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
-    const used = await post('/two-factor/verify-backup-code', cookieFrom(once), { code })
+    const { res: used } = await signInWithCode(t.app, who.user, code, { backup: true })
     expect(used.statusCode, used.body).toBe(200)
-    const twice = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
-    const refused = await post('/two-factor/verify-backup-code', cookieFrom(twice), { code })
+    const { res: refused } = await signInWithCode(t.app, who.user, code, { backup: true })
     expect(refused.statusCode).toBe(401)
   })
 
   it('keeps backup codes one way: 20 random characters shown once, stored as hashes that sign no one in', async () => {
     const person = await signUp(t.app, { role: 'buyer' })
-    const { backupCodes, cookie } = await enrol(person)
+    const { backupCodes, cookie } = await enableTwoStep(t.app, person)
     for (const code of backupCodes)
       expect(code).toMatch(/^[A-HJ-NP-Za-km-z2-9]{5}(-[A-HJ-NP-Za-km-z2-9]{5}){3}$/)
     const storedList = async () => {
@@ -196,13 +146,11 @@ describe('signing in with two-step sign-in on', () => {
     for (const code of backupCodes) expect(JSON.stringify(stored)).not.toContain(code)
 
     // A copy of the table is no use: a stored hash typed as a code is refused.
-    const signIn = await postSignIn(t.app, { email: person.user.email, password: TEST_PASSWORD })
-    const withHash = await post('/two-factor/verify-backup-code', cookieFrom(signIn), { code: stored[0] })
+    const { res: withHash } = await signInWithCode(t.app, person.user, stored[0] as string, { backup: true })
     expect(withHash.statusCode).toBe(401)
 
     // A code signs in once, and its hash leaves the list.
-    const again = await postSignIn(t.app, { email: person.user.email, password: TEST_PASSWORD })
-    const used = await post('/two-factor/verify-backup-code', cookieFrom(again), { code: backupCodes[3] })
+    const { res: used } = await signInWithCode(t.app, person.user, backupCodes[3] as string, { backup: true })
     expect(used.statusCode, used.body).toBe(200)
     expect(await storedList()).toHaveLength(9)
 
@@ -213,10 +161,8 @@ describe('signing in with two-step sign-in on', () => {
     expect(fresh.statusCode, fresh.body).toBe(200)
     const newCodes = (fresh.json() as { backupCodes: string[] }).backupCodes
     expect(newCodes).toHaveLength(10)
-    const old = await postSignIn(t.app, { email: person.user.email, password: TEST_PASSWORD })
-    expect(
-      (await post('/two-factor/verify-backup-code', cookieFrom(old), { code: backupCodes[5] })).statusCode,
-    ).toBe(401)
+    const { res: old } = await signInWithCode(t.app, person.user, backupCodes[5] as string, { backup: true })
+    expect(old.statusCode).toBe(401)
     const viewed = await t.app.inject({
       method: 'GET',
       url: '/api/auth/two-factor/view-backup-codes',
@@ -244,7 +190,7 @@ describe('signing in with two-step sign-in on', () => {
     let [row] = await t.db.select().from(users).where(eq(users.id, who.user.id))
     expect(row?.twoFactorEnabled).toBe(true)
 
-    const before = await lastAuditId()
+    const before = await lastAuditId(t.db)
     const off = await post('/two-factor/disable', cookie, {
       password: TEST_PASSWORD,
       code: await currentCode(enrolment.totpURI),
@@ -252,7 +198,7 @@ describe('signing in with two-step sign-in on', () => {
     expect(off.statusCode, off.body).toBe(200)
     ;[row] = await t.db.select().from(users).where(eq(users.id, who.user.id))
     expect(row?.twoFactorEnabled).toBe(false)
-    expect(await kindsSince(before, who.user.id)).toEqual(['two_step.disable:success'])
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual(['two_step.disable:success'])
     const plain = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
     expect(plain.json()).not.toHaveProperty('twoFactorRedirect')
   })
@@ -280,7 +226,7 @@ describe('admins need two-step sign-in where REQUIRE_ADMIN_TWO_FACTOR is on', ()
     // Their own account pages still work, so they can turn it on.
     expect((await me(admin.cookie)).statusCode).toBe(200)
 
-    const { cookie } = await enrol(admin)
+    const { cookie } = await enableTwoStep(t.app, admin)
     const allowed = await t.app.inject({ method: 'GET', url: '/api/reports', headers: { cookie } })
     expect(allowed.statusCode).toBe(200)
   })

@@ -1,13 +1,22 @@
 // Security events are written once the change they record has committed: never before it, never for a change
 // that was refused or rolled back, and not lost when the first write fails.
 
-import { and, eq, gt, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { auditEvents } from '#server/db/schema'
-import { cookieFrom, originOf, postSignIn, signUp, TEST_PASSWORD } from '#server/test/auth-helpers'
-import { SoftPasskey } from '#server/test/passkey-authenticator'
+import {
+  auditKindsSince,
+  cookieFrom,
+  lastAuditId,
+  mergeCookies,
+  originOf,
+  postAuth,
+  postSignIn,
+  signUp,
+  TEST_PASSWORD,
+} from '#server/test/auth-helpers'
+import { addPasskey, SoftPasskey } from '#server/test/passkey-authenticator'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { currentCode } from '#server/test/two-factor'
+import { currentCode, enableTwoStep } from '#server/test/two-factor'
 
 let t: TestApp
 
@@ -46,39 +55,7 @@ afterEach(async () => {
   await t.db.execute(sql`drop trigger if exists audit_fails_once on audit_events`)
 })
 
-function post(path: string, cookie: string, payload: unknown) {
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/auth${path}`,
-    headers: { cookie, origin: originOf(t.app) },
-    payload: payload as object,
-  })
-}
-
-/** The cookies a browser holds: the old ones, with those in `fresh` replacing theirs. */
-function merge(cookie: string, fresh: string): string {
-  const jar = new Map<string, string>()
-  for (const pair of [...cookie.split('; '), ...fresh.split('; ')].filter(Boolean)) {
-    jar.set(pair.slice(0, pair.indexOf('=')), pair)
-  }
-  return [...jar.values()].join('; ')
-}
-
-async function lastAuditId() {
-  const [row] = await t.db
-    .select({ id: sql<number>`coalesce(max(${auditEvents.id}), 0)::int` })
-    .from(auditEvents)
-  return row?.id ?? 0
-}
-
-async function kindsSince(id: number, userId: string) {
-  const rows = await t.db
-    .select({ kind: auditEvents.kind, result: auditEvents.result })
-    .from(auditEvents)
-    .where(and(gt(auditEvents.id, id), eq(auditEvents.actorId, userId)))
-    .orderBy(auditEvents.id)
-  return rows.map((r) => `${r.kind}:${r.result}`)
-}
+const post = (path: string, cookie: string, payload: unknown) => postAuth(t.app, path, cookie, payload)
 
 /** The next insert into the audit table fails once (a sequence is not rolled back with the failed insert). */
 async function failNextAuditWrite() {
@@ -98,28 +75,16 @@ async function failNextAuditWrite() {
 describe('security events follow their change', () => {
   it('sign-in, password change, two-step on and off and passkey added and removed are written after they commit', async () => {
     const who = await signUp(t.app, { role: 'buyer' })
-    const before = await lastAuditId()
+    const before = await lastAuditId(t.db)
     const signedIn = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
     expect(signedIn.statusCode).toBe(200)
-    let cookie = cookieFrom(signedIn)
+    const on = await enableTwoStep(t.app, { cookie: cookieFrom(signedIn), password: TEST_PASSWORD })
+    const { totpURI } = on
+    let cookie = on.cookie
 
-    const started = await post('/two-factor/enable', cookie, { password: TEST_PASSWORD })
-    const { totpURI } = started.json() as { totpURI: string }
-    const on = await post('/two-factor/verify-totp', cookie, { code: await currentCode(totpURI) })
-    expect(on.statusCode, on.body).toBe(200)
-    cookie = merge(cookie, cookieFrom(on))
-
-    const key = new SoftPasskey(new URL(originOf(t.app)).origin)
-    const options = await t.app.inject({
-      method: 'GET',
-      url: '/api/auth/passkey/generate-register-options',
-      headers: { cookie },
-    })
-    const added = await post('/passkey/verify-registration', `${cookie}; ${cookieFrom(options)}`, {
-      response: key.register(options.json()),
-    })
+    const added = await addPasskey(t.app, cookie, new SoftPasskey(new URL(originOf(t.app)).origin))
     expect(added.statusCode, added.body).toBe(200)
-    cookie = merge(cookie, cookieFrom(added))
+    cookie = mergeCookies(cookie, added)
     const removed = await post('/passkey/delete-passkey', cookie, { id: (added.json() as { id: string }).id })
     expect(removed.statusCode, removed.body).toBe(200)
 
@@ -128,7 +93,7 @@ describe('security events follow their change', () => {
       code: await currentCode(totpURI, 1),
     })
     expect(off.statusCode, off.body).toBe(200)
-    cookie = merge(cookie, cookieFrom(off))
+    cookie = mergeCookies(cookie, off)
 
     const changed = await post('/change-password', cookie, {
       currentPassword: TEST_PASSWORD,
@@ -137,7 +102,7 @@ describe('security events follow their change', () => {
     expect(changed.statusCode, changed.body).toBe(200)
     cookie = cookieFrom(changed)
 
-    expect(await kindsSince(before, who.user.id)).toEqual([
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual([
       'sign_in:success',
       'two_step.setup:success',
       'two_step.enable:success',
@@ -150,27 +115,27 @@ describe('security events follow their change', () => {
 
   it('a refused change is written as a failure, and the change is not there', async () => {
     const who = await signUp(t.app, { role: 'seller' })
-    const before = await lastAuditId()
+    const before = await lastAuditId(t.db)
     const refused = await post('/change-password', who.cookie, {
       currentPassword: 'not-my-password',
       newPassword: 'a-new-password-42',
     })
     expect(refused.statusCode).toBeGreaterThanOrEqual(400)
-    expect(await kindsSince(before, who.user.id)).toEqual(['password.change:failure'])
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual(['password.change:failure'])
     // The old password still signs in.
     expect((await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })).statusCode).toBe(200)
   })
 
   it('is written again when the first write fails, and the answer is unchanged', async () => {
     const who = await signUp(t.app, { role: 'buyer' })
-    const before = await lastAuditId()
+    const before = await lastAuditId(t.db)
     await failNextAuditWrite()
     const changed = await post('/change-password', who.cookie, {
       currentPassword: TEST_PASSWORD,
       newPassword: 'another-password-42',
     })
     expect(changed.statusCode, changed.body).toBe(200)
-    expect(await kindsSince(before, who.user.id)).toEqual(['password.change:success'])
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual(['password.change:success'])
     const { rows } = (await t.db.execute(
       sql`select nextval('audit_fail_counter')::text as n`,
     )) as unknown as {
