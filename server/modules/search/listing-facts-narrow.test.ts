@@ -159,6 +159,29 @@ describe('pages from a filter’s own rows', () => {
     expect(facts.combos.before.length).toBeGreaterThan(3)
   })
 
+  it('count a date filter’s facets from the combinations as the clock moves, either way', async () => {
+    const facts = (await loadFacts(t.db)) as ListingFacts
+    const [lenovo, dell] = brands
+    const now = Date.now()
+    for (const qs of [
+      'posted_within=7',
+      `posted_within=30&brand=${lenovo},${dell}&condition=Good,Fair`,
+      'posted_within=90&min_ram_gb=16',
+      'posted_within=365&storage=512,1024',
+    ]) {
+      const q = SearchQuery.parse(Object.fromEntries(new URLSearchParams(qs)))
+      // A price floor every listing passes: the same counts, from a pass over the listings.
+      const counted = SearchQuery.parse({ ...q, min_price: '0' })
+      // Moments that move each end a little and a lot, later and back.
+      for (const days of [0, 3, 2.5, 40, 0.2, 89, 1, 200, 0]) {
+        const at = now + days * 86_400_000
+        const got = factsFacets(facts, q, at)
+        expect(got, `${qs} at +${days} days`).toEqual(factsFacets(facts, counted, at))
+        if (days === 0) expect(got.total, qs).toBeGreaterThan(0)
+      }
+    }
+  })
+
   it('still equal them after listings of the narrow filter changed since the copy was read', async () => {
     const razer = brands[3] as string
     await t.db.execute(sql`update products set resale_price_cents = resale_price_cents + 12500

@@ -285,8 +285,8 @@ const POSTED = COUNT_FACETS.length
  */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
   if (!f.newestFirst) return countFacts(f, q, nowMs, text).facets
-  // Facet filters alone (RAM and storage minimums among them): from the combinations, without reading a listing.
-  if (!text && q.posted_within === undefined && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
+  // Facet filters alone (RAM and storage minimums among them, a date filter too): from the combinations, kept.
+  if (!text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
   if (q.posted_within !== undefined) return countFacts(f, q, nowMs, text).facets
   return heldFacets(f, q, nowMs, text)
 }
@@ -343,10 +343,13 @@ function valuesOf(
   f: ListingFacts,
   outcome: Uint8Array,
   counted: Int32Array,
+  /** The combinations counted, when few (else every one is looked at). */
+  some?: number[],
 ): Record<CountFacet, Map<string, number>> {
   const { combos } = f
   const acc = COUNT_FACETS.map((name) => new Float64Array(f.columns[name].values.length))
-  for (let c = 0; c < combos.size; c++) {
+  for (let i = 0, length = some ? some.length : combos.size; i < length; i++) {
+    const c = some ? (some[i] as number) : i
     const o = outcome[c] as number
     const n = counted[c] as number
     if (o === NONE || n === 0) continue
@@ -365,28 +368,114 @@ function valuesOf(
   return countsByValue(f.columns, acc)
 }
 
-/** factsFacets of a search with facet filters alone: a pass over the combinations, and the posting-date choices from the counts kept per block. */
+/**
+ * What a search with facet filters alone (RAM and storage minimums among them, and a date filter) counts in a copy,
+ * kept per copy and search. Only its date filter and the posting-date choices move with the clock: each lets through
+ * the rows before the first one posted before its start (rows are newest first), and when that row moves, only the
+ * rows it passed are read again.
+ */
+type ComboCounts = {
+  outcome: Uint8Array
+  /** With a date filter: `counted` is its own (else the combinations' counts). */
+  dated: boolean
+  /** The rows before `end` (those the date filter lets through; every row without one) counted per combination. */
+  end: number
+  counted: Int32Array
+  /** Of them, those whose combination passes every filter with a battery at BATTERY_FACET_PCT or more. */
+  battery80: number
+  /** The total and each facet's counts by value, summed from `counted` (undefined once `end` moved). */
+  sums?: { total: number; values: Record<CountFacet, Map<string, number>> }
+  /** Each posting-date choice: its end, and the rows before it whose combination passes every filter (-1: none yet). */
+  choices: { end: number; n: number }[]
+}
+
+const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
+  16 * 1024 * 1024,
+  (kept) => (kept.dated ? kept.counted.byteLength : 0) + 512,
+)
+
+/** factsFacets of a search with facet filters alone: from the combinations, reading a listing only as the clock moves. */
 function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacets {
   const { combos } = f
-  const outcome = comboOutcomes(f, q, boundsOf(q))
-  let total = 0
-  let battery80 = 0
-  for (let c = 0; c < combos.size; c++) {
-    if (outcome[c] !== 0) continue
-    total += combos.rows[c] as number
-    battery80 += combos.battery80[c] as number
+  const dated = q.posted_within !== undefined
+  const kept = comboCountsIn.get(f, filtersKey(q), () => {
+    const outcome = comboOutcomes(f, q, boundsOf(q))
+    let battery80 = 0
+    if (!dated)
+      for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) battery80 += combos.battery80[c] as number
+    return {
+      outcome,
+      dated,
+      // Without a date filter every row counts, and always will: the combinations' own counts.
+      end: dated ? 0 : f.size,
+      counted: dated ? new Int32Array(combos.size) : combos.rows,
+      battery80,
+      choices: POSTED_WITHIN_DAYS.map(() => ({ end: -1, n: 0 })),
+    }
+  })
+  if (q.posted_within !== undefined) moveEnd(f, kept, firstOlder(f, nowMs - q.posted_within * DAY_MS))
+  const { outcome, counted } = kept
+  if (!kept.sums) {
+    let total = 0
+    for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) total += counted[c] as number
+    kept.sums = { total, values: valuesOf(f, outcome, counted) }
   }
-  // Rows are newest first: a choice's listings are the rows before the first one posted earlier.
-  const postedWithin = POSTED_WITHIN_DAYS.map((days) => {
-    const end = firstOlder(f, nowMs - days * DAY_MS)
+  const postedWithin = POSTED_WITHIN_DAYS.map((days, i) =>
+    choiceCount(
+      f,
+      outcome,
+      kept.choices[i] as ComboCounts['choices'][number],
+      firstOlder(f, nowMs - days * DAY_MS),
+    ),
+  )
+  return { total: kept.sums.total, values: kept.sums.values, postedWithin, battery80: kept.battery80 }
+}
+
+/** Moves the date filter's end of kept counts: the rows between the two ends counted in or out. */
+function moveEnd(f: ListingFacts, kept: ComboCounts, end: number) {
+  if (end === kept.end) return
+  const { ofRow } = f.combos
+  const { outcome, counted } = kept
+  const step = end > kept.end ? 1 : -1
+  const from = Math.min(end, kept.end)
+  const to = Math.max(end, kept.end)
+  let battery80 = 0
+  for (let r = from; r < to; r++) {
+    const c = ofRow[r] as number
+    const o = outcome[c] as number
+    if (o === NONE) continue
+    counted[c] = (counted[c] as number) + step
+    if (o === 0 && (f.battery[r] as number) >= BATTERY_FACET_PCT) battery80++
+  }
+  kept.battery80 += step * battery80
+  kept.end = end
+  kept.sums = undefined
+}
+
+/** A posting-date choice's count at `end`: the rows passed since it was last counted, or from the counts per block. */
+function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: { end: number; n: number }, end: number) {
+  const { combos } = f
+  if (choice.end === end) return choice.n
+  if (choice.end >= 0 && Math.abs(end - choice.end) <= combos.block) {
+    const passed = passingBetween(f, outcome, Math.min(end, choice.end), Math.max(end, choice.end))
+    choice.n += end > choice.end ? passed : -passed
+  } else {
     const k = Math.min(Math.floor(end / combos.block), combos.before.length - 1)
     const before = combos.before[k] as Int32Array
     let n = 0
     for (let c = 0; c < before.length; c++) if (outcome[c] === 0) n += before[c] as number
-    for (let r = k * combos.block; r < end; r++) if (outcome[combos.ofRow[r] as number] === 0) n++
-    return n
-  })
-  return { total, values: valuesOf(f, outcome, combos.rows), postedWithin, battery80 }
+    choice.n = n + passingBetween(f, outcome, k * combos.block, end)
+  }
+  choice.end = end
+  return choice.n
+}
+
+/** The rows from `from` up to `to` whose combination passes every filter. */
+function passingBetween(f: ListingFacts, outcome: Uint8Array, from: number, to: number): number {
+  const { ofRow } = f.combos
+  let n = 0
+  for (let r = from; r < to; r++) if (outcome[ofRow[r] as number] === 0) n++
+  return n
 }
 
 /**
@@ -429,6 +518,8 @@ function countFacts(
     }
   }
   rows ??= everyRow(f)
+  // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
+  const some = count * 4 < f.combos.size ? ([] as number[]) : undefined
   // The posting-date choices by segment: segment i holds the listings posted within choice i but not choice i - 1
   // (the last, those in none); a choice's count is the sum of its segment and the ones before. Rows read in row
   // order (newest first) go through the segments in turn, each ending at the first row older than its choice's start.
@@ -453,7 +544,10 @@ function countFacts(
     const batteryFails = battery < minBattery
     if (o !== 0) {
       // Fails one facet's filter: counts for that facet alone, when it passes everything else.
-      if (!postedFails && !batteryFails) counted[c] = (counted[c] as number) + 1
+      if (!postedFails && !batteryFails) {
+        if (some && counted[c] === 0) some.push(c)
+        counted[c] = (counted[c] as number) + 1
+      }
       continue
     }
     if (!batteryFails) {
@@ -469,6 +563,7 @@ function countFacts(
     }
     if (!postedFails && battery >= BATTERY_FACET_PCT) battery80++
     if (postedFails || batteryFails) continue
+    if (some && counted[c] === 0) some.push(c)
     counted[c] = (counted[c] as number) + 1
     total++
     if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
@@ -479,7 +574,7 @@ function countFacts(
     within += bySegment[i] as number
     postedWithin.push(within)
   }
-  return { facets: { total, values: valuesOf(f, outcome, counted), postedWithin, battery80 } }
+  return { facets: { total, values: valuesOf(f, outcome, counted, some), postedWithin, battery80 } }
 }
 
 /**
