@@ -31,7 +31,7 @@ async function main() {
     app.log.child({ module: 'search' }),
     config.searchFeedPollMs,
     database.listen,
-    databaseUrl ? () => readFactsApart(databaseUrl) : undefined,
+    databaseUrl ? (signal) => readFactsApart(databaseUrl, { signal }) : undefined,
   )
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.

@@ -43,6 +43,15 @@ describe.runIf(postgres)('the copy of the listings read on a worker thread', () 
     expect(apart.size).toBeGreaterThan(2_000)
     expect(apart).toEqual(here)
     // A read past its deadline is stopped and says so (the instance then reads on its own thread).
-    await expect(readFactsApart(opened.url as string, 1)).rejects.toThrow(/worker thread took over/)
+    await expect(readFactsApart(opened.url as string, { timeoutMs: 1 })).rejects.toThrow(
+      /worker thread took over/,
+    )
+    // A read stopped with the instance ends at once, with the reason it was stopped for.
+    const stop = new AbortController()
+    const reading = readFactsApart(opened.url as string, { signal: stop.signal })
+    const started = Date.now()
+    stop.abort(new Error('the instance stops'))
+    await expect(reading).rejects.toThrow('the instance stops')
+    expect(Date.now() - started).toBeLessThan(1_000)
   })
 })

@@ -9,8 +9,15 @@ const READ_TIMEOUT_MS = 120_000
  * the instance goes on answering while the copy is built, and only receives it (about 0.1 s at 1,000,000 listings).
  * The worker runs the project's TypeScript as the server does, through tsx.
  */
-export function readFactsApart(url: string, timeoutMs = READ_TIMEOUT_MS): Promise<ListingFacts> {
+export function readFactsApart(
+  url: string,
+  { timeoutMs = READ_TIMEOUT_MS, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<ListingFacts> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason)
+      return
+    }
     const worker = new Worker(new URL('./facts-worker.ts', import.meta.url), {
       workerData: { url },
       execArgv: ['--import', 'tsx'],
@@ -24,6 +31,14 @@ export function readFactsApart(url: string, timeoutMs = READ_TIMEOUT_MS): Promis
       void worker.terminate()
     }, timeoutMs)
     deadline.unref()
+    // The instance stopping (keepListingsCurrent's stop): the read stops with it rather than keep it running.
+    const onAbort = () => {
+      clearTimeout(deadline)
+      reject(signal?.reason)
+      void worker.terminate()
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+    worker.once('exit', () => signal?.removeEventListener('abort', onAbort))
     worker.once('message', (message: { facts: ListingFacts }) => {
       received = true
       clearTimeout(deadline)

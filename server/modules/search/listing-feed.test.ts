@@ -358,6 +358,37 @@ describe('an instance reading its copy apart', () => {
   })
 })
 
+describe('an instance stopping while it reads its copy apart', () => {
+  it('stops the read, reads nothing on its own thread, and logs no failure', async () => {
+    const { database, drop } = await openTestDatabase()
+    const errors: string[] = []
+    let reading: AbortSignal | undefined
+    const feed = keepListingsCurrent(
+      database.db,
+      { error: (_obj, msg) => errors.push(msg) },
+      10,
+      undefined,
+      (signal) => {
+        reading = signal
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        )
+      },
+    )
+    try {
+      await vi.waitFor(() => expect(reading).toBeDefined())
+      feed.stop()
+      expect(reading?.aborted).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(factsStatus(database.db)).toBeNull()
+      expect(errors).toEqual([])
+    } finally {
+      await database.close()
+      await drop()
+    }
+  })
+})
+
 describe('an instance told of each commit', () => {
   it('applies a change as it commits (the database notifies it), long before its next poll', async () => {
     const { database, drop } = await openTestDatabase()

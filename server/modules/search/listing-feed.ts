@@ -37,11 +37,16 @@ type State = {
   /** Set by keepListingsCurrent: the instance is not ready until its first view. */
   kept?: { stop: () => void; log: Logger }
   /** How the copy is read whole (keepListingsCurrent's `readCopy`): on this thread when absent. */
-  readCopy?: () => Promise<ListingFacts>
+  readCopy?: ReadCopy
+  /** Stops the whole read under way apart, when the instance stops. */
+  stopRead?: AbortController
   /** Whether the view's base was read apart: then a rebase costs the requests nothing and comes sooner. */
   readApart?: boolean
 }
 const states = new WeakMap<Db, State>()
+
+/** Reads the copy whole elsewhere (a worker thread); stops when `signal` aborts, rejecting with its reason. */
+export type ReadCopy = (signal: AbortSignal) => Promise<ListingFacts>
 
 function stateOf(db: Db): State {
   let s = states.get(db)
@@ -71,12 +76,16 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   const s = stateOf(db)
   if (s.loading) return s.loading
   const started = Date.now()
+  const stopRead = new AbortController()
   s.loading = (async () => {
     // Read apart (a worker thread) when the instance can; if that fails, on this thread, and the failure is logged.
     const apart = s.readCopy
     let readApart = apart !== undefined
+    if (apart) s.stopRead = stopRead
     const base = await (apart
-      ? apart().catch((err) => {
+      ? apart(stopRead.signal).catch((err) => {
+          // Stopped with the instance: nothing to read any more.
+          if (stopRead.signal.aborted) throw err
           logFailure(
             s,
             err,
@@ -113,6 +122,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
     return base
   })().finally(() => {
     s.loading = undefined
+    if (s.stopRead === stopRead) s.stopRead = undefined
   })
   return s.loading
 }
@@ -251,6 +261,8 @@ function logFailure(
   err: unknown,
   message = 'Search could not bring its copy of the listings up to date; trying again',
 ) {
+  // A read stopped because the instance stops is no failure.
+  if (err instanceof StoppedError) return
   const log = s.kept?.log
   if (log) log.error({ err }, message)
   else console.error(`${message}:`, err)
@@ -279,6 +291,14 @@ export function searchReady(db: Db): boolean {
   return !s?.kept || s.view !== undefined
 }
 
+/** Why a whole read apart ended early: the instance keeping the copy current stopped. */
+export class StoppedError extends Error {
+  constructor() {
+    super('Search stopped keeping its copy of the listings current')
+    this.name = 'StoppedError'
+  }
+}
+
 /** Subscribes to a database channel (Database.listen): each commit that moves the listings' version on says so. */
 export type Listen = (
   channel: string,
@@ -299,7 +319,7 @@ export function keepListingsCurrent(
   log: Logger,
   pollMs = 25,
   listen?: Listen,
-  readCopy?: () => Promise<ListingFacts>,
+  readCopy?: ReadCopy,
 ): { stop: () => void } {
   const s = stateOf(db)
   s.readCopy = readCopy
@@ -330,6 +350,7 @@ export function keepListingsCurrent(
       await catchUp(db)
       failures = 0
     } catch (err) {
+      if (stopped) return
       failures++
       log.error({ err, failures }, 'Search could not bring its copy of the listings up to date; trying again')
     }
@@ -339,6 +360,7 @@ export function keepListingsCurrent(
     stopped = true
     if (timer) clearTimeout(timer)
     unlisten?.()
+    s.stopRead?.abort(new StoppedError())
     s.kept = undefined
     s.readCopy = undefined
   }
