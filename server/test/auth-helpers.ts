@@ -278,6 +278,11 @@ export async function lastAuditId(db: Db): Promise<number> {
   return row?.id ?? 0
 }
 
+/** Every audit event after event `id`, whoever did it (none too), with all its columns, oldest first. */
+export async function auditEventsSince(db: Db, id: number) {
+  return db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(auditEvents.id)
+}
+
 /** The audit events of `userId`'s doing after event `id`, oldest first. */
 export async function auditRowsSince(db: Db, id: number, userId: string) {
   return db

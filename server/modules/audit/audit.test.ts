@@ -7,9 +7,11 @@ import { auditEvents } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { serialKey } from '#server/modules/listing-reviews/listing-reviews.service'
 import {
+  auditEventsSince,
   buildIdentities,
   type Fixtures,
   injectAs,
+  lastAuditId,
   originOf,
   postSignIn,
   type SignedIn,
@@ -178,17 +180,6 @@ async function auditedRoutes(): Promise<Map<string, string | undefined>> {
   return found
 }
 
-async function rowsAfter(id: number) {
-  return t.db.select().from(auditEvents).where(sql`${auditEvents.id} > ${id}`).orderBy(auditEvents.id)
-}
-
-async function lastId(): Promise<number> {
-  const [row] = await t.db
-    .select({ id: sql<number>`coalesce(max(${auditEvents.id}), 0)::int` })
-    .from(auditEvents)
-  return row?.id ?? 0
-}
-
 describe('the audit table', () => {
   it('refuses UPDATE, DELETE and TRUNCATE, whoever asks', async () => {
     await t.db.insert(auditEvents).values({ kind: 'sign_in', result: 'success', detail: 'kept' })
@@ -221,11 +212,11 @@ describe('every admin route writes an audit row', () => {
       const make = SUCCESSFUL_CALLS[route]
       if (!make) continue
       const { url, body, target } = await make()
-      const before = await lastId()
+      const before = await lastAuditId(t.db)
       const method = route.split(' ')[0] as 'PUT' | 'DELETE' | 'POST'
       const res = await call(f.admin, method, url, body)
       expect([200, 201], `${route}: ${res.body}`).toContain(res.statusCode)
-      const rows = (await rowsAfter(before)).filter((r) => r.kind === kind)
+      const rows = (await auditEventsSince(t.db, before)).filter((r) => r.kind === kind)
       expect(rows, route).toHaveLength(1)
       expect(rows[0], route).toMatchObject({ actorId: f.admin.id, target, result: 'success', detail: null })
       expect(rows[0]?.ip, route).toBeTruthy()
@@ -234,22 +225,22 @@ describe('every admin route writes an audit row', () => {
 
   it('writes a denied row when someone without the right tries one', async () => {
     for (const [route, kind] of await auditedRoutes()) {
-      const before = await lastId()
+      const before = await lastAuditId(t.db)
       const url = route.split(' ')[1]?.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000') ?? ''
       const method = route.split(' ')[0] as 'PUT' | 'DELETE' | 'POST'
       const res = await call(f.buyer, method, url)
       if (route === 'DELETE /api/products/{id}') expect(res.statusCode).toBe(403)
       else expect(res.statusCode, route).toBe(403)
-      const rows = (await rowsAfter(before)).filter((r) => r.kind === kind)
+      const rows = (await auditEventsSince(t.db, before)).filter((r) => r.kind === kind)
       expect(rows, route).toMatchObject([{ actorId: f.buyer.id, result: 'denied' }])
     }
   })
 
   it('writes a failure row, and nothing of the change, when the action is refused', async () => {
-    const before = await lastId()
+    const before = await lastAuditId(t.db)
     const res = await call(f.admin, 'DELETE', `/api/buyers/${f.admin.id}`)
     expect(res.statusCode).toBe(403)
-    const rows = await rowsAfter(before)
+    const rows = await auditEventsSince(t.db, before)
     expect(rows).toMatchObject([
       {
         kind: 'user.delete',
@@ -269,7 +260,7 @@ describe('security events', () => {
   })
 
   it('records sign-in failed and succeeded, password change and sign-out, with address and browser', async () => {
-    const before = await lastId()
+    const before = await lastAuditId(t.db)
     const headers = { 'user-agent': 'AuditTest/1.0', 'x-forwarded-for': '203.0.113.7' }
     expect(
       (await postSignIn(t.app, { email: person.user.email, password: 'wrong-password-1' }, headers))
@@ -291,7 +282,7 @@ describe('security events', () => {
       url: '/api/auth/sign-out',
       headers: { cookie: newCookie, origin: originOf(t.app), ...headers },
     })
-    const rows = await rowsAfter(before)
+    const rows = await auditEventsSince(t.db, before)
     expect(rows.map((r) => [r.kind, r.result, r.actorId])).toEqual([
       ['sign_in', 'failure', person.user.id],
       ['sign_in', 'success', person.user.id],
@@ -307,9 +298,9 @@ describe('security events', () => {
   })
 
   it('records a sign-in for an address nobody has, without the address', async () => {
-    const before = await lastId()
+    const before = await lastAuditId(t.db)
     await postSignIn(t.app, { email: 'nobody-here@example.test', password: 'guess-guess-1' })
-    const rows = await rowsAfter(before)
+    const rows = await auditEventsSince(t.db, before)
     expect(rows).toMatchObject([{ kind: 'sign_in', result: 'failure', actorId: null }])
     expect(JSON.stringify(rows)).not.toContain('nobody-here')
   })
