@@ -265,7 +265,13 @@ describe('totals and facets from the listings’ facts', () => {
                 id: string
               })
             : undefined
-          const ids = factsPage(facts, q, sort, { pageSize: 12, offset: 0 }, decoded, Date.now())
+          const ids = factsPage(facts, {
+            query: q,
+            sort,
+            paging: { pageSize: 12, offset: 0 },
+            cursor: decoded,
+            nowMs: Date.now(),
+          })
           expect(ids?.slice(0, 12), `${qs} page ${pages}`).toEqual(fromSql.items.map((p) => p._id))
           expect(await searchProducts(t.db, q), `${qs} page ${pages}`).toEqual(fromSql)
           cursor = fromSql.next_cursor ?? undefined
@@ -296,7 +302,13 @@ describe('totals and facets from the listings’ facts', () => {
     const fromSql = await searchProducts(t.db, next, { facts: false })
     const decoded = JSON.parse(Buffer.from(first.next_cursor as string, 'base64url').toString())
     expect(
-      factsPage(facts, next, 'newest', { pageSize: 10, offset: 0 }, decoded, Date.now())?.slice(0, 10),
+      factsPage(facts, {
+        query: next,
+        sort: 'newest',
+        paging: { pageSize: 10, offset: 0 },
+        cursor: decoded,
+        nowMs: Date.now(),
+      })?.slice(0, 10),
     ).toEqual(fromSql.items.map((p) => p._id))
     expect(await searchProducts(t.db, next)).toEqual(fromSql)
     expect(fromSql.items.map((p) => p._id)).not.toContain(last)

@@ -678,16 +678,24 @@ export type FactsSort = 'newest' | 'price_asc' | 'price_desc' | 'relevance'
  * its rows are then one read by id. Best match (`relevance`, with text) orders the matches by tier, then newest.
  * Undefined when the copy cannot say: it is not in posting order, or the cursor's key is not one the database wrote.
  */
-export function factsPage(
-  f: ListingFacts,
-  q: SearchQuery,
-  sort: FactsSort,
-  paging: { pageSize: number; offset: number },
-  cursor: { k: (string | number)[]; id: string } | undefined,
-  nowMs: number,
-  text?: TextRows,
-): string[] | undefined {
-  return pageHits(f, q, sort, paging, cursor, nowMs, text)?.map((h) => idAt(f, h.r))
+export function factsPage(f: ListingFacts, ask: Omit<PageAsk, 'dead' | 'deadCount'>): string[] | undefined {
+  return pageHits(f, ask)?.map((h) => idAt(f, h.r))
+}
+
+/**
+ * What a page of a search asks of a copy: the search (`query`) in the sort's order, the page (`paging`, or the
+ * listing a cursor follows), the clock "posted within" counts back from, the text's matches in this copy (with
+ * text), and the rows to skip (`dead`: listings changed since the copy was read, `deadCount` of them).
+ */
+export type PageAsk = {
+  query: SearchQuery
+  sort: FactsSort
+  paging: { pageSize: number; offset: number }
+  cursor?: { k: (string | number)[]; id: string } | undefined
+  nowMs: number
+  text?: TextRows | undefined
+  dead?: Uint8Array | undefined
+  deadCount?: number
 }
 
 /** A row of a page, with its best-match tier (0 unless the sort is best match). */
@@ -698,21 +706,12 @@ type Hit = { r: number; tier: number }
  * by page number are found once per search and kept (keptHits), so the next page, or the same search again, reads no
  * listing.
  */
-function pageHits(
-  f: ListingFacts,
-  q: SearchQuery,
-  sort: FactsSort,
-  paging: { pageSize: number; offset: number },
-  cursor: { k: (string | number)[]; id: string } | undefined,
-  nowMs: number,
-  text?: TextRows,
-  dead?: Uint8Array,
-  deadCount = 0,
-): Hit[] | undefined {
+function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
+  const { query: q, sort, paging, cursor, text, dead, deadCount = 0 } = ask
   // A cursor starts where its listing is, a date filter moves with the clock, a small copy (a view's delta) changes
   // at every change: found afresh.
   if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM || !f.newestFirst)
-    return walkHits(f, q, sort, paging, cursor, nowMs, text, dead)
+    return walkHits(f, ask)
   const wanted = paging.offset + paging.pageSize + 1
   const key = `${sort}|${text?.key ?? ''}|${filtersKey(q)}`
   let kept = hitsIn.get(f, key, () => ({
@@ -725,7 +724,13 @@ function pageHits(
     // Found again for at least twice as many listings as last time (and as the changed rows in the way), so a
     // search paged through is walked a few times, not once per page.
     const reach = Math.max(64, 2 * kept.rows.length, 2 * wanted + deadCount)
-    const hits = walkHits(f, q, sort, { offset: 0, pageSize: reach - 1 }, undefined, nowMs, text)
+    // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
+    const hits = walkHits(f, {
+      ...ask,
+      paging: { offset: 0, pageSize: reach - 1 },
+      cursor: undefined,
+      dead: undefined,
+    })
     if (!hits) return undefined
     kept = {
       rows: Int32Array.from(hits, (h) => h.r),
@@ -761,20 +766,12 @@ function keptPage(
 }
 
 /** pageHits, found by reading the copy. */
-function walkHits(
-  f: ListingFacts,
-  q: SearchQuery,
-  sort: FactsSort,
-  paging: { pageSize: number; offset: number },
-  cursor: { k: (string | number)[]; id: string } | undefined,
-  nowMs: number,
-  text?: TextRows,
-  dead?: Uint8Array,
-): Hit[] | undefined {
+function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
+  const { query: q, sort, paging, cursor, nowMs, text, dead } = ask
   if (!f.newestFirst) return undefined
   // Filters no combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
   if (noneCombines(f, q)) return []
-  if (sort === 'relevance') return text ? relevancePage(f, q, paging, cursor, nowMs, text, dead) : undefined
+  if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
   const byPrice = sort !== 'newest'
   // Newest first walks the text's matches alone (in row order), or without text the rows of its narrowest facet
   // filter's choices (a brand's listings, not every listing); by price, every row, skipping the others.
@@ -952,15 +949,8 @@ function noneCombines(f: ListingFacts, q: SearchQuery): boolean {
  * first, ties by id, as in SQL); a cursor's listing is found by its tier, time and id. The matches are read in row
  * order and stop as soon as the page is filled from the best tier left (`top`): nothing can come before those.
  */
-function relevancePage(
-  f: ListingFacts,
-  q: SearchQuery,
-  paging: { pageSize: number; offset: number },
-  cursor: { k: (string | number)[]; id: string } | undefined,
-  nowMs: number,
-  text: TextRows,
-  dead?: Uint8Array,
-): Hit[] | undefined {
+function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | undefined {
+  const { query: q, paging, cursor, nowMs, dead } = ask
   const after = cursor
     ? { tier: Number(cursor.k[0]), us: timestampMicros(cursor.k[1]), id: cursor.id.toLowerCase() }
     : undefined
@@ -1249,14 +1239,13 @@ export function viewPage(
 ): string[] | undefined {
   const { base, delta, dead } = view
   const baseText = textOf?.(base)
-  if (delta.size === 0) {
-    return pageHits(base, q, sort, paging, cursor, nowMs, baseText, dead, view.deadRows.length)?.map((h) =>
-      idAt(base, h.r),
-    )
-  }
+  const ask: PageAsk = { query: q, sort, paging, cursor, nowMs }
+  const skipDead = { dead, deadCount: view.deadRows.length }
+  if (delta.size === 0)
+    return pageHits(base, { ...ask, text: baseText, ...skipDead })?.map((h) => idAt(base, h.r))
   const upTo = { pageSize: paging.offset + paging.pageSize, offset: 0 }
-  const fromBase = pageHits(base, q, sort, upTo, cursor, nowMs, baseText, dead, view.deadRows.length)
-  const fromDelta = pageHits(delta, q, sort, upTo, cursor, nowMs, textOf?.(delta))
+  const fromBase = pageHits(base, { ...ask, paging: upTo, text: baseText, ...skipDead })
+  const fromDelta = pageHits(delta, { ...ask, paging: upTo, text: textOf?.(delta) })
   if (!fromBase || !fromDelta) return undefined
   type Entry = { f: ListingFacts; r: number; tier: number }
   const entries: Entry[] = [
