@@ -651,9 +651,21 @@ const NOT_FILTERS = new Set(['q', 'sort', 'facets', 'page', 'page_size', 'limit'
 
 /**
  * A search's filters as text, the same whatever order its choices came in: every field but the text, sort and
- * paging, so a filter added to the search is part of the key without a change here.
+ * paging, so a filter added to the search is part of the key without a change here. Made once per search: a request
+ * keys its page, counts and total by it, and a parsed search is never changed afterwards.
  */
 function filtersKey(q: SearchQuery): string {
+  let key = filtersKeyOf.get(q)
+  if (key === undefined) {
+    key = filtersText(q)
+    filtersKeyOf.set(q, key)
+  }
+  return key
+}
+
+const filtersKeyOf = new WeakMap<SearchQuery, string>()
+
+function filtersText(q: SearchQuery): string {
   return Object.entries(q)
     .filter(([name, value]) => !NOT_FILTERS.has(name) && value !== undefined)
     .map(([name, value]) => {
