@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { base32 } from '@better-auth/utils/base32'
-import { createOTP } from '@better-auth/utils/otp'
 import { expect, test } from '@playwright/test'
 import { DEMO_ACCOUNTS } from '#server/demo/accounts'
+import { authenticatorCode } from '#server/test/totp'
 import { saveScreenshots, signInWithForm, signUpByApi } from './helpers'
 
 // Two-step sign-in: turning it on in Security settings with the typed key, making new backup codes, then
@@ -11,12 +10,6 @@ import { saveScreenshots, signInWithForm, signUpByApi } from './helpers'
 // and on (the new backup codes form), at 1366 and 390 px wide.
 
 const PASSWORD = 'laptop-market-e2e-2'
-
-/** The code an authenticator app set up with this typed key shows now. */
-async function codeFor(typedKey: string): Promise<string> {
-  const secret = new TextDecoder().decode(base32.decode(typedKey.replace(/\s/g, '')))
-  return createOTP(secret, { digits: 6, period: 30 }).totp()
-}
 
 test('turn on two-step sign-in, then sign in with a code', async ({ page, baseURL }) => {
   const person = await signUpByApi(baseURL, { name: 'Two Step', emailPrefix: 'two-step', password: PASSWORD })
@@ -34,7 +27,7 @@ test('turn on two-step sign-in, then sign in with a code', async ({ page, baseUR
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible()
   const typedKey = (await page.getByTestId('totp-secret').textContent()) ?? ''
   await saveScreenshots(page, 'security')
-  await page.getByLabel('Code from the app').fill(await codeFor(typedKey))
+  await page.getByLabel('Code from the app').fill(await authenticatorCode(typedKey))
   await page.getByRole('button', { name: 'Turn on', exact: true }).click()
   await expect(page.getByText('Two-step sign-in is on')).toBeVisible()
   const backupCodes = page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem')
@@ -75,7 +68,7 @@ test('turn on two-step sign-in, then sign in with a code', async ({ page, baseUR
   await page.getByLabel('Code', { exact: true }).fill('000000')
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page.getByText(/invalid|not right/i)).toBeVisible()
-  await page.getByLabel('Code', { exact: true }).fill(await codeFor(typedKey))
+  await page.getByLabel('Code', { exact: true }).fill(await authenticatorCode(typedKey))
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page).toHaveURL(/\/dashboard\/security$/)
   await expect(page.getByRole('heading', { name: 'Where you are signed in' })).toBeVisible()

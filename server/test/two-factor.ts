@@ -1,22 +1,14 @@
 // Two-step sign-in in tests: the current code of an authenticator app set up from the enrolment's otpauth URI,
 // turning it on, and signing in with a code.
-import { base32 } from '@better-auth/utils/base32'
-import { createOTP } from '@better-auth/utils/otp'
 import type { AppInstance } from '#server/app'
 import { mergeCookies, postAuth, postSignIn, TEST_PASSWORD } from './auth-helpers'
+import { authenticatorCode } from './totp'
 
-/** The authenticator's secret as the auth library keeps it, from the otpauth:// URI it handed out. */
-export function secretOf(totpURI: string): string {
-  const encoded = new URL(totpURI).searchParams.get('secret')
-  if (!encoded) throw new Error(`no secret in ${totpURI}`)
-  return new TextDecoder().decode(base32.decode(encoded))
-}
-
-/** What an authenticator app shows now (or `offset` periods of 30 s away). */
+/** What an authenticator app set up from this otpauth:// URI shows now (or `offset` periods of 30 s away). */
 export async function currentCode(totpURI: string, offset = 0): Promise<string> {
-  const otp = createOTP(secretOf(totpURI), { digits: 6, period: 30 })
-  if (offset === 0) return otp.totp()
-  return otp.hotp(Math.floor(Date.now() / 30_000) + offset)
+  const key = new URL(totpURI).searchParams.get('secret')
+  if (!key) throw new Error(`no secret in ${totpURI}`)
+  return authenticatorCode(key, offset)
 }
 
 /**
