@@ -164,7 +164,7 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   const postedMs = postedUs.map((us) => us / 1000)
   const priceCents = Int32Array.from(numbers('price'))
   const ids = text('ids')
-  // An aggregate reads a sorted subquery in its order; checked, as postedWithinCounts relies on it.
+  // An aggregate reads a sorted subquery in its order; checked, as the posting-date counts rely on it.
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
@@ -264,16 +264,6 @@ const ID_LENGTH = 36
 
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
 export const idAt = (f: ListingFacts, r: number) => f.ids.slice(r * ID_LENGTH, (r + 1) * ID_LENGTH)
-
-function passesBase(f: ListingFacts, b: Bounds, r: number): boolean {
-  const price = f.priceCents[r] as number
-  return (
-    price >= b.minPrice &&
-    price <= b.maxPrice &&
-    (f.ram[r] as number) >= b.minRam &&
-    (f.storage[r] as number) >= b.minStorage
-  )
-}
 
 const POSTED = COUNT_FACETS.length
 
@@ -1107,32 +1097,6 @@ function everyRow(f: ListingFacts): Int32Array {
     allRows.set(f, all)
   }
   return all
-}
-
-/**
- * The posting-date choices alone (the rest summed from listing_counts): the listings passing every filter but the
- * date's, counted per choice, newest first until past the longest choice.
- */
-export function postedWithinCounts(f: ListingFacts, q: SearchQuery, nowMs: number): number[] {
-  // Without a date filter, the choices of the search's kept counts (counted once per copy, bisected per request).
-  if (q.posted_within === undefined && f.newestFirst) return factsFacets(f, q, nowMs).postedWithin
-  const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
-  const oldest = Math.min(...since)
-  const filters = facetFilters(f, countQueryOf(q))
-  const bounds = boundsOf(q)
-  const posted = new Array<number>(since.length).fill(0)
-  rows: for (let r = 0; r < f.size; r++) {
-    const postedMs = f.postedMs[r] as number
-    if (postedMs < oldest) {
-      if (f.newestFirst) break
-      continue
-    }
-    if (!passesBase(f, bounds, r) || (f.battery[r] as number) < bounds.minBattery) continue
-    for (const filter of filters) if (filter.allowed[filter.index[r] as number] === 0) continue rows
-    for (let i = 0; i < since.length; i++)
-      if (postedMs >= (since[i] as number)) posted[i] = (posted[i] as number) + 1
-  }
-  return posted
 }
 
 // ---------------------------------------------------------------------------------------------
