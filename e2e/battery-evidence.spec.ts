@@ -1,15 +1,9 @@
 import { expect, type Page, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
-import { expectNoSeriousAxeViolations, mainHeading, productCards } from './helpers'
+import { expectNoSeriousAxeViolations, mainHeading, productCards, saveScreenshots } from './helpers'
 
 // Battery evidence: a seller reports health and cycles (the form explains where to read them, and refuses a
 // reading that contradicts the grade); buyers see it on the card and the listing and filter by it.
-
-const SHOTS = process.env.E2E_SCREENSHOTS_DIR
-
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
-}
 
 async function signUpSeller(page: Page) {
   const email = `battery-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
@@ -59,7 +53,7 @@ test('a seller reports the battery, which must agree with the grade, and buyers 
     page.getByText('Excellent needs battery health of at least 85%', { exact: false }),
   ).toBeVisible()
   await page.getByLabel('Battery health (%)').scrollIntoViewIfNeeded()
-  await shot(page, 'add-product-battery')
+  await saveScreenshots(page, 'add-product-battery', { asIs: true })
 
   await page.getByLabel('Battery health (%)').fill('91')
   await page.getByRole('button', { name: 'Add Product' }).click()
@@ -73,7 +67,7 @@ test('a seller reports the battery, which must agree with the grade, and buyers 
   await expect(page).toHaveURL(/min_battery_pct=80/)
   const card = productCards(page).filter({ hasText: name })
   await expect(card.getByText('Battery 91%')).toBeVisible()
-  await shot(page, 'productcard-battery-filter')
+  await saveScreenshots(page, 'productcard-battery-filter', { asIs: true })
 
   await card.getByRole('link', { name }).click()
   await expect(mainHeading(page, name)).toBeVisible()
@@ -82,7 +76,7 @@ test('a seller reports the battery, which must agree with the grade, and buyers 
     'Battery 91% — as typed by the seller, not checked',
   )
   await expectNoSeriousAxeViolations(page)
-  await shot(page, 'listing-battery')
+  await saveScreenshots(page, 'listing-battery', { asIs: true })
 
   // A listing without a reading says so.
   await page.goto('/productcard?sort=newest')

@@ -1,21 +1,10 @@
-import {
-  type APIRequestContext,
-  expect,
-  type Page,
-  request as playwrightRequest,
-  test,
-} from '@playwright/test'
+import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
-import { emailTo, expectNoSeriousAxeViolations, mainHeading, productCards } from './helpers'
+import { emailTo, expectNoSeriousAxeViolations, mainHeading, productCards, saveScreenshots } from './helpers'
 
 // A buyer keeps a laptop and a search; a seller lists a new laptop that matches; the buyer gets it by email (the
 // e2e server saves each email as an .eml file), finds it marked New from Saved searches, and unsubscribes from
 // that alert through the email's link without signing in.
-
-const SHOTS = process.env.E2E_SCREENSHOTS_DIR
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
-}
 
 const PASSWORD = 'laptop-market-e2e-1'
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
@@ -82,7 +71,7 @@ test('a buyer saves a laptop and a search, hears of a new match by email, sees i
   await expect(mainHeading(page, 'Favourites')).toBeVisible()
   await expect(page.getByTestId('favourite')).toHaveCount(1)
   await expect(page.getByTestId('favourite')).toContainText(`${model} 14 Alpha`)
-  await shot(page, 'favourites')
+  await saveScreenshots(page, 'favourites', { asIs: true })
   await expectNoSeriousAxeViolations(page)
 
   // A new matching laptop is listed: the matcher job emails the buyer.
@@ -101,7 +90,7 @@ test('a buyer saves a laptop and a search, hears of a new match by email, sees i
   const saved = page.getByTestId('saved-search')
   await expect(saved).toHaveCount(1)
   await expect(saved).toContainText('1 new')
-  await shot(page, 'saved-searches')
+  await saveScreenshots(page, 'saved-searches', { asIs: true })
   await expectNoSeriousAxeViolations(page)
   await saved.getByRole('link', { name: `“${model.toLowerCase()}”` }).click()
   await expect(page.getByTestId('new-since')).toBeVisible()
@@ -109,7 +98,7 @@ test('a buyer saves a laptop and a search, hears of a new match by email, sees i
   const alpha = productCards(page).filter({ hasText: `${model} 14 Alpha` })
   await expect(beta.getByText('New', { exact: true })).toBeVisible()
   await expect(alpha.getByText('New', { exact: true })).toHaveCount(0)
-  await shot(page, 'saved-search-opened')
+  await saveScreenshots(page, 'saved-search-opened', { asIs: true })
 
   // The email's link, opened where nobody is signed in: it asks first, then turns that alert off.
   const link = mail.text?.match(/https?:\/\/\S+\/unsubscribe\/\S+/)?.[0]
@@ -121,7 +110,7 @@ test('a buyer saves a laptop and a search, hears of a new match by email, sees i
   await expect(
     visitorPage.getByText(`Emails about new laptops matching your saved search: “${model.toLowerCase()}”`),
   ).toBeVisible()
-  await shot(visitorPage, 'unsubscribe')
+  await saveScreenshots(visitorPage, 'unsubscribe', { asIs: true })
   await visitorPage.getByRole('button', { name: 'Unsubscribe' }).click()
   await expect(visitorPage.getByText('You are unsubscribed')).toBeVisible()
   await visitor.close()

@@ -1,11 +1,10 @@
-import path from 'node:path'
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
 import { DELETE_BLOCKED } from '#contract/bookings'
 import type { Brand } from '#contract/brands'
 import { priceVerdict } from '#contract/price-verdict'
 import type { Product } from '#contract/products'
 import { DEMO_ACCOUNTS } from '#server/demo/accounts'
-import { signInByApi } from './helpers'
+import { saveScreenshots, signInByApi } from './helpers'
 
 // What a careful first user hit, seen in the browser on the demo data: a paid sale's listing cannot be
 // deleted but its sale can be cancelled; the seller's own listing says so instead of Book Now; a visitor
@@ -16,23 +15,12 @@ import { signInByApi } from './helpers'
 const demo = (role: 'admin' | 'buyer' | 'seller') =>
   DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number]
 
-/** Where the pages are saved (`E2E_SCREENSHOTS_DIR=docs/screenshots` refreshes the committed ones); unset, none are. */
-const SHOTS = process.env.E2E_SCREENSHOTS_DIR
-
-async function save(page: Page, file: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, file) })
-}
-
-/** The window at both widths, saved as `<name>-1366.png` and `<name>-390.png`, with `focus` scrolled into view. */
+/**
+ * The window at both widths (saved in E2E_SCREENSHOTS_DIR: `E2E_SCREENSHOTS_DIR=docs/screenshots` refreshes the
+ * committed ones), with `focus` scrolled into view.
+ */
 async function shoot(page: Page, name: string, focus?: Locator) {
-  if (!SHOTS) return
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await page.waitForTimeout(150)
-    if (focus) await focus.evaluate((el) => el.scrollIntoView({ block: 'center' }))
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`) })
-  }
-  await page.setViewportSize({ width: 1366, height: 900 })
+  await saveScreenshots(page, name, { part: 'viewport', scroll: focus, settle: 150 })
 }
 
 async function signedIn(browser: Browser, role: 'admin' | 'buyer' | 'seller') {
@@ -133,18 +121,18 @@ test('a card shows its keyboard focus ring whole, and the price tooltip under th
   await page.keyboard.press('Tab')
   await page.keyboard.press('Shift+Tab')
   await card.scrollIntoViewIfNeeded()
-  await save(page, 'card-focus-1366.png')
+  await saveScreenshots(page, 'card-focus-1366', { part: 'viewport', asIs: true })
   await badge.focus()
   const tooltip = page.locator(`[id="${await badge.getAttribute('aria-describedby')}"]`)
   await expect(tooltip).toBeVisible()
   const [tip, price] = [await tooltip.boundingBox(), await badge.boundingBox()]
   expect(tip && price && tip.y >= price.y + price.height).toBe(true)
-  await save(page, 'card-price-tooltip-1366.png')
+  await saveScreenshots(page, 'card-price-tooltip-1366', { part: 'viewport', asIs: true })
   await page.setViewportSize({ width: 390, height: 844 })
   await badge.scrollIntoViewIfNeeded()
   await badge.focus()
   await expect(tooltip).toBeVisible()
-  await save(page, 'card-price-tooltip-390.png')
+  await saveScreenshots(page, 'card-price-tooltip-390', { part: 'viewport', asIs: true })
 })
 
 test('the listing form warns when the description names another battery figure', async ({ browser }) => {

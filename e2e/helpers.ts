@@ -54,17 +54,37 @@ export async function signInWithForm(page: Page, account: { email: string; passw
 }
 
 /**
- * With E2E_SCREENSHOTS_DIR set, the whole page saved there at 1366 and 390 px wide, as `<name>-1366.png` and
- * `<name>-390.png` (the viewport is 1280 px wide again afterwards); without it, nothing.
+ * With E2E_SCREENSHOTS_DIR set, the page saved there at 1366 and 390 px wide, as `<name>-1366.png` and
+ * `<name>-390.png` (the viewport is its own size again afterwards); without it, nothing. Saved is the whole page,
+ * or with `part` only what the window shows (`'viewport'`: a dialog over the page, which a whole-page capture
+ * would close) or one element. At each width the page is first scrolled (`scroll`: to the top, or an element
+ * into the middle of the window), then left `settle` ms to lay itself out. With `asIs`, one screenshot of the
+ * page as it is now instead, `<name>.png`.
  */
-export async function saveScreenshots(page: Page, name: string) {
+export async function saveScreenshots(
+  page: Page,
+  name: string,
+  options: { part?: 'viewport' | Locator; scroll?: 'top' | Locator; settle?: number; asIs?: boolean } = {},
+) {
   const dir = process.env.E2E_SCREENSHOTS_DIR
   if (!dir) return
+  const { part, scroll, settle = 0 } = options
+  const save = async (file: string) => {
+    if (scroll === 'top') await page.evaluate(() => window.scrollTo(0, 0))
+    else if (scroll) await scroll.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+    if (settle) await page.waitForTimeout(settle)
+    const filePath = path.join(dir, file)
+    if (part === 'viewport') await page.screenshot({ path: filePath })
+    else if (part) await part.screenshot({ path: filePath })
+    else await page.screenshot({ path: filePath, fullPage: true })
+  }
+  if (options.asIs) return save(`${name}.png`)
+  const size = page.viewportSize() ?? { width: 1280, height: 800 }
   for (const width of [1366, 390]) {
     await page.setViewportSize({ width, height: width > 500 ? 900 : 844 })
-    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true })
+    await save(`${name}-${width}.png`)
   }
-  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.setViewportSize(size)
 }
 
 /** What the demo data holds right now, read from the API so no test depends on ids or order. */

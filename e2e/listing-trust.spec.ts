@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { type APIRequestContext, expect, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
-import { expectNoSeriousAxeViolations } from './helpers'
+import { expectNoSeriousAxeViolations, saveScreenshots } from './helpers'
 
 // Laptop trust end to end: a new seller lists with the laptop's battery report and its serial number; the listing
 // waits for review (first listings are reviewed), an admin approves it from the queue; a buyer sees the battery read
@@ -14,7 +14,6 @@ import { expectNoSeriousAxeViolations } from './helpers'
 
 const PORT = Number(process.env.E2E_PORT ?? 4173) + 1000
 const BASE = `http://127.0.0.1:${PORT}`
-const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 const REPORT = path.join(
   import.meta.dirname,
   '..',
@@ -64,18 +63,6 @@ test.afterAll(async () => {
   server.kill('SIGTERM')
   await exited
 })
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return
-  for (const [width, height] of [
-    [1366, 900],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height })
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true })
-  }
-  await page.setViewportSize({ width: 1280, height: 800 })
-}
 
 async function signUp(request: APIRequestContext, role: 'buyer' | 'seller', name: string) {
   const email = `${role}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
@@ -150,7 +137,7 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
   await expect(item).toContainText('ends with X2A7')
   await expect(item).toContainText('87% (read from its report)')
   await expectNoSeriousAxeViolations(admin)
-  await shot(admin, 'listing-review-queue')
+  await saveScreenshots(admin, 'listing-review-queue')
   await item.getByRole('button', { name: `Approve ${name}` }).click()
   await expect(admin.getByText(`${name} is approved and in search`)).toBeVisible()
 
@@ -171,7 +158,7 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
   await expect(evidence).toContainText("Battery 87% — read from the laptop's report of 12 Nov")
   await expect(evidence).toContainText('212 charge cycles')
   await expectNoSeriousAxeViolations(buyer)
-  await shot(buyer, 'listing-verified-battery')
+  await saveScreenshots(buyer, 'listing-verified-battery')
 
   const booking = await buyerContext.request.post('/api/bookings', {
     data: { productId: product?._id, phoneNumber: '+1 555 020 3000', location: 'Portland, OR' },
@@ -214,7 +201,7 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
     for (const box of await dialog.getByRole('checkbox').all()) await box.check()
     await expect(confirm).toBeEnabled()
     // What the buyer sees: the dialog over the page (a full-page capture resizes the page, which closes it).
-    if (SHOTS) await buyer.screenshot({ path: `${SHOTS}/handover-checklist-${width}.png` })
+    await saveScreenshots(buyer, `handover-checklist-${width}`, { part: 'viewport', asIs: true })
     if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Cancel' }).click()
   }
   await row.getByRole('button', { name: /^Received, as described/ }).click()

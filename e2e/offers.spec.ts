@@ -1,10 +1,10 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
+import { type APIRequestContext, type Browser, expect, test } from '@playwright/test'
 import type { Booking } from '#contract/bookings'
 import type { Brand } from '#contract/brands'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import type { PriceGuide } from '#contract/price-guide'
 import type { Product } from '#contract/products'
-import { confirmEmail } from './helpers'
+import { confirmEmail, saveScreenshots } from './helpers'
 
 // Offers (docs/decisions/0038-offers.md): a buyer offers less than the asking price from the listing, the seller
 // sees the waiting offer in My Product and counters, the buyer accepts the counter and pays it, the sale completes
@@ -14,7 +14,6 @@ import { confirmEmail } from './helpers'
 const PASSWORD = 'laptop-market-e2e-1'
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 const CARD = { number: '4242 4242 4242 4242', expiry: EXPIRY, cvc: '123' }
-const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
@@ -82,16 +81,6 @@ async function sell(
   expect(paid.status(), await paid.text()).toBe(200)
 }
 
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return
-  const size = page.viewportSize() ?? { width: 1280, height: 800 }
-  await page.setViewportSize({ width: 1366, height: 900 })
-  await page.screenshot({ path: `${SHOTS}/${name}-1366.png`, fullPage: true })
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true })
-  await page.setViewportSize(size)
-}
-
 async function newSignedIn(browser: Browser, role: 'buyer' | 'seller', name: string) {
   const context = await browser.newContext()
   const person = await signUp(context.request, role, name)
@@ -117,7 +106,7 @@ test('a buyer offers, the seller counters, the buyer accepts and pays; the sale 
   const b = buyer.page
   await b.goto(`/products/${productId}`)
   await expect(b.getByRole('button', { name: /^Book Now/ })).toBeVisible()
-  await shoot(b, 'offer-listing')
+  await saveScreenshots(b, 'offer-listing')
   await b.getByRole('button', { name: /^Make an offer/ }).click()
   const dialog = b.getByRole('dialog', { name: `Make an offer for ${name}` })
   await dialog.getByLabel('Your offer ($)').fill('200')
@@ -136,7 +125,7 @@ test('a buyer offers, the seller counters, the buyer accepts and pays; the sale 
   await s.goto('/dashboard/myproduct')
   const row = s.getByTestId('my-product').filter({ hasText: name })
   await expect(row.getByTestId('offers-waiting')).toContainText('1 offer waits for your answer')
-  await shoot(s, 'offer-my-product')
+  await saveScreenshots(s, 'offer-my-product')
   await row.getByTestId('offers-waiting').click()
   await s
     .getByTestId('offer-row')
@@ -157,7 +146,7 @@ test('a buyer offers, the seller counters, the buyer accepts and pays; the sale 
   // The buyer accepts the counter and is sent to pay $390 while the laptop is held.
   await b.reload()
   await expect(b.getByTestId('offer-card').nth(1)).toContainText('Sam Seller countered with $390')
-  await shoot(b, 'offer-thread')
+  await saveScreenshots(b, 'offer-thread')
   await b.getByRole('button', { name: 'Accept $390' }).click()
   await expect(b.getByText('Please Pay $390')).toBeVisible()
   await b.getByLabel('Card number').fill(CARD.number)

@@ -1,10 +1,9 @@
-import path from 'node:path'
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import { feeCents } from '#contract/fees'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { formatMoney } from '#contract/money'
-import { confirmEmail, expectNoSeriousAxeViolations, mainHeading } from './helpers'
+import { confirmEmail, expectNoSeriousAxeViolations, mainHeading, saveScreenshots } from './helpers'
 
 // Money reaches the seller (docs/decisions/0035): a new seller sets up test payouts on Earnings and sees what
 // they will receive after the fee while typing a price; a buyer pays and confirms; the payout job (every 5 s
@@ -36,18 +35,7 @@ async function signUpByApi(request: APIRequestContext, role: 'buyer' | 'seller',
  * widths (the page scrolled to the top, so the sticky bar stays there).
  */
 async function shoot(page: Page, name: string, part?: Locator | 'viewport') {
-  const dir = process.env.E2E_SCREENSHOTS_DIR
-  if (!dir) return
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width > 1000 ? 900 : 844 })
-    await page.evaluate(() => window.scrollTo(0, 0))
-    await page.waitForTimeout(300)
-    const file = path.join(dir, `${name}-${width}.png`)
-    if (part === 'viewport') await page.screenshot({ path: file })
-    else if (part) await part.screenshot({ path: file })
-    else await page.screenshot({ path: file, fullPage: true })
-  }
-  await page.setViewportSize({ width: 1280, height: 800 })
+  await saveScreenshots(page, name, { part, scroll: 'top', settle: 300 })
 }
 
 test('a seller sets up test payouts, sells, the buyer confirms, the payout arrives; finance balances', async ({
