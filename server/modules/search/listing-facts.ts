@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
-import { rowsOf } from '#server/lib/paging'
+import { type CursorKey, type Paging, rowsOf } from '#server/lib/paging'
 import {
   COUNT_FACETS,
   type Column,
@@ -684,6 +684,12 @@ export function factsPage(f: ListingFacts, ask: Omit<PageAsk, 'dead' | 'deadCoun
   return pageHits(f, ask)?.map((h) => idAt(f, h.r))
 }
 
+/** Which of a search's hits a page is: `pageSize` of them after `offset` (one more is asked, to know there is more). */
+export type PageSpan = Pick<Paging, 'pageSize' | 'offset'>
+
+/** Where a page asked by cursor starts: after the listing `id` with the sort's keys `k`. */
+export type PageCursor = Pick<CursorKey, 'k' | 'id'>
+
 /**
  * What a page of a search asks of a copy: the search (`query`) in the sort's order, the page (`paging`, or the
  * listing a cursor follows), the clock "posted within" counts back from, the text's matches in this copy (with
@@ -692,8 +698,8 @@ export function factsPage(f: ListingFacts, ask: Omit<PageAsk, 'dead' | 'deadCoun
 export type PageAsk = {
   query: SearchQuery
   sort: FactsSort
-  paging: { pageSize: number; offset: number }
-  cursor?: { k: (string | number)[]; id: string } | undefined
+  paging: PageSpan
+  cursor?: PageCursor | undefined
   nowMs: number
   text?: TextRows | undefined
   dead?: Uint8Array | undefined
@@ -751,11 +757,7 @@ type KeptHits = { rows: Int32Array; tiers: Uint8Array; complete: boolean }
 const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(16 * 1024 * 1024, (k) => 5 * k.rows.length + 64)
 
 /** A page from kept hits, skipping dead rows; undefined when they do not reach the page's end and are not all. */
-function keptPage(
-  kept: KeptHits,
-  paging: { pageSize: number; offset: number },
-  dead: Uint8Array | undefined,
-): Hit[] | undefined {
+function keptPage(kept: KeptHits, paging: PageSpan, dead: Uint8Array | undefined): Hit[] | undefined {
   const hits: Hit[] = []
   let skip = paging.offset
   for (let i = 0; i < kept.rows.length && hits.length <= paging.pageSize; i++) {
@@ -1206,16 +1208,12 @@ export function viewTotal(
  */
 export function viewPage(
   view: FactsView,
-  q: SearchQuery,
-  sort: FactsSort,
-  paging: { pageSize: number; offset: number },
-  cursor: { k: (string | number)[]; id: string } | undefined,
-  nowMs: number,
+  ask: Omit<PageAsk, 'text' | 'dead' | 'deadCount'>,
   textOf?: TextOf,
 ): string[] | undefined {
   const { base, delta, dead } = view
+  const { sort, paging } = ask
   const baseText = textOf?.(base)
-  const ask: PageAsk = { query: q, sort, paging, cursor, nowMs }
   const skipDead = { dead, deadCount: view.deadRows.length }
   if (delta.size === 0)
     return pageHits(base, { ...ask, text: baseText, ...skipDead })?.map((h) => idAt(base, h.r))

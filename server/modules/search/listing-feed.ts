@@ -9,6 +9,8 @@ import {
   type FactsView,
   factsFromRows,
   type ListingFacts,
+  type PageCursor,
+  type PageSpan,
   readFacts,
   rowOf,
   type TextOf,
@@ -382,8 +384,8 @@ export async function readListingPage<R extends { id: string; countsVersion: str
     | {
         q: SearchQuery
         sort: FactsSort
-        paging: { pageSize: number; offset: number }
-        cursor: { k: (string | number)[]; id: string } | undefined
+        paging: PageSpan
+        cursor: PageCursor | undefined
         read: (ids: SQL) => Promise<R[]>
         /** With text: its matches in a part of a view, or undefined when that part cannot match it. */
         text?: TextOf
@@ -418,7 +420,7 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   let kept: Map<string, R> | undefined
   for (let attempt = 0; attempt < 3 && view; attempt++) {
     if (text && (!text(view.base) || !text(view.delta))) return undefined
-    const ids = viewPage(view, q, sort, paging, cursor, Date.now(), text)
+    const ids = viewPage(view, { query: q, sort, paging, cursor, nowMs: Date.now() }, text)
     if (!ids) return undefined
     const missing = kept ? ids.filter((id) => !kept?.has(id)) : ids
     // No match: the version alone says whether the view is current.

@@ -38,7 +38,14 @@ import {
   sumCounts,
 } from './counts-snapshot'
 import { copyAnswers, countsAnswer, facetConditions, plainConditions } from './filters'
-import { type FactsFacets, type FactsView, type ListingFacts, viewFacets, viewTotal } from './listing-facts'
+import {
+  type FactsFacets,
+  type FactsView,
+  type ListingFacts,
+  type PageSpan,
+  viewFacets,
+  viewTotal,
+} from './listing-facts'
 import { currentFacts, readListingPage } from './listing-feed'
 import { matchTextOnce, type TextRows } from './listing-text'
 import { isOnSale } from './on-sale'
@@ -332,7 +339,7 @@ function bestTierIds(
   where: SQL,
   text: TextMatch,
   cursor: CursorKey | undefined,
-  paging: { pageSize: number; offset: number },
+  paging: PageSpan,
 ): SQL | undefined {
   if (cursor && Number(cursor.k[0]) !== text.bestTier) return undefined
   const after = cursor
