@@ -6,8 +6,8 @@ import { products } from '#server/db/schema'
 import { limitOffset, listPaging, type PagedList } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products/products.queries'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
-import { viewTotal } from './listing-facts'
 import { readListingPage } from './listing-feed'
+import { viewTotal } from './listing-view'
 import { isOnSale } from './on-sale'
 
 /** A brand's available laptops, newest first, a page at a time. */

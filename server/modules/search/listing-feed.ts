@@ -6,17 +6,14 @@ import {
   FACT_COLUMNS,
   type FactRow,
   type FactsSort,
-  type FactsView,
   factsFromRows,
   type ListingFacts,
   type PageCursor,
   type PageSpan,
   readFacts,
   rowOf,
-  type TextOf,
-  viewPage,
-  wholeView,
 } from './listing-facts'
+import { type FactsView, type TextOf, viewPage, wholeView } from './listing-view'
 import { isOnSale } from './on-sale'
 
 // Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings

@@ -38,16 +38,10 @@ import {
   sumCounts,
 } from './counts-snapshot'
 import { copyAnswers, countsAnswer, facetConditions, plainConditions } from './filters'
-import {
-  type FactsFacets,
-  type FactsView,
-  type ListingFacts,
-  type PageSpan,
-  viewFacets,
-  viewTotal,
-} from './listing-facts'
+import type { FactsFacets, ListingFacts, PageSpan } from './listing-facts'
 import { currentFacts, readListingPage } from './listing-feed'
 import { matchTextOnce, type TextRows } from './listing-text'
+import { type FactsView, viewFacets, viewTotal } from './listing-view'
 import { isOnSale } from './on-sale'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
