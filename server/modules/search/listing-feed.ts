@@ -2,14 +2,12 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
+import type { FactsSort, PageCursor, PageSpan } from './facts-pages'
 import {
   FACT_COLUMNS,
   type FactRow,
-  type FactsSort,
   factsFromRows,
   type ListingFacts,
-  type PageCursor,
-  type PageSpan,
   readFacts,
   rowOf,
 } from './listing-facts'

@@ -1,18 +1,8 @@
 import type { SearchQuery } from '#contract/search'
 import { COUNT_FACETS, type CountFacet } from './counts-snapshot'
-import {
-  countFacts,
-  countTotal,
-  type FactsFacets,
-  factsFacets,
-  factsFromRows,
-  factsTotal,
-  idAt,
-  type ListingFacts,
-  lowerBound,
-  type PageAsk,
-  pageHits,
-} from './listing-facts'
+import { countFacts, countTotal, type FactsFacets, factsFacets, factsTotal } from './facts-counts'
+import { type PageAsk, pageHits } from './facts-pages'
+import { factsFromRows, idAt, type ListingFacts, lowerBound } from './listing-facts'
 import type { TextRows } from './listing-text'
 
 // A view: the copy as last read whole (`base`), less the rows of listings changed since (`dead`), plus those

@@ -37,8 +37,10 @@ import {
   readCountsVersion,
   sumCounts,
 } from './counts-snapshot'
+import type { FactsFacets } from './facts-counts'
+import type { PageSpan } from './facts-pages'
 import { copyAnswers, countsAnswer, facetConditions, plainConditions } from './filters'
-import type { FactsFacets, ListingFacts, PageSpan } from './listing-facts'
+import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage } from './listing-feed'
 import { matchTextOnce, type TextRows } from './listing-text'
 import { type FactsView, viewFacets, viewTotal } from './listing-view'

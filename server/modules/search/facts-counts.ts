@@ -1,0 +1,389 @@
+import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
+import { COUNT_FACETS, type CountFacet, countQueryOf, countsByValue, facetFilters } from './counts-snapshot'
+import { type Bounds, boundsOf } from './filters'
+import { KeptPerCopy } from './kept-per-copy'
+import {
+  comboOutcomes,
+  DAY_MS,
+  drivingRows,
+  everyRow,
+  filtersKey,
+  firstOlder,
+  firstPriceAtLeast,
+  type ListingFacts,
+  NONE,
+  OUT_OF_ORDER_COST,
+  PASSES,
+  passesAll,
+  TOO_OLD,
+} from './listing-facts'
+import type { TextRows } from './listing-text'
+
+// A search's counts in a copy of the listings (listing-facts.ts): its total, and its facets (each facet's counts
+// over the listings passing every *other* filter, the posting-date choices, the battery choice), kept per copy and
+// search where the clock cannot change them.
+
+/** The counts of a search without text: its total, each facet's counts by value, the posting-date and battery facets. */
+export type FactsFacets = {
+  total: number
+  values: Record<CountFacet, Map<string, number>>
+  /** Per POSTED_WITHIN_DAYS choice, in that order. */
+  postedWithin: number[]
+  battery80: number
+}
+
+const POSTED = COUNT_FACETS.length
+
+/**
+ * One pass over the copy for a search (over its text's matches, with text): the total of the listings passing every filter; each facet's
+ * counts over the listings passing every *other* facet's filter (a facet's own choices stay alternatives), the
+ * posting-date choices and the battery choice likewise. A listing failing exactly one facet's filter counts for that
+ * facet alone; failing two, for none. `nowMs`: the clock "posted within" counts back from.
+ */
+export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
+  if (!f.newestFirst) return countFacts(f, q, nowMs, text).facets
+  // Facet filters alone (RAM and storage minimums among them, a date filter too): from the combinations, kept.
+  if (!text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
+  if (q.posted_within !== undefined) return countFacts(f, q, nowMs, text).facets
+  return heldFacets(f, q, nowMs, text)
+}
+
+/** Whether a search's bounds must be tested per listing: a price range or a battery floor. */
+const rowBounds = (b: Bounds) => b.minPrice > -Infinity || b.maxPrice < Infinity || b.minBattery > -Infinity
+
+/** Each facet's counts by value, from the listings counted per combination (`counted`) and the combinations' outcomes. */
+function valuesOf(
+  f: ListingFacts,
+  outcome: Uint8Array,
+  counted: Int32Array,
+  /** The combinations counted, when few (else every one is looked at). */
+  some?: number[],
+): Record<CountFacet, Map<string, number>> {
+  const { combos } = f
+  const acc = COUNT_FACETS.map((name) => new Float64Array(f.columns[name].values.length))
+  for (let i = 0, length = some ? some.length : combos.size; i < length; i++) {
+    const c = some ? (some[i] as number) : i
+    const o = outcome[c] as number
+    const n = counted[c] as number
+    if (o === NONE || n === 0) continue
+    if (o === 0) {
+      for (let facet = 0; facet < POSTED; facet++) {
+        const sums = acc[facet] as Float64Array
+        const at = (combos.values[facet] as Uint16Array)[c] as number
+        sums[at] = (sums[at] as number) + n
+      }
+    } else {
+      const sums = acc[o - 1] as Float64Array
+      const at = (combos.values[o - 1] as Uint16Array)[c] as number
+      sums[at] = (sums[at] as number) + n
+    }
+  }
+  return countsByValue(f.columns, acc)
+}
+
+/**
+ * What a search with facet filters alone (RAM and storage minimums among them, and a date filter) counts in a copy,
+ * kept per copy and search. Only its date filter and the posting-date choices move with the clock: each lets through
+ * the rows before the first one posted before its start (rows are newest first), and when that row moves, only the
+ * rows it passed are read again.
+ */
+type ComboCounts = {
+  outcome: Uint8Array
+  /** With a date filter: `counted` is its own (else the combinations' counts). */
+  dated: boolean
+  /** The rows before `end` (those the date filter lets through; every row without one) counted per combination. */
+  end: number
+  counted: Int32Array
+  /** Of them, those whose combination passes every filter with a battery at BATTERY_FACET_PCT or more. */
+  battery80: number
+  /** The total and each facet's counts by value, summed from `counted` (undefined once `end` moved). */
+  sums?: { total: number; values: Record<CountFacet, Map<string, number>> }
+  /** Each posting-date choice: its end, and the rows before it whose combination passes every filter (-1: none yet). */
+  choices: { end: number; n: number }[]
+}
+
+const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
+  16 * 1024 * 1024,
+  (kept) => (kept.dated ? kept.counted.byteLength : 0) + 512,
+)
+
+/** factsFacets of a search with facet filters alone: from the combinations, reading a listing only as the clock moves. */
+function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacets {
+  const { combos } = f
+  const dated = q.posted_within !== undefined
+  const kept = comboCountsIn.get(f, filtersKey(q), () => {
+    const outcome = comboOutcomes(f, q, boundsOf(q))
+    let battery80 = 0
+    if (!dated)
+      for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) battery80 += combos.battery80[c] as number
+    return {
+      outcome,
+      dated,
+      // Without a date filter every row counts, and always will: the combinations' own counts.
+      end: dated ? 0 : f.size,
+      counted: dated ? new Int32Array(combos.size) : combos.rows,
+      battery80,
+      choices: POSTED_WITHIN_DAYS.map(() => ({ end: -1, n: 0 })),
+    }
+  })
+  if (q.posted_within !== undefined) moveEnd(f, kept, firstOlder(f, nowMs - q.posted_within * DAY_MS))
+  const { outcome, counted } = kept
+  if (!kept.sums) {
+    let total = 0
+    for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) total += counted[c] as number
+    kept.sums = { total, values: valuesOf(f, outcome, counted) }
+  }
+  const postedWithin = POSTED_WITHIN_DAYS.map((days, i) =>
+    choiceCount(
+      f,
+      outcome,
+      kept.choices[i] as ComboCounts['choices'][number],
+      firstOlder(f, nowMs - days * DAY_MS),
+    ),
+  )
+  return { total: kept.sums.total, values: kept.sums.values, postedWithin, battery80: kept.battery80 }
+}
+
+/** Moves the date filter's end of kept counts: the rows between the two ends counted in or out. */
+function moveEnd(f: ListingFacts, kept: ComboCounts, end: number) {
+  if (end === kept.end) return
+  const { ofRow } = f.combos
+  const { outcome, counted } = kept
+  const step = end > kept.end ? 1 : -1
+  const from = Math.min(end, kept.end)
+  const to = Math.max(end, kept.end)
+  let battery80 = 0
+  for (let r = from; r < to; r++) {
+    const c = ofRow[r] as number
+    const o = outcome[c] as number
+    if (o === NONE) continue
+    counted[c] = (counted[c] as number) + step
+    if (o === 0 && (f.battery[r] as number) >= BATTERY_FACET_PCT) battery80++
+  }
+  kept.battery80 += step * battery80
+  kept.end = end
+  kept.sums = undefined
+}
+
+/** A posting-date choice's count at `end`: the rows passed since it was last counted, or from the counts per block. */
+function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: { end: number; n: number }, end: number) {
+  const { combos } = f
+  if (choice.end === end) return choice.n
+  if (choice.end >= 0 && Math.abs(end - choice.end) <= combos.block) {
+    const passed = passingBetween(f, outcome, Math.min(end, choice.end), Math.max(end, choice.end))
+    choice.n += end > choice.end ? passed : -passed
+  } else {
+    const k = Math.min(Math.floor(end / combos.block), combos.before.length - 1)
+    const before = combos.before[k] as Int32Array
+    let n = 0
+    for (let c = 0; c < before.length; c++) if (outcome[c] === 0) n += before[c] as number
+    choice.n = n + passingBetween(f, outcome, k * combos.block, end)
+  }
+  choice.end = end
+  return choice.n
+}
+
+/** The rows from `from` up to `to` whose combination passes every filter. */
+function passingBetween(f: ListingFacts, outcome: Uint8Array, from: number, to: number): number {
+  const { ofRow } = f.combos
+  let n = 0
+  for (let r = from; r < to; r++) if (outcome[ofRow[r] as number] === 0) n++
+  return n
+}
+
+/**
+ * factsFacets in one pass over the listings that can count (a text's matches, a price range's run of the price
+ * order, or those posted since the date filter's start or the longest choice); `passing` also marks the rows counted
+ * in the total (a bit per row). Each listing's facet filters are its combination's outcome (comboOutcomes).
+ */
+export function countFacts(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  text?: TextRows,
+  passing?: Uint32Array,
+  only?: Int32Array,
+): { facets: FactsFacets } {
+  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
+  const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
+  const bounds = boundsOf(q)
+  const outcome = comboOutcomes(f, q, bounds)
+  const ofRow = f.combos.ofRow
+  const counted = new Int32Array(f.combos.size)
+  let total = 0
+  let battery80 = 0
+  // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
+  // fails the filter and is in no choice): rows are newest first, so only those before the first such row are read.
+  const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
+  // The rows read: a list given, the text's matches, a price range's run of the price order when that is far fewer
+  // listings (its rows are read out of row order, each from another part of memory: several times the cost of a row
+  // read in order), or every row (up to the first one older than noneAfter).
+  let rows = only ?? text?.rows
+  let count = rows ? rows.length : f.newestFirst ? firstOlder(f, noneAfter) : f.size
+  let inOrder = f.newestFirst
+  if (!rows && (bounds.minPrice > -Infinity || bounds.maxPrice < Infinity)) {
+    const from = firstPriceAtLeast(f, bounds.minPrice)
+    const to = firstPriceAtLeast(f, bounds.maxPrice + 1)
+    if ((to - from) * OUT_OF_ORDER_COST < count) {
+      rows = f.byPrice.subarray(from, to)
+      count = to - from
+      inOrder = false
+    }
+  }
+  rows ??= everyRow(f)
+  // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
+  const some = count * 4 < f.combos.size ? ([] as number[]) : undefined
+  // The posting-date choices by segment: segment i holds the listings posted within choice i but not choice i - 1
+  // (the last, those in none); a choice's count is the sum of its segment and the ones before. Rows read in row
+  // order (newest first) go through the segments in turn, each ending at the first row older than its choice's start.
+  const segments = since.length
+  const bySegment = new Float64Array(segments + 1)
+  const ends = Float64Array.from(since, (start) => (inOrder ? firstOlder(f, start) : Infinity))
+  let segment = 0
+  let segmentEnd = ends[0] ?? Infinity
+  const { postedMs: postedMsOf, priceCents, battery: batteryOf } = f
+  const { minPrice, maxPrice, minBattery } = bounds
+  for (let n = 0; n < count; n++) {
+    const r = rows[n] as number
+    const c = ofRow[r] as number
+    const o = outcome[c] as number
+    if (o === NONE) continue
+    const postedMs = postedMsOf[r] as number
+    if (postedMs < noneAfter) continue
+    const price = priceCents[r] as number
+    if (price < minPrice || price > maxPrice) continue
+    const postedFails = postedMs < postedAfter
+    const battery = batteryOf[r] as number
+    const batteryFails = battery < minBattery
+    if (o !== 0) {
+      // Fails one facet's filter: counts for that facet alone, when it passes everything else.
+      if (!postedFails && !batteryFails) {
+        if (some && counted[c] === 0) some.push(c)
+        counted[c] = (counted[c] as number) + 1
+      }
+      continue
+    }
+    if (!batteryFails) {
+      if (!inOrder) {
+        segment = 0
+        while (segment < segments && postedMs < (since[segment] as number)) segment++
+      } else
+        while (r >= segmentEnd) {
+          segment++
+          segmentEnd = segment < segments ? (ends[segment] as number) : Infinity
+        }
+      bySegment[segment] = (bySegment[segment] as number) + 1
+    }
+    if (!postedFails && battery >= BATTERY_FACET_PCT) battery80++
+    if (postedFails || batteryFails) continue
+    if (some && counted[c] === 0) some.push(c)
+    counted[c] = (counted[c] as number) + 1
+    total++
+    if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
+  }
+  const postedWithin: number[] = []
+  let within = 0
+  for (let i = 0; i < segments; i++) {
+    within += bySegment[i] as number
+    postedWithin.push(within)
+  }
+  return { facets: { total, values: valuesOf(f, outcome, counted, some), postedWithin, battery80 } }
+}
+
+/**
+ * Per copy, the counts of the searches asked lately, and the rows each counted: a copy never changes, so neither do
+ * they. Only the posting-date choices move with the clock: each is the counted rows posted since then, which (rows
+ * being newest first) are those before the first row older than that, found by bisection.
+ */
+/**
+ * The rows a search counted in its total, a bit per row, with the count before each block of 256 rows: how many of
+ * them come before any row is a sum of at most eight words. A list of row numbers took 4 bytes a row, so at 1,000,000
+ * listings the kept facets held two broad searches at a time and every other one was counted again.
+ */
+type PassingRows = { words: Uint32Array; before: Uint32Array }
+
+const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: PassingRows }>(
+  64 * 1024 * 1024,
+  (kept) => kept.passing.words.byteLength + kept.passing.before.byteLength,
+)
+
+function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {
+  const known = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
+    const words = new Uint32Array(Math.ceil(f.size / 32))
+    const { facets } = countFacts(f, q, nowMs, text, words)
+    const before = new Uint32Array(Math.ceil(words.length / 8) + 1)
+    let sum = 0
+    for (let b = 0; b < before.length; b++) {
+      before[b] = sum
+      for (let w = b * 8; w < Math.min(words.length, b * 8 + 8); w++) sum += bitCount(words[w] as number)
+    }
+    return { facets, passing: { words, before } }
+  })
+  const { passing } = known
+  // The first row posted before each choice's start (postedMs goes down), then the counted rows before it.
+  const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
+    passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
+  )
+  return { ...known.facets, postedWithin }
+}
+
+/** How many of the marked rows come before `row`. */
+function passingBefore({ words, before }: PassingRows, row: number): number {
+  const word = row >>> 5
+  let n = before[word >>> 3] as number
+  for (let w = word & ~7; w < word; w++) n += bitCount(words[w] as number)
+  const bits = row & 31
+  if (bits > 0) n += bitCount((words[word] as number) & ((1 << bits) - 1))
+  return n
+}
+
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555)
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
+}
+
+/**
+ * The total alone of a search (no facets asked for): the listings passing every filter, counted up to `cap` + 1 and
+ * no further. Far cheaper than `factsFacets`: only the text's matches are read, or without text the listings of the
+ * narrowest facet filter's choices (a brand's, say), and each is dropped at the first filter it fails.
+ */
+export function factsTotal(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  cap: number,
+  text?: TextRows,
+): number {
+  // Without a posting date the total does not move with the clock: kept per copy and search.
+  if (q.posted_within !== undefined) return countTotal(f, q, nowMs, cap, text)
+  return totalsIn.get(f, `${cap}|${text?.key ?? ''}|${filtersKey(q)}`, () =>
+    countTotal(f, q, nowMs, cap, text),
+  )
+}
+
+const totalsIn = new KeptPerCopy<ListingFacts, number>(1_024)
+
+export function countTotal(
+  f: ListingFacts,
+  q: SearchQuery,
+  nowMs: number,
+  cap: number,
+  text?: TextRows,
+  only?: ArrayLike<number>,
+): number {
+  const passes = passesAll(f, q, nowMs)
+  let total = 0
+  for (const rows of only ? [only] : text ? [text.rows] : drivingRows(f, facetFilters(f, countQueryOf(q)))) {
+    for (let n = 0; n < rows.length; n++) {
+      const pass = passes(rows[n] as number)
+      if (pass === TOO_OLD) {
+        // Newest first: the rest of this list is older still.
+        if (f.newestFirst) break
+        continue
+      }
+      if (pass === PASSES && ++total > cap) return total
+    }
+  }
+  return total
+}

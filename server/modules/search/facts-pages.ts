@@ -1,0 +1,312 @@
+import type { SearchQuery } from '#contract/search'
+import type { CursorKey, Paging } from '#server/lib/paging'
+import { countQueryOf, facetFilters } from './counts-snapshot'
+import { boundsOf } from './filters'
+import { KeptPerCopy } from './kept-per-copy'
+import {
+  filtersKey,
+  firstPriceAtLeast,
+  idAt,
+  type ListingFacts,
+  narrowestChoice,
+  noneCombines,
+  PASSES,
+  passesAll,
+  TOO_OLD,
+} from './listing-facts'
+import type { TextRows } from './listing-text'
+
+// A page of a search from a copy of the listings (listing-facts.ts): newest first, by price or by best match, its
+// first hits kept per copy and search.
+
+export type FactsSort = 'newest' | 'price_asc' | 'price_desc' | 'relevance'
+
+/**
+ * The ids of a page of a search, in the search's order: `pageSize` + 1 of them when there are more (the first
+ * `offset` matches skipped, or those up to the cursor's key). The listings are read in the sort's order from the
+ * copy (posting order, or by price; with text, only its matches), so a page costs the matches before it at most, and
+ * its rows are then one read by id. Best match (`relevance`, with text) orders the matches by tier, then newest.
+ * Undefined when the copy cannot say: it is not in posting order, or the cursor's key is not one the database wrote.
+ */
+export function factsPage(f: ListingFacts, ask: Omit<PageAsk, 'dead' | 'deadCount'>): string[] | undefined {
+  return pageHits(f, ask)?.map((h) => idAt(f, h.r))
+}
+
+/** Which of a search's hits a page is: `pageSize` of them after `offset` (one more is asked, to know there is more). */
+export type PageSpan = Pick<Paging, 'pageSize' | 'offset'>
+
+/** Where a page asked by cursor starts: after the listing `id` with the sort's keys `k`. */
+export type PageCursor = Pick<CursorKey, 'k' | 'id'>
+
+/**
+ * What a page of a search asks of a copy: the search (`query`) in the sort's order, the page (`paging`, or the
+ * listing a cursor follows), the clock "posted within" counts back from, the text's matches in this copy (with
+ * text), and the rows to skip (`dead`: listings changed since the copy was read, `deadCount` of them).
+ */
+export type PageAsk = {
+  query: SearchQuery
+  sort: FactsSort
+  paging: PageSpan
+  cursor?: PageCursor | undefined
+  nowMs: number
+  text?: TextRows | undefined
+  dead?: Uint8Array | undefined
+  deadCount?: number
+}
+
+/** A row of a page, with its best-match tier (0 unless the sort is best match). */
+type Hit = { r: number; tier: number }
+
+/**
+ * factsPage as rows, skipping the rows `dead` marks (listings that changed since the copy was read). A copy's pages
+ * by page number are found once per search and kept (keptHits), so the next page, or the same search again, reads no
+ * listing.
+ */
+export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
+  const { query: q, sort, paging, cursor, text, dead, deadCount = 0 } = ask
+  // A cursor starts where its listing is, a date filter moves with the clock, a small copy (a view's delta) changes
+  // at every change: found afresh.
+  if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM || !f.newestFirst)
+    return walkHits(f, ask)
+  const wanted = paging.offset + paging.pageSize + 1
+  const key = `${sort}|${text?.key ?? ''}|${filtersKey(q)}`
+  let kept = hitsIn.get(f, key, () => ({
+    rows: new Int32Array(0),
+    tiers: new Uint8Array(0),
+    complete: false,
+  }))
+  let page = keptPage(kept, paging, dead)
+  if (!page) {
+    // Found again for at least twice as many listings as last time (and as the changed rows in the way), so a
+    // search paged through is walked a few times, not once per page.
+    const reach = Math.max(64, 2 * kept.rows.length, 2 * wanted + deadCount)
+    // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
+    const hits = walkHits(f, {
+      ...ask,
+      paging: { offset: 0, pageSize: reach - 1 },
+      cursor: undefined,
+      dead: undefined,
+    })
+    if (!hits) return undefined
+    kept = {
+      rows: Int32Array.from(hits, (h) => h.r),
+      tiers: Uint8Array.from(hits, (h) => h.tier),
+      complete: hits.length < reach,
+    }
+    hitsIn.set(f, key, kept)
+    page = keptPage(kept, paging, dead)
+  }
+  return page
+}
+
+/** A search's first hits in a copy, in its order (all of them when `complete`), by page number: kept per copy. */
+type KeptHits = { rows: Int32Array; tiers: Uint8Array; complete: boolean }
+
+const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(16 * 1024 * 1024, (k) => 5 * k.rows.length + 64)
+
+/** A page from kept hits, skipping dead rows; undefined when they do not reach the page's end and are not all. */
+function keptPage(kept: KeptHits, paging: PageSpan, dead: Uint8Array | undefined): Hit[] | undefined {
+  const hits: Hit[] = []
+  let skip = paging.offset
+  for (let i = 0; i < kept.rows.length && hits.length <= paging.pageSize; i++) {
+    const r = kept.rows[i] as number
+    if (dead && dead[r] === 1) continue
+    if (skip > 0) skip--
+    else hits.push({ r, tier: kept.tiers[i] as number })
+  }
+  return hits.length > paging.pageSize || kept.complete ? hits : undefined
+}
+
+/** pageHits, found by reading the copy. */
+function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
+  const { query: q, sort, paging, cursor, nowMs, text, dead } = ask
+  if (!f.newestFirst) return undefined
+  // Filters no combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
+  if (noneCombines(f, q)) return []
+  if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
+  const byPrice = sort !== 'newest'
+  // Newest first walks the text's matches alone (in row order), or without text the rows of its narrowest facet
+  // filter's choices (a brand's listings, not every listing); by price, every row, skipping the others.
+  const narrow = !text && f.size >= NARROW_FROM ? narrowestRows(f, q) : undefined
+  /** Rows in row order holding every match (and more): the text's matches, or the narrowest filter's rows. */
+  const few = text ? text.rows : narrow
+  const matches = !byPrice ? few : undefined
+  const n = matches ? matches.length : f.size
+  const backwards = sort === 'price_desc'
+  const rowAt = (i: number) =>
+    byPrice ? (f.byPrice[backwards ? f.size - 1 - i : i] as number) : matches ? (matches[i] as number) : i
+  let start = 0
+  if (cursor) {
+    const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
+    if (key === undefined || !Number.isFinite(key)) return undefined
+    const id = cursor.id.toLowerCase()
+    const value = (r: number) => (byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number))
+    // Whether row r comes after the cursor's listing: price_asc goes up by (price, id), the others down.
+    const isAfter = (r: number) => {
+      const v = value(r)
+      if (v !== key) return sort === 'price_asc' ? v > key : v < key
+      return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
+    }
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (isAfter(rowAt(mid))) hi = mid
+      else lo = mid + 1
+    }
+    start = lo
+  }
+  // By price, a price range is a run of byPrice: the walk starts at its first row and ends past its last, instead of
+  // stepping over every cheaper (or dearer) listing.
+  let end = n
+  if (byPrice && (q.min_price !== undefined || q.max_price !== undefined)) {
+    const { minPrice, maxPrice } = boundsOf(q)
+    const from = firstPriceAtLeast(f, minPrice)
+    const to = firstPriceAtLeast(f, maxPrice + 1)
+    start = Math.max(start, backwards ? f.size - to : from)
+    end = backwards ? f.size - from : to
+  }
+  const passes = passesAll(f, q, nowMs)
+  // By price with candidates (a text's matches, a narrow facet filter's rows): those that pass, picked by their place
+  // in byPrice, cost one look at each candidate; the walk over byPrice costs every listing it passes on the way. The
+  // walk is tried first and gives up after twice as many listings as there are candidates (a filter that few of them
+  // pass sends it over most of the copy); a text with very few matches is picked at once (walking it needs a mark per
+  // listing).
+  const wanted = paging.offset + paging.pageSize + 1
+  const pick = (candidates: Int32Array): Hit[] => {
+    const rank = priceRanks(f)
+    const picked = new Int32Array(candidates.length)
+    let count = 0
+    for (const r of candidates) {
+      if (dead && dead[r] === 1) continue
+      const at = rank[r] as number
+      const i = backwards ? f.size - 1 - at : at
+      if (i < start || i >= end || passes(r) !== PASSES) continue
+      picked[count++] = i
+    }
+    const inOrder = picked.subarray(0, count).sort()
+    return Array.from(inOrder.subarray(paging.offset, wanted), (i) => ({ r: rowAt(i), tier: 0 }))
+  }
+  const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
+  if (pickable && text && pickable.length * 64 <= f.size) return pick(pickable)
+  const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
+  let has: Uint8Array | undefined
+  if (byPrice && text) {
+    has = new Uint8Array(f.size)
+    for (const r of text.rows) has[r] = 1
+  }
+  const hits: Hit[] = []
+  let skip = paging.offset
+  for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
+    if (pickable && i - start > budget) return pick(pickable)
+    const r = rowAt(i)
+    if (has && has[r] === 0) continue
+    if (dead && dead[r] === 1) continue
+    const pass = passes(r)
+    // Newest first: every later row is older still.
+    if (pass === TOO_OLD && !byPrice) break
+    if (pass !== PASSES) continue
+    if (skip > 0) skip--
+    else hits.push({ r, tier: 0 })
+  }
+  return hits
+}
+
+/** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */
+const NARROW_FROM = 4_096
+
+/** Per copy, the lists of rows of several choices of one facet, merged (made when first needed, the latest kept). */
+const mergedRows = new WeakMap<ListingFacts, Map<string, Int32Array>>()
+const MERGED_KEPT = 64
+
+/**
+ * The rows of the choices of a search's narrowest facet filter (the one allowing fewest rows), in row order: a
+ * superset of its matches. Undefined when it has no facet filter.
+ */
+function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined {
+  const best = narrowestChoice(f, facetFilters(f, countQueryOf(q)))
+  // A filter allowing every listing narrows nothing: the copy is walked as it is.
+  if (!best || best.size >= f.size) return undefined
+  if (best.lists.length === 1) return best.lists[0]
+  let kept = mergedRows.get(f)
+  if (!kept) {
+    kept = new Map()
+    mergedRows.set(f, kept)
+  }
+  let rows = kept.get(best.key)
+  if (!rows) {
+    rows = new Int32Array(best.size)
+    let at = 0
+    for (const list of best.lists) {
+      rows.set(list, at)
+      at += list.length
+    }
+    rows.sort()
+    if (kept.size >= MERGED_KEPT) kept.delete(kept.keys().next().value as string)
+    kept.set(best.key, rows)
+  }
+  return rows
+}
+
+/** Per copy, each row's place in byPrice (made when first needed). */
+const priceRankOf = new WeakMap<ListingFacts, Int32Array>()
+
+function priceRanks(f: ListingFacts): Int32Array {
+  let rank = priceRankOf.get(f)
+  if (!rank) {
+    rank = new Int32Array(f.size)
+    for (let i = 0; i < f.size; i++) rank[f.byPrice[i] as number] = i
+    priceRankOf.set(f, rank)
+  }
+  return rank
+}
+
+/**
+ * Best match from the copy: the text's matches passing every filter, by tier (best first), then in row order (newest
+ * first, ties by id, as in SQL); a cursor's listing is found by its tier, time and id. The matches are read in row
+ * order and stop as soon as the page is filled from the best tier left (`top`): nothing can come before those.
+ */
+function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | undefined {
+  const { query: q, paging, cursor, nowMs, dead } = ask
+  const after = cursor
+    ? { tier: Number(cursor.k[0]), us: timestampMicros(cursor.k[1]), id: cursor.id.toLowerCase() }
+    : undefined
+  if (after && (after.us === undefined || !Number.isInteger(after.tier) || after.tier < 0 || after.tier > 3))
+    return undefined
+  const top = after ? after.tier : text.best
+  const wanted = paging.offset + paging.pageSize + 1
+  const passes = passesAll(f, q, nowMs)
+  const tiers: Hit[][] = [[], [], [], []]
+  for (let i = 0; i < text.rows.length; i++) {
+    const r = text.rows[i] as number
+    if (dead && dead[r] === 1) continue
+    if (passes(r) !== PASSES) continue
+    const tier = text.tierAt(i)
+    if (after) {
+      // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
+      if (tier > after.tier) continue
+      if (tier === after.tier) {
+        const us = f.postedUs[r] as number
+        if (us > (after.us as number) || (us === after.us && idAt(f, r) >= after.id)) continue
+      }
+    }
+    const bucket = tiers[tier] as Hit[]
+    bucket.push({ r, tier })
+    if (tier === top && bucket.length >= wanted) break
+  }
+  const ordered = tiers.reverse().flat()
+  return ordered.slice(paging.offset, wanted)
+}
+
+const PG_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?$/
+
+/** A time as PostgreSQL writes a timestamptz (`2026-07-16 19:14:19.322248+00`), in microseconds since 1970. */
+export function timestampMicros(text: string | number | undefined): number | undefined {
+  const m = typeof text === 'string' ? PG_TIMESTAMP.exec(text) : null
+  if (!m) return undefined
+  const part = (i: number) => Number(m[i] ?? 0)
+  const seconds = Date.UTC(part(1), part(2) - 1, part(3), part(4), part(5), part(6)) / 1000
+  const offset = (m[8] === '-' ? -1 : 1) * (part(9) * 3600 + part(10) * 60 + part(11))
+  return (seconds - offset) * 1_000_000 + Number((m[7] ?? '').padEnd(6, '0'))
+}
