@@ -73,6 +73,11 @@ test('turn on two-step sign-in, then sign in with a code', async ({ page, baseUR
   await expect(page).toHaveURL(/\/dashboard\/security$/)
   await expect(page.getByRole('heading', { name: 'Where you are signed in' })).toBeVisible()
   await expect(page.getByText('Entered a sign-in code').first()).toBeVisible()
+
+  // Erasing the account now asks for a code too, worded as the server takes it: the app's or a backup code.
+  const erase = page.getByRole('form', { name: 'Erase my account' })
+  await expect(erase.getByLabel('Code from the app (or a backup code)')).toBeVisible()
+  await saveScreenshots(page, 'security-erase-with-code', { part: erase, scroll: erase })
 })
 
 test.describe('on a server that requires two-step sign-in of admins', () => {

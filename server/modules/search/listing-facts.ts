@@ -353,9 +353,6 @@ function filtersText(q: SearchQuery): string {
     .join('&')
 }
 
-/** How many rows read in row order cost as much as one read out of it (measured at 1,000,000 listings: 6–8). */
-export const OUT_OF_ORDER_COST = 8
-
 /** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
 export function firstPriceAtLeast(f: ListingFacts, cents: number): number {
   return lowerBound(f.size, (i) => (f.priceCents[f.byPrice[i] as number] as number) >= cents)

@@ -253,11 +253,9 @@ export async function catchUp(db: Db, target?: string): Promise<FactsView | unde
   return s.view
 }
 
-function logFailure(
-  s: State,
-  err: unknown,
-  message = 'Search could not bring its copy of the listings up to date; trying again',
-) {
+const BEHIND = 'Search could not bring its copy of the listings up to date; trying again'
+
+function logFailure(s: State, err: unknown, message = BEHIND) {
   // A read stopped because the instance stops is no failure.
   if (err instanceof StoppedError) return
   const log = s.kept?.log
@@ -349,7 +347,7 @@ export function keepListingsCurrent(
     } catch (err) {
       if (stopped) return
       failures++
-      log.error({ err, failures }, 'Search could not bring its copy of the listings up to date; trying again')
+      log.error({ err, failures }, BEHIND)
     }
     if (!stopped) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : pollMs)
   }

@@ -38,6 +38,16 @@ function messageOf(field: HTMLElement): string | null {
   return id ? (document.getElementById(id)?.textContent ?? null) : null
 }
 
+/** Opens a step with the button `open`, sends a wrong password with `send`: the refusal shows under the field. */
+async function refusePassword(open: string, send: string): Promise<HTMLElement> {
+  fireEvent.click(screen.getByRole('button', { name: open }))
+  const password = screen.getByLabelText('Your password')
+  type(password, 'wrong')
+  fireEvent.click(screen.getByRole('button', { name: send }))
+  await waitFor(() => expect(messageOf(password)).toBe('Invalid password'))
+  return password
+}
+
 /** The backup codes the section shows, once it shows them. */
 async function codesShown(): Promise<(string | null)[]> {
   const list = await screen.findByRole('list', { name: 'Backup codes' })
@@ -106,11 +116,7 @@ describe('TwoStepSection, off', () => {
       '/api/auth/two-factor/enable': () => refused('Invalid password'),
     })
     renderWithApp(<TwoStepSection isOn={false} />)
-    fireEvent.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }))
-    const password = screen.getByLabelText('Your password')
-    type(password, 'wrong')
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
-    await waitFor(() => expect(messageOf(password)).toBe('Invalid password'))
+    const password = await refusePassword('Turn on two-step sign-in', 'Continue')
     expect(password.getAttribute('aria-invalid')).toBe('true')
     expect(toast.success).not.toHaveBeenCalled()
 
@@ -122,10 +128,7 @@ describe('TwoStepSection, off', () => {
   it('starts clean after Cancel: no typed password, no old message', async () => {
     stubApi({ '/api/auth/two-factor/enable': () => refused('Invalid password') })
     renderWithApp(<TwoStepSection isOn={false} />)
-    fireEvent.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }))
-    type(screen.getByLabelText('Your password'), 'wrong')
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
-    await waitFor(() => expect(messageOf(screen.getByLabelText('Your password'))).toBe('Invalid password'))
+    await refusePassword('Turn on two-step sign-in', 'Continue')
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
 
     fireEvent.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }))
@@ -212,11 +215,7 @@ describe('TwoStepSection, on', () => {
       '/api/auth/two-factor/generate-backup-codes': () => refused('Invalid password'),
     })
     renderWithApp(<TwoStepSection isOn />)
-    fireEvent.click(screen.getByRole('button', { name: 'Make new backup codes' }))
-    const password = screen.getByLabelText('Your password')
-    type(password, 'wrong')
-    fireEvent.click(screen.getByRole('button', { name: 'Make new codes' }))
-    await waitFor(() => expect(messageOf(password)).toBe('Invalid password'))
+    await refusePassword('Make new backup codes', 'Make new codes')
     expect(screen.queryByRole('list', { name: 'Backup codes' })).toBeNull()
 
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
@@ -227,10 +226,7 @@ describe('TwoStepSection, on', () => {
   it('gives each step its own start: a refusal and a password typed in one do not follow into the next', async () => {
     stubApi({ '/api/auth/two-factor/generate-backup-codes': () => refused('Invalid password') })
     renderWithApp(<TwoStepSection isOn />)
-    fireEvent.click(screen.getByRole('button', { name: 'Make new backup codes' }))
-    type(screen.getByLabelText('Your password'), 'wrong')
-    fireEvent.click(screen.getByRole('button', { name: 'Make new codes' }))
-    await waitFor(() => expect(messageOf(screen.getByLabelText('Your password'))).toBe('Invalid password'))
+    await refusePassword('Make new backup codes', 'Make new codes')
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
 
     fireEvent.click(screen.getByRole('button', { name: 'Turn off two-step sign-in' }))
