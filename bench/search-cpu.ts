@@ -3,10 +3,10 @@
 // searches asked again, drawn from the mixed run's mix (bench/mixed.ts). See bench/README.md.
 import { sql } from 'drizzle-orm'
 import { openMigratedDatabase } from '../server/db/client'
+import { isOnSale } from '../server/lib/on-sale'
 import { rowsOf } from '../server/lib/paging'
 import { searchQuerySchema } from '../server/modules/search/filters'
 import { catchUp, loadFacts } from '../server/modules/search/listing-feed'
-import { isOnSale } from '../server/modules/search/on-sale'
 import { searchProducts } from '../server/modules/search/search.queries'
 import { mixedPaths, quantile } from './mixed'
 

@@ -24,6 +24,7 @@ import { ALERT_CHOICES } from '#contract/favourites'
 import { REVIEW_STATES } from '#contract/listing-reviews'
 import { CONDITIONS } from '#contract/products'
 import { ROLES } from '#contract/users'
+import { listingOnSale } from './on-sale-predicate'
 
 /** A constant list as SQL literals, for a check constraint written from the same list as the column's enum. */
 const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '))
@@ -304,41 +305,19 @@ export const products = pgTable(
     check('products_prices_check', sql`${t.resalePriceCents} > 0 and ${t.originalPriceCents} > 0`),
     check('products_offer_floor_check', sql`${t.offerFloorCents} is null or ${t.offerFloorCents} > 0`),
     // Category pages and browse: available listings of a brand, newest first.
-    index('products_brand_available_idx')
-      .on(t.brandId, t.postedOn.desc())
-      .where(
-        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
-      ),
+    index('products_brand_available_idx').on(t.brandId, t.postedOn.desc()).where(listingOnSale(t)),
     // The home page's advertised list.
     index('products_advertised_idx')
       .on(t.postedOn.desc())
-      .where(
-        sql`${t.isAdvertised} = true and ${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
-      ),
+      .where(sql`${t.isAdvertised} = true and ${listingOnSale(t)}`),
     // Browse all available, newest first.
-    index('products_available_idx')
-      .on(t.postedOn.desc())
-      .where(
-        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
-      ),
+    index('products_available_idx').on(t.postedOn.desc()).where(listingOnSale(t)),
     // A seller's own listings.
     index('products_seller_idx').on(t.sellerId, t.postedOn.desc()),
     // Search: keyset order of each sort over available listings, carrying what the filters read.
-    index('products_search_newest_idx')
-      .on(t.postedOn.desc(), t.id.desc())
-      .where(
-        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
-      ),
-    index('products_search_price_idx')
-      .on(t.resalePriceCents, t.id)
-      .where(
-        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
-      ),
-    index('products_search_brand_price_idx')
-      .on(t.brandId, t.resalePriceCents, t.id)
-      .where(
-        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved'`,
-      ),
+    index('products_search_newest_idx').on(t.postedOn.desc(), t.id.desc()).where(listingOnSale(t)),
+    index('products_search_price_idx').on(t.resalePriceCents, t.id).where(listingOnSale(t)),
+    index('products_search_brand_price_idx').on(t.brandId, t.resalePriceCents, t.id).where(listingOnSale(t)),
     // The expiry job's sweep: unexpired available listings by the age of their last renewal.
     index('products_renewed_idx')
       .on(t.renewedAt)
@@ -353,9 +332,7 @@ export const products = pgTable(
     ),
     index('products_search_battery_idx')
       .on(t.batteryHealthPct, t.postedOn.desc(), t.id.desc())
-      .where(
-        sql`${t.isSold} = false and ${t.removedAt} is null and ${t.expiredAt} is null and ${t.reviewState} = 'approved' and ${t.batteryHealthPct} is not null`,
-      ),
+      .where(sql`${listingOnSale(t)} and ${t.batteryHealthPct} is not null`),
     index('products_search_title_trgm_idx').using('gin', sql`${t.searchTitle} gin_trgm_ops`),
     // Equal serials: a second seller's listing of a serial, and the stolen list.
     index('products_serial_idx').on(t.serialHash).where(sql`${t.serialHash} is not null`),

@@ -16,12 +16,12 @@ import {
   products,
   savedSearches,
 } from '#server/db/schema'
+import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import type { MailRequest } from '#server/mail/mail'
 import type { AlertFavourite, AlertListing, AlertSearch } from '#server/mail/templates/alert-types'
 import { alertColumns } from '#server/modules/search/filters'
 import { type ListingFacts, SearchIndex } from '#server/modules/search/matcher'
-import { isOnSale } from '#server/modules/search/on-sale'
 import { describeFilters, type SavedFilters } from '#server/modules/search/saved-query'
 import { unsubscribeToken } from './unsubscribe-token'
 

@@ -8,6 +8,7 @@ import type { Jobs } from '#server/jobs/jobs'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl, isListed } from '#server/lib/listing-sql'
+import { assertOnSale, lockSaleFacts } from '#server/lib/on-sale'
 import { listPaging, type PagedList } from '#server/lib/paging'
 import { canActFor, type SessionUser } from '#server/lib/session'
 
@@ -143,24 +144,19 @@ export async function createBooking(
       name: products.name,
       sellerId: products.sellerId,
       priceCents: products.resalePriceCents,
-      isSold: products.isSold,
-      expiredAt: products.expiredAt,
-      reviewState: products.reviewState,
       image: firstPhotoUrl,
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.sellerId))
     .where(and(eq(products.id, input.productId), isListed))
     .limit(1)
-  // A listing waiting for review (or rejected) is not on the market: as if it did not exist.
-  if (product?.reviewState !== 'approved') throw notFound('Product')
+  if (!product) throw notFound('Product')
   if (product.sellerId === buyer.id) throw new AppError('FORBIDDEN', 'You cannot book your own listing')
-  if (product.isSold) throw new AppError('CONFLICT', 'This laptop has already been sold')
-  if (product.expiredAt) throw new AppError('CONFLICT', 'This listing has expired')
   return db.transaction(async (tx) => {
     // Each booking emails the seller, so a buyer's open (unpaid, still on sale) bookings of the last week are
     // limited; one buyer's bookings are taken one at a time, so parallel requests cannot slip under it.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, buyer.id)).for('update')
+    assertOnSale(await lockSaleFacts(tx, product.id))
     const [open] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(bookings)

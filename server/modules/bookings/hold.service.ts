@@ -4,6 +4,7 @@ import type { Db } from '#server/db/client'
 import { bookingHolds, bookings, productHolds, users } from '#server/db/schema'
 import { recordHoldEnd } from '#server/lib/alert-events'
 import { AppError } from '#server/lib/errors'
+import { assertOnSale, lockSaleFacts } from '#server/lib/on-sale'
 import type { SessionUser } from '#server/lib/session'
 import { offerLapsedOn } from '#server/modules/offers/offers.jobs'
 import { lockDeal, wrongStage } from './deal.service'
@@ -38,6 +39,7 @@ export async function holdBooking(
       throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can hold it to pay')
     if (row.status !== 'unpaid') throw wrongStage('hold this laptop', row.status)
     const productId = row.booking.productId
+    assertOnSale(await lockSaleFacts(tx, productId))
 
     const [own] = await tx
       .select({ holdUntil: productHolds.holdUntil })

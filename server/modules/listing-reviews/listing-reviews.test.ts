@@ -118,7 +118,8 @@ describe("a seller's first listings wait for review", () => {
       phoneNumber: '(312) 555-0100',
       location: 'Chicago, IL',
     })
-    expect(booking.statusCode).toBe(404)
+    // Refused by the one on-sale rule, like an offer, a hold or a payment would be.
+    expect(booking.statusCode).toBe(409)
 
     // Approved: in search, counted, in the copy, bookable.
     expect((await call('PUT', `/api/listing-reviews/${id}/approve`, admin)).statusCode).toBe(200)

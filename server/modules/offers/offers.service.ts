@@ -24,6 +24,7 @@ import { bookingHolds, bookings, offerEvents, offers, productHolds, products, us
 import { recordHoldEnd } from '#server/lib/alert-events'
 import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl } from '#server/lib/listing-sql'
+import { assertOnSale, saleColumns } from '#server/lib/on-sale'
 import type { SessionUser } from '#server/lib/session'
 import { offerState, pairRounds, wrongState } from './offers.queries'
 
@@ -34,7 +35,7 @@ type OfferRow = typeof offers.$inferSelect
 const toCents = (dollars: number) => Math.round(dollars * 100)
 const amountError = (message: string) => new AppError('VALIDATION', message, { amount: message })
 
-/** The listing as offers need it, locked when `lock` (inside a step's transaction). */
+/** The listing as offers need it, with the facts of the on-sale rule; locked when `lock` (inside a step's transaction). */
 async function listingFor(tx: Db, productId: string, lock = false) {
   const query = tx
     .select({
@@ -42,27 +43,18 @@ async function listingFor(tx: Db, productId: string, lock = false) {
       name: products.name,
       sellerId: products.sellerId,
       askingCents: products.resalePriceCents,
-      isSold: products.isSold,
-      removedAt: products.removedAt,
-      expiredAt: products.expiredAt,
       offersEnabled: products.offersEnabled,
       floorCents: products.offerFloorCents,
-      sellerDisabledAt: users.disabledAt,
       image: firstPhotoUrl,
+      ...saleColumns,
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.sellerId))
     .where(eq(products.id, productId))
-  const [row] = lock ? await query.for('update', { of: products }) : await query
+  // Every step locks the listing's row (share, or update to accept), so a change that takes it off sale waits
+  // for the step, and the step for it: the step sees the listing as it is when it acts.
+  const [row] = await query.for(lock ? 'update' : 'share', { of: products })
   return row
-}
-
-/** Why a listing cannot take an offer, or be sold at one, now; null when it can. */
-function notOnSale(listing: NonNullable<Awaited<ReturnType<typeof listingFor>>>): string | null {
-  if (listing.isSold) return 'This laptop has already been sold'
-  if (listing.removedAt || listing.sellerDisabledAt) return 'This listing is no longer available'
-  if (listing.expiredAt) return 'This listing has expired'
-  return null
 }
 
 /** Seconds before an offer expires when its waiting side is reminded: six hours, or a quarter of the time. */
@@ -125,8 +117,7 @@ export async function makeOffer(
     if (!listing || listing.removedAt || listing.sellerDisabledAt) throw notFound('Product')
     if (listing.sellerId === buyer.id)
       throw new AppError('FORBIDDEN', 'You cannot make an offer on your own listing')
-    const gone = notOnSale(listing)
-    if (gone) throw new AppError('CONFLICT', gone)
+    assertOnSale(listing)
     if (!listing.offersEnabled)
       throw new AppError('CONFLICT', 'The seller is not taking offers on this laptop')
     if (amountCents >= listing.askingCents) {
@@ -257,12 +248,14 @@ export async function counterOffer(
   const amountCents = toCents(input.amount)
   const note = input.note ? input.note : null
   return ctx.db.transaction(async (tx) => {
+    // Unlocked first, to learn the listing; then the locks in their order (listing, offer).
+    const seen = await offerFor(tx, caller, offerId)
+    const listing = await listingFor(tx, seen.offer.productId)
     const found = await offerFor(tx, caller, offerId, true)
     mustWaitFor('counter this offer', found)
     const { offer, side } = found
-    const listing = await listingFor(tx, offer.productId)
-    const gone = listing ? notOnSale(listing) : 'This listing is no longer available'
-    if (gone || !listing) throw new AppError('CONFLICT', gone ?? 'This listing is no longer available')
+    if (!listing) throw new AppError('CONFLICT', 'This listing is no longer available')
+    assertOnSale(listing)
     const [used] = await tx
       .select({ n: pairRounds(offer.productId, offer.buyerId) })
       .from(offers)
@@ -400,8 +393,8 @@ export async function acceptOffer(
     const listing = await listingFor(tx, productId, true)
     const found = await offerFor(tx, caller, offerId, true)
     mustWaitFor('accept this offer', found)
-    const gone = listing ? notOnSale(listing) : 'This listing is no longer available'
-    if (gone || !listing) throw new AppError('CONFLICT', gone ?? 'This listing is no longer available')
+    if (!listing) throw new AppError('CONFLICT', 'This listing is no longer available')
+    assertOnSale(listing)
     const { offer, side } = found
 
     const [buyer] = await tx

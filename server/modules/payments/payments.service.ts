@@ -13,6 +13,7 @@ import {
   users,
 } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { assertOnSale, whyNotOnSale } from '#server/lib/on-sale'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { holderOf } from '#server/modules/bookings/hold.service'
@@ -39,10 +40,7 @@ async function lockPayableBooking(tx: Db, buyer: SessionUser, bookingId: string)
   }
   if (booking.isPaid) throw new AppError('CONFLICT', 'This booking is already paid')
   const product = await lockProduct(tx, booking.productId)
-  if (product.isSold) throw new AppError('CONFLICT', 'This laptop has already been sold')
-  if (product.removedAt || product.sellerDisabledAt) {
-    throw new AppError('CONFLICT', 'This listing is no longer available')
-  }
+  assertOnSale(product)
   // A payment is taken only while this booking holds the laptop (POST /api/bookings/{id}/hold).
   const holder = await holderOf(tx, product.id, booking.id)
   if (holder === 'other') {
@@ -314,7 +312,7 @@ async function settleStripeEvent(
       intent.currency === 'usd' &&
       received === amountDue(booking, product) &&
       intent.metadata?.buyerId === booking.buyerId
-    const available = !booking.isPaid && !product.isSold && !product.removedAt && !product.sellerDisabledAt
+    const available = !booking.isPaid && whyNotOnSale(product) === null
     // A success that arrives after this booking's hold went to another buyer is given back; one that is
     // late but finds nobody else holding the laptop still buys it.
     const heldByOther = (await holderOf(tx, product.id, booking.id)) === 'other'
@@ -326,7 +324,9 @@ async function settleStripeEvent(
           ? 'The amount did not match the listing'
           : heldByOther && available
             ? 'Another buyer held the laptop when the payment arrived'
-            : 'The laptop was sold to someone else',
+            : booking.isPaid || product.isSold
+              ? 'The laptop was sold to someone else'
+              : (whyNotOnSale(product) ?? 'The laptop is not on sale'),
       )
       return 'refunded'
     }

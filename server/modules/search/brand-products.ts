@@ -3,12 +3,12 @@ import type { ListPageQuery } from '#contract/paging'
 import type { Product } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { products } from '#server/db/schema'
+import { isOnSale } from '#server/lib/on-sale'
 import { limitOffset, listPaging, type PagedList } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products/products.queries'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
 import { readListingPage } from './listing-feed'
 import { viewTotal } from './listing-view'
-import { isOnSale } from './on-sale'
 
 /** A brand's available laptops, newest first, a page at a time. */
 export async function findBrandProducts(

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { BATTERY_FACET_PCT, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import {
   COUNT_FACETS,
@@ -13,7 +14,6 @@ import {
 import { type Bounds, boundsOf } from './filters'
 import { KeptPerCopy } from './kept-per-copy'
 import { buildTextIndex, type TextIndex } from './listing-text'
-import { isOnSale } from './on-sale'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
 // total of a search without text are one pass in memory whatever its filters (a price range, a posting date, a

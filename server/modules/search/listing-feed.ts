@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import type { FactsSort, PageCursor, PageSpan } from './facts-pages'
 import {
@@ -12,7 +13,6 @@ import {
   rowOf,
 } from './listing-facts'
 import { type FactsView, type TextOf, viewPage, wholeView } from './listing-view'
-import { isOnSale } from './on-sale'
 
 // Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings
 // changed since the copy's version (migration 0027 notes them in the changing transaction, and the version each

@@ -14,6 +14,7 @@ import {
 } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products } from '#server/db/schema'
+import { isOnSale } from '#server/lib/on-sale'
 import {
   type CursorKey,
   countUpTo,
@@ -44,7 +45,6 @@ import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage } from './listing-feed'
 import { matchTextOnce, type TextRows } from './listing-text'
 import { type FactsView, viewFacets, viewTotal } from './listing-view'
-import { isOnSale } from './on-sale'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
 
