@@ -92,6 +92,8 @@ export const Earnings = z.object({
   fees_cents: z.number().int(),
   fee: z.object({ percent: z.number(), min_cents: z.number().int() }),
   payout_minimum_cents: z.number().int(),
+  /** When the next payout run is (every PAYOUT_INTERVAL_SECONDS, UTC): it pays the available balance. */
+  next_payout_at: z.string(),
   payout_account: PayoutAccountStatus,
   sales: z.array(EarningsSale),
   payouts: z.array(PayoutItem),

@@ -94,8 +94,6 @@ async function main() {
   await app.listen({ port: config.port, host: config.host })
   // Workers start once the app serves; app.close() (on SIGTERM) lets running jobs finish first.
   await app.ctx.jobs.start()
-  // The payout runs queue each other; this starts the chain now rather than at the next minute's tick.
-  await app.ctx.jobs.send('payouts.tick', {}, { singletonKey: 'start' })
   app.log.info(`Laptop Market on ${config.publicUrl} (database: ${database.driver})`)
 }
 

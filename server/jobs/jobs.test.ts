@@ -149,6 +149,48 @@ describe('the job queue', () => {
     expect(handled).toEqual([1])
   })
 
+  it('replaces a waiting singleton that no longer stands, once however many instances send at the same time', async () => {
+    await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
+    const instances = Array.from({ length: 8 }, () => new Jobs(t.db, silent))
+    const old = new Date(Date.now() + 3_600_000)
+    const wanted = new Date(Date.now() + 60_000)
+    // Each instance's client opened already, so the sends below meet at the queue, not at the opening.
+    for (const [n, jobs] of instances.entries())
+      await jobs.send('email', emailJob(n), { singletonKey: `warm-${n}` })
+    await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
+    const [a] = instances as [Jobs]
+    await a.send('email', emailJob(1), { singletonKey: 'run', startAfter: old })
+    const keepWaiting = (at: Date) => at.getTime() === wanted.getTime()
+    // Each sends in its own transaction, all begun before any sends so that on PostgreSQL they overlap (the
+    // embedded database runs transactions one at a time: there each goes on after a short wait).
+    let begun = 0
+    let allBegun = () => {}
+    const together = new Promise<void>((resolve) => {
+      allBegun = resolve
+    })
+    const sent = await Promise.all(
+      instances.map((jobs) =>
+        t.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`)
+          if (++begun === instances.length) allBegun()
+          await Promise.race([together, new Promise((resolve) => setTimeout(resolve, 200))])
+          return jobs.send('email', emailJob(2), { tx, singletonKey: 'run', startAfter: wanted, keepWaiting })
+        }),
+      ),
+    )
+    expect(sent.filter(Boolean)).toHaveLength(1)
+    const waiting = () =>
+      rowsOf<{ state: string; start_after: Date | string }>(
+        t.db,
+        sql`select state, start_after from pgboss.job where name = 'email'`,
+      ).then((rows) => rows.map((r) => ({ state: r.state, at: new Date(r.start_after).getTime() })))
+    expect(await waiting()).toEqual([{ state: 'created', at: wanted.getTime() }])
+    // A job waiting for a retry stands whatever the sender thinks of its time.
+    await t.db.execute(sql`update pgboss.job set state = 'retry' where name = 'email'`)
+    expect(await a.send('email', emailJob(3), { singletonKey: 'run', keepWaiting: () => false })).toBeNull()
+    expect(await waiting()).toEqual([{ state: 'retry', at: wanted.getTime() }])
+  })
+
   it('workers started with the app take jobs as they come and stop cleanly', async () => {
     await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
     const jobs = new Jobs(t.db, silent, { pollMs: 50 })

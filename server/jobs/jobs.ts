@@ -34,6 +34,11 @@ export type SendOptions = {
   startAfter?: Date | number
   /** At most one job with this key waiting (not yet started, or waiting for a retry); a second `send` returns null. */
   singletonKey?: string
+  /**
+   * With `singletonKey`: whether a job waiting under the key to start at this time still stands. One that
+   * does not is deleted and this one queued in its place (a job waiting for a retry always stands).
+   */
+  keepWaiting?: (startAfter: Date) => boolean
 }
 
 export type WorkOptions = {
@@ -65,6 +70,7 @@ export class Jobs {
   readonly #pollMs: number
   readonly #workers = new Map<QueueName, Worker>()
   readonly #schedules = new Map<QueueName, { cron: string; data: object }>()
+  readonly #atStart: (() => Promise<unknown>)[] = []
   readonly #loops = new Set<Promise<void>>()
   readonly #wakers = new Set<() => void>()
   #state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle'
@@ -138,13 +144,28 @@ export class Jobs {
     }
     // pg-boss's own singletons need a queue policy or a time slot; "one waiting job per key" is checked
     // here, under a transaction lock on the key, so two transactions queueing the same key take turns and
-    // the second sees the first's job once it commits.
+    // the second sees the first's job once it commits (and what it replaced).
+    const keep = opts.keepWaiting
     const sendOnce = async (tx: Db) => {
       await this.lockSingleton(tx, name, key)
-      const waiting = await tx.execute(
-        sql`select 1 from pgboss.job where name = ${name} and singleton_key = ${key} and state in ('created', 'retry') limit 1`,
+      const result = await tx.execute(
+        sql`select id, state, start_after from pgboss.job
+          where name = ${name} and singleton_key = ${key} and state in ('created', 'retry')`,
       )
-      if ((waiting as unknown as { rows: unknown[] }).rows.length > 0) return null
+      const waiting = (
+        result as unknown as { rows: { id: string; state: string; start_after: Date | string }[] }
+      ).rows
+      const replaced = keep
+        ? waiting
+            .filter((job) => job.state === 'created' && !keep(new Date(job.start_after)))
+            .map((job) => job.id)
+        : []
+      if (waiting.length > replaced.length) return null
+      if (replaced.length > 0) {
+        await tx.execute(
+          sql`delete from pgboss.job where name = ${name} and id = any(${`{${replaced.join(',')}}`}::uuid[])`,
+        )
+      }
       return this.#use(tx, () =>
         this.#client.send(name, data as object, { ...options, singletonKey: key, db: sqlExecutor(tx) }),
       )
@@ -198,7 +219,19 @@ export class Jobs {
     }
   }
 
-  /** Starts the workers, the schedules and the queue's maintenance. */
+  /**
+   * Queues a job when `start()` runs: a chain of jobs that queue each other begins then, rather than at a
+   * schedule's next minute. With a singleton key, instances starting together queue it once.
+   */
+  sendAtStart<N extends QueueName>(
+    name: N,
+    data: JobData<N>,
+    opts: Pick<SendOptions, 'singletonKey'> = {},
+  ): void {
+    this.#atStart.push(() => this.send(name, data, opts))
+  }
+
+  /** Starts the workers, the schedules, the queue's maintenance, and sends the jobs for the start. */
   async start(): Promise<void> {
     if (this.#state !== 'idle') return
     this.#state = 'running'
@@ -210,6 +243,7 @@ export class Jobs {
       await this.#boss.schedule(name, cron, data, { tz: 'UTC' })
     }
     for (const worker of this.#workers.values()) this.#startLoop(worker)
+    for (const send of this.#atStart) await send()
   }
 
   /**

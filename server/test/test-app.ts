@@ -63,13 +63,9 @@ export async function openTestDatabase(): Promise<{
   }
 }
 
-export async function createTestApp(
-  env: Record<string, string> = {},
-  options: Pick<BuildAppOptions, 'fetchImage'> = {},
-): Promise<TestApp> {
-  const { database, drop } = await openTestDatabase()
-  const storage = new MemoryMediaStorage()
-  const config = loadConfig({
+/** The configuration test apps run with: `env` over the test defaults. */
+export function testConfig(env: Record<string, string> = {}) {
+  return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     PUBLIC_CACHE_TTL_MS: '0',
@@ -83,6 +79,15 @@ export async function createTestApp(
     UPLOADS_PER_MINUTE: '0',
     ...env,
   })
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Pick<BuildAppOptions, 'fetchImage'> = {},
+): Promise<TestApp> {
+  const { database, drop } = await openTestDatabase()
+  const storage = new MemoryMediaStorage()
+  const config = testConfig(env)
   const outbox: OutgoingEmail[] = []
   // Without SMTP_URL the app would write .eml files into ./data: tests keep their emails in memory.
   const mailTransport: MailTransport | undefined =

@@ -5,6 +5,7 @@ import type { Db } from '#server/db/client'
 import { payoutAccounts, payouts } from '#server/db/schema'
 import type { SessionUser } from '#server/lib/session'
 import { rowsOf, sellerBalances } from '#server/modules/ledger/ledger'
+import { nextPayoutRun } from './payout-schedule'
 
 type SaleRow = {
   booking_id: string
@@ -120,6 +121,7 @@ export async function getEarnings(
     fees_cents: Number(feeRows[0]?.total ?? 0),
     fee: { percent: config.payouts.fee.basisPoints / 100, min_cents: config.payouts.fee.minCents },
     payout_minimum_cents: config.payouts.minimumCents,
+    next_payout_at: nextPayoutRun(config.payouts.intervalSeconds, now).toISOString(),
     payout_account: account[0]?.status ?? 'none',
     sales: sales.map((s) => {
       const price = Number(s.price)

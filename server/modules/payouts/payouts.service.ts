@@ -6,6 +6,7 @@ import { payoutAccounts, payoutReminders, payouts } from '#server/db/schema'
 import { balanceOf, postTransaction, rowsOf } from '#server/modules/ledger/ledger'
 import { payOutConnectSeller } from './connect-payouts'
 import type { PayoutDeps } from './payout-deps'
+import { fitsPayoutSchedule, nextPayoutRun } from './payout-schedule'
 import { finishStalePayouts, reconcile } from './reconcile'
 
 // Payouts (docs/decisions/0035): every PAYOUT_INTERVAL_SECONDS a run moves each seller's available balance,
@@ -202,8 +203,13 @@ async function remindToSetUp(deps: PayoutDeps, sellerId: string, amountCents: nu
 
 /**
  * The jobs: `payouts.run` runs every PAYOUT_INTERVAL_SECONDS (each run queues the next at the next multiple of
- * the interval; a minute's `payouts.tick` queues one when none waits, so a lost run is made up), and
- * `payouts.settle` lands a test-mode payout, `payouts.reconcile` checks the ledger against the processor daily.
+ * the interval; a minute's `payouts.tick`, and one at start, queue one when none waits, so a lost run is made
+ * up), and `payouts.settle` lands a test-mode payout, `payouts.reconcile` checks the ledger against the processor
+ * daily.
+ *
+ * One run waits at a time (the singleton key), at the time the interval as now set gives: a run queued under
+ * another interval (before a restart with a new PAYOUT_INTERVAL_SECONDS) is replaced by the next tick, which
+ * the start queues. The check and the replacement hold the key's lock, so instances starting together leave one.
  */
 export function registerPayoutJobs(
   ctx: Pick<AppContext, 'db' | 'mail' | 'config' | 'jobs' | 'payments'>,
@@ -212,9 +218,16 @@ export function registerPayoutJobs(
   const deps: PayoutDeps = ctx
   const interval = ctx.config.payouts.intervalSeconds
   const queueNextRun = () => {
-    const now = Date.now() / 1000
-    const next = Math.floor(now / interval + 1) * interval
-    return ctx.jobs.send('payouts.run', {}, { singletonKey: 'next', startAfter: Math.ceil(next - now) })
+    const now = new Date()
+    return ctx.jobs.send(
+      'payouts.run',
+      {},
+      {
+        singletonKey: 'next',
+        startAfter: nextPayoutRun(interval, now),
+        keepWaiting: (startsAt) => fitsPayoutSchedule(startsAt, interval, now),
+      },
+    )
   }
   ctx.jobs.work('payouts.run', async () => {
     try {
@@ -227,6 +240,7 @@ export function registerPayoutJobs(
     await queueNextRun()
   })
   ctx.jobs.schedule('payouts.tick', '* * * * *')
+  ctx.jobs.sendAtStart('payouts.tick', {}, { singletonKey: 'start' })
   ctx.jobs.work('payouts.reconcile', async () => {
     await reconcile(deps, log)
   })

@@ -190,6 +190,15 @@ describe('payouts', () => {
     expect(await settleTestPayout(t.app.ctx, e.payouts[0]?._id as string, false)).toBe('unchanged')
   })
 
+  it('are on a schedule Earnings gives: the next run, at midnight UTC on the daily default', async () => {
+    const seller = await createUser(t.db, { role: 'seller' })
+    const nextMidnight = () => new Date((Math.floor(Date.now() / 86_400_000) + 1) * 86_400_000).toISOString()
+    const before = nextMidnight()
+    const { next_payout_at } = await earnings(seller)
+    // Either side of a midnight passing during the call.
+    expect([before, nextMidnight()]).toContain(next_payout_at)
+  })
+
   it('leave a balance under the minimum where it is', async () => {
     const seller = await createUser(t.db, { role: 'seller' })
     await call('POST', '/api/payouts/account', seller, PAYS)
