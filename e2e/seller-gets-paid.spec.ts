@@ -59,6 +59,8 @@ test('a seller sets up test payouts, sells, the buyer confirms, the payout arriv
   await page.getByRole('button', { name: 'Save bank account' }).click()
   await expect(page.getByText('Payouts on')).toBeVisible()
   await expect(page.getByText(/account ending\s*6789/)).toBeVisible()
+  // The e2e server pays out every 5 s: the next run is today (tomorrow just before midnight), to the second.
+  await expect(page.getByText(/^Next payout: (today|tomorrow) at \d\d:\d\d(:\d\d)? UTC$/)).toBeVisible()
 
   // The listing form says what the seller receives after the fee, as the price is typed.
   await page.goto('/dashboard/addproduct')

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Download, FlaskConical, Landmark } from 'lucide-react'
+import { CalendarClock, Download, FlaskConical, Landmark } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
@@ -17,6 +17,7 @@ import { toast } from '../../lib/toast'
 import { ChartCard } from '../dashboard'
 import { useEarnings, usePayoutAccount, useSetUpPayouts } from './earnings-api'
 import { earningsCsv, WHERE_WORDS } from './earnings-csv'
+import { nextPayoutWords } from './next-payout'
 
 const PAYOUT_STATE_WORDS: Record<Earnings['payouts'][number]['state'], string> = {
   pending: 'Being sent',
@@ -97,7 +98,15 @@ function BankForm({ onDone }: { onDone?: () => void }) {
   )
 }
 
-function PayoutSetup({ account, availableCents }: { account: PayoutAccount; availableCents: number }) {
+function PayoutSetup({
+  account,
+  availableCents,
+  nextPayoutAt,
+}: {
+  account: PayoutAccount
+  availableCents: number
+  nextPayoutAt: string
+}) {
   const [editing, setEditing] = useState(false)
   const setUp = useSetUpPayouts()
   const startStripe = () =>
@@ -134,6 +143,12 @@ function PayoutSetup({ account, availableCents }: { account: PayoutAccount; avai
             Payouts go to {account.account_holder ? `${account.account_holder}’s ` : ''}account ending{' '}
             <span className="font-mono font-semibold">{account.account_last4}</span>
             {account.routing_number ? ` (routing ${account.routing_number})` : ''}.
+          </p>
+          <p className="flex items-center gap-2">
+            <CalendarClock aria-hidden="true" className="size-4 shrink-0 text-slate-500" />
+            <span>
+              Next payout: <span className="font-semibold">{nextPayoutWords(nextPayoutAt)}</span>
+            </span>
           </p>
           {account.mode === 'test' ? (
             <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
@@ -269,7 +284,11 @@ export function EarningsPage() {
         />
       ) : (
         <div className="space-y-6">
-          <PayoutSetup account={account.data} availableCents={earnings.data.available_cents} />
+          <PayoutSetup
+            account={account.data}
+            availableCents={earnings.data.available_cents}
+            nextPayoutAt={earnings.data.next_payout_at}
+          />
           {earnings.data.available_cents < 0 ? (
             <Alert tone="error" title="A refund came after your payout">
               <p>
