@@ -7,14 +7,34 @@ export const REVIEW_STATES = ['pending', 'approved', 'rejected'] as const
 export const ReviewState = z.enum(REVIEW_STATES)
 export type ReviewState = z.infer<typeof ReviewState>
 
-/** Why a listing waits: a first listing of its seller, or a serial number seen on another seller's laptop. */
-export const REVIEW_FLAGS = ['first_listing', 'duplicate_serial'] as const
+/**
+ * Why a listing waits: a first listing of its seller, a serial number seen on another seller's laptop, or an
+ * approved listing whose seller, still among their first listings, changed what buyers judge it by.
+ */
+export const REVIEW_FLAGS = ['first_listing', 'duplicate_serial', 'changed_after_approval'] as const
 export const ReviewFlag = z.enum(REVIEW_FLAGS)
 export type ReviewFlag = z.infer<typeof ReviewFlag>
 
 export const REVIEW_FLAG_TEXT: Record<ReviewFlag, string> = {
   first_listing: "One of the seller's first listings",
   duplicate_serial: 'Serial number also on another seller’s listing or recent sale',
+  changed_after_approval: 'Changed by the seller after it was approved',
+}
+
+/**
+ * What says which laptop a listing is: a change to any of these sends an approved listing of a seller still among
+ * their first listings back for review (the price, the specs and the rest do not).
+ */
+export const REVIEWED_FIELDS = ['name', 'brand', 'description', 'photos', 'serial'] as const
+export const ReviewedField = z.enum(REVIEWED_FIELDS)
+export type ReviewedField = z.infer<typeof ReviewedField>
+
+export const REVIEWED_FIELD_TEXT: Record<ReviewedField, string> = {
+  name: 'name',
+  brand: 'brand',
+  description: 'description',
+  photos: 'photos',
+  serial: 'serial number',
 }
 
 /** The serial as typed: letters and digits kept, spaces and dashes dropped, upper case. */
@@ -56,6 +76,8 @@ export const ListingReview = z.object({
   seller_verified: z.boolean(),
   review_state: ReviewState,
   review_flags: z.array(ReviewFlag),
+  /** What the seller changed since it was last approved (empty for a listing never approved). */
+  changed: z.array(ReviewedField),
   serial_last4: z.string().nullable(),
   /** The serial is on the stolen list (such a listing cannot be approved). */
   serial_stolen: z.boolean(),

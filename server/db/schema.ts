@@ -261,8 +261,13 @@ export const products = pgTable(
      * and send it back). Only approved listings are on sale; the listing counts and the facts copy read it too.
      */
     reviewState: text('review_state', { enum: REVIEW_STATES }).notNull().default('approved'),
-    /** Why it waits: first_listing, duplicate_serial. */
+    /** Why it waits: first_listing, duplicate_serial, changed_after_approval. */
     reviewFlags: text('review_flags').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * What its seller changed since an admin last approved it, when that sent it back for review (name, brand,
+     * description, photos, serial; see reviewOfEdit): what the admin looks at first. Cleared by the next approval.
+     */
+    reviewChanges: text('review_changes').array().notNull().default(sql`'{}'::text[]`),
     /** The admin's reason when rejected (emailed to the seller). */
     reviewReason: text('review_reason'),
     reviewSubmittedAt: timestamp('review_submitted_at', { withTimezone: true }),

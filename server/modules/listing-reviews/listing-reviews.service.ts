@@ -3,12 +3,13 @@ import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
 import type {
   ListingReview,
   ListingReviewQueue,
+  ReviewedField,
   ReviewFlag,
   ReviewState,
   SerialMatch,
   StolenSerialBody,
 } from '#contract/listing-reviews'
-import { normalizeSerial } from '#contract/listing-reviews'
+import { normalizeSerial, REVIEWED_FIELD_TEXT, REVIEWED_FIELDS } from '#contract/listing-reviews'
 import { paths } from '#contract/pages'
 import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { AppContext } from '#server/app-context'
@@ -67,6 +68,24 @@ async function hasOtherSellersSerial(db: Db, sellerId: string, serialHash: strin
   return Boolean(row)
 }
 
+/**
+ * Whether the seller is still among their first `reviewFirst` listings, whose every listing an admin sees before
+ * buyers do. Counted over the seller's approved listings, deleted and sold ones included (deleting keeps the row), not
+ * over the listings they made: a listing deleted or rejected before an admin approved it showed nobody anything, so
+ * throwaway listings cannot use the count up. A listing sent back for review counts again once approved again. The
+ * count reads rows only an admin's approval (or a seller already past the count) moves, so concurrent listings and
+ * several instances cannot race it; at most `reviewFirst` rows are read.
+ */
+async function isAmongFirstListings(db: Db, seller: SessionUser, reviewFirst: number): Promise<boolean> {
+  if (seller.isVerified || reviewFirst <= 0) return false
+  const approved = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.sellerId, seller.id), eq(products.reviewState, 'approved')))
+    .limit(reviewFirst)
+  return approved.length < reviewFirst
+}
+
 /** Whether a new listing waits for review, and why. */
 export async function reviewOfNewListing(
   db: Db,
@@ -75,47 +94,112 @@ export async function reviewOfNewListing(
   reviewFirst: number,
 ): Promise<{ state: ReviewState; flags: ReviewFlag[] }> {
   const flags: ReviewFlag[] = []
-  if (!seller.isVerified && reviewFirst > 0) {
-    const [row] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(products)
-      .where(eq(products.sellerId, seller.id))
-    if ((row?.n ?? 0) < reviewFirst) flags.push('first_listing')
-  }
+  if (await isAmongFirstListings(db, seller, reviewFirst)) flags.push('first_listing')
   if (serialHash && (await hasOtherSellersSerial(db, seller.id, serialHash))) flags.push('duplicate_serial')
   return { state: flags.length > 0 ? 'pending' : 'approved', flags }
 }
 
+/** A listing as an edit finds it (read under the edit's lock). */
+export type ListingUnderEdit = {
+  id: string
+  sellerId: string
+  reviewState: ReviewState
+  reviewFlags: string[]
+  reviewChanges: string[]
+  serialHash: string | null
+}
+
+/** What an edit does to a listing's review. */
+export type EditReview =
+  | { kind: 'unchanged' }
+  /** A listing off sale already (waiting or rejected): its review columns change; a rejected one is sent again. */
+  | { kind: 'columns'; set: Partial<typeof products.$inferInsert> }
+  /** An approved listing goes back for review (sendBackToReview), and its seller is told why. */
+  | { kind: 'back_to_review'; flags: ReviewFlag[]; changes: ReviewedField[]; notice: string }
+
+const inFieldOrder = (fields: Iterable<string>) =>
+  REVIEWED_FIELDS.filter((f) => new Set(fields).has(f)) as ReviewedField[]
+
+function listWords(words: string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`
+}
+
 /**
- * An edit of a listing: a rejected listing goes back for review, and a serial newly matching another seller's sends
- * an approved one there too. Returns the review columns to set, or an empty object when nothing changes.
+ * An edit of a listing, given what it changes of the fields that say which laptop it is (`changed`) and its new
+ * serial. A serial that changes is checked again for any seller: one another seller listed or sold recently sends the
+ * listing to review. A seller still among their first listings who changes any of those fields on an approved listing
+ * sends it back for review too (a price, spec or location change does not): otherwise an approved listing could be
+ * rewritten into another laptop without an admin seeing it. A rejected listing goes back for review when edited.
  */
 export async function reviewOfEdit(
   db: Db,
-  current: {
-    id: string
-    sellerId: string
-    reviewState: ReviewState
-    reviewFlags: string[]
-    serialHash: string | null
-  },
-  newSerialHash: string | undefined,
-) {
+  seller: SessionUser,
+  current: ListingUnderEdit,
+  edit: { changed: ReviewedField[]; serialHash?: string },
+  reviewFirst: number,
+): Promise<EditReview> {
   const flags = new Set(current.reviewFlags as ReviewFlag[])
-  let state = current.reviewState
-  if (newSerialHash !== undefined && newSerialHash !== current.serialHash) {
-    if (await hasOtherSellersSerial(db, current.sellerId, newSerialHash, current.id)) {
-      flags.add('duplicate_serial')
-      state = 'pending'
-    }
+  const serialChanged = edit.serialHash !== undefined && edit.serialHash !== current.serialHash
+  const serialSeenElsewhere =
+    serialChanged &&
+    (await hasOtherSellersSerial(db, current.sellerId, edit.serialHash as string, current.id))
+  if (serialSeenElsewhere) flags.add('duplicate_serial')
+
+  if (current.reviewState === 'approved') {
+    const rewritten = edit.changed.length > 0 && (await isAmongFirstListings(db, seller, reviewFirst))
+    if (!rewritten && !serialSeenElsewhere) return { kind: 'unchanged' }
+    if (rewritten) flags.add('changed_after_approval')
+    const changes = rewritten ? inFieldOrder(edit.changed) : []
+    const notice = rewritten
+      ? `Your change to the ${listWords(changes.map((f) => REVIEWED_FIELD_TEXT[f]))} sends this listing back for review: buyers cannot see or book it until an admin approves it again.`
+      : 'The serial number is on another seller’s listing or a recent sale, so this listing goes back for review: buyers cannot see or book it until an admin approves it.'
+    return { kind: 'back_to_review', flags: [...flags], changes, notice }
   }
-  if (state === 'rejected') state = 'pending'
-  if (state === current.reviewState && flags.size === current.reviewFlags.length) return {}
+
+  // Off sale already. What the seller changes after being sent back adds to what the admin is shown.
+  const changes = flags.has('changed_after_approval')
+    ? inFieldOrder([...current.reviewChanges, ...edit.changed])
+    : (current.reviewChanges as ReviewedField[])
+  const unchanged =
+    current.reviewState === 'pending' &&
+    flags.size === current.reviewFlags.length &&
+    changes.length === current.reviewChanges.length
+  if (unchanged) return { kind: 'unchanged' }
   return {
-    reviewState: state,
-    reviewFlags: [...flags],
-    reviewSubmittedAt: state === 'pending' ? new Date() : undefined,
+    kind: 'columns',
+    set: {
+      reviewState: 'pending',
+      reviewFlags: [...flags],
+      reviewChanges: changes,
+      // A rejected listing is sent again: it queues from now. One waiting keeps its place.
+      reviewSubmittedAt: current.reviewState === 'rejected' ? new Date() : undefined,
+    },
   }
+}
+
+/**
+ * An approved listing goes back to the review queue: the one place a listing on sale returns to review. It leaves
+ * sale at once (search, brand and seller pages, the home page and booking read `review_state`), queues behind the
+ * listings already waiting (sent now), and shows the admin why and what changed. Runs inside the edit's transaction;
+ * false when the listing was not approved (nothing changes then).
+ */
+export async function sendBackToReview(
+  tx: Db,
+  id: string,
+  why: { flags: ReviewFlag[]; changes: ReviewedField[] },
+): Promise<boolean> {
+  const sent = await tx
+    .update(products)
+    .set({
+      reviewState: 'pending',
+      reviewFlags: why.flags,
+      reviewChanges: why.changes,
+      reviewReason: null,
+      reviewSubmittedAt: new Date(),
+    })
+    .where(and(eq(products.id, id), eq(products.reviewState, 'approved')))
+    .returning({ id: products.id })
+  return sent.length > 0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,6 +221,7 @@ export async function findReviewQueue(db: Db): Promise<ListingReviewQueue> {
       sellerVerifiedAt: users.verifiedAt,
       reviewState: products.reviewState,
       reviewFlags: products.reviewFlags,
+      reviewChanges: products.reviewChanges,
       serialHash: products.serialHash,
       serialLast4: products.serialLast4,
       batteryHealthPct: products.batteryHealthPct,
@@ -176,6 +261,7 @@ export async function findReviewQueue(db: Db): Promise<ListingReviewQueue> {
     seller_verified: r.sellerVerifiedAt !== null,
     review_state: r.reviewState,
     review_flags: r.reviewFlags as ReviewFlag[],
+    changed: r.reviewChanges as ReviewedField[],
     serial_last4: r.serialLast4,
     serial_stolen: r.stolen,
     same_serial: matches.get(r.id) ?? [],
@@ -267,7 +353,15 @@ export async function approveListing(db: Db, admin: SessionUser, id: string): Pr
     }
     await tx
       .update(products)
-      .set({ reviewState: 'approved', reviewReason: null, reviewedAt: new Date(), reviewedBy: admin.id })
+      .set({
+        reviewState: 'approved',
+        reviewReason: null,
+        // What changed since the last approval is answered by this one.
+        reviewChanges: [],
+        reviewFlags: sql`array_remove(${products.reviewFlags}, 'changed_after_approval')`,
+        reviewedAt: new Date(),
+        reviewedBy: admin.id,
+      })
       .where(eq(products.id, id))
     await recordListed(tx, id)
   })

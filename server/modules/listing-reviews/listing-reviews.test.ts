@@ -33,7 +33,12 @@ afterAll(async () => {
 })
 
 type Who = UserRow | null
-async function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, who: Who, body?: unknown) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  who: Who,
+  body?: unknown,
+) {
   return t.app.inject({
     method,
     url,
@@ -75,10 +80,16 @@ async function searchIds(q = '') {
 }
 
 describe("a seller's first listings wait for review", () => {
-  it('holds an unverified seller’s first two listings, not the third; a verified seller skips the queue', async () => {
+  it('holds an unverified seller’s listings until two are approved; a verified seller skips the queue', async () => {
     const seller = await newSeller()
+    const first = await list(seller)
+    const second = await list(seller)
+    expect([first.review_state, second.review_state]).toEqual(['pending', 'pending'])
+    // Two waiting are not two approved: the third waits as well.
     expect((await list(seller)).review_state).toBe('pending')
-    expect((await list(seller)).review_state).toBe('pending')
+    for (const { insertedId } of [first, second]) {
+      expect((await call('PUT', `/api/listing-reviews/${insertedId}/approve`, admin)).statusCode).toBe(200)
+    }
     expect((await list(seller)).review_state).toBe('approved')
     expect((await list(verified)).review_state).toBe('approved')
   })
@@ -134,6 +145,154 @@ describe("a seller's first listings wait for review", () => {
       location: 'Chicago, IL',
     })
     expect(booked.statusCode).toBe(201)
+  })
+})
+
+describe('what counts towards the first listings', () => {
+  const approve = async (id: string) =>
+    expect((await call('PUT', `/api/listing-reviews/${id}/approve`, admin)).statusCode).toBe(200)
+  const remove = async (who: UserRow, id: string) =>
+    expect((await call('DELETE', `/api/products/${id}`, who)).statusCode).toBe(200)
+
+  it('listings deleted before an admin saw them do not count: the next one still waits', async () => {
+    const seller = await newSeller('Tom Throwaway')
+    for (const { insertedId } of [await list(seller), await list(seller)]) await remove(seller, insertedId)
+    expect((await list(seller)).review_state).toBe('pending')
+    expect((await list(seller)).review_state).toBe('pending')
+  })
+
+  it('listings rejected do not count; approved ones do, and deleting them later lowers nothing', async () => {
+    const seller = await newSeller('Ann Approved')
+    const first = await list(seller)
+    const reason = 'The photos are stock pictures: upload photos of this laptop.'
+    expect(
+      (await call('PUT', `/api/listing-reviews/${first.insertedId}/reject`, admin, { reason })).statusCode,
+    ).toBe(200)
+    const second = await list(seller)
+    const third = await list(seller)
+    expect([second.review_state, third.review_state]).toEqual(['pending', 'pending'])
+    await approve(second.insertedId)
+    // One approved of two: the next still waits.
+    expect((await list(seller)).review_state).toBe('pending')
+    await approve(third.insertedId)
+    await remove(seller, second.insertedId)
+    await remove(seller, third.insertedId)
+    expect((await list(seller)).review_state).toBe('approved')
+  })
+})
+
+describe('an approved listing changed by a seller still inside the first listings', () => {
+  /** A new seller's listing, approved by an admin: the seller has one approved listing of the two reviewed. */
+  async function approvedListing(extra: Record<string, unknown> = {}) {
+    const seller = await newSeller('Eddie Editor')
+    const { insertedId: id } = await list(seller, extra)
+    expect((await call('PUT', `/api/listing-reviews/${id}/approve`, admin)).statusCode).toBe(200)
+    return { seller, id }
+  }
+  const stateOf = async (id: string) => {
+    const [row] = await t.db.select().from(products).where(eq(products.id, id))
+    return row
+  }
+
+  it('goes back to review when rewritten (name, description, photo, price): off sale, in the queue with what changed', async () => {
+    const { seller, id } = await approvedListing({ name: 'Reviewbrand Honest 13' })
+    expect(await searchIds()).toContain(id)
+    const sentBack = new Date().toISOString()
+    const res = await call('PATCH', `/api/products/${id}`, seller, {
+      name: 'Reviewbrand Something Else Entirely',
+      description: 'A different laptop altogether, described anew for buyers.',
+      img: '/images/not-found.svg',
+      resale_price: 199,
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().notices?.join(' ')).toMatch(/back for review/)
+    expect((await stateOf(id))?.reviewState).toBe('pending')
+    expect(await searchIds()).not.toContain(id)
+    expect((await call('GET', `/api/products/${id}`, null)).statusCode).toBe(404)
+    const booking = await call('POST', '/api/bookings', buyer, {
+      productId: id,
+      phoneNumber: '(312) 555-0100',
+      location: 'Chicago, IL',
+    })
+    // Refused by the one on-sale rule, with its reason.
+    expect(booking.statusCode).toBe(409)
+    expect(booking.json().error.message).toMatch(/waiting for review/)
+    const queue = ListingReviewQueue.parse((await call('GET', '/api/listing-reviews', admin)).json())
+    const item = queue.items.find((i) => i._id === id)
+    expect(item?.review_flags).toContain('changed_after_approval')
+    expect(item?.changed).toEqual(['name', 'description', 'photos'])
+    // Sent now, so queued behind the listings that were already waiting (the queue is oldest first).
+    expect((item?.submitted_at ?? '') >= sentBack).toBe(true)
+    // Approved again: on sale, and what changed is cleared for the next time.
+    expect((await call('PUT', `/api/listing-reviews/${id}/approve`, admin)).statusCode).toBe(200)
+    const after = await stateOf(id)
+    expect(after?.reviewState).toBe('approved')
+    expect(after?.reviewChanges).toEqual([])
+    expect(after?.reviewFlags).not.toContain('changed_after_approval')
+    expect(await searchIds()).toContain(id)
+  })
+
+  it('a brand or a serial alone sends it back too', async () => {
+    const other = await createBrand(t.db, { name: 'Otherbrand' })
+    const a = await approvedListing()
+    expect(
+      (await call('PATCH', `/api/products/${a.id}`, a.seller, { category_id: other.id })).statusCode,
+    ).toBe(200)
+    expect((await stateOf(a.id))?.reviewChanges).toEqual(['brand'])
+    const b = await approvedListing({ serial_number: 'EDIT-SER-0001' })
+    expect(
+      (await call('PATCH', `/api/products/${b.id}`, b.seller, { serial_number: 'EDIT-SER-0002' })).statusCode,
+    ).toBe(200)
+    expect(await stateOf(b.id)).toMatchObject({ reviewState: 'pending', reviewChanges: ['serial'] })
+  })
+
+  it('stays approved for a price, spec or location change, and for the same values sent again', async () => {
+    const { seller, id } = await approvedListing()
+    const [row] = await t.db.select().from(products).where(eq(products.id, id))
+    const res = await call('PATCH', `/api/products/${id}`, seller, {
+      name: row?.name,
+      description: row?.description,
+      category_id: brand.id,
+      img: '/images/laptop-placeholder.svg',
+      resale_price: 450,
+      location: 'Dallas, TX',
+      ram_gb: 32,
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().notices).toBeUndefined()
+    expect((await stateOf(id))?.reviewState).toBe('approved')
+    expect(await searchIds()).toContain(id)
+  })
+
+  it('stays approved for a seller past the first listings, and for a verified seller', async () => {
+    const seller = await newSeller('Pat Past')
+    for (const { insertedId } of [await list(seller), await list(seller)]) {
+      expect((await call('PUT', `/api/listing-reviews/${insertedId}/approve`, admin)).statusCode).toBe(200)
+    }
+    const { insertedId: id } = await list(seller)
+    const own = await call('PATCH', `/api/products/${id}`, seller, { name: 'Reviewbrand Renamed Freely' })
+    expect(own.statusCode).toBe(200)
+    expect((await stateOf(id))?.reviewState).toBe('approved')
+    const { insertedId: vid } = await list(verified)
+    expect(
+      (await call('PATCH', `/api/products/${vid}`, verified, { name: 'Reviewbrand Verified New' }))
+        .statusCode,
+    ).toBe(200)
+    expect((await stateOf(vid))?.reviewState).toBe('approved')
+  })
+})
+
+describe('a serial changed on an approved listing is checked again, for any seller', () => {
+  it("sends a verified seller's listing back for review when the new serial is another seller's", async () => {
+    const other = await createUser(t.db, { role: 'seller', verified: true })
+    await list(other, { serial_number: 'THEIRS-4242' })
+    const { insertedId: id } = await list(verified, { serial_number: 'MINE-4242' })
+    const res = await call('PATCH', `/api/products/${id}`, verified, { serial_number: 'theirs 4242' })
+    expect(res.statusCode).toBe(200)
+    const [row] = await t.db.select().from(products).where(eq(products.id, id))
+    expect(row).toMatchObject({ reviewState: 'pending', reviewChanges: [] })
+    expect(row?.reviewFlags).toContain('duplicate_serial')
+    expect(await searchIds()).not.toContain(id)
   })
 })
 

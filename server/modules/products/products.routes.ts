@@ -123,10 +123,14 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const seller = caller(req)
-      const { modified, notices } = await updateProduct(db, seller, req.params.id, req.body, {
-        storage,
-        fetchImage,
-      })
+      const { modified, notices } = await updateProduct(
+        db,
+        seller,
+        req.params.id,
+        req.body,
+        { storage, fetchImage },
+        config.listingReviewFirst,
+      )
       if (req.body.resale_price !== undefined) matchAlertsSoon(req.log)
       // The seed's answer, with `notices` only when there is something to tell.
       return notices.length > 0

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { DELETE_BLOCKED, OPEN_SALE_STATUSES, type OpenSaleStatus } from '#contract/bookings'
+import type { ReviewedField } from '#contract/listing-reviews'
 import type { ListPageQuery } from '#contract/paging'
 import { batteryGradeProblem, type NewProduct, type Product, type ProductUpdate } from '#contract/products'
 import type { Db } from '#server/db/client'
@@ -17,6 +18,7 @@ import {
   assertNotStolen,
   reviewOfEdit,
   reviewOfNewListing,
+  sendBackToReview,
   serialKey,
 } from '#server/modules/listing-reviews/listing-reviews.service'
 import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers/offers.jobs'
@@ -197,12 +199,40 @@ async function getOwnProduct(db: Db, user: SessionUser, id: string, adminToo = f
   return row
 }
 
+/** Which of the fields that say which laptop a listing is (REVIEWED_FIELDS) an edit really changes. */
+function changedForReview(
+  current: Pick<ProductRow, 'name' | 'brandId' | 'description' | 'serialHash'>,
+  input: ProductUpdate,
+  edit: { serialHash?: string; photos?: Photo[]; currentPhotos: Photo[] },
+): ReviewedField[] {
+  const samePhotos =
+    edit.photos === undefined ||
+    (edit.photos.length === edit.currentPhotos.length &&
+      edit.photos.every(
+        (p, i) =>
+          p.cardUrl === edit.currentPhotos[i]?.cardUrl && p.detailUrl === edit.currentPhotos[i]?.detailUrl,
+      ))
+  const changed: [ReviewedField, boolean][] = [
+    ['name', input.name !== undefined && input.name !== current.name],
+    ['brand', input.category_id !== undefined && input.category_id !== current.brandId],
+    ['description', input.description !== undefined && input.description !== current.description],
+    ['photos', !samePhotos],
+    ['serial', edit.serialHash !== undefined && edit.serialHash !== current.serialHash],
+  ]
+  return changed.filter(([, isChanged]) => isChanged).map(([field]) => field)
+}
+
+/**
+ * The seller edits their listing. What the edit does to its review (reviewOfEdit) is decided under a lock on the
+ * row, so an admin's approval landing meanwhile is either seen here or approves the edited listing.
+ */
 export async function updateProduct(
   db: Db,
   seller: SessionUser,
   id: string,
   input: ProductUpdate,
   sources: PhotoSources,
+  reviewFirst = 0,
 ) {
   const current = await getOwnProduct(db, seller, id)
   if (current.isSold) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
@@ -221,7 +251,6 @@ export async function updateProduct(
   }
   const serial = input.serial_number ? serialKey(input.serial_number) : undefined
   if (serial) await assertNotStolen(db, serial.hash)
-  const review = await reviewOfEdit(db, current, serial?.hash)
   const photos =
     input.images !== undefined || input.img
       ? await resolvePhotos(db, seller, input.images ?? [], input.img || undefined, sources)
@@ -245,7 +274,6 @@ export async function updateProduct(
     batteryCycles: battery.cycles,
     serialHash: serial?.hash,
     serialLast4: serial?.last4,
-    ...review,
     offersEnabled: input.offers_enabled,
     offerFloorCents:
       input.offer_floor === undefined
@@ -258,21 +286,34 @@ export async function updateProduct(
     set.offerFloorCents === undefined ? current.offerFloorCents : set.offerFloorCents,
     set.resalePriceCents ?? current.resalePriceCents,
   )
-  const modified = await db.transaction(async (tx) => {
-    // The sale check is repeated under the update's own condition: a payment may land in between.
+  return db.transaction(async (tx) => {
+    // The sale check is repeated under the lock: a payment may land in between.
+    const [locked] = await tx
+      .select()
+      .from(products)
+      .where(and(eq(products.id, id), eq(products.isSold, false), isNull(products.removedAt)))
+      .for('update')
+    if (!locked) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
+    const currentPhotos = await tx
+      .select({ cardUrl: productImages.cardUrl, detailUrl: productImages.detailUrl })
+      .from(productImages)
+      .where(eq(productImages.productId, id))
+      .orderBy(productImages.position)
+    const changed = changedForReview(locked, input, { serialHash: serial?.hash, photos, currentPhotos })
+    const review = await reviewOfEdit(tx, seller, locked, { changed, serialHash: serial?.hash }, reviewFirst)
     const updated = await tx
       .update(products)
-      .set(set)
-      .where(and(eq(products.id, id), eq(products.isSold, false), isNull(products.removedAt)))
+      .set(review.kind === 'columns' ? { ...set, ...review.set } : set)
+      .where(eq(products.id, id))
       .returning({ id: products.id })
-    if (updated.length === 0) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
     if (photos) await replacePhotos(tx, id, photos)
-    if (set.resalePriceCents !== undefined && set.resalePriceCents !== current.resalePriceCents) {
-      await recordPriceChange(tx, id, current.resalePriceCents)
+    if (review.kind === 'back_to_review') await sendBackToReview(tx, id, review)
+    if (set.resalePriceCents !== undefined && set.resalePriceCents !== locked.resalePriceCents) {
+      await recordPriceChange(tx, id, locked.resalePriceCents)
     }
-    return updated.length
+    const notices = review.kind === 'back_to_review' ? [...battery.notices, review.notice] : battery.notices
+    return { modified: updated.length, notices }
   })
-  return { modified, notices: battery.notices }
 }
 
 /** Advertising puts an available listing on the home page; it is never reversed. */

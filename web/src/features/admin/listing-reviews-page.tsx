@@ -1,6 +1,11 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { type ListingReview, REVIEW_FLAG_TEXT, RejectListingBody } from '#contract/listing-reviews'
+import {
+  type ListingReview,
+  REVIEW_FLAG_TEXT,
+  REVIEWED_FIELD_TEXT,
+  RejectListingBody,
+} from '#contract/listing-reviews'
 import { paths } from '#contract/pages'
 import { ProductImage } from '../../components/product/product-image'
 import { QueryState } from '../../components/query-state'
@@ -168,6 +173,15 @@ export function ListingReviewsPage() {
                           </dd>
                         </div>
                       </dl>
+                      {item.changed.length > 0 ? (
+                        <p
+                          className="rounded-lg bg-amber-50 p-3 text-amber-900 text-sm"
+                          data-testid="review-changed"
+                        >
+                          <span className="font-medium">Changed since it was approved:</span>{' '}
+                          {item.changed.map((field) => REVIEWED_FIELD_TEXT[field]).join(', ')}
+                        </p>
+                      ) : null}
                       {item.same_serial.length > 0 ? (
                         <div className="rounded-lg bg-red-50 p-3 text-red-900 text-sm">
                           <p className="font-medium">The same serial number is on:</p>

@@ -1,0 +1,1 @@
+ALTER TABLE "products" ADD COLUMN "review_changes" text[] DEFAULT '{}'::text[] NOT NULL;
