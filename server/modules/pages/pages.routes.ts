@@ -157,6 +157,14 @@ function urlset(urls: { loc: string; lastmod?: string }[]): string {
 
 type CachedPage = { status: number; body: Buffer; br: Buffer; gzip: Buffer }
 
+/** A rendered page: its status, the HTML around it, and React's stream of the page itself. */
+type PageParts = { status: number; head: string; tail: string; pipe: (destination: Writable) => void }
+/** Renders the request's page with the shared data (what anyone sees) unless given a viewer's own. */
+type RenderPage = (data?: ReturnType<typeof pageData>) => Promise<PageParts | undefined>
+
+/** A listing's page: the one page whose answer may depend on who asks (sendViewersPage). */
+const PRODUCT_PAGE = /^\/products\/[^/]+$/
+
 const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }
 const brotli = (body: Buffer) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -276,14 +284,15 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
     const isKnownPage = isPagePath(url.pathname)
     if (!renderer.isServerRendered(url.pathname, isKnownPage)) return false
     // A page's HTML is the same for everyone (the session is not in it) and changes only with the catalogue,
-    // so it is kept like the public API answers: for the TTL, and dropped on every instance by any write.
+    // so it is kept like the public API answers: for the TTL, and dropped on every instance by any write. The one
+    // exception, a listing off sale as its seller sees it, is never kept (sendViewersPage).
     const cacheKey = `page:${url.pathname}${url.search}`
-    const render = async () => {
+    const render: RenderPage = async (pageData = data) => {
       const page = await renderer.renderPage({
         url: url.pathname + url.search,
         origin,
         isKnownPage,
-        data,
+        data: pageData,
         onError: (error) => req.log.error({ err: error }, 'page render failed'),
       })
       if (!page) return undefined
@@ -315,6 +324,7 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
         return { status: page.status, body, br, gzip }
       })
       if (!html) return false
+      if (html.status >= 400 && (await sendViewersPage(req, reply, url, render))) return true
       const encoding = acceptedEncoding(req.headers['accept-encoding'])
       if (encoding) reply.header('content-encoding', encoding)
       await reply.code(html.status).send(encoding ? html[encoding] : html.body)
@@ -322,6 +332,34 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
     }
     const page = await render()
     if (!page) return false
+    if (page.status >= 400 && (await sendViewersPage(req, reply, url, render))) return true
+    await streamPage(req, reply, page)
+    return true
+  }
+
+  /**
+   * A listing off sale (waiting for review, rejected) has a page for its seller and admins only. When the public
+   * answer is "not found" and the request is signed in, the page is rendered again as that viewer may see it, sent
+   * as private and never kept in the shared cache. A page everyone sees costs no session read.
+   */
+  async function sendViewersPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    url: URL,
+    render: RenderPage,
+  ): Promise<boolean> {
+    if (!PRODUCT_PAGE.test(url.pathname)) return false
+    const viewer = await app.ctx.sessions.get(req).catch(() => null)
+    if (!viewer) return false
+    const page = await render(pageData(db, cache, viewer))
+    if (!page) return false
+    reply.header('cache-control', 'private, no-store')
+    await streamPage(req, reply, page)
+    return true
+  }
+
+  /** Sends a page as React renders it, compressed as the client accepts. */
+  async function streamPage(req: FastifyRequest, reply: FastifyReply, page: PageParts) {
     const body = new PassThrough()
     body.write(page.head)
     const sink = pageBody(
@@ -337,10 +375,9 @@ export async function pageRoutes(app: AppInstance, opts: PageRoutesOptions) {
       const compressor =
         encoding === 'br' ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip({ level: 6 })
       await reply.code(page.status).send(body.pipe(compressor))
-      return true
+      return
     }
     await reply.code(page.status).send(body)
-    return true
   }
 
   return { sendPage }

@@ -27,14 +27,21 @@ export async function loadBuiltRenderer(webDistDir: string): Promise<PageRendere
   return (await import(pathToFileURL(file).href)) as PageRenderer
 }
 
-/** What server-rendered pages show, read through the same services (and cache) as the API. */
-export function pageData(db: Db, cache: PublicCache): EntryServer.PageData {
+/**
+ * What server-rendered pages show, read through the same services (and cache) as the API: as anyone sees it, or, with
+ * `viewer`, a listing as that viewer may see it (its seller and admins see one waiting for review).
+ */
+export function pageData(
+  db: Db,
+  cache: PublicCache,
+  viewer?: { id: string; role: string } | null,
+): EntryServer.PageData {
   return {
     brands: async () => JSON.parse(await cache.get('brands', () => findBrands(db))),
     advertised: async () => JSON.parse(await cache.get('advertised', () => findAdvertisedProducts(db))),
     product: async (id) => {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined
-      const product = await findProductById(db, id)
+      const product = await findProductById(db, id, viewer)
       if (product) return product
       const [row] = await db.select({ id: products.id }).from(products).where(eq(products.id, id)).limit(1)
       return row ? 'gone' : undefined

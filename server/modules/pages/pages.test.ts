@@ -2,10 +2,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppInstance, buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import type { Db } from '#server/db/client'
+import { products } from '#server/db/schema'
 import { MemoryMediaStorage } from '#server/lib/storage'
 import { createReview } from '#server/modules/reviews/reviews.service'
 import { signIn, TEST_PASSWORD } from '#server/test/auth-helpers'
@@ -210,6 +212,41 @@ describe('server-rendered public pages', () => {
     expect((await app.inject({ url: '/products/not-an-id' })).statusCode).toBe(404)
   })
 
+  it('a listing waiting for review: its seller opens the page and reads that it waits; anyone else gets 410', async () => {
+    const lister = await createUser(db, { role: 'seller', name: 'Wes Waiting', password: TEST_PASSWORD })
+    const waiting = await createProduct(db, {
+      seller: lister,
+      brand,
+      name: 'ThinkPad Waiting Review',
+      reviewState: 'pending',
+      reviewFlags: ['first_listing'],
+    })
+    const other = await createUser(db, { role: 'seller', password: TEST_PASSWORD })
+    const asOther = await signIn(app, { email: other.email })
+    for (const headers of [{}, { cookie: asOther.cookie }]) {
+      const res = await app.inject({ url: `/products/${waiting.id}`, headers })
+      expect(res.statusCode).toBe(410)
+      expect(body(res.body)).toContain('Product not found')
+      expect(res.body).not.toContain('ThinkPad Waiting Review')
+    }
+    const { cookie } = await signIn(app, { email: lister.email })
+    const own = await app.inject({ url: `/products/${waiting.id}`, headers: { cookie } })
+    expect(own.statusCode).toBe(200)
+    expect(own.headers['cache-control']).toBe('private, no-store')
+    expect(body(own.body)).toContain('ThinkPad Waiting Review')
+    expect(body(own.body)).toContain('Waiting for review')
+    expect(body(own.body)).not.toContain('Available')
+    expect(own.body).toContain('<meta name="robots" content="noindex"')
+    // Approved, it is everyone's page again, kept in the shared cache as before.
+    await db.update(products).set({ reviewState: 'approved' }).where(eq(products.id, waiting.id))
+    const open = await app.inject({ url: `/products/${waiting.id}` })
+    expect(open.statusCode).toBe(200)
+    expect(open.headers['cache-control']).toBe('no-cache')
+    expect(body(open.body)).toContain('Available')
+    // Taken down again, so the sitemap's counts below stay as the fixtures made them.
+    await db.update(products).set({ removedAt: new Date() }).where(eq(products.id, waiting.id))
+  })
+
   it.each([
     ['/', '/images/hero-1.webp', '/images/hero-1-800.webp 800w, /images/hero-1.webp 1600w'],
     ['/productcard', '/media/x1-card.webp', undefined],
@@ -391,6 +428,22 @@ describe('compression and the page cache', () => {
       })
       expect(listed.statusCode, listed.body).toBe(201)
       expect((await cached.inject({ url: '/productcard' })).body).toContain('ThinkPad Cached Two')
+      // A listing waiting for review: its seller's own page is never kept for the next visitor.
+      const waiting = await createProduct(cdb, {
+        seller: lister,
+        brand: lenovo,
+        name: 'ThinkPad Cached Waiting',
+        reviewState: 'pending',
+      })
+      const url = `/products/${waiting.id}`
+      expect((await cached.inject({ url })).statusCode).toBe(410)
+      const own = await cached.inject({ url, headers: { cookie } })
+      expect(own.statusCode).toBe(200)
+      expect(own.headers['cache-control']).toBe('private, no-store')
+      expect(own.body).toContain('ThinkPad Cached Waiting')
+      const after = await cached.inject({ url })
+      expect(after.statusCode).toBe(410)
+      expect(after.body).not.toContain('ThinkPad Cached Waiting')
     } finally {
       await cached.close()
       await opened.database.close()

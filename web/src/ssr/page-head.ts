@@ -78,6 +78,10 @@ export function productHead(product: Product, origin: string): PageHead {
     title,
     description,
     canonical: url,
+    // Its seller's own view of a listing off sale for its review: never for a search engine.
+    ...(product.review_state !== undefined && product.review_state !== 'approved'
+      ? { robots: 'noindex' }
+      : {}),
     openGraph: {
       'og:type': 'product',
       'og:site_name': SITE_NAME,

@@ -1,5 +1,7 @@
+import type { ReviewState } from '#contract/listing-reviews'
 import type { Product } from '#contract/products'
 import { Badge } from '../ui/badge'
+import { cn } from '../ui/cn'
 import { SpriteIcon } from '../ui/sprite-icon'
 
 /** Whether a buyer holds the laptop while paying, by the time the server sent (no buyer is named). */
@@ -7,18 +9,42 @@ export function isReserved(product: { sellStatus: boolean; reservedUntil: string
   return !product.sellStatus && product.reservedUntil !== null && Date.parse(product.reservedUntil) > now
 }
 
-/** Sold, Expired (not renewed in time), Reserved (a buyer is paying) or Available. */
+/**
+ * Where a listing's review stands, in words, while it is off sale for it: a listing waiting for review or rejected is
+ * not available to anyone, so it never says "Available". Undefined once approved (and for anyone but its seller and
+ * admins, who are never sent the review state).
+ */
+export function reviewStatusText(reviewState: ReviewState | undefined): string | undefined {
+  if (reviewState === 'pending') return 'Waiting for review'
+  if (reviewState === 'rejected') return 'Not approved'
+  return undefined
+}
+
+/** Sold, Waiting for review or Not approved (its seller's view), Expired, Reserved (a buyer is paying) or Available. */
 export function SaleStatusBadge({
   isSold,
   isReserved = false,
   isExpired = false,
+  reviewState,
   className,
 }: {
   isSold: boolean
   isReserved?: boolean
   isExpired?: boolean
+  reviewState?: ReviewState
   className?: string
 }) {
+  const review = isSold ? undefined : reviewStatusText(reviewState)
+  if (review) {
+    return (
+      <Badge
+        tone={reviewState === 'pending' ? 'warning' : 'neutral'}
+        className={cn(reviewState === 'rejected' && 'bg-red-700', className)}
+      >
+        {review}
+      </Badge>
+    )
+  }
   if (!isSold && !isExpired && isReserved) {
     return (
       <Badge tone="outline" className={className}>

@@ -10,6 +10,7 @@ import {
   batteryEvidence,
   batteryEvidenceText,
   isReserved,
+  reviewStatusText,
   SaleStatusBadge,
   VerifiedSellerBadge,
 } from '../../components/product/product-status'
@@ -80,6 +81,7 @@ function ProductDetail({ product }: { product: Product }) {
                 isSold={product.sellStatus}
                 isReserved={isReserved(product)}
                 isExpired={product.expired}
+                reviewState={product.review_state}
               />
               <Badge tone="outline">{product.brand_name}</Badge>
             </div>
@@ -108,7 +110,11 @@ function ProductDetail({ product }: { product: Product }) {
             ) : null}
           </div>
 
-          <BookNow product={product} />
+          {reviewStatusText(product.review_state) ? (
+            <ReviewNotice product={product} />
+          ) : (
+            <BookNow product={product} />
+          )}
 
           <section
             aria-labelledby="condition-heading"
@@ -217,7 +223,7 @@ function ProductDetail({ product }: { product: Product }) {
                 'Status',
                 product.sellStatus
                   ? 'Sold'
-                  : product.expired
+                  : (reviewStatusText(product.review_state) ?? product.expired)
                     ? 'Expired'
                     : isReserved(product)
                       ? 'Reserved'
@@ -241,6 +247,47 @@ function FactList({ facts }: { facts: [string, ReactNode][] }) {
         </div>
       ))}
     </dl>
+  )
+}
+
+/**
+ * What the listing's seller (or an admin) reads on a listing off sale for its review, where buyers would find Book
+ * Now: nobody else can open this page until an admin approves it.
+ */
+function ReviewNotice({ product }: { product: Product }) {
+  const { user } = useSession()
+  const isPending = product.review_state === 'pending'
+  const isSeller = user?.id === product.seller_id
+  return (
+    <div
+      data-testid="review-notice"
+      className={
+        isPending
+          ? 'space-y-1 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950 text-sm'
+          : 'space-y-1 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-950 text-sm'
+      }
+    >
+      <p className="font-semibold">{isPending ? 'Waiting for review' : 'Not approved'}</p>
+      {isPending ? (
+        <p>
+          {isSeller ? 'Only you and our admins can see this listing. ' : ''}An admin checks it before buyers
+          can see or book it{isSeller ? '; you are emailed if anything must change' : ''}.
+        </p>
+      ) : (
+        <p>
+          {product.review_reason ? `Why: ${product.review_reason} ` : ''}Buyers cannot see it.
+          {isSeller ? ' Edit the listing to send it back for review.' : ''}
+        </p>
+      )}
+      {isSeller ? (
+        <Link
+          to={paths.editProduct(product._id)}
+          className="inline-flex min-h-11 items-center font-medium underline"
+        >
+          Edit the listing
+        </Link>
+      ) : null}
+    </div>
   )
 }
 

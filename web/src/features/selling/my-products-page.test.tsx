@@ -124,3 +124,31 @@ describe('MyProductsPage: Renew', () => {
     expect(screen.getByRole('button', { name: 'Renew Gone quiet' })).toBeTruthy()
   })
 })
+
+describe('MyProductsPage: a listing not live yet', () => {
+  it('says it waits for review (or was not approved), never "Available" or "On the home page", until approved', async () => {
+    serve([
+      aProduct({ _id: 'p1', name: 'Waiting one', advertise: true, review_state: 'pending' }),
+      aProduct({
+        _id: 'p2',
+        name: 'Refused one',
+        advertise: true,
+        review_state: 'rejected',
+        review_reason: 'The photos are stock pictures.',
+      }),
+      aProduct({ _id: 'p3', name: 'Live one', advertise: true, review_state: 'approved' }),
+    ])
+    renderWithApp(<MyProductsPage />)
+    const [waiting, refused, live] = (await screen.findAllByTestId('my-product')) as HTMLElement[]
+    const text = (card: HTMLElement | undefined) => card?.textContent ?? ''
+    expect(text(waiting)).toContain('Waiting for review')
+    expect(text(waiting)).not.toContain('Available')
+    expect(text(waiting)).not.toContain('On the home page')
+    expect(text(refused)).toContain('Not approved')
+    expect(text(refused)).not.toContain('Available')
+    expect(text(refused)).not.toContain('On the home page')
+    expect(text(live)).toContain('Available')
+    expect(text(live)).toContain('On the home page')
+    expect(text(live)).not.toContain('Waiting for review')
+  })
+})

@@ -199,6 +199,7 @@ function ProductRow({
   onDelete,
 }: ProductRowProps) {
   const isSold = product.sellStatus
+  const isLive = product.review_state === undefined || product.review_state === 'approved'
   const name = <span className="sr-only"> {product.name}</span>
   const blockedId = useId()
   // A paid sale that is not finished keeps its listing: the server refuses the delete with the same words.
@@ -229,19 +230,10 @@ function ProductRow({
         <ProductPrice product={product} size="md" />
         <div className="flex flex-wrap items-center gap-2 text-slate-600 text-sm">
           <span className="sr-only">Status: </span>
-          <SaleStatusBadge isSold={isSold} isExpired={product.expired} />
+          <SaleStatusBadge isSold={isSold} isExpired={product.expired} reviewState={product.review_state} />
           {product.sale ? <StageBadge status={product.sale.status} /> : null}
-          {product.review_state === 'pending' ? (
-            <Badge tone="outline" className="border-amber-400 text-amber-900">
-              Waiting for review
-            </Badge>
-          ) : null}
-          {product.review_state === 'rejected' ? (
-            <Badge tone="neutral" className="bg-red-700">
-              Not approved
-            </Badge>
-          ) : null}
-          {product.advertise && !isSold && !product.expired ? (
+          {/* Only a live listing is on the home page: one waiting for review goes there once approved. */}
+          {product.advertise && !isSold && !product.expired && isLive ? (
             <Badge tone="outline">On the home page</Badge>
           ) : null}
           <span className="inline-flex items-center gap-1">
