@@ -116,6 +116,27 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
   await expect(page).toHaveURL(/\/dashboard\/myproduct$/)
   const own = page.getByTestId('my-product').filter({ hasText: name })
   await expect(own).toContainText('Waiting for review')
+  // Not live yet: the card never says it is for sale.
+  await expect(own).not.toContainText('Available')
+
+  // The seller opens the listing's page while it waits, and reads that it waits; a visitor finds nothing there.
+  const listingPath = (await own.getByRole('link', { name, exact: true }).getAttribute('href')) ?? ''
+  expect(listingPath).toMatch(/^\/products\//)
+  await page.goto(listingPath)
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible()
+  await expect(page.getByTestId('review-notice')).toContainText(
+    'Only you and our admins can see this listing',
+  )
+  await expect(page.getByRole('button', { name: /Book Now/ })).toHaveCount(0)
+  await expectNoSeriousAxeViolations(page)
+  await saveScreenshots(page, 'listing-waiting-seller-view', { scroll: 'top' })
+  const visitor = await browser.newContext({ baseURL: BASE })
+  expect((await visitor.request.get(listingPath)).status()).toBe(410)
+  await visitor.close()
+  // Back on My Product, once the toasts of adding it have gone.
+  await page.goto('/dashboard/myproduct')
+  await expect(own).toContainText('Waiting for review')
+  await saveScreenshots(page, 'my-product-waiting-for-review', { scroll: 'top' })
 
   // Nobody else finds it yet.
   const search = (await (

@@ -219,22 +219,22 @@ function ProductDetail({ product }: { product: Product }) {
                   {formatDate(product.postedOn)}
                 </time>,
               ],
-              [
-                'Status',
-                product.sellStatus
-                  ? 'Sold'
-                  : (reviewStatusText(product.review_state) ?? product.expired)
-                    ? 'Expired'
-                    : isReserved(product)
-                      ? 'Reserved'
-                      : 'Available',
-              ],
+              ['Status', statusText(product)],
             ]}
           />
         </section>
       </div>
     </>
   )
+}
+
+/** The listing's status in words: Sold, where its review stands (its seller's view), Expired, Reserved or Available. */
+function statusText(product: Product): string {
+  if (product.sellStatus) return 'Sold'
+  const review = reviewStatusText(product.review_state)
+  if (review) return review
+  if (product.expired) return 'Expired'
+  return isReserved(product) ? 'Reserved' : 'Available'
 }
 
 function FactList({ facts }: { facts: [string, ReactNode][] }) {
