@@ -34,12 +34,14 @@ export type NewBooking = z.infer<typeof NewBooking>
 
 /**
  * unpaid: can be paid; paid: this buyer bought it; sold: the laptop went to someone else;
- * unavailable: the listing was taken down before it was paid for. After payment the deal moves on:
+ * unavailable: the listing was taken down before it was paid for; cancelled: the booking was called off before
+ * payment (the listing left sale: waiting for review, rejected, removed, expired; `cancelReason` says why). After payment the deal moves on:
  * handed_over (the seller says the buyer has it), completed (the buyer confirmed, the days to answer
  * passed, or an admin released a disputed sale), disputed (the buyer reported a problem), refunded.
  */
 export const BookingStatus = z.enum([
   'unpaid',
+  'cancelled',
   'paid',
   'sold',
   'unavailable',
@@ -169,6 +171,10 @@ export const BOOKING_EVENT_KINDS = [
   'refunded',
   'released',
   'cancelled',
+  /** The serial was reported stolen after the sale: the sale waits for an admin, its money frozen. */
+  'frozen',
+  /** A cancelled booking booked again by its buyer. */
+  'booked_again',
 ] as const
 export const BookingEventKind = z.enum(BOOKING_EVENT_KINDS)
 

@@ -471,11 +471,20 @@ export const listingChangeCommits = pgTable('listing_change_commits', {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Where a booking is: booked (not paid yet), paid, handed_over (the seller says the buyer has it),
+ * Where a booking is: booked (not paid yet), cancelled (called off before payment: by its buyer, or when the
+ * listing left sale), paid, handed_over (the seller says the buyer has it),
  * completed (the buyer confirmed, the days to answer passed, or an admin released a disputed sale),
  * disputed (the buyer reported a problem), refunded (an admin gave the money back).
  */
-export const BOOKING_STAGES = ['booked', 'paid', 'handed_over', 'completed', 'disputed', 'refunded'] as const
+export const BOOKING_STAGES = [
+  'booked',
+  'cancelled',
+  'paid',
+  'handed_over',
+  'completed',
+  'disputed',
+  'refunded',
+] as const
 export type BookingStage = (typeof BOOKING_STAGES)[number]
 
 export const bookings = pgTable(
@@ -522,8 +531,11 @@ export const bookings = pgTable(
     index('bookings_seller_email_pending_idx').on(t.productId).where(sql`${t.sellerEmailPending}`),
     index('bookings_buyer_idx').on(t.buyerId, t.createdAt.desc()),
     check('bookings_stage_check', sql`${t.stage} in (${sqlList(BOOKING_STAGES)})`),
-    // A stage past payment needs the payment.
-    check('bookings_stage_paid_check', sql`${t.stage} = 'booked' or ${t.isPaid}`),
+    // A stage past payment needs the payment; a cancelled booking was never paid.
+    check(
+      'bookings_stage_paid_check',
+      sql`(${t.stage} in ('booked', 'cancelled') or ${t.isPaid}) and (${t.stage} <> 'cancelled' or not ${t.isPaid})`,
+    ),
     // Handed-over sales waiting for the buyer, oldest first: what auto-completion reads.
     index('bookings_handed_over_idx').on(t.handedOverAt).where(sql`${t.stage} = 'handed_over'`),
   ],

@@ -58,6 +58,7 @@ export function bookingStatus(
   row: Omit<BookingRow, 'disputeId' | 'disputeReason' | 'disputeStatus' | 'cancelReason'>,
 ): BookingStatus {
   const b = row.booking
+  if (b.stage === 'cancelled') return 'cancelled'
   if (b.isPaid) return b.stage === 'booked' ? 'paid' : b.stage
   if (row.productSold) return 'sold'
   if (row.productRemovedAt || row.sellerDisabled) return 'unavailable'

@@ -4,16 +4,17 @@ import type { FeeRule } from '#contract/fees'
 import type { ReceivedBody } from '#contract/handover'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
-import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
+import { bookings, disputes, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { postSaleMoney } from '#server/modules/ledger/sales'
+import { moveDeal } from '#server/modules/deal/stages'
 import { bookingStatus } from './bookings.service'
 import { type DealMail, queueDealEmails, sendBookedEmail } from './deal-emails'
 
 /** How each status reads in a refusal ("… the booking is handed over"). */
 export const STATUS_WORDS: Record<BookingStatus, string> = {
   unpaid: 'not paid yet',
+  cancelled: 'cancelled',
   paid: 'paid and waiting for handover',
   sold: 'sold to another buyer',
   unavailable: 'unavailable',
@@ -54,18 +55,6 @@ export async function lockDeal(tx: Db, caller: SessionUser, bookingId: string) {
   return { ...row, isBuyer, isSeller, status: bookingStatus(row) }
 }
 
-async function recordEvent(
-  tx: Db,
-  event: {
-    bookingId: string
-    kind: (typeof bookingEvents.$inferInsert)['kind']
-    actorId: string | null
-    note?: string | null
-  },
-) {
-  await tx.insert(bookingEvents).values({ ...event, note: event.note ?? null })
-}
-
 /**
  * The listing's seller says the buyer has the laptop (paid bookings only), with an optional note. The
  * buyer is emailed, with the day the sale completes by itself (`autoCompleteDays` after the handover).
@@ -81,15 +70,13 @@ export async function markHandedOver(
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, seller, bookingId)
     if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can mark this laptop handed over')
-    if (deal.status !== 'paid') throw wrongStage('mark it handed over', deal.status)
     const note = input?.note ? input.note : null
-    const [moved] = await tx
-      .update(bookings)
-      .set({ stage: 'handed_over', handedOverAt: sql`now()`, handoverNote: note })
-      .where(eq(bookings.id, bookingId))
-      .returning({ handedOverAt: bookings.handedOverAt })
-    await recordEvent(tx, { bookingId, kind: 'handed_over', actorId: seller.id, note })
-    const handedOverAt = moved?.handedOverAt ?? new Date()
+    const moved = await moveDeal(tx, bookingId, 'hand_over', 'seller', {
+      actorId: seller.id,
+      note,
+      set: { handoverNote: note },
+    })
+    const handedOverAt = moved.handedOverAt ?? new Date()
     await queueDealEmails(tx, mail, bookingId, {
       kind: 'handed_over',
       note,
@@ -114,18 +101,11 @@ export async function confirmReceived(
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
     if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can confirm they received the laptop')
-    if (deal.status !== 'handed_over') throw wrongStage('confirm receipt', deal.status)
-    await tx
-      .update(bookings)
-      .set({
-        stage: 'completed',
-        completedAt: sql`now()`,
-        handoverChecklist: input.checklist,
-        handoverCheckedAt: sql`now()`,
-      })
-      .where(eq(bookings.id, bookingId))
-    await recordEvent(tx, { bookingId, kind: 'received', actorId: buyer.id })
-    await postSaleMoney(tx, [bookingId], fee)
+    await moveDeal(tx, bookingId, 'receive', 'buyer', {
+      actorId: buyer.id,
+      fee,
+      set: { handoverChecklist: input.checklist, handoverCheckedAt: new Date() },
+    })
     await queueDealEmails(tx, mail, bookingId, { kind: 'completed', how: 'confirmed' })
     return 1
   })
@@ -142,31 +122,31 @@ export async function reportProblem(
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
     if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can report a problem with this sale')
-    if (deal.status !== 'paid' && deal.status !== 'handed_over') {
-      throw wrongStage('report a problem', deal.status)
-    }
+    const stageBefore = deal.booking.stage
+    await moveDeal(tx, bookingId, 'report', 'buyer', {
+      actorId: buyer.id,
+      note: input.reason,
+      // The checklist as ticked when reporting, kept for the admin who handles the dispute.
+      set: input.checklist ? { handoverChecklist: input.checklist, handoverCheckedAt: new Date() } : {},
+    })
     const [dispute] = await tx
       .insert(disputes)
-      .values({ bookingId, openedBy: buyer.id, reason: input.reason, stageBefore: deal.status })
+      .values({
+        bookingId,
+        openedBy: buyer.id,
+        reason: input.reason,
+        stageBefore: stageBefore === 'handed_over' ? 'handed_over' : 'paid',
+      })
       .returning({ id: disputes.id })
     if (!dispute) throw new AppError('INTERNAL', 'The problem could not be saved')
-    await tx
-      .update(bookings)
-      .set({
-        stage: 'disputed',
-        // The checklist as ticked when reporting, kept for the admin who handles the dispute.
-        ...(input.checklist ? { handoverChecklist: input.checklist, handoverCheckedAt: sql`now()` } : {}),
-      })
-      .where(eq(bookings.id, bookingId))
-    await recordEvent(tx, { bookingId, kind: 'problem_reported', actorId: buyer.id, note: input.reason })
     await queueDealEmails(tx, mail, bookingId, { kind: 'dispute_opened', reason: input.reason })
     return dispute.id
   })
 }
 
 /**
- * Completes every handed-over sale whose buyer has not answered within `days` of the handover: one
- * conditional update per sale, so running it twice (or on two instances at once) completes each once.
+ * Completes every handed-over sale whose buyer has not answered within `days` of the handover: each sale is locked
+ * and moved once, so running it twice (or on two instances at once) completes each once.
  * Both sides are emailed in the same transaction. Returns the ids it completed.
  */
 export async function completeOverdueSales(
@@ -177,25 +157,19 @@ export async function completeOverdueSales(
   limit = 500,
 ): Promise<string[]> {
   return db.transaction(async (tx) => {
+    // The overdue sales, locked; one taken by another instance meanwhile is skipped (that instance completes it).
     const done = await tx
-      .update(bookings)
-      .set({ stage: 'completed', completedAt: sql`now()` })
+      .select({ id: bookings.id })
+      .from(bookings)
       .where(
-        sql`${bookings.id} in (select ${bookings.id} from ${bookings}
-          where ${bookings.stage} = 'handed_over'
-            and ${bookings.handedOverAt} <= now() - make_interval(days => ${days})
-          order by ${bookings.handedOverAt} limit ${limit} for update skip locked)`,
+        sql`${bookings.stage} = 'handed_over'
+          and ${bookings.handedOverAt} <= now() - make_interval(days => ${days})`,
       )
-      .returning({ id: bookings.id })
+      .orderBy(bookings.handedOverAt)
+      .limit(limit)
+      .for('update', { skipLocked: true })
+    for (const d of done) await moveDeal(tx, d.id, 'auto_complete', 'system', { actorId: null, fee })
     if (done.length > 0) {
-      await tx
-        .insert(bookingEvents)
-        .values(done.map((d) => ({ bookingId: d.id, kind: 'auto_completed' as const, actorId: null })))
-      await postSaleMoney(
-        tx,
-        done.map((d) => d.id),
-        fee,
-      )
       await queueDealEmails(
         tx,
         mail,

@@ -8,7 +8,8 @@ import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { bookingStatus, handoverAnswers } from '#server/modules/bookings/bookings.service'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
-import { postSaleMoney, refundSale } from '#server/modules/ledger/sales'
+import { refundSale } from '#server/modules/deal/refund'
+import { moveDeal } from '#server/modules/deal/stages'
 import type { PaymentProvider } from '#server/modules/payments/payment-provider'
 
 const buyers = alias(users, 'buyers')
@@ -122,7 +123,13 @@ export async function refundDispute(
     await refundSale(
       tx,
       (payment) => provider.refund(payment),
-      { bookingId: booking.id, actorId: admin.id, reason: 'Refunded after a dispute' },
+      {
+        bookingId: booking.id,
+        move: 'refund_dispute',
+        party: 'admin',
+        actorId: admin.id,
+        reason: 'Refunded after a dispute',
+      },
       fee,
     )
     await tx
@@ -141,16 +148,11 @@ export async function refundDispute(
 export async function releaseDispute(db: Db, admin: SessionUser, id: string, mail: DealMail, fee: FeeRule) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
-    await tx
-      .update(bookings)
-      .set({ stage: 'completed', completedAt: sql`now()` })
-      .where(eq(bookings.id, booking.id))
+    await moveDeal(tx, booking.id, 'release', 'admin', { actorId: admin.id, fee })
     await tx
       .update(disputes)
       .set({ status: 'released', resolvedBy: admin.id, resolvedAt: sql`now()` })
       .where(eq(disputes.id, dispute.id))
-    await tx.insert(bookingEvents).values({ bookingId: booking.id, kind: 'released', actorId: admin.id })
-    await postSaleMoney(tx, [booking.id], fee)
     await queueDealEmails(tx, mail, booking.id, { kind: 'dispute_resolved', outcome: 'released' })
     return 1
   })

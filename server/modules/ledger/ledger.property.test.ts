@@ -21,6 +21,7 @@ import {
   markHandedOver,
   reportProblem,
 } from '#server/modules/bookings/deal.service'
+import { refundCompletedSale } from '#server/modules/deal/refund'
 import { refundDispute, releaseDispute } from '#server/modules/disputes/disputes.service'
 import { choosePaymentProvider } from '#server/modules/payments/payment-provider'
 import { payWithTestCard } from '#server/modules/payments/payments.service'
@@ -29,7 +30,6 @@ import { payOutSeller, settleTestPayout } from '#server/modules/payouts/payouts.
 import { createBooking, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { ledgerIntegrity, rowsOf, sellerBalances, totalsByKind } from './ledger'
-import { refundCompletedSale } from './sales'
 
 /** The handover checklist, every item ticked, as "Received, as described" needs it. */
 const ALL_TICKED = {

@@ -13,7 +13,7 @@ import { audited, auditedAfter } from '#server/lib/audit'
 import { errorResponses } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { queueDealEmails } from '#server/modules/bookings/deal-emails'
-import { refundCompletedSaleIn } from '#server/modules/ledger/sales'
+import { refundCompletedSaleIn } from '#server/modules/deal/refund'
 import { reverseSaleTransfer } from '#server/modules/payouts/connect-payouts'
 import { cancelSale } from './refunds'
 

@@ -3,21 +3,13 @@ import { and, eq } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
-import {
-  bookingEvents,
-  bookings,
-  paymentEvents,
-  payments,
-  productHolds,
-  products,
-  users,
-} from '#server/db/schema'
+import { bookings, paymentEvents, payments, productHolds, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import { assertOnSale, whyNotOnSale } from '#server/lib/on-sale'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
 import { holderOf } from '#server/modules/bookings/hold.service'
-import { postSaleMoney } from '#server/modules/ledger/sales'
+import { moveDeal } from '#server/modules/deal/stages'
 import { closeOffersOnSale } from '#server/modules/offers/offers.jobs'
 import { handleConnectEvent } from '#server/modules/payouts/connect-payouts'
 import type { Connect } from '#server/modules/payouts/stripe-connect'
@@ -104,14 +96,13 @@ async function recordSale(
       target: [payments.provider, payments.transactionId],
       set: { status: 'succeeded', amountCents, failureReason: null, updatedAt: now },
     })
-  // The booking's price becomes what was paid: less than booked when the seller lowered it since.
-  await tx
-    .update(bookings)
-    .set({ isPaid: true, paidAt: now, priceCents: amountCents, stage: 'paid' })
-    .where(eq(bookings.id, sale.booking.id))
-  await tx
-    .insert(bookingEvents)
-    .values({ bookingId: sale.booking.id, kind: 'paid', actorId: sale.booking.buyerId })
+  // The booking's price becomes what was paid: less than booked when the seller lowered it since. The move posts
+  // the charge on the ledger.
+  await moveDeal(tx, sale.booking.id, 'pay', sale.provider === 'test' ? 'buyer' : 'system', {
+    actorId: sale.booking.buyerId,
+    fee,
+    set: { priceCents: amountCents },
+  })
   await tx
     .update(products)
     .set({ isSold: true, soldAt: now, updatedAt: now })
@@ -119,7 +110,6 @@ async function recordSale(
   await tx.delete(productHolds).where(eq(productHolds.productId, sale.product.id))
   await closeOffersOnSale(tx, sale.product.id, sale.booking.id, mail)
   await refreshPriceGuideForProduct(tx, sale.product.id)
-  await postSaleMoney(tx, [sale.booking.id], fee)
   await queueDealEmails(tx, mail, sale.booking.id, { kind: 'paid' })
   return { transactionId: sale.transactionId, amountCents }
 }

@@ -1,6 +1,6 @@
 // Giving a buyer's money back when a paid sale is called off: a seller cancelling a sale they cannot hand over,
-// and an admin removing a reported listing whose sale is still open. Both go through the ledger's `refundSale`
-// (server/modules/ledger/sales.ts), the one place a sale's money is given back, like a dispute's refund.
+// and an admin removing a reported listing whose sale is still open. Both go through the deal's `refundSale`
+// (server/modules/deal/refund.ts), the one place a sale's money is given back, like a dispute's refund.
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { type CancelSaleBody, OPEN_SALE_STATUSES } from '#contract/bookings'
 import type { FeeRule } from '#contract/fees'
@@ -8,9 +8,9 @@ import type { Db } from '#server/db/client'
 import { bookings, disputes, products } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { lockDeal, wrongStage } from '#server/modules/bookings/deal.service'
+import { lockDeal } from '#server/modules/bookings/deal.service'
 import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
-import { refundSale } from '#server/modules/ledger/sales'
+import { refundSale } from '#server/modules/deal/refund'
 import type { PaymentProvider } from './provider'
 
 async function takeListingDown(tx: Db, productId: string) {
@@ -37,14 +37,14 @@ export async function cancelSale(
   const cancelled = await db.transaction(async (tx) => {
     const deal = await lockDeal(tx, seller, bookingId)
     if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can cancel this sale')
-    if (deal.status !== 'paid') throw wrongStage('cancel the sale', deal.status)
     await refundSale(
       tx,
       (payment) => provider.refund(payment),
       {
         bookingId,
+        move: 'cancel_sale',
+        party: 'seller',
         actorId: seller.id,
-        event: 'cancelled',
         note: input.reason,
         reason: 'The seller cancelled the sale',
       },
@@ -88,6 +88,8 @@ export async function refundOpenSaleOfListing(
     (payment) => provider.refund(payment),
     {
       bookingId: open.id,
+      move: 'refund_removed',
+      party: 'admin',
       actorId: admin.id,
       note: 'The listing was removed after a report',
       reason: 'Refunded when an admin removed the listing',

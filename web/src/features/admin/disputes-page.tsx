@@ -27,6 +27,8 @@ const EVENT_WORDS: Record<BookingEvent['kind'], string> = {
   refunded: 'Refunded the buyer',
   released: 'Released the sale to the seller',
   cancelled: 'Cancelled the sale, refunding the buyer',
+  frozen: 'Held for an admin: the serial number was reported stolen',
+  booked_again: 'Booked again',
 }
 
 type Question = { dispute: Dispute; action: DisputeAction }

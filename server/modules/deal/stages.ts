@@ -1,0 +1,256 @@
+// The deal's stages and the one table of moves between them (docs/decisions/0052). `moveDeal` is the only code
+// that writes `bookings.stage`: it refuses a move the table does not have (409, naming the stage the booking is
+// in), writes the stage with the move's timestamp and its event row, and posts the ledger transaction that
+// belongs to the move, all in the caller's transaction. Services decide when to ask for a move; the table
+// decides whether the move exists.
+
+import { and, eq, sql } from 'drizzle-orm'
+import type { BookingEventKind } from '#contract/bookings'
+import type { FeeRule } from '#contract/fees'
+import type { Db } from '#server/db/client'
+import { type BookingStage, bookingEvents, bookings } from '#server/db/schema'
+import { AppError, notFound } from '#server/lib/errors'
+import { postSaleMoney } from '#server/modules/ledger/sales'
+
+/** Who makes a move: a side of the deal, an admin, or the product itself (a job, a webhook, a rule). */
+export type DealParty = 'buyer' | 'seller' | 'admin' | 'system'
+
+type Move = {
+  from: readonly BookingStage[]
+  to: BookingStage
+  by: readonly DealParty[]
+  /** The ledger transaction the move posts (server/modules/ledger/sales.ts), if any. */
+  posting: 'charge' | 'complete' | 'refund' | null
+  /** The step on the booking's record. */
+  event: BookingEventKind
+  /** How the move reads in a refusal: "You cannot <words>: this booking is …". */
+  words: string
+  /** What the move needs besides its stage, checked by the service that asks for it. */
+  needs: string
+}
+
+/** Every move a deal can make. A stage change not in this table does not happen. */
+export const DEAL_MOVES = {
+  pay: {
+    from: ['booked'],
+    to: 'paid',
+    by: ['buyer', 'system'],
+    posting: 'charge',
+    event: 'paid',
+    words: 'pay for it',
+    needs: 'the listing on sale (server/lib/on-sale.ts), held for this booking, and a payment that succeeded',
+  },
+  cancel: {
+    from: ['booked'],
+    to: 'cancelled',
+    by: ['buyer', 'system'],
+    posting: null,
+    event: 'cancelled',
+    words: 'cancel this booking',
+    needs: 'nothing paid; the system cancels when the listing leaves sale',
+  },
+  book_again: {
+    from: ['cancelled'],
+    to: 'booked',
+    by: ['buyer'],
+    posting: null,
+    event: 'booked_again',
+    words: 'book it again',
+    needs: 'the listing on sale',
+  },
+  hand_over: {
+    from: ['paid'],
+    to: 'handed_over',
+    by: ['seller'],
+    posting: null,
+    event: 'handed_over',
+    words: 'mark it handed over',
+    needs: 'the listing’s seller',
+  },
+  receive: {
+    from: ['handed_over'],
+    to: 'completed',
+    by: ['buyer'],
+    posting: 'complete',
+    event: 'received',
+    words: 'confirm receipt',
+    needs: 'the handover checklist all ticked',
+  },
+  auto_complete: {
+    from: ['handed_over'],
+    to: 'completed',
+    by: ['system'],
+    posting: 'complete',
+    event: 'auto_completed',
+    words: 'complete the sale',
+    needs: 'AUTO_COMPLETE_DAYS since the handover',
+  },
+  report: {
+    from: ['paid', 'handed_over'],
+    to: 'disputed',
+    by: ['buyer'],
+    posting: null,
+    event: 'problem_reported',
+    words: 'report a problem',
+    needs: 'a reason; a dispute opens',
+  },
+  freeze: {
+    from: ['paid', 'handed_over'],
+    to: 'disputed',
+    by: ['system'],
+    posting: null,
+    event: 'frozen',
+    words: 'hold the sale for an admin',
+    needs: 'the laptop’s serial reported stolen; a dispute opens',
+  },
+  release: {
+    from: ['disputed'],
+    to: 'completed',
+    by: ['admin'],
+    posting: 'complete',
+    event: 'released',
+    words: 'release the sale',
+    needs: 'an open dispute',
+  },
+  refund_dispute: {
+    from: ['disputed'],
+    to: 'refunded',
+    by: ['admin'],
+    posting: 'refund',
+    event: 'refunded',
+    words: 'refund the buyer',
+    needs: 'an open dispute; the processor’s refund',
+  },
+  cancel_sale: {
+    from: ['paid'],
+    to: 'refunded',
+    by: ['seller'],
+    posting: 'refund',
+    event: 'cancelled',
+    words: 'cancel the sale',
+    needs: 'a reason; the processor’s refund; the listing leaves the market',
+  },
+  refund_completed: {
+    from: ['completed'],
+    to: 'refunded',
+    by: ['admin'],
+    posting: 'refund',
+    event: 'refunded',
+    words: 'refund the buyer',
+    needs: 'the processor’s refund; a transferred share taken back first',
+  },
+  refund_removed: {
+    from: ['paid', 'handed_over', 'disputed'],
+    to: 'refunded',
+    by: ['admin'],
+    posting: 'refund',
+    event: 'refunded',
+    words: 'refund the buyer',
+    needs: 'the listing removed after a report; the processor’s refund',
+  },
+} as const satisfies Record<string, Move>
+
+export type DealMove = keyof typeof DEAL_MOVES
+
+/** How each stage reads in a refusal ("… this booking is handed over"). */
+export const STAGE_WORDS: Record<BookingStage, string> = {
+  booked: 'not paid yet',
+  cancelled: 'cancelled',
+  paid: 'paid and waiting for handover',
+  handed_over: 'handed over',
+  completed: 'completed',
+  disputed: 'disputed',
+  refunded: 'refunded',
+}
+
+/** The time each stage is stamped with when a move reaches it. */
+const STAMPS: Partial<Record<BookingStage, 'paidAt' | 'handedOverAt' | 'completedAt' | 'refundedAt'>> = {
+  paid: 'paidAt',
+  handed_over: 'handedOverAt',
+  completed: 'completedAt',
+  refunded: 'refundedAt',
+}
+
+/** Whether the table has this move from this stage for this party. */
+export function canMove(stage: BookingStage, move: DealMove, party: DealParty): boolean {
+  const m: Move = DEAL_MOVES[move]
+  return m.from.includes(stage) && m.by.includes(party)
+}
+
+/**
+ * The refusal of a move the table does not have: 409 naming the stage the booking is in, or 403 when the stage
+ * allows the move but not by this party. Nothing when the move exists. A service that must act before the move
+ * (a processor's refund) asks this first, on the locked booking.
+ */
+export function assertMove(stage: BookingStage, move: DealMove, party: DealParty): void {
+  const m: Move = DEAL_MOVES[move]
+  if (!m.from.includes(stage)) {
+    throw new AppError('CONFLICT', `You cannot ${m.words}: this booking is ${STAGE_WORDS[stage]}`)
+  }
+  if (!m.by.includes(party)) throw new AppError('FORBIDDEN', `You cannot ${m.words} on this booking`)
+}
+
+/** Locks a booking's row in the caller's transaction and gives its stage. */
+export async function lockStage(tx: Db, bookingId: string): Promise<BookingStage> {
+  const [row] = await tx
+    .select({ stage: bookings.stage })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId))
+    .for('update')
+  if (!row) throw notFound('Booking')
+  return row.stage
+}
+
+export type MoveOptions = {
+  /** Who acts: their account, or null for the product itself. */
+  actorId: string | null
+  /** The fee rule in force: a move that posts on the ledger needs it. */
+  fee?: FeeRule
+  /** A note on the step (a reason, a handover note). */
+  note?: string | null
+  /** Columns the move writes besides its stage and stamp (the paid price, a checklist). */
+  set?: Partial<
+    Pick<
+      typeof bookings.$inferInsert,
+      'priceCents' | 'handoverNote' | 'handoverChecklist' | 'handoverCheckedAt'
+    >
+  >
+}
+
+/**
+ * Moves a deal, in the caller's transaction: the booking locked, the move checked against the table, the stage and
+ * its stamp written (with `set`), the event recorded, and the move's ledger posting written. Returns the booking as
+ * it is after the move.
+ */
+export async function moveDeal(
+  tx: Db,
+  bookingId: string,
+  move: DealMove,
+  party: DealParty,
+  opts: MoveOptions,
+): Promise<typeof bookings.$inferSelect> {
+  const m: Move = DEAL_MOVES[move]
+  const stage = await lockStage(tx, bookingId)
+  assertMove(stage, move, party)
+  const stamp = STAMPS[m.to]
+  const [moved] = await tx
+    .update(bookings)
+    .set({
+      ...opts.set,
+      stage: m.to,
+      ...(stamp ? { [stamp]: sql`now()` } : {}),
+      ...(m.to === 'paid' ? { isPaid: true } : {}),
+    })
+    .where(and(eq(bookings.id, bookingId), eq(bookings.stage, stage)))
+    .returning()
+  if (!moved) throw new AppError('CONFLICT', `You cannot ${m.words}: this booking changed meanwhile`)
+  await tx
+    .insert(bookingEvents)
+    .values({ bookingId, kind: m.event, actorId: opts.actorId, note: opts.note ?? null })
+  if (m.posting) {
+    if (!opts.fee)
+      throw new AppError('INTERNAL', `The move ${move} posts on the ledger and needs the fee rule`)
+    await postSaleMoney(tx, [bookingId], opts.fee)
+  }
+  return moved
+}
