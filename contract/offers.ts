@@ -77,6 +77,8 @@ export const OfferEventKind = z.enum([
   'expired',
   'lapsed',
   'sold',
+  /** The listing left sale (waiting for review, rejected, removed, expired); the note says why. */
+  'off_sale',
 ])
 
 /** One step of the thread: who took it (null: the marketplace), the amount proposed, any note or reason. */

@@ -1140,6 +1140,7 @@ export const OFFER_EVENT_KINDS = [
   'expired',
   'lapsed',
   'sold',
+  'off_sale',
 ] as const
 
 /** Each step of an offer, as the thread shows it: who took it (null: the marketplace), any amount and note. */

@@ -3,11 +3,13 @@
 import alertDigest from './alert-digest'
 import alertFavourites from './alert-favourites'
 import alertSearchMatches from './alert-search-matches'
+import bookingCancelled from './booking-cancelled'
 import dealBooked from './deal-booked'
 import dealCancelled from './deal-cancelled'
 import dealCompleted from './deal-completed'
 import dealDisputeOpened from './deal-dispute-opened'
 import dealDisputeResolved from './deal-dispute-resolved'
+import dealFrozen from './deal-frozen'
 import dealHandedOver from './deal-handed-over'
 import dealPaid from './deal-paid'
 import type { EmailTemplate } from './layout'
@@ -37,6 +39,8 @@ export const TEMPLATES = {
   'deal-dispute-opened': dealDisputeOpened,
   'deal-dispute-resolved': dealDisputeResolved,
   'deal-cancelled': dealCancelled,
+  'deal-frozen': dealFrozen,
+  'booking-cancelled': bookingCancelled,
   'message-unread': messageUnread,
   'offer-received': offerReceived,
   'offer-countered': offerCountered,

@@ -2,7 +2,7 @@ import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
 import { compose, defineEmail } from './layout'
 
-/** To the buyer: the seller declined their offer, or the laptop sold to someone else. */
+/** To the buyer: the seller declined their offer, the laptop sold to someone else, or it left sale (`offSale`). */
 export default defineEmail<{
   offerId: string
   productId: string
@@ -10,28 +10,44 @@ export default defineEmail<{
   amountCents: number
   reason: string | null
   sold: boolean
+  /** Why the listing left sale, when it did: the offer closed without the seller's answer. */
+  offSale?: string
 }>({
   topic: 'deals',
-  render: ({ offerId, productId, productName, amountCents, reason, sold }, ctx) =>
-    compose(
-      {
-        subject: sold ? `"${productName}" has sold` : `Your offer for "${productName}" was declined`,
-        preview: sold ? 'Your offer is closed.' : 'You can still book it at its price.',
-        heading: sold ? 'The laptop sold to another buyer' : 'Your offer was declined',
-        paragraphs: sold
-          ? [
-              `"${productName}" sold to another buyer, so your offer of ${formatMoney(amountCents)} is closed. Nothing was charged.`,
-            ]
-          : [
-              `The seller declined your offer of ${formatMoney(amountCents)} for "${productName}".`,
-              ...(reason ? [`Their reason: “${reason}”`] : []),
-              'The laptop is still on sale at its price if you would like to book it.',
+  render: ({ offerId, productId, productName, amountCents, reason, sold, offSale }, ctx) =>
+    offSale
+      ? compose(
+          {
+            subject: `"${productName}" is no longer on sale`,
+            preview: 'Your offer is closed.',
+            heading: 'The laptop is no longer on sale',
+            paragraphs: [
+              `"${productName}" is no longer on sale (${offSale}), so your offer of ${formatMoney(amountCents)} is closed. Nothing was charged.`,
             ],
-        action: sold
-          ? { label: 'See your offer', url: `${ctx.siteUrl}${paths.offer(offerId)}` }
-          : { label: 'See the laptop', url: `${ctx.siteUrl}${paths.product(productId)}` },
-        topic: 'deals',
-      },
-      ctx,
-    ),
+            action: { label: 'See your offer', url: `${ctx.siteUrl}${paths.offer(offerId)}` },
+            topic: 'deals',
+          },
+          ctx,
+        )
+      : compose(
+          {
+            subject: sold ? `"${productName}" has sold` : `Your offer for "${productName}" was declined`,
+            preview: sold ? 'Your offer is closed.' : 'You can still book it at its price.',
+            heading: sold ? 'The laptop sold to another buyer' : 'Your offer was declined',
+            paragraphs: sold
+              ? [
+                  `"${productName}" sold to another buyer, so your offer of ${formatMoney(amountCents)} is closed. Nothing was charged.`,
+                ]
+              : [
+                  `The seller declined your offer of ${formatMoney(amountCents)} for "${productName}".`,
+                  ...(reason ? [`Their reason: “${reason}”`] : []),
+                  'The laptop is still on sale at its price if you would like to book it.',
+                ],
+            action: sold
+              ? { label: 'See your offer', url: `${ctx.siteUrl}${paths.offer(offerId)}` }
+              : { label: 'See the laptop', url: `${ctx.siteUrl}${paths.product(productId)}` },
+            topic: 'deals',
+          },
+          ctx,
+        ),
 })

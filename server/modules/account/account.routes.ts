@@ -99,7 +99,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           throw new AppError('VALIDATION', message, { code: message })
         }
       }
-      await audited(req, `user:${user.id}`, (tx) => eraseAccount(tx, user.id))
+      await audited(req, `user:${user.id}`, (tx) => eraseAccount(tx, user.id, app.ctx.mail))
       // Redis (where other instances look first) forgets the sessions too.
       await sessions.endAll(user.id)
       return { acknowledged: true, deletedCount: 1 }

@@ -20,6 +20,8 @@ import {
 } from '#server/db/schema'
 import { JOBS_SCHEMA } from '#server/jobs/install'
 import { AppError } from '#server/lib/errors'
+import type { Mail } from '#server/mail/mail'
+import { leaveSale } from '#server/modules/deal/leave-sale'
 import { sellerBalances } from '#server/modules/ledger/ledger'
 
 export const DELETED_NAME = 'Deleted user'
@@ -56,7 +58,7 @@ export async function erasureBlocker(db: Db, userId: string): Promise<string | n
  * email choices) is deleted; copies of their name and contact details on bookings, listings and payout
  * records are replaced. Runs in one transaction with the check that nothing is open.
  */
-export async function eraseAccount(db: Db, userId: string): Promise<void> {
+export async function eraseAccount(db: Db, userId: string, mail: Pick<Mail, 'queue'>): Promise<void> {
   await db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update')
     if (!user || user.erasedAt) throw new AppError('NOT_FOUND', 'No such account')
@@ -89,10 +91,17 @@ export async function eraseAccount(db: Db, userId: string): Promise<void> {
     await tx.delete(savedSearches).where(eq(savedSearches.userId, userId))
     await tx.delete(alertItems).where(eq(alertItems.userId, userId))
     await tx.delete(emailPreferences).where(eq(emailPreferences.userId, userId))
-    await tx
+    const removed = await tx
       .update(products)
       .set({ removedAt: now, updatedAt: now })
       .where(and(eq(products.sellerId, userId), isNull(products.removedAt)))
+      .returning({ id: products.id })
+    await leaveSale(tx, {
+      productIds: removed.map((p) => p.id),
+      reason: 'seller_closed',
+      actorId: userId,
+      mail,
+    })
     await tx.update(products).set({ sellerPhone: '' }).where(eq(products.sellerId, userId))
     // The battery report files (a computer's name, its battery's serial) go; the facts read from them stay on the
     // listings, which are kept for the record.

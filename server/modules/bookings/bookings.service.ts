@@ -11,6 +11,7 @@ import { firstPhotoUrl, isListed } from '#server/lib/listing-sql'
 import { assertOnSale, lockSaleFacts } from '#server/lib/on-sale'
 import { listPaging, type PagedList } from '#server/lib/paging'
 import { canActFor, type SessionUser } from '#server/lib/session'
+import { moveDeal } from '#server/modules/deal/stages'
 
 export const bookingColumns = {
   booking: bookings,
@@ -165,7 +166,7 @@ export async function createBooking(
       .where(
         and(
           eq(bookings.buyerId, buyer.id),
-          eq(bookings.isPaid, false),
+          eq(bookings.stage, 'booked'),
           eq(products.isSold, false),
           sql`${products.removedAt} is null`,
           sql`${bookings.createdAt} > now() - interval '7 days'`,
@@ -177,7 +178,7 @@ export async function createBooking(
         `You have ${open?.n} unpaid bookings from the last 7 days, the most at once. Pay for one of them, or book again once the oldest is a week old.`,
       )
     }
-    const inserted = await tx
+    const inserted: { id: string }[] = await tx
       .insert(bookings)
       .values({
         productId: product.id,
@@ -193,14 +194,35 @@ export async function createBooking(
       })
       .onConflictDoNothing({ target: [bookings.productId, bookings.buyerId] })
       .returning({ id: bookings.id })
-    if (!inserted[0]) throw new AppError('CONFLICT', 'You have already booked this laptop')
+    if (!inserted[0]) {
+      // A booking cancelled when the listing left sale is booked again, now that it is back on sale.
+      const [earlier] = await tx
+        .select({ id: bookings.id, stage: bookings.stage })
+        .from(bookings)
+        .where(and(eq(bookings.productId, product.id), eq(bookings.buyerId, buyer.id)))
+        .for('update')
+      if (earlier?.stage !== 'cancelled')
+        throw new AppError('CONFLICT', 'You have already booked this laptop')
+      await moveDeal(tx, earlier.id, 'book_again', 'buyer', {
+        actorId: buyer.id,
+        set: {
+          priceCents: product.priceCents,
+          productName: product.name,
+          phoneNumber: input.phoneNumber,
+          location: input.location,
+        },
+      })
+      inserted.push({ id: earlier.id })
+    }
+    const bookingId = inserted[0]?.id
+    if (!bookingId) throw new AppError('INTERNAL', 'The booking could not be saved')
     // Many bookings in a few minutes (ten throwaway buyers, or a popular laptop) make one email, not one each.
     await jobs.send(
       'bookings.seller-email',
       { sellerId: product.sellerId },
       { tx, startAfter: emailGroupSeconds, singletonKey: product.sellerId },
     )
-    return inserted[0].id
+    return bookingId
   })
 }
 

@@ -212,7 +212,13 @@ export type MoveOptions = {
   set?: Partial<
     Pick<
       typeof bookings.$inferInsert,
-      'priceCents' | 'handoverNote' | 'handoverChecklist' | 'handoverCheckedAt'
+      | 'priceCents'
+      | 'productName'
+      | 'phoneNumber'
+      | 'location'
+      | 'handoverNote'
+      | 'handoverChecklist'
+      | 'handoverCheckedAt'
     >
   >
 }

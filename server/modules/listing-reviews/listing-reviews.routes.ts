@@ -87,7 +87,7 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
         .code(201)
         .send(
           await audited(req, req.body.product_id ? `product:${req.body.product_id}` : null, (tx) =>
-            markSerialStolen(tx, caller(req), req.body),
+            markSerialStolen({ ...app.ctx, db: tx }, caller(req), req.body),
           ),
         ),
   )

@@ -19,6 +19,7 @@ import { recordListed } from '#server/lib/alert-events'
 import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
+import { leaveSale } from '#server/modules/deal/leave-sale'
 
 // A listing's review state decides whether anyone but its seller and admins can see or book it (products.review_state;
 // the "on sale" conditions and the listing counts read it). Rules here: which new listings wait, what an admin decides.
@@ -381,6 +382,7 @@ export async function rejectListing(
       .update(products)
       .set({ reviewState: 'rejected', reviewReason: reason, reviewedAt: new Date(), reviewedBy: admin.id })
       .where(eq(products.id, id))
+    await leaveSale(tx, { productIds: [id], reason: 'rejected', actorId: admin.id, mail: ctx.mail })
     await ctx.mail.queue(tx, {
       to: { userId: row.sellerId },
       template: 'listing-rejected',
@@ -395,7 +397,12 @@ export async function rejectListing(
 }
 
 /** An admin marks a serial reported stolen: it cannot be listed again, and unsold listings of it leave the market. */
-export async function markSerialStolen(db: Db, admin: SessionUser, body: StolenSerialBody) {
+export async function markSerialStolen(
+  ctx: Pick<AppContext, 'db' | 'mail'>,
+  admin: SessionUser,
+  body: StolenSerialBody,
+) {
+  const { db } = ctx
   let key: { hash: string; last4: string }
   if (body.serial_number !== undefined) key = serialKey(body.serial_number)
   else {
@@ -416,7 +423,7 @@ export async function markSerialStolen(db: Db, admin: SessionUser, body: StolenS
       .insert(stolenSerials)
       .values({ serialHash: key.hash, serialLast4: key.last4, reportedBy: admin.id, note: body.note ?? '' })
       .onConflictDoNothing()
-    return tx
+    const takenDown = await tx
       .update(products)
       .set({
         reviewState: 'rejected',
@@ -426,6 +433,18 @@ export async function markSerialStolen(db: Db, admin: SessionUser, body: StolenS
       })
       .where(and(eq(products.serialHash, key.hash), eq(products.isSold, false), isNull(products.removedAt)))
       .returning({ id: products.id })
+    // Sold listings of the serial too: a sale paid and not finished is frozen for an admin.
+    const sold = await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.serialHash, key.hash), eq(products.isSold, true)))
+    await leaveSale(tx, {
+      productIds: [...takenDown, ...sold].map((p) => p.id),
+      reason: 'stolen',
+      actorId: admin.id,
+      mail: ctx.mail,
+    })
+    return takenDown
   })
   return { acknowledged: true, serial_last4: key.last4, listings_taken_down: takenDown.length }
 }

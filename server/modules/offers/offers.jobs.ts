@@ -161,6 +161,62 @@ export async function closeOffersOnSale(
   }
 }
 
+/**
+ * In the transaction that takes listings off sale (server/modules/deal/leave-sale.ts): their open offers close
+ * (declined, with the reason) and their buyers are emailed; an accepted one not yet paid lapses (its hold is
+ * released by the same step, and its booking cancelled).
+ */
+export async function closeOffersOffSale(
+  tx: Db,
+  productIds: string[],
+  reason: string,
+  mail: Pick<Mail, 'queue'>,
+): Promise<void> {
+  if (productIds.length === 0) return
+  const declined = await tx
+    .update(offers)
+    .set({ status: 'declined', declineReason: reason, updatedAt: sql`now()` })
+    .where(and(inArray(offers.productId, productIds), eq(offers.status, 'open')))
+    .returning({
+      id: offers.id,
+      productId: offers.productId,
+      buyerId: offers.buyerId,
+      amountCents: offers.amountCents,
+      expiresAt: offers.expiresAt,
+    })
+  const lapsed = await tx
+    .update(offers)
+    .set({ status: 'lapsed', updatedAt: sql`now()` })
+    .where(and(inArray(offers.productId, productIds), eq(offers.status, 'accepted')))
+    .returning({ id: offers.id })
+  const events = [
+    ...declined.map((d) => ({ offerId: d.id, kind: 'off_sale' as const, actor: null, note: reason })),
+    ...lapsed.map((d) => ({ offerId: d.id, kind: 'lapsed' as const, actor: null, note: reason })),
+  ]
+  if (events.length > 0) await tx.insert(offerEvents).values(events)
+  const live = declined.filter((d) => d.expiresAt.getTime() > Date.now())
+  if (live.length === 0) return
+  const names = await tx
+    .select({ id: products.id, name: products.name })
+    .from(products)
+    .where(inArray(products.id, [...new Set(live.map((d) => d.productId))]))
+  for (const d of live) {
+    await mail.queue(tx, {
+      to: { userId: d.buyerId },
+      template: 'offer-declined',
+      data: {
+        offerId: d.id,
+        productId: d.productId,
+        productName: names.find((n) => n.id === d.productId)?.name ?? 'the laptop',
+        amountCents: d.amountCents,
+        reason,
+        sold: false,
+        offSale: reason,
+      },
+    })
+  }
+}
+
 /** Open offers waiting on each of these listings (My Product's count), by listing id. */
 export async function waitingOfferCounts(db: Db, productIds: string[]): Promise<Map<string, number>> {
   if (productIds.length === 0) return new Map()

@@ -220,7 +220,7 @@ describe('PUT /api/reports/{id}/remove with a paid sale', () => {
     )
   })
 
-  it('removes a listing with no paid sale without touching any payment', async () => {
+  it('removes a listing with no paid sale without touching any payment, cancelling its unpaid booking', async () => {
     const { product } = await dealAt(t, 'booked', parties())
     const [report] = await t.db
       .insert(reports)
@@ -228,7 +228,10 @@ describe('PUT /api/reports/{id}/remove with a paid sale', () => {
       .returning({ id: reports.id })
     expect((await call('PUT', `/api/reports/${report?.id}/remove`, admin)).statusCode).toBe(200)
     expect((await snapshot(product.id)).payments).toEqual([])
-    expect(await sent()).toEqual([])
+    // The unpaid booking is cancelled with the listing, and its buyer told; nothing was charged.
+    const mails = await sent()
+    expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(/^Booking cancelled/)])
+    expect(mails[0]?.text).toMatch(/taken down\. Nothing was charged/)
   })
 })
 

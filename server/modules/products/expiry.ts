@@ -5,6 +5,7 @@ import type { Db } from '#server/db/client'
 import { products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
+import { leaveSale } from '#server/modules/deal/leave-sale'
 
 // Listing expiry: a listing not renewed for LISTING_EXPIRY_DAYS leaves search and the home page (its page
 // stays readable, marked Expired). Its seller is reminded three days before. Both are done by a job that
@@ -130,6 +131,7 @@ export async function runExpirySweep(
   const days = ctx.config.listingExpiryDays
   const result = await ctx.db.transaction(async (tx) => {
     const expired = await expireListings(tx, days, now)
+    await leaveSale(tx, { productIds: expired, reason: 'expired', actorId: null, mail: ctx.mail })
     const reminders = await claimExpiryReminders(tx, days, now)
     for (const r of reminders) {
       await ctx.mail.queue(tx, {

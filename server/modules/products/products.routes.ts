@@ -152,7 +152,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const deletedCount = await audited(req, `product:${req.params.id}`, (tx) =>
-        deleteProduct(tx, caller(req), req.params.id),
+        deleteProduct(tx, caller(req), req.params.id, app.ctx.mail),
       )
       return { acknowledged: true, deletedCount }
     },

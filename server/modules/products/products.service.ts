@@ -14,6 +14,7 @@ import { MEDIA_PREFIX, type MediaStorage } from '#server/lib/storage'
 import { keepReportedBattery } from '#server/modules/battery-reports/battery-reports.service'
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
+import { leaveSale } from '#server/modules/deal/leave-sale'
 import {
   assertNotStolen,
   reviewOfEdit,
@@ -360,7 +361,7 @@ export async function markProductSold(
  * message says what to do instead (hand it over, or cancel the sale and refund the buyer). The listing is
  * locked first, so a payment landing meanwhile either is seen here or finds the listing gone.
  */
-export async function deleteProduct(db: Db, user: SessionUser, id: string): Promise<number> {
+export async function deleteProduct(db: Db, user: SessionUser, id: string, mail: DealMail): Promise<number> {
   await getOwnProduct(db, user, id, true)
   const deleted = await db.transaction(async (tx) => {
     await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).for('update')
@@ -387,6 +388,12 @@ export async function deleteProduct(db: Db, user: SessionUser, id: string): Prom
       .set({ removedAt: now, updatedAt: now })
       .where(and(eq(products.id, id), isNull(products.removedAt)))
       .returning({ id: products.id })
+    await leaveSale(tx, {
+      productIds: updated.map((p) => p.id),
+      reason: 'removed',
+      actorId: user.id,
+      mail,
+    })
     return updated.length
   })
   return deleted

@@ -9,6 +9,7 @@ import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl, isListed } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
+import { leaveSale } from '#server/modules/deal/leave-sale'
 import type { PaymentProvider } from '#server/modules/payments/provider'
 import { refundOpenSaleOfListing } from '#server/modules/payments/refunds'
 
@@ -111,6 +112,7 @@ export async function resolveReport(
       .update(products)
       .set({ removedAt: now, updatedAt: now })
       .where(and(eq(products.id, report.productId), isNull(products.removedAt)))
+    await leaveSale(tx, { productIds: [report.productId], reason: 'removed', actorId: admin.id, mail })
     await tx
       .update(reports)
       .set({ status: 'removed', resolvedBy: admin.id, resolvedAt: now })

@@ -106,7 +106,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (req) => {
         const { deletedCount, name } = await audited(req, `user:${req.params.id}`, (tx) =>
-          deleteUser(tx, caller(req), req.params.id, list),
+          deleteUser(tx, caller(req), req.params.id, list, app.ctx.mail),
         )
         await app.ctx.sessions.endAll(req.params.id)
         return { acknowledged: true, deletedCount, name }

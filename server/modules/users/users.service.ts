@@ -7,6 +7,8 @@ import { bookingEvents, bookings, payments, products, reports, sessions, users }
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { canActFor, type SessionUser } from '#server/lib/session'
+import type { Mail } from '#server/mail/mail'
+import { leaveSale } from '#server/modules/deal/leave-sale'
 
 /** The admin's "buyers" table holds buyers and the buyers made admin; "sellers" holds sellers. */
 export const LIST_ROLES: Record<'buyer' | 'seller', Role[]> = {
@@ -131,7 +133,13 @@ export async function removeAdmin(db: Db, admin: SessionUser, id: string): Promi
  * Deleting disables the account, ends its sessions and hides its listings; bookings and payments stay.
  * An admin cannot delete themselves, nor the last admin (admin rows are locked while counting).
  */
-export async function deleteUser(db: Db, admin: SessionUser, id: string, list: 'buyer' | 'seller') {
+export async function deleteUser(
+  db: Db,
+  admin: SessionUser,
+  id: string,
+  list: 'buyer' | 'seller',
+  mail: Pick<Mail, 'queue'>,
+) {
   if (id === admin.id) throw new AppError('FORBIDDEN', 'You cannot delete your own account')
   const deleted = await db.transaction(async (tx) => {
     const target = await getActiveUser(tx, id)
@@ -151,6 +159,17 @@ export async function deleteUser(db: Db, admin: SessionUser, id: string, list: '
       .where(and(eq(users.id, id), isNull(users.disabledAt)))
       .returning({ id: users.id, name: users.name })
     await tx.delete(sessions).where(eq(sessions.userId, id))
+    // Their listings leave sale with the account: offers, holds and unpaid bookings of them end.
+    const listings = await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.sellerId, id), eq(products.isSold, false), isNull(products.removedAt)))
+    await leaveSale(tx, {
+      productIds: listings.map((p) => p.id),
+      reason: 'seller_closed',
+      actorId: admin.id,
+      mail,
+    })
     return { deletedCount: disabled.length, name: target.name }
   })
   // A seller's listings leave the public lists with the account.

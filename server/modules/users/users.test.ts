@@ -584,7 +584,7 @@ describe('the last admin', () => {
       role: 'admin' as const,
       isVerified: false,
     }
-    const attempt = deleteUser(t.db, staleCaller, survivor.id, 'buyer')
+    const attempt = deleteUser(t.db, staleCaller, survivor.id, 'buyer', t.app.ctx.mail)
     await expect(attempt).rejects.toBeInstanceOf(AppError)
     await expect(attempt).rejects.toMatchObject({
       code: 'CONFLICT',

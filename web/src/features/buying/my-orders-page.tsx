@@ -179,6 +179,16 @@ function PaymentCell({ booking }: { booking: Booking }) {
           <span className="block text-slate-600 text-xs">This listing was taken down.</span>
         </span>
       )
+    case 'cancelled':
+      return (
+        <span className="space-y-1">
+          <Badge tone="muted">Cancelled</Badge>
+          <span className="block text-slate-600 text-xs">
+            {booking.cancelReason ? `Cancelled: ${booking.cancelReason}.` : 'This booking was cancelled.'}{' '}
+            Nothing was charged.
+          </span>
+        </span>
+      )
   }
 }
 

@@ -131,6 +131,15 @@ function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentSta
           <p>It can no longer be paid for. Nothing was charged.</p>
         </StatusPanel>
       )
+    case 'cancelled':
+      return (
+        <StatusPanel badge={<Badge tone="muted">Cancelled</Badge>} title="This booking was cancelled">
+          <p>
+            {booking.cancelReason ? `It was cancelled because ${booking.cancelReason}. ` : ''}It can no longer
+            be paid for. Nothing was charged.
+          </p>
+        </StatusPanel>
+      )
     case 'unpaid':
       if (isConfirming) {
         return (

@@ -88,6 +88,8 @@ function eventText(event: OfferEvent, offer: Offer): string {
       return 'The accepted offer lapsed: it was not paid in time'
     case 'sold':
       return 'The laptop sold to another buyer'
+    case 'off_sale':
+      return 'The laptop is no longer on sale, so the offer closed'
   }
 }
 
