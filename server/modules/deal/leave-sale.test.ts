@@ -21,7 +21,7 @@ let buyers: UserRow[]
 let admin: UserRow
 
 beforeAll(async () => {
-  t = await createTestApp({ HOLD_SECONDS: '900' })
+  t = await createTestApp({ HOLD_SECONDS: '900', LISTING_REVIEW_FIRST: '3' })
   brand = await createBrand(t.db)
   seller = await createUser(t.db, { role: 'seller' })
   buyers = [
@@ -41,7 +41,7 @@ beforeEach(async () => {
   t.outbox.length = 0
 })
 
-async function call(method: 'POST' | 'PUT' | 'DELETE' | 'GET', url: string, who: UserRow, body?: unknown) {
+async function call(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET', url: string, who: UserRow, body?: unknown) {
   return t.app.inject({
     method,
     url,
@@ -94,7 +94,9 @@ async function expectEnded(busy: Awaited<ReturnType<typeof busyListing>>, reason
   const [offer] = await t.db.select().from(offers).where(eq(offers.id, busy.offerId))
   expect(offer?.status).toBe('declined')
   expect(offer?.declineReason).toMatch(reason)
-  expect(await t.db.select().from(productHolds).where(eq(productHolds.productId, busy.product.id))).toEqual([])
+  expect(await t.db.select().from(productHolds).where(eq(productHolds.productId, busy.product.id))).toEqual(
+    [],
+  )
   for (const [id, who] of [
     [busy.held, buyers[1]],
     [busy.waiting, buyers[2]],
@@ -130,6 +132,28 @@ describe('a listing that leaves sale ends what was under way on it', () => {
       card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
     })
     expect(pay.statusCode, pay.body).toBe(409)
+  })
+
+  it('sent back to review by its new seller rewriting it: the same, until an admin approves it again', async () => {
+    // A new seller (inside LISTING_REVIEW_FIRST, nothing of theirs approved by an admin yet) whose listing is live.
+    const newSeller = await createUser(t.db, { role: 'seller' })
+    const product = await createProduct(t.db, { seller: newSeller, brand, resalePriceCents: 100_000 })
+    const [first] = buyers as [UserRow]
+    const booked = await book(product.id, first)
+    expect((await call('POST', `/api/bookings/${booked}/hold`, first)).statusCode).toBe(200)
+    await t.app.ctx.jobs.drain('email')
+    t.outbox.length = 0
+    const res = await call('PATCH', `/api/products/${product.id}`, newSeller, { name: 'Rewritten laptop' })
+    expect(res.statusCode, res.body).toBe(200)
+    const [row] = await t.db.select().from(products).where(eq(products.id, product.id))
+    expect(row?.reviewState).toBe('pending')
+    expect(await t.db.select().from(productHolds).where(eq(productHolds.productId, product.id))).toEqual([])
+    const booking = await bookingOf(booked, first)
+    expect(booking.status).toBe('cancelled')
+    expect(booking.cancelReason).toMatch(/waiting for review/)
+    expect((await sent()).some((m) => m.to.includes(first.email) && /Booking cancelled/.test(m.subject))).toBe(
+      true,
+    )
   })
 
   it('expired: the bookings are cancelled, and booked again once the seller renews it', async () => {

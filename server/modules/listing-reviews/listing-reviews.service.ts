@@ -19,6 +19,7 @@ import { recordListed } from '#server/lib/alert-events'
 import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
+import type { Mail } from '#server/mail/mail'
 import { leaveSale } from '#server/modules/deal/leave-sale'
 
 // A listing's review state decides whether anyone but its seller and admins can see or book it (products.review_state;
@@ -188,6 +189,7 @@ export async function sendBackToReview(
   tx: Db,
   id: string,
   why: { flags: ReviewFlag[]; changes: ReviewedField[] },
+  by: { actorId: string; mail: Pick<Mail, 'queue'> },
 ): Promise<boolean> {
   const sent = await tx
     .update(products)
@@ -200,6 +202,8 @@ export async function sendBackToReview(
     })
     .where(and(eq(products.id, id), eq(products.reviewState, 'approved')))
     .returning({ id: products.id })
+  // Off sale until approved again: what was under way on it ends.
+  await leaveSale(tx, { productIds: sent.map((p) => p.id), reason: 'review', ...by })
   return sent.length > 0
 }
 

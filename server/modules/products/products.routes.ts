@@ -130,6 +130,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         req.body,
         { storage, fetchImage },
         config.listingReviewFirst,
+        app.ctx.mail,
       )
       if (req.body.resale_price !== undefined) matchAlertsSoon(req.log)
       // The seed's answer, with `notices` only when there is something to tell.

@@ -233,7 +233,8 @@ export async function updateProduct(
   id: string,
   input: ProductUpdate,
   sources: PhotoSources,
-  reviewFirst = 0,
+  reviewFirst: number,
+  mail: DealMail,
 ) {
   const current = await getOwnProduct(db, seller, id)
   if (current.isSold) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
@@ -308,7 +309,7 @@ export async function updateProduct(
       .where(eq(products.id, id))
       .returning({ id: products.id })
     if (photos) await replacePhotos(tx, id, photos)
-    if (review.kind === 'back_to_review') await sendBackToReview(tx, id, review)
+    if (review.kind === 'back_to_review') await sendBackToReview(tx, id, review, { actorId: seller.id, mail })
     if (set.resalePriceCents !== undefined && set.resalePriceCents !== locked.resalePriceCents) {
       await recordPriceChange(tx, id, locked.resalePriceCents)
     }
