@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SellerMoney } from './seller-money'
 
 // The role dashboards' figures: per-day series for the last 30 days (UTC days, oldest first, every day
 // present), money, a funnel, and a buyer's orders with what to do next.
@@ -13,12 +14,8 @@ export type SellerDay = z.infer<typeof SellerDay>
 export const SellerDashboard = z.object({
   days: z.array(SellerDay),
   totals: z.object({ views: count, favourites: count, bookings: count }),
-  money: z.object({
-    /** Paid by buyers, not yet released to the seller (paid, handed over, or in dispute). */
-    on_the_way_cents: count,
-    /** Sales completed: the buyer has the laptop and the money is the seller's. */
-    released_cents: count,
-  }),
+  /** The seller's balances, as Earnings shows them (the same read of the ledger). */
+  money: SellerMoney,
 })
 export type SellerDashboard = z.infer<typeof SellerDashboard>
 

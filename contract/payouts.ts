@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EarningsSale, SaleFigures, SellerMoney } from './seller-money'
 
 // Money to sellers: payout accounts, earnings, payouts, and the admins' finance page (docs/decisions/0035).
 
@@ -56,20 +57,6 @@ export const PayoutAccountBody = z.strictObject({
 
 export const OnboardingAnswer = z.object({ url: z.string() })
 
-export const SaleMoneyWhere = z.enum(['in_escrow', 'available', 'on_its_way', 'paid_out', 'refunded'])
-
-export const EarningsSale = z.object({
-  booking_id: z.string(),
-  product_name: z.string(),
-  paid_at: z.string().nullable(),
-  completed_at: z.string().nullable(),
-  price_cents: z.number().int(),
-  fee_cents: z.number().int(),
-  net_cents: z.number().int(),
-  /** Where this sale's money is now (a completed sale's money leaves in payouts, oldest sales first). */
-  where: SaleMoneyWhere,
-})
-
 export const PayoutState = z.enum(['pending', 'in_transit', 'paid', 'failed'])
 
 export const PayoutItem = z.object({
@@ -81,23 +68,16 @@ export const PayoutItem = z.object({
   failure_reason: z.string().nullable(),
 })
 
-export const Earnings = z.object({
-  /** Paid, not completed: the seller's share after the fee. */
-  in_escrow_cents: z.number().int(),
-  /** Ready to be paid out; below zero when a refund came after the money was paid out. */
-  available_cents: z.number().int(),
-  on_its_way_cents: z.number().int(),
-  paid_out_cents: z.number().int(),
-  /** The marketplace's fees on this seller's completed sales. */
-  fees_cents: z.number().int(),
+export const Earnings = SellerMoney.extend({
   fee: z.object({ percent: z.number(), min_cents: z.number().int() }),
   payout_minimum_cents: z.number().int(),
   /** When the next payout run is (every PAYOUT_INTERVAL_SECONDS, UTC): it pays the available balance. */
   next_payout_at: z.string(),
   payout_account: PayoutAccountStatus,
+  /** Every paid sale, newest first (at most 500). */
   sales: z.array(EarningsSale),
   payouts: z.array(PayoutItem),
-  /** Net earnings by the month a sale completed (UTC), oldest first, the last twelve months. */
+  /** What completed sales put in the balance by the month each completed (UTC), oldest first, the last twelve. */
   months: z.array(z.object({ month: z.string(), net_cents: z.number().int(), sales: z.number().int() })),
 })
 export type Earnings = z.infer<typeof Earnings>
@@ -119,15 +99,12 @@ export const SaleRefund = z.object({
 })
 export type SaleRefund = z.infer<typeof SaleRefund>
 
-export const FinanceSale = z.object({
+export const FinanceSale = SaleFigures.extend({
   booking_id: z.string(),
   product_name: z.string(),
   buyer_name: z.string(),
   seller_name: z.string(),
   completed_at: z.string(),
-  price_cents: z.number().int(),
-  fee_cents: z.number().int(),
-  net_cents: z.number().int(),
   refunded: z.boolean(),
   refund: SaleRefund,
 })

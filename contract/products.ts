@@ -3,6 +3,7 @@ import { BatteryReportSource } from './battery-reports'
 import { Booking } from './bookings'
 import { ReviewState, SerialNumber } from './listing-reviews'
 import { pagingFields } from './paging'
+import { SaleMoney } from './seller-money'
 import { singleLine } from './text'
 
 /** The picture a listing shows when it has none of its own (served from web/public). */
@@ -157,6 +158,11 @@ export const Product = z.object({
    * shows the stage and what the seller can do next; null when nobody has paid.
    */
   sale: Booking.nullable().optional(),
+  /**
+   * Only on the seller's own listings, with `sale`: that sale's money from the ledger (the price agreed, the fee,
+   * what the seller receives, where it is), as Earnings shows it; null before the ledger has its charge.
+   */
+  sale_money: SaleMoney.nullable().optional(),
   /** Only on the seller's own listings: how many people keep it in their favourites. */
   saved_count: z.number().int().optional(),
   /** Whether buyers may make offers on it (the seller turns them off per listing). */

@@ -1,5 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
+import { type SaleFigures, saleMoneyLine } from '#contract/seller-money'
 import { compose, defineEmail, named } from './layout'
 
 /**
@@ -13,13 +14,15 @@ export default defineEmail<{
   sellerName: string
   by: 'seller' | 'admin' | 'refund'
   reason: string | null
+  /** The seller's email: the sale's figures from the ledger (nothing to receive once refunded). */
+  money?: SaleFigures
 }>({
   topic: 'deals',
-  render: ({ role, productName, priceCents, sellerName, by, reason }, ctx) => {
+  render: ({ role, productName, priceCents, sellerName, by, reason, money }, ctx) => {
     const price = formatMoney(priceCents)
     const name = named(productName)
     const back = 'The money goes back to the card you paid with; your bank may take a few days to show it.'
-    const paragraphs =
+    const lines =
       by === 'refund'
         ? role === 'buyer'
           ? [`An admin refunded your purchase of ${name}: you get ${price} back in full.`, back]
@@ -48,6 +51,11 @@ export default defineEmail<{
                 `An admin removed your listing ${name} after a report. The buyer is refunded ${price} in full.`,
                 'If you think this is wrong, tell us why through the Contact page.',
               ]
+    // The seller sees what the sale now puts in their balance, in the words of their Earnings page.
+    const paragraphs =
+      role === 'seller' && money
+        ? [...lines.slice(0, 1), `${saleMoneyLine(money)}.`, ...lines.slice(1)]
+        : lines
     return compose(
       {
         subject:

@@ -1,5 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
+import { type SaleFigures, saleMoneyLine } from '#contract/seller-money'
 import { compose, defineEmail, named } from './layout'
 
 /** To both sides when a sale completes: the buyer confirmed, or the days after handover passed. */
@@ -8,15 +9,21 @@ export default defineEmail<{
   productName: string
   priceCents: number
   how: 'confirmed' | 'auto'
-  /** The marketplace's fee on this sale, from the ledger's charge (absent in emails queued before it was sent). */
+  /** The seller's email: the sale's figures from the ledger. */
+  money?: SaleFigures
+  /** The fee alone, as emails queued before `money` carry it. */
   feeCents?: number
 }>({
   topic: 'deals',
-  render: ({ role, productName, priceCents, how, feeCents = 0 }, ctx) => {
+  render: ({ role, productName, priceCents, how, money, feeCents = 0 }, ctx) => {
     // The seller receives the price less the fee: that is the figure that is theirs, with the sum shown.
-    const netCents = priceCents - feeCents
+    const figures = money ?? {
+      price_cents: priceCents,
+      fee_cents: feeCents,
+      receive_cents: priceCents - feeCents,
+    }
     const price = formatMoney(priceCents)
-    const net = formatMoney(netCents)
+    const net = formatMoney(figures.receive_cents)
     const why =
       how === 'confirmed'
         ? role === 'buyer'
@@ -36,7 +43,7 @@ export default defineEmail<{
               ]
             : [
                 `The sale of ${named(productName)} is completed. ${why}`,
-                `Price ${price} · marketplace fee ${formatMoney(feeCents)} · you receive ${net}.`,
+                `${saleMoneyLine(figures)}.`,
                 `Your ${net} is now in your balance and goes to your bank with the next payout. Thank you for selling on Laptop Market.`,
               ],
         action:

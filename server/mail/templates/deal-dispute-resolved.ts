@@ -1,5 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
+import { type SaleFigures, saleMoneyLine } from '#contract/seller-money'
 import { compose, defineEmail, named } from './layout'
 
 /** To both sides when an admin settles a dispute: the buyer refunded, or the sale released to the seller. */
@@ -8,9 +9,11 @@ export default defineEmail<{
   productName: string
   priceCents: number
   outcome: 'refunded' | 'released'
+  /** The seller's email: the sale's figures from the ledger (nothing to receive once refunded). */
+  money?: SaleFigures
 }>({
   topic: 'deals',
-  render: ({ role, productName, priceCents, outcome }, ctx) => {
+  render: ({ role, productName, priceCents, outcome, money }, ctx) => {
     const price = formatMoney(priceCents)
     const paragraphs =
       outcome === 'refunded'
@@ -21,6 +24,7 @@ export default defineEmail<{
             ]
           : [
               `An admin looked at the buyer's problem with ${named(productName)} and refunded them ${price}.`,
+              ...(money ? [`${saleMoneyLine(money)}.`] : []),
               'The listing stays off the market. If the laptop comes back to you, list it again with a description of its state now.',
             ]
         : role === 'buyer'
@@ -30,7 +34,9 @@ export default defineEmail<{
             ]
           : [
               `An admin looked at the buyer's problem with ${named(productName)} and released the sale to you: the sale is completed.`,
-              `The ${price} is yours.`,
+              money
+                ? `${saleMoneyLine(money)}: it is in your balance and goes to your bank with the next payout.`
+                : `The ${price} is yours.`,
             ]
     return compose(
       {

@@ -1,5 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
+import { type SaleFigures, saleMoneyLine } from '#contract/seller-money'
 import { compose, defineEmail, named } from './layout'
 
 /** To both sides of a sale when the buyer's payment went through. */
@@ -9,9 +10,11 @@ export default defineEmail<{
   priceCents: number
   buyerName: string
   sellerName: string
+  /** The seller's email: the sale's figures from the ledger's charge. */
+  money?: SaleFigures
 }>({
   topic: 'deals',
-  render: ({ role, productName, priceCents, buyerName, sellerName }, ctx) =>
+  render: ({ role, productName, priceCents, buyerName, sellerName, money }, ctx) =>
     role === 'buyer'
       ? compose(
           {
@@ -34,6 +37,7 @@ export default defineEmail<{
             heading: 'Your laptop is sold',
             paragraphs: [
               `${buyerName} paid ${formatMoney(priceCents)} for your ${named(productName)}. It is off the market now.`,
+              ...(money ? [`${saleMoneyLine(money)}.`] : []),
               'Next, hand it over (in person or by post) and mark it handed over in My Product, with a tracking number or where you met if you like. The money is yours once the buyer confirms, or by itself a few days after the handover.',
             ],
             action: { label: 'Open My Product', url: `${ctx.siteUrl}${paths.myProduct()}` },

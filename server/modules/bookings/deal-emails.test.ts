@@ -126,6 +126,28 @@ describe('deal emails', () => {
     expect(toBuyer?.text).toContain('Open My Orders: http://localhost:3000/dashboard/myorders')
     expect(toSeller?.subject).toBe('Sold: Bea Buyer paid for “ThinkPad X1 Carbon Gen 9”')
     expect(toSeller?.text).toContain('mark it handed over in My Product')
+    // The seller's figures, in the words of their Earnings page; the buyer's email has none of them.
+    expect(toSeller?.text).toContain('Price agreed $649 · Fee $32.45 · You receive $616.55.')
+    expect(toBuyer?.text).not.toContain('You receive')
+  })
+
+  it('a sale agreed by offer tells the seller the price agreed, not the asking price', async () => {
+    const product = await listing('Dell XPS 13 9310')
+    const offer = await call('POST', `/api/products/${product.id}/offers`, buyer, { amount: 580 })
+    expect(offer.statusCode, offer.body).toBe(201)
+    const accepted = await call('PUT', `/api/offers/${offer.json().insertedId}/accept`, seller)
+    expect(accepted.statusCode, accepted.body).toBe(200)
+    const bookingId = accepted.json().bookingId as string
+    await call('POST', `/api/bookings/${bookingId}/hold`, buyer)
+    const paid = await call('POST', '/api/payments/test', buyer, {
+      bookingId,
+      card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
+    })
+    expect(paid.statusCode, paid.body).toBe(200)
+    const toSeller = (await sent()).find((e) => e.to.includes('sam@') && e.subject.startsWith('Sold'))
+    expect(toSeller?.text).toContain('Bea Buyer paid $580 for your “Dell XPS 13 9310”.')
+    expect(toSeller?.text).toContain('Price agreed $580 · Fee $29 · You receive $551.')
+    expect(toSeller?.text).not.toContain('$649')
   })
 
   it('a handover tells the buyer, with the note and the day it completes by itself', async () => {
@@ -165,9 +187,9 @@ describe('deal emails', () => {
     )
     // The seller is told what they receive, net of the fee, beside the price and the fee (5% by default).
     const toSeller = emails.find((e) => e.to.includes('sam@'))
-    expect(toSeller?.text).toContain('Price $649 · marketplace fee $32.45 · you receive $616.55.')
+    expect(toSeller?.text).toContain('Price agreed $649 · Fee $32.45 · You receive $616.55.')
     expect(toSeller?.text).not.toContain('The $649 is released to you')
-    expect(emails.find((e) => e.to.includes('bea@'))?.text).not.toContain('marketplace fee')
+    expect(emails.find((e) => e.to.includes('bea@'))?.text).not.toContain('You receive')
   })
 
   it('a problem report tells both; a refund and a release each tell both', async () => {
@@ -189,6 +211,10 @@ describe('deal emails', () => {
     ])
     expect(emails.find((e) => e.to.includes('bea@'))?.subject).toBe('Refunded: “ThinkPad X1 Carbon Gen 9”')
     expect(emails.find((e) => e.to.includes('bea@'))?.text).toContain('refunded you $649')
+    // Refunded: the seller receives nothing from it.
+    expect(emails.find((e) => e.to.includes('sam@'))?.text).toContain(
+      'Price agreed $649 · Fee $32.45 · You receive $0.',
+    )
 
     const released = await disputed()
     await sent()
@@ -199,6 +225,9 @@ describe('deal emails', () => {
       'deal-dispute-resolved → sam@example.test',
     ])
     expect(emails.find((e) => e.to.includes('sam@'))?.text).toContain('released the sale to you')
+    expect(emails.find((e) => e.to.includes('sam@'))?.text).toContain(
+      'Price agreed $649 · Fee $32.45 · You receive $616.55: it is in your balance',
+    )
   })
 
   it('a refused move sends nothing', async () => {

@@ -5,10 +5,11 @@
 // minutes later, several in one email (sendBookedEmail).
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
-import { bookings, ledgerEntries, ledgerTransactions, products, users } from '#server/db/schema'
+import { bookings, products, users } from '#server/db/schema'
 import type { Jobs } from '#server/jobs/jobs'
 import type { Mail } from '#server/mail/mail'
 import { BOOKED_LISTED } from '#server/mail/templates/deal-booked'
+import { saleFigures } from '#server/modules/ledger/seller-money'
 
 /** What a deal move needs of the mail: queueing in its transaction. */
 export type DealMail = Pick<Mail, 'queue'>
@@ -20,6 +21,9 @@ export type DealEmail =
   | { kind: 'dispute_opened'; reason: string }
   | { kind: 'dispute_resolved'; outcome: 'refunded' | 'released' }
   | { kind: 'cancelled'; by: 'seller' | 'admin' | 'refund'; reason: string | null }
+
+/** The moves whose email to the seller speaks of the sale's money. */
+const SELLER_MONEY_EMAILS = new Set<DealEmail['kind']>(['paid', 'completed', 'dispute_resolved', 'cancelled'])
 
 type Sale = {
   id: string
@@ -54,24 +58,6 @@ async function sellerNames(tx: Db, ids: string[]): Promise<Map<string, string>> 
   return new Map(rows.map((r) => [r.id, r.name]))
 }
 
-/** A sale's price and fee as its ledger charge has them (null before it is posted). */
-async function chargeSplit(
-  tx: Db,
-  bookingId: string,
-): Promise<{ priceCents: number; feeCents: number } | null> {
-  const rows = await tx
-    .select({ accountId: ledgerEntries.accountId, amountCents: ledgerEntries.amountCents })
-    .from(ledgerTransactions)
-    .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
-    .where(and(eq(ledgerTransactions.bookingId, bookingId), eq(ledgerTransactions.kind, 'charge')))
-  const buyers = rows.find((r) => r.accountId === 'buyers')
-  if (!buyers) return null
-  return {
-    priceCents: -buyers.amountCents,
-    feeCents: rows.find((r) => r.accountId === 'held_fees')?.amountCents ?? 0,
-  }
-}
-
 /** Queues the emails of one move of these bookings' deals, in the caller's transaction `tx`. */
 export async function queueDealEmails(
   tx: Db,
@@ -81,11 +67,29 @@ export async function queueDealEmails(
 ): Promise<void> {
   const sales = await salesOf(tx, typeof bookingIds === 'string' ? [bookingIds] : bookingIds)
   const names = await sellerNames(tx, [...new Set(sales.map((s) => s.sellerId))])
+  // The seller's side of each money email shows the sale's figures as the ledger has them, as Earnings does.
+  const money = SELLER_MONEY_EMAILS.has(email.kind)
+    ? await saleFigures(
+        tx,
+        sales.map((s) => s.id),
+      )
+    : new Map()
   for (const sale of sales) {
     const sellerName = names.get(sale.sellerId) ?? 'The seller'
     const buyer = { userId: sale.buyerId }
     const seller = { userId: sale.sellerId }
     const base = { productName: sale.productName, priceCents: sale.priceCents }
+    const figures = money.get(sale.id)
+    const sellersMoney = figures
+      ? {
+          money: {
+            price_cents: figures.price_cents,
+            fee_cents: figures.fee_cents,
+            receive_cents: figures.receive_cents,
+          },
+        }
+      : {}
+    const moneyFor = (role: 'buyer' | 'seller') => (role === 'seller' ? sellersMoney : {})
     switch (email.kind) {
       case 'paid':
         for (const [to, role] of [
@@ -95,7 +99,7 @@ export async function queueDealEmails(
           await mail.queue(tx, {
             to,
             template: 'deal-paid',
-            data: { ...base, role, buyerName: sale.buyerName, sellerName },
+            data: { ...base, ...moneyFor(role), role, buyerName: sale.buyerName, sellerName },
           })
         }
         break
@@ -111,10 +115,7 @@ export async function queueDealEmails(
           },
         })
         break
-      case 'completed': {
-        // What the buyer paid and the fee, as the ledger's charge fixed them (docs/decisions/0035).
-        const split = await chargeSplit(tx, sale.id)
-        const paid = split ? { priceCents: split.priceCents, feeCents: split.feeCents } : {}
+      case 'completed':
         for (const [to, role] of [
           [buyer, 'buyer'],
           [seller, 'seller'],
@@ -122,11 +123,10 @@ export async function queueDealEmails(
           await mail.queue(tx, {
             to,
             template: 'deal-completed',
-            data: { ...base, ...paid, role, how: email.how },
+            data: { ...base, ...moneyFor(role), role, how: email.how },
           })
         }
         break
-      }
       case 'dispute_opened':
         for (const [to, role] of [
           [buyer, 'buyer'],
@@ -147,7 +147,7 @@ export async function queueDealEmails(
           await mail.queue(tx, {
             to,
             template: 'deal-dispute-resolved',
-            data: { ...base, role, outcome: email.outcome },
+            data: { ...base, ...moneyFor(role), role, outcome: email.outcome },
           })
         }
         break
@@ -159,7 +159,7 @@ export async function queueDealEmails(
           await mail.queue(tx, {
             to,
             template: 'deal-cancelled',
-            data: { ...base, role, sellerName, by: email.by, reason: email.reason },
+            data: { ...base, ...moneyFor(role), role, sellerName, by: email.by, reason: email.reason },
           })
         }
         break

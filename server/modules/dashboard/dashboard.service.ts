@@ -9,6 +9,7 @@ import {
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
 import type { SessionUser } from '#server/lib/session'
+import { sellerMoney } from '#server/modules/ledger/seller-money'
 
 // The figures behind each role's dashboard. Every series is counted per UTC day over the last 30 days with
 // one grouped query per series (indexes on the dates and owners), then laid on the full list of days.
@@ -56,7 +57,7 @@ export async function getSellerDashboard(
           group by 1`,
     ),
     sellerFavouritesPerDay(db, seller.id, from),
-    rowsOf<{ on_the_way: number; released: number }>(db, sellerMoney(seller.id)),
+    sellerMoney(db, seller.id),
   ])
   const series = days.map((day) => ({
     day,
@@ -69,8 +70,11 @@ export async function getSellerDashboard(
     days: series,
     totals: { views: sum('views'), favourites: sum('favourites'), bookings: sum('bookings') },
     money: {
-      on_the_way_cents: Number(money[0]?.on_the_way ?? 0),
-      released_cents: Number(money[0]?.released ?? 0),
+      in_escrow_cents: money.in_escrow_cents,
+      available_cents: money.available_cents,
+      on_its_way_cents: money.on_its_way_cents,
+      paid_out_cents: money.paid_out_cents,
+      fees_cents: money.fees_cents,
     },
   }
 }
@@ -84,21 +88,6 @@ async function sellerFavouritesPerDay(db: Db, sellerId: string, from: Date): Pro
         where p.seller_id = ${sellerId} and f.saved_at >= ${from.toISOString()}::timestamptz
         group by 1`,
   )
-}
-
-/**
- * Money of the seller's paid sales: on its way while the deal runs (paid, handed over, in dispute), released once
- * completed. Refunded sales are neither.
- */
-function sellerMoney(sellerId: string): SQL {
-  return sql`select
-      coalesce(sum(pay.amount_cents) filter (where b.stage in ('booked', 'paid', 'handed_over', 'disputed')), 0)::int
-        as on_the_way,
-      coalesce(sum(pay.amount_cents) filter (where b.stage = 'completed'), 0)::int as released
-    from payments pay
-    join bookings b on b.id = pay.booking_id
-    join products p on p.id = pay.product_id
-    where p.seller_id = ${sellerId} and pay.status = 'succeeded'`
 }
 
 export async function getAdminDashboard(db: Db, now = new Date()): Promise<AdminDashboard> {

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
 import type { FinanceSale, SaleRefund } from '#contract/payouts'
 import type { Db } from '#server/db/client'
-import { rowsOf } from '#server/modules/ledger/ledger'
+import { rowsOf, sellerBalances } from '#server/modules/ledger/ledger'
+import { payoutsOnItsWay, saleFigures } from '#server/modules/ledger/seller-money'
 
 type SaleRow = {
   booking_id: string
@@ -11,18 +12,15 @@ type SaleRow = {
   seller_name: string
   stage: string
   completed_at: Date | string
-  price: string | number | null
-  fee: string | number | null
   payable: boolean
-  available: string | number
 }
 
 type LivePayout = {
+  id: string
   booking_id: string
   state: 'pending' | 'in_transit' | 'paid'
   amount_cents: string | number
   stripe_transfer_id: string | null
-  on_its_way: string | number
 }
 
 /**
@@ -38,62 +36,79 @@ export async function recentSales(
     db,
     sql`select b.id as booking_id, p.seller_id, b.completed_at, b.product_name, b.user_name as buyer_name,
           u.name as seller_name, b.stage,
-          (select -e.amount_cents from ledger_transactions c join ledger_entries e on e.transaction_id = c.id
-             where c.booking_id = b.id and c.kind = 'charge' and e.account_id = 'buyers') as price,
-          (select e.amount_cents from ledger_transactions c join ledger_entries e on e.transaction_id = c.id
-             where c.booking_id = b.id and c.kind = 'charge' and e.account_id = 'held_fees') as fee,
-          exists (select 1 from payments pm where pm.booking_id = b.id and pm.status = 'succeeded') as payable,
-          (select coalesce(sum(e.amount_cents), 0) from ledger_entries e
-             where e.account_id = 'available:' || p.seller_id)::bigint as available
+          exists (select 1 from payments pm where pm.booking_id = b.id and pm.status = 'succeeded') as payable
         from bookings b
         join products p on p.id = b.product_id
         join users u on u.id = p.seller_id
         where b.completed_at is not null and b.stage in ('completed', 'refunded')
-          and exists (select 1 from ledger_transactions t where t.booking_id = b.id and t.kind = 'complete')
         order by b.completed_at desc, b.id
         limit ${opts.limit ?? 10}`,
   )
   if (rows.length === 0) return []
-  const live = await rowsOf<LivePayout>(
+  const [money, live, balances] = await Promise.all([
+    saleFigures(
+      db,
+      rows.map((r) => r.booking_id),
+    ),
+    rowsOf<LivePayout>(
+      db,
+      sql`select p.id, p.booking_id, p.state, p.amount_cents, p.stripe_transfer_id
+          from payouts p
+          where p.state <> 'failed'
+            and p.booking_id in (${sql.join(
+              rows.map((r) => sql`${r.booking_id}::uuid`),
+              sql`, `,
+            )})`,
+    ),
+    Promise.all(
+      [...new Set(rows.map((r) => r.seller_id))].map(
+        async (id) => [id, await sellerBalances(db, id)] as const,
+      ),
+    ).then((list) => new Map(list)),
+  ])
+  const onItsWay = await payoutsOnItsWay(
     db,
-    sql`select p.booking_id, p.state, p.amount_cents, p.stripe_transfer_id,
-          (select coalesce(sum(e.amount_cents), 0) from ledger_transactions t
-             join ledger_entries e on e.transaction_id = t.id
-             where t.payout_id = p.id and e.account_id = 'on_its_way:' || p.seller_id)::bigint as on_its_way
-        from payouts p
-        where p.state <> 'failed'
-          and p.booking_id in (${sql.join(
-            rows.map((r) => sql`${r.booking_id}::uuid`),
-            sql`, `,
-          )})`,
+    live.map((p) => p.id),
   )
-  return rows.map((r) => {
-    const price = Number(r.price ?? 0)
-    const fee = Number(r.fee ?? 0)
-    const payouts = live.filter((p) => p.booking_id === r.booking_id)
-    return {
-      booking_id: r.booking_id,
-      product_name: r.product_name,
-      buyer_name: r.buyer_name,
-      seller_name: r.seller_name,
-      completed_at: new Date(r.completed_at).toISOString(),
-      price_cents: price,
-      fee_cents: fee,
-      net_cents: price - fee,
-      refunded: r.stage === 'refunded',
-      refund: refundOf(r, price - fee, payouts, opts.stripeConfigured),
-    }
+  // A sale the ledger has not completed yet (one recorded before the ledger began, until it is posted) is left out.
+  return rows.flatMap((r) => {
+    const figures = money.get(r.booking_id)
+    if (!figures?.completed_at) return []
+    const payouts = live
+      .filter((p) => p.booking_id === r.booking_id)
+      .map((p) => ({ ...p, on_its_way: onItsWay.get(p.id) ?? 0 }))
+    const available = balances.get(r.seller_id)?.available ?? 0
+    return [
+      {
+        booking_id: r.booking_id,
+        product_name: r.product_name,
+        buyer_name: r.buyer_name,
+        seller_name: r.seller_name,
+        completed_at: new Date(r.completed_at).toISOString(),
+        price_cents: figures.price_cents,
+        fee_cents: figures.fee_cents,
+        receive_cents: figures.receive_cents,
+        refunded: r.stage === 'refunded',
+        refund: refundOf(r, available, figures.receive_cents, payouts, opts.stripeConfigured),
+      },
+    ]
   })
 }
 
-function refundOf(sale: SaleRow, net: number, payouts: LivePayout[], stripeConfigured: boolean): SaleRefund {
+function refundOf(
+  sale: SaleRow,
+  available: number,
+  net: number,
+  payouts: (LivePayout & { on_its_way: number })[],
+  stripeConfigured: boolean,
+): SaleRefund {
   // What Stripe would take back: each transfer of the sale, what of it is still the seller's.
   let reversal = 0
   for (const p of payouts) {
     if (!p.stripe_transfer_id) continue
     reversal += p.state === 'paid' ? Number(p.amount_cents) : Math.max(0, Number(p.on_its_way))
   }
-  const after = Number(sale.available) - net + reversal
+  const after = available - net + reversal
   const effect: SaleRefund['effect'] =
     reversal > 0 ? 'transfer_reversed' : after < 0 ? 'negative_balance' : 'from_balance'
   const refuse = (reason: string): SaleRefund => ({

@@ -17,6 +17,7 @@ import type { Db } from '#server/db/client'
 import { payments, payoutAccounts, payouts } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
 import { balanceOf, postTransaction, rowsOf } from '#server/modules/ledger/ledger'
+import { payoutsOnItsWay } from '#server/modules/ledger/seller-money'
 import type { PayoutDeps } from './payout-deps'
 import { type Connect, connectFailure, isRefusal } from './stripe-connect'
 
@@ -68,13 +69,7 @@ export async function setUpConnectAccount(
 
 /** The part of the ledger a payout still has on its way (its amount, less what a reversal took back early). */
 async function onItsWayOf(tx: Db, payout: PayoutRow): Promise<number> {
-  const [row] = await rowsOf<{ total: string | number }>(
-    tx,
-    sql`select coalesce(sum(e.amount_cents), 0)::bigint as total
-        from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
-        where t.payout_id = ${payout.id} and e.account_id = ${`on_its_way:${payout.sellerId}`}`,
-  )
-  return Number(row?.total ?? 0)
+  return (await payoutsOnItsWay(tx, [payout.id])).get(payout.id) ?? 0
 }
 
 /**

@@ -130,7 +130,7 @@ describe('the fee and the seller share', () => {
     expect(e.sales[0]).toMatchObject({
       price_cents: 64_900,
       fee_cents: 3245,
-      net_cents: 61_655,
+      receive_cents: 61_655,
       where: 'in_escrow',
     })
     // No payout before completion, even with an enabled account.
@@ -163,7 +163,13 @@ describe('the fee and the seller share', () => {
     expect(refund.statusCode).toBe(200)
     const e = await earnings(seller)
     expect(e).toMatchObject({ in_escrow_cents: 0, available_cents: 0, fees_cents: 0 })
-    expect(e.sales[0]?.where).toBe('refunded')
+    // The price and fee stay on record; the seller receives nothing from a refunded sale.
+    expect(e.sales[0]).toMatchObject({
+      price_cents: 20_000,
+      fee_cents: 1000,
+      receive_cents: 0,
+      where: 'refunded',
+    })
   })
 })
 
@@ -250,7 +256,7 @@ describe('payouts', () => {
       )
     expect(await saleOnFinance()).toMatchObject({
       price_cents: 10_000,
-      net_cents: 9_500,
+      receive_cents: 9_500,
       refunded: false,
       refund: {
         allowed: true,
@@ -262,7 +268,11 @@ describe('payouts', () => {
     })
     const provider = choosePaymentProvider(t.app.ctx.config, t.app.ctx.mail)
     await refundCompletedSale(t.db, provider.refund, admin, first.id, t.app.ctx.config.payouts.fee)
+    // Refunded: the seller received nothing from it (their balance carries what they owe).
     expect(await saleOnFinance()).toMatchObject({
+      price_cents: 10_000,
+      fee_cents: 500,
+      receive_cents: 0,
       refunded: true,
       refund: { allowed: false, reason: 'Refunded already' },
     })

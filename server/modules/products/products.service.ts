@@ -3,6 +3,7 @@ import { DELETE_BLOCKED, OPEN_SALE_STATUSES, type OpenSaleStatus } from '#contra
 import type { ReviewedField } from '#contract/listing-reviews'
 import type { ListPageQuery } from '#contract/paging'
 import { batteryGradeProblem, type NewProduct, type Product, type ProductUpdate } from '#contract/products'
+import type { EarningsSale, SaleMoney } from '#contract/seller-money'
 import type { Db } from '#server/db/client'
 import { bookings, brands, productImages, products, uploads, users } from '#server/db/schema'
 import { recordListed, recordPriceChange } from '#server/lib/alert-events'
@@ -15,6 +16,7 @@ import { keepReportedBattery } from '#server/modules/battery-reports/battery-rep
 import { salesOfProducts } from '#server/modules/bookings/bookings.service'
 import type { DealMail } from '#server/modules/bookings/deal-emails'
 import { leaveSale } from '#server/modules/deal/leave-sale'
+import { sellerMoney } from '#server/modules/ledger/seller-money'
 import {
   assertNotStolen,
   reviewOfEdit,
@@ -400,6 +402,13 @@ export async function deleteProduct(db: Db, user: SessionUser, id: string, mail:
   return deleted
 }
 
+/** A sale's money as My Product shows it (null before the ledger has its charge). */
+function saleMoneyOf(sale: EarningsSale | undefined): SaleMoney | null {
+  if (!sale) return null
+  const { price_cents, fee_cents, receive_cents, where } = sale
+  return { price_cents, fee_cents, receive_cents, where }
+}
+
 /** A seller's own listings (available and sold), with their contact details: for that seller or an admin. */
 export async function findSellerProducts(
   db: Db,
@@ -426,6 +435,11 @@ export async function findSellerProducts(
   const page = await paging.finish(rows, () => countUpTo(db, where))
   const ids = page.items.map((row) => row.id)
   const sales = await salesOfProducts(db, ids, autoCompleteDays)
+  // Each sale's money as Earnings shows it: the same read of the seller's ledger, where its money is included.
+  const money =
+    sales.size > 0
+      ? new Map((await sellerMoney(db, seller.id)).sales.map((s) => [s.booking_id, s]))
+      : new Map<string, EarningsSale>()
   const saved = await savedCounts(db, ids)
   const waiting = await waitingOfferCounts(db, ids)
   return {
@@ -436,6 +450,7 @@ export async function findSellerProducts(
       seller_phone: row.sellerPhone,
       ...reviewFields(row),
       sale: sales.get(row.id) ?? null,
+      sale_money: saleMoneyOf(money.get(sales.get(row.id)?._id ?? '')),
       saved_count: saved.get(row.id) ?? 0,
       offers_waiting: waiting.get(row.id) ?? 0,
       offer_floor: row.offerFloorCents === null ? null : row.offerFloorCents / 100,
