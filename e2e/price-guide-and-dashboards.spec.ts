@@ -92,7 +92,7 @@ const dashboards = [
   {
     role: 'seller',
     charts: ['Views of your listings', 'Bookings and favourites'],
-    extra: 'Money on its way',
+    extra: 'On its way to the bank',
   },
   {
     role: 'admin',

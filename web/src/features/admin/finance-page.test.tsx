@@ -16,7 +16,7 @@ function aSale(id: string, overrides: Partial<FinanceSale> = {}): FinanceSale {
     completed_at: '2026-11-20T09:00:00.000Z',
     price_cents: 40_000,
     fee_cents: 2_000,
-    net_cents: 38_000,
+    receive_cents: 38_000,
     refunded: false,
     refund: {
       allowed: true,
@@ -60,6 +60,7 @@ const SALES: FinanceSale[] = [
   }),
   aSale('b4', {
     refunded: true,
+    receive_cents: 0,
     refund: {
       allowed: false,
       reason: 'Refunded already',

@@ -1,6 +1,7 @@
 import { CircleAlert, CircleCheck } from 'lucide-react'
 import { useState } from 'react'
 import type { FinanceSale } from '#contract/payouts'
+import { MONEY_WORDS } from '#contract/seller-money'
 import { QueryState } from '../../components/query-state'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -29,7 +30,7 @@ function Figure({ label, cents, note }: { label: string; cents: number; note?: s
 
 const STATE_WORDS = {
   pending: 'Being sent',
-  in_transit: 'On its way',
+  in_transit: MONEY_WORDS.on_its_way,
   paid: 'Paid',
   failed: 'Failed',
 } as const
@@ -105,25 +106,37 @@ export function FinancePage() {
               </ul>
             </section>
             <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-              <Figure label="Held for buyers" cents={data.held_for_buyers_cents} note="Paid, not completed" />
               <Figure
-                label="Sellers’ balances"
+                label={MONEY_WORDS.held}
+                cents={data.held_for_buyers_cents}
+                note="Paid, waiting for buyers to confirm (with the fees)"
+              />
+              <Figure
+                label={MONEY_WORDS.available}
                 cents={data.sellers_balances_cents}
-                note={`${formatMoney(data.waiting_for_payout_setup_cents)} waits for payout setup`}
+                note={`Sellers’ balances; ${formatMoney(data.waiting_for_payout_setup_cents)} waits for payout setup`}
               />
               <Figure
                 label="Owed by sellers"
                 cents={data.negative_balances_cents}
                 note="Refunds after a payout"
               />
-              <Figure label="Payouts on their way" cents={data.on_its_way_cents} />
-              <Figure label="Paid out" cents={data.paid_out_cents} />
+              <Figure
+                label={MONEY_WORDS.on_its_way}
+                cents={data.on_its_way_cents}
+                note="Paid out, not arrived yet"
+              />
+              <Figure
+                label={MONEY_WORDS.paid_out}
+                cents={data.paid_out_cents}
+                note="In sellers’ bank accounts"
+              />
               <Figure
                 label="Failed payouts"
                 cents={data.failed_payouts.amount_cents}
                 note={`${data.failed_payouts.count} returned to balances`}
               />
-              <Figure label="Fees earned" cents={data.fees_cents} note="On completed sales" />
+              <Figure label={MONEY_WORDS.fees} cents={data.fees_cents} note="Taken from completed sales" />
               <Figure
                 label="Refunds"
                 cents={data.refunds_cents}
@@ -196,15 +209,15 @@ function RefundConsequences({ sale }: { sale: FinanceSale }) {
           </>
         ) : refund.effect === 'negative_balance' ? (
           <>
-            {sale.seller_name}’s share of {formatMoney(sale.net_cents)} was paid out already: their balance
-            goes to{' '}
+            {sale.seller_name}’s share of {formatMoney(sale.receive_cents)} was paid out already: their
+            balance goes to{' '}
             <strong className="text-red-700">{formatSignedMoney(refund.seller_balance_after_cents)}</strong>{' '}
             until their next sales make it up.
           </>
         ) : (
           <>
-            {sale.seller_name}’s share of {formatMoney(sale.net_cents)} comes out of their balance, which was
-            not paid out yet (it will be {formatSignedMoney(refund.seller_balance_after_cents)}).
+            {sale.seller_name}’s share of {formatMoney(sale.receive_cents)} comes out of their balance, which
+            was not paid out yet (it will be {formatSignedMoney(refund.seller_balance_after_cents)}).
           </>
         )}
       </p>
@@ -251,8 +264,10 @@ function RecentSales({
                     <time dateTime={sale.completed_at}>{formatDate(sale.completed_at)}</time>
                   </p>
                   <p className="text-slate-600 tabular-nums">
-                    <span className="font-semibold text-slate-900">{formatMoney(sale.price_cents)}</span> ·
-                    fee {formatMoney(sale.fee_cents)} · seller {formatMoney(sale.net_cents)}
+                    {MONEY_WORDS.price}{' '}
+                    <span className="font-semibold text-slate-900">{formatMoney(sale.price_cents)}</span> ·{' '}
+                    {MONEY_WORDS.fee} {formatMoney(sale.fee_cents)} · {MONEY_WORDS.seller_receives}{' '}
+                    {formatMoney(sale.receive_cents)}
                   </p>
                 </div>
                 <div className="flex shrink-0 flex-col items-start gap-1 sm:items-end">

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import type { AdminDashboard, BuyerDashboard, SellerDashboard } from '#contract/dashboard'
 import { paths } from '#contract/pages'
+import { SellerMoneyFigures } from '../../components/money/seller-money'
 import { type QueryLike, QueryState } from '../../components/query-state'
 import { buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
@@ -31,34 +32,23 @@ function Loaded<T>({ query, children }: { query: QueryLike<T>; children: (data: 
   )
 }
 
-function Money({ label, cents, hint }: { label: string; cents: number; hint: string }) {
-  return (
-    <div className="rounded-xl border border-slate-200 bg-white p-5">
-      <p className="font-medium text-slate-600 text-sm">{label}</p>
-      <p className="mt-2 font-bold text-3xl text-slate-900 tabular-nums">{formatMoney(cents)}</p>
-      <p className="mt-1 text-slate-600 text-xs">{hint}</p>
-    </div>
-  )
-}
-
 export function SellerCharts() {
   const query = useSellerDashboard(true)
   return (
     <Loaded query={query}>
       {(d: SellerDashboard) => (
         <div className="space-y-4">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Money
-              label="Money on its way"
-              cents={d.money.on_the_way_cents}
-              hint="Paid by buyers; yours once each sale is completed."
-            />
-            <Money
-              label="Released"
-              cents={d.money.released_cents}
-              hint="Completed sales: the money is yours."
-            />
-          </div>
+          <section aria-labelledby="your-money" className="space-y-3">
+            <div className="flex flex-wrap items-baseline justify-between gap-2">
+              <h2 id="your-money" className="font-semibold text-base text-slate-900">
+                Your money
+              </h2>
+              <Link to={paths.earnings()} className="font-medium text-accent text-sm hover:underline">
+                See your earnings
+              </Link>
+            </div>
+            <SellerMoneyFigures money={d.money} />
+          </section>
           <div className="grid gap-4 lg:grid-cols-2">
             <DailyChart
               title="Views of your listings"

@@ -4,6 +4,8 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { type Earnings, type PayoutAccount, TestBankAccount } from '#contract/payouts'
+import { earningsCsv, MONEY_WORDS, WHERE_WORDS } from '#contract/seller-money'
+import { SellerMoneyFigures } from '../../components/money/seller-money'
 import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
@@ -12,16 +14,15 @@ import { FormField } from '../../components/ui/form-field'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage, isApiError } from '../../lib/api-client'
-import { formatDate, formatMoney, formatSignedMoney } from '../../lib/format'
+import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { ChartCard } from '../dashboard'
 import { useEarnings, usePayoutAccount, useSetUpPayouts } from './earnings-api'
-import { earningsCsv, WHERE_WORDS } from './earnings-csv'
 import { nextPayoutWords } from './next-payout'
 
 const PAYOUT_STATE_WORDS: Record<Earnings['payouts'][number]['state'], string> = {
   pending: 'Being sent',
-  in_transit: 'On its way',
+  in_transit: MONEY_WORDS.on_its_way,
   paid: 'Paid',
   failed: 'Failed: back in your balance',
 }
@@ -183,20 +184,6 @@ function PayoutSetup({
   )
 }
 
-function Tile({ label, cents, note }: { label: string; cents: number; note: string }) {
-  return (
-    <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <dt className="text-slate-600 text-sm">{label}</dt>
-      <dd
-        className={`mt-1 font-bold text-lg tabular-nums sm:text-2xl ${cents < 0 ? 'text-red-700' : 'text-slate-900'}`}
-      >
-        {formatSignedMoney(cents)}
-      </dd>
-      <dd className="mt-1 text-slate-500 text-xs">{note}</dd>
-    </div>
-  )
-}
-
 function MonthlyChart({ months }: { months: Earnings['months'] }) {
   const data = months.map((m) => ({
     label: monthLabel.format(new Date(`${m.month}-01T00:00:00Z`)),
@@ -297,29 +284,13 @@ export function EarningsPage() {
               </p>
             </Alert>
           ) : null}
-          <dl className="grid grid-cols-2 gap-4 lg:grid-cols-5">
-            <Tile
-              label="Held"
-              cents={earnings.data.in_escrow_cents}
-              note="Paid, waiting for the buyer to confirm"
-            />
-            <Tile
-              label="Available"
-              cents={earnings.data.available_cents}
-              note={`Paid out once it reaches ${formatMoney(earnings.data.payout_minimum_cents)}`}
-            />
-            <Tile label="On its way" cents={earnings.data.on_its_way_cents} note="Sent to your bank" />
-            <Tile label="Paid out" cents={earnings.data.paid_out_cents} note="In your bank account" />
-            <Tile
-              label="Fees"
-              cents={earnings.data.fees_cents}
-              note={`${earnings.data.fee.percent}% of each sale${
-                earnings.data.fee.min_cents > 0
-                  ? `, at least ${formatMoney(earnings.data.fee.min_cents)}`
-                  : ''
-              }`}
-            />
-          </dl>
+          <SellerMoneyFigures
+            money={earnings.data}
+            availableNote={`Paid out once it reaches ${formatMoney(earnings.data.payout_minimum_cents)}`}
+            feesNote={`${earnings.data.fee.percent}% of each sale${
+              earnings.data.fee.min_cents > 0 ? `, at least ${formatMoney(earnings.data.fee.min_cents)}` : ''
+            }`}
+          />
           <MonthlyChart months={earnings.data.months} />
           <section aria-labelledby="sales-heading" className="space-y-3">
             <div className="flex flex-wrap items-center justify-between gap-3">
@@ -350,13 +321,13 @@ export function EarningsPage() {
                         Paid on
                       </th>
                       <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">
-                        Price
+                        {MONEY_WORDS.price}
                       </th>
                       <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">
-                        Fee
+                        {MONEY_WORDS.fee}
                       </th>
                       <th scope="col" className="px-3 py-2 text-right font-medium">
-                        You receive
+                        {MONEY_WORDS.receive}
                       </th>
                       <th scope="col" className="px-3 py-2 font-medium">
                         Where it is
@@ -378,7 +349,7 @@ export function EarningsPage() {
                         <td className="hidden px-3 py-2 text-right text-slate-600 sm:table-cell">
                           −{formatMoney(s.fee_cents)}
                         </td>
-                        <td className="px-3 py-2 text-right font-semibold">{formatMoney(s.net_cents)}</td>
+                        <td className="px-3 py-2 text-right font-semibold">{formatMoney(s.receive_cents)}</td>
                         <td className="px-3 py-2 text-slate-700">{WHERE_WORDS[s.where]}</td>
                       </tr>
                     ))}

@@ -152,3 +152,33 @@ describe('MyProductsPage: a listing not live yet', () => {
     expect(text(live)).not.toContain('Waiting for review')
   })
 })
+
+describe('MyProductsPage: the money of a sale', () => {
+  it('shows the price agreed, the fee and what the seller receives, nothing once refunded', async () => {
+    serve([
+      aProduct({
+        _id: 'p1',
+        name: 'Offer one',
+        resale_price_cents: 79_900,
+        sellStatus: true,
+        sale: aSale('paid'),
+        sale_money: { price_cents: 72_000, fee_cents: 3600, receive_cents: 68_400, where: 'in_escrow' },
+      }),
+      aProduct({
+        _id: 'p2',
+        name: 'Refunded one',
+        resale_price_cents: 61_900,
+        sellStatus: true,
+        sale: aSale('refunded'),
+        sale_money: { price_cents: 61_900, fee_cents: 3095, receive_cents: 0, where: 'refunded' },
+      }),
+    ])
+    renderWithApp(<MyProductsPage />)
+    const [offer, refunded] = await screen.findAllByTestId('sale-money')
+    expect(offer?.textContent).toBe('Price agreed$720Fee−$36You receive$684Where it is(Held)')
+    expect(screen.queryByText('$799')).toBeNull()
+    expect(refunded?.textContent).toBe(
+      'Price agreed$619Fee−$30.95You receive$0Where it is(Refunded to the buyer)',
+    )
+  })
+})

@@ -14,6 +14,7 @@ import { Link } from 'react-router'
 import { DELETE_BLOCKED, isOpenSale } from '#contract/bookings'
 import { paths } from '#contract/pages'
 import { canRenewSoon, type Product } from '#contract/products'
+import { SaleMoneyLine } from '../../components/money/seller-money'
 import { ProductImage } from '../../components/product/product-image'
 import { ProductPrice } from '../../components/product/product-price'
 import { SaleStatusBadge } from '../../components/product/product-status'
@@ -227,7 +228,11 @@ function ProductRow({
             {product.name}
           </Link>
         </h2>
-        <ProductPrice product={product} size="md" />
+        {product.sale_money ? (
+          <SaleMoneyLine sale={product.sale_money} />
+        ) : (
+          <ProductPrice product={product} size="md" />
+        )}
         <div className="flex flex-wrap items-center gap-2 text-slate-600 text-sm">
           <span className="sr-only">Status: </span>
           <SaleStatusBadge isSold={isSold} isExpired={product.expired} reviewState={product.review_state} />
