@@ -1,10 +1,11 @@
 // Every page that shows a seller's money says what the ledger says, under random sequences of sales: sold at
 // the asking price or by an offer accepted below it, handed over, confirmed, disputed and refunded or released,
 // cancelled by the seller, refunded by an admin after completion, bank accounts that pay or fail, payouts,
-// landings. After every step that changed something, the figures each page's API answers — the seller's
-// dashboard, Earnings, its CSV, My Product, the admins' Finance — are compared with the ledger's own balances
-// (`sellerBalances`, `totalsByKind`) and with what the sequence implies for each sale: the price agreed (not
-// the asking price), the fee, and what the seller receives (nothing once refunded).
+// landings. After every step that changed something, the figures each page's API answers (the seller's
+// dashboard, its money and the overview's Revenue, Earnings, its CSV, My Product, the admins' Finance) are
+// compared with the ledger's own balances (`sellerBalances`, `totalsByKind`) and with what the sequence
+// implies for each sale: the price agreed (not the asking price), the fee, and what the seller receives
+// (nothing once refunded).
 //
 // Everything goes through the app's routes, as the pages do, except the payout job and a payout's landing
 // (the payouts module's own functions, as its jobs call them). Mismatches are gathered per step, so a failure
@@ -16,6 +17,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { feeCents } from '#contract/fees'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
+import { formatMoney } from '#contract/money'
 import { earningsCsv, MONEY_WORDS, WHERE_WORDS } from '#contract/seller-money'
 import { payOutSeller, settleTestPayout } from '#server/modules/payouts/payouts.service'
 import { bearerFor } from '#server/test/auth-helpers'
@@ -468,11 +470,21 @@ async function pagesAgainstLedger(
     same(`seller ${k} dashboard status`, dash.statusCode, 200)
     same(`seller ${k} dashboard money`, pick(((dash.json() as Json).money ?? {}) as Json), balances)
 
+    const mine = sales.filter((s) => s.seller === seller)
+    // The overview's Revenue: what buyers paid for the sales not refunded (the prices agreed).
+    const overview = await call('GET', '/api/dashboard/overview', seller)
+    same(
+      `seller ${k} overview Revenue`,
+      ((overview.json() as Json).counts as { label: string; value: string }[] | undefined)?.find(
+        (c) => c.label === 'Revenue',
+      )?.value,
+      formatMoney(mine.filter((s) => s.stage !== 'refunded').reduce((n, s) => n + s.price, 0)),
+    )
+
     const earn = await call('GET', '/api/earnings', seller)
     same(`seller ${k} Earnings status`, earn.statusCode, 200)
     const earnings = earn.json() as Json & { sales: (Json & { booking_id: string; where: Where })[] }
     same(`seller ${k} Earnings`, pick(earnings), balances)
-    const mine = sales.filter((s) => s.seller === seller)
     same(`seller ${k} Earnings sales`, earnings.sales.length, mine.length)
     const listed = new Map(earnings.sales.map((s) => [s.booking_id, s]))
     for (const s of mine) {

@@ -3,12 +3,13 @@ import { sameEmail } from '#contract/email'
 import { formatMoney } from '#contract/money'
 import type { Overview, Role, UserListQuery, UserRecord } from '#contract/users'
 import type { Db } from '#server/db/client'
-import { bookingEvents, bookings, payments, products, reports, sessions, users } from '#server/db/schema'
+import { bookingEvents, bookings, products, reports, sessions, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import type { Mail } from '#server/mail/mail'
 import { leaveSale } from '#server/modules/deal/leave-sale'
+import { sellerMoney } from '#server/modules/ledger/seller-money'
 
 /** The admin's "buyers" table holds buyers and the buyers made admin; "sellers" holds sellers. */
 export const LIST_ROLES: Record<'buyer' | 'seller', Role[]> = {
@@ -225,7 +226,7 @@ const n = (value: number | undefined) => String(value ?? 0)
 
 /**
  * A listing whose sale was refunded (a dispute, a cancellation) stays off the market, but it was not sold:
- * the money went back, so it is no longer counted as sold (nor its revenue, which counts succeeded payments).
+ * the money went back, so it is no longer counted as sold (nor in its revenue).
  */
 const saleRefunded = sql`exists (select 1 from ${bookings} b where b.product_id = ${products.id}
   and b.is_paid and b.stage = 'refunded')`
@@ -271,17 +272,16 @@ export async function getOverview(db: Db, user: SessionUser): Promise<Overview> 
       })
       .from(products)
       .where(and(eq(products.sellerId, user.id), isNull(products.removedAt)))
-    const [revenue] = await db
-      .select({ cents: sql<number>`coalesce(sum(${payments.amountCents}), 0)::int` })
-      .from(payments)
-      .innerJoin(products, eq(products.id, payments.productId))
-      .where(and(eq(products.sellerId, user.id), eq(payments.status, 'succeeded')))
+    // What buyers paid for the seller's sales not refunded (the prices agreed), from the ledger's read of their
+    // money, as Earnings lists those sales.
+    const { sales } = await sellerMoney(db, user.id)
+    const revenue = sales.filter((s) => s.where !== 'refunded').reduce((sum, s) => sum + s.price_cents, 0)
     return {
       role: 'seller',
       counts: [
         { label: 'Available listings', value: n(listings?.available) },
         { label: 'Sold', value: n(listings?.sold) },
-        { label: 'Revenue', value: formatMoney(revenue?.cents ?? 0) },
+        { label: 'Revenue', value: formatMoney(revenue) },
       ],
     }
   }
