@@ -41,7 +41,12 @@ beforeEach(async () => {
   t.outbox.length = 0
 })
 
-async function call(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET', url: string, who: UserRow, body?: unknown) {
+async function call(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET',
+  url: string,
+  who: UserRow,
+  body?: unknown,
+) {
   return t.app.inject({
     method,
     url,
@@ -151,9 +156,9 @@ describe('a listing that leaves sale ends what was under way on it', () => {
     const booking = await bookingOf(booked, first)
     expect(booking.status).toBe('cancelled')
     expect(booking.cancelReason).toMatch(/waiting for review/)
-    expect((await sent()).some((m) => m.to.includes(first.email) && /Booking cancelled/.test(m.subject))).toBe(
-      true,
-    )
+    expect(
+      (await sent()).some((m) => m.to.includes(first.email) && /Booking cancelled/.test(m.subject)),
+    ).toBe(true)
   })
 
   it('expired: the bookings are cancelled, and booked again once the seller renews it', async () => {
