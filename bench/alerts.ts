@@ -10,7 +10,7 @@ import { loadConfig } from '#server/config'
 import { openDatabase } from '#server/database'
 import { rowsOf } from '#server/lib/paging'
 import { MemoryMediaStorage } from '#server/lib/storage'
-import { runAlertMatching } from '#server/modules/alerts/alerts.jobs'
+import { runAlertMatching } from '#server/modules/alerts'
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const SEARCHES = Number(process.argv[2] ?? 100_000)

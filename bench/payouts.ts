@@ -10,9 +10,8 @@ import { buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import { openDatabase } from '#server/database'
 import { MemoryMediaStorage } from '#server/lib/storage'
-import { ledgerIntegrity, rowsOf } from '#server/modules/ledger/ledger'
-import { postUnpostedSales } from '#server/modules/ledger/sales'
-import { runPayouts } from '#server/modules/payouts/payouts.service'
+import { ledgerIntegrity, postUnpostedSales, rowsOf } from '#server/modules/ledger'
+import { runPayouts } from '#server/modules/payouts'
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const SELLERS = Number(process.argv[2] ?? 10_000)

@@ -10,7 +10,7 @@ import {
   getPriceGuide,
   refreshAllPriceGuides,
   refreshPriceGuideForProduct,
-} from '#server/modules/price-guide/price-guide.service'
+} from '#server/modules/price-guide'
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const SALES = Number(process.argv[2] ?? 20_000)

@@ -2,12 +2,10 @@
 // (one that `npm run bench:scale` filled). Searches asked for the first time (nothing kept from them) and the same
 // searches asked again, drawn from the mixed run's mix (bench/mixed.ts). See bench/README.md.
 import { sql } from 'drizzle-orm'
+import { catchUp, loadFacts, searchProducts, searchQuerySchema } from '#server/modules/search'
 import { openMigratedDatabase } from '../server/db/client'
 import { isOnSale } from '../server/lib/on-sale'
 import { rowsOf } from '../server/lib/paging'
-import { searchQuerySchema } from '../server/modules/search/filters'
-import { catchUp, loadFacts } from '../server/modules/search/listing-feed'
-import { searchProducts } from '../server/modules/search/search.queries'
 import { mixedPaths, quantile } from './mixed'
 
 const url = process.env.DATABASE_URL

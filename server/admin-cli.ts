@@ -1,10 +1,10 @@
 // `npm run admin -- --email E --password P [--name N]`: creates an admin, or makes an existing account one.
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
+import { upsertPasswordAccount } from '#server/modules/users'
 import { ConfigError, loadConfig } from './config'
 import { openDatabase } from './database'
 import { DataDirLockedError } from './db/lock'
-import { upsertPasswordAccount } from './modules/users/users.accounts'
 
 const Args = z.object({
   email: z.email({ error: '--email must be an email address' }),

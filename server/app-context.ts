@@ -1,5 +1,6 @@
 // What every route plugin reads from `app.ctx`, in a file of its own so that route modules need nothing
-// from app.ts (which imports them).
+// from app.ts (which imports them). Every module reads it, so it imports no module (docs/decisions/0054): what
+// it names sits below them, in db/, lib/, jobs/ and mail/.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -7,14 +8,14 @@ import type { Config } from './config'
 import type { Database, Db } from './db/client'
 import type { Jobs } from './jobs/jobs'
 import type { Auth } from './lib/auth'
+import type { FetchOutsideImage } from './lib/outside-image'
+import type { PaymentProvider } from './lib/payment-provider'
 import type { PublicCache } from './lib/public-cache'
 import type { CounterStore } from './lib/rate-limit'
 import type { Sessions } from './lib/session'
 import type { MediaStorage } from './lib/storage'
+import type { ViewCounter } from './lib/view-counter'
 import type { Mail } from './mail/mail'
-import type { PaymentProvider } from './modules/payments/provider'
-import type { FetchOutsideImage } from './modules/uploads/outside-image'
-import type { ViewCounter } from './modules/views/view-counter'
 
 export type AppContext = {
   config: Config
@@ -32,9 +33,9 @@ export type AppContext = {
   mail: Mail
   /** How cards are taken and refunded (Stripe, or the built-in test processor): chosen once, shared by all. */
   payments: PaymentProvider
-  /** Fetches an outside https image a seller names, once (server/modules/uploads/outside-image.ts). */
+  /** Fetches an outside https image a seller names, once (server/lib/outside-image.ts). */
   fetchImage: FetchOutsideImage
-  /** Listing page views, batched (server/modules/views). */
+  /** Listing page views, batched (server/lib/view-counter.ts; counted by server/modules/views). */
   views: ViewCounter
   /** Set on SIGTERM: health answers 503 so the balancer stops sending while requests in flight finish. */
   /**

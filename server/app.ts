@@ -2,6 +2,34 @@ import zlib from 'node:zlib'
 import compress from '@fastify/compress'
 import Fastify from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { accountRoutes } from '#server/modules/account'
+import { registerAlertJobs, unsubscribeRoutes } from '#server/modules/alerts'
+import { auditRoutes } from '#server/modules/audit'
+import { authRoutes } from '#server/modules/auth'
+import { batteryReportRoutes } from '#server/modules/battery-reports'
+import { bookingRoutes, registerDealJobs } from '#server/modules/bookings'
+import { brandRoutes } from '#server/modules/brands'
+import { dashboardRoutes } from '#server/modules/dashboard'
+import { disputeRoutes } from '#server/modules/disputes'
+import { emailSettingsRoutes } from '#server/modules/email-settings'
+import { favouriteRoutes } from '#server/modules/favourites'
+import { financeRoutes } from '#server/modules/finance'
+import { healthRoutes } from '#server/modules/health'
+import { listingReviewRoutes } from '#server/modules/listing-reviews'
+import { messageRoutes, registerMessageJobs } from '#server/modules/messages'
+import { offerRoutes, registerOfferJobs } from '#server/modules/offers'
+import { loadBuiltRenderer, type PageRenderer, pageRoutes } from '#server/modules/pages'
+import { choosePaymentProvider, paymentRoutes } from '#server/modules/payments'
+import { payoutRoutes, registerPayoutJobs } from '#server/modules/payouts'
+import { priceGuideRoutes, registerPriceGuideJobs } from '#server/modules/price-guide'
+import { productRoutes, registerExpiryJobs } from '#server/modules/products'
+import { reportRoutes } from '#server/modules/reports'
+import { reviewRoutes } from '#server/modules/reviews'
+import { savedSearchRoutes } from '#server/modules/saved-searches'
+import { searchReady, searchRoutes } from '#server/modules/search'
+import { registerPhotoCleanup, uploadRoutes } from '#server/modules/uploads'
+import { userRoutes } from '#server/modules/users'
+import { viewRoutes } from '#server/modules/views'
 import type { AppContext, AppInstance } from './app-context'
 import type { Config } from './config'
 import type { Database } from './db/client'
@@ -11,54 +39,17 @@ import { createAuth, resolveAuthSecret } from './lib/auth'
 import { errorHandler, frameworkErrorHandler } from './lib/error-handler'
 import { installGuards } from './lib/guard'
 import { originCheck } from './lib/origin'
+import { type FetchOutsideImage, fetchOutsideImage } from './lib/outside-image'
 import { type CounterStore, createCounterStore } from './lib/rate-limit'
 import { openRedis } from './lib/redis'
 import { securityHeaders } from './lib/security-headers'
 import { createSessions } from './lib/session'
 import { createRedisSessionStore } from './lib/session-store'
 import type { MediaStorage } from './lib/storage'
+import { ViewCounter } from './lib/view-counter'
 import { createAuthEmails } from './mail/auth-emails'
 import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
-import { accountRoutes } from './modules/account/account.routes'
-import { registerAlertJobs } from './modules/alerts/alerts.jobs'
-import { unsubscribeRoutes } from './modules/alerts/unsubscribe.routes'
-import { auditRoutes } from './modules/audit/audit.routes'
-import { authRoutes } from './modules/auth/auth.routes'
-import { batteryReportRoutes } from './modules/battery-reports/battery-reports.routes'
-import { bookingRoutes } from './modules/bookings/bookings.routes'
-import { registerDealJobs } from './modules/bookings/deal.service'
-import { brandRoutes } from './modules/brands/brands.routes'
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes'
-import { disputeRoutes } from './modules/disputes/disputes.routes'
-import { emailSettingsRoutes } from './modules/email-settings/email-settings.routes'
-import { favouriteRoutes } from './modules/favourites/favourites.routes'
-import { financeRoutes } from './modules/finance/finance.routes'
-import { healthRoutes } from './modules/health/health.routes'
-import { listingReviewRoutes } from './modules/listing-reviews/listing-reviews.routes'
-import { messageRoutes } from './modules/messages/messages.routes'
-import { registerMessageJobs } from './modules/messages/messages.service'
-import { registerOfferJobs } from './modules/offers/offers.jobs'
-import { offerRoutes } from './modules/offers/offers.routes'
-import { loadBuiltRenderer, type PageRenderer } from './modules/pages/pages.service'
-import { choosePaymentProvider } from './modules/payments/payment-provider'
-import { paymentRoutes } from './modules/payments/payments.routes'
-import { payoutRoutes } from './modules/payouts/payouts.routes'
-import { registerPayoutJobs } from './modules/payouts/payouts.service'
-import { priceGuideRoutes } from './modules/price-guide/price-guide.routes'
-import { registerPriceGuideJobs } from './modules/price-guide/price-guide.service'
-import { registerExpiryJobs } from './modules/products/expiry'
-import { productRoutes } from './modules/products/products.routes'
-import { reportRoutes } from './modules/reports/reports.routes'
-import { reviewRoutes } from './modules/reviews/reviews.routes'
-import { savedSearchRoutes } from './modules/saved-searches/saved-searches.routes'
-import { searchRoutes } from './modules/search/search.routes'
-import { type FetchOutsideImage, fetchOutsideImage } from './modules/uploads/outside-image'
-import { registerPhotoCleanup } from './modules/uploads/photo-cleanup'
-import { uploadRoutes } from './modules/uploads/uploads.routes'
-import { userRoutes } from './modules/users/users.routes'
-import { ViewCounter } from './modules/views/view-counter'
-import { viewRoutes } from './modules/views/views.routes'
 import { apiDocsPlugin } from './plugins/api-docs'
 import { mediaPlugin } from './plugins/media'
 import { publicCachePlugin } from './plugins/public-cache'
@@ -174,7 +165,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     if (!opts.counters) await counters.close()
   })
   app.setErrorHandler(errorHandler)
-  turnAwayPlugin(app, database.db, config)
+  turnAwayPlugin(app, () => config.turnAwayWhileLoading && !searchReady(database.db))
   app.addHook('onRequest', originCheck(config))
 
   const headers = securityHeaders({ production: config.env === 'production' })
@@ -229,10 +220,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   )
 
   mediaPlugin(app, storage)
-  await webAppPlugin(app, {
-    webDir: config.webDistDir,
+  const pages = await pageRoutes(app, {
     renderer: opts.pageRenderer ?? (await loadBuiltRenderer(config.webDistDir)),
+    webDir: config.webDistDir,
     sitemapMaxUrls: opts.sitemapMaxUrls,
   })
+  await webAppPlugin(app, { webDir: config.webDistDir, sendPage: pages.sendPage })
   return app
 }

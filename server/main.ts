@@ -1,13 +1,12 @@
 import net from 'node:net'
+import { postUnpostedSales } from '#server/modules/ledger'
+import { keepListingsCurrent, readFactsApart } from '#server/modules/search'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
 import { openDatabase } from './database'
 import { DataDirLockedError } from './db/lock'
 import { brands } from './db/schema'
 import { createMediaStorage } from './lib/media-storage'
-import { postUnpostedSales } from './modules/ledger/sales'
-import { readFactsApart } from './modules/search/facts-apart'
-import { keepListingsCurrent } from './modules/search/listing-feed'
 
 const SHUTDOWN_LIMIT_MS = 10_000
 /** While turning the balancer away: close once no connection arrived for this long, or after the limit. */

@@ -2,7 +2,7 @@
 // cheaper since it was saved, one sold; a ThinkPad search emails at once, an Apple one in the daily digest.
 import type { Db } from '#server/db/client'
 import { favourites, savedSearches } from '#server/db/schema'
-import { parseSavedQuery } from '#server/modules/search/saved-query'
+import { parseSavedQuery } from '#server/modules/search'
 import { stableUuid } from './ids'
 
 const DAY = 24 * 60 * 60 * 1000

@@ -6,7 +6,7 @@
 import type { Db } from '#server/db/client'
 import type { createProduct, createUser } from '#server/db/factories'
 import { bookings, payments, productImages, products, productViews } from '#server/db/schema'
-import { refreshAllPriceGuides } from '#server/modules/price-guide/price-guide.service'
+import { refreshAllPriceGuides } from '#server/modules/price-guide'
 import type { DemoAccount } from './accounts'
 import { DEMO_PASSWORD } from './accounts'
 import { hashString, seededRandom } from './geometry'

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import type { AuditKind, AuditResult } from '#contract/audit'
 import type { Db } from '#server/db/client'
-import { type AuditOrigin, writeAudit } from '#server/modules/audit/audit.service'
+import { auditEvents } from '#server/db/schema'
 import { AppError } from './errors'
 import { caller, type Guard } from './guard'
 
@@ -14,6 +14,37 @@ declare module 'fastify' {
     /** Set once the request's audit row is written. */
     audited: boolean
   }
+}
+
+// The audit log's writer sits here, below the modules: audited routes (through `audited` below), sign-ins and
+// the payouts' reconciliation all write rows; the audit module (server/modules/audit) reads them.
+
+/** Where a request came from, as the audit log keeps it. */
+export type AuditOrigin = { ip: string | null; userAgent: string | null }
+
+export type AuditRecord = AuditOrigin & {
+  actorId: string | null
+  kind: AuditKind
+  /** `type:id`, never a name, an address, a token or a code. */
+  target?: string | null
+  result: AuditResult
+  /** An error code and status when it failed; never what was typed. */
+  detail?: string | null
+}
+
+const MAX_USER_AGENT = 512
+
+/** Appends one row. Pass the transaction of the change it records, so both are kept or neither. */
+export async function writeAudit(db: Db, record: AuditRecord): Promise<void> {
+  await db.insert(auditEvents).values({
+    actorId: record.actorId,
+    kind: record.kind,
+    target: record.target ?? null,
+    ip: record.ip?.slice(0, 64) ?? null,
+    userAgent: record.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+    result: record.result,
+    detail: record.detail?.slice(0, 200) ?? null,
+  })
 }
 
 /** The caller's address (behind the configured proxies) and browser. */

@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REVIEW_STATES } from '#contract/listing-reviews'
 import { bookings, payments, products, users } from '#server/db/schema'
-import { serialKey } from '#server/modules/listing-reviews/listing-reviews.service'
+import { serialKey } from '#server/modules/listing-reviews'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
   type BrandRow,

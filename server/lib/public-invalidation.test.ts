@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { productViews, reports, users } from '#server/db/schema'
-import { markProductSold } from '#server/modules/products/products.service'
-import { resolveReport } from '#server/modules/reports/reports.service'
-import { verifySeller } from '#server/modules/users/users.service'
 import { bearerFor } from '#server/test/auth-helpers'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { markProductSold } from '../modules/products/products.service'
+import { resolveReport } from '../modules/reports/reports.service'
+import { verifySeller } from '../modules/users/users.service'
 import { PublicCache, PublicDataWatch } from './public-cache'
 
 /**

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type AppInstance, buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
 import { MemoryMediaStorage } from '#server/lib/storage'
-import { SIGN_IN_LIMITS } from '#server/modules/auth/sign-in-limit'
 import { postSignIn, signUp, TEST_PASSWORD } from '#server/test/auth-helpers'
 import { openTestDatabase } from '#server/test/test-app'
+import { SIGN_IN_LIMITS } from '../modules/auth/sign-in-limit'
 import { type CounterStore, createCounterStore, MemoryCounterStore, RedisCounterStore } from './rate-limit'
 
 // Redis runs only when a server is named, e.g. TEST_REDIS_URL=redis://127.0.0.1:6379. Each run writes

@@ -1,20 +1,18 @@
 import type { FastifyInstance } from 'fastify'
-import type { Config } from '#server/config'
-import type { Db } from '#server/db/client'
 import { sendError } from '#server/lib/error-handler'
-import { searchReady } from '#server/modules/search/listing-feed'
 
 /**
  * The last step of draining (server/main.ts): reads answer 503, which nginx resends to another instance and counts
  * as this one failing, so it stops choosing it; writes are still served, since nothing resends them. Likewise behind
- * a balancer (TURN_AWAY_WHILE_LOADING) while search has not read its copy of the listings.
+ * a balancer (TURN_AWAY_WHILE_LOADING) while search has not read its copy of the listings: `loading` says so
+ * (app.ts asks the search module; plugins import no module).
  */
-export function turnAwayPlugin(app: FastifyInstance, db: Db, config: Config): void {
+export function turnAwayPlugin(app: FastifyInstance, loading: () => boolean): void {
   app.addHook('onRequest', (req, reply, done) => {
     const { lifecycle } = app.ctx
-    const loading = config.turnAwayWhileLoading && !searchReady(db)
+    const stillLoading = loading()
     if (
-      (lifecycle.turningAway || loading) &&
+      (lifecycle.turningAway || stillLoading) &&
       (req.method === 'GET' || req.method === 'HEAD') &&
       !req.url.startsWith('/api/health')
     ) {
@@ -23,7 +21,7 @@ export function turnAwayPlugin(app: FastifyInstance, db: Db, config: Config): vo
         reply,
         503,
         'INTERNAL',
-        loading
+        stillLoading
           ? 'This server is starting. Please try again.'
           : 'This server is shutting down. Please try again.',
       )

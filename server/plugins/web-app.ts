@@ -1,22 +1,24 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { isPagePath } from '#contract/pages'
 import type { AppInstance } from '#server/app-context'
 import { sendError } from '#server/lib/error-handler'
 import { MEDIA_PREFIX } from '#server/lib/storage'
-import { pageRoutes } from '#server/modules/pages/pages.routes'
-import type { PageRenderer } from '#server/modules/pages/pages.service'
+
+/**
+ * Answers a page path with the page rendered on the server, if it is one (server/modules/pages, which app.ts
+ * passes in: plugins import no module); false leaves it to the browser app's shell.
+ */
+export type SendPage = (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>
 
 /**
  * The web app: its built files (when there are any), server-rendered public pages, and every other page path
  * answered with the browser app's shell (404 for paths that are no page). API and media paths that match no route
  * answer the API's 404.
  */
-export async function webAppPlugin(
-  app: AppInstance,
-  opts: { webDir: string; renderer: PageRenderer | undefined; sitemapMaxUrls?: number },
-) {
+export async function webAppPlugin(app: AppInstance, opts: { webDir: string; sendPage: SendPage }) {
   const { webDir } = opts
   const indexFile = path.join(webDir, 'index.html')
   if (fs.existsSync(indexFile)) {
@@ -38,12 +40,6 @@ export async function webAppPlugin(
     })
   }
 
-  const pages = await pageRoutes(app, {
-    renderer: opts.renderer,
-    webDir,
-    sitemapMaxUrls: opts.sitemapMaxUrls,
-  })
-
   app.setNotFoundHandler(async (req, reply) => {
     const url = new URL(req.url, 'http://localhost')
     if (
@@ -54,7 +50,7 @@ export async function webAppPlugin(
       return sendError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}`)
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
-      if (await pages.sendPage(req, reply)) return reply
+      if (await opts.sendPage(req, reply)) return reply
     }
     if ((req.method === 'GET' || req.method === 'HEAD') && fs.existsSync(indexFile)) {
       return reply

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { messages, offers, savedSearches } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
-import { unsubscribeToken } from '#server/modules/alerts/unsubscribe-token'
+import { unsubscribeToken } from '../modules/alerts/unsubscribe-token'
 import {
   buildIdentities,
   type Credential,

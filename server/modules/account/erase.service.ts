@@ -21,8 +21,8 @@ import {
 import { JOBS_SCHEMA } from '#server/jobs/install'
 import { AppError } from '#server/lib/errors'
 import type { Mail } from '#server/mail/mail'
-import { leaveSale } from '#server/modules/deal/leave-sale'
-import { sellerBalances } from '#server/modules/ledger/ledger'
+import { leaveSale } from '#server/modules/deal'
+import { sellerBalances } from '#server/modules/ledger'
 
 export const DELETED_NAME = 'Deleted user'
 /** Stages of a sale in which money is held or the deal is not over. */

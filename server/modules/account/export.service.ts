@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
-import { findSecurityEvents } from '#server/modules/audit/audit.service'
+import { findSecurityEvents } from '#server/modules/audit'
 
 /** Columns that hold a secret (a password hash, a session or OAuth token, an authenticator secret): never exported. */
 const SECRET_COLUMN = /password|token|secret|backup_codes/i

@@ -20,9 +20,13 @@ import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import type { MailRequest } from '#server/mail/mail'
 import type { AlertFavourite, AlertListing, AlertSearch } from '#server/mail/templates/alert-types'
-import { alertColumns } from '#server/modules/search/filters'
-import { type ListingFacts, SearchIndex } from '#server/modules/search/matcher'
-import { describeFilters, type SavedFilters } from '#server/modules/search/saved-query'
+import {
+  alertColumns,
+  describeFilters,
+  type ListingFacts,
+  type SavedFilters,
+  SearchIndex,
+} from '#server/modules/search'
 import { unsubscribeToken } from './unsubscribe-token'
 
 type Ctx = Pick<AppContext, 'db' | 'jobs' | 'mail' | 'config'>

@@ -5,7 +5,7 @@ import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { brands, emailPreferences, savedSearches } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
-import { describeFilters, type SavedFilters } from '#server/modules/search/saved-query'
+import { describeFilters, type SavedFilters } from '#server/modules/search'
 import { readUnsubscribeToken, type UnsubscribeTarget } from './unsubscribe-token'
 
 function targetOf(config: Config, token: string): UnsubscribeTarget {

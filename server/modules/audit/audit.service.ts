@@ -1,43 +1,8 @@
 import { and, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm'
-import type {
-  AuditEntry,
-  AuditKind,
-  AuditPage,
-  AuditQuery,
-  AuditResult,
-  SecurityEvent,
-} from '#contract/audit'
+import type { AuditEntry, AuditPage, AuditQuery, AuditResult, SecurityEvent } from '#contract/audit'
 import { SECURITY_KINDS } from '#contract/audit'
 import type { Db } from '#server/db/client'
 import { auditEvents, users } from '#server/db/schema'
-
-/** Where a request came from, as the audit log keeps it. */
-export type AuditOrigin = { ip: string | null; userAgent: string | null }
-
-export type AuditRecord = AuditOrigin & {
-  actorId: string | null
-  kind: AuditKind
-  /** `type:id`, never a name, an address, a token or a code. */
-  target?: string | null
-  result: AuditResult
-  /** An error code and status when it failed; never what was typed. */
-  detail?: string | null
-}
-
-const MAX_USER_AGENT = 512
-
-/** Appends one row. Pass the transaction of the change it records, so both are kept or neither. */
-export async function writeAudit(db: Db, record: AuditRecord): Promise<void> {
-  await db.insert(auditEvents).values({
-    actorId: record.actorId,
-    kind: record.kind,
-    target: record.target ?? null,
-    ip: record.ip?.slice(0, 64) ?? null,
-    userAgent: record.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
-    result: record.result,
-    detail: record.detail?.slice(0, 200) ?? null,
-  })
-}
 
 /** The account an email names, for a sign-in attempt's row (null when there is none). */
 export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {

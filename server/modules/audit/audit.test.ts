@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditEvents } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
-import { serialKey } from '#server/modules/listing-reviews/listing-reviews.service'
+import { serialKey } from '#server/modules/listing-reviews'
 import {
   auditEventsSince,
   buildIdentities,

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import type { AuditKind } from '#contract/audit'
 import { passkeys } from '#server/db/schema'
-import { auditOrigin } from '#server/lib/audit'
+import { type AuditRecord, auditOrigin, writeAudit } from '#server/lib/audit'
 import type { Auth } from '#server/lib/auth'
 import type { SessionUser } from '#server/lib/session'
-import { type AuditRecord, findUserIdByEmail, writeAudit } from '#server/modules/audit/audit.service'
+import { findUserIdByEmail } from '#server/modules/audit'
 
 /** The auth library's calls that the audit log records, by path under /api/auth. */
 const KINDS: Record<string, AuditKind> = {

@@ -11,7 +11,7 @@ import { firstPhotoUrl, isListed } from '#server/lib/listing-sql'
 import { assertOnSale, lockSaleFacts } from '#server/lib/on-sale'
 import { listPaging, type PagedList } from '#server/lib/paging'
 import { canActFor, type SessionUser } from '#server/lib/session'
-import { moveDeal } from '#server/modules/deal/stages'
+import { moveDeal } from '#server/modules/deal'
 
 export const bookingColumns = {
   booking: bookings,

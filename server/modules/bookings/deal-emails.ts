@@ -9,7 +9,7 @@ import { bookings, products, users } from '#server/db/schema'
 import type { Jobs } from '#server/jobs/jobs'
 import type { Mail } from '#server/mail/mail'
 import { BOOKED_LISTED } from '#server/mail/templates/deal-booked'
-import { saleFigures } from '#server/modules/ledger/seller-money'
+import { saleFigures } from '#server/modules/ledger'
 
 /** What a deal move needs of the mail: queueing in its transaction. */
 export type DealMail = Pick<Mail, 'queue'>

@@ -7,7 +7,7 @@ import type { Db } from '#server/db/client'
 import { bookings, disputes, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { moveDeal } from '#server/modules/deal/stages'
+import { moveDeal } from '#server/modules/deal'
 import { bookingStatus } from './bookings.service'
 import { type DealMail, queueDealEmails, sendBookedEmail } from './deal-emails'
 

@@ -6,7 +6,7 @@ import { recordHoldEnd } from '#server/lib/alert-events'
 import { AppError } from '#server/lib/errors'
 import { assertOnSale, lockSaleFacts } from '#server/lib/on-sale'
 import type { SessionUser } from '#server/lib/session'
-import { offerLapsedOn } from '#server/modules/offers/offers.jobs'
+import { offerLapsedOn } from '#server/modules/offers'
 import { lockDeal, wrongStage } from './deal.service'
 
 export type HoldOutcome = { held: true; holdUntil: Date } | { held: false; holdUntil: Date }

@@ -9,7 +9,7 @@ import {
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
 import type { SessionUser } from '#server/lib/session'
-import { sellerMoney } from '#server/modules/ledger/seller-money'
+import { sellerMoney } from '#server/modules/ledger'
 
 // The figures behind each role's dashboard. Every series is counted per UTC day over the last 30 days with
 // one grouped query per series (indexes on the dates and owners), then laid on the full list of days.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AdminDashboard, BuyerDashboard, SellerDashboard } from '#contract/dashboard'
 import { Earnings } from '#contract/payouts'
 import { productViews, reports } from '#server/db/schema'
-import { postUnpostedSales } from '#server/modules/ledger/sales'
+import { postUnpostedSales } from '#server/modules/ledger'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
   type BrandRow,

@@ -7,12 +7,12 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { Booking } from '#contract/bookings'
 import { bookings, disputes, offers, productHolds, products } from '#server/db/schema'
-import { serialKey } from '#server/modules/listing-reviews/listing-reviews.service'
-import { runExpirySweep } from '#server/modules/products/expiry'
+import { serialKey } from '#server/modules/listing-reviews'
 import { bearerFor } from '#server/test/auth-helpers'
 import { dealAt } from '#server/test/deals'
 import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { runExpirySweep } from '../products/expiry'
 
 let t: TestApp
 let brand: BrandRow

@@ -7,7 +7,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
 import { bookings, disputes, productHolds, products } from '#server/db/schema'
 import type { Mail } from '#server/mail/mail'
-import { closeOffersOffSale } from '#server/modules/offers/offers.jobs'
+import { closeOffersOffSale } from '#server/modules/offers'
 import { moveDeal } from './stages'
 
 /** Why listings left sale, as their buyers read it ("Your booking is cancelled: <reason>"). */

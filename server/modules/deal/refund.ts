@@ -6,8 +6,8 @@ import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookings, payments } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { postSaleMoney } from '#server/modules/ledger/sales'
-import { refreshPriceGuideForProduct } from '#server/modules/price-guide/price-guide.service'
+import { postSaleMoney } from '#server/modules/ledger'
+import { refreshPriceGuideForProduct } from '#server/modules/price-guide'
 import { assertMove, type DealMove, type DealParty, lockStage, moveDeal } from './stages'
 
 /** The processor's side of a refund: gives a succeeded payment's money back (PaymentProvider.refund). */

@@ -10,7 +10,7 @@ import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { type BookingStage, bookingEvents, bookings } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { postSaleMoney } from '#server/modules/ledger/sales'
+import { postSaleMoney } from '#server/modules/ledger'
 
 /** Who makes a move: a side of the deal, an admin, or the product itself (a job, a webhook, a rule). */
 export type DealParty = 'buyer' | 'seller' | 'admin' | 'system'

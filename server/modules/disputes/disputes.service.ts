@@ -5,12 +5,10 @@ import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookingEvents, bookings, disputes, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import type { PaymentProvider } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
-import { bookingStatus, handoverAnswers } from '#server/modules/bookings/bookings.service'
-import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
-import { refundSale } from '#server/modules/deal/refund'
-import { moveDeal } from '#server/modules/deal/stages'
-import type { PaymentProvider } from '#server/modules/payments/payment-provider'
+import { bookingStatus, type DealMail, handoverAnswers, queueDealEmails } from '#server/modules/bookings'
+import { moveDeal, refundSale } from '#server/modules/deal'
 
 const buyers = alias(users, 'buyers')
 const sellers = alias(users, 'sellers')

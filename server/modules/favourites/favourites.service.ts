@@ -6,7 +6,7 @@ import type { Db } from '#server/db/client'
 import { brands, emailPreferences, favourites, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { productColumns, toProduct } from '#server/modules/products/products.queries'
+import { productColumns, toProduct } from '#server/modules/products'
 
 export const MAX_FAVOURITES = 500
 

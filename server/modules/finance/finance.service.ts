@@ -2,9 +2,8 @@ import { desc, eq, sql } from 'drizzle-orm'
 import type { Finance } from '#contract/payouts'
 import type { Db } from '#server/db/client'
 import { payouts, users } from '#server/db/schema'
-import { ledgerCheck, rowsOf } from '#server/modules/ledger/ledger'
-import { marketMoney } from '#server/modules/ledger/seller-money'
-import { payoutItem } from '#server/modules/payouts/earnings'
+import { ledgerCheck, marketMoney, rowsOf } from '#server/modules/ledger'
+import { payoutItem } from '#server/modules/payouts'
 import { recentSales } from './recent-sales'
 
 /**

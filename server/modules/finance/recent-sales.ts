@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { FinanceSale, SaleRefund } from '#contract/payouts'
 import type { Db } from '#server/db/client'
-import { rowsOf, sellerBalances } from '#server/modules/ledger/ledger'
-import { payoutsOnItsWay, saleFigures } from '#server/modules/ledger/seller-money'
+import { payoutsOnItsWay, rowsOf, saleFigures, sellerBalances } from '#server/modules/ledger'
 
 type SaleRow = {
   booking_id: string

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Health } from '#contract/health'
-import { factsStatus, searchReady } from '#server/modules/search/listing-feed'
+import { factsStatus, searchReady } from '#server/modules/search'
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, lifecycle } = app.ctx

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Health } from '#contract/health'
-import { loadFacts } from '#server/modules/search/listing-feed'
+import { loadFacts } from '#server/modules/search'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 
 let t: TestApp

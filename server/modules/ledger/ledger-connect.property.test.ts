@@ -26,24 +26,24 @@ import { HANDOVER_CHECK_KEYS, type ReceivedBody } from '#contract/handover'
 import { Earnings, Finance } from '#contract/payouts'
 import { bookings, productHolds } from '#server/db/schema'
 import type { SessionUser } from '#server/lib/session'
-import {
-  completeOverdueSales,
-  confirmReceived,
-  markHandedOver,
-  reportProblem,
-} from '#server/modules/bookings/deal.service'
-import { refundDispute, releaseDispute } from '#server/modules/disputes/disputes.service'
-import { payWithTestCard } from '#server/modules/payments/payments.service'
-import { cancelSale } from '#server/modules/payments/refunds'
-import { setUpTestPayoutAccount } from '#server/modules/payouts/payout-accounts'
-import type { PayoutDeps } from '#server/modules/payouts/payout-deps'
-import { payOutSeller, runPayouts, settleTestPayout } from '#server/modules/payouts/payouts.service'
-import { reconcile } from '#server/modules/payouts/reconcile'
 import { bearerFor } from '#server/test/auth-helpers'
 import { createBooking, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { type FakeStripe, startFakeStripe } from '#server/test/fake-stripe'
 import { random } from '#server/test/random'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import {
+  completeOverdueSales,
+  confirmReceived,
+  markHandedOver,
+  reportProblem,
+} from '../bookings/deal.service'
+import { refundDispute, releaseDispute } from '../disputes/disputes.service'
+import { payWithTestCard } from '../payments/payments.service'
+import { cancelSale } from '../payments/refunds'
+import { setUpTestPayoutAccount } from '../payouts/payout-accounts'
+import type { PayoutDeps } from '../payouts/payout-deps'
+import { payOutSeller, runPayouts, settleTestPayout } from '../payouts/payouts.service'
+import { reconcile } from '../payouts/reconcile'
 import { rowsOf } from './ledger'
 
 const WEBHOOK_SECRET = 'whsec_test_ledger_connect'

@@ -15,20 +15,20 @@ import { type FeeRule, feeCents } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookings, payments, productHolds } from '#server/db/schema'
 import type { SessionUser } from '#server/lib/session'
+import { choosePaymentProvider } from '#server/modules/payments'
+import { createBooking, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
+import { createTestApp, type TestApp } from '#server/test/test-app'
 import {
   completeOverdueSales,
   confirmReceived,
   markHandedOver,
   reportProblem,
-} from '#server/modules/bookings/deal.service'
-import { refundCompletedSale } from '#server/modules/deal/refund'
-import { refundDispute, releaseDispute } from '#server/modules/disputes/disputes.service'
-import { choosePaymentProvider } from '#server/modules/payments/payment-provider'
-import { payWithTestCard } from '#server/modules/payments/payments.service'
-import { setUpTestPayoutAccount } from '#server/modules/payouts/payout-accounts'
-import { payOutSeller, settleTestPayout } from '#server/modules/payouts/payouts.service'
-import { createBooking, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
-import { createTestApp, type TestApp } from '#server/test/test-app'
+} from '../bookings/deal.service'
+import { refundCompletedSale } from '../deal/refund'
+import { refundDispute, releaseDispute } from '../disputes/disputes.service'
+import { payWithTestCard } from '../payments/payments.service'
+import { setUpTestPayoutAccount } from '../payouts/payout-accounts'
+import { payOutSeller, settleTestPayout } from '../payouts/payouts.service'
 import { ledgerIntegrity, rowsOf, sellerBalances, totalsByKind } from './ledger'
 
 /** The handover checklist, every item ticked, as "Received, as described" needs it. */

@@ -19,7 +19,6 @@ import { feeCents } from '#contract/fees'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { formatMoney } from '#contract/money'
 import { earningsCsv, MONEY_WORDS, WHERE_WORDS } from '#contract/seller-money'
-import { payOutSeller, settleTestPayout } from '#server/modules/payouts/payouts.service'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
   type BrandRow,
@@ -30,6 +29,7 @@ import {
   type UserRow,
 } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { payOutSeller, settleTestPayout } from '../payouts/payouts.service'
 import { sellerBalances, totalsByKind } from './ledger'
 
 const RUNS = Number(process.env.SELLER_MONEY_RUNS ?? 20)

@@ -20,7 +20,7 @@ import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl } from '#server/lib/listing-sql'
 import type { SessionUser } from '#server/lib/session'
 import type { Mail } from '#server/mail/mail'
-import { leaveSale } from '#server/modules/deal/leave-sale'
+import { leaveSale } from '#server/modules/deal'
 
 // A listing's review state decides whether anyone but its seller and admins can see or book it (products.review_state;
 // the "on sale" conditions and the listing counts read it). Rules here: which new listings wait, what an admin decides.

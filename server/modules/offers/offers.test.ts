@@ -11,7 +11,6 @@ import { PaymentResult } from '#contract/payments'
 import { Product } from '#contract/products'
 import { bookings, offers, payments, priceGuides, productHolds, products } from '#server/db/schema'
 import type { OutgoingEmail } from '#server/mail/transport'
-import { eraseAccount } from '#server/modules/account/erase.service'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
   type BrandRow,
@@ -22,6 +21,7 @@ import {
   type UserRow,
 } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { eraseAccount } from '../account/erase.service'
 import { expireOffer, lapseOffer, remindOffer } from './offers.jobs'
 
 const CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' }

@@ -7,14 +7,10 @@ import type { Db } from '#server/db/client'
 import { products, users } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
 import type { PublicCache } from '#server/lib/public-cache'
-import { findBrands } from '#server/modules/brands/brands.service'
-import {
-  findAdvertisedProducts,
-  findProductById,
-  isAvailable,
-} from '#server/modules/products/products.queries'
-import { findSellerPage } from '#server/modules/reviews/reviews.service'
-import { searchProducts } from '#server/modules/search/search.queries'
+import { findBrands } from '#server/modules/brands'
+import { findAdvertisedProducts, findProductById, isAvailable } from '#server/modules/products'
+import { findSellerPage } from '#server/modules/reviews'
+import { searchProducts } from '#server/modules/search'
 import type * as EntryServer from '../../../web/src/ssr/entry-server'
 
 /** The web app's server entry: built into dist/server by `npm run build`, or the source module in tests. */

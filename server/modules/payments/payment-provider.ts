@@ -1,12 +1,9 @@
 import type { Config } from '#server/config'
 import { AppError } from '#server/lib/errors'
-import type { DealMail } from '#server/modules/bookings/deal-emails'
+import type { PaymentProvider } from '#server/lib/payment-provider'
+import type { DealMail } from '#server/modules/bookings'
+import { createConnect } from '#server/modules/payouts'
 import { createStripeIntent, handleStripeWebhook, payWithTestCard, refundIntent } from './payments.service'
-import type { PaymentProvider } from './provider'
-
-export type { PaymentProvider }
-
-import { createConnect } from '#server/modules/payouts/stripe-connect'
 import { createStripeClient } from './stripe-client'
 
 async function refundTestPayment(payment: { provider: 'stripe' | 'test' }) {

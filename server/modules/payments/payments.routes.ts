@@ -12,9 +12,9 @@ import {
 import { audited, auditedAfter } from '#server/lib/audit'
 import { errorResponses } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
-import { queueDealEmails } from '#server/modules/bookings/deal-emails'
-import { refundCompletedSaleIn } from '#server/modules/deal/refund'
-import { reverseSaleTransfer } from '#server/modules/payouts/connect-payouts'
+import { queueDealEmails } from '#server/modules/bookings'
+import { refundCompletedSaleIn } from '#server/modules/deal'
+import { reverseSaleTransfer } from '#server/modules/payouts'
 import { cancelSale } from './refunds'
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {

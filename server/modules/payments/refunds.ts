@@ -7,11 +7,10 @@ import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookings, disputes, products } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
+import type { PaymentProvider } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
-import { lockDeal } from '#server/modules/bookings/deal.service'
-import { type DealMail, queueDealEmails } from '#server/modules/bookings/deal-emails'
-import { refundSale } from '#server/modules/deal/refund'
-import type { PaymentProvider } from './provider'
+import { type DealMail, lockDeal, queueDealEmails } from '#server/modules/bookings'
+import { refundSale } from '#server/modules/deal'
 
 async function takeListingDown(tx: Db, productId: string) {
   const now = new Date()

@@ -16,10 +16,10 @@ import type Stripe from 'stripe'
 import type { Db } from '#server/db/client'
 import { payments, payoutAccounts, payouts } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
-import { balanceOf, postTransaction, rowsOf } from '#server/modules/ledger/ledger'
-import { payoutsOnItsWay } from '#server/modules/ledger/seller-money'
+import type { Connect } from '#server/lib/payment-provider'
+import { balanceOf, payoutsOnItsWay, postTransaction, rowsOf } from '#server/modules/ledger'
 import type { PayoutDeps } from './payout-deps'
-import { type Connect, connectFailure, isRefusal } from './stripe-connect'
+import { connectFailure, isRefusal } from './stripe-connect'
 
 type PayoutRow = typeof payouts.$inferSelect
 

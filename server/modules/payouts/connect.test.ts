@@ -11,7 +11,7 @@ import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { PaymentIntentAnswer } from '#contract/payments'
 import { Earnings, Finance, OnboardingAnswer, PayoutAccount } from '#contract/payouts'
 import { auditEvents, payouts } from '#server/db/schema'
-import { sellerBalances } from '#server/modules/ledger/ledger'
+import { sellerBalances } from '#server/modules/ledger'
 import { bearerFor } from '#server/test/auth-helpers'
 import {
   type BrandRow,

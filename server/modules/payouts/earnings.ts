@@ -4,7 +4,7 @@ import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { payoutAccounts, payouts } from '#server/db/schema'
 import type { SessionUser } from '#server/lib/session'
-import { sellerMoney } from '#server/modules/ledger/seller-money'
+import { sellerMoney } from '#server/modules/ledger'
 import { nextPayoutRun } from './payout-schedule'
 
 /** The newest sales the page lists (the balances count every sale). */

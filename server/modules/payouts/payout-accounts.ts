@@ -4,9 +4,9 @@ import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { payoutAccounts } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
+import type { Connect } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
 import { setUpConnectAccount } from './connect-payouts'
-import type { Connect } from './stripe-connect'
 
 /** Stripe's documented test account number that fails at payout (with routing 110000000). */
 export const FAILING_TEST_ACCOUNT = '000111111116'

@@ -1,8 +1,8 @@
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import type { Jobs } from '#server/jobs/jobs'
+import type { Connect } from '#server/lib/payment-provider'
 import type { Mail } from '#server/mail/mail'
-import type { Connect } from './stripe-connect'
 
 /** What the payout runs, their jobs and the reconciliation need: the app's context, or a test's pick of it. */
 export type PayoutDeps = {

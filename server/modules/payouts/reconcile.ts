@@ -13,11 +13,11 @@
 import { and, eq, lt, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { payouts } from '#server/db/schema'
-import { writeAudit } from '#server/modules/audit/audit.service'
-import { ledgerCheck, rowsOf } from '#server/modules/ledger/ledger'
+import { writeAudit } from '#server/lib/audit'
+import type { Connect } from '#server/lib/payment-provider'
+import { ledgerCheck, rowsOf } from '#server/modules/ledger'
 import { finishConnectPayout, requestBankPayout, STALE_PENDING_SECONDS } from './connect-payouts'
 import type { PayoutDeps } from './payout-deps'
-import type { Connect } from './stripe-connect'
 
 export type Reconciliation = {
   /** Payouts left pending by a run that died, now recorded (or refused by Stripe and returned). */

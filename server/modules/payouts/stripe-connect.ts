@@ -5,40 +5,7 @@
 // our own ids, so a retry after a crash makes the same transfer, reversal or payout, not a second one.
 import Stripe from 'stripe'
 import { AppError } from '#server/lib/errors'
-
-export type ConnectAccountState = { status: 'pending' | 'enabled' | 'restricted' }
-
-export type ConnectTransfer = {
-  id: string
-  amountCents: number
-  reversedCents: number
-  destination: string
-  payoutId: string | null
-  bookingId: string | null
-}
-
-export type Connect = {
-  createAccount(seller: { id: string; email: string }): Promise<string>
-  accountLink(accountId: string, urls: { refresh: string; return: string }): Promise<string>
-  /** The account as Stripe has it now: events may come late or out of order, so their content is not trusted. */
-  accountState(accountId: string): Promise<ConnectAccountState>
-  /** The charge a succeeded PaymentIntent made (what a transfer's `source_transaction` names). */
-  chargeOf(paymentIntentId: string): Promise<string | null>
-  transfer(input: {
-    payoutId: string
-    bookingId: string
-    amountCents: number
-    destination: string
-    sourceTransaction: string | null
-  }): Promise<{ id: string }>
-  /** The transfer made for one of our payouts, if Stripe has one (`transfer_group` is the payout's id). */
-  findTransfer(payoutId: string): Promise<ConnectTransfer | null>
-  /** Every transfer the platform made, newest first. */
-  transfers(): AsyncIterable<ConnectTransfer>
-  reverseTransfer(transferId: string, amountCents: number, key: string): Promise<{ id: string }>
-  /** Stripe's payout from the connected account to the seller's bank. */
-  payout(accountId: string, amountCents: number, payoutId: string): Promise<{ id: string }>
-}
+import type { Connect, ConnectTransfer } from '#server/lib/payment-provider'
 
 /** A refusal Stripe gave (4xx): trying again the same way will not help, unlike a network failure or a 5xx. */
 export function isRefusal(err: unknown): err is Stripe.errors.StripeError {

@@ -5,7 +5,7 @@ import type { Db } from '#server/db/client'
 import { products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { leaveSale } from '#server/modules/deal/leave-sale'
+import { leaveSale } from '#server/modules/deal'
 
 // Listing expiry: a listing not renewed for LISTING_EXPIRY_DAYS leaves search and the home page (its page
 // stays readable, marked Expired). Its seller is reminded three days before. Both are done by a job that

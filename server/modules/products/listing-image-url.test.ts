@@ -6,11 +6,11 @@ import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productImages, uploads } from '#server/db/schema'
+import { fetchOutsideImage, isPublicAddress } from '#server/lib/outside-image'
 import { MEDIA_PREFIX } from '#server/lib/storage'
 import { bearerFor } from '#server/test/auth-helpers'
 import { createBrand, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { fetchOutsideImage, isPublicAddress } from '../uploads/outside-image'
 
 let t: TestApp
 let png: Buffer

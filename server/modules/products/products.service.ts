@@ -9,24 +9,24 @@ import { bookings, brands, productImages, products, uploads, users } from '#serv
 import { recordListed, recordPriceChange } from '#server/lib/alert-events'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
+import type { FetchOutsideImage } from '#server/lib/outside-image'
 import { countUpTo, listPaging, type PagedList } from '#server/lib/paging'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import { MEDIA_PREFIX, type MediaStorage } from '#server/lib/storage'
-import { keepReportedBattery } from '#server/modules/battery-reports/battery-reports.service'
-import { salesOfProducts } from '#server/modules/bookings/bookings.service'
-import type { DealMail } from '#server/modules/bookings/deal-emails'
-import { leaveSale } from '#server/modules/deal/leave-sale'
-import { sellerMoney } from '#server/modules/ledger/seller-money'
+import { keepReportedBattery } from '#server/modules/battery-reports'
+import type { DealMail } from '#server/modules/bookings'
+import { salesOfProducts } from '#server/modules/bookings'
+import { leaveSale } from '#server/modules/deal'
+import { sellerMoney } from '#server/modules/ledger'
 import {
   assertNotStolen,
   reviewOfEdit,
   reviewOfNewListing,
   sendBackToReview,
   serialKey,
-} from '#server/modules/listing-reviews/listing-reviews.service'
-import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers/offers.jobs'
-import type { FetchOutsideImage } from '#server/modules/uploads/outside-image'
-import { createUpload } from '#server/modules/uploads/uploads.service'
+} from '#server/modules/listing-reviews'
+import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers'
+import { createUpload } from '#server/modules/uploads'
 import { reviewFields, savedCounts, selectPageRows, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect

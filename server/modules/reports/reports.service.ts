@@ -7,11 +7,11 @@ import type { Db } from '#server/db/client'
 import { products, reports, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import { firstPhotoUrl, isListed } from '#server/lib/listing-sql'
+import type { PaymentProvider } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
-import type { DealMail } from '#server/modules/bookings/deal-emails'
-import { leaveSale } from '#server/modules/deal/leave-sale'
-import type { PaymentProvider } from '#server/modules/payments/provider'
-import { refundOpenSaleOfListing } from '#server/modules/payments/refunds'
+import type { DealMail } from '#server/modules/bookings'
+import { leaveSale } from '#server/modules/deal'
+import { refundOpenSaleOfListing } from '#server/modules/payments'
 
 /**
  * Any signed-in user reports a listing once while their report is open; the seller cannot report their own.

@@ -14,8 +14,8 @@ import type { Db } from '#server/db/client'
 import { products, reviewReports, reviews, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { lockDeal, wrongStage } from '#server/modules/bookings/deal.service'
-import { findProductsWhere, isAvailable } from '#server/modules/products/products.queries'
+import { lockDeal, wrongStage } from '#server/modules/bookings'
+import { findProductsWhere, isAvailable } from '#server/modules/products'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 

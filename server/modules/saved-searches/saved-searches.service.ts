@@ -9,8 +9,14 @@ import { brands, products, savedSearches, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import { rowsOf } from '#server/lib/paging'
 import type { SessionUser } from '#server/lib/session'
-import { describeFilters, parseSavedQuery, type SavedFilters } from '#server/modules/search/saved-query'
-import { resolveText, searchCondition, searchWords } from '#server/modules/search/search.queries'
+import {
+  describeFilters,
+  parseSavedQuery,
+  resolveText,
+  type SavedFilters,
+  searchCondition,
+  searchWords,
+} from '#server/modules/search'
 
 /**
  * Saves a search, or changes the alert of the same search saved before (same filters in any order). The text

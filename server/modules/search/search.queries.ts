@@ -27,7 +27,7 @@ import {
   rowsOf,
   timestampKey,
 } from '#server/lib/paging'
-import { selectPageRows, toProduct } from '#server/modules/products/products.queries'
+import { selectPageRows, toProduct } from '#server/modules/products'
 import {
   type CountQuery,
   type CountsSnapshot,

@@ -8,8 +8,8 @@ import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import type { Mail } from '#server/mail/mail'
-import { leaveSale } from '#server/modules/deal/leave-sale'
-import { sellerMoney } from '#server/modules/ledger/seller-money'
+import { leaveSale } from '#server/modules/deal'
+import { sellerMoney } from '#server/modules/ledger'
 
 /** The admin's "buyers" table holds buyers and the buyers made admin; "sellers" holds sellers. */
 export const LIST_ROLES: Record<'buyer' | 'seller', Role[]> = {

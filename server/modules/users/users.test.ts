@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Overview, UserRecord } from '#contract/users'
 import { bookings, payments, products, reports, sessions, users } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
-import { postUnpostedSales } from '#server/modules/ledger/sales'
+import { postUnpostedSales } from '#server/modules/ledger'
 import {
   type Account,
   bearerFor,

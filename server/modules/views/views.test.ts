@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productViews } from '#server/db/schema'
+import { dayOf, ViewCounter } from '#server/lib/view-counter'
 import { bearerFor } from '#server/test/auth-helpers'
 import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { dayOf, ViewCounter } from './view-counter'
 
 const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'

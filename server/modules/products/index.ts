@@ -1,0 +1,13 @@
+// Front door of the products module (docs/decisions/0054): what the rest of the server may use of it.
+// Listings: their writing, photos, expiry, and how they are read.
+export { registerExpiryJobs } from './expiry'
+export {
+  findAdvertisedProducts,
+  findProductById,
+  findProductsWhere,
+  isAvailable,
+  productColumns,
+  selectPageRows,
+  toProduct,
+} from './products.queries'
+export { productRoutes } from './products.routes'

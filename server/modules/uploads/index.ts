@@ -1,0 +1,5 @@
+// Front door of the uploads module (docs/decisions/0054): what the rest of the server may use of it.
+// Uploaded photos and the sweep of unused ones.
+export { registerPhotoCleanup } from './photo-cleanup'
+export { uploadRoutes } from './uploads.routes'
+export { createUpload } from './uploads.service'
