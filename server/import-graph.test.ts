@@ -1,22 +1,37 @@
 // What a server process loads at start: the modules server/main.ts reaches through static imports (type-only
 // imports are erased and load nothing). Test code never belongs there, nor the demo seed's picture drawing,
 // which is loaded on demand only to fill an empty database. And who may import whom: the database layer (db/)
-// knows no feature and nothing above it; no two feature modules import each other.
+// knows no feature and nothing above it; no two feature modules import each other; a module is used only through
+// its front door, its index.ts, and the layers below the modules reach none of them (docs/decisions/0054).
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 
+/** package.json's `imports` (`#server/modules/*` → a module's index.ts, `#server/*`, `#contract/*`), longest first. */
+const ALIASES = Object.entries(
+  (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      imports: Record<string, string>
+    }
+  ).imports,
+)
+  .map(([key, target]) => ({ prefix: key.slice(0, key.indexOf('*')), target }))
+  .sort((a, b) => b.prefix.length - a.prefix.length)
+
 function resolveImport(from: string, spec: string): string | undefined {
-  let base: string
-  if (spec.startsWith('#server/')) base = path.join(ROOT, 'server', spec.slice('#server/'.length))
-  else if (spec.startsWith('#contract/')) base = path.join(ROOT, 'contract', spec.slice('#contract/'.length))
-  else if (spec.startsWith('.')) base = path.resolve(path.dirname(from), spec)
-  else return undefined // a package
-  for (const file of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
-    if (fs.existsSync(file) && fs.statSync(file).isFile()) return file
-  }
+  const tried = (file: string) => fs.existsSync(file) && fs.statSync(file).isFile()
+  if (spec.startsWith('#')) {
+    // As Node resolves it: the longest matching pattern, its `*` replaced, no extension or index guessed.
+    const alias = ALIASES.find((a) => spec.startsWith(a.prefix))
+    const file = alias && path.join(ROOT, alias.target.replace('*', spec.slice(alias.prefix.length)))
+    if (file && tried(file)) return file
+  } else if (spec.startsWith('.')) {
+    const base = path.resolve(path.dirname(from), spec)
+    for (const file of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')])
+      if (tried(file)) return file
+  } else return undefined // a package
   throw new Error(`${path.relative(ROOT, from)}: cannot resolve ${spec}`)
 }
 
@@ -46,7 +61,10 @@ function loadedAtStart(entry: string): string[] {
   return [...seen].map((f) => path.relative(ROOT, f)).sort()
 }
 
-/** Every source file under server/ (tests left out: they may reach anywhere) with what it imports, types included. */
+/**
+ * Every source file under server/, and of the scripts beside it (bench/, cluster/, e2e/), with what it imports,
+ * types included. Tests are left out: they may reach inside a module for their setup.
+ */
 function serverGraph(): Graph {
   const graph: Graph = new Map()
   const walk = (dir: string) => {
@@ -62,7 +80,7 @@ function serverGraph(): Graph {
       }
     }
   }
-  walk(path.join(ROOT, 'server'))
+  for (const dir of ['server', 'bench', 'cluster', 'e2e']) walk(path.join(ROOT, dir))
   return graph
 }
 
@@ -81,6 +99,60 @@ function dbImportsOutside(graph: Graph): string[] {
 }
 
 const moduleOf = (file: string) => /^server\/modules\/([^/]+)\//.exec(file)?.[1]
+
+/**
+ * Imports of a module from outside it that miss its front door: anything but `server/modules/<name>/index.ts`
+ * (a file inside it, by `#server/modules/<name>/…` or a relative path).
+ */
+function pastFrontDoor(graph: Graph): string[] {
+  const found: string[] = []
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const b = moduleOf(to)
+      if (b && b !== moduleOf(from) && to !== `server/modules/${b}/index.ts`) found.push(`${from} -> ${to}`)
+    }
+  }
+  return found.sort()
+}
+
+/** What sits below the modules: every module reads it, so it may reach no module, not even through others. */
+const BELOW_MODULES = /^server\/(db|lib|plugins|mail)\/|^server\/(config|app-context)\.ts$/
+
+/** Files below the modules that reach a module (directly or through other files), with the path that does. */
+function belowReachingModules(graph: Graph): string[] {
+  const found: string[] = []
+  for (const start of graph.keys()) {
+    if (!BELOW_MODULES.test(start)) continue
+    const via = new Map<string, string>([[start, '']])
+    const queue = [start]
+    while (queue.length > 0) {
+      const file = queue.shift() as string
+      if (moduleOf(file)) {
+        const chain = [file]
+        for (let at = via.get(file); at; at = via.get(at)) chain.unshift(at)
+        found.push(chain.join(' -> '))
+        break
+      }
+      for (const next of graph.get(file) ?? []) {
+        if (!via.has(next)) {
+          via.set(next, file)
+          queue.push(next)
+        }
+      }
+    }
+  }
+  return found.sort()
+}
+
+/** Module folders without their front door. */
+function modulesWithoutIndex(): string[] {
+  const dir = path.join(ROOT, 'server/modules')
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !fs.existsSync(path.join(dir, e.name, 'index.ts')))
+    .map((e) => e.name)
+    .sort()
+}
 
 /** Pairs of feature modules that import each other (either way, through any of their files), as `a <-> b`. */
 function moduleCycles(graph: Graph): string[] {
@@ -160,6 +232,15 @@ describe('who imports whom', () => {
     expect(moduleCircles(graph)).toEqual([])
   })
 
+  it('every module has its front door, and the others (app.ts, main.ts, jobs, CLIs, demo, bench) come in by it', () => {
+    expect(modulesWithoutIndex()).toEqual([])
+    expect(pastFrontDoor(graph)).toEqual([])
+  })
+
+  it('db/, lib/, plugins/, mail/, config.ts and app-context.ts reach no module, not even through another file', () => {
+    expect(belowReachingModules(graph)).toEqual([])
+  })
+
   it('the checks catch a bad import (a made-up graph)', () => {
     const bad: Graph = new Map([
       ['server/db/factories.ts', ['server/db/schema.ts', 'server/modules/products/products.queries.ts']],
@@ -182,6 +263,33 @@ describe('who imports whom', () => {
     ])
     expect(moduleCycles(circle)).toEqual([])
     expect(moduleCircles(circle)).toEqual(['alerts, products, search'])
+    const doors: Graph = new Map([
+      [
+        'server/modules/payments/payments.service.ts',
+        ['server/modules/payouts/index.ts', 'server/modules/payments/payment-provider.ts'],
+      ],
+      ['server/modules/payments/refunds.ts', ['server/modules/payouts/stripe-connect.ts']],
+      ['server/app.ts', ['server/modules/search/index.ts', 'server/modules/search/listing-feed.ts']],
+      ['bench/alerts.ts', ['server/modules/alerts/alerts.jobs.ts']],
+      ['server/modules/payouts/payouts.service.ts', ['server/modules/payouts/earnings.ts']],
+      ['server/lib/audit.ts', ['server/lib/errors.ts']],
+      ['server/lib/errors.ts', []],
+      ['server/lib/guard.ts', ['server/lib/session.ts']],
+      ['server/lib/session.ts', ['server/jobs/jobs.ts']],
+      ['server/jobs/jobs.ts', ['server/modules/audit/index.ts']],
+      ['server/plugins/turn-away.ts', ['server/modules/search/index.ts']],
+      ['server/app-context.ts', ['server/lib/errors.ts']],
+    ])
+    expect(pastFrontDoor(doors)).toEqual([
+      'bench/alerts.ts -> server/modules/alerts/alerts.jobs.ts',
+      'server/app.ts -> server/modules/search/listing-feed.ts',
+      'server/modules/payments/refunds.ts -> server/modules/payouts/stripe-connect.ts',
+    ])
+    expect(belowReachingModules(doors)).toEqual([
+      'server/lib/guard.ts -> server/lib/session.ts -> server/jobs/jobs.ts -> server/modules/audit/index.ts',
+      'server/lib/session.ts -> server/jobs/jobs.ts -> server/modules/audit/index.ts',
+      'server/plugins/turn-away.ts -> server/modules/search/index.ts',
+    ])
   })
 })
 
