@@ -3,6 +3,7 @@ import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import {
   type APIRequestContext,
+  type Browser,
   expect,
   type Locator,
   type Page,
@@ -44,6 +45,30 @@ export async function signUpByApi(
   expect(res.ok(), `sign-up of ${person.email}: ${res.status()} ${await res.text()}`).toBe(true)
   await api.dispose()
   return person
+}
+
+/** The password of the accounts the journeys sign up. */
+export const E2E_PASSWORD = 'laptop-market-e2e-1'
+
+/**
+ * A new account signed up through `request` (its session cookie lands in that jar) with its email address confirmed
+ * (a buyer needs that to hold a laptop and pay), at a fresh address `${role}-<id>@example.test`.
+ */
+export async function signUpConfirmed(request: APIRequestContext, role: 'buyer' | 'seller', name: string) {
+  const email = `${role}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
+  const res = await request.post('/api/auth/sign-up/email', {
+    data: { name, email, password: E2E_PASSWORD, role },
+  })
+  expect(res.ok(), `sign-up of a ${role}: ${res.status()} ${await res.text()}`).toBe(true)
+  await confirmEmail(request, email)
+  return { name, email }
+}
+
+/** A browser context of its own, signed in as a new confirmed account, with a page open in it. */
+export async function newSignedIn(browser: Browser, role: 'buyer' | 'seller', name: string) {
+  const context = await browser.newContext()
+  const person = await signUpConfirmed(context.request, role, name)
+  return { context, person, page: await context.newPage() }
 }
 
 /** Signs in on the login page that is open: the email and password typed, then Login. */

@@ -1,24 +1,11 @@
-import { type APIRequestContext, type Browser, expect, test } from '@playwright/test'
+import { type APIRequestContext, expect, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
-import { confirmEmail, emailTo, saveScreenshots } from './helpers'
+import { emailTo, newSignedIn, saveScreenshots } from './helpers'
 
 // A listing that leaves sale ends what was under way on it (docs/decisions/0053): a buyer books and opens the payment
 // page, the seller takes the listing down, and the buyer finds the booking cancelled with the reason in My Orders
 // and on its payment page, with an email saying so; nothing can be paid. With E2E_SCREENSHOTS_DIR set, My Orders and
 // the payment page are saved there at 1366 and 390 px.
-
-const PASSWORD = 'laptop-market-e2e-1'
-
-async function newSignedIn(browser: Browser, role: 'buyer' | 'seller', name: string) {
-  const context = await browser.newContext()
-  const email = `${role}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
-  const res = await context.request.post('/api/auth/sign-up/email', {
-    data: { name, email, password: PASSWORD, role },
-  })
-  expect(res.ok(), `sign-up of a ${role}: ${res.status()} ${await res.text()}`).toBe(true)
-  await confirmEmail(context.request, email)
-  return { context, email, page: await context.newPage() }
-}
 
 async function list(request: APIRequestContext, name: string) {
   const brands = (await (await request.get('/api/brands')).json()) as Brand[]
@@ -75,7 +62,7 @@ test('a buyer’s booking is cancelled, with the reason, when the seller takes t
   await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0)
   await saveScreenshots(page, 'booking-cancelled-payment')
 
-  const mail = await emailTo(buyer.email, 'booking-cancelled')
+  const mail = await emailTo(buyer.person.email, 'booking-cancelled')
   expect(mail.text).toContain('is cancelled: the listing was taken down. Nothing was charged.')
   await seller.context.close()
   await buyer.context.close()

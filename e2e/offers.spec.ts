@@ -1,33 +1,18 @@
-import { type APIRequestContext, type Browser, expect, test } from '@playwright/test'
+import { type APIRequestContext, expect, test } from '@playwright/test'
 import type { Booking } from '#contract/bookings'
 import type { Brand } from '#contract/brands'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import type { PriceGuide } from '#contract/price-guide'
 import type { Product } from '#contract/products'
-import { confirmEmail, saveScreenshots } from './helpers'
+import { newSignedIn, saveScreenshots } from './helpers'
 
 // Offers (docs/decisions/0038-offers.md): a buyer offers less than the asking price from the listing, the seller
 // sees the waiting offer in My Product and counters, the buyer accepts the counter and pays it, the sale completes
 // at the agreed price and the price guide counts it at that price. With E2E_SCREENSHOTS_DIR set the listing, the thread
 // and My Product are saved there at 1366 and 390 px.
 
-const PASSWORD = 'laptop-market-e2e-1'
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 const CARD = { number: '4242 4242 4242 4242', expiry: EXPIRY, cvc: '123' }
-
-function uniqueEmail(tag: string): string {
-  return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
-}
-
-async function signUp(request: APIRequestContext, role: 'buyer' | 'seller', name: string) {
-  const email = uniqueEmail(role)
-  const res = await request.post('/api/auth/sign-up/email', {
-    data: { name, email, password: PASSWORD, role },
-  })
-  expect(res.ok(), `sign-up of a ${role}: ${res.status()} ${await res.text()}`).toBe(true)
-  await confirmEmail(request, email)
-  return { name, email }
-}
 
 /** A kind of laptop nobody else lists, so its price guide holds only this test's sales. */
 function specOf(brand: Brand) {
@@ -79,12 +64,6 @@ async function sell(
   expect((await buyer.post(`/api/bookings/${insertedId}/hold`)).status()).toBe(200)
   const paid = await buyer.post('/api/payments/test', { data: { bookingId: insertedId, card: CARD } })
   expect(paid.status(), await paid.text()).toBe(200)
-}
-
-async function newSignedIn(browser: Browser, role: 'buyer' | 'seller', name: string) {
-  const context = await browser.newContext()
-  const person = await signUp(context.request, role, name)
-  return { context, person, page: await context.newPage() }
 }
 
 test('a buyer offers, the seller counters, the buyer accepts and pays; the sale and the price guide keep the agreed price', async ({

@@ -1,7 +1,7 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
-import { confirmEmail, expectNoSeriousAxeViolations, mainHeading, saveScreenshots } from './helpers'
+import { expectNoSeriousAxeViolations, mainHeading, saveScreenshots, signUpConfirmed } from './helpers'
 
 // One seller's money on every page (docs/decisions/0035): a laptop sold by an offer below its asking price (held
 // until the buyer confirms), one whose buyer reported a problem and was refunded, one completed. The dashboard
@@ -9,22 +9,8 @@ import { confirmEmail, expectNoSeriousAxeViolations, mainHeading, saveScreenshot
 // receives (nothing for the refunded one) on Earnings and on My Product. With E2E_SCREENSHOTS_DIR set, the three
 // pages are saved there at 1366 and 390 px wide.
 
-const PASSWORD = 'laptop-market-e2e-1'
 const DEMO_ADMIN = { email: 'admin@laptopmarket.test', password: 'demo-pass-123' }
 const CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' }
-
-function uniqueEmail(tag: string): string {
-  return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
-}
-
-async function signUp(request: APIRequestContext, role: 'buyer' | 'seller', name: string) {
-  const email = uniqueEmail(role)
-  const res = await request.post('/api/auth/sign-up/email', {
-    data: { name, email, password: PASSWORD, role },
-  })
-  expect(res.ok(), `sign-up of a ${role}: ${res.status()} ${await res.text()}`).toBe(true)
-  if (role === 'buyer') await confirmEmail(request, email)
-}
 
 async function ok(res: Promise<{ status(): number; text(): Promise<string>; json(): Promise<unknown> }>) {
   const r = await res
@@ -44,7 +30,7 @@ async function figures(page: Page): Promise<Record<string, string>> {
 test("a seller's dashboard, Earnings and My Product show the same money", async ({ page, browser }) => {
   test.setTimeout(120_000)
   const tag = Math.random().toString(36).slice(2, 6)
-  await signUp(page.request, 'seller', `Morgan Money ${tag}`)
+  await signUpConfirmed(page.request, 'seller', `Morgan Money ${tag}`)
   const brands = (await (await page.request.get('/api/brands')).json()) as Brand[]
   const brand = [...brands].sort((a, b) => b.product_count - a.product_count)[0] as Brand
   const list = async (name: string, dollars: number) =>
@@ -76,7 +62,7 @@ test("a seller's dashboard, Earnings and My Product show the same money", async 
 
   const buyerContext = await browser.newContext()
   const buyer = buyerContext.request
-  await signUp(buyer, 'buyer', 'Bailey Buyer')
+  await signUpConfirmed(buyer, 'buyer', 'Bailey Buyer')
   const pay = async (bookingId: string) => {
     await buyer.post(`/api/bookings/${bookingId}/hold`)
     await ok(buyer.post('/api/payments/test', { data: { bookingId, card: CARD } }))
