@@ -35,7 +35,8 @@ export type NewBooking = z.infer<typeof NewBooking>
 /**
  * unpaid: can be paid; paid: this buyer bought it; sold: the laptop went to someone else;
  * unavailable: the listing was taken down before it was paid for; cancelled: the booking was called off before
- * payment (the listing left sale: waiting for review, rejected, removed, expired; `cancelReason` says why). After payment the deal moves on:
+ * payment, by its buyer (`cancelledByBuyer`) or because the listing left sale (waiting for review, rejected, removed,
+ * expired; `cancelReason` says why). After payment the deal moves on:
  * handed_over (the seller says the buyer has it), completed (the buyer confirmed, the days to answer
  * passed, or an admin released a disputed sale), disputed (the buyer reported a problem), refunded.
  */
@@ -87,11 +88,19 @@ export const Booking = z.object({
   autoCompleteAt: z.string().nullable(),
   completedAt: z.string().nullable(),
   refundedAt: z.string().nullable(),
-  /** The seller's reason when they cancelled the paid sale (and the buyer was refunded); null otherwise. */
+  /**
+   * Why the booking was called off: the seller's reason when they cancelled the paid sale (and the buyer was
+   * refunded), or why the listing left sale before payment; null otherwise (and when the buyer cancelled it).
+   */
   cancelReason: z.string().nullable().optional(),
+  /** The buyer cancelled this unpaid booking themselves. */
+  cancelledByBuyer: z.boolean().optional(),
   /** The problem the buyer reported, if any. */
   dispute: z.object({ _id: z.string(), reason: z.string(), status: DisputeStatus }).nullable(),
-  /** The last four characters of the laptop's serial number (what the handover checklist compares); null if none. */
+  /**
+   * The last four characters of the laptop's serial number, what the handover checklist compares: given once the
+   * booking is paid (null before, and when the seller gave no serial).
+   */
   serial_last4: z.string().nullable().optional(),
   /** The buyer's handover checklist, as answered; null until answered. */
   checklist: HandoverAnswers.nullable().optional(),
@@ -114,6 +123,17 @@ export const DELETE_BLOCKED: Record<OpenSaleStatus, string> = {
   disputed: 'The buyer reported a problem with this sale, so it cannot be deleted until an admin settles it.',
 }
 export const BookingList = z.array(Booking)
+
+/**
+ * Who booked, as the seller reads it: "Bea Buyer · (312) 555-0187 · Chicago, IL", leaving out what the buyer did not
+ * give (an erased account keeps neither). The one way a buyer's contact is printed.
+ */
+export function buyerContact(b: Pick<Booking, 'userName' | 'phoneNumber' | 'location'>): string {
+  return [b.userName, b.phoneNumber, b.location]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(' · ')
+}
 
 /** A buyer's bookings, a page at a time (headers in contract/paging.ts). */
 export const BookingsQuery = z.strictObject({
@@ -229,13 +249,25 @@ export const DisputesQuery = z.strictObject({
 // The hold while paying
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * What the payment page sends to hold the laptop. Opening the page takes a booking's first hold; once a hold of the
+ * booking has ended, only `again: true` (the buyer pressed "Hold it again") takes another, so a visit never does.
+ */
+export const HoldBody = z
+  .strictObject({ again: z.boolean({ error: 'again is true or false' }).optional() })
+  .nullish()
+export type HoldBody = z.infer<typeof HoldBody>
+
 /** The booking holds the laptop until then (ISO time); nobody else can pay meanwhile. */
 export const HoldAnswer = z.object({ holdUntil: z.string() })
 export type HoldAnswer = z.infer<typeof HoldAnswer>
 
-/** 409 when another buyer holds the laptop: `error.code` is RESERVED, and until when. */
+/**
+ * 409 when no hold is taken: RESERVED (another buyer holds the laptop, until `holdUntil`), or HOLD_ENDED (this
+ * booking's hold ended at `holdUntil` and the request did not ask again).
+ */
 export const HoldRefused = z.object({
-  error: z.object({ code: z.literal('RESERVED'), message: z.string() }),
+  error: z.object({ code: z.enum(['RESERVED', 'HOLD_ENDED']), message: z.string() }),
   holdUntil: z.string(),
 })
 export type HoldRefused = z.infer<typeof HoldRefused>

@@ -6,6 +6,8 @@ export const ErrorCode = z.enum([
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  /** 409: the buyer's earlier hold on the laptop ended; only "Hold it again" takes a new one (body adds `holdUntil`). */
+  'HOLD_ENDED',
   'PAYMENT_FAILED',
   /** 409: another buyer holds the laptop while paying (the body adds `holdUntil`). */
   'RESERVED',

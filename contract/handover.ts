@@ -15,10 +15,10 @@ export type HandoverCheckKey = (typeof HANDOVER_CHECK_KEYS)[number]
 
 export type HandoverCheck = {
   key: HandoverCheckKey
-  /** What is checked; `{last4}` is the listing's serial ending. */
+  /** What is checked; `{last4}` is the listing's serial ending (see checkLabel). */
   label: string
   how: string
-  /** The reason "Report a problem" starts with when this item is not ticked. */
+  /** The reason "Report a problem" starts with when this item is not ticked (see checkProblem). */
   problem: string
 }
 
@@ -27,7 +27,8 @@ export const HANDOVER_CHECKS: readonly HandoverCheck[] = [
     key: 'serial',
     label: 'The serial number on the laptop ends with {last4}',
     how: 'Windows: Settings → System → About (or the label underneath). Mac: Apple menu → About This Mac. Linux: sudo dmidecode -s system-serial-number.',
-    problem: 'The serial number on the laptop does not end with the four characters shown on the listing.',
+    problem:
+      'The serial number on the laptop does not end with {last4}, the four characters shown on the deal.',
   },
   {
     key: 'no_activation_lock',
@@ -78,9 +79,23 @@ export const HandoverAnswers = z.object({
 })
 export type HandoverAnswers = z.infer<typeof HandoverAnswers>
 
+/**
+ * The serial item when the seller gave no serial: there is nothing to compare, so the buyer notes the laptop's own
+ * (and reports a laptop that has none to be found).
+ */
+const NO_SERIAL = {
+  label: 'No serial given for this laptop: write down the serial number on the laptop for your records',
+  problem: 'No serial given for this laptop, and I could not find a serial number on it.',
+}
+
+/** An item as the buyer reads it: the serial item names the serial's last four, or says no serial was given. */
 export function checkLabel(check: HandoverCheck, serialLast4: string | null | undefined): string {
-  return check.label.replace(
-    '{last4}',
-    serialLast4 ? `"${serialLast4}"` : 'the four characters the listing shows',
-  )
+  if (!check.label.includes('{last4}')) return check.label
+  return serialLast4 ? check.label.replace('{last4}', `"${serialLast4}"`) : NO_SERIAL.label
+}
+
+/** The reason "Report a problem" starts with for an item left unticked. */
+export function checkProblem(check: HandoverCheck, serialLast4: string | null | undefined): string {
+  if (!check.problem.includes('{last4}')) return check.problem
+  return serialLast4 ? check.problem.replace('{last4}', `"${serialLast4}"`) : NO_SERIAL.problem
 }

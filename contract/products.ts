@@ -141,7 +141,10 @@ export const Product = z.object({
   battery_report_date: z.string().nullable().optional(),
   /** The report is more than 30 days old. */
   battery_report_is_old: z.boolean().optional(),
-  /** The last four characters of the laptop's serial number (the rest stays private); null when not given. */
+  /**
+   * Only for the listing's seller and admins: the last four characters of the laptop's serial number (the rest is
+   * never kept); null when not given. A buyer sees them on the deal once paid (Booking.serial_last4).
+   */
   serial_last4: z.string().nullable().optional(),
   /** Only for the listing's seller and admins: pending (waits for an admin), approved, rejected (with the reason). */
   review_state: ReviewState.optional(),

@@ -6,6 +6,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  HOLD_ENDED: 409,
   PAYMENT_FAILED: 402,
   RESERVED: 409,
   RATE_LIMITED: 429,

@@ -871,6 +871,26 @@ const ROWS: Row[] = [
     url: `/api/bookings/${NO_SUCH_ID}/hold`,
     expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
   },
+
+  // The buyer cancels their own booking before paying; once paid it is the seller's "cancel the sale" instead.
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/cancel-booking',
+    url: async (f) => `/api/bookings/${(await f.freshBooking()).id}/cancel-booking`,
+    expected: DEAL_BUYER(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/cancel-booking',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/cancel-booking`,
+    expected: DEAL_BUYER(409),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/cancel-booking',
+    url: `/api/bookings/${NO_SUCH_ID}/cancel-booking`,
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
   {
     method: 'POST',
     route: '/api/payments/test',

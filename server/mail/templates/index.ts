@@ -4,6 +4,7 @@ import alertDigest from './alert-digest'
 import alertFavourites from './alert-favourites'
 import alertSearchMatches from './alert-search-matches'
 import bookingCancelled from './booking-cancelled'
+import bookingWithdrawn from './booking-withdrawn'
 import dealBooked from './deal-booked'
 import dealCancelled from './deal-cancelled'
 import dealCompleted from './deal-completed'
@@ -41,6 +42,7 @@ export const TEMPLATES = {
   'deal-cancelled': dealCancelled,
   'deal-frozen': dealFrozen,
   'booking-cancelled': bookingCancelled,
+  'booking-withdrawn': bookingWithdrawn,
   'message-unread': messageUnread,
   'offer-received': offerReceived,
   'offer-countered': offerCountered,

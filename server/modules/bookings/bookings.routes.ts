@@ -5,6 +5,7 @@ import {
   BookingsQuery,
   HandoverBody,
   HoldAnswer,
+  HoldBody,
   HoldRefused,
   NewBooking,
   ProblemBody,
@@ -16,7 +17,7 @@ import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
 import { setPagingHeaders } from '#server/lib/paging'
 import { createBooking, findBookings, getBooking } from './bookings.service'
-import { confirmReceived, markHandedOver, reportProblem } from './deal.service'
+import { cancelBooking, confirmReceived, markHandedOver, reportProblem } from './deal.service'
 import { holdBooking } from './hold.service'
 
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -83,23 +84,53 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['bookings'],
         summary:
-          'The buyer opens the payment page: the laptop is held for this booking while they pay (HOLD_SECONDS)',
+          'The buyer opens the payment page: the laptop is held for this booking while they pay (HOLD_SECONDS). Once a hold of the booking has ended, only `{ "again": true }` ("Hold it again") takes another (409 HOLD_ENDED otherwise)',
         params: IdParams,
+        body: HoldBody,
         response: { 200: HoldAnswer, ...ERRORS, 409: HoldRefused.or(ErrorBody), ...errorResponses(429) },
       },
     },
     async (req, reply) => {
-      const hold = await holdBooking(db, caller(req), req.params.id, config.deal, req.ip)
+      const hold = await holdBooking(db, caller(req), req.params.id, config.deal, req.ip, {
+        again: req.body?.again === true,
+      })
       const holdUntil = hold.holdUntil.toISOString()
-      if (hold.held) return { holdUntil }
+      if (hold.state === 'held') return { holdUntil }
       return reply.code(409).send({
-        error: {
-          code: 'RESERVED' as const,
-          message:
-            'Another buyer is paying for this laptop. It is reserved until they finish or their time runs out.',
-        },
+        error:
+          hold.state === 'ended'
+            ? {
+                code: 'HOLD_ENDED' as const,
+                message:
+                  'Your hold on this laptop has ended. Hold it again to pay for it, if nobody else has.',
+              }
+            : {
+                code: 'RESERVED' as const,
+                message:
+                  'Another buyer is paying for this laptop. It is reserved until they finish or their time runs out.',
+              },
         holdUntil,
       })
+    },
+  )
+
+  // PUT /bookings/:id/cancel is the seller cancelling a paid sale (payments.routes.ts); this is the buyer's own
+  // unpaid booking.
+  app.put(
+    '/bookings/:id/cancel-booking',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['bookings'],
+        summary:
+          'The buyer cancels their booking before paying: it reads as cancelled, their hold ends, the seller is emailed',
+        params: IdParams,
+        response: { 200: Modified, ...ERRORS },
+      },
+    },
+    async (req) => {
+      const modifiedCount = await cancelBooking(db, caller(req), req.params.id, mail)
+      return { acknowledged: true, modifiedCount }
     },
   )
 

@@ -26,8 +26,11 @@ export const bookingColumns = {
   disputeId: disputes.id,
   disputeReason: disputes.reason,
   disputeStatus: disputes.status,
+  // The latest call-off: a booking cancelled, booked again and cancelled again reads as the last time.
   cancelReason: sql<string | null>`(select e.note from ${bookingEvents} e
-    where e.booking_id = ${bookings.id} and e.kind = 'cancelled' limit 1)`,
+    where e.booking_id = ${bookings.id} and e.kind = 'cancelled' order by e.created_at desc, e.id desc limit 1)`,
+  cancelledByBuyer: sql<boolean>`coalesce((select e.actor_id = ${bookings.buyerId} from ${bookingEvents} e
+    where e.booking_id = ${bookings.id} and e.kind = 'cancelled' order by e.created_at desc, e.id desc limit 1), false)`,
 }
 
 export type BookingRow = {
@@ -41,8 +44,10 @@ export type BookingRow = {
   disputeId: string | null
   disputeReason: string | null
   disputeStatus: (typeof disputes.$inferSelect)['status'] | null
-  /** The seller's reason, when they cancelled the paid sale. */
+  /** The seller's reason, when they cancelled the paid sale, or why the listing left sale before payment. */
   cancelReason?: string | null
+  /** The latest cancellation was the buyer's own. */
+  cancelledByBuyer?: boolean
 }
 
 /** Bookings with their listing and any dispute: what toBooking reads. */
@@ -56,7 +61,10 @@ export function selectBookingRows(db: Db) {
 
 /** The wire status of a booking: its stage once paid, else whether it can still be paid. */
 export function bookingStatus(
-  row: Omit<BookingRow, 'disputeId' | 'disputeReason' | 'disputeStatus' | 'cancelReason'>,
+  row: Omit<
+    BookingRow,
+    'disputeId' | 'disputeReason' | 'disputeStatus' | 'cancelReason' | 'cancelledByBuyer'
+  >,
 ): BookingStatus {
   const b = row.booking
   if (b.stage === 'cancelled') return 'cancelled'
@@ -114,11 +122,13 @@ export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
     completedAt: iso(b.completedAt),
     refundedAt: iso(b.refundedAt),
     cancelReason: row.cancelReason ?? null,
+    cancelledByBuyer: status === 'cancelled' && row.cancelledByBuyer === true,
     dispute:
       row.disputeId && row.disputeReason && row.disputeStatus
         ? { _id: row.disputeId, reason: row.disputeReason, status: row.disputeStatus }
         : null,
-    serial_last4: row.productSerialLast4 ?? null,
+    // The serial's ending identifies the laptop at handover: the buyer sees it once they have paid, never before.
+    serial_last4: b.isPaid ? (row.productSerialLast4 ?? null) : null,
     checklist: handoverAnswers(b),
   }
 }

@@ -1,10 +1,10 @@
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { BookingStatus, HandoverBody, ProblemBody } from '#contract/bookings'
 import type { FeeRule } from '#contract/fees'
 import type { ReceivedBody } from '#contract/handover'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
-import { bookings, disputes, products, users } from '#server/db/schema'
+import { bookings, disputes, productHolds, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { moveDeal } from '#server/modules/deal'
@@ -53,6 +53,36 @@ export async function lockDeal(tx: Db, caller: SessionUser, bookingId: string) {
   const isSeller = row.sellerId === caller.id
   if (!isBuyer && !isSeller && caller.role !== 'admin') throw notFound('Booking')
   return { ...row, isBuyer, isSeller, status: bookingStatus(row) }
+}
+
+/**
+ * The buyer calls off their unpaid booking (the deal's `cancel` move, by the buyer): nothing was paid, so nothing
+ * is refunded. Their hold ends with it, so another buyer can pay at once. The seller is emailed, unless the email
+ * telling them of the booking is still waiting to be grouped with others (BOOKING_EMAIL_GROUP_SECONDS): then the
+ * booking leaves that email, and the seller hears of neither.
+ */
+export async function cancelBooking(db: Db, buyer: SessionUser, bookingId: string, mail: DealMail) {
+  return db.transaction(async (tx) => {
+    const deal = await lockDeal(tx, buyer, bookingId)
+    if (!deal.isBuyer) {
+      throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can cancel the booking')
+    }
+    await moveDeal(tx, bookingId, 'cancel', 'buyer', { actorId: buyer.id })
+    await tx.delete(productHolds).where(eq(productHolds.bookingId, bookingId))
+    const untold = await tx
+      .update(bookings)
+      .set({ sellerEmailPending: false })
+      .where(and(eq(bookings.id, bookingId), eq(bookings.sellerEmailPending, true)))
+      .returning({ id: bookings.id })
+    if (untold.length === 0) {
+      await mail.queue(tx, {
+        to: { userId: deal.sellerId },
+        template: 'booking-withdrawn',
+        data: { productName: deal.booking.productName, buyerName: deal.booking.userName },
+      })
+    }
+    return 1
+  })
 }
 
 /**

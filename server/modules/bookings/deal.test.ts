@@ -245,6 +245,37 @@ describe('the handover checklist', () => {
     expect(wire.checklist?.checked_at).toMatch(/^\d{4}-/)
   })
 
+  it('gives the serial’s last four to the buyer once paid, never before; the listing shows them only to its seller and admins', async () => {
+    const product = await createProduct(t.db, {
+      seller,
+      brand,
+      serialHash: 'h-once-paid',
+      serialLast4: 'K9Q4',
+    })
+    const booking = await createBooking(t.db, { buyer, product })
+    const listing = async (who: Who) =>
+      (await call('GET', `/api/products/${product.id}`, who)).json() as { serial_last4?: string | null }
+    // Booked, held, not paid: neither the booking nor the listing says them to the buyer.
+    expect((await wireBooking(booking.id)).serial_last4).toBeNull()
+    expect((await call('POST', `/api/bookings/${booking.id}/hold`, buyer)).statusCode).toBe(200)
+    expect((await wireBooking(booking.id)).serial_last4).toBeNull()
+    const listed = await call('GET', `/api/bookings?email=${encodeURIComponent(buyer.email)}`, buyer)
+    const mine = (listed.json() as Booking[]).find((b) => b._id === booking.id)
+    expect(mine?.serial_last4).toBeNull()
+    for (const who of [buyer, otherBuyer, null]) expect(await listing(who)).not.toHaveProperty('serial_last4')
+    expect((await listing(seller)).serial_last4).toBe('K9Q4')
+    expect((await listing(admin)).serial_last4).toBe('K9Q4')
+    // Paid: the deal shows them to the buyer.
+    await call('POST', '/api/payments/test', buyer, {
+      bookingId: booking.id,
+      card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
+    })
+    expect((await wireBooking(booking.id)).serial_last4).toBe('K9Q4')
+    // A laptop listed without a serial: none to give.
+    const { booking: none } = await paidBooking()
+    expect((await wireBooking(none.id)).serial_last4).toBeNull()
+  })
+
   it('a problem reported from the checklist keeps its answers, shown to the admin handling the dispute', async () => {
     const { booking } = await handedOver()
     const ticks = { ...ALL_TICKED.checklist, accounts_signed_out: false }

@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
-import { bookingHolds, bookings, productHolds, users } from '#server/db/schema'
+import { bookingEvents, bookingHolds, bookings, productHolds, users } from '#server/db/schema'
 import { recordHoldEnd } from '#server/lib/alert-events'
 import { AppError } from '#server/lib/errors'
 import { assertOnSale, lockSaleFacts } from '#server/lib/on-sale'
@@ -9,7 +9,11 @@ import type { SessionUser } from '#server/lib/session'
 import { offerLapsedOn } from '#server/modules/offers'
 import { lockDeal, wrongStage } from './deal.service'
 
-export type HoldOutcome = { held: true; holdUntil: Date } | { held: false; holdUntil: Date }
+/**
+ * held: the laptop is held for this booking until `holdUntil`; reserved: another booking holds it until then;
+ * ended: this booking's last hold ended then, and the buyer did not ask to hold it again.
+ */
+export type HoldOutcome = { state: 'held' | 'reserved' | 'ended'; holdUntil: Date }
 
 /** "in 3 minutes", "in about 5 hours": when a limit lets the buyer try again. */
 function inWords(seconds: number): string {
@@ -20,10 +24,30 @@ function inWords(seconds: number): string {
 }
 
 /**
+ * When this booking's last hold ended, if it had one since it was booked (or booked again): the hold is over
+ * (the caller found no live one), and only the buyer's explicit "Hold it again" takes another.
+ */
+async function endedHoldOf(tx: Db, bookingId: string): Promise<Date | null> {
+  const [row] = await tx
+    .select({ until: sql<string | null>`max(${bookingHolds.holdUntil})::text` })
+    .from(bookingHolds)
+    .where(
+      and(
+        eq(bookingHolds.bookingId, bookingId),
+        sql`${bookingHolds.createdAt} > coalesce((select max(e.created_at) from ${bookingEvents} e
+          where e.booking_id = ${bookingId} and e.kind = 'booked_again'), '-infinity')`,
+      ),
+    )
+  return row?.until ? new Date(row.until) : null
+}
+
+/**
  * The booking's buyer opens the payment page: the laptop is held for this booking for `holdSeconds`, by
  * the database's clock. One conditional upsert takes the hold when nobody holds it or the last hold has
  * run out, so two buyers (on any instances) cannot both get it, and a restart changes nothing. Opening
- * the page again during one's own hold gives the same hold (it is not extended). Limits: holds per buyer
+ * the page again during one's own hold gives the same hold (it is not extended). Once a hold of this booking
+ * has ended, opening the page takes none (`ended`): only `again` (the buyer pressed "Hold it again") does, so a
+ * laptop is never held, and then paid, by a page left open or opened from history. Limits: holds per buyer
  * per listing per 24 hours, and live holds per buyer; each refusal says why.
  */
 export async function holdBooking(
@@ -32,8 +56,9 @@ export async function holdBooking(
   bookingId: string,
   settings: Config['deal'],
   clientAddress: string,
+  opts: { again?: boolean } = {},
 ): Promise<HoldOutcome> {
-  const outcome = await db.transaction(async (tx): Promise<HoldOutcome & { isNew?: boolean }> => {
+  return db.transaction(async (tx): Promise<HoldOutcome> => {
     const row = await lockDeal(tx, buyer, bookingId)
     if (!row.isBuyer)
       throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can hold it to pay')
@@ -51,13 +76,17 @@ export async function holdBooking(
           gt(productHolds.holdUntil, sql`now()`),
         ),
       )
-    if (own) return { held: true, holdUntil: own.holdUntil }
+    if (own) return { state: 'held', holdUntil: own.holdUntil }
     // An accepted offer's price held only while its hold ran; the booking goes back to the listing's price.
     if (await offerLapsedOn(tx, bookingId)) {
       throw new AppError(
         'CONFLICT',
         'Your accepted offer lapsed: it was not paid while the laptop was held for you. In a moment you can pay the listed price, or make a new offer.',
       )
+    }
+    if (!opts.again) {
+      const endedAt = await endedHoldOf(tx, bookingId)
+      if (endedAt) return { state: 'ended', holdUntil: endedAt }
     }
 
     // One buyer's holds are taken one at a time, so two tabs cannot both slip under a limit.
@@ -146,18 +175,15 @@ export async function holdBooking(
         .from(productHolds)
         .where(eq(productHolds.productId, productId))
       if (!current) throw new AppError('INTERNAL', 'The hold could not be read')
-      return { held: false, holdUntil: current.holdUntil }
+      return { state: 'reserved', holdUntil: current.holdUntil }
     }
     await tx
       .insert(bookingHolds)
       .values({ bookingId, productId, buyerId: buyer.id, holdUntil: taken.holdUntil, clientAddress })
     // When the hold runs out unpaid, the people who saved the laptop hear it is available again.
     await recordHoldEnd(tx, productId, sql`${taken.holdUntil}::timestamptz + interval '1 second'`)
-    return { held: true, holdUntil: taken.holdUntil, isNew: true }
+    return { state: 'held', holdUntil: taken.holdUntil }
   })
-  return outcome.held
-    ? { held: true, holdUntil: outcome.holdUntil }
-    : { held: false, holdUntil: outcome.holdUntil }
 }
 
 /**

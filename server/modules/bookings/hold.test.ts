@@ -96,6 +96,9 @@ async function listingWithTwoBookings(app: TestApp) {
 
 const hold = (app: AppInstance, bookingId: string, who: UserRow = buyer) =>
   call(app, 'POST', `/api/bookings/${bookingId}/hold`, who)
+/** The buyer's "Hold it again": the only ask that takes a hold once one of the booking has ended. */
+const holdAgain = (app: AppInstance, bookingId: string, who: UserRow = buyer) =>
+  call(app, 'POST', `/api/bookings/${bookingId}/hold`, who, { again: true })
 const pay = (app: AppInstance, bookingId: string, who: UserRow = buyer) =>
   call(app, 'POST', '/api/payments/test', who, { bookingId, card: CARD })
 
@@ -237,19 +240,52 @@ describe('the hold and the clock', () => {
     expect(late.statusCode).toBe(409)
     expect(errorOf(late).code).toBe('RESERVED')
     await waitPast(theirHold.holdUntil)
-    const again = await hold(clock.app, mine.id)
+    const again = await holdAgain(clock.app, mine.id)
     expect(again.statusCode).toBe(200)
     expect((await pay(clock.app, mine.id)).statusCode).toBe(200)
+  })
+
+  it('takes no hold on a visit once the booking’s hold has ended: 409 HOLD_ENDED with its end, until the buyer asks again', async () => {
+    const { product, mine } = await listingWithTwoBookings(clock)
+    // The first visit takes the booking's first hold.
+    const first = HoldAnswer.parse((await hold(clock.app, mine.id)).json())
+    await waitPast(first.holdUntil)
+    // However often the page is opened.
+    for (let i = 0; i < 2; i++) {
+      const visit = await hold(clock.app, mine.id)
+      expect(visit.statusCode).toBe(409)
+      expect(HoldRefused.parse(visit.json())).toEqual({
+        error: {
+          code: 'HOLD_ENDED',
+          message: 'Your hold on this laptop has ended. Hold it again to pay for it, if nobody else has.',
+        },
+        holdUntil: first.holdUntil,
+      })
+    }
+    // Nothing was held by those visits: the laptop is free and cannot be paid for.
+    expect(await reservedUntil(clock.app, product)).toBeNull()
+    expect(
+      await clock.db.select().from(bookingHolds).where(eq(bookingHolds.bookingId, mine.id)),
+    ).toHaveLength(1)
+    expect((await pay(clock.app, mine.id)).statusCode).toBe(409)
+    // "Hold it again" takes a new hold; visits during it answer it, as before.
+    const again = HoldAnswer.parse((await holdAgain(clock.app, mine.id)).json())
+    expect(Date.parse(again.holdUntil)).toBeGreaterThan(Date.parse(first.holdUntil))
+    expect(HoldAnswer.parse((await hold(clock.app, mine.id)).json()).holdUntil).toBe(again.holdUntil)
+    expect(await reservedUntil(clock.app, product)).toBe(again.holdUntil)
+    // A bad ask changes nothing.
+    const bad = await call(clock.app, 'POST', `/api/bookings/${mine.id}/hold`, buyer, { again: 'yes' })
+    expect(bad.statusCode).toBe(400)
   })
 
   it('limits the holds one buyer takes on one listing per day, saying when they can try again', async () => {
     const { mine } = await listingWithTwoBookings(clock)
     for (let i = 0; i < 2; i++) {
-      const res = await hold(clock.app, mine.id)
+      const res = await holdAgain(clock.app, mine.id)
       expect(res.statusCode).toBe(200)
       await waitPast(HoldAnswer.parse(res.json()).holdUntil)
     }
-    const third = await hold(clock.app, mine.id)
+    const third = await holdAgain(clock.app, mine.id)
     expect(third.statusCode).toBe(429)
     expect(errorOf(third)).toMatchObject({
       code: 'RATE_LIMITED',

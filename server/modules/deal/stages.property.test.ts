@@ -1,5 +1,5 @@
 // The deal's table of moves under random sequences of actions by random parties, through the API as people make
-// them: book, hold, pay, an offer declined, hand over, receive, report a problem, cancel the sale, refund or release
+// them: book, hold, pay, cancel the booking before paying, an offer declined, hand over, receive, report a problem, cancel the sale, refund or release
 // a dispute, refund a completed sale, take the listing down, report its serial stolen, let time pass (the listing
 // expires, a handed-over sale completes by itself). Whoever tries, after every step: the booking's stage moved only
 // along a move of the table that this party may make, its ledger postings are exactly those of the stages it went
@@ -52,6 +52,7 @@ const ACTIONS = [
   'book',
   'hold',
   'pay',
+  'cancel_booking',
   'offer_declined',
   'hand_over',
   'receive',
@@ -148,6 +149,9 @@ async function act(w: World, action: Action, who: Who): Promise<void> {
     case 'pay':
       await call('POST', '/api/payments/test', actor, { bookingId: b, card: CARD })
       return
+    case 'cancel_booking':
+      await call('PUT', `/api/bookings/${b}/cancel-booking`, actor)
+      return
     case 'hand_over':
       await call('PUT', `/api/bookings/${b}/handed-over`, actor, { note: 'Met at the station' })
       return
@@ -199,6 +203,7 @@ const NATURAL: Record<Action, Who> = {
   book: 'buyer',
   hold: 'buyer',
   pay: 'buyer',
+  cancel_booking: 'buyer',
   offer_declined: 'buyer',
   hand_over: 'seller',
   receive: 'buyer',
@@ -212,8 +217,11 @@ const NATURAL: Record<Action, Who> = {
   expire: 'admin',
   auto_complete: 'admin',
 }
-/** The steps of a deal come up often; the ones that end it from outside (take down, stolen, expiry) now and then. */
-const RARE: readonly Action[] = ['take_down', 'stolen', 'expire', 'book']
+/**
+ * The steps of a deal come up often; the ones that end it before payment (the buyer cancelling, take down, stolen,
+ * expiry) now and then.
+ */
+const RARE: readonly Action[] = ['take_down', 'stolen', 'expire', 'book', 'cancel_booking']
 const anAction = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...ACTIONS.filter((a) => !RARE.includes(a))) },
   { weight: 1, arbitrary: fc.constantFrom(...RARE) },

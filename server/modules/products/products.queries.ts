@@ -105,7 +105,6 @@ export function toProduct(row: ProductRow): Product {
     battery_source: row.batteryReportSource,
     battery_report_date: row.batteryReportDate ? new Date(row.batteryReportDate).toISOString() : null,
     battery_report_is_old: row.batteryReportDate ? isBatteryReportOld(row.batteryReportDate) : false,
-    serial_last4: row.serialLast4,
     price_guide: row.priceGuide
       ? {
           count: row.priceGuide.count,
@@ -217,9 +216,12 @@ export async function findProductsWhere(
   )
 }
 
-/** What only the listing's seller and admins see: where its review stands. */
-export function reviewFields(row: Pick<ProductRow, 'reviewState' | 'reviewReason'>) {
-  return { review_state: row.reviewState, review_reason: row.reviewReason }
+/**
+ * What only the listing's seller and admins see: where its review stands, and the serial's last four (a buyer sees
+ * those on the deal once they have paid, never on the listing).
+ */
+export function ownerFields(row: Pick<ProductRow, 'reviewState' | 'reviewReason' | 'serialLast4'>) {
+  return { review_state: row.reviewState, review_reason: row.reviewReason, serial_last4: row.serialLast4 }
 }
 
 /**
@@ -237,7 +239,7 @@ export async function findProductById(
   if (!row) return undefined
   const isOwnerOrAdmin = viewer != null && (viewer.role === 'admin' || viewer.id === row.sellerId)
   if (row.reviewState !== 'approved' && !isOwnerOrAdmin) return undefined
-  return isOwnerOrAdmin ? { ...toProduct(row), ...reviewFields(row) } : toProduct(row)
+  return isOwnerOrAdmin ? { ...toProduct(row), ...ownerFields(row) } : toProduct(row)
 }
 
 export async function findAdvertisedProducts(db: Db): Promise<Product[]> {

@@ -27,7 +27,7 @@ import {
 } from '#server/modules/listing-reviews'
 import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers'
 import { createUpload } from '#server/modules/uploads'
-import { reviewFields, savedCounts, selectPageRows, toProduct } from './products.queries'
+import { ownerFields, savedCounts, selectPageRows, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect
 type Photo = { cardUrl: string; detailUrl: string }
@@ -448,7 +448,7 @@ export async function findSellerProducts(
       ...toProduct(row),
       seller_email: row.sellerEmail,
       seller_phone: row.sellerPhone,
-      ...reviewFields(row),
+      ...ownerFields(row),
       sale: sales.get(row.id) ?? null,
       sale_money: saleMoneyOf(money.get(sales.get(row.id)?._id ?? '')),
       saved_count: saved.get(row.id) ?? 0,

@@ -279,7 +279,6 @@ describe('GET /api/products/{id}', () => {
       battery_source: null,
       battery_report_date: null,
       battery_report_is_old: false,
-      serial_last4: null,
     })
   })
 
