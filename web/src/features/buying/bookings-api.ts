@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRef } from 'react'
 import type { z } from 'zod'
-import type { Booking, HoldAnswer } from '#contract/bookings'
+import type { Booking, HoldAnswer, HoldBody } from '#contract/bookings'
 import type { Inserted } from '#contract/common'
 import type { HandoverChecklist } from '#contract/handover'
 import type {
@@ -110,16 +111,45 @@ export function usePaymentIntent(bookingId: string) {
 }
 
 /**
- * The payment page holds the laptop for this booking while the buyer pays. Asking again during the hold
- * answers the same hold (the server does not extend it), so a remount or a second tab changes nothing.
+ * The payment page's hold on the laptop for this booking while the buyer pays. Opening the page asks for it: the
+ * server takes the booking's first hold, answers a live one as it is (it is not extended, so a remount or a second
+ * tab changes nothing), and takes none once a hold of the booking has ended (409 HOLD_ENDED). `holdAgain` is the
+ * buyer's "Hold it again" (or "Check again" while another buyer holds it): only it may take a new hold.
  */
-export function useHold(bookingId: string, enabled: boolean) {
-  return useQuery({
+export function useHold(bookingId: string) {
+  // Read when the request is made: a click sets it, then refetches.
+  const asked = useRef(false)
+  const hold = useQuery({
     queryKey: paymentKeys.hold(bookingId),
-    queryFn: () => api.post<HoldAnswer>(`/bookings/${encodeURIComponent(bookingId)}/hold`),
-    enabled,
+    queryFn: () =>
+      api.post<HoldAnswer>(
+        `/bookings/${encodeURIComponent(bookingId)}/hold`,
+        asked.current ? ({ again: true } satisfies HoldBody) : undefined,
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
+  })
+  const holdAgain = () => {
+    asked.current = true
+    return hold.refetch()
+  }
+  return { hold, holdAgain }
+}
+
+/** The buyer calls off their unpaid booking; the seller is told. */
+export function useCancelBooking() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (bookingId: string) =>
+      api.put<{ modifiedCount: number }>(`/bookings/${encodeURIComponent(bookingId)}/cancel-booking`),
+    onSettled: (_answer, _error, bookingId) => {
+      queryClient.removeQueries({ queryKey: paymentKeys.hold(bookingId) })
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: bookingKeys.all }),
+        // The laptop it held is free for others: cards and pages say so.
+        queryClient.invalidateQueries({ queryKey: productKeys.all }),
+      ])
+    },
   })
 }
 

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react'
 import type { Booking } from '#contract/bookings'
-import { CancelSaleBody, ProblemBody } from '#contract/bookings'
+import { buyerContact, CancelSaleBody, ProblemBody } from '#contract/bookings'
 import type { HandoverChecklist as Ticks } from '#contract/handover'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
@@ -17,6 +17,28 @@ import { HandoverChecklist, NOTHING_TICKED } from './handover-checklist'
 
 function Hint({ children }: { children: ReactNode }) {
   return <span className="block max-w-xs text-slate-600 text-xs">{children}</span>
+}
+
+/**
+ * The serial's last four, which the buyer compares with the laptop at handover (the server gives them once paid),
+ * or that the seller gave none.
+ */
+function SerialHint({ serialLast4 }: { serialLast4: string | null | undefined }) {
+  return (
+    <Hint>
+      {serialLast4 ? (
+        <>
+          Serial number ends with{' '}
+          <strong className="font-mono font-semibold text-slate-900" data-testid="serial-last4">
+            {serialLast4}
+          </strong>
+          : check it on the laptop at handover.
+        </>
+      ) : (
+        'No serial given for this laptop.'
+      )}
+    </Hint>
+  )
 }
 
 /** The buyer's next step on My Orders, under "Paid" and the stage. */
@@ -72,6 +94,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
   return (
     <div className="mt-1 space-y-1.5">
       {booking.status === 'paid' ? <Hint>The seller hands it over next.</Hint> : null}
+      {canReport ? <SerialHint serialLast4={booking.serial_last4} /> : null}
       {booking.status === 'handed_over' ? (
         <>
           {booking.handoverNote ? <Hint>Seller’s note: {booking.handoverNote}</Hint> : null}
@@ -123,8 +146,8 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
                 serialLast4={booking.serial_last4}
                 ticks={ticks}
                 onChange={setTicks}
-                onProblem={(check) => {
-                  setReason(check.problem)
+                onProblem={(problemReason) => {
+                  setReason(problemReason)
                   setReasonError(undefined)
                   setFromChecklist(true)
                   setAsking('problem')
@@ -228,9 +251,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
 
   return (
     <div className="space-y-1.5">
-      <Hint>
-        Bought by {sale.userName} ({sale.phoneNumber}, {sale.location})
-      </Hint>
+      <Hint>Bought by {buyerContact(sale)}</Hint>
       {sale.status === 'paid' ? (
         <>
           <Hint>Hand it over, then tell us here. If you cannot, cancel the sale: the buyer is refunded.</Hint>

@@ -81,4 +81,44 @@ describe('the handover checklist before "Received, as described"', () => {
       'The laptop has a firmware (BIOS) password I was not given.',
     )
   })
+
+  it('shows the serial’s last four on the deal once paid, and the report from the serial item names them', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({})),
+    )
+    renderWithApp(<BuyerDealActions booking={{ ...handedOver, status: 'paid', handedOverAt: null }} />)
+    expect(screen.getByTestId('serial-last4').textContent).toBe('X2A7')
+    expect(screen.getByText(/: check it on the laptop at handover\./)).toBeTruthy()
+    cleanup()
+
+    renderWithApp(<BuyerDealActions booking={handedOver} />)
+    fireEvent.click(screen.getByRole('button', { name: /^Received, as described/ }))
+    const dialog = within(await screen.findByRole('dialog'))
+    const report = dialog
+      .getAllByRole('button')
+      .find((b) => b.textContent === 'Report a problem: The serial number on the laptop ends with "X2A7"')
+    fireEvent.click(report as HTMLElement)
+    const problem = within(await screen.findByRole('dialog'))
+    expect((problem.getByLabelText('What went wrong?') as HTMLTextAreaElement).value).toBe(
+      'The serial number on the laptop does not end with "X2A7", the four characters shown on the deal.',
+    )
+  })
+
+  it('says "no serial given" when the seller gave none, on the deal and in the checklist', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({})),
+    )
+    renderWithApp(<BuyerDealActions booking={{ ...handedOver, serial_last4: null }} />)
+    expect(screen.getByText('No serial given for this laptop.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: /^Received, as described/ }))
+    const dialog = await screen.findByRole('dialog')
+    expect(
+      within(dialog).getByText(
+        'No serial given for this laptop: write down the serial number on the laptop for your records',
+      ),
+    ).toBeTruthy()
+    expect(dialog.textContent).not.toContain('the four characters the listing shows')
+  })
 })

@@ -1,8 +1,8 @@
 import { useId } from 'react'
 import {
   checkLabel,
+  checkProblem,
   HANDOVER_CHECKS,
-  type HandoverCheck,
   type HandoverCheckKey,
   type HandoverChecklist as Ticks,
 } from '#contract/handover'
@@ -22,7 +22,8 @@ export function HandoverChecklist({
   serialLast4: string | null | undefined
   ticks: Ticks
   onChange: (ticks: Ticks) => void
-  onProblem: (check: HandoverCheck) => void
+  /** "Report a problem" on an unticked item, with the reason it starts with. */
+  onProblem: (reason: string) => void
 }) {
   const id = useId()
   return (
@@ -53,7 +54,7 @@ export function HandoverChecklist({
                   <button
                     type="button"
                     className="font-medium text-red-700 text-xs underline underline-offset-2 hover:text-red-900"
-                    onClick={() => onProblem(check)}
+                    onClick={() => onProblem(checkProblem(check, serialLast4))}
                   >
                     Report a problem<span className="sr-only">: {checkLabel(check, serialLast4)}</span>
                   </button>

@@ -70,6 +70,48 @@ describe('MyOrdersPage', () => {
   })
 })
 
+describe('MyOrdersPage: cancelling a booking before paying', () => {
+  it('offers Cancel booking beside Pay, asks first, then cancels and shows it as cancelled by the buyer', async () => {
+    let bookings: Booking[] = [makeBooking(1, 'unpaid'), makeBooking(2, 'paid'), makeBooking(3, 'sold')]
+    const calls: { url: string; method: string }[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.startsWith('/api/messages/unread')) return jsonResponse({ count: 0, bookings: {} })
+        if (url.startsWith('/api/session')) return jsonResponse({ user: ME })
+        if (init?.method && init.method !== 'GET') {
+          calls.push({ url, method: init.method })
+          bookings = bookings.map((b) =>
+            b._id === 'b1' ? { ...b, status: 'cancelled', cancelledByBuyer: true, cancelReason: null } : b,
+          )
+          return jsonResponse({ acknowledged: true, modifiedCount: 1 })
+        }
+        return jsonResponse(bookings)
+      }),
+    )
+    renderWithApp(<MyOrdersPage />)
+    const [unpaid, paid, sold] = (await screen.findAllByTestId('order-row')).map((row) => within(row))
+    expect(paid?.queryByRole('button', { name: /Cancel booking/ })).toBeNull()
+    expect(sold?.queryByRole('button', { name: /Cancel booking/ })).toBeNull()
+
+    // Asked first; keeping the booking sends nothing.
+    fireEvent.click(unpaid?.getByRole('button', { name: 'Cancel booking of Laptop 1' }) as HTMLElement)
+    let dialog = within(await screen.findByRole('dialog', { name: 'Cancel this booking?' }))
+    expect(dialog.getByText(/nothing is charged. We tell the seller/)).toBeTruthy()
+    fireEvent.click(dialog.getByRole('button', { name: 'Keep the booking' }))
+    expect(calls).toEqual([])
+
+    fireEvent.click(unpaid?.getByRole('button', { name: 'Cancel booking of Laptop 1' }) as HTMLElement)
+    dialog = within(await screen.findByRole('dialog', { name: 'Cancel this booking?' }))
+    fireEvent.click(dialog.getByRole('button', { name: 'Cancel booking' }))
+    await vi.waitFor(() => expect(calls).toEqual([{ url: '/api/bookings/b1/cancel-booking', method: 'PUT' }]))
+    const row = within((await screen.findAllByTestId('order-row'))[0] as HTMLElement)
+    expect(await row.findByText('Cancelled')).toBeTruthy()
+    expect(row.getByText(/You cancelled this booking\. Nothing was charged\./)).toBeTruthy()
+    expect(row.queryByRole('link', { name: /Pay/ })).toBeNull()
+  })
+})
+
 describe('MyOrdersPage: the deal after payment', () => {
   it('shows each stage beside Paid and the next step: confirm or report after handover, report before', async () => {
     const handedOver = {

@@ -17,12 +17,13 @@ import { OrderMessagesLink } from '../messages'
 import { OfferList, useOffers } from '../offers'
 import { SaleReview } from '../sellers'
 import { useMyBookings } from './bookings-api'
+import { CancelBookingButton } from './cancel-booking-button'
 import { BuyerDealActions } from './deal-actions'
 import { PaidWithStage } from './deal-stage'
 
 /**
- * `/dashboard/myorders`: the signed-in buyer's bookings, with Pay for the ones still payable, and for paid
- * ones the stage of the deal and the next step.
+ * `/dashboard/myorders`: the signed-in buyer's bookings, with Pay and Cancel booking for the ones still payable,
+ * and for paid ones the stage of the deal and the next step.
  */
 export function MyOrdersPage() {
   const { user } = useSession()
@@ -149,9 +150,12 @@ function PaymentCell({ booking }: { booking: Booking }) {
   switch (booking.status) {
     case 'unpaid':
       return (
-        <Link to={paths.payment(booking._id)} className={buttonClasses('primary', 'sm')}>
-          Pay<span className="sr-only"> for {booking.productName}</span>
-        </Link>
+        <span className="flex flex-wrap gap-2">
+          <Link to={paths.payment(booking._id)} className={buttonClasses('primary', 'sm')}>
+            Pay<span className="sr-only"> for {booking.productName}</span>
+          </Link>
+          <CancelBookingButton booking={booking} />
+        </span>
       )
     case 'paid':
     case 'handed_over':
@@ -184,7 +188,11 @@ function PaymentCell({ booking }: { booking: Booking }) {
         <span className="space-y-1">
           <Badge tone="muted">Cancelled</Badge>
           <span className="block text-slate-600 text-xs">
-            {booking.cancelReason ? `Cancelled: ${booking.cancelReason}.` : 'This booking was cancelled.'}{' '}
+            {booking.cancelledByBuyer
+              ? 'You cancelled this booking.'
+              : booking.cancelReason
+                ? `Cancelled: ${booking.cancelReason}.`
+                : 'This booking was cancelled.'}{' '}
             Nothing was charged.
           </span>
         </span>

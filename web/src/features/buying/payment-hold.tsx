@@ -1,14 +1,15 @@
 import { Clock } from 'lucide-react'
 import { type ReactNode, useEffect, useState } from 'react'
 import { Link } from 'react-router'
+import type { Booking } from '#contract/bookings'
 import { LoadFailed } from '../../components/query-state'
-import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
 import { formatCountdown, formatTime } from '../../lib/format'
 import { useHold } from './bookings-api'
+import { CancelBookingButton } from './cancel-booking-button'
 
 /** The time now, again every second while mounted. */
 function useNow(): number {
@@ -20,26 +21,34 @@ function useNow(): number {
   return now
 }
 
-function holdUntilOf(error: unknown): string | null {
-  if (!isApiError(error) || error.code !== 'RESERVED') return null
+/** The time a refused hold names: until when another buyer holds it (RESERVED), or when ours ended (HOLD_ENDED). */
+function holdUntilOf(error: unknown, code: 'RESERVED' | 'HOLD_ENDED'): string | null {
+  if (!isApiError(error) || error.code !== code) return null
   const holdUntil = (error.body as { holdUntil?: unknown } | undefined)?.holdUntil
   return typeof holdUntil === 'string' ? holdUntil : null
 }
 
 /**
- * Opening the payment page holds the laptop for this booking (HOLD_SECONDS on the server). The card form
- * shows only while the hold lasts, under a countdown; another buyer's hold shows as "Reserved" with its
- * end, and an ended hold can be taken again.
+ * The payment page's hold on the laptop (HOLD_SECONDS on the server). Opening the page takes the booking's first
+ * hold; once one has ended, the page says "Your hold ended" and only "Hold it again" takes another (a visit never
+ * does). The card form shows only while the hold lasts, under a countdown; another buyer's hold shows as "Reserved"
+ * with its end.
  */
-export function PaymentHold({ bookingId, children }: { bookingId: string; children: ReactNode }) {
-  const hold = useHold(bookingId, true)
+export function PaymentHold({
+  booking,
+  children,
+}: {
+  booking: Pick<Booking, '_id' | 'productName'>
+  children: ReactNode
+}) {
+  const { hold, holdAgain } = useHold(booking._id)
   const now = useNow()
 
   if (hold.isPending) {
     return (
       <div className="space-y-3 rounded-xl border border-slate-200 bg-white p-5" aria-busy="true">
         <span className="sr-only" role="status">
-          Reserving this laptop for you
+          Checking your hold on this laptop
         </span>
         <Skeleton className="h-5 w-2/3" />
         <Skeleton className="h-10 w-full" />
@@ -48,7 +57,13 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
   }
 
   if (hold.error) {
-    const reservedUntil = holdUntilOf(hold.error)
+    const endedAt = holdUntilOf(hold.error, 'HOLD_ENDED')
+    if (endedAt) {
+      return (
+        <HoldEnded booking={booking} endedAt={endedAt} isAsking={hold.isFetching} onHoldAgain={holdAgain} />
+      )
+    }
+    const reservedUntil = holdUntilOf(hold.error, 'RESERVED')
     if (reservedUntil) {
       const isOver = Date.parse(reservedUntil) <= now
       return (
@@ -70,7 +85,7 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
             {isOver ? '.' : ` (${formatCountdown(Date.parse(reservedUntil) - now)} from now).`} If they have
             not paid by then, you can pay for it.
           </p>
-          <Button variant={isOver ? 'primary' : 'secondary'} onClick={() => hold.refetch()}>
+          <Button variant={isOver ? 'primary' : 'secondary'} onClick={holdAgain}>
             {isOver ? 'Pay for it now' : 'Check again'}
           </Button>
         </section>
@@ -82,7 +97,7 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
       <LoadFailed
         title="We could not hold this laptop for you"
         error={hold.error}
-        onRetry={() => hold.refetch()}
+        onRetry={holdAgain}
         actions={
           needsConfirmedEmail ? (
             <Link to="/dashboard/settings" className={buttonClasses()}>
@@ -99,10 +114,12 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
   const left = Date.parse(hold.data.holdUntil) - Math.max(now, Date.now())
   if (left <= 0) {
     return (
-      <Alert title="Your hold on this laptop has ended">
-        <p>Other buyers could pay for it meanwhile. Hold it again to pay, if nobody else has.</p>
-        <Button onClick={() => hold.refetch()}>Hold it again</Button>
-      </Alert>
+      <HoldEnded
+        booking={booking}
+        endedAt={hold.data.holdUntil}
+        isAsking={hold.isFetching}
+        onHoldAgain={holdAgain}
+      />
     )
   }
   return (
@@ -123,5 +140,49 @@ export function PaymentHold({ bookingId, children }: { bookingId: string; childr
       </p>
       {children}
     </div>
+  )
+}
+
+/**
+ * The booking's hold is over, ended while the page was open or before it was opened: the buyer holds it again
+ * (if nobody else has) or cancels the booking. Nothing is held until they choose.
+ */
+function HoldEnded({
+  booking,
+  endedAt,
+  isAsking,
+  onHoldAgain,
+}: {
+  booking: Pick<Booking, '_id' | 'productName'>
+  endedAt: string
+  isAsking: boolean
+  onHoldAgain: () => void
+}) {
+  return (
+    <section
+      aria-labelledby="hold-ended-heading"
+      className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 text-slate-700"
+    >
+      <div className="flex flex-wrap items-center gap-3">
+        <Badge tone="muted">Not held</Badge>
+        <h2 id="hold-ended-heading" className="font-semibold text-lg text-slate-900">
+          Your hold ended
+        </h2>
+      </div>
+      <p>
+        The laptop was held for you until{' '}
+        <time dateTime={endedAt} className="font-semibold text-slate-900">
+          {formatTime(endedAt)}
+        </time>
+        . Since then other buyers can pay for it, and nothing is held for you. Hold it again to pay, if nobody
+        else has, or cancel the booking if you no longer want it.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={onHoldAgain} disabled={isAsking}>
+          Hold it again
+        </Button>
+        <CancelBookingButton booking={booking} size="md" />
+      </div>
+    </section>
   )
 }

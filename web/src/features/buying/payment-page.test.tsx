@@ -223,4 +223,69 @@ describe('PaymentPage', () => {
     )
     expect(screen.queryByLabelText('Card number')).toBeNull()
   })
+
+  it('takes no hold on a visit once the booking’s hold ended: "Your hold ended", and only "Hold it again" asks for one', async () => {
+    const ended = inMinutes(-3)
+    const asks: unknown[] = []
+    const fetchMock = mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking()),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'test' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () => {
+        const body = fetchMock.mock.calls.at(-1)?.[1]?.body
+        asks.push(body === undefined ? undefined : JSON.parse(String(body)))
+        return asks.length === 1
+          ? jsonResponse(
+              {
+                error: { code: 'HOLD_ENDED', message: 'Your hold on this laptop has ended.' },
+                holdUntil: ended,
+              },
+              { status: 409 },
+            )
+          : jsonResponse({ holdUntil: inMinutes(15) })
+      },
+    })
+    renderPage()
+    const panel = await screen.findByRole('region', { name: 'Your hold ended' })
+    expect(panel.textContent).toContain('nothing is held for you')
+    expect(within(panel).getByRole('button', { name: /^Cancel booking/ })).toBeTruthy()
+    expect(screen.queryByLabelText('Card number')).toBeNull()
+    expect(screen.queryByTestId('hold-countdown')).toBeNull()
+    // The visit asked without "again": the server takes no hold for it.
+    expect(asks).toEqual([undefined])
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Hold it again' }))
+    expect(await screen.findByTestId('hold-countdown')).toBeTruthy()
+    expect(asks).toEqual([undefined, { again: true }])
+    expect(await screen.findByLabelText('Card number')).toBeTruthy()
+  })
+
+  it('says "Your hold ended" when the countdown runs out on the open page, and holds again only when asked', async () => {
+    const asks: unknown[] = []
+    const fetchMock = mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(makeBooking()),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'test' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () => {
+        const body = fetchMock.mock.calls.at(-1)?.[1]?.body
+        asks.push(body === undefined ? undefined : JSON.parse(String(body)))
+        return jsonResponse({ holdUntil: asks.length === 1 ? inMinutes(-0.1) : inMinutes(15) })
+      },
+    })
+    renderPage()
+    const panel = await screen.findByRole('region', { name: 'Your hold ended' })
+    expect(screen.queryByLabelText('Card number')).toBeNull()
+    fireEvent.click(within(panel).getByRole('button', { name: 'Hold it again' }))
+    expect(await screen.findByTestId('hold-countdown')).toBeTruthy()
+    expect(asks).toEqual([undefined, { again: true }])
+  })
+
+  it('says the buyer cancelled a booking they cancelled, with no card form', async () => {
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () =>
+        jsonResponse(makeBooking({ status: 'cancelled', cancelledByBuyer: true, cancelReason: null })),
+    })
+    renderPage()
+    const panel = await screen.findByRole('region', { name: 'You cancelled this booking' })
+    expect(panel.textContent).toContain('It can no longer be paid for. Nothing was charged.')
+    expect(screen.queryByLabelText('Card number')).toBeNull()
+  })
 })

@@ -133,10 +133,18 @@ function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentSta
       )
     case 'cancelled':
       return (
-        <StatusPanel badge={<Badge tone="muted">Cancelled</Badge>} title="This booking was cancelled">
+        <StatusPanel
+          badge={<Badge tone="muted">Cancelled</Badge>}
+          title={booking.cancelledByBuyer ? 'You cancelled this booking' : 'This booking was cancelled'}
+        >
           <p>
-            {booking.cancelReason ? `It was cancelled because ${booking.cancelReason}. ` : ''}It can no longer
-            be paid for. Nothing was charged.
+            {!booking.cancelledByBuyer && booking.cancelReason
+              ? `It was cancelled because ${booking.cancelReason}. `
+              : ''}
+            It can no longer be paid for. Nothing was charged.
+            {booking.cancelledByBuyer
+              ? ' While the laptop is for sale you can book it again from its page.'
+              : ''}
           </p>
         </StatusPanel>
       )
@@ -152,7 +160,7 @@ function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentSta
         )
       }
       return (
-        <PaymentHold bookingId={booking._id}>
+        <PaymentHold booking={booking}>
           <CardPayment booking={booking} onConfirmed={onConfirmed} onPaid={onPaid} />
         </PaymentHold>
       )
