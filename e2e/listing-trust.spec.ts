@@ -162,7 +162,8 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
   await item.getByRole('button', { name: `Approve ${name}` }).click()
   await expect(admin.getByText(`${name} is approved and in search`)).toBeVisible()
 
-  // A buyer sees the battery read from the report, with its cycles and the serial's last four, and buys it.
+  // A buyer sees the battery read from the report, with its cycles, and buys it (the serial's last four show on the
+  // deal once paid).
   const buyerContext = await browser.newContext({ baseURL: BASE })
   // The demo buyer: an account with a confirmed email address, as paying needs.
   await signIn(buyerContext.request, DEMO_BUYER)
