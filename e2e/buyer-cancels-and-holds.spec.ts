@@ -64,6 +64,7 @@ test.afterAll(async () => {
   await exited
 })
 
+/** A new confirmed account on this journey's own server (helpers' newSignedIn reads the shared server's mail). */
 async function newSignedIn(browser: Browser, role: 'buyer' | 'seller', name: string) {
   const context = await browser.newContext({ baseURL: BASE, viewport: { width: 1366, height: 900 } })
   const email = `${role}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`
