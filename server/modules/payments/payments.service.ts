@@ -9,7 +9,7 @@ import { assertOnSale, whyNotOnSale } from '#server/lib/on-sale'
 import type { Connect, WebhookOutcome } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, holderOf, queueDealEmails } from '#server/modules/bookings'
-import { moveDeal } from '#server/modules/deal'
+import { assertMove, canMove, moveDeal } from '#server/modules/deal'
 import { closeOffersOnSale } from '#server/modules/offers'
 import { handleConnectEvent } from '#server/modules/payouts'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide'
@@ -29,6 +29,7 @@ async function lockPayableBooking(tx: Db, buyer: SessionUser, bookingId: string)
     throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can pay for it')
   }
   if (booking.isPaid) throw new AppError('CONFLICT', 'This booking is already paid')
+  assertMove(booking.stage, 'pay', 'buyer')
   const product = await lockProduct(tx, booking.productId)
   assertOnSale(product)
   // A payment is taken only while this booking holds the laptop (POST /api/bookings/{id}/hold).
@@ -300,7 +301,10 @@ async function settleStripeEvent(
       intent.currency === 'usd' &&
       received === amountDue(booking, product) &&
       intent.metadata?.buyerId === booking.buyerId
-    const available = !booking.isPaid && whyNotOnSale(product) === null
+    // The deal's table decides whether this booking can still be paid: a booking the buyer cancelled (or that was
+    // paid already) cannot, whatever the listing's state.
+    const payable = canMove(booking.stage, 'pay', 'system')
+    const available = payable && whyNotOnSale(product) === null
     // A success that arrives after this booking's hold went to another buyer is given back; one that is
     // late but finds nobody else holding the laptop still buys it.
     const heldByOther = (await holderOf(tx, product.id, booking.id)) === 'other'
@@ -312,9 +316,11 @@ async function settleStripeEvent(
           ? 'The amount did not match the listing'
           : heldByOther && available
             ? 'Another buyer held the laptop when the payment arrived'
-            : booking.isPaid || product.isSold
-              ? 'The laptop was sold to someone else'
-              : (whyNotOnSale(product) ?? 'The laptop is not on sale'),
+            : booking.stage === 'cancelled'
+              ? 'The booking was cancelled before the payment arrived'
+              : !payable || product.isSold
+                ? 'The laptop was sold to someone else'
+                : (whyNotOnSale(product) ?? 'The laptop is not on sale'),
       )
       return 'refunded'
     }

@@ -482,6 +482,27 @@ describe('POST /api/payments/webhook', () => {
     expect(fake.refunds).toHaveLength(1)
   })
 
+  it('refunds, once, a payment that arrives after the buyer cancelled the booking, and keeps it cancelled', async () => {
+    const { product, booking } = await listingWithBooking()
+    const { intent } = await intentFor(booking.id)
+    const cancelled = await t.app.inject({
+      method: 'PUT',
+      url: `/api/bookings/${booking.id}/cancel-booking`,
+      headers: await bearerFor(t.app, buyer),
+    })
+    expect(cancelled.statusCode).toBe(200)
+    const event = succeeded(intent)
+    expect(outcomeOf(await deliver(event.payload))).toBe('refunded')
+    expect(outcomeOf(await deliver(event.payload))).toBe('duplicate')
+    const after = await state(product)
+    expect(after.product.isSold).toBe(false)
+    expect(after.bookings[0]).toMatchObject({ isPaid: false, stage: 'cancelled' })
+    expect(after.payments).toMatchObject([
+      { status: 'refunded', failureReason: 'The booking was cancelled before the payment arrived' },
+    ])
+    expect(fake.refunds).toHaveLength(1)
+  })
+
   it('when the refund fails at Stripe, answers 500 so Stripe redelivers, and refunds once on redelivery', async () => {
     const product = await createProduct(t.db, { seller, brand, resalePriceCents: 30_000 })
     const first = await createBooking(t.db, { buyer, product })

@@ -274,6 +274,26 @@ describe('POST /api/payments/test', () => {
     expect(after.payments).toHaveLength(1)
   })
 
+  it('refuses a booking the buyer cancelled (409, saying so) and charges nothing', async () => {
+    const { product, booking } = await listingWithBooking()
+    expect((await call('POST', `/api/bookings/${booking.id}/hold`, buyer)).statusCode).toBe(200)
+    const cancelled = await t.app.inject({
+      method: 'PUT',
+      url: `/api/bookings/${booking.id}/cancel-booking`,
+      headers: await bearerFor(t.app, buyer),
+    })
+    expect(cancelled.statusCode).toBe(200)
+    const res = await call('POST', '/api/payments/test', buyer, {
+      bookingId: booking.id,
+      card: { number: GOOD, expiry: futureExpiry(), cvc: '123' },
+    })
+    expect(res.statusCode).toBe(409)
+    expect(errorOf(res).message).toBe('You cannot pay for it: this booking is cancelled')
+    const after = await state(product, booking.id)
+    expect(after.payments).toEqual([])
+    expect(after.product.isSold).toBe(false)
+  })
+
   it("refuses another buyer's booking of a laptop that was sold (409) before charging anything", async () => {
     const { product, booking } = await listingWithBooking()
     const late = await createBooking(t.db, { buyer: otherBuyer, product })
