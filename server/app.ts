@@ -2,6 +2,7 @@ import zlib from 'node:zlib'
 import compress from '@fastify/compress'
 import Fastify from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { type DestinationStream, stdSerializers } from 'pino'
 import { accountRoutes } from '#server/modules/account'
 import { registerAlertJobs, unsubscribeRoutes } from '#server/modules/alerts'
 import { auditRoutes } from '#server/modules/audit'
@@ -38,6 +39,7 @@ import { installAudit } from './lib/audit'
 import { createAuth, resolveAuthSecret } from './lib/auth'
 import { errorHandler, frameworkErrorHandler } from './lib/error-handler'
 import { installGuards } from './lib/guard'
+import { REDACTED_PATHS, redactError, redactSecrets, serializeRequest } from './lib/log-redaction'
 import { originCheck } from './lib/origin'
 import { type FetchOutsideImage, fetchOutsideImage } from './lib/outside-image'
 import { type CounterStore, createCounterStore } from './lib/rate-limit'
@@ -64,6 +66,8 @@ export type BuildAppOptions = {
   database: Database
   storage: MediaStorage
   logger?: boolean
+  /** Where the log goes (standard output by default); tests read what the log says from here. */
+  logStream?: DestinationStream
   /** Defaults to Redis when REDIS_URL is set, else memory. */
   counters?: CounterStore
   /** Renders public pages; defaults to the built one in dist/server (none: pages are the browser app's shell). */
@@ -86,7 +90,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
         ? false
         : {
             level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+            // Secrets never reach the log: headers that carry them, and tokens, codes and signatures in URLs
+            // (the request line, an error's message, any text logged).
+            redact: REDACTED_PATHS,
+            serializers: {
+              req: serializeRequest,
+              err: (err: Error) => redactError(stdSerializers.err(err)),
+            },
+            hooks: {
+              logMethod(args, method) {
+                method.apply(
+                  this,
+                  args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg)) as typeof args,
+                )
+              },
+            },
           },
     trustProxy:
       typeof config.trustProxy === 'number'
