@@ -40,6 +40,9 @@ export async function recentSales(
         join products p on p.id = b.product_id
         join users u on u.id = p.seller_id
         where b.completed_at is not null and b.stage in ('completed', 'refunded')
+          -- A sale the ledger has not completed (one recorded before the ledger began, until it is posted) is left
+          -- out here, before the limit, so it never takes the place of one that counts.
+          and exists (select 1 from ledger_transactions t where t.booking_id = b.id and t.kind = 'complete')
         order by b.completed_at desc, b.id
         limit ${opts.limit ?? 10}`,
   )
@@ -69,7 +72,6 @@ export async function recentSales(
     db,
     live.map((p) => p.id),
   )
-  // A sale the ledger has not completed yet (one recorded before the ledger began, until it is posted) is left out.
   return rows.flatMap((r) => {
     const figures = money.get(r.booking_id)
     if (!figures?.completed_at) return []

@@ -8,13 +8,21 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ErrorBody } from '#contract/errors'
 import { Earnings, Finance, PayoutAccount } from '#contract/payouts'
-import { payoutAccounts, payouts } from '#server/db/schema'
+import { bookings, payoutAccounts, payouts } from '#server/db/schema'
 import { choosePaymentProvider } from '#server/modules/payments'
 import { bearerFor } from '#server/test/auth-helpers'
 import { dealAt } from '#server/test/deals'
-import { type BrandRow, createBrand, createUser, type UserRow } from '#server/test/factories'
+import {
+  type BrandRow,
+  createBooking,
+  createBrand,
+  createProduct,
+  createUser,
+  type UserRow,
+} from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { refundCompletedSale } from '../deal/refund'
+import { recentSales } from '../finance/recent-sales'
 import { payOutSeller, runPayouts, settleTestPayout } from './payouts.service'
 
 /** The handover checklist, every item ticked, as "Received, as described" needs it. */
@@ -289,6 +297,20 @@ describe('payouts', () => {
 })
 
 describe('finance', () => {
+  it('lists the latest sales the ledger completed, however many newer ones it has not', async () => {
+    const seller = await createUser(t.db, { role: 'seller' })
+    const real = await sale(seller, 12_300)
+    // A sale completed before the ledger began (no ledger transactions), newer than the real one.
+    const product = await createProduct(t.db, { seller, brand, resalePriceCents: 5_000 })
+    const old = await createBooking(t.db, { buyer, product })
+    await t.db
+      .update(bookings)
+      .set({ stage: 'completed', isPaid: true, completedAt: new Date(Date.now() + 60_000) })
+      .where(eq(bookings.id, old.id))
+    const latest = await recentSales(t.db, { stripeConfigured: false, limit: 1 })
+    expect(latest.map((s) => s.booking_id)).toEqual([real.id])
+  })
+
   it('is for admins, and the ledger balances against the payments', async () => {
     expect((await call('GET', '/api/finance', null)).statusCode).toBe(401)
     expect((await call('GET', '/api/finance', buyer)).statusCode).toBe(403)
