@@ -212,9 +212,35 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
         const code = CODE_BY_STATUS[response.status] ?? (response.status >= 500 ? 'INTERNAL' : 'VALIDATION')
         return sendError(reply, response.status, code, message)
       }
-      return reply.send(text)
+      return reply.send(withoutSessionTokens(text))
     },
   })
+}
+
+/**
+ * The auth library answers the session's token in JSON (sign-up, sign-in, the second step, get-session,
+ * list-sessions, a password change). The cookie that carries it is HttpOnly so that page scripts cannot read
+ * it: no answer a browser gets carries it either. Sessions are named and ended by their id (/api/me/sessions).
+ */
+export function withoutSessionTokens(text: string): string {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return text
+  }
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip)
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([key]) => key !== 'token')
+          .map(([key, inner]) => [key, strip(inner)]),
+      )
+    }
+    return v
+  }
+  return JSON.stringify(strip(value))
 }
 
 /** True when the session token is one of this account's live sessions. */
