@@ -25,7 +25,8 @@ export const EMAIL_TOPICS = {
   },
   listings: {
     label: 'Your listings',
-    description: 'A listing about to expire, and price tips for the laptops you sell.',
+    description:
+      'A listing live after review, a listing about to expire, and price tips for the laptops you sell.',
   },
 } as const satisfies Record<string, { label: string; description: string }>
 

@@ -124,6 +124,8 @@ export const Product = z.object({
   advertise: z.boolean(),
   sellStatus: z.boolean(),
   postedOn: z.string(),
+  /** When it last came on sale (posted live, approved after review, renewed after expiring): "new" to a saved search from then. */
+  on_sale_since: z.string(),
   /** The seller's id (for the seller page). */
   seller_id: z.string(),
   /** The seller's published rating from buyers' reviews: average (one decimal, null with none) and count. */

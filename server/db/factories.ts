@@ -149,6 +149,7 @@ export async function createProduct(db: Db, input: NewProduct): Promise<CreatedP
       isSold,
       soldAt: overrides.soldAt !== undefined ? overrides.soldAt : isSold ? postedOn : null,
       postedOn,
+      onSaleSince: overrides.onSaleSince ?? postedOn,
       updatedAt: overrides.updatedAt ?? postedOn,
     })
     .returning()

@@ -240,6 +240,11 @@ export const products = pgTable(
     removedAt: timestamp('removed_at', { withTimezone: true }),
 
     postedOn: timestamp('posted_on', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When it last came on sale: posted live, approved after review (also when sent back and approved again), or
+     * renewed after it expired. Saved searches count a listing as new, and alert, from this time, not postedOn.
+     */
+    onSaleSince: timestamp('on_sale_since', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: updatedAt(),
     /** Battery evidence reported by the seller: health in % of design capacity, charge cycles; null = not reported. */
     batteryHealthPct: smallint('battery_health_pct'),

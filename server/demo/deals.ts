@@ -124,6 +124,7 @@ export async function seedDemoDeals(
       soldAt: paidAt,
       postedOn,
       renewedAt: postedOn,
+      onSaleSince: postedOn,
       updatedAt: paidAt,
       images: source.images.slice(0, 1).map((image) => ({
         id: stableUuid(`deal-image:${deal.key}`),

@@ -147,6 +147,7 @@ export async function seedMarketHistory(
         soldAt: paidAt,
         postedOn,
         renewedAt: postedOn,
+        onSaleSince: postedOn,
         updatedAt: paidAt,
       })
       if (image) {

@@ -145,6 +145,7 @@ export async function seedDemo(
         isSold: product.sold ?? false,
         soldAt: product.sold ? soldAtFor(postedOn) : null,
         postedOn,
+        onSaleSince: postedOn,
         images: photos.map((p) => ({
           id: stableUuid(`image:${p.cardKey}`),
           cardUrl: storage.url(p.cardKey),

@@ -14,6 +14,7 @@ import dealFrozen from './deal-frozen'
 import dealHandedOver from './deal-handed-over'
 import dealPaid from './deal-paid'
 import type { EmailTemplate } from './layout'
+import listingApproved from './listing-approved'
 import listingExpiring from './listing-expiring'
 import listingRejected from './listing-rejected'
 import messageUnread from './message-unread'
@@ -33,6 +34,7 @@ export const TEMPLATES = {
   'verify-email': verifyEmail,
   'listing-expiring': listingExpiring,
   'listing-rejected': listingRejected,
+  'listing-approved': listingApproved,
   'deal-booked': dealBooked,
   'deal-paid': dealPaid,
   'deal-handed-over': dealHandedOver,

@@ -91,7 +91,7 @@ async function loadSearchIndex(db: Db): Promise<{ index: SearchIndex; byId: Map<
   return { index, byId }
 }
 
-type Facts = ListingFacts & { name: string; location: string }
+type Facts = ListingFacts & { name: string; location: string; cameLater: boolean }
 
 async function listingFacts(db: Db, ids: string[]): Promise<Facts[]> {
   if (ids.length === 0) return []
@@ -112,7 +112,10 @@ async function listingFacts(db: Db, ids: string[]): Promise<Facts[]> {
       words: sql<string[]>`tsvector_to_array(${products.searchVector})`,
       name: products.name,
       location: products.location,
-      postedAt: sql<number>`(extract(epoch from ${products.postedOn}) * 1000)::float8`,
+      // A listing approved or renewed after a search was saved is news to it, however long ago it was posted.
+      postedAt: sql<number>`(extract(epoch from ${products.onSaleSince}) * 1000)::float8`,
+      // On sale later than posted (approved, renewed): it may have been on sale, and told, before.
+      cameLater: sql<boolean>`${products.onSaleSince} > ${products.postedOn}`,
     })
     .from(products)
     .where(and(inArray(products.id, ids), isOnSale))
@@ -216,6 +219,7 @@ async function matchListings(
       else bySearch.set(m.searchId, [listing])
     }
   }
+  await forgetToldBefore(tx, bySearch)
   lap('match')
 
   // Instant searches with news are emailed now when their last email is an hour old (their items written as
@@ -296,6 +300,34 @@ async function matchListings(
   await ctx.mail.queueMany(tx, emails)
   lap('queue')
   return { matches, emails: emails.length }
+}
+
+/**
+ * Drops the pairs whose search was told of the listing before (it was on sale, left, and came back): it is new
+ * to the searches saved meanwhile, not to those. Only listings that came on sale after they were posted are looked up.
+ */
+async function forgetToldBefore(tx: Db, bySearch: Map<string, Facts[]>): Promise<void> {
+  const searchIds: string[] = []
+  const productIds: string[] = []
+  for (const [searchId, listings] of bySearch) {
+    for (const l of listings) {
+      if (!l.cameLater) continue
+      searchIds.push(searchId)
+      productIds.push(l.id)
+    }
+  }
+  if (searchIds.length === 0) return
+  const told = await rowsOf<{ s: string; p: string }>(
+    tx,
+    sql`select i.saved_search_id as s, i.product_id as p
+      from unnest(${pgArray(searchIds)}::uuid[], ${pgArray(productIds)}::uuid[]) as t(s, p)
+      join ${alertItems} i on i.saved_search_id = t.s and i.product_id = t.p`,
+  )
+  for (const { s, p } of told) {
+    const left = (bySearch.get(s) ?? []).filter((l) => l.id !== p)
+    if (left.length === 0) bySearch.delete(s)
+    else bySearch.set(s, left)
+  }
 }
 
 /** A PostgreSQL array literal (one parameter, however long the list), each element quoted. */

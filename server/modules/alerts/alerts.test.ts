@@ -71,6 +71,8 @@ const header = (mail: ParsedMail | undefined, name: string) =>
     ?.line.slice(name.length + 1)
     .trim()
 
+const sentTo = (mail: ParsedMail, who: UserRow) => JSON.stringify(mail.to).includes(who.email)
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 async function call(method: Method, url: string, who?: UserRow, payload?: object) {
   return t.app.inject({
@@ -430,6 +432,76 @@ describe('alerts, by the matcher job and the email worker', () => {
     await runAlerts({ due: true })
     const [mail] = await smtp.waitFor(1)
     expect(mail?.subject).toBe('Available again: “Surface Laptop 4”')
+  })
+
+  it('takes a listing approved after the search was saved as new: an email and the new count, once', async () => {
+    const admin = await createUser(t.db, { role: 'admin' })
+    // A Latitude waits for review, posted an hour before the search is saved.
+    const posted = new Date(Date.now() - 3_600_000)
+    const waiting = await createProduct(t.db, {
+      seller,
+      brand: dell,
+      name: 'Dell Latitude 7420',
+      reviewState: 'pending',
+      postedOn: posted,
+    })
+    const id = (await saveSearch('q=latitude')).json().insertedId
+    await runAlerts()
+    expect(smtp.received).toHaveLength(0)
+    const before = SavedSearchList.parse((await call('GET', '/api/saved-searches', buyer)).json())
+    expect(before[0]?.newCount).toBe(0)
+
+    const approved = await call('PUT', `/api/listing-reviews/${waiting.id}/approve`, admin)
+    expect(approved.statusCode, approved.body).toBe(200)
+    await runAlerts()
+    const items = await t.db.select().from(alertItems).where(eq(alertItems.savedSearchId, id))
+    expect(items.map((i) => i.productId)).toEqual([waiting.id])
+    await smtp.waitFor(2) // the buyer's alert, and the seller's "is live"
+    const alert = smtp.received.find((m) => sentTo(m, buyer))
+    expect(alert?.subject).toBe('Dell Latitude 7420 matches your saved search')
+    expect(alert?.text).toContain(`/products/${waiting.id}`)
+    const [search] = SavedSearchList.parse((await call('GET', '/api/saved-searches', buyer)).json())
+    expect(search?.newCount).toBe(1)
+    // The listing says when it came on sale, which the browse page marks new by.
+    const product = (await call('GET', `/api/products/${waiting.id}`, buyer)).json()
+    expect(product.postedOn).toBe(posted.toISOString())
+    expect(Date.parse(product.on_sale_since)).toBeGreaterThan(Date.parse(search?.createdAt ?? ''))
+
+    // Sent back to review and approved again: on sale again (new since the last visit), never emailed twice.
+    await t.db.update(savedSearches).set({ lastEmailedAt: new Date(Date.now() - 61 * 60_000) })
+    await call('POST', `/api/saved-searches/${id}/visit`, buyer)
+    await t.db.update(products).set({ reviewState: 'pending' }).where(eq(products.id, waiting.id))
+    expect((await call('PUT', `/api/listing-reviews/${waiting.id}/approve`, admin)).statusCode).toBe(200)
+    const sent = smtp.received.length
+    await runAlerts({ due: true })
+    expect(smtp.received.filter((m) => sentTo(m, buyer))).toHaveLength(1)
+    await smtp.waitFor(sent + 1) // the seller's second "is live"
+    const [later] = SavedSearchList.parse((await call('GET', '/api/saved-searches', buyer)).json())
+    expect(later?.newCount).toBe(1)
+  })
+
+  it('takes an expired listing renewed after the search was saved as new', async () => {
+    const expired = await createProduct(t.db, {
+      seller,
+      brand: dell,
+      name: 'Dell Latitude 5430',
+      postedOn: new Date(Date.now() - 40 * 86_400_000),
+      expiredAt: new Date(Date.now() - 86_400_000),
+    })
+    const id = (await saveSearch('q=latitude', 'daily')).json().insertedId
+    const renewed = await call('PUT', `/api/products/${expired.id}/renew`, seller)
+    expect(renewed.json()).toMatchObject({ modifiedCount: 1 })
+    await runAlerts()
+    const items = await t.db.select().from(alertItems).where(eq(alertItems.savedSearchId, id))
+    expect(items.map((i) => i.productId)).toEqual([expired.id])
+    const [search] = SavedSearchList.parse((await call('GET', '/api/saved-searches', buyer)).json())
+    expect(search?.newCount).toBe(1)
+    // Renewing a listing still on sale is no news.
+    await call('POST', `/api/saved-searches/${id}/visit`, buyer)
+    expect((await call('PUT', `/api/products/${expired.id}/renew`, seller)).statusCode).toBe(200)
+    await runAlerts()
+    const [after] = SavedSearchList.parse((await call('GET', '/api/saved-searches', buyer)).json())
+    expect(after?.newCount).toBe(0)
   })
 
   it('unsubscribes from the confirmation page without signing in, and refuses a forged link', async () => {

@@ -6,6 +6,7 @@ import {
   StolenSerialAdded,
   StolenSerialBody,
 } from '#contract/listing-reviews'
+import { kickAlertMatching } from '#server/lib/alert-events'
 import { audited } from '#server/lib/audit'
 import { ERRORS } from '#server/lib/error-responses'
 import { caller, role } from '#server/lib/guard'
@@ -35,17 +36,20 @@ export const listingReviewRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { ...admin, audit: 'listing.approve' },
       schema: {
         tags: ['listing reviews'],
-        summary: 'Admin: approve a listing under review; it goes into search and can be booked',
+        summary:
+          'Admin: approve a listing under review; it goes into search and can be booked, saved searches take it as new and its seller is emailed',
         params: IdParams,
         response: { 200: Modified, ...ERRORS },
       },
     },
-    async (req) => ({
-      acknowledged: true,
-      modifiedCount: await audited(req, `product:${req.params.id}`, (tx) =>
-        approveListing(tx, caller(req), req.params.id),
-      ),
-    }),
+    async (req) => {
+      const modifiedCount = await audited(req, `product:${req.params.id}`, (tx) =>
+        approveListing({ ...app.ctx, db: tx }, caller(req), req.params.id),
+      )
+      // Saved searches are matched by a job once the approval has committed; the minute's sweep catches a lost kick.
+      kickAlertMatching(app.ctx.jobs).catch((err) => req.log.warn({ err }, 'Could not queue alert matching'))
+      return { acknowledged: true, modifiedCount }
+    },
   )
 
   app.put(

@@ -329,6 +329,7 @@ async function lockPending(tx: Db, id: string) {
       name: products.name,
       sellerId: products.sellerId,
       reviewState: products.reviewState,
+      reviewFlags: products.reviewFlags,
       serialHash: products.serialHash,
     })
     .from(products)
@@ -341,9 +342,13 @@ async function lockPending(tx: Db, id: string) {
   return row
 }
 
-/** The admin approves: the listing goes into search and can be booked; saved searches are matched against it. */
-export async function approveListing(db: Db, admin: SessionUser, id: string): Promise<number> {
-  await db.transaction(async (tx) => {
+/** The admin approves: the listing goes into search and can be booked; saved searches are matched against it as new. */
+export async function approveListing(
+  ctx: Pick<AppContext, 'db' | 'mail' | 'config'>,
+  admin: SessionUser,
+  id: string,
+): Promise<number> {
+  await ctx.db.transaction(async (tx) => {
     const row = await lockPending(tx, id)
     if (row.serialHash) {
       const [stolen] = await tx
@@ -366,9 +371,20 @@ export async function approveListing(db: Db, admin: SessionUser, id: string): Pr
         reviewFlags: sql`array_remove(${products.reviewFlags}, 'changed_after_approval')`,
         reviewedAt: new Date(),
         reviewedBy: admin.id,
+        // On sale from now: saved searches take it as new, however long it waited (or was on sale before).
+        onSaleSince: sql`now()`,
       })
       .where(eq(products.id, id))
     await recordListed(tx, id)
+    await ctx.mail.queue(tx, {
+      to: { userId: row.sellerId },
+      template: 'listing-approved',
+      data: {
+        productName: row.name,
+        url: `${ctx.config.publicUrl.replace(/\/$/, '')}${paths.product(id)}`,
+        again: row.reviewFlags.includes('changed_after_approval'),
+      },
+    })
   })
   return 1
 }

@@ -340,6 +340,23 @@ describe('the review queue and decisions', () => {
     expect((await call('PUT', `/api/listing-reviews/${id}/approve`, admin)).statusCode).toBe(200)
   })
 
+  it('emails the seller that an approved listing is live, once per approval', async () => {
+    const seller = await newSeller('Lia Live')
+    const { insertedId: id } = await list(seller, { name: 'Reviewbrand Live 14' })
+    await t.app.ctx.jobs.drain('email')
+    t.outbox.length = 0
+    expect((await call('PUT', `/api/listing-reviews/${id}/approve`, admin)).statusCode).toBe(200)
+    await t.app.ctx.jobs.drain('email')
+    const mails = t.outbox.filter((e) => e.to.includes(seller.email))
+    expect(mails.map((m) => m.subject)).toEqual(['Your listing “Reviewbrand Live 14” is live'])
+    expect(mails[0]?.text).toContain('approved it. It is now in search')
+    expect(mails[0]?.text).toContain(`/products/${id}`)
+    // A refused decision sends nothing.
+    expect((await call('PUT', `/api/listing-reviews/${id}/approve`, admin)).statusCode).toBe(409)
+    await t.app.ctx.jobs.drain('email')
+    expect(t.outbox.filter((e) => e.to.includes(seller.email))).toHaveLength(1)
+  })
+
   it('refuses decisions by non-admins and on unknown listings', async () => {
     const seller = await newSeller()
     const { insertedId: id } = await list(seller)

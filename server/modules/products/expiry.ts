@@ -1,8 +1,9 @@
-import { and, eq, gt, inArray, isNull, lte } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { paths } from '#contract/pages'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { products, users } from '#server/db/schema'
+import { recordListed } from '#server/lib/alert-events'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { leaveSale } from '#server/modules/deal'
@@ -93,24 +94,38 @@ export async function claimExpiryReminders(
   })
 }
 
-/** The seller renews a listing: its clock starts again, and an expired one is back on the market. */
+/**
+ * The seller renews a listing: its clock starts again, and an expired one is back on the market, where saved
+ * searches take it as new (a search saved while it was expired never saw it).
+ */
 export async function renewProduct(db: Db, seller: SessionUser, id: string): Promise<number> {
-  const [row] = await db
-    .select({ sellerId: products.sellerId, isSold: products.isSold })
-    .from(products)
-    .where(and(eq(products.id, id), isNull(products.removedAt)))
-    .limit(1)
-  if (!row) throw notFound('Product')
-  if (row.sellerId !== seller.id)
-    throw new AppError('FORBIDDEN', 'Only the seller of this laptop can renew it')
-  if (row.isSold) throw new AppError('CONFLICT', 'A sold laptop cannot be renewed')
-  const now = new Date()
-  const updated = await db
-    .update(products)
-    .set({ renewedAt: now, expiredAt: null, expiryRemindedAt: null, updatedAt: now })
-    .where(and(eq(products.id, id), eq(products.isSold, false), isNull(products.removedAt)))
-    .returning({ id: products.id })
-  return updated.length
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ sellerId: products.sellerId, isSold: products.isSold, expiredAt: products.expiredAt })
+      .from(products)
+      .where(and(eq(products.id, id), isNull(products.removedAt)))
+      .limit(1)
+      .for('update')
+    if (!row) throw notFound('Product')
+    if (row.sellerId !== seller.id)
+      throw new AppError('FORBIDDEN', 'Only the seller of this laptop can renew it')
+    if (row.isSold) throw new AppError('CONFLICT', 'A sold laptop cannot be renewed')
+    const now = new Date()
+    const backOnSale = row.expiredAt !== null
+    const updated = await tx
+      .update(products)
+      .set({
+        renewedAt: now,
+        expiredAt: null,
+        expiryRemindedAt: null,
+        updatedAt: now,
+        ...(backOnSale ? { onSaleSince: sql`now()` } : {}),
+      })
+      .where(and(eq(products.id, id), eq(products.isSold, false), isNull(products.removedAt)))
+      .returning({ id: products.id })
+    if (backOnSale && updated.length > 0) await recordListed(tx, id)
+    return updated.length
+  })
 }
 
 const expiryDate = new Intl.DateTimeFormat('en-US', {

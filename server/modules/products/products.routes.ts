@@ -190,6 +190,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const modifiedCount = await renewProduct(db, caller(req), req.params.id)
+      matchAlertsSoon(req.log)
       return { acknowledged: true, modifiedCount }
     },
   )

@@ -76,14 +76,14 @@ async function brandNames(db: Db): Promise<Map<string, string>> {
   )
 }
 
-/** Laptops posted after `since` that match the search and are for sale, counted up to NEW_COUNT_CAP. */
+/** Laptops that came on sale after `since` (posted, approved after review, renewed) that match the search and are for sale, counted up to NEW_COUNT_CAP. */
 async function countNew(db: Db, filters: SavedFilters, since: Date): Promise<number> {
   const where = await searchCondition(db, filters as SearchQuery)
   if (!where) return 0
   const [row] = await rowsOf<{ n: number }>(
     db,
     sql`select count(*)::int as n from (select 1 from ${products}
-      where ${where} and ${products.postedOn} > ${since.toISOString()}::timestamptz limit ${NEW_COUNT_CAP}) capped`,
+      where ${where} and ${products.onSaleSince} > ${since.toISOString()}::timestamptz limit ${NEW_COUNT_CAP}) capped`,
   )
   return Number(row?.n ?? 0)
 }

@@ -20,7 +20,7 @@ export type ListingFacts = AlertListing & {
   sellerId: string
   /** The words of its full-text vector (`tsvector_to_array(search_vector)`). */
   words: string[]
-  /** When it was posted (ms). */
+  /** When it came on sale (ms): posted live, approved after review or renewed after expiring. */
   postedAt?: number
 }
 

@@ -49,6 +49,7 @@ export function aProduct(overrides: Partial<Product> = {}): Product {
     advertise: true,
     sellStatus: false,
     postedOn: '2026-11-03T09:30:00.000Z',
+    on_sale_since: '2026-11-03T09:30:00.000Z',
     seller_id: 'seller-1',
     reservedUntil: null,
     battery_health_pct: 88,

@@ -61,12 +61,12 @@ export function BrowsePage() {
   // The search as a saved search keeps it: its filters and order, not its page.
   const { page: _page, cursor: _cursor, page_size: _size, ...kept } = filters
   const savedQuery = writeFilters(kept).toString()
-  // Opened from Saved searches: laptops posted since the last visit are marked new.
+  // Opened from Saved searches: laptops that came on sale since the last visit (posted, or approved later) are new.
   const savedSearchId = params.get('saved_search')
   const { user } = useSession()
   const visit = useSavedSearchVisit(savedSearchId, Boolean(user))
   const since = visit.data?.since
-  const isNew = since ? (p: Product) => p.postedOn > since : undefined
+  const isNew = since ? (p: Product) => p.on_sale_since > since : undefined
 
   const filterPanel = (
     <ProductFilters filters={filters} brands={brands.data} facets={data?.facets} onChange={applyFilters} />
