@@ -6,6 +6,9 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/$/,
   /^\/(login|signup|blog|productcard|advertise|about|contact|terms|privacy)\/?$/,
   /^\/(forgot-password|reset-password)\/?$/,
+  /^\/(welcome|account-erased)\/?$/,
+  /^\/guides(\/[a-z0-9-]+)?\/?$/,
+  /^\/dashboard\/start-selling\/?$/,
   /^\/category\/[^/]+\/?$/,
   /^\/products\/[^/]+\/?$/,
   /^\/sellers\/[^/]+\/?$/,
@@ -33,6 +36,16 @@ export const paths = {
   forgotPassword: () => '/forgot-password',
   resetPassword: (token?: string) =>
     token ? `/reset-password?token=${encodeURIComponent(token)}` : '/reset-password',
+  /** "Check your inbox", where sign-up leads (then on to `from`). */
+  welcome: (from?: string) =>
+    from && from !== '/' ? `/welcome?from=${encodeURIComponent(from)}` : '/welcome',
+  /** What an erased account sees last (no sign-in). */
+  accountErased: () => '/account-erased',
+  /** The buying and selling guides, or one of them. */
+  guides: () => '/guides',
+  guide: (slug: string) => `/guides/${encodeURIComponent(slug)}`,
+  /** A buyer account starts selling (phone and seller terms). */
+  startSelling: () => '/dashboard/start-selling',
   emailSettings: () => '/dashboard/settings',
   security: () => '/dashboard/security',
   auditLog: () => '/dashboard/audit-log',

@@ -68,5 +68,7 @@ export const VerifySeller = z.strictObject({ verified: z.boolean().default(true)
 export const Overview = z.object({
   role: Role,
   counts: z.array(z.object({ label: z.string(), value: z.string() })),
+  /** `new` until the person signs in again after signing up ("Welcome"), then `back` ("Welcome back"). */
+  greeting: z.enum(['new', 'back']),
 })
 export type Overview = z.infer<typeof Overview>

@@ -160,4 +160,18 @@ describe('email verification', () => {
     const confirms = (await inbox(account.user.email)).filter((m) => m.subject?.includes('Confirm'))
     expect(confirms).toHaveLength(2)
   })
+
+  it(`sends at most ${EMAILS_PER_ACCOUNT} confirmation links per account in a quarter hour, however often asked`, async () => {
+    const account = await signUp(t.app, { role: 'buyer' })
+    for (let i = 0; i < EMAILS_PER_ACCOUNT + 2; i++) {
+      const resend = await post(
+        '/api/auth/send-verification-email',
+        { email: account.user.email },
+        account.cookie,
+      )
+      expect(resend.statusCode).toBe(200)
+    }
+    const confirms = (await inbox(account.user.email)).filter((m) => m.subject?.includes('Confirm'))
+    expect(confirms).toHaveLength(EMAILS_PER_ACCOUNT)
+  })
 })

@@ -1,9 +1,9 @@
-import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, ilike, inArray, isNull, like, ne, or, sql } from 'drizzle-orm'
 import { sameEmail } from '#contract/email'
 import { formatMoney } from '#contract/money'
 import type { Overview, Role, UserListQuery, UserRecord } from '#contract/users'
 import type { Db } from '#server/db/client'
-import { bookingEvents, bookings, products, reports, sessions, users } from '#server/db/schema'
+import { auditEvents, bookingEvents, bookings, products, reports, sessions, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
 import { canActFor, type SessionUser } from '#server/lib/session'
@@ -231,8 +231,34 @@ const n = (value: number | undefined) => String(value ?? 0)
 const saleRefunded = sql`exists (select 1 from ${bookings} b where b.product_id = ${products.id}
   and b.is_paid and b.stage = 'refunded')`
 
-/** The counts that matter to each role, for the dashboard's overview. */
+/**
+ * How the dashboard greets the person: `new` until they sign in again after signing up, `back` from then on. A
+ * sign-in within a minute of the account's creation is the sign-up's own (Google's first sign-in makes the account).
+ */
+export async function greetingFor(db: Db, userId: string): Promise<Overview['greeting']> {
+  const [again] = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .innerJoin(users, eq(users.id, auditEvents.actorId))
+    .where(
+      and(
+        eq(auditEvents.actorId, userId),
+        like(auditEvents.kind, 'sign\\_in%'),
+        eq(auditEvents.result, 'success'),
+        sql`${auditEvents.at} > ${users.createdAt} + interval '1 minute'`,
+      ),
+    )
+    .limit(1)
+  return again ? 'back' : 'new'
+}
+
+/** The counts that matter to each role, for the dashboard's overview, and how to greet the person. */
 export async function getOverview(db: Db, user: SessionUser): Promise<Overview> {
+  const [counts, greeting] = await Promise.all([overviewCounts(db, user), greetingFor(db, user.id)])
+  return { ...counts, greeting }
+}
+
+async function overviewCounts(db: Db, user: SessionUser): Promise<Omit<Overview, 'greeting'>> {
   if (user.role === 'admin') {
     const [people] = await db
       .select({

@@ -14,6 +14,7 @@ import {
   insertUser,
   makeAdmin,
   type SignedIn,
+  signIn,
   signUp,
 } from '#server/test/auth-helpers'
 import { createTestApp, type TestApp } from '#server/test/test-app'
@@ -539,6 +540,22 @@ describe('GET /api/dashboard/overview', () => {
 
   it('refuses anyone signed out', async () => {
     expect((await call('GET', '/api/dashboard/overview')).statusCode).toBe(401)
+  })
+
+  it('greets a new account as new, and as back once it signs in again after signing up', async () => {
+    const fresh = await signUp(t.app, { role: 'buyer' })
+    const greeting = async (cookie: string) =>
+      ((await call('GET', '/api/dashboard/overview', { cookie })).json() as Overview).greeting
+    expect(await greeting(fresh.cookie)).toBe('new')
+    // A sign-in right at sign-up (Google's first) is the sign-up's own; one later is a return.
+    await signIn(t.app, { email: fresh.user.email })
+    expect(await greeting(fresh.cookie)).toBe('new')
+    await t.db
+      .update(users)
+      .set({ createdAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(users.id, fresh.user.id))
+    const again = await signIn(t.app, { email: fresh.user.email })
+    expect(await greeting(again.cookie)).toBe('back')
   })
 })
 

@@ -129,6 +129,9 @@ const SavedSearchesPage = lazy(() =>
 const UnsubscribePage = lazy(() =>
   import('../features/saved-searches/unsubscribe-page').then((m) => ({ default: m.UnsubscribePage })),
 )
+const CheckInboxPage = lazy(() =>
+  import('../features/auth/check-inbox-page').then((m) => ({ default: m.CheckInboxPage })),
+)
 const NotFoundPage = lazyPage(() =>
   import('../features/not-found/not-found-page').then((m) => m.NotFoundPage),
 )
@@ -182,6 +185,14 @@ export function AppRoutes() {
         <Route path="sellers/:id" element={<SellerPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="signup" element={<SignupPage />} />
+        <Route
+          path="welcome"
+          element={
+            <RequireAuth>
+              <CheckInboxPage />
+            </RequireAuth>
+          }
+        />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="about" element={<AboutPage />} />

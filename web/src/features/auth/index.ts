@@ -1,6 +1,7 @@
 // The auth feature as other features see it: import from here, never from a file inside it
 // (biome.json's noRestrictedImports for web/src/features; docs/decisions/0048).
 
+export { resendVerificationEmail } from './auth-api'
 export { loginPathFrom } from './login-path'
 export { passkeyErrorMessage } from './passkey-errors'
 export { useOnceSessionKnown, useSession } from './use-session'

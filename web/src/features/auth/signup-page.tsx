@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
+import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
@@ -12,7 +13,10 @@ import { SignupForm } from './auth-schemas'
 import { GoogleButton } from './google-button'
 import { useFinishSignIn, useReturnPath } from './use-finish-sign-in'
 
-/** `/signup`: name, email, password and role (buyer first); the new account is signed in at once. */
+/**
+ * `/signup`: name, email, password and role (buyer first); the new account is signed in at once and sees that a
+ * confirmation link was sent.
+ */
 export function SignupPage() {
   const returnTo = useReturnPath()
   const finishSignIn = useFinishSignIn()
@@ -41,7 +45,8 @@ export function SignupPage() {
       if (isApiError(err)) toast.error(err.message)
     }
     toast.success('User Created Successfully')
-    await finishSignIn(returnTo)
+    // A new account first hears that a confirmation link is on its way, then goes on to where it was going.
+    await finishSignIn(paths.welcome(returnTo))
   })
 
   const loginLink = returnTo === '/' ? '/login' : `/login?from=${encodeURIComponent(returnTo)}`

@@ -8,6 +8,11 @@ import { dashboardKeys } from '../../lib/query-keys'
 import { useSession } from '../auth'
 import { AdminCharts, BuyerCharts, SellerCharts } from './role-dashboards'
 
+/** A new account is welcomed; someone signing in again is welcomed back. */
+export function greeting(kind: Overview['greeting'], name: string): string {
+  return kind === 'new' ? `Welcome to Laptop Market, ${name}.` : `Welcome back, ${name}.`
+}
+
 /** `/dashboard`: the counts that matter to the signed-in role, as cards. */
 export function OverviewPage() {
   const { user } = useSession()
@@ -19,7 +24,9 @@ export function OverviewPage() {
   return (
     <>
       <title>Dashboard · Laptop Market</title>
-      <PageHeader title="Dashboard">{user ? <p>Welcome back, {user.name}.</p> : null}</PageHeader>
+      <PageHeader title="Dashboard">
+        {user && query.data ? <p>{greeting(query.data.greeting, user.name)}</p> : null}
+      </PageHeader>
       {query.isError ? (
         <LoadFailed
           title="Could not load your overview"

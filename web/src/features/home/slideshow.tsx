@@ -165,8 +165,12 @@ function SlideView({ slide, isFirst }: { slide: Slide; isFirst: boolean }) {
           className="size-full object-cover object-[72%_50%] sm:object-center"
         />
       </div>
-      {/* From md up the caption sits on the photo's plain left side, over a white wash for contrast. */}
-      <div className="flex flex-col gap-3 p-5 sm:p-8 md:absolute md:inset-y-0 md:left-0 md:w-[58%] md:justify-center md:bg-gradient-to-r md:from-white/95 md:via-white/85 md:to-white/0 md:pr-24 lg:pl-12">
+      {/* From md up the caption sits on the photo's left side in a white panel of its own, so no part of the
+          picture (a frame on the wall, a plant) shows through the heading at any width. */}
+      <div
+        data-testid="slide-caption"
+        className="flex flex-col gap-3 p-5 sm:p-8 md:absolute md:top-1/2 md:left-6 md:w-[42%] md:-translate-y-1/2 md:rounded-2xl md:bg-white md:shadow-lg md:shadow-slate-900/5 lg:left-10 lg:p-10"
+      >
         <p className="font-bold text-2xl text-slate-900 tracking-tight sm:text-3xl lg:text-4xl">
           {slide.title}
         </p>

@@ -34,11 +34,3 @@ export function useUpdateEmailPreferences() {
   }
   return { ...mutation, mutate }
 }
-
-/** Better Auth sends the confirmation link again (at most a few per quarter hour). */
-export function resendVerificationEmail(email: string) {
-  return api.post<{ status: boolean }>('/auth/send-verification-email', {
-    email,
-    callbackURL: '/dashboard/settings',
-  })
-}

@@ -8,7 +8,8 @@ import { Button } from '../../components/ui/button'
 import { PageHeader } from '../../components/ui/page-header'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
-import { resendVerificationEmail, useEmailSettings, useUpdateEmailPreferences } from './email-settings-api'
+import { resendVerificationEmail } from '../auth'
+import { useEmailSettings, useUpdateEmailPreferences } from './email-settings-api'
 
 /** Better Auth's `?error=` after a confirmation link that did not work. */
 function describeVerifyError(code: string): string {
