@@ -218,8 +218,13 @@ export async function createBooking(
         set: {
           priceCents: product.priceCents,
           productName: product.name,
+          productImage: product.image ?? PLACEHOLDER_IMAGE,
+          userName: buyer.name,
+          email: buyer.email,
           phoneNumber: input.phoneNumber,
           location: input.location,
+          // The seller hears of the booking again, grouped like a new one.
+          sellerEmailPending: true,
         },
       })
       inserted.push({ id: earlier.id })

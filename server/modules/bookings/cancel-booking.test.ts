@@ -185,6 +185,7 @@ describe('PUT /api/bookings/{id}/cancel-booking', () => {
     })
     expect(paid.statusCode).toBe(409)
     expect(await snapshot(booking.id)).toEqual(after)
+    await sent()
 
     // Booked again: an ordinary unpaid booking, and opening its payment page takes its first hold.
     const again = await call('POST', '/api/bookings', buyer, {
@@ -195,6 +196,23 @@ describe('PUT /api/bookings/{id}/cancel-booking', () => {
     expect(again.statusCode).toBe(201)
     expect(await wire(booking.id)).toMatchObject({ status: 'unpaid', cancelledByBuyer: false })
     expect((await hold(booking.id)).statusCode).toBe(200)
+    // The seller is told of the booking made again, as of a new one.
+    expect((await sent({ later: true })).map((e) => e.to)).toEqual([`"Sam Seller" <${seller.email}>`])
+  })
+
+  it('lets the buyer clear a booking of a laptop sold to someone else, without emailing the seller', async () => {
+    const product = await createProduct(t.db, { seller, brand })
+    const lost = await createBooking(t.db, { buyer: otherBuyer, product, sellerEmailPending: false })
+    const won = await createBooking(t.db, { buyer, product, sellerEmailPending: false })
+    expect((await hold(won.id)).statusCode).toBe(200)
+    const paid = await call('POST', '/api/payments/test', buyer, {
+      bookingId: won.id,
+      card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' },
+    })
+    expect(paid.statusCode).toBe(200)
+    await sent()
+    expect((await cancel(lost.id, otherBuyer)).statusCode).toBe(200)
+    expect(await sent()).toEqual([])
   })
 
   it('reads the latest cancellation: cancelled when the listing left sale, booked again, then cancelled by the buyer', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { BookingStatus, HandoverBody, ProblemBody } from '#contract/bookings'
 import type { FeeRule } from '#contract/fees'
 import type { ReceivedBody } from '#contract/handover'
@@ -67,14 +67,14 @@ export async function cancelBooking(db: Db, buyer: SessionUser, bookingId: strin
     if (!deal.isBuyer) {
       throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can cancel the booking')
     }
-    await moveDeal(tx, bookingId, 'cancel', 'buyer', { actorId: buyer.id })
+    await moveDeal(tx, bookingId, 'cancel', 'buyer', {
+      actorId: buyer.id,
+      set: { sellerEmailPending: false },
+    })
     await tx.delete(productHolds).where(eq(productHolds.bookingId, bookingId))
-    const untold = await tx
-      .update(bookings)
-      .set({ sellerEmailPending: false })
-      .where(and(eq(bookings.id, bookingId), eq(bookings.sellerEmailPending, true)))
-      .returning({ id: bookings.id })
-    if (untold.length === 0) {
+    // A seller not told of the booking yet hears of neither; one whose laptop is sold or gone meanwhile has
+    // nothing to act on.
+    if (!deal.booking.sellerEmailPending && deal.status === 'unpaid') {
       await mail.queue(tx, {
         to: { userId: deal.sellerId },
         template: 'booking-withdrawn',

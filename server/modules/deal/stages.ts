@@ -219,6 +219,10 @@ export type MoveOptions = {
       | 'handoverNote'
       | 'handoverChecklist'
       | 'handoverCheckedAt'
+      | 'productImage'
+      | 'userName'
+      | 'email'
+      | 'sellerEmailPending'
     >
   >
 }
