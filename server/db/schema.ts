@@ -388,6 +388,11 @@ export const searchTerms = pgTable(
     term: text('term').primaryKey(),
     /** Whether some listing has the word in its brand or name (not only in its processor): best match's top tier. */
     inName: boolean('in_name').notNull().default(false),
+    /**
+     * Whether the word is only ever two adjacent title words written together ("macbookair" from "MacBook Air",
+     * "i71165g7" from "i7-1165G7"): typed, it finds them; two typed words are joined only into a word that is not.
+     */
+    joined: boolean('joined').notNull().default(false),
   },
   (t) => [index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`)],
 )

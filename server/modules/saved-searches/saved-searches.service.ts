@@ -15,7 +15,6 @@ import {
   resolveText,
   type SavedFilters,
   searchCondition,
-  searchWords,
 } from '#server/modules/search'
 
 /**
@@ -31,11 +30,10 @@ export async function saveSearch(
 ): Promise<string> {
   const { filters, query } = parseSavedQuery(input.query)
   const text = filters.q ? await resolveText(db, filters.q) : null
-  const typed = filters.q ? searchWords(filters.q) : []
   const textQuery = text
     ? text.terms
         .map((t, i) => {
-          const word = typed[i]
+          const word = text.typed[i]
           if (t.prefix) return `${t.term}:*`
           return word && word !== t.term ? `${t.term}|${word}` : t.term
         })

@@ -76,13 +76,17 @@ export type TextMatch = {
   termsVersion: string
   /** Each word as searched for: a whole word, or the start of one (`prefix`). */
   terms: { term: string; prefix: boolean }[]
+  /** What was typed for each term (two words joined into one term read as that term). */
+  typed: string[]
   /** Whether the database reads each term as that one word (the listings' facts can then match it in memory). */
   plain: boolean
 }
 
 /**
- * Each word as a listing's title spells it: kept when a title has it, completed when it starts one (as you type),
- * else replaced by the most similar title word (typos: "thnkpad" → thinkpad), else kept to match descriptions.
+ * Each word as a listing's title spells it: two typed words joined when together they are a title word ("mac book" →
+ * macbook, "think pad" → thinkpad); else kept when a title has it (also two title words written together:
+ * "i71165g7"), completed when it starts one (as you type), else replaced by the most similar title word (typos:
+ * "thnkpad" → thinkpad), else kept to match descriptions.
  */
 export async function resolveText(db: Db, q: string): Promise<TextMatch | null> {
   const words = searchWords(q)
@@ -95,6 +99,8 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
     prefix_in_name: boolean
     terms_version: string
     plain: boolean
+    together: string | null
+    together_in_name: boolean | null
   }>(
     db,
     sql`
@@ -102,25 +108,36 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
       exists (select 1 from search_terms s where s.term like c.word || '%') as prefix,
       exists (select 1 from search_terms s where s.term like c.word || '%' and s.in_name) as prefix_in_name,
       tsvector_to_array(to_tsvector('simple', c.word)) = array[c.word]
-        and (c.fixed is null or tsvector_to_array(to_tsvector('simple', c.fixed)) = array[c.fixed]) as plain
+        and (c.fixed is null or tsvector_to_array(to_tsvector('simple', c.fixed)) = array[c.fixed]) as plain,
+      j.term as together, j.in_name as together_in_name
     from (
-      select t.word, t.n,
+      select t.word, t.n, lead(t.word) over (order by t.n) as next_word,
         coalesce(
           (select s.term from search_terms s where s.term = t.word),
-          (select s.term from search_terms s where length(t.word) >= 3 and s.term % t.word
+          (select s.term from search_terms s where length(t.word) >= 3 and not s.joined and s.term % t.word
              order by similarity(s.term, t.word) desc, s.term limit 1)
         ) as fixed
       from unnest(${sql`${`{${words.join(',')}}`}::text[]`}) with ordinality as t(word, n)) c
+    left join search_terms j on j.term = c.word || c.next_word and not j.joined
     order by c.n`,
   )
-  const terms = rows.map((r, i) => {
+  const terms: { term: string; prefix: boolean; inName: boolean; typed: string }[] = []
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as (typeof rows)[number]
+    if (r.together) {
+      // Two typed words that together are one title word: that word, whole ("mac book" is macbook, not mac & book).
+      terms.push({ term: r.together, prefix: false, inName: r.together_in_name === true, typed: r.together })
+      i++
+      continue
+    }
     const isLast = i === rows.length - 1
     // The last word may still be being typed: a prefix of a title word beats a correction.
     if (isLast && r.prefix && r.fixed !== r.word)
-      return { term: r.word, prefix: true, inName: r.prefix_in_name }
+      terms.push({ term: r.word, prefix: true, inName: r.prefix_in_name, typed: r.word })
     // A word in no title at all is looked for in descriptions; it is in no name either.
-    return { term: r.fixed ?? r.word, prefix: false, inName: r.fixed_in_name === true }
-  })
+    else
+      terms.push({ term: r.fixed ?? r.word, prefix: false, inName: r.fixed_in_name === true, typed: r.word })
+  }
   return {
     tsquery: terms.map((t) => (t.prefix ? `${t.term}:*` : t.term)).join(' & '),
     titleQuery: terms.map((t) => `${t.term}${t.prefix ? ':*A' : ':A'}`).join(' & '),
@@ -128,6 +145,7 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
     bestTier: terms.every((t) => t.inName) ? 3 : 2,
     termsVersion: rows[0]?.terms_version ?? '0',
     terms: terms.map((t) => ({ term: t.term, prefix: t.prefix })),
+    typed: terms.map((t) => t.typed),
     plain: rows.every((r) => r.plain),
   }
 }
