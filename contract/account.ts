@@ -26,3 +26,7 @@ export const EraseAccount = z.strictObject({
   code: z.string().trim().max(32).optional(),
 })
 export type EraseAccount = z.infer<typeof EraseAccount>
+
+/** Whether the account can be erased now, and if not, why (asked before the erase form asks for anything). */
+export const ErasureCheck = z.object({ can_erase: z.boolean(), reason: z.string().nullable() })
+export type ErasureCheck = z.infer<typeof ErasureCheck>

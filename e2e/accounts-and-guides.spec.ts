@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
-import { E2E_PASSWORD, saveScreenshots } from './helpers'
+import { DEMO_ACCOUNTS } from '#server/demo/accounts'
+import { E2E_PASSWORD, newSignedIn, saveScreenshots, signInByApi } from './helpers'
 
 // A new person's first minutes and the account's last: the home page's hero read cleanly on a laptop screen, sign-up
 // that says a confirmation link was sent, the dashboard greeting a new account as new. Pages are saved at 1366 and
@@ -48,4 +49,48 @@ test('sign-up says a confirmation link was sent, offers it again, and the dashbo
   await page.goto('/dashboard')
   await expect(page.getByText('Welcome to Laptop Market, Nia New.')).toBeVisible()
   await expect(page.getByText(/Welcome back/)).toHaveCount(0)
+})
+
+test('erasing an account: an open sale is named before anything is asked; after erasure a confirmation page', async ({
+  browser,
+}) => {
+  // Someone with a sale still open (the demo seller or buyer) is told at once, with no password asked.
+  const blockedContext = await browser.newContext({ viewport: { width: 1366, height: 900 } })
+  const blocked = await blockedContext.newPage()
+  let reason: string | null = null
+  for (const role of ['buyer', 'seller'] as const) {
+    await blocked.request.post('/api/auth/sign-out', { data: {} })
+    await signInByApi(
+      blocked.request,
+      DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number],
+    )
+    const check = (await (await blocked.request.get('/api/me/erasure')).json()) as { reason: string | null }
+    if (check.reason) {
+      reason = check.reason
+      break
+    }
+  }
+  expect(reason, 'a demo account has a sale open or money held').toBeTruthy()
+  await blocked.goto('/dashboard/security')
+  const notYet = blocked.getByRole('status').filter({ hasText: 'You cannot erase your account yet' })
+  await expect(notYet).toContainText(reason as string)
+  await expect(blocked.getByRole('button', { name: 'Erase my account' })).toHaveCount(0)
+  await saveScreenshots(blocked, 'erase-blocked', { part: 'viewport', scroll: notYet, settle: 150 })
+  await blockedContext.close()
+
+  // A person with nothing open erases with their password and lands on the confirmation page.
+  const { context, page } = await newSignedIn(browser, 'buyer', 'Erin Erase')
+  await page.setViewportSize({ width: 1366, height: 900 })
+  await page.goto('/dashboard/security')
+  const form = page.getByRole('form', { name: 'Erase my account' })
+  await form.getByLabel('Your password').fill(E2E_PASSWORD)
+  await form.getByRole('button', { name: 'Erase my account' }).click()
+  await expect(page.getByRole('button', { name: 'Erase for good' })).toBeVisible()
+  await saveScreenshots(page, 'erase-confirm', { part: 'viewport', settle: 150 })
+  await page.getByRole('button', { name: 'Erase for good' }).click()
+  await expect(page).toHaveURL(/\/account-erased$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Your account is erased' })).toBeVisible()
+  await shoot(page, 'account-erased')
+  expect((await page.request.get('/api/me')).status()).toBe(401)
+  await context.close()
 })

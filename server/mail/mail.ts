@@ -3,11 +3,12 @@
 // while the mail server is down (server/jobs/queues.ts). A job runs on one instance at a time, and every
 // attempt of one email carries the same Message-ID.
 
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { emailPreferences, users } from '#server/db/schema'
+import { JOBS_SCHEMA } from '#server/jobs/install'
 import type { Job, Jobs } from '#server/jobs/jobs'
 import type { EmailJob, Recipient } from './email-job'
 import { TEMPLATES, type TemplateData, type TemplateName } from './templates'
@@ -15,6 +16,9 @@ import type { EmailTemplate } from './templates/layout'
 import type { MailTransport } from './transport'
 
 export type { EmailJob, Recipient }
+
+/** What a sent job that forgets its address holds instead (an address that reaches nobody). */
+export const FORGOTTEN_ADDRESS = 'sent@erased.invalid'
 
 export type MailRequest<K extends TemplateName> = {
   to: Recipient
@@ -143,6 +147,7 @@ export class Mail {
       },
       label: `${name}-${job.id.slice(0, 8)}`,
     })
+    if (template.forgetsAddress && 'email' in to) await this.#forgetAddress(job.id)
     if (result.file) {
       this.#log.info({ template: name, file: result.file }, `Email saved to ${result.file}`)
     } else {
@@ -164,6 +169,14 @@ export class Mail {
       }
     }
     return template.topic ? { 'List-Unsubscribe': `<${this.#siteUrl}/dashboard/settings>` } : {}
+  }
+
+  /** The sent job keeps no address: its recipient becomes a placeholder (the queue keeps finished jobs a while). */
+  async #forgetAddress(jobId: string): Promise<void> {
+    const job = sql`${sql.identifier(JOBS_SCHEMA)}.job`
+    await this.#db.execute(
+      sql`update ${job} set data = jsonb_set(data, '{to}', ${JSON.stringify({ email: FORGOTTEN_ADDRESS })}::jsonb) where id = ${jobId}`,
+    )
   }
 
   #skip(job: Job<EmailJob>, reason: Extract<Delivery, { sent: false }>['reason']): Delivery {

@@ -1,5 +1,6 @@
 // Every kind of email, by name. To add one: a file beside this one (`defineEmail` with its data type, its
 // topic or null when essential, and `compose` for the text and HTML parts), and a line here.
+import accountErased from './account-erased'
 import alertDigest from './alert-digest'
 import alertFavourites from './alert-favourites'
 import alertSearchMatches from './alert-search-matches'
@@ -32,6 +33,7 @@ import verifyEmail from './verify-email'
 export const TEMPLATES = {
   'password-reset': passwordReset,
   'verify-email': verifyEmail,
+  'account-erased': accountErased,
   'listing-expiring': listingExpiring,
   'listing-rejected': listingRejected,
   'listing-approved': listingApproved,

@@ -15,6 +15,10 @@ export type RenderContext = {
 export type EmailTemplate<Data> = {
   /** null: essential (account safety), always sent; otherwise the topic a user can turn off. */
   topic: EmailTopic | null
+  /**
+   * Sent to a bare address that must not stay behind (an erased account's): once sent, the queued job forgets it.
+   */
+  forgetsAddress?: boolean
   render(data: Data, ctx: RenderContext): EmailContent
 }
 

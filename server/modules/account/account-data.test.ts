@@ -165,11 +165,17 @@ describe('DELETE /api/me', () => {
   it('is refused with the reason while a sale is open, and with a wrong password', async () => {
     const seller = await signUp(t.app, { role: 'seller' })
     const buyer = await signUp(t.app, { role: 'buyer' })
+    const before = await as(buyer, 'GET', '/api/me/erasure')
+    expect(before.json()).toEqual({ can_erase: true, reason: null })
     await sale(seller, buyer, 'paid')
     for (const who of [buyer, seller]) {
+      // Asked first, before any password: the same rule and the same words as the refusal.
+      const check = await as(who, 'GET', '/api/me/erasure')
+      expect(check.statusCode).toBe(200)
+      expect(check.json()).toEqual({ can_erase: false, reason: expect.stringMatching(/still open/) })
       const open = await as(who, 'DELETE', '/api/me', { password: TEST_PASSWORD })
       expect(open.statusCode).toBe(409)
-      expect(open.json().error.message).toMatch(/still open/)
+      expect(open.json().error.message).toBe(check.json().reason)
     }
     const wrong = await as(buyer, 'DELETE', '/api/me', { password: 'not-my-password' })
     expect(wrong.statusCode).toBe(400)
@@ -203,6 +209,10 @@ describe('DELETE /api/me', () => {
     const held = await as(seller, 'DELETE', '/api/me', { password: TEST_PASSWORD })
     expect(held.statusCode).toBe(409)
     expect(held.json().error.message).toMatch(/Money is still held/)
+    expect((await as(seller, 'GET', '/api/me/erasure')).json()).toEqual({
+      can_erase: false,
+      reason: held.json().error.message,
+    })
   })
 
   it('erases the person: nothing left with their address or name, listings gone, the other side keeps the conversation', async () => {
@@ -214,16 +224,31 @@ describe('DELETE /api/me', () => {
       await as(buyer, 'POST', `/api/bookings/${booking.id}/messages`, { body: 'Thanks, all good!' }),
       'message',
     )
+    await must(
+      await as(buyer, 'POST', `/api/bookings/${booking.id}/messages`, {
+        body: `Call me on (512) 555-0142 or write to ${buyer.user.email.replace('@', '.home@')}; refunds to IBAN GB33 BUKB 2020 1555 5555 55.`,
+      }),
+      'message with contact details',
+    )
     await t.db.update(users).set({ phone: '(512) 555-0199' }).where(eq(users.id, buyer.user.id))
+    await t.app.ctx.jobs.drain('email')
+    t.outbox.length = 0
     expect(await tablesContaining(buyer.user.email)).not.toEqual([])
     expect(await tablesContaining(uniqueName)).not.toEqual([])
 
     const res = await as(buyer, 'DELETE', '/api/me', { password: TEST_PASSWORD })
     expect(res.statusCode, res.body).toBe(200)
 
+    // One email, to the address the account had, and then the queue forgets the address.
+    await t.app.ctx.jobs.drain('email')
+    expect(t.outbox.map((m) => [m.to, m.subject])).toEqual([
+      [buyer.user.email, 'Your Laptop Market account is erased'],
+    ])
     expect(await tablesContaining(buyer.user.email)).toEqual([])
     expect(await tablesContaining(uniqueName)).toEqual([])
     expect(await tablesContaining('555-0199')).toEqual([])
+    expect(await tablesContaining('555-0142')).toEqual([])
+    expect(await tablesContaining('GB33')).toEqual([])
     // Signed out everywhere, and no way back in.
     expect((await as(buyer, 'GET', '/api/me')).statusCode).toBe(401)
     expect((await postSignIn(t.app, { email: buyer.user.email, password: TEST_PASSWORD })).statusCode).toBe(
@@ -235,7 +260,13 @@ describe('DELETE /api/me', () => {
     const fromBuyer = (thread.json() as { senderName: string; body: string; mine: boolean }[]).filter(
       (m) => !m.mine,
     )
-    expect(fromBuyer).toMatchObject([{ senderName: 'Deleted user', body: 'Thanks, all good!' }])
+    expect(fromBuyer).toMatchObject([
+      { senderName: 'Deleted user', body: 'Thanks, all good!' },
+      {
+        senderName: 'Deleted user',
+        body: 'Call me on [removed] or write to [removed]; refunds to IBAN [removed].',
+      },
+    ])
     // The payment stays, under the emptied account's id.
     const kept = await t.db.select().from(payments).where(eq(payments.bookingId, booking.id))
     expect(kept).toMatchObject([{ buyerId: buyer.user.id }])

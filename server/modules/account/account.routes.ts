@@ -2,7 +2,7 @@ import { fromNodeHeaders } from 'better-auth/node'
 import { and, eq } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { Ended, EraseAccount, SessionList, SessionParams } from '#contract/account'
+import { Ended, EraseAccount, ErasureCheck, SessionList, SessionParams } from '#contract/account'
 import { SecurityEvent } from '#contract/audit'
 import { Deleted } from '#contract/common'
 import { accounts } from '#server/db/schema'
@@ -11,7 +11,7 @@ import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { checkCurrentCode, createSignInLimiter } from '#server/modules/auth'
-import { eraseAccount } from './erase.service'
+import { eraseAccount, erasureBlocker } from './erase.service'
 import { exportAccount } from './export.service'
 import { endOtherSessions, endSession, findSessions } from './sessions.service'
 
@@ -73,6 +73,24 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         )
         .header('cache-control', 'no-store')
       return data
+    },
+  )
+
+  app.get(
+    '/me/erasure',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['account'],
+        summary:
+          'Whether your account can be erased now, and if not, why (the rule the erasure itself checks)',
+        response: { 200: ErasureCheck, ...ERRORS },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store')
+      const reason = await erasureBlocker(db, caller(req).id)
+      return { can_erase: reason === null, reason }
     },
   )
 

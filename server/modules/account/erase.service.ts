@@ -7,6 +7,7 @@ import {
   bookings,
   emailPreferences,
   favourites,
+  messages,
   offerEvents,
   offers,
   passkeys,
@@ -19,6 +20,7 @@ import {
   verifications,
 } from '#server/db/schema'
 import { JOBS_SCHEMA } from '#server/jobs/install'
+import { maskContactDetails } from '#server/lib/contact-details'
 import { AppError } from '#server/lib/errors'
 import type { Mail } from '#server/mail/mail'
 import { leaveSale } from '#server/modules/deal'
@@ -28,7 +30,10 @@ export const DELETED_NAME = 'Deleted user'
 /** Stages of a sale in which money is held or the deal is not over. */
 const OPEN_STAGES = ['paid', 'handed_over', 'disputed'] as const
 
-/** Why an account cannot be erased yet (null when it can). */
+/**
+ * Why an account cannot be erased yet (null when it can): the one rule, asked by the Security page before it asks
+ * for anything and checked again by the erasure itself.
+ */
 export async function erasureBlocker(db: Db, userId: string): Promise<string | null> {
   const open = await db
     .select({ id: bookings.id })
@@ -122,6 +127,20 @@ export async function eraseAccount(db: Db, userId: string, mail: Pick<Mail, 'que
     await tx.execute(sql`
       update ${jobs} set data = replace(data::text, to_jsonb(${user.name}::text)::text, to_jsonb(${DELETED_NAME}::text)::text)::jsonb
       where position(to_jsonb(${user.name}::text)::text in data::text) > 0`)
+    // What they wrote stays for the other side of each sale, without the phone numbers, email addresses and bank
+    // numbers in it.
+    const written = await tx
+      .select({ id: messages.id, body: messages.body })
+      .from(messages)
+      .where(eq(messages.senderId, userId))
+    for (const message of written) {
+      const masked = maskContactDetails(message.body).slice(0, 2000)
+      if (masked !== message.body)
+        await tx.update(messages).set({ body: masked }).where(eq(messages.id, message.id))
+    }
+    // One last email to the address the account had, queued after the person's other emails were dropped; the job
+    // forgets the address once it is sent.
+    await mail.queue(tx, { to: { email: user.email }, template: 'account-erased', data: {} })
     await tx
       .update(payoutAccounts)
       .set({ accountHolder: DELETED_NAME, updatedAt: now })

@@ -129,6 +129,9 @@ const SavedSearchesPage = lazy(() =>
 const UnsubscribePage = lazy(() =>
   import('../features/saved-searches/unsubscribe-page').then((m) => ({ default: m.UnsubscribePage })),
 )
+const AccountErasedPage = lazy(() =>
+  import('../features/info/account-erased-page').then((m) => ({ default: m.AccountErasedPage })),
+)
 const CheckInboxPage = lazy(() =>
   import('../features/auth/check-inbox-page').then((m) => ({ default: m.CheckInboxPage })),
 )
@@ -193,6 +196,7 @@ export function AppRoutes() {
             </RequireAuth>
           }
         />
+        <Route path="account-erased" element={<AccountErasedPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="about" element={<AboutPage />} />

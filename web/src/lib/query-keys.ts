@@ -75,6 +75,7 @@ export const securityKeys = {
   events: () => [...securityKeys.all, 'events'] as const,
   sessions: () => [...securityKeys.all, 'sessions'] as const,
   passkeys: () => [...securityKeys.all, 'passkeys'] as const,
+  erasure: () => [...securityKeys.all, 'erasure'] as const,
 }
 
 export const dashboardKeys = {

@@ -74,18 +74,24 @@ export function PrivacyPage() {
       </p>
       <p>
         <strong>Erase your account.</strong> Under Dashboard → Security, with your password (and a code when
-        two-step sign-in is on). While a sale of yours is open or money is held for you, we ask you to finish
-        it first. Then, at once:
+        two-step sign-in is on). While a sale of yours is open or money is held for you, the page says so
+        before asking for anything, and we ask you to finish it first. Then, at once:
       </p>
       <ul>
         <li>Your name, email address, phone number and picture are erased; you appear as “Deleted user”.</li>
         <li>
           Your listings leave the catalogue; your favourites, saved searches and email choices are deleted.
         </li>
-        <li>You are signed out everywhere and we send you no more email.</li>
         <li>
-          The people you dealt with keep their conversations with you, with your name replaced, because they
-          are part of their sale too.
+          You are signed out everywhere, and after one email confirming the erasure we send you nothing more.
+        </li>
+        <li>
+          The people you dealt with keep their conversations with you, with your name replaced and any phone
+          number, email address or bank number you wrote in them removed, because they are part of their sale
+          too.
+        </li>
+        <li>
+          That last email goes to the address the account had; once it is sent, we keep the address nowhere.
         </li>
         <li>
           <strong>What we keep, and why</strong>: bookings, payments, payouts and the money ledger, under an

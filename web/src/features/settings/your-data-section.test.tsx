@@ -49,7 +49,7 @@ describe('YourDataSection, erase my account', () => {
     await waitFor(() => expect(messageOf(code)).toBe('Invalid code'))
     expect(password.getAttribute('aria-invalid')).toBeNull()
     expect(screen.queryByRole('button', { name: 'Erase for good' })).toBeNull()
-    expect(calls).toEqual([
+    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([
       { url: '/api/me', method: 'DELETE', body: { password: 'pat-password', code: '123456' } },
     ])
   })
@@ -63,6 +63,22 @@ describe('YourDataSection, erase my account', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Erase my account' }))
     fireEvent.click(screen.getByRole('button', { name: 'Erase for good' }))
     await waitFor(() => expect(messageOf(password)).toBe('Invalid password'))
-    expect(calls[0]?.body).toEqual({ password: 'wrong' })
+    expect(calls.find((c) => c.method === 'DELETE')?.body).toEqual({ password: 'wrong' })
+  })
+
+  it("says why the account cannot be erased yet before asking for anything, in the server's words", async () => {
+    const reason =
+      'A sale of yours is still open (paid, handed over or disputed). Finish it first, then erase your account.'
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url === '/api/me/erasure' ? jsonResponse({ can_erase: false, reason }) : jsonResponse({}),
+      ),
+    )
+    renderWithApp(<YourDataSection needsCode={false} />)
+    expect(await screen.findByText('You cannot erase your account yet')).toBeTruthy()
+    expect(screen.getByText(reason)).toBeTruthy()
+    expect(screen.queryByLabelText('Your password')).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Erase my account' })).toBeNull()
   })
 })

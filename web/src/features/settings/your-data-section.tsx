@@ -1,9 +1,13 @@
+import { useQuery } from '@tanstack/react-query'
+import { CircleAlert } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
+import type { ErasureCheck } from '#contract/account'
 import { paths } from '#contract/pages'
 import { buttonClasses } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { api } from '../../lib/api-client'
+import { securityKeys } from '../../lib/query-keys'
 import { APP_OR_BACKUP_CODE, PasswordCodeForm, usePasswordCode } from './password-code-form'
 
 /** Take your data (one JSON file), or erase your account (password, and a code when two-step is on). */
@@ -11,6 +15,13 @@ export function YourDataSection({ needsCode }: { needsCode: boolean }) {
   const fields = usePasswordCode()
   const { password, code, setError, isBusy, run } = fields
   const [confirming, setConfirming] = useState(false)
+  // The server's own rule, asked before the form asks for anything: with a sale open or money held, the person is
+  // told why and what to do first instead of typing a password to be refused. (The erasure checks it again.)
+  const check = useQuery({
+    queryKey: securityKeys.erasure(),
+    queryFn: ({ signal }) => api.get<ErasureCheck>('/me/erasure', undefined, signal),
+  })
+  const blocked = check.data && !check.data.can_erase ? check.data.reason : null
 
   const ask = () => {
     setError(null)
@@ -20,7 +31,7 @@ export function YourDataSection({ needsCode }: { needsCode: boolean }) {
   const erase = async () => {
     const isErased = await run(async () => {
       await api.delete<unknown>('/me', { password, ...(needsCode ? { code } : {}) })
-      window.location.assign(paths.home())
+      window.location.assign(paths.accountErased())
     }, 'Your account could not be erased. Please try again.')
     if (!isErased) setConfirming(false)
   }
@@ -49,17 +60,41 @@ export function YourDataSection({ needsCode }: { needsCode: boolean }) {
           What we keep and why
         </Link>
       </p>
-      <PasswordCodeForm
-        fields={fields}
-        label="Erase my account"
-        askPassword
-        // The server takes a backup code here too, so the field says so, in the words of the turn-off form.
-        code={needsCode ? APP_OR_BACKUP_CODE : undefined}
-        submitLabel="Erase my account"
-        submitVariant="danger-outline"
-        onSubmit={ask}
-        className="mt-3 space-y-3"
-      />
+      {blocked ? (
+        <div
+          role="status"
+          className="mt-3 flex gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950 text-sm"
+        >
+          <CircleAlert aria-hidden className="size-5 shrink-0" />
+          <div className="space-y-2">
+            <p className="font-semibold">You cannot erase your account yet</p>
+            <p>{blocked}</p>
+            <p>
+              What you bought is under{' '}
+              <Link to={paths.myOrders()} className="font-semibold underline">
+                My Orders
+              </Link>
+              , what you sold under{' '}
+              <Link to={paths.myProduct()} className="font-semibold underline">
+                My Product
+              </Link>
+              .
+            </p>
+          </div>
+        </div>
+      ) : (
+        <PasswordCodeForm
+          fields={fields}
+          label="Erase my account"
+          askPassword
+          // The server takes a backup code here too, so the field says so, in the words of the turn-off form.
+          code={needsCode ? APP_OR_BACKUP_CODE : undefined}
+          submitLabel="Erase my account"
+          submitVariant="danger-outline"
+          onSubmit={ask}
+          className="mt-3 space-y-3"
+        />
+      )}
       {confirming ? (
         <ConfirmDialog
           title="Erase your account?"
