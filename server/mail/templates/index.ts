@@ -28,6 +28,7 @@ import passwordReset from './password-reset'
 import payoutFailed from './payout-failed'
 import payoutSent from './payout-sent'
 import payoutSetupNeeded from './payout-setup-needed'
+import reportResolved from './report-resolved'
 import verifyEmail from './verify-email'
 
 export const TEMPLATES = {
@@ -37,6 +38,7 @@ export const TEMPLATES = {
   'listing-expiring': listingExpiring,
   'listing-rejected': listingRejected,
   'listing-approved': listingApproved,
+  'report-resolved': reportResolved,
   'deal-booked': dealBooked,
   'deal-paid': dealPaid,
   'deal-handed-over': dealHandedOver,

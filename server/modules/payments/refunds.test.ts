@@ -211,11 +211,16 @@ describe('PUT /api/reports/{id}/remove with a paid sale', () => {
     const [dispute] = await t.db.select().from(disputes).where(eq(disputes.bookingId, booking.id))
     expect(dispute).toMatchObject({ status: 'refunded', resolvedBy: admin.id })
     const emails = await sent()
-    expect(emails.map((e) => e.headers['X-Laptop-Market-Email'])).toEqual([
+    // Both sides of the sale, and the reporter (told the listing was removed).
+    expect(emails.map((e) => e.headers['X-Laptop-Market-Email']).sort()).toEqual([
       'deal-cancelled',
       'deal-cancelled',
+      'report-resolved',
     ])
-    expect(emails.find((e) => e.to.includes('bea@'))?.text).toContain(
+    expect(
+      emails.find((e) => e.to.includes('bea@') && e.headers['X-Laptop-Market-Email'] === 'deal-cancelled')
+        ?.text,
+    ).toContain(
       `An admin removed the listing “${product.name}” after a report, and you are refunded $649 in full.`,
     )
   })
@@ -230,8 +235,9 @@ describe('PUT /api/reports/{id}/remove with a paid sale', () => {
     expect((await snapshot(product.id)).payments).toEqual([])
     // The unpaid booking is cancelled with the listing, and its buyer told; nothing was charged.
     const mails = await sent()
-    expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(/^Booking cancelled/)])
-    expect(mails[0]?.text).toMatch(/taken down\. Nothing was charged/)
+    const cancelled = mails.filter((m) => !m.subject.startsWith('Your report of'))
+    expect(cancelled.map((m) => m.subject)).toEqual([expect.stringMatching(/^Booking cancelled/)])
+    expect(cancelled[0]?.text).toMatch(/taken down\. Nothing was charged/)
   })
 })
 

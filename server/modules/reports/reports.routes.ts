@@ -51,8 +51,8 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['reports'],
           summary:
             action === 'dismiss'
-              ? 'Admin: dismiss a report'
-              : 'Admin: remove the reported listing (closes its reports; an open sale of it is refunded in full)',
+              ? 'Admin: dismiss a report (the reporter is emailed that the listing stays up)'
+              : 'Admin: remove the reported listing (closes its reports, each reporter emailed; an open sale of it is refunded in full)',
           params: IdParams,
           response: { 200: Modified, ...ERRORS },
         },

@@ -82,7 +82,7 @@ export async function findOpenReports(db: Db): Promise<Report[]> {
 
 /**
  * An admin closes an open report: dismiss it, or remove the listing (which closes every open report on
- * that listing). The listing's row stays for the record of its bookings and payments; a sale of it that is
+ * that listing). Each reporter whose report is closed is emailed the outcome. The listing's row stays for the record of its bookings and payments; a sale of it that is
  * paid and not finished is refunded to its buyer first (server/modules/payments/refunds.ts).
  */
 export async function resolveReport(
@@ -99,11 +99,34 @@ export async function resolveReport(
     if (!report) throw notFound('Report')
     if (report.status !== 'open') throw new AppError('CONFLICT', 'This report has already been handled')
     const now = new Date()
+    const [listing] = await tx
+      .select({ name: products.name })
+      .from(products)
+      .where(eq(products.id, report.productId))
+    const tell = async (
+      closed: { reporterId: string; reason: string }[],
+      outcome: 'dismissed' | 'removed',
+    ) => {
+      for (const r of closed) {
+        await mail.queue(tx, {
+          to: { userId: r.reporterId },
+          template: 'report-resolved',
+          data: {
+            productName: listing?.name ?? 'a laptop',
+            productId: report.productId,
+            reason: r.reason,
+            outcome,
+          },
+        })
+      }
+    }
     if (action === 'dismiss') {
       await tx
         .update(reports)
         .set({ status: 'dismissed', resolvedBy: admin.id, resolvedAt: now })
         .where(eq(reports.id, id))
+      // The reporter hears what was decided: one email for their report.
+      await tell([report], 'dismissed')
       return 1
     }
     // Nothing a buyer paid for disappears: an open sale of the listing is refunded in full first.
@@ -113,10 +136,13 @@ export async function resolveReport(
       .set({ removedAt: now, updatedAt: now })
       .where(and(eq(products.id, report.productId), isNull(products.removedAt)))
     await leaveSale(tx, { productIds: [report.productId], reason: 'removed', actorId: admin.id, mail })
-    await tx
+    const closed = await tx
       .update(reports)
       .set({ status: 'removed', resolvedBy: admin.id, resolvedAt: now })
       .where(and(eq(reports.productId, report.productId), eq(reports.status, 'open')))
+      .returning({ reporterId: reports.reporterId, reason: reports.reason })
+    // Everyone whose report this closes hears it, once each.
+    await tell(closed, 'removed')
     return 1
   })
   return modified
