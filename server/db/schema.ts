@@ -84,6 +84,11 @@ export const sessions = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * How this session signed in beyond the password: `totp`, `backup_code`, `passkey` or `trusted_device`
+     * (a device remembered after a code); null for a password (or Google) alone. Admin rights need one.
+     */
+    secondFactor: text('second_factor'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 )
@@ -138,6 +143,22 @@ export const twoFactors = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
   },
   (t) => [index('two_factors_user_idx').on(t.userId), index('two_factors_secret_idx').on(t.secret)],
+)
+
+/**
+ * The authenticator time steps (30 s each) an account has used: a code is taken once, even inside its window.
+ * The primary key makes two concurrent uses of one code a single success.
+ */
+export const usedTotpSteps = pgTable(
+  'used_totp_steps',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    step: bigint('step', { mode: 'number' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.step] })],
 )
 
 /**

@@ -17,6 +17,7 @@ import { accounts, passkeys, sessions, twoFactors, users, verifications } from '
 import { generateBackupCode, hashedBackupCodes } from './backup-codes'
 import { hasControlCharacter } from './control-characters'
 import { ownOrigins } from './origin'
+import { totpStepsOnce } from './totp-steps'
 import { twoStepAfterGoogle } from './two-step-after-google'
 
 export const AUTH_BASE_PATH = '/api/auth'
@@ -92,6 +93,32 @@ export type AuthEmails = {
   sendVerificationEmail(user: { id: string; email: string }, token: string): Promise<void>
 }
 
+/** The header our auth route sets to the client's address (any such header a client sends is replaced). */
+export const CLIENT_ADDRESS_HEADER = 'x-laptop-market-client-ip'
+
+/** The second factors a session can be made with, by the auth endpoint that makes it. */
+const SECOND_FACTOR_BY_PATH: Record<string, string> = {
+  '/two-factor/verify-totp': 'totp',
+  '/two-factor/verify-backup-code': 'backup_code',
+  '/passkey/verify-authentication': 'passkey',
+}
+
+/**
+ * How a new session signed in beyond the password: by the endpoint that makes it (the second step, a passkey,
+ * or turning two-step sign-in on with a code). A session the library makes in place of the caller's (a password
+ * change) keeps the caller's; every other one (a password or Google alone, sign-up) has none.
+ */
+function secondFactorOf(ctx: { path?: string; context?: unknown } | null | undefined): string | null {
+  const byPath = ctx?.path ? SECOND_FACTOR_BY_PATH[ctx.path] : undefined
+  if (byPath) return byPath
+  if (ctx?.path === '/change-password') {
+    const prior = (ctx.context as { session?: { session?: { secondFactor?: unknown } } } | undefined)?.session
+      ?.session?.secondFactor
+    return typeof prior === 'string' ? prior : null
+  }
+  return null
+}
+
 export const RESET_TOKEN_SECONDS = 60 * 60
 /** How long "remember this device" skips the sign-in code. */
 export const TRUST_DEVICE_SECONDS = 30 * 24 * 60 * 60
@@ -145,13 +172,22 @@ export function createAuth(
         disabledAt: { type: 'date', required: false, input: false, returned: false },
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24, storeSessionInDatabase: true },
+    session: {
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+      storeSessionInDatabase: true,
+      // How this session signed in beyond the password (set below when it is made); admin rights read it.
+      additionalFields: { secondFactor: { type: 'string', required: false, input: false } },
+    },
     secondaryStorage: sessionStore,
     // Sign-in attempts are limited by our own limiter (per account and per address, shared through Redis).
     rateLimit: { enabled: false },
     advanced: {
       useSecureCookies: config.publicUrl.startsWith('https://'),
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+      // The client's address as the server resolved it (TRUST_PROXY decides which hop to believe), written by
+      // our auth route; a session records it, and the Security page names the session by it.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     databaseHooks: {
       user: {
@@ -183,6 +219,7 @@ export function createAuth(
           // A deleted (disabled) account cannot start a session, whichever way it signs in. The lookup goes
           // through the adapter of the running transaction (signup creates the user and its session in one).
           before: async (session, ctx) => {
+            const secondFactor = secondFactorOf(ctx)
             const user = ctx
               ? await (await getCurrentAdapter(ctx.context.adapter)).findOne<{ disabledAt: Date | null }>({
                   model: 'user',
@@ -201,6 +238,7 @@ export function createAuth(
                 code: 'ACCOUNT_DISABLED',
               })
             }
+            return { data: { ...session, secondFactor } }
           },
         },
       },
@@ -258,6 +296,7 @@ export function createAuth(
           ]
         : []),
       backupCodes.plugin,
+      totpStepsOnce(db),
     ],
   })
 }

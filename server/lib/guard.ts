@@ -42,19 +42,20 @@ export const SECURITY_SCHEMES = {
 export const ADMIN_TWO_FACTOR_MESSAGE =
   'Admin tools need two-step sign-in. Turn it on under Dashboard → Security (/dashboard/security), then try again.'
 
+export const ADMIN_SECOND_STEP_MESSAGE =
+  'Admin tools need a sign-in with the second step. This session signed in with the password alone: sign out, then sign in again with the code from your authenticator app (or a passkey).'
+
 function guardHook(guard: Guard): onRequestHookHandler {
   const adminRoute = guard.roles !== 'any' && guard.roles.includes('admin')
   return async (req) => {
     const user =
       guard.roles === 'any' ? await requireUser(req) : await requireRole(req, ...(guard.roles as Role[]))
-    // An admin acting as admin needs a second factor wherever the configuration asks for one.
-    if (
-      adminRoute &&
-      user.role === 'admin' &&
-      !user.twoFactorEnabled &&
-      req.server.ctx.config.requireAdminTwoFactor
-    ) {
-      throw new AppError('FORBIDDEN', ADMIN_TWO_FACTOR_MESSAGE)
+    // An admin acting as admin needs a second factor wherever the configuration asks for one: the account has
+    // two-step sign-in on, and this very session signed in with it (or a passkey). The account's flag alone is
+    // not enough: a session that signed in with the password before two-step was turned on never gave a code.
+    if (adminRoute && user.role === 'admin' && req.server.ctx.config.requireAdminTwoFactor) {
+      if (!user.twoFactorEnabled) throw new AppError('FORBIDDEN', ADMIN_TWO_FACTOR_MESSAGE)
+      if (!user.secondFactor) throw new AppError('FORBIDDEN', ADMIN_SECOND_STEP_MESSAGE)
     }
     req.user = user
   }

@@ -19,6 +19,8 @@ export type SessionUser = {
   twoFactorEnabled?: boolean
   /** The session the caller signed in with (a bearer token carries its session's id). */
   sessionId?: string
+  /** How that session signed in beyond the password (`totp`, `backup_code`, `passkey`, `trusted_device`), or null. */
+  secondFactor?: string | null
 }
 
 const ISSUER = 'laptop-market'
@@ -31,6 +33,8 @@ export type Sessions = {
   issueAccessToken(user: SessionUser & { sessionId: string }): Promise<string>
   /** Ends every session of the account, in the database and in Redis (where other instances look first). */
   endAll(userId: string): Promise<void>
+  /** Ends every session of the account but the one with this token. */
+  endAllBut(userId: string, keepToken: string): Promise<number>
 }
 
 export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTtlSeconds: number): Sessions {
@@ -67,7 +71,7 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
         }
         // Sign Out, a password change or an expired session end the token with its session.
         const [live] = await db
-          .select({ id: sessions.id })
+          .select({ id: sessions.id, secondFactor: sessions.secondFactor })
           .from(sessions)
           .where(
             and(
@@ -80,7 +84,7 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
         if (!live) throw new AppError('UNAUTHENTICATED', 'This session has ended; please sign in again')
         const user = await loadActiveUser(payload.sub)
         if (!user) throw new AppError('UNAUTHENTICATED', 'This account is no longer active')
-        return { ...user, sessionId: payload.sid }
+        return { ...user, sessionId: payload.sid, secondFactor: live.secondFactor }
       } catch (err) {
         if (err instanceof AppError) throw err
         const expired = err instanceof joseErrors.JWTExpired
@@ -91,7 +95,14 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
     const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) })
     if (!session) return null
     const user = await loadActiveUser(session.user.id)
-    return user && { ...user, sessionId: session.session.id }
+    const secondFactor = (session.session as { secondFactor?: unknown }).secondFactor
+    return (
+      user && {
+        ...user,
+        sessionId: session.session.id,
+        secondFactor: typeof secondFactor === 'string' ? secondFactor : null,
+      }
+    )
   }
 
   return {
@@ -105,6 +116,12 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
     },
     async endAll(userId) {
       await (await auth.$context).internalAdapter.deleteUserSessions(userId)
+    },
+    async endAllBut(userId, keepToken) {
+      const { internalAdapter } = await auth.$context
+      const others = (await internalAdapter.listSessions(userId)).filter((s) => s.token !== keepToken)
+      for (const other of others) await internalAdapter.deleteSession(other.token)
+      return others.length
     },
     async issueAccessToken(user) {
       return new SignJWT({ email: user.email, role: user.role, sid: user.sessionId })

@@ -1,6 +1,8 @@
 // Two-step sign-in in tests: the current code of an authenticator app set up from the enrolment's otpauth URI,
 // turning it on, and signing in with a code.
+import { eq } from 'drizzle-orm'
 import type { AppInstance } from '#server/app'
+import { usedTotpSteps } from '#server/db/schema'
 import { mergeCookies, postAuth, postSignIn, TEST_PASSWORD } from './auth-helpers'
 import { authenticatorCode } from './totp'
 
@@ -51,4 +53,12 @@ export async function signInWithCode(
         ...(options.trustDevice ? { trustDevice: true } : {}),
       })
   return { res, cookie: mergeCookies(pending, res) }
+}
+
+/**
+ * Forgets the authenticator time steps an account has used, so a test that makes more checks than a 30-second
+ * window holds codes for (turning on, signing in, turning off) can go on with the current code.
+ */
+export async function forgetUsedCodes(app: AppInstance, userId: string): Promise<void> {
+  await app.ctx.db.delete(usedTotpSteps).where(eq(usedTotpSteps.userId, userId))
 }

@@ -197,7 +197,7 @@ describe('DELETE /api/me', () => {
     })
     const ok = await as({ cookie }, 'DELETE', '/api/me', {
       password: TEST_PASSWORD,
-      code: await currentCode(totpURI),
+      code: await currentCode(totpURI, 1),
     })
     expect(ok.statusCode, ok.body).toBe(200)
   })

@@ -18,7 +18,7 @@ import {
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { currentCode, enableTwoStep, signInWithCode } from '#server/test/two-factor'
+import { currentCode, enableTwoStep, forgetUsedCodes, signInWithCode } from '#server/test/two-factor'
 
 let t: TestApp
 
@@ -79,6 +79,7 @@ describe('signing in with two-step sign-in on', () => {
   })
 
   it('asks for a code after the password, and only a right code gives a session', async () => {
+    await forgetUsedCodes(t.app, who.user.id)
     const before = await lastAuditId(t.db)
     const first = await postSignIn(t.app, { email: who.user.email, password: TEST_PASSWORD })
     expect(first.statusCode).toBe(200)
@@ -102,6 +103,7 @@ describe('signing in with two-step sign-in on', () => {
   })
 
   it('remembers a device for 30 days when asked', async () => {
+    await forgetUsedCodes(t.app, who.user.id)
     const { res: right, cookie: device } = await signInWithCode(
       t.app,
       who.user,
@@ -182,6 +184,7 @@ describe('signing in with two-step sign-in on', () => {
     expect(wrongCode.json().error.message).toBe(
       'That code is not right. Enter the current code from your authenticator app, or a backup code.',
     )
+    await forgetUsedCodes(t.app, who.user.id)
     const wrongPassword = await post('/two-factor/disable', cookie, {
       password: 'not-my-password',
       code: await currentCode(enrolment.totpURI),
@@ -190,6 +193,7 @@ describe('signing in with two-step sign-in on', () => {
     let [row] = await t.db.select().from(users).where(eq(users.id, who.user.id))
     expect(row?.twoFactorEnabled).toBe(true)
 
+    await forgetUsedCodes(t.app, who.user.id)
     const before = await lastAuditId(t.db)
     const off = await post('/two-factor/disable', cookie, {
       password: TEST_PASSWORD,

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { ErrorCode } from '#contract/errors'
 import { hasLineBreakOrControl } from '#contract/text'
 import { AccessToken, EmailQuery, Me, SessionAnswer } from '#contract/users'
-import type { Auth } from '#server/lib/auth'
+import { type Auth, CLIENT_ADDRESS_HEADER } from '#server/lib/auth'
 import { sendError } from '#server/lib/error-handler'
 import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
@@ -83,6 +83,8 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       const url = new URL(req.url, config.publicUrl)
       const raw = req.method === 'POST' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
       const headers = fromNodeHeaders(req.headers)
+      // The address a new session records is the one the server resolved (TRUST_PROXY), never a client's claim.
+      headers.set(CLIENT_ADDRESS_HEADER, req.ip)
       let request = new Request(url, { method: req.method, headers, body: raw })
       const body = await readAuthBody(request)
       const fields = body.kind === 'json' || body.kind === 'form' ? body.fields : undefined
@@ -165,6 +167,11 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
         return sendError(reply, 429, 'RATE_LIMITED', `Too many ${what}. Please try again later.`)
       }
 
+      // Who confirms a code while signed in (turning two-step sign-in on), read before the library replaces the session.
+      const codeConfirmer =
+        req.method === 'POST' && url.pathname === '/api/auth/two-factor/verify-totp'
+          ? await sessions.get(req).catch(() => null)
+          : null
       let response: Response
       try {
         const refused =
@@ -199,6 +206,8 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       await record(response.status, parsed as Record<string, unknown>, cookies)
 
       if (response.ok && passwordOwner) await passwordChanged(db, passwordOwner)
+      if (response.ok)
+        await afterSignInSteps(req, url.pathname, parsed as Record<string, unknown>, cookies, codeConfirmer)
 
       if (response.status >= 400) {
         let message =
@@ -241,6 +250,47 @@ export function withoutSessionTokens(text: string): string {
     return v
   }
   return JSON.stringify(strip(value))
+}
+
+/** The session token a Set-Cookie header list gives the browser (the value before its signature). */
+function newSessionToken(setCookies: string[]): string | undefined {
+  for (const line of setCookies) {
+    const match = /(?:^|\s)(?:__Secure-)?better-auth\.session_token=([^;]+)/.exec(line)
+    if (!match?.[1]) continue
+    const raw = decodeURIComponent(match[1])
+    const dot = raw.lastIndexOf('.')
+    return dot > 0 ? raw.slice(0, dot) : raw
+  }
+  return undefined
+}
+
+/**
+ * What a successful answer changes about sessions: a password sign-in that asked no code because the device is
+ * remembered after an earlier code is recorded as such; turning two-step sign-in on (the signed-in person's
+ * first code) ends every other session of the account, which signed in without it.
+ */
+async function afterSignInSteps(
+  req: FastifyRequest,
+  path: string,
+  body: Record<string, unknown>,
+  setCookies: string[],
+  codeConfirmer: SessionUser | null,
+) {
+  const { auth, sessions } = req.server.ctx
+  if (path === '/api/auth/sign-in/email') {
+    const user = body.user as { twoFactorEnabled?: unknown } | undefined
+    const token = typeof body.token === 'string' ? body.token : newSessionToken(setCookies)
+    if (user?.twoFactorEnabled === true && body.twoFactorRedirect !== true && token) {
+      await (await auth.$context).internalAdapter.updateSession(token, { secondFactor: 'trusted_device' })
+    }
+    return
+  }
+  if (path === '/api/auth/two-factor/verify-totp') {
+    const kept = newSessionToken(setCookies)
+    if (codeConfirmer && !codeConfirmer.twoFactorEnabled && kept) {
+      await sessions.endAllBut(codeConfirmer.id, kept)
+    }
+  }
 }
 
 /** True when the session token is one of this account's live sessions. */
