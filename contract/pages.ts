@@ -13,7 +13,7 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/products\/[^/]+\/?$/,
   /^\/sellers\/[^/]+\/?$/,
   /^\/dashboard\/?$/,
-  /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|addproduct|myproduct)\/?$/,
+  /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|listing-reviews|addproduct|myproduct)\/?$/,
   /^\/dashboard\/(settings|security|audit-log)\/?$/,
   /^\/dashboard\/(favourites|saved-searches)\/?$/,
   /^\/dashboard\/(earnings|finance)\/?$/,
