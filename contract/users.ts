@@ -15,6 +15,8 @@ export const Me = z.object({
   verified: z.boolean(),
   /** Two-step sign-in is on for this account. */
   two_factor: z.boolean().optional(),
+  /** The password is one the password rule now refuses: the person is asked to change it. */
+  password_change_asked: z.boolean().optional(),
 })
 export type Me = z.infer<typeof Me>
 

@@ -58,6 +58,11 @@ export const users = pgTable(
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     /** Two-step sign-in (Better Auth's two-factor plugin): an authenticator code after the password. */
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /**
+     * Set at a sign-in whose password the password rule now refuses (common, or built from the name, email or
+     * the product's name): the account keeps working and is asked to change it. Cleared by a change or reset.
+     */
+    passwordChangeAskedAt: timestamp('password_change_asked_at', { withTimezone: true }),
     /** Set when the person erased their account: the row stays (bookings and payments point at it), emptied. */
     erasedAt: timestamp('erased_at', { withTimezone: true }),
     createdAt: createdAt(),

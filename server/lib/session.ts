@@ -17,6 +17,8 @@ export type SessionUser = {
   isVerified: boolean
   /** Two-step sign-in is on (admins need it where REQUIRE_ADMIN_TWO_FACTOR is on). */
   twoFactorEnabled?: boolean
+  /** The password was found weak at a sign-in: the person is asked to change it. */
+  isPasswordChangeAsked?: boolean
   /** The session the caller signed in with (a bearer token carries its session's id). */
   sessionId?: string
   /** How that session signed in beyond the password (`totp`, `backup_code`, `passkey`, `trusted_device`), or null. */
@@ -51,6 +53,7 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
       role: row.role,
       isVerified: row.verifiedAt !== null,
       twoFactorEnabled: row.twoFactorEnabled,
+      isPasswordChangeAsked: row.passwordChangeAskedAt !== null,
     }
   }
 

@@ -140,7 +140,7 @@ describe('sign-up', () => {
     const email = uniqueEmail('short')
     const res = await postSignUp(t.app, { name: 'Short', email, password: '12345', role: 'buyer' })
     expect(res.statusCode).toBe(400)
-    expect(res.json().error.message).toBe('Password too short')
+    expect(res.json().error.message).toBe('Password must be 6 character or longer')
     expect(await userRowsWithEmail(email)).toBe(0)
   })
 })

@@ -3,7 +3,7 @@
 // stamped at each password change, and a link made before that stamp is refused.
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
-import { accounts } from '#server/db/schema'
+import { accounts, users } from '#server/db/schema'
 import type { Auth } from '#server/lib/auth'
 
 export const STALE_RESET_LINK =
@@ -31,10 +31,11 @@ export async function isStaleResetLink(db: Db, link: { userId: string; createdAt
   return row?.changed === true
 }
 
-/** Stamps a password change, which ends every reset link made before it. */
+/** Stamps a password change, which ends every reset link made before it, and stops asking for a new password. */
 export async function passwordChanged(db: Db, userId: string): Promise<void> {
   await db
     .update(accounts)
     .set({ updatedAt: new Date() })
     .where(and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')))
+  await db.update(users).set({ passwordChangeAskedAt: null }).where(eq(users.id, userId))
 }

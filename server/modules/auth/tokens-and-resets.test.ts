@@ -152,7 +152,7 @@ describe('sign-ups are limited per client address', () => {
         payload: {
           name: 'Throwaway',
           email: uniqueEmail('throwaway'),
-          password: 'throwaway-pass',
+          password: 'cedar-lantern-58',
           role: 'buyer',
         },
       })

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "password_change_asked_at" timestamp with time zone;
