@@ -94,3 +94,27 @@ test('erasing an account: an open sale is named before anything is asked; after 
   expect((await page.request.get('/api/me')).status()).toBe(401)
   await context.close()
 })
+
+test('the data export downloads as readable JSON in named sections, with a summary page a person can read', async ({
+  browser,
+}) => {
+  const { context, page } = await newSignedIn(browser, 'buyer', 'Dana Download')
+  await page.goto('/dashboard/security')
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download my data (JSON)' }).click(),
+  ])
+  expect(json.suggestedFilename()).toMatch(/^laptop-market-data-\d{4}-\d{2}-\d{2}\.json$/)
+  const [summary] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download a summary (HTML)' }).click(),
+  ])
+  expect(summary.suggestedFilename()).toMatch(/-summary\.html$/)
+  const html = await (await page.request.get('/api/me/export/summary')).text()
+  const reader = await context.newPage()
+  await reader.setContent(html)
+  await expect(reader.getByRole('heading', { level: 1, name: 'Your Laptop Market data' })).toBeVisible()
+  await expect(reader.getByText('Dana Download')).toBeVisible()
+  await saveScreenshots(reader, 'export-summary', { scroll: 'top' })
+  await context.close()
+})

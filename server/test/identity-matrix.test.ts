@@ -435,6 +435,7 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/me/security-events', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/sessions', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/export', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/me/export/summary', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/erasure', expected: ANY_SIGNED_IN },
   {
     method: 'DELETE',

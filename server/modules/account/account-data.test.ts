@@ -17,6 +17,7 @@ import { dealAt } from '#server/test/deals'
 import { createBrand } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { currentCode, enableTwoStep } from '#server/test/two-factor'
+import type { AccountExport } from './export.service'
 
 let t: TestApp
 
@@ -86,16 +87,22 @@ describe('GET /api/me/export', () => {
     expect(res.headers['content-disposition']).toMatch(
       /^attachment; filename="laptop-market-data-\d{4}-\d{2}-\d{2}\.json"$/,
     )
-    const data = res.json()
-    expect(data.format).toBe('laptop-market-export/1')
-    expect(data.profile).toMatchObject({
+    // Indented, one field a line, for a person to read as well as a program.
+    expect(res.body.split('\n').length).toBeGreaterThan(50)
+    expect(res.body).toMatch(/^\{\n {2}"about_this_file": "/)
+    const data = res.json() as AccountExport
+    expect(data.format).toBe('laptop-market-export/2')
+    // Sections by human name; no database name ("accounts.user_id") anywhere in their titles.
+    for (const s of data.sections) expect(s.title).not.toMatch(/[._]/)
+    const section = (title: string) => data.sections.find((s) => s.title === title)?.items ?? []
+    expect(data.you).toMatchObject({
       id: buyer.user.id,
       name: 'Export Person',
       email: buyer.user.email,
       role: 'buyer',
       two_factor_enabled: false,
     })
-    const [booked] = data.records['bookings.buyer_id']
+    const [booked] = section('Laptops you booked or bought')
     expect(booked).toMatchObject({
       id: booking.id,
       product_id: listing.id,
@@ -104,21 +111,21 @@ describe('GET /api/me/export', () => {
       email: buyer.user.email,
       stage: 'completed',
     })
-    expect(data.records['messages.sender_id']).toMatchObject([
+    expect(section('Messages you wrote')).toMatchObject([
       { booking_id: booking.id, body: 'Thanks, it works well' },
     ])
-    expect(data.records['reviews.author_id'] ?? data.records['reviews.reviewer_id']).toMatchObject([
-      { rating: 5, text: 'Lovely laptop.' },
-    ])
-    expect(data.records['favourites.user_id']).toMatchObject([
+    expect(section('Reviews you wrote')).toMatchObject([{ rating: 5, text: 'Lovely laptop.' }])
+    expect(section('Your favourites')).toMatchObject([
       { saved_price_cents: 50_000, alert_price_cents: 45_000 },
     ])
-    expect(data.records['saved_searches.user_id']).toMatchObject([{ query: 'q=thinkpad', alert: 'daily' }])
-    expect(data.records['payments.buyer_id'] ?? []).toHaveLength(
+    expect(section('Your saved searches')).toMatchObject([{ query: 'q=thinkpad', alert: 'daily' }])
+    expect(section('Payments you made')).toHaveLength(
       (await t.db.select().from(payments).where(eq(payments.buyerId, buyer.user.id))).length,
     )
-    expect(data.records['accounts.user_id']).toMatchObject([{ provider_id: 'credential' }])
-    expect(data.security_events).toMatchObject([{ kind: 'sign_in', result: 'failure' }])
+    expect(section('Ways you sign in')).toMatchObject([{ provider_id: 'credential' }])
+    expect(data.security_events.items).toMatchObject([
+      { kind: 'sign_in', what: 'Signed in with a password', result: 'failure' },
+    ])
     // No password hash, session token or other secret, under any name.
     const text = res.body
     expect(text).not.toMatch(/"(password|token|access_token|refresh_token|id_token|secret|backup_codes)"/)
@@ -129,8 +136,29 @@ describe('GET /api/me/export', () => {
     expect(text).not.toContain(buyer.cookie.split('=')[1]?.split('.')[0])
 
     // A seller's export holds their listings.
-    const sellerData = (await as(seller, 'GET', '/api/me/export')).json()
-    expect(sellerData.records['products.seller_id'].map((p: { id: string }) => p.id)).toContain(listing.id)
+    const sellerData = (await as(seller, 'GET', '/api/me/export')).json() as AccountExport
+    const listed = sellerData.sections.find((s) => s.title === 'Laptops you listed')?.items ?? []
+    expect(listed.map((p) => p.id)).toContain(listing.id)
+  })
+
+  it('holds every security event, however many, and a short summary a person can read', async () => {
+    const who = await signUp(t.app, { role: 'buyer', name: 'Many <Events>' })
+    for (let i = 0; i < 25; i++) await postSignIn(t.app, { email: who.user.email, password: 'a wrong guess' })
+    const data = (await as(who, 'GET', '/api/me/export')).json() as AccountExport
+    expect(data.security_events.count).toBe(25)
+    expect(data.security_events.items).toHaveLength(25)
+
+    const summary = await as(who, 'GET', '/api/me/export/summary')
+    expect(summary.statusCode).toBe(200)
+    expect(summary.headers['content-type']).toMatch(/^text\/html/)
+    expect(summary.headers['content-disposition']).toMatch(
+      /laptop-market-data-\d{4}-\d{2}-\d{2}-summary\.html"$/,
+    )
+    expect(summary.body).toContain('<h1>Your Laptop Market data</h1>')
+    expect(summary.body).toContain('Many &lt;Events&gt;')
+    expect(summary.body).toMatch(/Security events<br><small>[^<]*<\/small><\/td><td>2[56]<\/td>/)
+    expect(summary.body).toContain('Signed in with a password (failure)')
+    expect((await t.app.inject({ method: 'GET', url: '/api/me/export/summary' })).statusCode).toBe(401)
   })
 
   it('is for the signed-in person only', async () => {

@@ -1,5 +1,6 @@
 import { fromNodeHeaders } from 'better-auth/node'
 import { and, eq } from 'drizzle-orm'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { Ended, EraseAccount, ErasureCheck, SessionList, SessionParams } from '#contract/account'
@@ -12,16 +13,24 @@ import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { checkCurrentCode, createSignInLimiter } from '#server/modules/auth'
 import { eraseAccount, erasureBlocker } from './erase.service'
-import { exportAccount } from './export.service'
+import { EXPORT_FORMAT, exportAccount, exportJson, exportSummaryHtml } from './export.service'
 import { endOtherSessions, endSession, findSessions } from './sessions.service'
 
 const Row = z.record(z.string(), z.unknown())
+const Section = z.object({
+  title: z.string(),
+  about: z.string(),
+  count: z.number().int(),
+  items: z.array(Row),
+})
+/** The export file (docs/data-export.md): indented JSON in named sections. */
 const AccountExportBody = z.object({
-  format: z.literal('laptop-market-export/1'),
+  about_this_file: z.string(),
+  format: z.literal(EXPORT_FORMAT),
   exported_at: z.string(),
-  profile: Row,
-  records: z.record(z.string(), z.array(Row)),
-  security_events: z.array(SecurityEvent),
+  you: Row,
+  sections: z.array(Section),
+  security_events: Section.extend({ items: z.array(SecurityEvent.extend({ what: z.string() })) }),
 })
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -50,6 +59,12 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!ok) throw new AppError('VALIDATION', 'Wrong password', { password: 'Wrong password' })
   }
 
+  /** The caller's export, audited as a download of their data. */
+  async function exportFor(req: FastifyRequest) {
+    const user = caller(req)
+    return auditedAfter(req, 'account.export', `user:${user.id}`, () => exportAccount(db, user.id))
+  }
+
   app.get(
     '/me/export',
     {
@@ -57,22 +72,47 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['account'],
         summary:
-          'Everything we hold about you, as one JSON file (secrets such as your password hash left out)',
+          'Everything we hold about you, as one indented JSON file in named sections (secrets such as your password hash left out)',
         response: { 200: AccountExportBody, ...ERRORS },
       },
     },
     async (req, reply) => {
-      const user = caller(req)
-      const data = await auditedAfter(req, 'account.export', `user:${user.id}`, () =>
-        exportAccount(db, user.id),
-      )
-      reply
+      const data = await exportFor(req)
+      // Sent as written: indented, one field a line, for a person to read too. A string with a JSON type goes out
+      // unchanged (the schema above documents its shape; the type says object, hence the cast).
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
         .header(
           'content-disposition',
           `attachment; filename="laptop-market-data-${data.exported_at.slice(0, 10)}.json"`,
         )
         .header('cache-control', 'no-store')
-      return data
+        .send(exportJson(data) as unknown as typeof data)
+    },
+  )
+
+  app.get(
+    '/me/export/summary',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['account'],
+        summary:
+          'A short HTML page that sums up your data export: how many records of each kind, your latest security events',
+        produces: ['text/html'],
+        response: { 200: z.string(), ...ERRORS },
+      },
+    },
+    async (req, reply) => {
+      const data = await exportFor(req)
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="laptop-market-data-${data.exported_at.slice(0, 10)}-summary.html"`,
+        )
+        .header('cache-control', 'no-store')
+        .send(exportSummaryHtml(data))
     },
   )
 

@@ -73,9 +73,13 @@ export async function findAuditEvents(db: Db, query: AuditQuery): Promise<AuditP
   }
 }
 
-/** A person's own security events, newest first (what settings shows them). */
-export async function findSecurityEvents(db: Db, userId: string, limit = 50): Promise<SecurityEvent[]> {
-  const rows = await db
+/** A person's own security events, newest first (what settings shows them); `limit` null: every one (their export). */
+export async function findSecurityEvents(
+  db: Db,
+  userId: string,
+  limit: number | null = 50,
+): Promise<SecurityEvent[]> {
+  const query = db
     .select({
       id: auditEvents.id,
       at: auditEvents.at,
@@ -87,7 +91,7 @@ export async function findSecurityEvents(db: Db, userId: string, limit = 50): Pr
     .from(auditEvents)
     .where(and(eq(auditEvents.actorId, userId), inArray(auditEvents.kind, [...SECURITY_KINDS])))
     .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-    .limit(limit)
+  const rows = limit === null ? await query : await query.limit(limit)
   return rows.map((r) => ({
     id: r.id,
     at: r.at.toISOString(),

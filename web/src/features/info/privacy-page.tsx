@@ -67,11 +67,36 @@ export function PrivacyPage() {
 
       <h2>Your rights</h2>
       <p>
-        <strong>Take your data with you.</strong> Under Dashboard → Security, “Download my data” gives you one
-        JSON file with everything we hold about you: your profile, listings, bookings, messages you wrote,
-        reviews, favourites, saved searches, payouts and your security events. Only secrets (your password
-        hash, sign-in tokens, your authenticator key) are left out.
+        <strong>Take your data with you.</strong> Under Dashboard → Security, “Download my data (JSON)” gives
+        you one file with everything we hold about you: your profile, listings, bookings, messages you wrote,
+        reviews, favourites, saved searches, payouts and every security event. Only secrets (your password
+        hash, sign-in tokens, your authenticator key) are left out. “Download a summary (HTML)” gives a short
+        page that says, in plain words, how many records of each kind we hold and your latest security events.
       </p>
+      <h3 id="your-data-export">What the data file holds</h3>
+      <p>The file is JSON, indented so it reads line by line in any text editor, and made of these parts:</p>
+      <ul>
+        <li>
+          <code>about_this_file</code>, <code>format</code> (<code>laptop-market-export/2</code>) and{' '}
+          <code>exported_at</code> (when it was made, in UTC).
+        </li>
+        <li>
+          <code>you</code>: your account as we keep it: name, email address, phone, role, when it was made,
+          whether your address is confirmed and two-step sign-in is on.
+        </li>
+        <li>
+          <code>sections</code>: one part for each kind of record, such as “Laptops you listed”, “Laptops you
+          booked or bought”, “Payments you made”, “Messages you wrote”, “Reviews you wrote”, “Reviews about
+          you”, “Your favourites”, “Your saved searches”, “Payouts to you”, “Money movements” and “Where you
+          are signed in”. Each has a <code>title</code>, a line <code>about</code> what it holds, a{' '}
+          <code>count</code> and the records themselves as <code>items</code>, with every field we keep; money
+          is in cents, times in UTC. A kind of record you have none of is left out.
+        </li>
+        <li>
+          <code>security_events</code>: every sign-in, sign-out and change to how you sign in, newest first,
+          each with <code>what</code> happened in words, its <code>result</code>, the address and the browser.
+        </li>
+      </ul>
       <p>
         <strong>Erase your account.</strong> Under Dashboard → Security, with your password (and a code when
         two-step sign-in is on). While a sale of yours is open or money is held for you, the page says so

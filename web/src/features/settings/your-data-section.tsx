@@ -10,7 +10,7 @@ import { api } from '../../lib/api-client'
 import { securityKeys } from '../../lib/query-keys'
 import { APP_OR_BACKUP_CODE, PasswordCodeForm, usePasswordCode } from './password-code-form'
 
-/** Take your data (one JSON file), or erase your account (password, and a code when two-step is on). */
+/** Take your data (a JSON file and a summary page), or erase your account (password, and a code when two-step is on). */
 export function YourDataSection({ needsCode }: { needsCode: boolean }) {
   const fields = usePasswordCode()
   const { password, code, setError, isBusy, run } = fields
@@ -45,12 +45,21 @@ export function YourDataSection({ needsCode }: { needsCode: boolean }) {
         Your data
       </h2>
       <p className="mt-1 text-slate-600 text-sm">
-        One JSON file with everything we hold about you: profile, listings, bookings, messages you wrote,
-        reviews, favourites, saved searches, payouts and security events.
+        Everything we hold about you (profile, listings, bookings, messages you wrote, reviews, favourites,
+        saved searches, payouts and every security event) as one JSON file in named sections, and a short
+        summary page you can open in a browser.{' '}
+        <Link to="/privacy#your-data-export" className="font-semibold text-accent hover:underline">
+          What the file holds
+        </Link>
       </p>
-      <a href="/api/me/export" download className={buttonClasses('secondary', 'md', 'mt-3')}>
-        Download my data
-      </a>
+      <div className="mt-3 flex flex-wrap gap-3">
+        <a href="/api/me/export" download className={buttonClasses('secondary', 'md')}>
+          Download my data (JSON)
+        </a>
+        <a href="/api/me/export/summary" download className={buttonClasses('secondary', 'md')}>
+          Download a summary (HTML)
+        </a>
+      </div>
 
       <h3 className="mt-6 font-semibold text-slate-900">Erase my account</h3>
       <p className="mt-1 text-slate-600 text-sm">
