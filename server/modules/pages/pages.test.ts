@@ -163,6 +163,14 @@ describe('server-rendered public pages', () => {
     expect(html).not.toContain('ThinkPad Gone')
   })
 
+  it('/productcard past the last page says so and links to the last page, not "No laptops for sale yet"', async () => {
+    const html = body((await app.inject({ url: '/productcard?page=99' })).body)
+    expect(html).toContain('Page 99 is past the last page')
+    expect(html).toContain('2 laptops found, on 1 page.')
+    expect(html).toContain('Go to the last page (page 1)')
+    expect(html).not.toContain('No laptops for sale yet')
+  })
+
   it('a listing carries its title, share tags and JSON-LD Product + Offer that match it', async () => {
     const res = await app.inject({ url: `/products/${newest.id}` })
     expect(res.statusCode).toBe(200)

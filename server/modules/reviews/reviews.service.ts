@@ -146,7 +146,9 @@ export async function findSellerReviews(db: Db, sellerId: string, limit = 100): 
     .where(ofSeller(seller.id))
   const rows = await selectReviews(db)
     .where(ofSeller(seller.id))
-    .orderBy(desc(reviews.publishAt), desc(reviews.id))
+    // Newest first by the date each review shows (when it was written), not by when the blind rule published it:
+    // a review held 14 days would otherwise sit above later ones.
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
     .limit(limit)
   return {
     seller: { _id: seller.id, name: seller.name, verified: seller.verifiedAt !== null },

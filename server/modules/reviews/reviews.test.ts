@@ -187,6 +187,28 @@ describe('the blind rule and the seller rating', () => {
     expect(card?.seller_rating).toEqual({ average: 4.5, count: 2 })
   })
 
+  it("lists a seller's reviews newest first by the date they show, whenever each was published", async () => {
+    const sid = await createUser(t.db, { role: 'seller', name: 'Sid Seller' })
+    const older = await sale({ by: sid })
+    const newer = await sale({ by: sid, who: otherBuyer })
+    expect((await review(older.id, buyer, 4, 'Written first, published after the 14 days.')).statusCode).toBe(
+      201,
+    )
+    expect((await review(newer.id, otherBuyer, 5, 'Written later, published at once.')).statusCode).toBe(201)
+    // Written Nov 8 and published by the clock on Nov 22; written Nov 20 and published on Nov 20 (both sides wrote).
+    const at = (day: number) => new Date(Date.UTC(2026, 10, day, 12))
+    await t.db
+      .update(reviews)
+      .set({ createdAt: at(8), publishAt: at(22) })
+      .where(eq(reviews.bookingId, older.id))
+    await t.db
+      .update(reviews)
+      .set({ createdAt: at(20), publishAt: at(20) })
+      .where(eq(reviews.bookingId, newer.id))
+    const list = await sellerReviews(sid.id)
+    expect(list.reviews.map((r) => r.createdAt)).toEqual([at(20).toISOString(), at(8).toISOString()])
+  })
+
   it('answers 404 for an unknown or deleted seller', async () => {
     expect((await call('GET', '/api/sellers/nobody-here/reviews', null)).statusCode).toBe(404)
     const gone = await createUser(t.db, { role: 'seller', name: 'Gone Seller', disabled: true })

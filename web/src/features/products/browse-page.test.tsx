@@ -199,3 +199,38 @@ describe('BrowsePage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   })
 })
+
+describe('BrowsePage past the last page', () => {
+  it('says the page is past the last one, keeps the total, and links to the last page', async () => {
+    renderBrowse('/productcard?q=thinkpad&page=99', (url) => ({
+      items: [],
+      total: 39,
+      page: Number(url.searchParams.get('page') ?? 1),
+      page_size: 24,
+      next_cursor: null,
+      total_is_estimate: false,
+      sort: 'relevance',
+    }))
+    expect(await screen.findByText('Page 99 is past the last page')).toBeTruthy()
+    expect(screen.queryByText('No laptops for sale yet')).toBeNull()
+    expect(screen.queryByText('No laptops match these filters')).toBeNull()
+    expect(screen.getByText('39 laptops found, on 2 pages.')).toBeTruthy()
+    const last = screen.getByRole('link', { name: 'Go to the last page (page 2)' })
+    expect(new URLSearchParams(last.getAttribute('href')?.split('?')[1]).get('page')).toBe('2')
+    expect(new URLSearchParams(last.getAttribute('href')?.split('?')[1]).get('q')).toBe('thinkpad')
+  })
+
+  it('still says there are none when nothing matches', async () => {
+    renderBrowse('/productcard?page=3', () => ({
+      items: [],
+      total: 0,
+      page: 3,
+      page_size: 24,
+      next_cursor: null,
+      total_is_estimate: false,
+      sort: 'newest',
+    }))
+    expect(await screen.findByText('No laptops for sale yet')).toBeTruthy()
+    expect(screen.queryByText(/past the last page/)).toBeNull()
+  })
+})

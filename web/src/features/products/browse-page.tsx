@@ -1,6 +1,6 @@
 import { SlidersHorizontal } from 'lucide-react'
 import { useRef, useState } from 'react'
-import { useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import type { Product } from '#contract/products'
 import { MAX_PAGE_DEPTH } from '#contract/search'
 import { Alert } from '../../components/ui/alert'
@@ -10,7 +10,7 @@ import { Drawer } from '../../components/ui/drawer'
 import { PageHeader } from '../../components/ui/page-header'
 import { CursorPagination, Pagination } from '../../components/ui/pagination'
 import { useMediaQuery } from '../../components/ui/use-media-query'
-import { formatDate } from '../../lib/format'
+import { formatDate, plural } from '../../lib/format'
 import { useSession } from '../auth'
 import { useBrands } from '../brands'
 import { SaveSearchButton, useSavedSearchVisit } from '../saved-searches'
@@ -32,6 +32,15 @@ export function totalLabel(result: Pick<SearchResult, 'total' | 'total_is_estima
   const n = result.total.toLocaleString('en-US')
   if (result.total_is_estimate) return `${n}+ laptops`
   return result.total === 1 ? '1 laptop' : `${n} laptops`
+}
+
+/** The last page a search's results reach by page number. */
+function lastPageOf(result: Pick<SearchResult, 'total' | 'page_size'>): number {
+  const pageSize = Math.max(1, result.page_size)
+  return Math.min(
+    Math.max(1, Math.floor(MAX_PAGE_DEPTH / pageSize)),
+    Math.max(1, Math.ceil(result.total / pageSize)),
+  )
 }
 
 const href = (filters: Filters) => {
@@ -67,6 +76,9 @@ export function BrowsePage() {
   const visit = useSavedSearchVisit(savedSearchId, Boolean(user))
   const since = visit.data?.since
   const isNew = since ? (p: Product) => p.on_sale_since > since : undefined
+
+  // A page number past the last page (an old link, a hand-typed ?page=99): the laptops are there, on earlier pages.
+  const lastPage = data && data.items.length === 0 && data.total > 0 ? lastPageOf(data) : undefined
 
   const filterPanel = (
     <ProductFilters filters={filters} brands={brands.data} facets={data?.facets} onChange={applyFilters} />
@@ -139,18 +151,34 @@ export function BrowsePage() {
               leadCards={4}
               isNew={isNew}
               empty={
-                <Alert title={isFiltered ? 'No laptops match these filters' : 'No laptops for sale yet'}>
-                  {isFiltered ? (
-                    <>
-                      <p>Try other words, a wider price range, another brand, or fewer filters.</p>
-                      <Button variant="secondary" onClick={clear}>
-                        Clear filters
-                      </Button>
-                    </>
-                  ) : (
-                    <p>New listings arrive every day. Please check back soon.</p>
-                  )}
-                </Alert>
+                lastPage ? (
+                  <Alert title={`Page ${(filters.page ?? 1).toLocaleString('en-US')} is past the last page`}>
+                    <p>{data ? `${totalLabel(data)} found, on ${plural(lastPage, 'page')}.` : null}</p>
+                    <Link
+                      to={href({
+                        ...filters,
+                        cursor: undefined,
+                        page: lastPage === 1 ? undefined : lastPage,
+                      })}
+                      className="font-medium text-teal-700 underline underline-offset-2 hover:text-teal-900"
+                    >
+                      {`Go to the last page (page ${lastPage.toLocaleString('en-US')})`}
+                    </Link>
+                  </Alert>
+                ) : (
+                  <Alert title={isFiltered ? 'No laptops match these filters' : 'No laptops for sale yet'}>
+                    {isFiltered ? (
+                      <>
+                        <p>Try other words, a wider price range, another brand, or fewer filters.</p>
+                        <Button variant="secondary" onClick={clear}>
+                          Clear filters
+                        </Button>
+                      </>
+                    ) : (
+                      <p>New listings arrive every day. Please check back soon.</p>
+                    )}
+                  </Alert>
+                )
               }
             />
           </div>
