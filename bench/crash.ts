@@ -11,8 +11,10 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { type Account, call, LISTING, signUp } from '../cluster/client'
+import { assertPortFree } from '../cluster/ports'
 import { openDatabase } from '../server/database'
 import type { Database } from '../server/db/client'
+import { DRILL_ENV } from './drill-env'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const WRITES = Number(process.env.CRASH_WRITES ?? 5000)
@@ -27,7 +29,14 @@ type Target = {
   cleanup(): Promise<void>
 }
 
-function startApp(port: number, env: Record<string, string>, logFile: string) {
+// An app still running when the drill stops on an error is killed with it, not left holding the port.
+const children = new Set<ChildProcess>()
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+})
+
+async function startApp(port: number, env: Record<string, string>, logFile: string) {
+  await assertPortFree(port)
   const log = fs.openSync(logFile, 'a')
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -35,6 +44,7 @@ function startApp(port: number, env: Record<string, string>, logFile: string) {
     stdio: ['ignore', log, log],
   })
   fs.closeSync(log)
+  children.add(child)
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
   return { child, exited }
 }
@@ -62,11 +72,10 @@ async function run(target: Target, port: number) {
     PUBLIC_URL: url,
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'never',
-    RATE_LIMIT_PER_MINUTE: '0',
-    LISTING_REVIEW_FIRST: '0',
+    ...DRILL_ENV,
     ...target.env,
   }
-  let app = startApp(port, env, logFile)
+  let app = await startApp(port, env, logFile)
   await healthy(url, app.child)
 
   // Sellers, buyers, a brand and the listings the bookings are for.
@@ -151,7 +160,7 @@ async function run(target: Target, port: number) {
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
 
   // Start again on the same data; the app must open it and answer.
-  app = startApp(port, env, logFile)
+  app = await startApp(port, env, logFile)
   const restartStarted = performance.now()
   await healthy(url, app.child)
   const restartSeconds = ((performance.now() - restartStarted) / 1000).toFixed(1)

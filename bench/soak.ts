@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import pg from 'pg'
 import { type Account, call, LISTING, signUp } from '../cluster/client'
 import { startCluster } from '../cluster/harness'
+import { DRILL_ENV } from './drill-env'
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
 const SHARE = Number(process.env.SOAK_SHARE ?? 0.6)
@@ -15,7 +16,7 @@ const PROBE_SECONDS = Number(process.env.SOAK_PROBE_SECONDS ?? 10)
 
 const cluster = await startCluster({
   basePort: Number(process.env.SOAK_PORT ?? 4460),
-  env: { RATE_LIMIT_PER_MINUTE: '0', LISTING_REVIEW_FIRST: '0', LOG_LEVEL: 'error' },
+  env: { ...DRILL_ENV, LOG_LEVEL: 'error' },
 })
 const LB = cluster.balancerUrl
 

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { openDatabase } from '#server/database'
+import { assertPortFree } from './ports'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
 
@@ -109,6 +110,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const port = balancerPort + 1 + index
     const name = `app${index + 1}`
     const logFile = path.join(runDir, `${name}.log`)
+    await assertPortFree(port)
     const log = fs.openSync(logFile, 'a')
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: ROOT,
