@@ -17,6 +17,7 @@ import { accounts, passkeys, sessions, twoFactors, users, verifications } from '
 import { generateBackupCode, hashedBackupCodes } from './backup-codes'
 import { hasControlCharacter } from './control-characters'
 import { ownOrigins } from './origin'
+import { passwordRules } from './passwords'
 import { totpStepsOnce } from './totp-steps'
 import { twoStepAfterGoogle } from './two-step-after-google'
 
@@ -296,6 +297,7 @@ export function createAuth(
           ]
         : []),
       backupCodes.plugin,
+      passwordRules,
       totpStepsOnce(db),
     ],
   })

@@ -17,6 +17,7 @@ import { checkCurrentCode } from './current-code'
 import { isStaleResetLink, passwordChanged, resetTokenOf, STALE_RESET_LINK } from './reset-links'
 import { afterSecurityCall, beforeSecurityCall, type SecurityCall } from './security-events'
 import { createSignInLimiter, type GuessKind } from './sign-in-limit'
+import { askToChangeWeakPassword } from './weak-passwords'
 
 const AUTH_PREFIX = '/api/auth'
 
@@ -206,6 +207,9 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       await record(response.status, parsed as Record<string, unknown>, cookies)
 
       if (response.ok && passwordOwner) await passwordChanged(db, passwordOwner)
+      if (response.ok && url.pathname === '/api/auth/sign-in/email' && fields) {
+        await askToChangeWeakPassword(db, fields)
+      }
       if (response.ok)
         await afterSignInSteps(req, url.pathname, parsed as Record<string, unknown>, cookies, codeConfirmer)
 
@@ -308,6 +312,7 @@ function toMe(user: SessionUser): Me {
     role: user.role,
     verified: user.isVerified,
     two_factor: user.twoFactorEnabled ?? false,
+    password_change_asked: user.isPasswordChangeAsked ?? false,
   }
 }
 
