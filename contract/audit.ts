@@ -40,6 +40,8 @@ export const AUDIT_KINDS = {
   'session.end_others': 'Ended every other session',
   'account.export': 'Downloaded their data',
   'account.erase': 'Erased their account',
+  'account.name': 'Changed their name',
+  'email.preferences': 'Changed which emails they get',
   // Money a person caused
   'payment.start': 'Started a card payment',
   'payment.pay': 'Paid for a booking',
@@ -69,6 +71,8 @@ export const SECURITY_KINDS = [
   'session.end',
   'session.end_others',
   'account.export',
+  'account.name',
+  'email.preferences',
 ] as const satisfies readonly AuditKind[]
 
 export const AuditResult = z.enum(['success', 'failure', 'denied'])

@@ -40,6 +40,7 @@ import { createAuth, resolveAuthSecret } from './lib/auth'
 import { errorHandler, frameworkErrorHandler } from './lib/error-handler'
 import { installGuards } from './lib/guard'
 import { REDACTED_PATHS, redactError, redactSecrets, serializeRequest } from './lib/log-redaction'
+import { installNoStore } from './lib/no-store'
 import { originCheck } from './lib/origin'
 import { type FetchOutsideImage, fetchOutsideImage } from './lib/outside-image'
 import { type CounterStore, createCounterStore } from './lib/rate-limit'
@@ -195,6 +196,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   await writeLimitPlugin(app, config, redis)
   installGuards(app)
   installAudit(app)
+  installNoStore(app)
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],

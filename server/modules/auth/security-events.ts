@@ -13,6 +13,8 @@ const KINDS: Record<string, AuditKind> = {
   '/two-factor/verify-totp': 'sign_in.two_step',
   '/two-factor/verify-backup-code': 'sign_in.two_step',
   '/sign-out': 'sign_out',
+  // A profile change is one when it names a new name (the name others see on listings, messages and reviews).
+  '/update-user': 'account.name',
   '/change-password': 'password.change',
   '/request-password-reset': 'password.reset_request',
   '/reset-password': 'password.reset',
@@ -59,6 +61,7 @@ export async function beforeSecurityCall(
   const isCallback = req.method === 'GET' && CALLBACK.test(path)
   const kind = isCallback ? 'sign_in' : req.method === 'POST' ? KINDS[path] : undefined
   if (!kind) return undefined
+  if (kind === 'account.name' && fields?.name === undefined) return undefined
   const before = await req.server.ctx.sessions.get(req).catch(() => null)
   let subjectId: string | null = null
   const context = await auth.$context

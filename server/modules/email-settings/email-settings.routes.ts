@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { EmailPreferencesUpdate, EmailSettings } from '#contract/email-preferences'
+import { audited } from '#server/lib/audit'
 import { errorResponses } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
 import { getEmailSettings, updateEmailPreferences } from './email-settings.service'
@@ -23,7 +24,8 @@ export const emailSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/email-settings',
     {
-      config: { guard: signedIn },
+      // A security event: which emails reach the person is theirs to see changed in their log.
+      config: { guard: signedIn, audit: 'email.preferences' },
       schema: {
         tags: ['email'],
         summary: 'Turn kinds of non-essential email on or off (password and address emails always go)',
@@ -31,6 +33,9 @@ export const emailSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: EmailSettings, ...errorResponses(400, 401) },
       },
     },
-    async (req) => updateEmailPreferences(db, caller(req), req.body),
+    async (req) => {
+      const user = caller(req)
+      return audited(req, `user:${user.id}`, (tx) => updateEmailPreferences(tx, user, req.body))
+    },
   )
 }
