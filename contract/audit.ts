@@ -98,7 +98,13 @@ export const AuditEntry = z.object({
   /** The acting person's current address (an erased account reads "Deleted user"), or null. */
   actor_email: z.string().nullable(),
   kind: z.string(),
+  /** What it acted on, as `type:id`. */
   target: z.string().nullable(),
+  /**
+   * The target as a person reads it: a person's name and address ("Avery Morgan (avery@example.com)"), a listing's
+   * name, "booking of …", "report on …"; null when it is gone or has no name (the id is then all there is).
+   */
+  target_label: z.string().nullable(),
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
   result: AuditResult,

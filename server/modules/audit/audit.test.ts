@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditEvents } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
+import { rowsOf } from '#server/lib/paging'
 import { serialKey } from '#server/modules/listing-reviews'
 import {
   auditEventsSince,
@@ -356,6 +357,27 @@ describe('GET /api/audit-log', () => {
       await call(f.admin, 'GET', `/api/audit-log?until=2000-01-01T00:00:00Z`)
     ).json() as typeof page
     expect(past.items).toEqual([])
+  })
+
+  it('names what each row acted on as people read it, the id kept beside it', async () => {
+    const person = await f.freshUser('seller')
+    await ok(await call(f.admin, 'PUT', `/api/sellers/verify/${person.id}`), 'verify')
+    const listing = await f.freshListing()
+    await ok(await call(f.admin, 'DELETE', `/api/products/${listing.id}`), 'remove listing')
+    const { id: reportId } = await f.freshReport()
+    await ok(await call(f.admin, 'PUT', `/api/reports/${reportId}/dismiss`), 'dismiss')
+    const page = (await call(f.admin, 'GET', '/api/audit-log?page_size=3')).json() as {
+      items: { target: string | null; target_label: string | null }[]
+    }
+    const [name] = await rowsOf<{ name: string }>(
+      t.db,
+      sql`select p.name from reports r join products p on p.id = r.product_id where r.id = ${reportId}`,
+    )
+    expect(page.items.map((i) => [i.target, i.target_label])).toEqual([
+      [`report:${reportId}`, `report on ${name?.name}`],
+      [`product:${listing.id}`, listing.name],
+      [`user:${person.id}`, `${person.name} (${person.email})`],
+    ])
   })
 
   it('refuses others and bad filters', async () => {

@@ -11,7 +11,8 @@ const PAGE: AuditPage = {
       at: '2026-11-21T09:00:00.000Z',
       actor_email: 'admin@laptopmarket.test',
       kind: 'listing.remove',
-      target: 'ThinkPad X1 Carbon',
+      target: 'product:3f0c2a9e-1b7d-4c55-9a0e-6d2f8b1c4e77',
+      target_label: 'ThinkPad X1 Carbon',
       ip: '203.0.113.9',
       user_agent: null,
       result: 'success',
@@ -48,6 +49,28 @@ describe('AuditLogPage', () => {
     expect(screen.queryByRole('alert')).toBeNull()
     expect(fetchMock).toHaveBeenCalledTimes(2)
     expect(String(fetchMock.mock.calls[1]?.[0])).toMatch(/^\/api\/audit-log\?/)
+  })
+
+  it('names what each entry acted on, the id on hover; the id alone when the target has no name', async () => {
+    const person = {
+      ...PAGE.items[0],
+      id: 8,
+      kind: 'user.verify',
+      target: 'user:Ag151xQ2',
+      target_label: 'Avery Morgan (avery@example.com)',
+    } as AuditPage['items'][number]
+    const gone = { ...person, id: 9, target: 'passkey:k-1', target_label: null }
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ ...PAGE, items: [...PAGE.items, person, gone] })),
+    )
+    renderWithApp(<AuditLogPage />)
+    const listing = await screen.findByText('ThinkPad X1 Carbon')
+    expect(listing.getAttribute('title')).toBe('product:3f0c2a9e-1b7d-4c55-9a0e-6d2f8b1c4e77')
+    const named = screen.getByText('Avery Morgan (avery@example.com)')
+    expect(named.getAttribute('title')).toBe('user:Ag151xQ2')
+    expect(screen.queryByText(/on user:Ag151xQ2/)).toBeNull()
+    expect(screen.getByText('passkey:k-1')).toBeTruthy()
   })
 
   it('says nothing matches when the filters find no entry', async () => {

@@ -129,7 +129,17 @@ export function AuditLogPage() {
                   <p className="font-medium text-slate-900">{kindLabel(entry.kind)}</p>
                   <p className="break-all text-slate-700">
                     {entry.actor_email ?? 'Someone not signed in'}
-                    {entry.target ? <span className="text-slate-500"> · on {entry.target}</span> : null}
+                    {entry.target ? (
+                      <span className="text-slate-500">
+                        {' · on '}
+                        <span
+                          title={entry.target}
+                          className={entry.target_label ? 'text-slate-700' : undefined}
+                        >
+                          {entry.target_label ?? entry.target}
+                        </span>
+                      </span>
+                    ) : null}
                   </p>
                   <p className="break-all text-slate-500 text-xs">
                     {entry.ip ?? 'no address'}
