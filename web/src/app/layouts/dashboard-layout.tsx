@@ -20,7 +20,7 @@ import {
   Wallet,
 } from 'lucide-react'
 import { type ComponentType, Suspense, useEffect, useId, useState } from 'react'
-import { NavLink, Outlet, useLocation } from 'react-router'
+import { Link, NavLink, Outlet, useLocation } from 'react-router'
 import { paths } from '#contract/pages'
 import type { Role } from '#contract/users'
 import { cn } from '../../components/ui/cn'
@@ -155,6 +155,17 @@ export function DashboardLayout() {
         </nav>
       </aside>
       <div className="min-w-0 flex-1">
+        {user?.password_change_asked && pathname !== paths.security() ? (
+          <p
+            role="status"
+            className="mb-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900 text-sm"
+          >
+            Your password is one anyone guessing would try early.{' '}
+            <Link to={`${paths.security()}#password`} className="font-semibold underline">
+              Change your password
+            </Link>
+          </p>
+        ) : null}
         <RouteErrorBoundary resetKey={pathname}>
           <Suspense
             fallback={

@@ -6,6 +6,7 @@ import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
+import { passwordRefusal, usePasswordAdvice } from '../../lib/password-rule'
 import { toast } from '../../lib/toast'
 import { resetPassword } from './auth-api'
 import { AuthCard, FormError } from './auth-card'
@@ -23,14 +24,23 @@ export function ResetPasswordPage() {
   const {
     register,
     handleSubmit,
+    watch,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<ResetPasswordForm>({
     resolver: zodResolver(ResetPasswordForm),
     defaultValues: { password: '', confirm: '' },
   })
+  // The page does not know whose link it is: the server also refuses a password built from the name or email.
+  const advice = usePasswordAdvice(watch('password'), {})
 
   const onSubmit = handleSubmit(async ({ password }) => {
     setFormError(null)
+    const refusal = await passwordRefusal(password, {})
+    if (refusal) {
+      setError('password', { message: refusal }, { shouldFocus: true })
+      return
+    }
     try {
       await resetPassword(token, password)
     } catch (err) {
@@ -60,7 +70,7 @@ export function ResetPasswordPage() {
           <p className="text-slate-700 text-sm">
             When you save it, every device signed in to your account is signed out.
           </p>
-          <FormField label="New password" error={errors.password?.message}>
+          <FormField label="New password" error={errors.password?.message ?? advice ?? undefined}>
             <input {...register('password')} type="password" autoComplete="new-password" />
           </FormField>
           <FormField label="New password again" error={errors.confirm?.message}>

@@ -6,6 +6,7 @@ import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
+import { passwordRefusal, usePasswordAdvice } from '../../lib/password-rule'
 import { toast } from '../../lib/toast'
 import { createOwnRecord, signUpWithEmail } from './auth-api'
 import { AuthCard, FormError, OrDivider } from './auth-card'
@@ -24,14 +25,23 @@ export function SignupPage() {
   const {
     register,
     handleSubmit,
+    watch,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<SignupForm>({
     resolver: zodResolver(SignupForm),
     defaultValues: { name: '', email: '', password: '', role: 'buyer' },
   })
+  const [name, email, password] = watch(['name', 'email', 'password'])
+  const advice = usePasswordAdvice(password, { name, email })
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null)
+    const refusal = await passwordRefusal(values.password, values)
+    if (refusal) {
+      setError('password', { message: refusal }, { shouldFocus: true })
+      return
+    }
     try {
       await signUpWithEmail(values)
     } catch (err) {
@@ -72,7 +82,7 @@ export function SignupPage() {
           <FormField label="Email Address" error={errors.email?.message}>
             <input {...register('email')} type="email" autoComplete="email" />
           </FormField>
-          <FormField label="Password" error={errors.password?.message}>
+          <FormField label="Password" error={errors.password?.message ?? advice ?? undefined}>
             <input {...register('password')} type="password" autoComplete="new-password" />
           </FormField>
           <FormField label="Role" error={errors.role?.message}>

@@ -104,3 +104,17 @@ export function usePasskeyChanges() {
     },
   }
 }
+
+/** Changes the password with the current one; the server ends every other session of the account. */
+export function useChangePassword() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: { currentPassword: string; newPassword: string }) =>
+      api.post<unknown>('/auth/change-password', { ...input, revokeOtherSessions: true }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
+        queryClient.invalidateQueries({ queryKey: securityKeys.all }),
+      ]),
+  })
+}

@@ -5,6 +5,7 @@ import { Skeleton } from '../../components/ui/skeleton'
 import { kindLabel, utcTime } from '../admin'
 import { useSession } from '../auth'
 import { PasskeysSection } from './passkeys-section'
+import { PasswordSection } from './password-section'
 import { useSecurityEvents } from './security-api'
 import { SessionsSection } from './sessions-section'
 import { TwoStepSection } from './two-step-section'
@@ -64,6 +65,7 @@ export function SecurityPage() {
         <p>How you sign in, where you are signed in, what happened lately, and your data.</p>
       </PageHeader>
       <div className="max-w-2xl space-y-6">
+        {user ? <PasswordSection person={user} isChangeAsked={user.password_change_asked === true} /> : null}
         <TwoStepSection isOn={user?.two_factor === true} />
         <PasskeysSection />
         <SessionsSection />
