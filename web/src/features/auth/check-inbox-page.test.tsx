@@ -43,7 +43,7 @@ describe('after sign-up', () => {
     )
     fireEvent.input(screen.getByLabelText('Name'), { target: { value: NEW_USER.name } })
     fireEvent.input(screen.getByLabelText('Email Address'), { target: { value: NEW_USER.email } })
-    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'a-long-password' } })
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'quiet-heron-77' } })
     fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }))
     expect((await screen.findByTestId('where')).textContent).toBe(
       `/welcome?from=${encodeURIComponent('/products/p1')}`,
