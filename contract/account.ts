@@ -30,3 +30,29 @@ export type EraseAccount = z.infer<typeof EraseAccount>
 /** Whether the account can be erased now, and if not, why (asked before the erase form asks for anything). */
 export const ErasureCheck = z.object({ can_erase: z.boolean(), reason: z.string().nullable() })
 export type ErasureCheck = z.infer<typeof ErasureCheck>
+
+/** The token of an "I did not do this" link (from a security email) or of a password-reset link. */
+export const LinkToken = z.strictObject({ token: z.string().min(1).max(200) })
+export type LinkToken = z.infer<typeof LinkToken>
+
+/** What an "I did not do this" link answers: which change, and when. */
+export const NotMeLink = z.object({ kind: z.string(), at: z.string() })
+export type NotMeLink = z.infer<typeof NotMeLink>
+
+/** What securing the account did; `reset_url` opens the reset page to choose a new password. */
+export const NotMeResult = z.object({
+  sessions_ended: z.literal(true),
+  passkeys_removed: z.number().int(),
+  two_step_turned_off: z.boolean(),
+  reset_url: z.string(),
+})
+export type NotMeResult = z.infer<typeof NotMeResult>
+
+/** A passkey added in the last 7 days, as the reset page offers it for removal. */
+export const RecentPasskey = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  created_at: z.string(),
+})
+export const RecentPasskeyList = z.object({ items: z.array(RecentPasskey) })
+export type RecentPasskeyList = z.infer<typeof RecentPasskeyList>

@@ -9,6 +9,7 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/(welcome|account-erased)\/?$/,
   /^\/guides(\/[a-z0-9-]+)?\/?$/,
   /^\/dashboard\/start-selling\/?$/,
+  /^\/account\/not-me\/?$/,
   /^\/category\/[^/]+\/?$/,
   /^\/products\/[^/]+\/?$/,
   /^\/sellers\/[^/]+\/?$/,
@@ -46,6 +47,8 @@ export const paths = {
   guide: (slug: string) => `/guides/${encodeURIComponent(slug)}`,
   /** A buyer account starts selling (phone and seller terms). */
   startSelling: () => '/dashboard/start-selling',
+  /** The "I did not do this" page of a security email; its token rides in the fragment. */
+  notMe: () => '/account/not-me',
   emailSettings: () => '/dashboard/settings',
   security: () => '/dashboard/security',
   auditLog: () => '/dashboard/audit-log',

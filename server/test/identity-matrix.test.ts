@@ -1340,6 +1340,20 @@ const ROWS: Row[] = [
     url: (f) => `/api/unsubscribe/f.${f.buyer.id}.forgedforgedforgedforgedforged12`,
     expected: everyone(400),
   },
+  // A security email's "I did not do this" link works for whoever holds it, signed in or not (tested with real
+  // links in server/modules/account/security-change.test.ts); one not signed by us for nobody.
+  {
+    method: 'POST',
+    route: '/api/account/not-me/check',
+    body: { token: `${'a'.repeat(24)}.${'b'.repeat(32)}` },
+    expected: everyone(400),
+  },
+  {
+    method: 'POST',
+    route: '/api/account/not-me',
+    body: { token: `${'a'.repeat(24)}.${'b'.repeat(32)}` },
+    expected: everyone(400),
+  },
   {
     method: 'GET',
     route: '/api/dashboard/buyer',

@@ -29,6 +29,7 @@ import payoutFailed from './payout-failed'
 import payoutSent from './payout-sent'
 import payoutSetupNeeded from './payout-setup-needed'
 import reportResolved from './report-resolved'
+import securityChange from './security-change'
 import verifyEmail from './verify-email'
 
 export const TEMPLATES = {
@@ -61,6 +62,7 @@ export const TEMPLATES = {
   'payout-sent': payoutSent,
   'payout-failed': payoutFailed,
   'payout-setup-needed': payoutSetupNeeded,
+  'security-change': securityChange,
 } satisfies Record<string, EmailTemplate<never>>
 
 export type TemplateName = keyof typeof TEMPLATES

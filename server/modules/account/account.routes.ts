@@ -3,17 +3,27 @@ import { and, eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { Ended, EraseAccount, ErasureCheck, SessionList, SessionParams } from '#contract/account'
+import {
+  Ended,
+  EraseAccount,
+  ErasureCheck,
+  LinkToken,
+  NotMeLink,
+  NotMeResult,
+  SessionList,
+  SessionParams,
+} from '#contract/account'
 import { SecurityEvent } from '#contract/audit'
 import { Deleted } from '#contract/common'
 import { accounts } from '#server/db/schema'
-import { audited, auditedAfter } from '#server/lib/audit'
+import { audited, auditedAfter, auditOrigin } from '#server/lib/audit'
 import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { checkCurrentCode, createSignInLimiter } from '#server/modules/auth'
 import { eraseAccount, erasureBlocker } from './erase.service'
 import { EXPORT_FORMAT, exportAccount, exportJson, exportSummaryHtml } from './export.service'
+import { describeNotMeLink, secureAccount } from './not-me.service'
 import { endOtherSessions, endSession, findSessions } from './sessions.service'
 
 const Row = z.record(z.string(), z.unknown())
@@ -211,5 +221,34 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       )
       return { acknowledged: true as const, endedCount }
     },
+  )
+
+  // The "I did not do this" link of a security email: anyone holding it (it is signed, single-use and
+  // expires), signed in or not. The first call says what it answers; the second secures the account.
+  app.post(
+    '/account/not-me/check',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Which change an "I did not do this" link answers (changes nothing)',
+        body: LinkToken,
+        response: { 200: NotMeLink, ...errorResponses(400) },
+      },
+    },
+    async (req) => describeNotMeLink(db, app.ctx.config, req.body.token),
+  )
+
+  app.post(
+    '/account/not-me',
+    {
+      schema: {
+        tags: ['account'],
+        summary:
+          'I did not do this: signs out every device, removes passkeys added in the last 7 days, takes the password away and answers a link to choose a new one',
+        body: LinkToken,
+        response: { 200: NotMeResult, ...errorResponses(400) },
+      },
+    },
+    async (req) => secureAccount({ db, config: app.ctx.config, sessions }, req.body.token, auditOrigin(req)),
   )
 }

@@ -3,9 +3,9 @@ import type { SignedInSession } from '#contract/account'
 import type { Db } from '#server/db/client'
 import { sessions } from '#server/db/schema'
 import type { Auth } from '#server/lib/auth'
+import { describeBrowser, describePlace } from '#server/lib/describe-session'
 import { AppError } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { describeBrowser, describePlace } from './describe-session'
 
 async function liveSessions(db: Db, userId: string) {
   return db

@@ -4,6 +4,7 @@ import type { AuditKind } from '#contract/audit'
 import { passkeys } from '#server/db/schema'
 import { type AuditRecord, auditOrigin, writeAudit } from '#server/lib/audit'
 import type { Auth } from '#server/lib/auth'
+import { recordSecurityChange, type SecurityChange } from '#server/lib/security-change'
 import type { SessionUser } from '#server/lib/session'
 import { findUserIdByEmail } from '#server/modules/audit'
 
@@ -136,14 +137,50 @@ export async function afterSecurityCall(
     const code = typeof response.body.code === 'string' ? response.body.code : 'ERROR'
     detail = `${code} ${response.status}`
   }
-  await writeWithRetry(req, {
+  const record: AuditRecord = {
     actorId,
     kind,
     target,
     ...auditOrigin(req),
     result: ok ? 'success' : response.status === 403 ? 'denied' : 'failure',
     detail,
-  })
+  }
+  const change = ok && actorId ? securityChangeOf(kind, response.body, fields) : undefined
+  if (change && actorId) {
+    // The row and the owner's email, together (server/lib/security-change.ts).
+    const { db, mail, config } = req.server.ctx
+    const who = { userId: actorId, origin: auditOrigin(req) }
+    await withRetry(
+      req,
+      () => db.transaction((tx) => recordSecurityChange(tx, { mail, config }, who, change)),
+      record,
+    )
+    return
+  }
+  await withRetry(req, () => writeAudit(req.server.ctx.db, record), record)
+}
+
+/** The auth library's changes that are told to the account's owner by email. */
+function securityChangeOf(
+  kind: AuditKind,
+  body: Record<string, unknown>,
+  fields: Record<string, unknown> | undefined,
+): SecurityChange | undefined {
+  switch (kind) {
+    case 'two_step.enable':
+    case 'two_step.disable':
+    case 'password.change':
+    case 'password.reset':
+      return { kind }
+    case 'passkey.add': {
+      const name = typeof body.name === 'string' ? body.name : fields?.name
+      return typeof body.id === 'string'
+        ? { kind, passkeyId: body.id, passkeyName: typeof name === 'string' ? name : null }
+        : undefined
+    }
+    default:
+      return undefined
+  }
 }
 
 const RETRY_DELAYS_MS = [50, 250, 1000]
@@ -153,10 +190,14 @@ const RETRY_DELAYS_MS = [50, 250, 1000]
  * it: the row is tried again, and if the database still refuses, the event itself goes to the error log
  * (it holds no secret), where it is not lost either.
  */
-async function writeWithRetry(req: FastifyRequest, record: AuditRecord): Promise<void> {
+async function withRetry(
+  req: FastifyRequest,
+  write: () => Promise<unknown>,
+  record: AuditRecord,
+): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeAudit(req.server.ctx.db, record)
+      await write()
       return
     } catch (err) {
       const delay = RETRY_DELAYS_MS[attempt]

@@ -55,6 +55,7 @@ const ForgotPasswordPage = lazy(() =>
 const ResetPasswordPage = lazy(() =>
   import('../features/auth/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
 )
+const NotMePage = lazy(() => import('../features/auth/not-me-page').then((m) => ({ default: m.NotMePage })))
 const EmailSettingsPage = lazy(() =>
   import('../features/settings/email-settings-page').then((m) => ({ default: m.EmailSettingsPage })),
 )
@@ -199,6 +200,7 @@ export function AppRoutes() {
         <Route path="account-erased" element={<AccountErasedPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route path="account/not-me" element={<NotMePage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="terms" element={<TermsPage />} />

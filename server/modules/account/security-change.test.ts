@@ -1,0 +1,257 @@
+// Security changes are told to the account's owner: one email each (two-step on and off, a passkey added, the
+// password changed or reset), queued with the change and its security event, with an "I did not do this" link
+// that signs out every device, removes the passkeys added in the last 7 days and asks for a new password.
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { auditEvents, passkeys, users } from '#server/db/schema'
+import { recordSecurityChange } from '#server/lib/security-change'
+import {
+  auditKindsSince,
+  lastAuditId,
+  mergeCookies,
+  originOf,
+  postAuth,
+  postSignIn,
+  signIn,
+  signUp,
+  TEST_PASSWORD,
+} from '#server/test/auth-helpers'
+import { addPasskey, SoftPasskey } from '#server/test/passkey-authenticator'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { enableTwoStep } from '#server/test/two-factor'
+
+let t: TestApp
+
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t?.close())
+beforeEach(() => {
+  t.outbox.length = 0
+})
+
+/** The security emails that reached `email`, after the queue ran. */
+async function securityEmails(email: string) {
+  await t.app.ctx.jobs.drain('email')
+  return t.outbox.filter(
+    (m) => m.to.includes(email) && m.headers['X-Laptop-Market-Email'] === 'security-change',
+  )
+}
+
+function notMeToken(mail: { text: string } | undefined): string {
+  const match = mail?.text.match(/\/account\/not-me#([A-Za-z0-9_.-]+)/)
+  if (!match?.[1]) throw new Error(`no "I did not do this" link in:\n${mail?.text}`)
+  return match[1]
+}
+
+const post = (url: string, payload: object, cookie = '') =>
+  t.app.inject({ method: 'POST', url, headers: { origin: originOf(t.app), cookie }, payload })
+const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })
+
+async function signInWithPasskey(key: SoftPasskey) {
+  const options = await t.app.inject({
+    method: 'GET',
+    url: '/api/auth/passkey/generate-authenticate-options',
+  })
+  const cookie = mergeCookies('', options)
+  const res = await postAuth(t.app, '/passkey/verify-authentication', cookie, {
+    response: key.authenticate(options.json()),
+  })
+  return { res, cookie: mergeCookies(cookie, res) }
+}
+
+describe('security emails', () => {
+  it('tell the owner when two-step sign-in is turned on and off, each once, beside its security event', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const before = await lastAuditId(t.db)
+    const { totpURI, cookie } = await enableTwoStep(t.app, who)
+    let mails = await securityEmails(who.user.email)
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Two-step sign-in was turned on for your Laptop Market account',
+    ])
+    expect(mails[0]?.text).toContain('I did not do this: http://')
+    expect(mails[0]?.html).toContain('I did not do this')
+
+    const { currentCode } = await import('#server/test/two-factor')
+    const off = await postAuth(t.app, '/two-factor/disable', cookie, {
+      password: TEST_PASSWORD,
+      code: await currentCode(totpURI),
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    mails = await securityEmails(who.user.email)
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Two-step sign-in was turned on for your Laptop Market account',
+      'Two-step sign-in was turned off for your Laptop Market account',
+    ])
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual(
+      expect.arrayContaining(['two_step.enable:success', 'two_step.disable:success']),
+    )
+  })
+
+  it('tell the owner when a passkey is added, naming it', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const added = await addPasskey(t.app, who.cookie, new SoftPasskey(originOf(t.app)), 'Desk key')
+    expect(added.statusCode, added.body).toBe(200)
+    const [mail, ...more] = await securityEmails(who.user.email)
+    expect(more).toEqual([])
+    expect(mail?.subject).toBe('A passkey was added to your Laptop Market account')
+    expect(mail?.text).toContain('A passkey named “Desk key” was added to your account.')
+  })
+
+  it('tell the owner when the password is changed, and when it is reset', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const changed = await postAuth(t.app, '/change-password', who.cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'a-new-pass-77',
+    })
+    expect(changed.statusCode, changed.body).toBe(200)
+    expect((await securityEmails(who.user.email)).map((m) => m.subject)).toEqual([
+      'Your Laptop Market password was changed',
+    ])
+
+    t.outbox.length = 0
+    await post('/api/auth/request-password-reset', { email: who.user.email })
+    await t.app.ctx.jobs.drain('email')
+    const link = t.outbox.find((m) => m.to.includes(who.user.email))?.text.match(/token=([^\s&]+)/)?.[1]
+    const reset = await post('/api/auth/reset-password', {
+      token: decodeURIComponent(link ?? ''),
+      newPassword: 'another-pass-88',
+    })
+    expect(reset.statusCode, reset.body).toBe(200)
+    expect((await securityEmails(who.user.email)).map((m) => m.subject)).toEqual([
+      'Your Laptop Market password was reset',
+    ])
+  })
+
+  it('are queued in the transaction of the change: a change that rolls back sends nothing', async () => {
+    const who = await signUp(t.app, { role: 'seller' })
+    const before = await lastAuditId(t.db)
+    const origin = {
+      ip: '203.0.113.9',
+      userAgent: 'Mozilla/5.0 (Windows NT 10.0) Chrome/140.0 Safari/537.36',
+    }
+    const deps = { mail: t.app.ctx.mail, config: t.app.ctx.config }
+    await expect(
+      t.db.transaction(async (tx) => {
+        await recordSecurityChange(
+          tx,
+          deps,
+          { userId: who.user.id, origin },
+          {
+            kind: 'payout_account.change',
+            previousLast4: '6789',
+            newLast4: '1116',
+          },
+        )
+        throw new Error('the change failed')
+      }),
+    ).rejects.toThrow('the change failed')
+    expect(await securityEmails(who.user.email)).toEqual([])
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual([])
+
+    await t.db.transaction((tx) =>
+      recordSecurityChange(
+        tx,
+        deps,
+        { userId: who.user.id, origin },
+        {
+          kind: 'payout_account.change',
+          previousLast4: '6789',
+          newLast4: '1116',
+        },
+      ),
+    )
+    const [mail] = await securityEmails(who.user.email)
+    expect(mail?.subject).toBe('Your payout bank account was changed')
+    expect(mail?.text).toContain('from the one ending 6789 to the one ending 1116')
+    expect(mail?.text).toContain('Device: Chrome on Windows. Where: Internet address 203.0.113.x.')
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual(['payout_account.change:success'])
+  })
+})
+
+describe('"I did not do this"', () => {
+  it('removes a passkey an attacker added with a copied cookie: it no longer signs in, nor does any session', async () => {
+    const victim = await signUp(t.app, { role: 'seller' })
+    const attackerCookie = victim.cookie // the copied cookie
+    const key = new SoftPasskey(originOf(t.app))
+    expect((await addPasskey(t.app, attackerCookie, key, 'Not mine')).statusCode).toBe(200)
+    const laptop = await signIn(t.app, { email: victim.user.email })
+    const viaKey = await signInWithPasskey(key)
+    expect(viaKey.res.statusCode, viaKey.res.body).toBe(200)
+
+    const [mail] = await securityEmails(victim.user.email)
+    const token = notMeToken(mail)
+    const check = await post('/api/account/not-me/check', { token })
+    expect(check.statusCode, check.body).toBe(200)
+    expect(check.json()).toMatchObject({ kind: 'passkey.add' })
+
+    const before = await lastAuditId(t.db)
+    const done = await post('/api/account/not-me', { token })
+    expect(done.statusCode, done.body).toBe(200)
+    expect(done.json()).toMatchObject({
+      sessions_ended: true,
+      passkeys_removed: 1,
+      two_step_turned_off: false,
+    })
+
+    expect(await t.db.select().from(passkeys).where(eq(passkeys.userId, victim.user.id))).toEqual([])
+    for (const cookie of [attackerCookie, laptop.cookie, viaKey.cookie]) {
+      expect((await me(cookie)).statusCode).toBe(401)
+    }
+    expect((await signInWithPasskey(key)).res.statusCode).not.toBe(200)
+    // The password is gone until a new one is chosen through the link the answer gives.
+    expect((await postSignIn(t.app, { email: victim.user.email, password: TEST_PASSWORD })).statusCode).toBe(
+      401,
+    )
+    const token2 = new URL(done.json().reset_url, 'http://x').searchParams.get('token')
+    const reset = await post('/api/auth/reset-password', { token: token2, newPassword: 'mine-again-55' })
+    expect(reset.statusCode, reset.body).toBe(200)
+    expect(
+      (await postSignIn(t.app, { email: victim.user.email, password: 'mine-again-55' })).statusCode,
+    ).toBe(200)
+    expect(await auditKindsSince(t.db, before, victim.user.id)).toContain('account.not_me:success')
+
+    // Single use.
+    const again = await post('/api/account/not-me', { token })
+    expect(again.statusCode).toBe(400)
+    expect(again.json().error.message).toMatch(/already used or has expired/)
+  })
+
+  it('turns two-step sign-in off when the change it answers was turning it on', async () => {
+    const victim = await signUp(t.app, { role: 'buyer' })
+    await enableTwoStep(t.app, victim)
+    const token = notMeToken((await securityEmails(victim.user.email))[0])
+    const done = await post('/api/account/not-me', { token })
+    expect(done.json()).toMatchObject({ two_step_turned_off: true })
+    const [row] = await t.db
+      .select({ on: users.twoFactorEnabled })
+      .from(users)
+      .where(eq(users.id, victim.user.id))
+    expect(row?.on).toBe(false)
+  })
+
+  it('refuses a link not signed by us, or one that expired, and changes nothing', async () => {
+    const victim = await signUp(t.app, { role: 'buyer' })
+    await addPasskey(t.app, victim.cookie, new SoftPasskey(originOf(t.app)))
+    const token = notMeToken((await securityEmails(victim.user.email))[0])
+    const [id] = token.split('.')
+    const forged = await post('/api/account/not-me', { token: `${id}.${'A'.repeat(32)}` })
+    expect(forged.statusCode).toBe(400)
+    expect((await me(victim.cookie)).statusCode).toBe(200)
+
+    const { verifications } = await import('#server/db/schema')
+    await t.db
+      .update(verifications)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(verifications.identifier, `not-me:${id}`))
+    const expired = await post('/api/account/not-me', { token })
+    expect(expired.statusCode).toBe(400)
+    expect((await me(victim.cookie)).statusCode).toBe(200)
+    expect(
+      await t.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.actorId, victim.user.id), eq(auditEvents.kind, 'account.not_me'))),
+    ).toEqual([])
+  })
+})
