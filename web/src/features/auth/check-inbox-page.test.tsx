@@ -1,11 +1,15 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { Route, Routes, useLocation } from 'react-router'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { loadPasswordRule } from '../../lib/password-rule'
 import { jsonResponse, renderWithApp } from '../../test/render'
 import { CheckInboxPage } from './check-inbox-page'
 import { SignupPage } from './signup-page'
 
 const NEW_USER = { id: 'u1', name: 'Nia New', email: 'nia@example.test', role: 'buyer', verified: false }
+
+// The password rule's word lists load on first use; loaded here, a slow load on a busy machine is not a slow page.
+beforeAll(() => loadPasswordRule())
 
 afterEach(() => {
   cleanup()

@@ -21,7 +21,8 @@ describe('the sign-up password, while it is typed', () => {
     type('Name', 'Pat Parker')
     type('Email Address', 'pat@example.test')
     type('Password', 'password')
-    expect(await screen.findByText(PASSWORD_MESSAGES.common)).toBeTruthy()
+    // The word lists load with the first letters typed: on a busy machine that can take a few seconds.
+    expect(await screen.findByText(PASSWORD_MESSAGES.common, undefined, { timeout: 10_000 })).toBeTruthy()
     type('Password', 'PatParker2024')
     expect(await screen.findByText(PASSWORD_MESSAGES.personal)).toBeTruthy()
     type('Password', 'quiet-heron-77')
