@@ -17,6 +17,8 @@ export const Me = z.object({
   two_factor: z.boolean().optional(),
   /** The password is one the password rule now refuses: the person is asked to change it. */
   password_change_asked: z.boolean().optional(),
+  /** The account buys: a buyer, or a buyer who started selling (role seller). Its isBuyer answer. */
+  buys: z.boolean().optional(),
 })
 export type Me = z.infer<typeof Me>
 
@@ -74,3 +76,13 @@ export const Overview = z.object({
   greeting: z.enum(['new', 'back']),
 })
 export type Overview = z.infer<typeof Overview>
+
+/** A buyer account starts selling: a phone number buyers can reach, and the seller terms accepted. */
+export const StartSelling = z.strictObject({
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{6,30}$/, 'Enter a valid phone number'),
+  accept_terms: z.literal(true, { message: 'Please accept the seller terms' }),
+})
+export type StartSelling = z.infer<typeof StartSelling>

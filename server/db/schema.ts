@@ -63,6 +63,11 @@ export const users = pgTable(
      * the product's name): the account keeps working and is asked to change it. Cleared by a change or reset.
      */
     passwordChangeAskedAt: timestamp('password_change_asked_at', { withTimezone: true }),
+    /**
+     * Set when a buyer account started selling (with a phone and the seller terms): its role is then seller, and it
+     * still buys, so it answers both isBuyer and isSeller.
+     */
+    startedSellingAt: timestamp('started_selling_at', { withTimezone: true }),
     /** Set when the person erased their account: the row stays (bookings and payments point at it), emptied. */
     erasedAt: timestamp('erased_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -19,6 +19,8 @@ export type SessionUser = {
   twoFactorEnabled?: boolean
   /** The password was found weak at a sign-in: the person is asked to change it. */
   isPasswordChangeAsked?: boolean
+  /** The account buys: a buyer, or a buyer who started selling (its role is then seller). */
+  buys?: boolean
   /** The session the caller signed in with (a bearer token carries its session's id). */
   sessionId?: string
   /** How that session signed in beyond the password (`totp`, `backup_code`, `passkey`, `trusted_device`), or null. */
@@ -39,6 +41,14 @@ export type Sessions = {
   endAllBut(userId: string, keepToken: string): Promise<number>
 }
 
+/**
+ * Whether an account buys: every buyer, and a buyer who started selling (whose role became seller). Its isBuyer answer,
+ * and what the web app's menu shows My Orders by.
+ */
+export function accountBuys(row: { role: Role; startedSellingAt: Date | null }): boolean {
+  return row.role === 'buyer' || (row.role === 'seller' && row.startedSellingAt !== null)
+}
+
 export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTtlSeconds: number): Sessions {
   const key = new TextEncoder().encode(`access-token:${secret}`)
   const cache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>()
@@ -54,6 +64,7 @@ export function createSessions(db: Db, auth: Auth, secret: string, accessTokenTt
       isVerified: row.verifiedAt !== null,
       twoFactorEnabled: row.twoFactorEnabled,
       isPasswordChangeAsked: row.passwordChangeAskedAt !== null,
+      buys: accountBuys(row),
     }
   }
 

@@ -438,6 +438,13 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/me/export/summary', expected: ANY_SIGNED_IN },
   { method: 'GET', route: '/api/me/erasure', expected: ANY_SIGNED_IN },
   {
+    // A phone that is no phone: refused before anything changes (the journey itself is in users.test.ts).
+    method: 'POST',
+    route: '/api/me/start-selling',
+    body: { phone: 'call me', accept_terms: true },
+    expected: { ...SIGNED_OUT, buyer: 400, otherBuyer: 400, seller: 400, otherSeller: 400, admin: 400 },
+  },
+  {
     method: 'DELETE',
     route: '/api/me',
     body: { password: 'not-the-password' },

@@ -313,6 +313,7 @@ function toMe(user: SessionUser): Me {
     verified: user.isVerified,
     two_factor: user.twoFactorEnabled ?? false,
     password_change_asked: user.isPasswordChangeAsked ?? false,
+    buys: user.buys ?? user.role === 'buyer',
   }
 }
 

@@ -8,6 +8,7 @@ import {
   IsSeller,
   NewUserRecord,
   Overview,
+  StartSelling,
   UserListQuery,
   UserRecordList,
   VerifySeller,
@@ -23,6 +24,7 @@ import {
   hasRole,
   makeAdmin,
   removeAdmin,
+  startSelling,
   verifySeller,
 } from './users.service'
 
@@ -184,5 +186,26 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => getOverview(db, caller(req)),
+  )
+
+  app.post(
+    '/me/start-selling',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['users'],
+        summary:
+          'A buyer starts selling from the same account (phone and seller terms); their purchases stay, and the account answers isBuyer and isSeller',
+        body: StartSelling,
+        response: {
+          200: z.object({ acknowledged: z.literal(true), modifiedCount: z.number().int() }),
+          ...ERRORS,
+        },
+      },
+    },
+    async (req) => {
+      await startSelling(db, caller(req), req.body)
+      return { acknowledged: true as const, modifiedCount: 1 }
+    },
   )
 }

@@ -1,12 +1,12 @@
 import { and, asc, count, eq, ilike, inArray, isNull, like, ne, or, sql } from 'drizzle-orm'
 import { sameEmail } from '#contract/email'
 import { formatMoney } from '#contract/money'
-import type { Overview, Role, UserListQuery, UserRecord } from '#contract/users'
+import type { Overview, Role, StartSelling, UserListQuery, UserRecord } from '#contract/users'
 import type { Db } from '#server/db/client'
 import { auditEvents, bookingEvents, bookings, products, reports, sessions, users } from '#server/db/schema'
 import { userHasEmail } from '#server/lib/email'
 import { AppError, notFound } from '#server/lib/errors'
-import { canActFor, type SessionUser } from '#server/lib/session'
+import { accountBuys, canActFor, type SessionUser } from '#server/lib/session'
 import type { Mail } from '#server/mail/mail'
 import { leaveSale } from '#server/modules/deal'
 import { sellerMoney } from '#server/modules/ledger'
@@ -44,15 +44,42 @@ async function cancelledSalesOf(db: Db, sellerIds: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.sellerId, Number(r.n)]))
 }
 
-/** Whether the account with this email holds the role. Callers ask about themselves; admins about anyone. */
+/**
+ * Whether the account with this email holds the role. Callers ask about themselves; admins about anyone. A buyer who
+ * started selling holds both: isSeller by its role, isBuyer because it still buys (`accountBuys`).
+ */
 export async function hasRole(db: Db, caller: SessionUser, email: string, role: Role): Promise<boolean> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only look up your own account')
   const [row] = await db
-    .select({ role: users.role })
+    .select({ role: users.role, startedSellingAt: users.startedSellingAt })
     .from(users)
     .where(and(userHasEmail(email), isNull(users.disabledAt)))
     .limit(1)
-  return row?.role === role
+  if (!row) return false
+  return role === 'buyer' ? accountBuys(row) : row.role === role
+}
+
+/**
+ * A buyer starts selling from the same account: the phone buyers will reach them on and the seller terms, and from
+ * then on the account is a seller that still buys (its bookings, payments and messages stay as they are). Admins do
+ * not sell; a seller already does.
+ */
+export async function startSelling(
+  db: Db,
+  user: SessionUser,
+  input: StartSelling,
+): Promise<{ changed: true }> {
+  if (user.role === 'admin')
+    throw new AppError('FORBIDDEN', 'Admin accounts do not sell. Use a buyer or seller account.')
+  if (user.role === 'seller') throw new AppError('CONFLICT', 'This account sells already')
+  const now = new Date()
+  const changed = await db
+    .update(users)
+    .set({ role: 'seller', phone: input.phone, startedSellingAt: now, updatedAt: now })
+    .where(and(eq(users.id, user.id), eq(users.role, 'buyer'), isNull(users.disabledAt)))
+    .returning({ id: users.id })
+  if (changed.length === 0) throw new AppError('CONFLICT', 'This account sells already')
+  return { changed: true }
 }
 
 export async function findUsers(
@@ -208,6 +235,8 @@ export async function ensureOwnRecord(
     throw new AppError('FORBIDDEN', 'You can only create your own record')
   }
   if (user.role === role || user.role === 'admin') return { changed: false }
+  // A seller who started as a buyer is a buyer already.
+  if (role === 'buyer' && user.buys) return { changed: false }
   if (role === 'seller') {
     const [row] = await db.select({ n: count() }).from(bookings).where(eq(bookings.buyerId, user.id))
     if ((row?.n ?? 0) > 0) throw new AppError('CONFLICT', 'This account has bookings and stays a buyer')
@@ -308,21 +337,24 @@ async function overviewCounts(db: Db, user: SessionUser): Promise<Omit<Overview,
         { label: 'Available listings', value: n(listings?.available) },
         { label: 'Sold', value: n(listings?.sold) },
         { label: 'Revenue', value: formatMoney(revenue) },
+        // A seller who still buys (a buyer who started selling) sees their purchases too.
+        ...(user.buys ? await purchaseCounts(db, user.id) : []),
       ],
     }
   }
+  return { role: 'buyer', counts: await purchaseCounts(db, user.id) }
+}
+
+async function purchaseCounts(db: Db, userId: string): Promise<Overview['counts']> {
   const [mine] = await db
     .select({
       all: sql<number>`count(*)::int`,
       paid: sql<number>`count(*) filter (where ${bookings.isPaid} and ${bookings.stage} <> 'refunded')::int`,
     })
     .from(bookings)
-    .where(eq(bookings.buyerId, user.id))
-  return {
-    role: 'buyer',
-    counts: [
-      { label: 'Bookings', value: n(mine?.all) },
-      { label: 'Paid', value: n(mine?.paid) },
-    ],
-  }
+    .where(eq(bookings.buyerId, userId))
+  return [
+    { label: 'Bookings', value: n(mine?.all) },
+    { label: 'Paid', value: n(mine?.paid) },
+  ]
 }

@@ -58,6 +58,76 @@ async function rowOf(id: string) {
   return row
 }
 
+describe('a buyer starts selling', () => {
+  it('keeps their purchases, can list at once, and answers isBuyer and isSeller; a pure seller or buyer answers as before', async () => {
+    const shop = await insertUser(t.db, { role: 'seller' })
+    const person = await signUp(t.app, { role: 'buyer', name: 'Bo Both' })
+    const booked = await insertBooking(t.db, {
+      buyer: person.user,
+      listing: await insertListing(t.db, { sellerId: shop.id }),
+      paid: true,
+    })
+    const asPerson = { cookie: person.cookie }
+    const lookup = async (path: 'buyers' | 'sellers') =>
+      (await call('GET', `/api/${path}/${person.user.email}`, asPerson)).json()
+    // A buyer cannot list yet.
+    expect((await call('POST', '/api/uploads', asPerson)).statusCode).toBe(403)
+
+    // Bad input changes nothing.
+    for (const body of [
+      { phone: '(312) 555-0187' },
+      { phone: 'no phone', accept_terms: true },
+      { phone: '(312) 555-0187', accept_terms: false },
+    ]) {
+      expect((await call('POST', '/api/me/start-selling', asPerson, body)).statusCode).toBe(400)
+    }
+    expect(await lookup('sellers')).toEqual({ isSeller: false })
+
+    const started = await call('POST', '/api/me/start-selling', asPerson, {
+      phone: '(312) 555-0187',
+      accept_terms: true,
+    })
+    expect(started.statusCode, started.body).toBe(200)
+    expect(await lookup('buyers')).toEqual({ isBuyer: true })
+    expect(await lookup('sellers')).toEqual({ isSeller: true })
+    const me = (await call('GET', '/api/me', asPerson)).json()
+    expect(me).toMatchObject({ role: 'seller', buys: true })
+    expect((await rowOf(person.user.id)).phone).toBe('(312) 555-0187')
+    // Their purchase is still theirs, and the overview shows both sides.
+    const orders = await call('GET', `/api/bookings?email=${encodeURIComponent(person.user.email)}`, asPerson)
+    expect((orders.json() as { _id: string }[]).map((b) => b._id)).toContain(booked.id)
+    const overview = (await call('GET', '/api/dashboard/overview', asPerson)).json() as Overview
+    expect(overview.counts.map((c) => c.label)).toEqual([
+      'Available listings',
+      'Sold',
+      'Revenue',
+      'Bookings',
+      'Paid',
+    ])
+    // Seller routes open to them; asking again is a conflict; admins do not sell.
+    expect((await call('GET', '/api/earnings', asPerson)).statusCode).toBe(200)
+    expect(
+      (await call('POST', '/api/me/start-selling', asPerson, { phone: '(312) 555-0187', accept_terms: true }))
+        .statusCode,
+    ).toBe(409)
+    expect(
+      (
+        await call('POST', '/api/me/start-selling', asAdmin(), {
+          phone: '(312) 555-0187',
+          accept_terms: true,
+        })
+      ).statusCode,
+    ).toBe(403)
+    // A seller who signed up as one is no buyer.
+    expect((await call('GET', `/api/buyers/${seller.user.email}`, { cookie: seller.cookie })).json()).toEqual(
+      {
+        isBuyer: false,
+      },
+    )
+    expect((await call('GET', '/api/me', { cookie: seller.cookie })).json()).toMatchObject({ buys: false })
+  })
+})
+
 describe('role lookups', () => {
   it('answer for your own email, in any letter case', async () => {
     const own = buyer.user.email

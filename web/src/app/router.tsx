@@ -133,6 +133,9 @@ const UnsubscribePage = lazy(() =>
 const AccountErasedPage = lazy(() =>
   import('../features/info/account-erased-page').then((m) => ({ default: m.AccountErasedPage })),
 )
+const StartSellingPage = lazy(() =>
+  import('../features/selling/start-selling-page').then((m) => ({ default: m.StartSellingPage })),
+)
 const CheckInboxPage = lazy(() =>
   import('../features/auth/check-inbox-page').then((m) => ({ default: m.CheckInboxPage })),
 )
@@ -229,6 +232,7 @@ export function AppRoutes() {
           <Route path="products/:id/edit" element={<ForRoles roles={SELLER} page={<EditProductPage />} />} />
           {/* Any signed-in person may book a laptop, so their orders and payments are theirs to see. */}
           <Route path="myorders" element={<MyOrdersPage />} />
+          <Route path="start-selling" element={<StartSellingPage />} />
           <Route path="payment/:id" element={<PaymentPage />} />
           <Route path="settings" element={<EmailSettingsPage />} />
           <Route path="security" element={<SecurityPage />} />

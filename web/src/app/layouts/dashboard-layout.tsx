@@ -62,11 +62,20 @@ const SAVED_SEARCHES: MenuItem = { to: '/dashboard/saved-searches', label: 'Save
 const MESSAGES: MenuItem = { to: '/dashboard/messages', label: 'Messages', icon: MessagesSquare }
 const OFFERS: MenuItem = { to: '/dashboard/offers', label: 'Offers', icon: HandCoins }
 
-export function menuForRole(role: Role): readonly MenuItem[] {
+const START_SELLING: MenuItem = { to: paths.startSelling(), label: 'Start selling', icon: Store }
+const MY_ORDERS = MENU_BY_ROLE.buyer[0] as MenuItem
+
+/**
+ * The menu for the role; `buys` (a buyer who started selling) adds My Orders to a seller's, and a buyer is offered
+ * Start selling.
+ */
+export function menuForRole(role: Role, buys = role === 'buyer'): readonly MenuItem[] {
   const offers = role === 'admin' ? [] : [OFFERS]
+  const extra = role === 'buyer' ? [START_SELLING] : role === 'seller' && buys ? [MY_ORDERS] : []
   return [
     OVERVIEW,
     ...MENU_BY_ROLE[role],
+    ...extra,
     ...offers,
     FAVOURITES,
     SAVED_SEARCHES,
@@ -115,7 +124,7 @@ export function DashboardLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
   useEffect(() => setIsOpen(false), [pathname])
 
-  const items = user ? menuForRole(user.role) : [OVERVIEW]
+  const items = user ? menuForRole(user.role, user.buys) : [OVERVIEW]
 
   return (
     <div className="flex flex-col gap-6 lg:flex-row lg:items-start lg:gap-10">
@@ -139,7 +148,9 @@ export function DashboardLayout() {
           </button>
           <p className="hidden px-3 pt-2 pb-3 text-slate-600 text-xs lg:block">
             Signed in as <span className="font-semibold text-slate-900">{user?.name}</span>
-            <span className="block capitalize">{user?.role}</span>
+            <span className="block capitalize">
+              {user?.role === 'seller' && user.buys ? 'Seller and buyer' : user?.role}
+            </span>
           </p>
           <ul id={menuId} className={cn('space-y-1', isOpen ? 'mt-2 block' : 'hidden lg:block')}>
             {items.map((item) => (

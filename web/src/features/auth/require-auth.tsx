@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link, Navigate, useLocation } from 'react-router'
+import { paths } from '#contract/pages'
 import type { Role } from '#contract/users'
 import { Alert } from '../../components/ui/alert'
 import { buttonClasses } from '../../components/ui/button'
@@ -26,6 +27,20 @@ export function RequireAuth({ roles, children }: { roles?: readonly Role[]; chil
     return <Navigate to={loginPathFrom(`${location.pathname}${location.search}`)} replace />
   }
   if (roles && !roles.includes(user.role)) {
+    // A buyer may sell from the same account: the way forward, not a dead end.
+    if (roles.includes('seller') && user.role === 'buyer') {
+      return (
+        <Alert title="Start selling to use this page" className="mx-auto max-w-xl">
+          <p>
+            This page is for seller accounts. You can sell from this account too: give a phone number buyers
+            can reach you on and accept the seller terms. Your orders and messages stay as they are.
+          </p>
+          <Link to={paths.startSelling()} className={buttonClasses('primary', 'md')}>
+            Start selling
+          </Link>
+        </Alert>
+      )
+    }
     return (
       <Alert title="You don't have access to this page" className="mx-auto max-w-xl">
         <p>

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "started_selling_at" timestamp with time zone;
