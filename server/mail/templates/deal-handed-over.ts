@@ -1,12 +1,5 @@
 import { paths } from '#contract/pages'
-import { compose, defineEmail, named } from './layout'
-
-const day = new Intl.DateTimeFormat('en-US', {
-  month: 'long',
-  day: 'numeric',
-  year: 'numeric',
-  timeZone: 'UTC',
-})
+import { compose, defineEmail, emailDate, named } from './layout'
 
 /** To the buyer: the seller says the laptop changed hands; confirm it, or report a problem before `completesAt`. */
 export default defineEmail<{
@@ -25,7 +18,7 @@ export default defineEmail<{
         paragraphs: [
           `${sellerName} marked ${named(productName)} handed over.`,
           ...(note ? [`Their note: ${note}`] : []),
-          `Once you have it and it is as described, press "Received, as described" in My Orders. If something is wrong, report a problem there instead. With no answer, the sale completes by itself on ${day.format(new Date(completesAt))}.`,
+          `Once you have it and it is as described, press “Received, as described” in My Orders. If something is wrong, report a problem there instead. With no answer, the sale completes by itself on ${emailDate(completesAt)}.`,
         ],
         action: { label: 'Open My Orders', url: `${ctx.siteUrl}${paths.myOrders()}` },
         topic: 'deals',

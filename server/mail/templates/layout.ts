@@ -72,7 +72,7 @@ function sectionHtml(section: NonNullable<EmailParts['sections']>[number]): stri
 export function compose(parts: EmailParts, ctx: RenderContext): EmailContent {
   const settingsUrl = `${ctx.siteUrl}/dashboard/settings`
   const why = parts.topic
-    ? `You get this email because "${EMAIL_TOPICS[parts.topic].label}" is on in your email settings: ${settingsUrl}`
+    ? `You get this email because “${EMAIL_TOPICS[parts.topic].label}” is on in your email settings: ${settingsUrl}`
     : 'We send this email to keep your account safe; it cannot be turned off.'
 
   const text = [
@@ -147,4 +147,23 @@ ${p('— Laptop Market', 'margin:0')}
  */
 export function named(name: string): string {
   return `“${name}”`
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-US', {
+  weekday: 'long',
+  month: 'long',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' })
+
+/**
+ * A date as people read it in an email, "Monday, November 30, 2026", and with `withTime` the time too, "Monday,
+ * November 30, 2026 at 7:14 AM UTC". Emails are read anywhere, so times are in UTC and say so. Every date in an
+ * email goes through here.
+ */
+export function emailDate(value: Date | string | number, withTime = false): string {
+  const at = new Date(value)
+  return withTime ? `${dayFormat.format(at)} at ${timeFormat.format(at)} UTC` : dayFormat.format(at)
 }

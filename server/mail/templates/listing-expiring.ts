@@ -1,10 +1,18 @@
-import { compose, defineEmail, named } from './layout'
+import { compose, defineEmail, emailDate, named } from './layout'
 
 /** Sent three days before a listing expires; `url` opens My Product, where one click renews it. */
-export default defineEmail<{ productName: string; expiresOn: string; url: string }>({
+export default defineEmail<{
+  productName: string
+  /** When it expires (ISO 8601). */
+  expiresAt?: string
+  /** The day as text, from reminders queued before `expiresAt` was sent. */
+  expiresOn?: string
+  url: string
+}>({
   topic: 'listings',
-  render: ({ productName, expiresOn, url }, ctx) =>
-    compose(
+  render: ({ productName, expiresAt, expiresOn: queuedDay, url }, ctx) => {
+    const expiresOn = expiresAt ? emailDate(expiresAt) : (queuedDay ?? '')
+    return compose(
       {
         subject: `Your listing ${named(productName)} expires on ${expiresOn}`,
         preview: 'Renew it with one click to keep it in search and on the home page.',
@@ -18,5 +26,6 @@ export default defineEmail<{ productName: string; expiresOn: string; url: string
         topic: 'listings',
       },
       ctx,
-    ),
+    )
+  },
 })

@@ -1,4 +1,4 @@
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, named } from './layout'
 
 /**
  * The statement of reasons when an admin rejects a listing under review: what rule, what to change, and that the
@@ -9,11 +9,11 @@ export default defineEmail<{ productName: string; reason: string; url: string }>
   render: ({ productName, reason, url }, ctx) =>
     compose(
       {
-        subject: `Your listing "${productName}" was not approved`,
+        subject: `Your listing ${named(productName)} was not approved`,
         preview: 'What to change, then send it back for review.',
         heading: 'Your listing was not approved',
         paragraphs: [
-          `We reviewed your listing "${productName}" before it goes into search, and it cannot be shown as it is.`,
+          `We reviewed your listing ${named(productName)} before it goes into search, and it cannot be shown as it is.`,
           `The reason, from our reviewer: ${reason}`,
           'Listings are checked against our listing rules (an honest grade, a battery that matches it, real photos of the laptop, a serial number that is not on another listing or reported stolen). Change what the reason names and save the listing: it comes back to us for review.',
         ],

@@ -1,6 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, emailDate, named } from './layout'
 
 /** To the other side: the buyer or the seller countered with another price. */
 export default defineEmail<{
@@ -17,15 +17,15 @@ export default defineEmail<{
   render: ({ offerId, productName, amountCents, fromName, role, note, expiresAt, lastRound }, ctx) =>
     compose(
       {
-        subject: `${fromName} counters with ${formatMoney(amountCents)} for "${productName}"`,
+        subject: `${fromName} counters with ${formatMoney(amountCents)} for ${named(productName)}`,
         preview: 'The offer waits for your answer.',
         heading: 'A counter-offer',
         paragraphs: [
-          `${fromName} answers with ${formatMoney(amountCents)} for "${productName}".`,
+          `${fromName} answers with ${formatMoney(amountCents)} for ${named(productName)}.`,
           ...(note ? [`Their note: “${note}”`] : []),
           lastRound
-            ? `That was the last round: accept it or ${role === 'buyer' ? 'withdraw your offer' : 'decline it'} before ${new Date(expiresAt).toUTCString()}.`
-            : `Accept it, counter again or ${role === 'buyer' ? 'withdraw your offer' : 'decline it'} before ${new Date(expiresAt).toUTCString()}; unanswered, it expires then.`,
+            ? `That was the last round: accept it or ${role === 'buyer' ? 'withdraw your offer' : 'decline it'} before ${emailDate(expiresAt, true)}.`
+            : `Accept it, counter again or ${role === 'buyer' ? 'withdraw your offer' : 'decline it'} before ${emailDate(expiresAt, true)}; unanswered, it expires then.`,
           ...(role === 'buyer' ? ['Once you accept, the laptop is held for you while you pay.'] : []),
         ],
         action: { label: 'Answer the counter-offer', url: `${ctx.siteUrl}${paths.offer(offerId)}` },

@@ -1,6 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, named } from './layout'
 
 /** To the buyer: the seller declined their offer, the laptop sold to someone else, or it left sale (`offSale`). */
 export default defineEmail<{
@@ -18,11 +18,11 @@ export default defineEmail<{
     offSale
       ? compose(
           {
-            subject: `"${productName}" is no longer on sale`,
+            subject: `${named(productName)} is no longer on sale`,
             preview: 'Your offer is closed.',
             heading: 'The laptop is no longer on sale',
             paragraphs: [
-              `"${productName}" is no longer on sale (${offSale}), so your offer of ${formatMoney(amountCents)} is closed. Nothing was charged.`,
+              `${named(productName)} is no longer on sale (${offSale}), so your offer of ${formatMoney(amountCents)} is closed. Nothing was charged.`,
             ],
             action: { label: 'See your offer', url: `${ctx.siteUrl}${paths.offer(offerId)}` },
             topic: 'deals',
@@ -31,15 +31,17 @@ export default defineEmail<{
         )
       : compose(
           {
-            subject: sold ? `"${productName}" has sold` : `Your offer for "${productName}" was declined`,
+            subject: sold
+              ? `${named(productName)} has sold`
+              : `Your offer for ${named(productName)} was declined`,
             preview: sold ? 'Your offer is closed.' : 'You can still book it at its price.',
             heading: sold ? 'The laptop sold to another buyer' : 'Your offer was declined',
             paragraphs: sold
               ? [
-                  `"${productName}" sold to another buyer, so your offer of ${formatMoney(amountCents)} is closed. Nothing was charged.`,
+                  `${named(productName)} sold to another buyer, so your offer of ${formatMoney(amountCents)} is closed. Nothing was charged.`,
                 ]
               : [
-                  `The seller declined your offer of ${formatMoney(amountCents)} for "${productName}".`,
+                  `The seller declined your offer of ${formatMoney(amountCents)} for ${named(productName)}.`,
                   ...(reason ? [`Their reason: “${reason}”`] : []),
                   'The laptop is still on sale at its price if you would like to book it.',
                 ],

@@ -1,6 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, emailDate, named } from './layout'
 
 /** To the seller: a buyer offered a price for one of their laptops. */
 export default defineEmail<{
@@ -16,13 +16,13 @@ export default defineEmail<{
   render: ({ offerId, productName, amountCents, askingCents, buyerName, note, expiresAt }, ctx) =>
     compose(
       {
-        subject: `${buyerName} offers ${formatMoney(amountCents)} for "${productName}"`,
+        subject: `${buyerName} offers ${formatMoney(amountCents)} for ${named(productName)}`,
         preview: 'Accept, decline or counter.',
         heading: 'You have an offer',
         paragraphs: [
-          `${buyerName} offers ${formatMoney(amountCents)} for your "${productName}" (you ask ${formatMoney(askingCents)}).`,
+          `${buyerName} offers ${formatMoney(amountCents)} for your ${named(productName)} (you ask ${formatMoney(askingCents)}).`,
           ...(note ? [`Their note: “${note}”`] : []),
-          `Accept it, decline it or counter with another price before ${new Date(expiresAt).toUTCString()}; unanswered, it expires then. Your listing's price stays as it is for everyone else.`,
+          `Accept it, decline it or counter with another price before ${emailDate(expiresAt, true)}; unanswered, it expires then. Your listing's price stays as it is for everyone else.`,
         ],
         action: { label: 'Answer the offer', url: `${ctx.siteUrl}${paths.offer(offerId)}` },
         topic: 'deals',

@@ -1,4 +1,5 @@
 import { and, eq, gt, sql } from 'drizzle-orm'
+import { plural } from '#contract/plural'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
 import { bookingEvents, bookingHolds, bookings, productHolds, users } from '#server/db/schema'
@@ -18,9 +19,9 @@ export type HoldOutcome = { state: 'held' | 'reserved' | 'ended'; holdUntil: Dat
 /** "in 3 minutes", "in about 5 hours": when a limit lets the buyer try again. */
 function inWords(seconds: number): string {
   const minutes = Math.max(1, Math.ceil(seconds / 60))
-  if (minutes < 60) return `in ${minutes} minute${minutes === 1 ? '' : 's'}`
+  if (minutes < 60) return `in ${plural(minutes, 'minute')}`
   const hours = Math.round(minutes / 60)
-  return `in about ${hours} hour${hours === 1 ? '' : 's'}`
+  return `in about ${plural(hours, 'hour')}`
 }
 
 /**

@@ -204,6 +204,7 @@ describe('the expiry reminder', () => {
     expect(await t.app.ctx.jobs.drain('email')).toBe(1)
     const [mail] = await smtp.waitFor(1)
     const expiresOn = new Intl.DateTimeFormat('en-US', {
+      weekday: 'long',
       month: 'long',
       day: 'numeric',
       year: 'numeric',

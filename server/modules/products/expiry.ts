@@ -128,13 +128,6 @@ export async function renewProduct(db: Db, seller: SessionUser, id: string): Pro
   })
 }
 
-const expiryDate = new Intl.DateTimeFormat('en-US', {
-  month: 'long',
-  day: 'numeric',
-  year: 'numeric',
-  timeZone: 'UTC',
-})
-
 /**
  * The hourly `listings.expire` job: in one transaction, expires what is due and queues a reminder email for
  * each listing three days from expiry (claimed once). Running it twice does nothing more.
@@ -154,7 +147,7 @@ export async function runExpirySweep(
         template: 'listing-expiring',
         data: {
           productName: r.productName,
-          expiresOn: expiryDate.format(r.expiresAt),
+          expiresAt: r.expiresAt.toISOString(),
           url: `${ctx.config.publicUrl.replace(/\/$/, '')}${paths.myProduct()}`,
         },
       })

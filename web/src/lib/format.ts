@@ -1,6 +1,7 @@
 import { formatMoney } from '#contract/money'
+import { plural, pluralNoun } from '#contract/plural'
 
-export { formatMoney }
+export { formatMoney, plural, pluralNoun }
 
 /**
  * Dates show as "Nov 3, 2026". We format in UTC so a listing shows the same day for every visitor
@@ -16,11 +17,6 @@ const dateFormat = new Intl.DateTimeFormat('en-US', {
 export function formatDate(iso: string): string {
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
-}
-
-/** "1 year", "3 years": a count with its noun in the right number. */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`
 }
 
 export function formatYearsOfUse(years: number): string {

@@ -1,3 +1,4 @@
+import { plural } from '#contract/plural'
 import type { Product } from '#contract/products'
 import type { SellerPage } from '#contract/reviews'
 import { GALLERY_SIZES, photoSrcSet } from '../components/product/product-image'
@@ -138,9 +139,9 @@ export function sellerHead(page: SellerPage, origin: string): PageHead {
   const url = absolute(origin, `/sellers/${encodeURIComponent(seller._id)}`)
   const rating =
     page.count > 0 && page.average !== null
-      ? `rated ${page.average.toFixed(1)} out of 5 from ${page.count} review${page.count === 1 ? '' : 's'}`
+      ? `rated ${page.average.toFixed(1)} out of 5 from ${plural(page.count, 'review')}`
       : 'no reviews yet'
-  const laptops = `${page.products.length} laptop${page.products.length === 1 ? '' : 's'} for sale`
+  const laptops = `${plural(page.products.length, 'laptop')} for sale`
   const title = `${seller.name}, seller · ${SITE_NAME}`
   const description = `${seller.name}${seller.verified ? ', a verified seller' : ''} on Laptop Market: ${rating}, ${laptops}.`
   return {

@@ -1,4 +1,5 @@
 import { paths } from '#contract/pages'
+import { plural, pluralNoun } from '#contract/plural'
 import { Link } from '../../lib/bindings'
 import { cn } from '../ui/cn'
 import { SpriteIcon } from '../ui/sprite-icon'
@@ -8,7 +9,7 @@ type Rating = { average: number | null; count: number } | undefined
 /** "4.8 out of 5" for screen readers, "★ 4.8 (12)" on screen. */
 export function ratingLabel(rating: { average: number | null; count: number }): string {
   if (rating.count === 0 || rating.average === null) return 'No reviews yet'
-  return `Rated ${rating.average.toFixed(1)} out of 5 from ${rating.count} review${rating.count === 1 ? '' : 's'}`
+  return `Rated ${rating.average.toFixed(1)} out of 5 from ${plural(rating.count, 'review')}`
 }
 
 /** The seller's published rating, linking to their page; "No reviews yet" when `showEmpty`, else nothing. */
@@ -44,7 +45,7 @@ export function SellerRatingLink({
       <span className="sr-only"> out of 5</span>
       <span>
         ({rating.count}
-        <span className="sr-only"> review{rating.count === 1 ? '' : 's'}</span>)
+        <span className="sr-only"> {pluralNoun(rating.count, 'review')}</span>)
       </span>
     </Link>
   )

@@ -64,7 +64,7 @@ describe('LoadMore', () => {
   it('says how many are shown and loads more until there is no more', () => {
     let clicks = 0
     const { rerender } = render(
-      <LoadMore shown={24} total={30} noun="laptops" hasMore isLoading={false} onLoadMore={() => clicks++} />,
+      <LoadMore shown={24} total={30} noun="laptop" hasMore isLoading={false} onLoadMore={() => clicks++} />,
     )
     expect(screen.getByText('Showing 24 of 30 laptops')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }))
@@ -73,13 +73,28 @@ describe('LoadMore', () => {
       <LoadMore
         shown={30}
         total={30}
-        noun="laptops"
+        noun="laptop"
         hasMore={false}
         isLoading={false}
         onLoadMore={() => {}}
       />,
     )
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
-    expect(screen.getByText('Showing 30 of 30 laptops')).toBeTruthy()
+    expect(screen.getByText('Showing 30 laptops')).toBeTruthy()
+  })
+})
+
+describe('LoadMore counts', () => {
+  it('puts the noun in the number of the count: "Showing 1 booking", never "1 of 1 bookings"', () => {
+    render(
+      <LoadMore shown={1} total={1} noun="booking" hasMore={false} isLoading={false} onLoadMore={() => {}} />,
+    )
+    expect(screen.getByText('Showing 1 booking')).toBeTruthy()
+    cleanup()
+    render(<LoadMore shown={0} total={1} noun="booking" hasMore isLoading onLoadMore={() => {}} />)
+    expect(screen.getByText('Showing 0 of 1 booking')).toBeTruthy()
+    cleanup()
+    render(<LoadMore shown={25} total={1204} noun="laptop" hasMore isLoading={false} onLoadMore={() => {}} />)
+    expect(screen.getByText('Showing 25 of 1,204 laptops')).toBeTruthy()
   })
 })

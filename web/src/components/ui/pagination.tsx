@@ -1,6 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
+import { plural } from '#contract/plural'
 import { Button, buttonClasses } from './button'
 import { cn } from './cn'
 
@@ -140,8 +141,10 @@ type LoadMoreProps = {
   shown: number
   /** How many there are in all, when known. */
   total?: number
-  /** Plural noun for the count line, e.g. "laptops". */
+  /** The noun for one, e.g. "laptop" (the count line says "1 laptop", "24 of 130 laptops"). */
   noun: string
+  /** The noun for several, when not `noun` + "s". */
+  nounPlural?: string
   hasMore: boolean
   isLoading: boolean
   onLoadMore: () => void
@@ -149,13 +152,24 @@ type LoadMoreProps = {
 }
 
 /** "Showing 24 of 130 laptops" and a Load more button while there is more to load. */
-export function LoadMore({ shown, total, noun, hasMore, isLoading, onLoadMore, className }: LoadMoreProps) {
+export function LoadMore({
+  shown,
+  total,
+  noun,
+  nounPlural,
+  hasMore,
+  isLoading,
+  onLoadMore,
+  className,
+}: LoadMoreProps) {
   return (
     <div className={cn('mt-8 flex flex-col items-center gap-3', className)}>
       <p className="text-slate-700 text-sm" aria-live="polite">
         {total !== undefined
-          ? `Showing ${count(shown)} of ${count(total)} ${noun}`
-          : `Showing ${count(shown)} ${noun}`}
+          ? total === shown
+            ? `Showing ${plural(total, noun, nounPlural)}`
+            : `Showing ${count(shown)} of ${plural(total, noun, nounPlural)}`
+          : `Showing ${plural(shown, noun, nounPlural)}`}
       </p>
       {hasMore ? (
         <Button variant="secondary" onClick={onLoadMore} disabled={isLoading} aria-busy={isLoading}>

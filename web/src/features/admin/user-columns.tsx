@@ -1,4 +1,5 @@
 import { BadgeCheck } from 'lucide-react'
+import { plural } from '#contract/plural'
 import type { UserRecord } from '#contract/users'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
@@ -89,7 +90,7 @@ export function userColumns(
       cell: (user) => (
         <>
           {user.name}
-          {user._id === meId ? <span className="ml-1 font-normal text-slate-600">(you)</span> : null}
+          {user._id === meId ? <span className="font-normal text-slate-600"> (you)</span> : null}
         </>
       ),
     },
@@ -114,9 +115,7 @@ export function userColumns(
       className: 'whitespace-nowrap text-slate-700',
       cell: (user) =>
         user.cancelled_sales ? (
-          <Badge tone="warning">
-            {user.cancelled_sales === 1 ? '1 cancelled sale' : `${user.cancelled_sales} cancelled sales`}
-          </Badge>
+          <Badge tone="warning">{plural(user.cancelled_sales, 'cancelled sale')}</Badge>
         ) : (
           'None'
         ),

@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { Pagination } from '../../components/ui/pagination'
 import { SearchField } from '../../components/ui/search-field'
 import { errorMessage } from '../../lib/api-client'
+import { plural } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useSession } from '../auth'
 import { type UserActions, userColumns } from './user-columns'
@@ -159,7 +160,9 @@ export function UsersTablePage({ kind }: { kind: UserKind }) {
                 ? q
                   ? `No ${noun}s match “${q}”.`
                   : `No ${noun}s yet.`
-                : `Showing ${count(first)}–${count(last)} of ${count(total)} ${noun}s`}
+                : first === 1 && last === total
+                  ? `Showing ${plural(total, noun)}`
+                  : `Showing ${count(first)}–${count(last)} of ${plural(total, noun)}`}
           </p>
           <DataTable
             caption={TITLES[kind]}

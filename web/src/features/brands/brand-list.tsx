@@ -1,3 +1,4 @@
+import { plural } from '#contract/plural'
 import { LoadFailed } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Skeleton } from '../../components/ui/skeleton'
@@ -50,9 +51,7 @@ export function BrandList() {
             <span className="break-words font-semibold text-slate-900 text-sm sm:text-base">
               {brand.brand_name}
             </span>
-            <span className="text-slate-600 text-xs">
-              {brand.product_count === 1 ? '1 laptop' : `${brand.product_count} laptops`}
-            </span>
+            <span className="text-slate-600 text-xs">{plural(brand.product_count, 'laptop')}</span>
           </Link>
         </li>
       ))}

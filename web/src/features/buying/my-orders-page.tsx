@@ -57,7 +57,7 @@ export function MyOrdersPage() {
               <LoadMore
                 shown={items.length}
                 total={data.pages.at(-1)?.total}
-                noun="bookings"
+                noun="booking"
                 hasMore={bookings.hasNextPage}
                 isLoading={bookings.isFetchingNextPage}
                 onLoadMore={() => bookings.fetchNextPage()}

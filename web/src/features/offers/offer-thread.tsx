@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import type { Offer, OfferEvent, OfferState } from '#contract/offers'
 import { paths } from '#contract/pages'
+import { plural } from '#contract/plural'
 import { Badge, type BadgeTone } from '../../components/ui/badge'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
@@ -36,7 +37,6 @@ export function OfferStateBadge({ state }: { state: OfferState }) {
 /** "2 days 3 hours", "5 hours 10 minutes", "12 minutes": what is left before a deadline. */
 export function timeLeft(untilIso: string, now = Date.now()): string {
   const minutes = Math.max(0, Math.floor((Date.parse(untilIso) - now) / 60_000))
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   if (minutes >= 24 * 60) {
     const days = Math.floor(minutes / 1440)
     const hours = Math.floor((minutes % 1440) / 60)
@@ -233,7 +233,7 @@ function OfferActions({ offer }: { offer: Offer }) {
             {mine === 'seller' ? 'Your listing asks' : 'The seller asks'}{' '}
             {formatMoney(offer.asking_price_cents)}.{' '}
             {offer.roundsLeft > 0
-              ? `${offer.roundsLeft} more ${offer.roundsLeft === 1 ? 'round' : 'rounds'} of counter-offers allowed.`
+              ? `${plural(offer.roundsLeft, 'more round', 'more rounds')} of counter-offers allowed.`
               : 'This is the last round: no more counter-offers.'}
           </p>
           <div className="flex flex-wrap gap-2">

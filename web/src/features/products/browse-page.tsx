@@ -29,9 +29,8 @@ import {
 
 /** "1 laptop", "1,204 laptops", or "10,000+ laptops" when the server estimated the total. */
 export function totalLabel(result: Pick<SearchResult, 'total' | 'total_is_estimate'>): string {
-  const n = result.total.toLocaleString('en-US')
-  if (result.total_is_estimate) return `${n}+ laptops`
-  return result.total === 1 ? '1 laptop' : `${n} laptops`
+  if (result.total_is_estimate) return `${result.total.toLocaleString('en-US')}+ laptops`
+  return plural(result.total, 'laptop')
 }
 
 /** The last page a search's results reach by page number. */

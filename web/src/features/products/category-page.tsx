@@ -89,7 +89,7 @@ export function CategoryPage() {
         <LoadMore
           shown={items.length}
           total={lastPage?.total}
-          noun={items.length === 1 && !products.hasNextPage ? 'laptop' : 'laptops'}
+          noun="laptop"
           hasMore={products.hasNextPage}
           isLoading={products.isFetchingNextPage}
           onLoadMore={() => products.fetchNextPage()}

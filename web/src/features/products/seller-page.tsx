@@ -2,6 +2,7 @@ import { Flag } from 'lucide-react'
 import { type FormEvent, useId, useState } from 'react'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import { paths } from '#contract/pages'
+import { plural } from '#contract/plural'
 import { NewReviewReport, type Review, type SellerPage as SellerPageData } from '#contract/reviews'
 import { VerifiedSellerBadge } from '../../components/product/product-status'
 import { Stars } from '../../components/product/seller-rating'
@@ -43,7 +44,7 @@ function Seller({ page }: { page: SellerPageData }) {
               <Stars rating={Math.round(page.average)} />
               <span>
                 <span className="font-semibold text-slate-900">{page.average.toFixed(1)}</span> out of 5 from{' '}
-                {page.count} review{page.count === 1 ? '' : 's'}
+                {plural(page.count, 'review')}
               </span>
             </p>
           ) : (

@@ -141,7 +141,7 @@ export function MyProductsPage() {
               <LoadMore
                 shown={items.length}
                 total={data.pages.at(-1)?.total}
-                noun="products"
+                noun="product"
                 hasMore={products.hasNextPage}
                 isLoading={products.isFetchingNextPage}
                 onLoadMore={() => products.fetchNextPage()}

@@ -1,5 +1,6 @@
 import { ArrowLeft, ArrowRight, ImagePlus, LoaderCircle, TriangleAlert, X } from 'lucide-react'
 import { type DragEvent, useEffect, useId, useRef, useState } from 'react'
+import { plural } from '#contract/plural'
 import { UPLOAD_LIMITS } from '#contract/products'
 import { cn } from '../../components/ui/cn'
 import { ACCEPTED_PHOTO_TYPES } from './upload-photo'
@@ -123,7 +124,7 @@ export function PhotoPicker({ photos, error }: PhotoPickerProps) {
       <p className="sr-only" aria-live="polite">
         {uploading > 0
           ? `Uploading ${uploading} of ${uploading + ready} photos`
-          : `${ready === 1 ? '1 photo' : `${ready} photos`} ready`}
+          : `${plural(ready, 'photo')} ready`}
       </p>
 
       {message ? (
