@@ -18,6 +18,7 @@ import { financeRoutes } from '#server/modules/finance'
 import { healthRoutes } from '#server/modules/health'
 import { listingReviewRoutes } from '#server/modules/listing-reviews'
 import { messageRoutes, registerMessageJobs } from '#server/modules/messages'
+import { readFigures } from '#server/modules/metrics'
 import { offerRoutes, registerOfferJobs } from '#server/modules/offers'
 import { loadBuiltRenderer, type PageRenderer, pageRoutes } from '#server/modules/pages'
 import { choosePaymentProvider, paymentRoutes } from '#server/modules/payments'
@@ -45,6 +46,7 @@ import { originCheck } from './lib/origin'
 import { type FetchOutsideImage, fetchOutsideImage } from './lib/outside-image'
 import { type CounterStore, createCounterStore } from './lib/rate-limit'
 import { openRedis } from './lib/redis'
+import { installRequestScope, requestIdMixin, requestIdOf } from './lib/request-scope'
 import { securityHeaders } from './lib/security-headers'
 import { createSessions } from './lib/session'
 import { createRedisSessionStore } from './lib/session-store'
@@ -55,6 +57,7 @@ import { Mail } from './mail/mail'
 import { createMailTransport, type MailTransport } from './mail/transport'
 import { apiDocsPlugin } from './plugins/api-docs'
 import { mediaPlugin } from './plugins/media'
+import { metricsPlugin } from './plugins/metrics'
 import { publicCachePlugin } from './plugins/public-cache'
 import { turnAwayPlugin } from './plugins/turn-away'
 import { webAppPlugin } from './plugins/web-app'
@@ -95,6 +98,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
             // Secrets never reach the log: headers that carry them, and tokens, codes and signatures in URLs
             // (the request line, an error's message, any text logged).
             redact: REDACTED_PATHS,
+            // Lines logged while a request is served carry its id, whichever logger wrote them.
+            mixin: requestIdMixin,
             serializers: {
               req: serializeRequest,
               err: (err: Error) => redactError(stdSerializers.err(err)),
@@ -113,12 +118,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    genReqId: requestIdOf,
     frameworkErrors: frameworkErrorHandler,
     // While closing, a request on a connection accepted before the listener closed is served, not answered
     // 503: a balancer resends a refused GET to another instance but never a POST, so that write would fail.
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>()
 
+  installRequestScope(app)
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   const secret = resolveAuthSecret(config)
@@ -204,6 +211,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   })
 
   await apiDocsPlugin(app)
+  metricsPlugin(app, { token: config.metricsToken, readFigures: () => readFigures(database.db) })
 
   await app.register(
     async (api) => {

@@ -100,6 +100,12 @@ const Env = z.object({
     .default(86_400),
   PAYOUT_MINIMUM_CENTS: z.coerce.number().int().min(1).max(100_000_000).default(100),
   TEST_PAYOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
+  // Prometheus metrics at /metrics, for a scraper that sends this token; unset: no /metrics at all.
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]{24,200}$/, 'at least 24 characters, no spaces (e.g. `openssl rand -hex 24`)')
+    .optional(),
 })
 
 export type Config = {
@@ -194,6 +200,8 @@ export type Config = {
     /** Test mode: seconds before a simulated payout arrives (or fails). */
     testPayoutSeconds: number
   }
+  /** The bearer token a Prometheus scraper sends to read /metrics; unset turns /metrics off. */
+  metricsToken: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -329,5 +337,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minimumCents: e.PAYOUT_MINIMUM_CENTS,
       testPayoutSeconds: e.TEST_PAYOUT_SECONDS,
     },
+    metricsToken: e.METRICS_TOKEN,
   }
 }

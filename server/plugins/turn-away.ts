@@ -14,7 +14,8 @@ export function turnAwayPlugin(app: FastifyInstance, loading: () => boolean): vo
     if (
       (lifecycle.turningAway || stillLoading) &&
       (req.method === 'GET' || req.method === 'HEAD') &&
-      !req.url.startsWith('/api/health')
+      !req.url.startsWith('/api/health') &&
+      !req.url.startsWith('/metrics')
     ) {
       reply.header('connection', 'close').header('retry-after', '1')
       sendError(
