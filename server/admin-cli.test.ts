@@ -174,7 +174,9 @@ describe('npm run admin', { timeout: 180_000 }, () => {
   ])('refuses %j with a usage message and exit code 2', async (args, message) => {
     const run = await runAdmin(args)
     expect(run.code).toBe(2)
-    expect(run.stderr).toContain('Usage: npm run admin -- --email E --password P [--name N]')
+    expect(run.stderr).toContain(
+      'Usage: npm run admin -- --email E --password P [--name N] [--remove-demo | --keep-demo]',
+    )
     expect(run.stderr).toContain(message)
   })
 
@@ -184,5 +186,76 @@ describe('npm run admin', { timeout: 180_000 }, () => {
       expect(run.code).toBe(1)
       expect(run.stderr).toContain('is in use by another process')
     })
+  })
+})
+
+describe.skipIf(Boolean(postgresUrl))('demo accounts beside a real admin', { timeout: 180_000 }, () => {
+  let demoDir: string
+  beforeAll(async () => {
+    demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-demo-accounts-'))
+    const database = await openDatabase({ driver: 'pglite', dataDir: demoDir })
+    const { createUser } = await import('#server/db/factories')
+    await createUser(database.db, { id: 'demo-admin', role: 'admin', email: 'admin@laptopmarket.test' })
+    await database.close()
+  })
+  afterAll(() => fs.rmSync(demoDir, { recursive: true, force: true }))
+
+  function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+    return new Promise((resolve) => {
+      execFile(
+        TSX,
+        [file, ...args],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            LOG_LEVEL: 'silent',
+            DATA_DIR: demoDir,
+            DATABASE_URL: '',
+            REDIS_URL: '',
+            ...env,
+          },
+          timeout: 120_000,
+        },
+        (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      )
+    })
+  }
+
+  it('a production server refuses to start while one exists, naming the command that removes them', async () => {
+    const started = await run('server/main.ts', [], {
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'p'.repeat(40),
+      PORT: '0',
+      PUBLIC_URL: 'https://laptops.example.test',
+    })
+    expect(started.code).toBe(1)
+    expect(started.stderr).toContain('Refusing to start in production')
+    expect(started.stderr).toContain('npm run demo:remove')
+    expect(started.stderr).toContain('admin@laptopmarket.test')
+  })
+
+  it('npm run admin -- … --remove-demo makes the real admin and removes them', async () => {
+    const made = await run(
+      'server/admin-cli.ts',
+      ['--email', 'real-admin@example.test', '--password', 'real-admin-pass', '--remove-demo'],
+      { NODE_ENV: 'test' },
+    )
+    expect(made.stderr).toBe('')
+    expect(made.code).toBe(0)
+    expect(made.stdout).toContain('Created admin real-admin@example.test')
+    expect(made.stdout).toContain('Removed 1 demo account (admin@laptopmarket.test)')
+    const again = await run('server/demo-remove-cli.ts', [], { NODE_ENV: 'test' })
+    expect(again.code).toBe(0)
+    expect(again.stdout.trim()).toBe('No demo accounts to remove.')
+    const database = await openDatabase({ driver: 'pglite', dataDir: demoDir })
+    try {
+      const [demo] = await database.db.select().from(users).where(eq(users.id, 'demo-admin'))
+      expect(demo?.disabledAt).not.toBeNull()
+      expect(await database.db.select().from(accounts).where(eq(accounts.userId, 'demo-admin'))).toEqual([])
+    } finally {
+      await database.close()
+    }
   })
 })

@@ -1,10 +1,15 @@
-// `npm run admin -- --email E --password P [--name N]`: creates an admin, or makes an existing account one.
+// `npm run admin -- --email E --password P [--name N] [--remove-demo | --keep-demo]`: creates an admin, or makes
+// an existing account one; then offers to remove the demo accounts, whose password is public.
+import readline from 'node:readline/promises'
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
-import { upsertPasswordAccount } from '#server/modules/users'
+import { findDemoAccounts, REMOVE_DEMO_COMMAND, upsertPasswordAccount } from '#server/modules/users'
 import { ConfigError, loadConfig } from './config'
 import { openDatabase } from './database'
 import { DataDirLockedError } from './db/lock'
+import { removeDemoAccountsNow } from './demo-removal'
+
+const USAGE = 'Usage: npm run admin -- --email E --password P [--name N] [--remove-demo | --keep-demo]'
 
 const Args = z.object({
   email: z.email({ error: '--email must be an email address' }),
@@ -13,16 +18,36 @@ const Args = z.object({
     .min(6, '--password must be 6 characters or longer')
     .max(128),
   name: z.string().trim().min(1).max(100).default('Administrator'),
+  'remove-demo': z.boolean().default(false),
+  'keep-demo': z.boolean().default(false),
 })
+
+/** Yes when the person at the terminal says so; no answer (not a terminal) is no. */
+async function ask(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout })
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim())
+  } finally {
+    rl.close()
+  }
+}
 
 async function main() {
   const { values } = parseArgs({
-    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      'remove-demo': { type: 'boolean' },
+      'keep-demo': { type: 'boolean' },
+    },
   })
   const parsed = Args.safeParse(values)
-  if (!parsed.success) {
-    console.error('Usage: npm run admin -- --email E --password P [--name N]')
-    for (const issue of parsed.error.issues) console.error(`  ${issue.message}`)
+  if (!parsed.success || (parsed.data['remove-demo'] && parsed.data['keep-demo'])) {
+    console.error(USAGE)
+    for (const issue of parsed.error?.issues ?? []) console.error(`  ${issue.message}`)
+    if (parsed.success) console.error('  Give --remove-demo or --keep-demo, not both')
     process.exit(2)
   }
   const config = loadConfig()
@@ -33,6 +58,27 @@ async function main() {
     const { email, password, name } = parsed.data
     const { created } = await upsertPasswordAccount(database.db, { email, password, name, role: 'admin' })
     console.log(created ? `Created admin ${email}` : `${email} is now an admin (password updated)`)
+
+    const demo = await findDemoAccounts(database.db)
+    if (demo.length === 0 || parsed.data['keep-demo']) {
+      if (demo.length > 0) {
+        console.log(
+          `Kept ${demo.length} demo accounts (their password is public; a production server will not start beside them).`,
+        )
+      }
+      return
+    }
+    const remove =
+      parsed.data['remove-demo'] ||
+      (await ask(
+        `The database holds ${demo.length} demo accounts whose password is public, among them a demo admin. Remove them now? [y/N] `,
+      ))
+    if (remove) console.log(await removeDemoAccountsNow(database.db, config))
+    else {
+      console.log(
+        `The database holds ${demo.length} demo accounts whose password is public: remove them with \`${REMOVE_DEMO_COMMAND}\` or \`npm run admin -- … --remove-demo\` (a production server will not start beside them).`,
+      )
+    }
   } finally {
     await database.close()
   }

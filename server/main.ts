@@ -1,6 +1,7 @@
 import net from 'node:net'
 import { postUnpostedSales } from '#server/modules/ledger'
 import { keepListingsCurrent, readFactsApart } from '#server/modules/search'
+import { demoAccountsRefusal, findDemoAccounts } from '#server/modules/users'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
 import { openDatabase } from './database'
@@ -20,6 +21,15 @@ async function main() {
   const database = config.databaseUrl
     ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
     : await openDatabase({ driver: 'pglite', dataDir: config.dataDir })
+  if (config.env === 'production') {
+    // The demo's accounts share a password the README prints: never beside real ones in production.
+    const demo = await findDemoAccounts(database.db)
+    if (demo.length > 0) {
+      console.error(demoAccountsRefusal(demo))
+      await database.close()
+      process.exit(1)
+    }
+  }
   const storage = await createMediaStorage(config, database.db)
   const app = await buildApp({ config, database, storage })
   // Search reads its copy of the listings now and keeps it current from the change feed; until the first read,
