@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PASSWORD_MESSAGES } from '#contract/passwords'
-import { users } from '#server/db/schema'
+import { auditEvents, users } from '#server/db/schema'
 import {
   originOf,
   postAuth,
@@ -148,5 +148,29 @@ describe('an account whose password the rule now refuses', () => {
     const account = await signUp(t.app, { role: 'seller' })
     const signedIn = await signIn(t.app, { email: account.user.email })
     expect((await me(signedIn.cookie)).json()).toMatchObject({ password_change_asked: false })
+  })
+})
+
+describe("Security's Change your password", () => {
+  it('signs out every other device, records a security event and sends one email', async () => {
+    const account = await signUp(t.app, { role: 'buyer' })
+    const other = await signIn(t.app, { email: account.user.email })
+    await t.app.ctx.jobs.drain('email')
+    t.outbox.length = 0
+    const res = await postAuth(t.app, '/change-password', account.cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'maple-drum-81',
+      revokeOtherSessions: true,
+    })
+    expect(res.statusCode).toBe(200)
+    expect((await me(other.cookie)).statusCode).toBe(401)
+    const [event] = await t.db
+      .select({ result: auditEvents.result })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.actorId, account.user.id), eq(auditEvents.kind, 'password.change')))
+    expect(event?.result).toBe('success')
+    await t.app.ctx.jobs.drain('email')
+    const mails = t.outbox.filter((m) => m.to.includes(account.user.email))
+    expect(mails.map((m) => m.subject)).toEqual(['Your Laptop Market password was changed'])
   })
 })
