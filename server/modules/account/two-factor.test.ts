@@ -1,8 +1,10 @@
 // Two-step sign-in (Better Auth's two-factor plugin behind our auth route), the admin rule, and sessions.
 
+import { createHmac } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditEvents, twoFactors, users } from '#server/db/schema'
+import { resolveAuthSecret } from '#server/lib/auth'
 import { ADMIN_TWO_FACTOR_MESSAGE } from '#server/lib/guard'
 import {
   auditKindsSince,
@@ -133,18 +135,18 @@ describe('signing in with two-step sign-in on', () => {
     expect(refused.statusCode).toBe(401)
   })
 
-  it('keeps backup codes one way: 20 random characters shown once, stored as hashes that sign no one in', async () => {
+  it('keeps backup codes one way: 24 random characters shown once, stored as hashes that sign no one in', async () => {
     const person = await signUp(t.app, { role: 'buyer' })
     const { backupCodes, cookie } = await enableTwoStep(t.app, person)
-    for (const code of backupCodes)
-      expect(code).toMatch(/^[A-HJ-NP-Za-km-z2-9]{5}(-[A-HJ-NP-Za-km-z2-9]{5}){3}$/)
+    // Capitals and digits only, without the look-alikes 0/O and 1/I (and no lower-case l to mistake for either).
+    for (const code of backupCodes) expect(code).toMatch(/^[A-HJ-NP-Z2-9]{6}(-[A-HJ-NP-Z2-9]{6}){3}$/)
     const storedList = async () => {
       const [row] = await t.db.select().from(twoFactors).where(eq(twoFactors.userId, person.user.id))
       return JSON.parse(row?.backupCodes ?? '[]') as string[]
     }
     const stored = await storedList()
     expect(stored).toHaveLength(10)
-    for (const hash of stored) expect(hash).toMatch(/^h1:[\w-]{43}$/)
+    for (const hash of stored) expect(hash).toMatch(/^h2:[\w-]{43}$/)
     for (const code of backupCodes) expect(JSON.stringify(stored)).not.toContain(code)
 
     // A copy of the table is no use: a stored hash typed as a code is refused.
@@ -171,6 +173,33 @@ describe('signing in with two-step sign-in on', () => {
       headers: { cookie },
     })
     expect(viewed.body).not.toContain(newCodes[0] as string)
+  })
+
+  it('takes a backup code typed in lower case, with spaces or without its dashes', async () => {
+    const person = await signUp(t.app, { role: 'buyer' })
+    const { backupCodes } = await enableTwoStep(t.app, person)
+    const [first, second] = backupCodes as [string, string]
+    const lower = await signInWithCode(t.app, person.user, first.toLowerCase(), { backup: true })
+    expect(lower.res.statusCode, lower.res.body).toBe(200)
+    const spaced = await signInWithCode(t.app, person.user, ` ${second.replace(/-/g, ' ')} `, {
+      backup: true,
+    })
+    expect(spaced.res.statusCode, spaced.res.body).toBe(200)
+    const again = await signInWithCode(t.app, person.user, first.replace(/-/g, ''), { backup: true })
+    expect(again.res.statusCode).toBe(401)
+  })
+
+  it('still takes a code made before codes were read case-blind, exactly as it was shown', async () => {
+    const person = await signUp(t.app, { role: 'buyer' })
+    await enableTwoStep(t.app, person)
+    const older = 'abcde-FGHJK-mnpqr-STUVW'
+    const asShown = `h1:${createHmac('sha256', resolveAuthSecret(t.app.ctx.config)).update(`backup-code:${older}`).digest('base64url')}`
+    await t.db
+      .update(twoFactors)
+      .set({ backupCodes: JSON.stringify([asShown]) })
+      .where(eq(twoFactors.userId, person.user.id))
+    const { res } = await signInWithCode(t.app, person.user, older, { backup: true })
+    expect(res.statusCode, res.body).toBe(200)
   })
 
   it('turns off only with the password and a current code', async () => {

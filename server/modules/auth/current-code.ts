@@ -14,15 +14,17 @@ export async function checkCurrentCode(
       status,
       headers: { 'content-type': 'application/json' },
     })
-  if (typeof code !== 'string' || !/^[A-Za-z0-9-]{6,32}$/.test(code.trim())) {
+  // Spaces and dashes are how a code is shown (or typed), not part of it.
+  if (typeof code !== 'string' || !/^[A-Za-z0-9]{6,32}$/.test(code.replace(/[\s-]+/g, ''))) {
     return refuse(400, 'Enter a code from your authenticator app, or a backup code', 'CODE_REQUIRED')
   }
   const trimmed = code.trim()
+  const isBackupCode = code.replace(/[\s-]+/g, '').length > 8
   try {
     await auth.api.verifyTOTP({ body: { code: trimmed }, headers })
     return undefined
   } catch {}
-  if (trimmed.includes('-')) {
+  if (isBackupCode) {
     try {
       await auth.api.verifyBackupCode({ body: { code: trimmed, disableSession: true }, headers })
       return undefined

@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { jsonResponse, renderWithApp } from '../../test/render'
 import { LoginPage, loginReason } from './login-page'
@@ -27,5 +27,17 @@ describe('LoginPage', () => {
     expect(loginReason('/dashboard/myorders', () => undefined)).toBe(
       'Log in to continue to the page you opened.',
     )
+  })
+
+  it('puts the keyboard in the code field when the code step shows, and again for a backup code', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(null)),
+    )
+    renderWithApp(<LoginPage />, { at: '/login?step=code' })
+    const code = await screen.findByLabelText('Code')
+    expect(document.activeElement).toBe(code)
+    fireEvent.click(screen.getByRole('button', { name: 'Use a backup code instead' }))
+    expect(document.activeElement).toBe(screen.getByLabelText('Backup code'))
   })
 })

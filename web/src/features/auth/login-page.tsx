@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { KeyRound } from 'lucide-react'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, useSearchParams } from 'react-router'
 import { paths } from '#contract/pages'
@@ -30,6 +30,11 @@ function CodeStep({ onDone }: { onDone: () => Promise<void> }) {
   const [trustDevice, setTrustDevice] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const codeField = useRef<HTMLInputElement>(null)
+  // The code field takes the keyboard as soon as the step shows (and when it switches to a backup code): a code
+  // typed straight after the password goes where it belongs.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focuses again when the kind of code changes
+  useEffect(() => codeField.current?.focus(), [backup])
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -61,6 +66,7 @@ function CodeStep({ onDone }: { onDone: () => Promise<void> }) {
       </p>
       <FormField label={backup ? 'Backup code' : 'Code'} error={error ?? undefined}>
         <input
+          ref={codeField}
           value={code}
           onChange={(e) => setCode(e.target.value)}
           inputMode={backup ? 'text' : 'numeric'}
