@@ -4,7 +4,7 @@ export const SignedInSession = z.object({
   id: z.string(),
   /** "Chrome on Windows", from the browser's user agent. */
   browser: z.string(),
-  /** Roughly where: a private network, or the address with its last part hidden. */
+  /** Where from: the address it signed in from (marked when a private network); no town is guessed. */
   place: z.string(),
   ip: z.string().nullable(),
   created_at: z.string(),

@@ -54,3 +54,14 @@ export function describePlace(ip: string | null): string {
   if (net.isIPv6(plain)) return `Internet address ${plain.split(':').slice(0, 3).join(':')}:…`
   return 'Unknown place'
 }
+
+/**
+ * Where one of the person's own sessions signed in, for their session list: the address itself (no location
+ * database ships with the app, so no town is named), marked when it is a private network.
+ */
+export function describeAddress(ip: string | null): string {
+  if (!ip) return 'Address not recorded'
+  const plain = ip.startsWith('::ffff:') ? ip.slice(7) : ip
+  if (!net.isIP(plain)) return 'Address not recorded'
+  return isPrivate(plain) ? `${plain} (this computer or a local network)` : plain
+}

@@ -3,7 +3,7 @@ import type { SignedInSession } from '#contract/account'
 import type { Db } from '#server/db/client'
 import { sessions } from '#server/db/schema'
 import type { Auth } from '#server/lib/auth'
-import { describeBrowser, describePlace } from '#server/lib/describe-session'
+import { describeAddress, describeBrowser } from '#server/lib/describe-session'
 import { AppError } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 
@@ -20,7 +20,7 @@ export async function findSessions(db: Db, user: SessionUser): Promise<SignedInS
   return (await liveSessions(db, user.id)).map((s) => ({
     id: s.id,
     browser: describeBrowser(s.userAgent),
-    place: describePlace(s.ipAddress),
+    place: describeAddress(s.ipAddress),
     ip: s.ipAddress,
     created_at: s.createdAt.toISOString(),
     last_seen: s.updatedAt.toISOString(),

@@ -3,11 +3,20 @@ import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
 import { Skeleton } from '../../components/ui/skeleton'
 import { errorMessage } from '../../lib/api-client'
+import { formatDate } from '../../lib/format'
 import { toast } from '../../lib/toast'
-import { utcTime } from '../admin'
 import { useEndSessions, useSessions } from './security-api'
 
-/** Where you are signed in, and signing out any or all others. */
+/** "Nov 28, 2026, 12:40 UTC": the same on the server's page and in the browser. */
+export function sessionTime(iso: string): string {
+  const day = formatDate(iso)
+  return day ? `${day}, ${iso.slice(11, 16)} UTC` : ''
+}
+
+/**
+ * Where you are signed in, each session named by its device, when it signed in and from which address, and
+ * signing out any or all others (each Sign out button says which session it ends).
+ */
 export function SessionsSection() {
   const sessions = useSessions()
   const end = useEndSessions()
@@ -44,8 +53,12 @@ export function SessionsSection() {
                       {s.browser}
                       {s.current ? <Badge tone="accent">This device</Badge> : null}
                     </p>
-                    <p className="break-all text-slate-600">
-                      {s.place} · last seen <time dateTime={s.last_seen}>{utcTime(s.last_seen)}</time>
+                    <p className="text-slate-600">
+                      Signed in <time dateTime={s.created_at}>{sessionTime(s.created_at)}</time> from{' '}
+                      <span className="break-all">{s.place}</span>
+                    </p>
+                    <p className="text-slate-500">
+                      Last seen <time dateTime={s.last_seen}>{sessionTime(s.last_seen)}</time>
                     </p>
                   </div>
                   {s.current ? null : (
@@ -53,6 +66,7 @@ export function SessionsSection() {
                       variant="secondary"
                       size="sm"
                       disabled={end.isPending}
+                      aria-label={`Sign out ${s.browser}, signed in ${sessionTime(s.created_at)}`}
                       onClick={() => endSessions(s.id)}
                     >
                       Sign out
