@@ -117,4 +117,23 @@ describe('TestCardForm', () => {
     const button = screen.getByRole('button', { name: 'Pay $749.50' }) as HTMLButtonElement
     expect(button.disabled).toBe(false)
   })
+
+  it('clears an earlier decline when the next try fails for another reason', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        jsonResponse(
+          { error: { code: 'PAYMENT_FAILED', message: 'Your card has insufficient funds.' } },
+          { status: 402 },
+        ),
+      ),
+    )
+    renderForm()
+    fill('4000 0000 0000 9995', `12 / ${nextYear()}`, '123')
+    expect((await screen.findByRole('alert')).textContent).toContain('Your card has insufficient funds.')
+
+    fill('4242 4242 4242 4241', `12 / ${nextYear()}`, '123')
+    expect(await screen.findByText('Your card number is invalid')).toBeTruthy()
+    expect(screen.queryByText('Your card has insufficient funds.')).toBeNull()
+  })
 })

@@ -81,27 +81,31 @@ export function TestCardForm({ bookingId, amountCents, onPaid }: TestCardFormPro
     defaultValues: { number: '', expiry: '', cvc: '' },
   })
 
-  const submit = handleSubmit((card) => {
-    setDeclined(null)
-    payment.mutate(card, {
-      onSuccess: (result) => {
-        toast.success('Payment successful')
-        onPaid(result)
-      },
-      onError: (err) => {
-        if (isApiError(err) && err.status === 402) {
-          setDeclined(err.message)
-          return
-        }
-        toast.error(err.message)
-        if (!isApiError(err)) return
-        for (const field of ['number', 'expiry', 'cvc'] as const) {
-          const message = err.fields?.[field] ?? err.fields?.[`card.${field}`]
-          if (message) setError(field, { message })
-        }
-      },
-    })
-  })
+  // Every try starts clean: a decline from the last one must not sit under a new, different error.
+  const submit = handleSubmit(
+    (card) => {
+      setDeclined(null)
+      payment.mutate(card, {
+        onSuccess: (result) => {
+          toast.success('Payment successful')
+          onPaid(result)
+        },
+        onError: (err) => {
+          if (isApiError(err) && err.status === 402) {
+            setDeclined(err.message)
+            return
+          }
+          toast.error(err.message)
+          if (!isApiError(err)) return
+          for (const field of ['number', 'expiry', 'cvc'] as const) {
+            const message = err.fields?.[field] ?? err.fields?.[`card.${field}`]
+            if (message) setError(field, { message })
+          }
+        },
+      })
+    },
+    () => setDeclined(null),
+  )
 
   return (
     <form noValidate onSubmit={submit} className="space-y-4" aria-label="Card details">

@@ -4,10 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { COLORS, countTicks, DailyChart } from './charts'
 
 // Nothing is laid out in the test DOM, so the chart is drawn at a fixed size instead of its container's.
+const drawn = vi.hoisted(() => ({ width: 600 }))
 vi.mock('recharts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('recharts')>()),
   ResponsiveContainer: ({ children }: { children: ReactElement<{ width?: number; height?: number }> }) =>
-    cloneElement(children, { width: 600, height: 224 }),
+    cloneElement(children, { width: drawn.width, height: 224 }),
 }))
 
 afterEach(cleanup)
@@ -42,7 +43,7 @@ describe('countTicks', () => {
 })
 
 describe('DailyChart', () => {
-  it('draws counts of several series as bars side by side, never as curves, on a whole-number axis', async () => {
+  it('draws counts of several series as stacked bars, never as curves, on a whole-number axis up to a day’s total', async () => {
     const { container } = render(
       <DailyChart title="Listings, bookings and payments" rows={rows} series={series} />,
     )
@@ -52,10 +53,30 @@ describe('DailyChart', () => {
       [...drawing.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')].map(
         (t) => t.textContent,
       )
-    await waitFor(() => expect(yTicks()).toEqual(['0', '1', '2']))
+    await waitFor(() => expect(yTicks()).toEqual(['0', '1', '2', '3']))
     // One group of bars per series, and no line or curve anywhere.
     expect(drawing.querySelectorAll('.recharts-bar')).toHaveLength(3)
     expect(drawing.querySelectorAll('.recharts-bar-rectangle').length).toBeGreaterThan(0)
     expect(drawing.querySelectorAll('.recharts-line, .recharts-line-curve, .recharts-curve')).toHaveLength(0)
+  })
+})
+
+describe('DailyChart bars', () => {
+  it('are wide enough to see in a half-width card at 1366 px (about 290 px for 30 days of 3 series)', async () => {
+    drawn.width = 290
+    try {
+      const { container } = render(
+        <DailyChart title="Listings, bookings and payments" rows={rows} series={series} />,
+      )
+      const drawing = container.querySelector('[data-testid="chart-drawing"]') as HTMLElement
+      const widths = () =>
+        [...drawing.querySelectorAll('.recharts-bar-rectangle path')].map((r) =>
+          Number(r.getAttribute('width')),
+        )
+      await waitFor(() => expect(widths().length).toBeGreaterThan(0))
+      expect(Math.min(...widths())).toBeGreaterThanOrEqual(5)
+    } finally {
+      drawn.width = 600
+    }
   })
 })

@@ -27,7 +27,7 @@ const PAYOUT_STATE_WORDS: Record<Earnings['payouts'][number]['state'], string> =
   failed: 'Failed: back in your balance',
 }
 
-const monthLabel = new Intl.DateTimeFormat('en-US', { month: 'short', year: '2-digit', timeZone: 'UTC' })
+const monthLabel = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' })
 
 /** Stripe's documented test bank numbers, which the built-in processor answers the same way. */
 const TEST_BANK = [
