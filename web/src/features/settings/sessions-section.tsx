@@ -55,7 +55,7 @@ export function SessionsSection() {
                     </p>
                     <p className="text-slate-600">
                       Signed in <time dateTime={s.created_at}>{sessionTime(s.created_at)}</time> from{' '}
-                      <span className="break-all">{s.place}</span>
+                      <span className="[overflow-wrap:anywhere]">{s.place}</span>
                     </p>
                     <p className="text-slate-500">
                       Last seen <time dateTime={s.last_seen}>{sessionTime(s.last_seen)}</time>
