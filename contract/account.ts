@@ -56,3 +56,28 @@ export const RecentPasskey = z.object({
 })
 export const RecentPasskeyList = z.object({ items: z.array(RecentPasskey) })
 export type RecentPasskeyList = z.infer<typeof RecentPasskeyList>
+
+/**
+ * "Confirm it's you": the session proves itself again with the password, or a current code from the
+ * authenticator app (or an unused backup code) when two-step sign-in is on. One of the two.
+ */
+export const StepUpProof = z
+  .strictObject({
+    password: z.string().min(1, 'Enter your password').max(128).optional(),
+    code: z.string().trim().min(1, 'Enter a code').max(32).optional(),
+  })
+  .refine((v) => (v.password === undefined) !== (v.code === undefined), {
+    message: 'Enter your password, or a code from your authenticator app',
+    path: ['password'],
+  })
+export type StepUpProof = z.infer<typeof StepUpProof>
+
+/** Until when this session's proof holds (null: none now), and which proofs the account can give. */
+export const StepUpState = z.object({
+  fresh_until: z.string().nullable(),
+  /** The account has a password (a Google-only account has none until it sets one). */
+  password: z.boolean(),
+  /** Two-step sign-in is on: a code from the authenticator app (or a backup code) proves it too. */
+  code: z.boolean(),
+})
+export type StepUpState = z.infer<typeof StepUpState>

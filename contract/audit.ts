@@ -43,6 +43,9 @@ export const AUDIT_KINDS = {
   'payout_account.change': 'Changed the payout bank account',
   'account.not_me': 'Said a change was not theirs: signed out everywhere, recent passkeys removed',
   'account.export': 'Downloaded their data',
+  step_up: "Confirmed it's them (password or code)",
+  'payout_account.change': 'Changed the payout details',
+  'payout_account.undo': 'Undid a change of the payout details',
   'account.erase': 'Erased their account',
   'account.name': 'Changed their name',
   'email.preferences': 'Changed which emails they get',
@@ -81,6 +84,9 @@ export const SECURITY_KINDS = [
   'account.export',
   'account.name',
   'email.preferences',
+  'step_up',
+  'payout_account.change',
+  'payout_account.undo',
 ] as const satisfies readonly AuditKind[]
 
 export const AuditResult = z.enum(['success', 'failure', 'denied'])

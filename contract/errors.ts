@@ -4,6 +4,8 @@ export const ErrorCode = z.enum([
   'VALIDATION',
   'UNAUTHENTICATED',
   'FORBIDDEN',
+  /** 403: the change needs the password or a second factor given in the last 5 minutes ("Confirm it's you"). */
+  'STEP_UP_REQUIRED',
   'NOT_FOUND',
   'CONFLICT',
   /** 409: the buyer's earlier hold on the laptop ended; only "Hold it again" takes a new one (body adds `holdUntil`). */

@@ -232,3 +232,18 @@ export async function confirmEmail(request: APIRequestContext, address: string, 
   const res = await request.get(link as string, { maxRedirects: 0 })
   expect(res.status(), `confirming ${address}: ${res.status()}`).toBeLessThan(400)
 }
+
+/**
+ * Answers "Confirm it's you" (the step-up a change of a sign-in factor or payout details asks for) with the
+ * password; `screenshots` saves the dialog first (at both widths, when E2E_SCREENSHOTS_DIR is set).
+ */
+export async function confirmItsYou(page: Page, password: string, screenshots?: string) {
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" })
+  await expect(dialog).toBeVisible()
+  const field = dialog.getByLabel('Your password')
+  await expect(field).toBeFocused()
+  if (screenshots) await saveScreenshots(page, screenshots, { part: 'viewport' })
+  await field.fill(password)
+  await dialog.getByRole('button', { name: 'Confirm' }).click()
+  await expect(dialog).toBeHidden()
+}

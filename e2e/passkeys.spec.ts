@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { saveScreenshots, signInWithForm, signUpByApi } from './helpers'
+import { confirmItsYou, saveScreenshots, signInWithForm, signUpByApi } from './helpers'
 
 // Passkeys in Chromium, with the DevTools protocol's virtual authenticator standing in for a laptop's
 // fingerprint reader: add one in Security settings, sign out, sign in with it alone, then remove it.
@@ -40,6 +40,8 @@ test('add a passkey, sign out, sign in with the passkey alone, then remove it', 
 
   await section.getByLabel(/^Name/).fill('Work laptop')
   await section.getByRole('button', { name: 'Add a passkey' }).click()
+  // Adding a passkey needs the password again first (a copied session cookie alone cannot add one).
+  await confirmItsYou(page, PASSWORD)
   await expect(page.getByText('Passkey added')).toBeVisible()
   await expect(section.getByRole('list', { name: 'Your passkeys' }).getByText('Work laptop')).toBeVisible()
   await expect(page.getByText('Added a passkey').first()).toBeVisible()
@@ -69,6 +71,8 @@ test('add a passkey, sign out, sign in with the passkey alone, then remove it', 
   // Removed, it is gone from the list and written to the activity.
   await section.getByRole('button', { name: 'Remove Work laptop' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
+  // The passkey's own session proved nothing yet: removing one asks for the password too.
+  await confirmItsYou(page, PASSWORD)
   await expect(page.getByText('Passkey removed')).toBeVisible()
   await expect(section.getByText('You have no passkeys yet.')).toBeVisible()
   await expect(page.getByText('Removed a passkey').first()).toBeVisible()

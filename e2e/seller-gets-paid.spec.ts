@@ -3,7 +3,13 @@ import type { Brand } from '#contract/brands'
 import { feeCents } from '#contract/fees'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { formatMoney } from '#contract/money'
-import { confirmEmail, expectNoSeriousAxeViolations, mainHeading, saveScreenshots } from './helpers'
+import {
+  confirmEmail,
+  confirmItsYou,
+  expectNoSeriousAxeViolations,
+  mainHeading,
+  saveScreenshots,
+} from './helpers'
 
 // Money reaches the seller (docs/decisions/0035): a new seller sets up test payouts on Earnings and sees what
 // they will receive after the fee while typing a price; a buyer pays and confirms; the payout job (every 5 s
@@ -54,6 +60,8 @@ test('a seller sets up test payouts, sells, the buyer confirms, the payout arriv
   await page.getByLabel('Routing number').fill('110000001')
   await page.getByLabel('Account number').fill('000123456789')
   await page.getByRole('button', { name: 'Save bank account' }).click()
+  // Payout details change only after the password is given again (a step-up, good for 5 minutes).
+  await confirmItsYou(page, PASSWORD, 'confirm-its-you')
   await expect(page.getByText('This routing number is not valid')).toBeVisible()
   await page.getByLabel('Routing number').fill('110000000')
   await page.getByRole('button', { name: 'Save bank account' }).click()

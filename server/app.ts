@@ -50,6 +50,7 @@ import { installRequestScope, requestIdMixin, requestIdOf } from './lib/request-
 import { securityHeaders } from './lib/security-headers'
 import { createSessions } from './lib/session'
 import { createRedisSessionStore } from './lib/session-store'
+import { installStepUp } from './lib/step-up'
 import type { MediaStorage } from './lib/storage'
 import { ViewCounter } from './lib/view-counter'
 import { createAuthEmails } from './mail/auth-emails'
@@ -202,6 +203,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   })
   await writeLimitPlugin(app, config, redis)
   installGuards(app)
+  installStepUp(app)
   installAudit(app)
   installNoStore(app)
   await app.register(compress, {

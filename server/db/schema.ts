@@ -201,6 +201,31 @@ export const passkeys = pgTable(
 // erasing an account empties the user row and leaves no address or name here.
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * A session that proved itself again (its password, or a second factor) for changes that need it: the
+ * proof holds for that session alone, for a few minutes (server/lib/step-up.ts). Kept on the server, so no
+ * cookie the browser could forge carries it; ending the session ends its proof.
+ */
+export const STEP_UP_METHODS = ['password', 'code'] as const
+
+export const stepUps = pgTable(
+  'step_ups',
+  {
+    sessionId: text('session_id')
+      .primaryKey()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    method: text('method', { enum: STEP_UP_METHODS }).notNull(),
+    provedAt: timestamp('proved_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    check('step_ups_method_check', sql`${t.method} in (${sqlList(STEP_UP_METHODS)})`),
+    index('step_ups_user_idx').on(t.userId),
+  ],
+)
+
 export const AUDIT_RESULTS = ['success', 'failure', 'denied'] as const
 export type AuditResult = (typeof AUDIT_RESULTS)[number]
 
@@ -1226,10 +1251,36 @@ export const payoutAccounts = pgTable(
     accountLast4: text('account_last4'),
     /** Test mode: the account number is Stripe's documented one that fails at payout. */
     failsAtPayout: boolean('fails_at_payout').notNull().default(false),
+    /** Changed details receive payouts from then on (PAYOUT_ACCOUNT_HOLD_HOURS after the change); null: now. */
+    payableFrom: timestamp('payable_from', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [check('payout_accounts_status_check', sql`${t.status} in ('pending', 'enabled', 'restricted')`)],
+)
+
+/**
+ * Each change of a seller's payout details, with the details it replaced: the email about it links to its
+ * undo, which puts those back (after sign-in and a step-up).
+ */
+export const payoutAccountChanges = pgTable(
+  'payout_account_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sellerId: text('seller_id')
+      .notNull()
+      .references(() => users.id),
+    oldAccountHolder: text('old_account_holder'),
+    oldRoutingNumber: text('old_routing_number'),
+    oldAccountLast4: text('old_account_last4'),
+    oldFailsAtPayout: boolean('old_fails_at_payout'),
+    oldStatus: text('old_status', { enum: PAYOUT_ACCOUNT_STATUSES }),
+    oldPayableFrom: timestamp('old_payable_from', { withTimezone: true }),
+    newAccountLast4: text('new_account_last4'),
+    createdAt: createdAt(),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+  },
+  (t) => [index('payout_account_changes_seller_idx').on(t.sellerId, t.createdAt.desc())],
 )
 
 export const PAYOUT_STATES = ['pending', 'in_transit', 'paid', 'failed'] as const
@@ -1254,6 +1305,8 @@ export const payouts = pgTable(
     /** Stripe Connect: the sale whose share this payout's transfer carries (`source_transaction`, its charge). */
     bookingId: uuid('booking_id').references(() => bookings.id),
     failureReason: text('failure_reason'),
+    /** The last four digits of the bank account it was sent to (null: Stripe's account, or before they were kept). */
+    accountLast4: text('account_last4'),
     /** Test mode: when the simulated payout arrives (or fails). */
     arrivesAt: timestamp('arrives_at', { withTimezone: true }),
     createdAt: createdAt(),

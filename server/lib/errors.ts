@@ -3,6 +3,8 @@ import type { ErrorCode } from '#contract/errors'
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION: 400,
   UNAUTHENTICATED: 401,
+  // Before FORBIDDEN: a bare 403 reads back as FORBIDDEN (error-handler.ts keeps the last code of a status).
+  STEP_UP_REQUIRED: 403,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

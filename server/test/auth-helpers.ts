@@ -9,6 +9,7 @@ import type { Role } from '#contract/users'
 import type { AppInstance } from '#server/app'
 import type { Db } from '#server/db/client'
 import { auditEvents, products, reports, sessions, users } from '#server/db/schema'
+import { recordStepUp } from '#server/lib/step-up'
 import { createBooking, createBrand, createPayment, createProduct, createUser } from './factories'
 import type { TestApp } from './test-app'
 
@@ -152,7 +153,11 @@ export async function bearerTokenFor(app: AppInstance, who: { cookie: string; us
  * A genuine access token for any account, issued by the app without a sign-in: the cheap way to act as an
  * account inserted straight into the database (no password hashing).
  */
-export async function tokenFor(app: AppInstance, user: Account): Promise<string> {
+export async function tokenFor(
+  app: AppInstance,
+  user: Account,
+  options: { steppedUp?: boolean } = {},
+): Promise<string> {
   // A token lives as long as its session: the account gets one, as a sign-in would record it.
   const sessionId = randomUUID()
   await app.ctx.db.insert(sessions).values({
@@ -161,12 +166,18 @@ export async function tokenFor(app: AppInstance, user: Account): Promise<string>
     userId: user.id,
     expiresAt: new Date(Date.now() + 7 * 24 * 3600 * 1000),
   })
+  // As if the session had just confirmed it was them (POST /api/me/step-up): for tests of what a step-up allows.
+  if (options.steppedUp) await recordStepUp(app.ctx.db, { id: user.id, sessionId }, 'password')
   return app.ctx.sessions.issueAccessToken({ ...user, isVerified: false, sessionId })
 }
 
 /** `Authorization: Bearer` headers for an account (see tokenFor). */
-export async function bearerFor(app: AppInstance, user: Account): Promise<Record<string, string>> {
-  return { authorization: `Bearer ${await tokenFor(app, user)}` }
+export async function bearerFor(
+  app: AppInstance,
+  user: Account,
+  options: { steppedUp?: boolean } = {},
+): Promise<Record<string, string>> {
+  return { authorization: `Bearer ${await tokenFor(app, user, options)}` }
 }
 
 /** Makes an account an admin directly in the database: the first admin comes from the command line. */
@@ -436,5 +447,24 @@ export function injectAs(
     url: request.url,
     headers: { origin: originOf(app), ...request.headers, ...credential.headers },
     ...(request.body === undefined ? {} : { payload: request.body as InjectOptions['payload'] }),
+  })
+}
+
+/** "Confirm it's you" with the password (`POST /api/me/step-up`): the session may then change a factor or payout details for 5 minutes. */
+export async function stepUp(
+  app: AppInstance,
+  who: { cookie: string; password?: string },
+  proof: { password?: string; code?: string } = { password: who.password ?? TEST_PASSWORD },
+): Promise<void> {
+  expectOk(await postStepUp(app, who.cookie, proof), 'step-up')
+}
+
+/** `POST /api/me/step-up` with a session cookie; the raw answer. */
+export function postStepUp(app: AppInstance, cookie: string, proof: unknown) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/me/step-up',
+    headers: { cookie, origin: originOf(app) },
+    payload: proof as object,
   })
 }

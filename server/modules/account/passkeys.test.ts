@@ -13,6 +13,7 @@ import {
   postSignIn,
   type SignedIn,
   signUp,
+  stepUp,
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
 import { addPasskey, SoftPasskey } from '#server/test/passkey-authenticator'
@@ -55,6 +56,7 @@ async function signInWithPasskey(key: SoftPasskey, origin = originOf(t.app)) {
 describe('adding a passkey', () => {
   it('is done on a signed-in device, keeps only the public key, and is written to the log', async () => {
     const who = await signUp(t.app, { role: 'buyer' })
+    await stepUp(t.app, who)
     const before = await lastAuditId(t.db)
     const key = newPasskey()
     const added = await addPasskey(t.app, who.cookie, key, 'My laptop')
@@ -78,6 +80,7 @@ describe('adding a passkey', () => {
     expect(signedOut.statusCode).toBe(401)
 
     const who = await signUp(t.app, { role: 'buyer' })
+    await stepUp(t.app, who)
     const before = await lastAuditId(t.db)
     const unverified = await addPasskey(t.app, who.cookie, newPasskey(false))
     expect(unverified.statusCode).toBe(401)
@@ -94,6 +97,7 @@ describe('signing in with a passkey', () => {
   let key: SoftPasskey
   beforeAll(async () => {
     who = await signUp(t.app, { role: 'seller' })
+    await stepUp(t.app, who)
     key = newPasskey()
     expect((await addPasskey(t.app, who.cookie, key)).statusCode).toBe(200)
   })
@@ -113,6 +117,7 @@ describe('signing in with a passkey', () => {
   it('asks for no code when two-step sign-in is on: the passkey is the second step', async () => {
     const person = await signUp(t.app, { role: 'buyer' })
     const { cookie } = await enableTwoStep(t.app, person)
+    await stepUp(t.app, { cookie, password: person.password })
     const personKey = newPasskey()
     const added = await addPasskey(t.app, cookie, personKey)
     expect(added.statusCode, added.body).toBe(200)
@@ -162,6 +167,8 @@ describe('removing a passkey', () => {
   it("removes only the person's own, is written to the log, and the passkey no longer signs in", async () => {
     const owner = await signUp(t.app, { role: 'buyer' })
     const other = await signUp(t.app, { role: 'buyer' })
+    await stepUp(t.app, owner)
+    await stepUp(t.app, other)
     const key = newPasskey()
     const { id } = (await addPasskey(t.app, owner.cookie, key)).json() as { id: string }
 

@@ -12,11 +12,13 @@ import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
 import type { SessionUser } from '#server/lib/session'
+import { recordStepUp } from '#server/lib/step-up'
 import { normalisedEmail, readAuthBody } from './auth-body'
 import { checkCurrentCode } from './current-code'
 import { isStaleResetLink, passwordChanged, resetTokenOf, STALE_RESET_LINK } from './reset-links'
 import { afterSecurityCall, beforeSecurityCall, type SecurityCall } from './security-events'
 import { createSignInLimiter, type GuessKind } from './sign-in-limit'
+import { authStepUpRefusal, carriesPassword, stepUpRoutes } from './step-up'
 import { askToChangeWeakPassword } from './weak-passwords'
 
 const AUTH_PREFIX = '/api/auth'
@@ -158,6 +160,14 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
         }).catch((err) => req.log.error({ err }, 'could not write a security event to the audit log'))
       }
 
+      // Changing a sign-in factor or the email address needs a fresh step-up (or, where the library checks the
+      // password before changing anything, the password with the call).
+      const stepUp = await authStepUpRefusal(req, url.pathname.slice(AUTH_PREFIX.length), fields)
+      if (stepUp) {
+        await record(stepUp.status, { code: stepUp.code }, [])
+        return sendError(reply, stepUp.status, stepUp.code, stepUp.message)
+      }
+
       const reservation = kind
         ? await limiter.reserve(kind, await accountOf(req, kind, fields ?? {}), req.ip)
         : undefined
@@ -212,6 +222,11 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       }
       if (response.ok)
         await afterSignInSteps(req, url.pathname, parsed as Record<string, unknown>, cookies, codeConfirmer)
+      if (response.ok && carriesPassword(url.pathname.slice(AUTH_PREFIX.length), fields)) {
+        // The library checked the password the call carried: the session has just proved itself.
+        const user = await sessions.get(req).catch(() => null)
+        if (user?.sessionId) await recordStepUp(db, user, 'password').catch(() => undefined)
+      }
 
       if (response.status >= 400) {
         let message =
@@ -321,6 +336,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sessions, config } = app.ctx
 
   await app.register(betterAuthHandler, { prefix: '/auth' })
+  await app.register(stepUpRoutes)
 
   app.get(
     '/auth-options',

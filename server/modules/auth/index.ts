@@ -3,3 +3,4 @@
 export { authRoutes } from './auth.routes'
 export { checkCurrentCode } from './current-code'
 export { createSignInLimiter } from './sign-in-limit'
+export { STEP_UP_AUTH_PATHS } from './step-up'

@@ -12,6 +12,7 @@ import {
   postAuth,
   postSignIn,
   signUp,
+  stepUp,
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
 import { addPasskey, SoftPasskey } from '#server/test/passkey-authenticator'
@@ -81,6 +82,7 @@ describe('security events follow their change', () => {
     const on = await enableTwoStep(t.app, { cookie: cookieFrom(signedIn), password: TEST_PASSWORD })
     const { totpURI } = on
     let cookie = on.cookie
+    await stepUp(t.app, { cookie, password: TEST_PASSWORD })
 
     const added = await addPasskey(t.app, cookie, new SoftPasskey(new URL(originOf(t.app)).origin))
     expect(added.statusCode, added.body).toBe(200)
@@ -106,6 +108,7 @@ describe('security events follow their change', () => {
       'sign_in:success',
       'two_step.setup:success',
       'two_step.enable:success',
+      'step_up:success',
       'passkey.add:success',
       'passkey.remove:success',
       'two_step.disable:success',

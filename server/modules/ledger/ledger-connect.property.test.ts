@@ -92,7 +92,7 @@ const tokens = new Map<string, Record<string, string>>()
 async function call(method: 'GET' | 'POST', url: string, who: UserRow, body?: unknown) {
   let headers = tokens.get(who.id)
   if (!headers) {
-    headers = await bearerFor(t.app, who)
+    headers = await bearerFor(t.app, who, { steppedUp: true })
     tokens.set(who.id, headers)
   }
   return t.app.inject({

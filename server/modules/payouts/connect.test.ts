@@ -69,7 +69,7 @@ async function call(method: 'GET' | 'POST' | 'PUT', url: string, who: UserRow | 
   return t.app.inject({
     method,
     url,
-    headers: who ? await bearerFor(t.app, who) : {},
+    headers: who ? await bearerFor(t.app, who, { steppedUp: true }) : {},
     ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
   })
 }

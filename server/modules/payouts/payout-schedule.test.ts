@@ -103,7 +103,7 @@ describe('payout runs after a restart with another PAYOUT_INTERVAL_SECONDS', () 
     const account = await a.inject({
       method: 'POST',
       url: '/api/payouts/account',
-      headers: await bearerFor(a, seller),
+      headers: await bearerFor(a, seller, { steppedUp: true }),
       payload: { account_holder: 'Sam Seller', routing_number: '110000000', account_number: '000123456789' },
     })
     expect(account.statusCode).toBe(200)

@@ -24,7 +24,7 @@ export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payouts/account',
     {
-      config: { guard: role('seller') },
+      config: { guard: role('seller'), stepUp: true },
       schema: {
         tags: ['payouts'],
         summary:

@@ -54,7 +54,8 @@ async function call(method: 'GET' | 'POST' | 'PUT', url: string, who: UserRow | 
   return t.app.inject({
     method,
     url,
-    headers: who ? await bearerFor(t.app, who) : {},
+    // Every session here has just confirmed it was them: changing payout details needs it.
+    headers: who ? await bearerFor(t.app, who, { steppedUp: true }) : {},
     ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
   })
 }

@@ -1,4 +1,5 @@
 import { lazy, type ReactNode, Suspense } from 'react'
+import { ConfirmItsYouHost } from '../features/step-up/confirm-its-you-host'
 import { useToastRequested } from '../lib/toast'
 
 // No page shows a toast on first render, so the toaster's code loads with the first toast (lib/toast.ts).
@@ -6,7 +7,7 @@ import { useToastRequested } from '../lib/toast'
 const AppToaster = lazy(() => import('./toaster').then((m) => ({ default: m.AppToaster })))
 
 /**
- * The page, then the toaster once a toast is raised. The full app and the home page both render through it, so
+ * The page, the "Confirm it's you" dialog when a change asks for it, then the toaster once a toast is raised. The full app and the home page both render through it, so
  * their trees (and the ids React derives from them) are the same.
  */
 export function Shell({ children }: { children: ReactNode }) {
@@ -14,6 +15,7 @@ export function Shell({ children }: { children: ReactNode }) {
   return (
     <>
       {children}
+      <ConfirmItsYouHost />
       {isRequested ? (
         <Suspense fallback={null}>
           <AppToaster />

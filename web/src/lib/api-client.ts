@@ -86,11 +86,41 @@ export function buildApiUrl(path: string, query?: QueryParams): string {
   return qs ? `${url}?${qs}` : url
 }
 
-/** The only place the web app calls fetch; also hands back the headers (e.g. x-total-count). */
+/**
+ * Asks the person to confirm it's them (the "Confirm it's you" dialog) when a change answers 403
+ * STEP_UP_REQUIRED; resolves true once they did (the call is then made again), false when they cancelled.
+ */
+export type StepUpHandler = (message: string) => Promise<boolean>
+
+let stepUpHandler: StepUpHandler | null = null
+
+/** The dialog registers itself here while mounted; returns the unregistering. */
+export function handleStepUps(handler: StepUpHandler): () => void {
+  stepUpHandler = handler
+  return () => {
+    if (stepUpHandler === handler) stepUpHandler = null
+  }
+}
+
+/**
+ * The only place the web app calls fetch; also hands back the headers (e.g. x-total-count). A change the server
+ * refuses for want of a fresh step-up opens "Confirm it's you" and, once confirmed, is made again (once).
+ */
 export async function apiRequestWithHeaders<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<{ data: T; headers: Headers }> {
+  try {
+    return await requestOnce<T>(path, options)
+  } catch (err) {
+    const handler = stepUpHandler
+    if (!(err instanceof ApiError) || err.code !== 'STEP_UP_REQUIRED' || !handler) throw err
+    if (!(await handler(err.message))) throw err
+    return requestOnce<T>(path, options)
+  }
+}
+
+async function requestOnce<T>(path: string, options: RequestOptions): Promise<{ data: T; headers: Headers }> {
   const { method = 'GET', query, body, signal } = options
   const headers: Record<string, string> = { accept: 'application/json' }
   // A form (a file upload) goes as multipart with the boundary the browser writes; anything else as JSON.
