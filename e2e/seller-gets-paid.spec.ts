@@ -60,11 +60,11 @@ test('a seller sets up test payouts, sells, the buyer confirms, the payout arriv
   await page.getByLabel('Routing number').fill('110000001')
   await page.getByLabel('Account number').fill('000123456789')
   await page.getByRole('button', { name: 'Save bank account' }).click()
-  // Payout details change only after the password is given again (a step-up, good for 5 minutes).
-  await confirmItsYou(page, PASSWORD, 'confirm-its-you')
   await expect(page.getByText('This routing number is not valid')).toBeVisible()
   await page.getByLabel('Routing number').fill('110000000')
   await page.getByRole('button', { name: 'Save bank account' }).click()
+  // Payout details change only after the password is given again (a step-up, good for 5 minutes).
+  await confirmItsYou(page, PASSWORD, 'confirm-its-you')
   await expect(page.getByText('Payouts on')).toBeVisible()
   await expect(page.getByText(/account ending\s*6789/)).toBeVisible()
   // The e2e server pays out every 5 s: the next run is today (tomorrow just before midnight), to the second.
