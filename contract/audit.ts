@@ -44,7 +44,6 @@ export const AUDIT_KINDS = {
   'account.not_me': 'Said a change was not theirs: signed out everywhere, recent passkeys removed',
   'account.export': 'Downloaded their data',
   step_up: "Confirmed it's them (password or code)",
-  'payout_account.change': 'Changed the payout details',
   'payout_account.undo': 'Undid a change of the payout details',
   'account.erase': 'Erased their account',
   'account.name': 'Changed their name',
@@ -85,7 +84,6 @@ export const SECURITY_KINDS = [
   'account.name',
   'email.preferences',
   'step_up',
-  'payout_account.change',
   'payout_account.undo',
 ] as const satisfies readonly AuditKind[]
 
