@@ -44,6 +44,8 @@ const OPENAPI_NOT_A_FACTOR: Record<string, string> = {
   'POST /api/me/step-up': 'the proof itself',
   'DELETE /api/me': 'erasing the account takes the password (and a code) with the call',
   'POST /api/unsubscribe': 'an emailed link turning an email off, not the address',
+  'POST /api/account/not-me':
+    '"I did not do this": the emailed, signed, single-use link is the proof, and it only takes access away',
 }
 
 /** The auth library's endpoints that change no factor and no address, or carry their own proof, with why. */
