@@ -3,6 +3,7 @@
 // requests in flight, then SOAK_SECONDS (60) at SOAK_SHARE (60%) of it, at a steady rate: errors, latency
 // percentiles, and the resident memory of each instance at 20 s and at the end. Needs nginx, PostgreSQL
 // and Redis on 127.0.0.1; ports 4460-4462 unless SOAK_PORT says otherwise.
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import pg from 'pg'
 import { type Account, call, LISTING, signUp } from '../cluster/client'
@@ -12,13 +13,43 @@ import { DRILL_ENV } from './drill-env'
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
 const SHARE = Number(process.env.SOAK_SHARE ?? 0.6)
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32)
+// Each instance's /metrics is scraped at the end, as Prometheus would (docs/decisions/0070).
+const METRICS_TOKEN = randomBytes(24).toString('hex')
 const PROBE_SECONDS = Number(process.env.SOAK_PROBE_SECONDS ?? 10)
 
 const cluster = await startCluster({
   basePort: Number(process.env.SOAK_PORT ?? 4460),
-  env: { ...DRILL_ENV, LOG_LEVEL: 'error' },
+  env: { ...DRILL_ENV, LOG_LEVEL: 'error', METRICS_TOKEN },
 })
 const LB = cluster.balancerUrl
+
+/** A few figures from an instance's /metrics: requests and 5xx answered, search latency, queues, the ledger. */
+async function scrape(url: string) {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  if (res.status !== 200) return { scrape: `HTTP ${res.status}` }
+  const lines = (await res.text()).split('\n').filter((l) => l && !l.startsWith('#'))
+  const total = (name: string, match: (labels: string) => boolean = () => true) =>
+    lines.reduce((sum, l) => {
+      const m = /^([a-z_]+)(\{.*\})? (\S+)$/.exec(l)
+      return m && m[1] === name && match(m[2] ?? '') ? sum + Number(m[3]) : sum
+    }, 0)
+  const searches = total('laptop_market_search_duration_seconds_count')
+  return {
+    requests: total('laptop_market_http_requests_total'),
+    // 503 is what an instance answers while its search copy loads or it drains: nginx sends those GETs elsewhere.
+    '503': total('laptop_market_http_requests_total', (l) => /status="503"/.test(l)),
+    'other 5xx': total('laptop_market_http_requests_total', (l) => /status="5(?!03)/.test(l)),
+    'search mean ms': searches
+      ? ((total('laptop_market_search_duration_seconds_sum') / searches) * 1000).toFixed(1)
+      : '-',
+    'email backlog': total('laptop_market_email_backlog'),
+    'jobs waiting': total('laptop_market_job_queue_waiting'),
+    'ledger balanced': total('laptop_market_ledger_balanced'),
+    'copy lag': total('laptop_market_listing_copy_lag_versions'),
+    'figures up': total('laptop_market_figures_up'),
+    'RSS MB': Math.round(total('laptop_market_process_resident_memory_bytes') / 1024 / 1024),
+  }
+}
 
 function rssMb(pid: number | undefined): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -209,6 +240,10 @@ try {
         },
       ]),
     ),
+  )
+  console.log("Each instance's /metrics after the run:")
+  console.table(
+    Object.fromEntries(await Promise.all(cluster.instances.map(async (i) => [i.name, await scrape(i.url)]))),
   )
   if (soak.errors.length) console.log('First errors:', soak.errors.slice(0, 10))
   if (probe.errors.length)
