@@ -95,6 +95,8 @@ export const Booking = z.object({
   cancelReason: z.string().nullable().optional(),
   /** The buyer cancelled this unpaid booking themselves. */
   cancelledByBuyer: z.boolean().optional(),
+  /** Why an admin refunded this sale (a dispute's refund, a completed sale's, the listing removed); shown to both sides. */
+  refundReason: z.string().nullable().optional(),
   /** The problem the buyer reported, if any. */
   dispute: z.object({ _id: z.string(), reason: z.string(), status: DisputeStatus }).nullable(),
   /**

@@ -2,7 +2,7 @@ import { type APIRequestContext, type Browser, expect, type Locator, type Page, 
 import type { Brand } from '#contract/brands'
 import { formatMoney } from '#contract/money'
 import type { Product } from '#contract/products'
-import { confirmEmail, expectNoSeriousAxeViolations, mainHeading } from './helpers'
+import { confirmEmail, expectNoSeriousAxeViolations, mainHeading, saveScreenshots } from './helpers'
 
 // The deal after payment (docs/decisions/0020): a buyer opens the payment page and holds the laptop while a
 // second buyer sees it Reserved; the buyer pays, the seller marks it handed over, the buyer confirms it
@@ -244,6 +244,14 @@ test('a buyer reports a problem and an admin refunds it from the Disputes page',
     await expect(confirm).toBeHidden()
     await expect(dispute).toBeVisible()
     await dispute.getByRole('button', { name: `Refund the buyer of ${product.name}` }).click()
+    // A reason is required: both sides read it. The dialog says the laptop does not come back through us.
+    await expect(confirm).toContainText('The refund does not include a return of the laptop')
+    await confirm.getByRole('button', { name: 'Refund' }).click()
+    await expect(
+      confirm.getByText('Say why the buyer is refunded in at least 10 characters: both sides see it'),
+    ).toBeVisible()
+    await confirm.getByLabel('Why is the buyer refunded?').fill('The seller never handed the laptop over')
+    await saveScreenshots(adminPage, 'dispute-refund-reason', { part: 'viewport' })
     await confirm.getByRole('button', { name: 'Refund' }).click()
     await expect(adminPage.getByText(`${buyer.name} was refunded ${price}`)).toBeVisible()
     await expect(dispute).toHaveCount(0)
@@ -253,5 +261,11 @@ test('a buyer reports a problem and an admin refunds it from the Disputes page',
 
   await page.reload()
   await expect(orderRow(page, product)).toContainText('Refunded')
-  await expect(orderRow(page, product)).toContainText('Your money was refunded.')
+  await expect(orderRow(page, product)).toContainText(
+    'An admin refunded your money in full. Their reason: The seller never handed the laptop over',
+  )
+  await expect(orderRow(page, product)).toContainText(
+    'The laptop was never handed over to you, so there is nothing to send back.',
+  )
+  await saveScreenshots(page, 'deal-refund-reason')
 })

@@ -163,6 +163,7 @@ test('a seller sets up test payouts, sells, the buyer confirms, the payout arriv
   await expect(dialog).toContainText(`Bailey Buyer gets ${formatMoney(PRICE_CENTS)} back`)
   await expect(dialog).toContainText(`their balance goes to −${NET} until their next sales make it up`)
   await expectNoSeriousAxeViolations(admin)
+  await dialog.getByLabel('Why is the buyer refunded?').fill('The laptop was reported stolen after the sale')
   await shoot(admin, 'finance-refund-dialog', 'viewport')
   await dialog.getByRole('button', { name: 'Refund' }).click()
   await expect(admin.getByText(`Bailey Buyer was refunded ${formatMoney(PRICE_CENTS)}`)).toBeVisible()

@@ -1037,6 +1037,7 @@ const ROWS: Row[] = [
     method: 'PUT',
     route: '/api/disputes/{id}/refund',
     url: async (f) => `/api/disputes/${(await dealAt(f, 'disputed')).disputeId}/refund`,
+    body: { reason: 'Not as described: the screen is cracked' },
     expected: ADMIN_ONLY,
   },
   {
@@ -1049,24 +1050,28 @@ const ROWS: Row[] = [
     method: 'PUT',
     route: '/api/disputes/{id}/refund',
     url: `/api/disputes/${NO_SUCH_ID}/refund`,
+    body: { reason: 'Not as described: the screen is cracked' },
     expected: { ...ADMIN_ONLY, admin: 404 },
   },
   {
     method: 'POST',
     route: '/api/bookings/{id}/refund',
     url: async (f) => `/api/bookings/${(await dealAt(f, 'completed')).id}/refund`,
+    body: { reason: 'Not as described: the screen is cracked' },
     expected: ADMIN_ONLY,
   },
   {
     method: 'POST',
     route: '/api/bookings/{id}/refund',
     url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/refund`,
+    body: { reason: 'Not as described: the screen is cracked' },
     expected: { ...ADMIN_ONLY, admin: 409 },
   },
   {
     method: 'POST',
     route: '/api/bookings/{id}/refund',
     url: `/api/bookings/${NO_SUCH_ID}/refund`,
+    body: { reason: 'Not as described: the screen is cracked' },
     expected: { ...ADMIN_ONLY, admin: 404 },
   },
 

@@ -1,5 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
+import { refundLaptopWords } from '#contract/refunds'
 import { type SaleFigures, saleMoneyLine } from '#contract/seller-money'
 import { compose, defineEmail, named } from './layout'
 
@@ -14,21 +15,32 @@ export default defineEmail<{
   sellerName: string
   by: 'seller' | 'admin' | 'refund'
   reason: string | null
+  /** The buyer has the laptop (it was handed over): what an admin's refund says of it. */
+  handedOver?: boolean
   /** The seller's email: the sale's figures from the ledger (nothing to receive once refunded). */
   money?: SaleFigures
 }>({
   topic: 'deals',
-  render: ({ role, productName, priceCents, sellerName, by, reason, money }, ctx) => {
+  render: ({ role, productName, priceCents, sellerName, by, reason, handedOver, money }, ctx) => {
     const price = formatMoney(priceCents)
     const name = named(productName)
     const back = 'The money goes back to the card you paid with; your bank may take a few days to show it.'
+    const why = reason ? [`The admin's reason: ${reason}`] : []
+    const laptop = refundLaptopWords(role, handedOver ?? by === 'refund')
     const lines =
       by === 'refund'
         ? role === 'buyer'
-          ? [`An admin refunded your purchase of ${name}: you get ${price} back in full.`, back]
+          ? [
+              `An admin refunded your purchase of ${name}: you get ${price} back in full.`,
+              ...why,
+              back,
+              laptop,
+            ]
           : [
               `An admin refunded the buyer of ${name} (${price}) after the sale had completed.`,
+              ...why,
               'What you received for it comes back out of your earnings: the Earnings page shows your balance.',
+              laptop,
               'If you think this is wrong, tell us why through the Contact page.',
             ]
         : by === 'seller'
@@ -46,9 +58,12 @@ export default defineEmail<{
             ? [
                 `An admin removed the listing ${name} after a report, and you are refunded ${price} in full.`,
                 back,
+                laptop,
               ]
             : [
                 `An admin removed your listing ${name} after a report. The buyer is refunded ${price} in full.`,
+                // A laptop never handed over stays with its seller; the listing is gone, so nothing more to say.
+                ...(handedOver ? [laptop] : []),
                 'If you think this is wrong, tell us why through the Contact page.',
               ]
     // The seller sees what the sale now puts in their balance, in the words of their Earnings page.

@@ -1,5 +1,6 @@
 import { formatMoney } from '#contract/money'
 import { paths } from '#contract/pages'
+import { refundLaptopWords } from '#contract/refunds'
 import { type SaleFigures, saleMoneyLine } from '#contract/seller-money'
 import { compose, defineEmail, named } from './layout'
 
@@ -9,23 +10,32 @@ export default defineEmail<{
   productName: string
   priceCents: number
   outcome: 'refunded' | 'released'
+  /** The admin's reason for a refund (emails queued before reasons were asked have none). */
+  reason?: string | null
+  /** The buyer has the laptop (it was handed over): what the refund says of it. */
+  handedOver?: boolean
   /** The seller's email: the sale's figures from the ledger (nothing to receive once refunded). */
   money?: SaleFigures
 }>({
   topic: 'deals',
-  render: ({ role, productName, priceCents, outcome, money }, ctx) => {
+  render: ({ role, productName, priceCents, outcome, reason, handedOver, money }, ctx) => {
     const price = formatMoney(priceCents)
+    const why = reason ? [`The admin's reason: ${reason}`] : []
+    const laptop = refundLaptopWords(role, handedOver ?? true)
     const paragraphs =
       outcome === 'refunded'
         ? role === 'buyer'
           ? [
               `An admin looked at your problem with ${named(productName)} and refunded you ${price}.`,
+              ...why,
               'The money goes back to the card you paid with; your bank may take a few days to show it.',
+              laptop,
             ]
           : [
               `An admin looked at the buyer's problem with ${named(productName)} and refunded them ${price}.`,
+              ...why,
               ...(money ? [`${saleMoneyLine(money)}.`] : []),
-              'The listing stays off the market. If the laptop comes back to you, list it again with a description of its state now.',
+              laptop,
             ]
         : role === 'buyer'
           ? [

@@ -113,11 +113,19 @@ const SUCCESSFUL_CALLS: Record<string, () => Promise<{ url: string; body?: unkno
   },
   'PUT /api/disputes/{id}/refund': async () => {
     const id = await disputedDeal()
-    return { url: `/api/disputes/${id}/refund`, target: `dispute:${id}` }
+    return {
+      url: `/api/disputes/${id}/refund`,
+      body: { reason: 'Not as described: the screen is cracked' },
+      target: `dispute:${id}`,
+    }
   },
   'POST /api/bookings/{id}/refund': async () => {
     const { booking } = await deal('completed')
-    return { url: `/api/bookings/${booking.id}/refund`, target: `booking:${booking.id}` }
+    return {
+      url: `/api/bookings/${booking.id}/refund`,
+      body: { reason: 'Not as described: the screen is cracked' },
+      target: `booking:${booking.id}`,
+    }
   },
   'PUT /api/disputes/{id}/release': async () => {
     const id = await disputedDeal()

@@ -29,6 +29,9 @@ export const bookingColumns = {
   // The latest call-off: a booking cancelled, booked again and cancelled again reads as the last time.
   cancelReason: sql<string | null>`(select e.note from ${bookingEvents} e
     where e.booking_id = ${bookings.id} and e.kind = 'cancelled' order by e.created_at desc, e.id desc limit 1)`,
+  // An admin's refund (a dispute's, a completed sale's, a listing removed): their reason, on the refund's step.
+  refundReason: sql<string | null>`(select e.note from ${bookingEvents} e
+    where e.booking_id = ${bookings.id} and e.kind = 'refunded' order by e.created_at desc, e.id desc limit 1)`,
   cancelledByBuyer: sql<boolean>`coalesce((select e.actor_id = ${bookings.buyerId} from ${bookingEvents} e
     where e.booking_id = ${bookings.id} and e.kind = 'cancelled' order by e.created_at desc, e.id desc limit 1), false)`,
 }
@@ -48,6 +51,8 @@ export type BookingRow = {
   cancelReason?: string | null
   /** The latest cancellation was the buyer's own. */
   cancelledByBuyer?: boolean
+  /** Why an admin refunded the sale. */
+  refundReason?: string | null
 }
 
 /** Bookings with their listing and any dispute: what toBooking reads. */
@@ -63,7 +68,7 @@ export function selectBookingRows(db: Db) {
 export function bookingStatus(
   row: Omit<
     BookingRow,
-    'disputeId' | 'disputeReason' | 'disputeStatus' | 'cancelReason' | 'cancelledByBuyer'
+    'disputeId' | 'disputeReason' | 'disputeStatus' | 'cancelReason' | 'cancelledByBuyer' | 'refundReason'
   >,
 ): BookingStatus {
   const b = row.booking
@@ -123,6 +128,7 @@ export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
     refundedAt: iso(b.refundedAt),
     cancelReason: row.cancelReason ?? null,
     cancelledByBuyer: status === 'cancelled' && row.cancelledByBuyer === true,
+    refundReason: status === 'refunded' ? (row.refundReason ?? null) : null,
     dispute:
       row.disputeId && row.disputeReason && row.disputeStatus
         ? { _id: row.disputeId, reason: row.disputeReason, status: row.disputeStatus }

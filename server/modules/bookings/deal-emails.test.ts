@@ -203,7 +203,13 @@ describe('deal emails', () => {
       'Bea Buyer reported a problem with “ThinkPad X1 Carbon Gen 9”: "The screen has a dead line',
     )
 
-    expect((await call('PUT', `/api/disputes/${refunded.disputeId}/refund`, admin)).statusCode).toBe(200)
+    expect(
+      (
+        await call('PUT', `/api/disputes/${refunded.disputeId}/refund`, admin, {
+          reason: 'Not as described: the screen is cracked',
+        })
+      ).statusCode,
+    ).toBe(200)
     emails = await sent()
     expect(summary(emails)).toEqual([
       'deal-dispute-resolved → bea@example.test',

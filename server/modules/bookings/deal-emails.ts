@@ -3,7 +3,7 @@
 // and queues one email per person told: a payment, a completion, a dispute opened, a dispute resolved and a
 // sale cancelled (refunded) to both; a handover to the buyer. New bookings are told to the seller a few
 // minutes later, several in one email (sendBookedEmail).
-import { and, asc, eq, inArray } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
 import { bookings, products, users } from '#server/db/schema'
 import type { Jobs } from '#server/jobs/jobs'
@@ -19,7 +19,7 @@ export type DealEmail =
   | { kind: 'handed_over'; note: string | null; completesAt: Date }
   | { kind: 'completed'; how: 'confirmed' | 'auto' }
   | { kind: 'dispute_opened'; reason: string }
-  | { kind: 'dispute_resolved'; outcome: 'refunded' | 'released' }
+  | { kind: 'dispute_resolved'; outcome: 'refunded' | 'released'; reason?: string | null }
   | { kind: 'cancelled'; by: 'seller' | 'admin' | 'refund'; reason: string | null }
 
 /** The moves whose email to the seller speaks of the sale's money. */
@@ -33,6 +33,8 @@ type Sale = {
   productName: string
   priceCents: number
   location: string
+  /** The buyer has the laptop: what a refund's email says of it. */
+  handedOver: boolean
 }
 
 async function salesOf(tx: Db, bookingIds: string[]): Promise<Sale[]> {
@@ -46,6 +48,7 @@ async function salesOf(tx: Db, bookingIds: string[]): Promise<Sale[]> {
       productName: bookings.productName,
       priceCents: bookings.priceCents,
       location: bookings.location,
+      handedOver: sql<boolean>`${bookings.handedOverAt} is not null`,
     })
     .from(bookings)
     .innerJoin(products, eq(products.id, bookings.productId))
@@ -147,7 +150,14 @@ export async function queueDealEmails(
           await mail.queue(tx, {
             to,
             template: 'deal-dispute-resolved',
-            data: { ...base, ...moneyFor(role), role, outcome: email.outcome },
+            data: {
+              ...base,
+              ...moneyFor(role),
+              role,
+              outcome: email.outcome,
+              reason: email.reason ?? null,
+              handedOver: sale.handedOver,
+            },
           })
         }
         break
@@ -159,7 +169,15 @@ export async function queueDealEmails(
           await mail.queue(tx, {
             to,
             template: 'deal-cancelled',
-            data: { ...base, ...moneyFor(role), role, sellerName, by: email.by, reason: email.reason },
+            data: {
+              ...base,
+              ...moneyFor(role),
+              role,
+              sellerName,
+              by: email.by,
+              reason: email.reason,
+              handedOver: sale.handedOver,
+            },
           })
         }
         break

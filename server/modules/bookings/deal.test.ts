@@ -379,7 +379,9 @@ describe('disputes', () => {
 
   it('a refund gives the money back, marks the booking refunded and keeps the listing off sale', async () => {
     const { booking, product, disputeId } = await disputed()
-    const res = await call('PUT', `/api/disputes/${disputeId}/refund`, admin)
+    const res = await call('PUT', `/api/disputes/${disputeId}/refund`, admin, {
+      reason: 'Not as described: the screen is cracked',
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ acknowledged: true, modifiedCount: 1 })
     const wire = await wireBooking(booking.id)
@@ -391,7 +393,9 @@ describe('disputes', () => {
     const [listing] = await t.db.select().from(products).where(eq(products.id, product.id))
     expect(listing?.isSold).toBe(true)
 
-    const again = await call('PUT', `/api/disputes/${disputeId}/refund`, admin)
+    const again = await call('PUT', `/api/disputes/${disputeId}/refund`, admin, {
+      reason: 'Not as described: the screen is cracked',
+    })
     expect(again.statusCode).toBe(409)
     expect(errorOf(again).message).toBe('This dispute has already been refunded')
     const release = await call('PUT', `/api/disputes/${disputeId}/release`, admin)
@@ -414,14 +418,26 @@ describe('disputes', () => {
     expect(wire.dispute?.status).toBe('released')
     const [payment] = await t.db.select().from(payments).where(eq(payments.bookingId, booking.id))
     expect(payment?.status).toBe('succeeded')
-    expect((await call('PUT', `/api/disputes/${disputeId}/refund`, admin)).statusCode).toBe(409)
+    expect(
+      (
+        await call('PUT', `/api/disputes/${disputeId}/refund`, admin, {
+          reason: 'Not as described: the screen is cracked',
+        })
+      ).statusCode,
+    ).toBe(409)
   })
 
   it('only admins resolve, and an unknown dispute is 404; nothing changes on a refusal', async () => {
     const { booking, disputeId } = await disputed()
     const before = await snapshot(booking.id)
     for (const who of [buyer, seller, otherBuyer]) {
-      expect((await call('PUT', `/api/disputes/${disputeId}/refund`, who)).statusCode).toBe(403)
+      expect(
+        (
+          await call('PUT', `/api/disputes/${disputeId}/refund`, who, {
+            reason: 'Not as described: the screen is cracked',
+          })
+        ).statusCode,
+      ).toBe(403)
       expect((await call('PUT', `/api/disputes/${disputeId}/release`, who)).statusCode).toBe(403)
     }
     expect((await call('GET', '/api/disputes', seller)).statusCode).toBe(403)

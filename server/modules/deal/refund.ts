@@ -44,7 +44,7 @@ export async function refundSale(
     actorId: string | null
     /** Why, on the payment's record. */
     reason: string
-    /** A note on the booking's step (the seller's reason for cancelling). */
+    /** A note on the booking's step (the seller's reason for cancelling, an admin's for refunding). */
     note?: string | null
   },
   fee: FeeRule,
@@ -86,11 +86,15 @@ export async function refundCompletedSale(
   bookingId: string,
   fee: FeeRule,
   takeBackShare: TakeBackShare | null = null,
+  note: string | null = null,
 ): Promise<{ productId: string }> {
-  return db.transaction((tx) => refundCompletedSaleIn(tx, refund, admin, bookingId, fee, takeBackShare))
+  return db.transaction((tx) => refundCompletedSaleIn(tx, refund, admin, bookingId, fee, takeBackShare, note))
 }
 
-/** `refundCompletedSale` in the caller's transaction (an admin's route writes its audit row in the same one). */
+/**
+ * `refundCompletedSale` in the caller's transaction (an admin's route writes its audit row in the same one). `note`
+ * is the admin's reason, kept on the deal's step, which both sides see.
+ */
 export async function refundCompletedSaleIn(
   tx: Db,
   refund: RefundCall,
@@ -98,6 +102,7 @@ export async function refundCompletedSaleIn(
   bookingId: string,
   fee: FeeRule,
   takeBackShare: TakeBackShare | null = null,
+  note: string | null = null,
 ): Promise<{ productId: string }> {
   const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update')
   if (!booking) throw notFound('Booking')
@@ -114,6 +119,7 @@ export async function refundCompletedSaleIn(
       party: 'admin',
       actorId: admin.id,
       reason: 'Refunded by an admin after completion',
+      note,
     },
     fee,
     takeBackShare,

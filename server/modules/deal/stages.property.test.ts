@@ -167,12 +167,18 @@ async function act(w: World, action: Action, who: Who): Promise<void> {
       })
       return
     case 'refund_completed':
-      await call('POST', `/api/bookings/${b}/refund`, actor)
+      await call('POST', `/api/bookings/${b}/refund`, actor, {
+        reason: 'Not as described: the screen is cracked',
+      })
       return
     case 'refund_dispute':
     case 'release': {
       const id = await openDisputeOf(b)
-      if (id) await call('PUT', `/api/disputes/${id}/${action === 'release' ? 'release' : 'refund'}`, actor)
+      if (id) {
+        const refund =
+          action === 'release' ? undefined : { reason: 'Not as described: the screen is cracked' }
+        await call('PUT', `/api/disputes/${id}/${action === 'release' ? 'release' : 'refund'}`, actor, refund)
+      }
       return
     }
   }

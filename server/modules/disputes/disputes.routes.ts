@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { DisputeList, DisputesQuery } from '#contract/bookings'
 import { IdParams, Modified } from '#contract/common'
+import { AdminRefundBody } from '#contract/refunds'
 import { audited } from '#server/lib/audit'
 import { ERRORS } from '#server/lib/error-responses'
 import { caller, role } from '#server/lib/guard'
@@ -29,14 +30,16 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { guard: role('admin'), audit: 'dispute.refund' },
       schema: {
         tags: ['disputes'],
-        summary: 'Admin: refund the buyer (through the processor that took the payment)',
+        summary:
+          'Admin: refund the buyer (through the processor that took the payment), with a reason both sides see on the deal and in their emails; the laptop is not returned through Laptop Market',
         params: IdParams,
+        body: AdminRefundBody,
         response: { 200: Modified, ...ERRORS },
       },
     },
     async (req) => {
       const modifiedCount = await audited(req, `dispute:${req.params.id}`, (tx) =>
-        refundDispute(tx, provider, caller(req), req.params.id, mail, config.payouts.fee),
+        refundDispute(tx, provider, caller(req), req.params.id, mail, config.payouts.fee, req.body.reason),
       )
       return { acknowledged: true, modifiedCount }
     },

@@ -115,6 +115,8 @@ export async function refundDispute(
   id: string,
   mail: DealMail,
   fee: FeeRule,
+  /** Why, in the admin's words: kept on the deal's step and told to both sides. */
+  reason: string,
 ) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
@@ -127,6 +129,7 @@ export async function refundDispute(
         party: 'admin',
         actorId: admin.id,
         reason: 'Refunded after a dispute',
+        note: reason,
       },
       fee,
     )
@@ -134,7 +137,7 @@ export async function refundDispute(
       .update(disputes)
       .set({ status: 'refunded', resolvedBy: admin.id, resolvedAt: sql`now()` })
       .where(eq(disputes.id, dispute.id))
-    await queueDealEmails(tx, mail, booking.id, { kind: 'dispute_resolved', outcome: 'refunded' })
+    await queueDealEmails(tx, mail, booking.id, { kind: 'dispute_resolved', outcome: 'refunded', reason })
     return 1
   })
 }

@@ -614,7 +614,7 @@ async function step(rand: Rand, mine: Seller[], buyer: UserRow): Promise<string>
           complete(sale)
           return `release ${id}`
         }
-        await refundDispute(t.db, provider, asSession(admin), sale.disputeId, mail, fee)
+        await refundDispute(t.db, provider, asSession(admin), sale.disputeId, mail, fee, 'Not as described')
         refundBeforeCompletion(sale)
         return `refund dispute ${id}`
       }
@@ -664,7 +664,9 @@ async function step(rand: Rand, mine: Seller[], buyer: UserRow): Promise<string>
             : sale
       if (!target) return 'refund: no sale'
       const stage = target.stage
-      const res = await call('POST', `/api/bookings/${target.bookingId}/refund`, admin)
+      const res = await call('POST', `/api/bookings/${target.bookingId}/refund`, admin, {
+        reason: 'Not as described: the screen is cracked',
+      })
       const transferring = payoutsMade.some((p) => p.bookingId === target.bookingId && p.state === 'pending')
       const ok = target.stage === 'completed' && !transferring
       expect(res.statusCode, res.body).toBe(ok ? 200 : 409)

@@ -399,7 +399,7 @@ describe('the ledger under random sequences', () => {
                       outcome = await step(o.crash, (db) =>
                         kind === 'release'
                           ? releaseDispute(db, admin, id, mail, fee)
-                          : refundDispute(db, provider, admin, id, mail, fee),
+                          : refundDispute(db, provider, admin, id, mail, fee, 'Not as described'),
                       )
                       if (outcome === 'done') {
                         expect(sale.stage).toBe('disputed')

@@ -394,12 +394,15 @@ async function move(kind: string, sale: Sale): Promise<boolean> {
                 reason: 'It fell off my desk and the screen cracked.',
               })
             : kind === 'late_refund'
-              ? await call('POST', `/api/bookings/${id}/refund`, admin)
+              ? await call('POST', `/api/bookings/${id}/refund`, admin, {
+                  reason: 'Not as described: the screen is cracked',
+                })
               : sale.disputeId
                 ? await call(
                     'PUT',
                     `/api/disputes/${sale.disputeId}/${kind === 'release' ? 'release' : 'refund'}`,
                     admin,
+                    kind === 'release' ? undefined : { reason: 'Not as described: the screen is cracked' },
                   )
                 : null
   if (!res) return false

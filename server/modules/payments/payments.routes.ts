@@ -9,6 +9,7 @@ import {
   PaymentResult,
   TestPayment,
 } from '#contract/payments'
+import { AdminRefundBody } from '#contract/refunds'
 import { audited, auditedAfter } from '#server/lib/audit'
 import { errorResponses } from '#server/lib/error-responses'
 import { caller, role, signedIn } from '#server/lib/guard'
@@ -105,8 +106,9 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['bookings'],
         summary:
-          "Admin: refund a completed sale to its buyer; the seller's share comes back (Stripe: the transfer is reversed; test mode: their balance goes below zero until their next sales)",
+          "Admin: refund a completed sale to its buyer, with a reason both sides see; the seller's share comes back (Stripe: the transfer is reversed; test mode: their balance goes below zero until their next sales); the laptop is not returned through Laptop Market",
         params: IdParams,
+        body: AdminRefundBody,
         response: { 200: Modified, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
@@ -119,8 +121,13 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           req.params.id,
           config.payouts.fee,
           (tx, bookingId) => reverseSaleTransfer(tx, provider.connect, bookingId),
+          req.body.reason,
         )
-        await queueDealEmails(tx, mail, req.params.id, { kind: 'cancelled', by: 'refund', reason: null })
+        await queueDealEmails(tx, mail, req.params.id, {
+          kind: 'cancelled',
+          by: 'refund',
+          reason: req.body.reason,
+        })
         return 1
       })
       return { acknowledged: true, modifiedCount }

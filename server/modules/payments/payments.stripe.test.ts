@@ -628,6 +628,7 @@ describe('PUT /api/disputes/{id}/refund with Stripe', () => {
       method: 'PUT',
       url: `/api/disputes/${disputeId}/refund`,
       headers: await bearerFor(t.app, admin),
+      payload: { reason: 'Not as described: the screen is cracked' },
     })
     expect(refund.statusCode).toBe(200)
     expect(fake.refunds).toHaveLength(1)
@@ -656,6 +657,7 @@ describe('PUT /api/disputes/{id}/refund with Stripe', () => {
       method: 'PUT',
       url: `/api/disputes/${disputeId}/refund`,
       headers: await bearerFor(t.app, admin),
+      payload: { reason: 'Not as described: the screen is cracked' },
     })
     expect(failed.statusCode).toBe(500)
     const [payment] = await t.db.select().from(payments).where(eq(payments.transactionId, intent.id))

@@ -252,8 +252,97 @@ describe('the seller’s overview after a refund', () => {
     }
     const deal = await dealAt(t, 'disputed', { buyer, seller: seller2, brand, priceCents: 50_000 })
     expect(await overview()).toMatchObject({ Sold: '1', Revenue: '$500' })
-    const res = await call('PUT', `/api/disputes/${deal.disputeId}/refund`, admin)
+    const res = await call('PUT', `/api/disputes/${deal.disputeId}/refund`, admin, {
+      reason: 'Not as described: the screen is cracked',
+    })
     expect(res.statusCode).toBe(200)
     expect(await overview()).toMatchObject({ Sold: '0', Revenue: '$0' })
+  })
+})
+
+describe('an admin’s refund: a reason both sides see, and what happens to the laptop', () => {
+  const WHY = 'The screen has a dead line the listing hid'
+
+  it('refunds a dispute only with a reason, shown on the deal to both sides and in both emails', async () => {
+    const deal = await dealAt(t, 'disputed', { buyer, seller, brand, name: 'Refundbook 13' })
+    await sent()
+    const url = `/api/disputes/${deal.disputeId}/refund`
+    expect((await call('PUT', url, admin)).statusCode).toBe(400)
+    for (const body of [{}, { reason: '  short  ' }]) {
+      const bad = await call('PUT', url, admin, body)
+      expect(bad.statusCode).toBe(400)
+      expect(errorOf(bad).fields).toHaveProperty('reason')
+    }
+    const [payment] = await t.db.select().from(payments).where(eq(payments.bookingId, deal.booking.id))
+    expect(payment?.status).toBe('succeeded')
+    expect(await sent()).toEqual([])
+
+    expect((await call('PUT', url, admin, { reason: `  ${WHY}  ` })).statusCode).toBe(200)
+    for (const who of [buyer, seller]) {
+      const seen = Booking.parse((await call('GET', `/api/bookings/${deal.booking.id}`, who)).json())
+      expect(seen).toMatchObject({ status: 'refunded', refundReason: WHY })
+    }
+    const emails = await sent()
+    const toBuyer = emails.find((e) => e.to.includes(buyer.email))
+    const toSeller = emails.find((e) => e.to.includes(seller.email))
+    for (const email of [toBuyer, toSeller]) {
+      expect(email?.text).toContain(`The admin's reason: ${WHY}`)
+      expect(email?.text).toContain('This refund does not include a return of the laptop')
+    }
+    expect(toBuyer?.text).toContain('if they ask for it back, agree with them how it goes back to them')
+    expect(toSeller?.text).toContain('the buyer still has it and Laptop Market does not collect it')
+    expect(toSeller?.text).not.toContain('If the laptop comes back to you')
+  })
+
+  it('refunds a completed sale only with a reason, told to both with the laptop’s fate', async () => {
+    const deal = await dealAt(t, 'completed', { buyer, seller, brand, name: 'Refundbook 14' })
+    await sent()
+    const url = `/api/bookings/${deal.booking.id}/refund`
+    const bad = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: await bearerFor(t.app, admin),
+      payload: { reason: '' },
+    })
+    expect(bad.statusCode).toBe(400)
+    expect(errorOf(bad).fields).toHaveProperty('reason')
+    const ok = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: await bearerFor(t.app, admin),
+      payload: { reason: WHY },
+    })
+    expect(ok.statusCode, ok.body).toBe(200)
+    const seen = Booking.parse((await call('GET', `/api/bookings/${deal.booking.id}`, seller)).json())
+    expect(seen.refundReason).toBe(WHY)
+    const emails = await sent()
+    expect(emails).toHaveLength(2)
+    for (const email of emails) {
+      expect(email.text).toContain(`The admin's reason: ${WHY}`)
+      expect(email.text).toContain('This refund does not include a return of the laptop')
+    }
+  })
+
+  it('says a laptop never handed over stays with its seller', async () => {
+    const deal = await dealAt(t, 'paid', { buyer, seller, brand, name: 'Refundbook 15' })
+    const problem = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${deal.booking.id}/problem`,
+      headers: await bearerFor(t.app, buyer),
+      payload: { reason: 'The seller stopped answering my messages.' },
+    })
+    expect(problem.statusCode, problem.body).toBe(201)
+    const disputeId = problem.json().insertedId
+    await sent()
+    expect((await call('PUT', `/api/disputes/${disputeId}/refund`, admin, { reason: WHY })).statusCode).toBe(
+      200,
+    )
+    const emails = await sent()
+    expect(emails.find((e) => e.to.includes(buyer.email))?.text).toContain(
+      'The laptop was never handed over to you, so there is nothing to send back.',
+    )
+    expect(emails.find((e) => e.to.includes(seller.email))?.text).toContain(
+      'The laptop was never handed over, so it stays with you.',
+    )
   })
 })

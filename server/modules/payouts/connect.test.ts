@@ -353,9 +353,23 @@ describe("an admin's refund of a completed sale after its transfer", () => {
       seller_balance_after_cents: 0,
     })
 
-    expect((await call('POST', `/api/bookings/${booking.id}/refund`, buyer)).statusCode).toBe(403)
-    expect((await call('POST', `/api/bookings/${booking.id}/refund`, seller)).statusCode).toBe(403)
-    const res = await call('POST', `/api/bookings/${booking.id}/refund`, admin)
+    expect(
+      (
+        await call('POST', `/api/bookings/${booking.id}/refund`, buyer, {
+          reason: 'Not as described: the screen is cracked',
+        })
+      ).statusCode,
+    ).toBe(403)
+    expect(
+      (
+        await call('POST', `/api/bookings/${booking.id}/refund`, seller, {
+          reason: 'Not as described: the screen is cracked',
+        })
+      ).statusCode,
+    ).toBe(403)
+    const res = await call('POST', `/api/bookings/${booking.id}/refund`, admin, {
+      reason: 'Not as described: the screen is cracked',
+    })
     expect(res.statusCode).toBe(200)
     expect(fake.callsTo('POST', '/v1/refunds')).toHaveLength(1)
     const reversal = fake.calls.find((c) => c.path.endsWith('/reversals'))
@@ -370,7 +384,13 @@ describe("an admin's refund of a completed sale after its transfer", () => {
       .where(and(eq(auditEvents.target, `booking:${booking.id}`), eq(auditEvents.kind, 'sale.refund')))
     expect(audit).toMatchObject({ kind: 'sale.refund', actorId: admin.id, result: 'success' })
 
-    expect((await call('POST', `/api/bookings/${booking.id}/refund`, admin)).statusCode).toBe(409)
+    expect(
+      (
+        await call('POST', `/api/bookings/${booking.id}/refund`, admin, {
+          reason: 'Not as described: the screen is cracked',
+        })
+      ).statusCode,
+    ).toBe(409)
     expect(fake.callsTo('POST', '/v1/refunds')).toHaveLength(1)
     const finance = await call('GET', '/api/finance', admin)
     expect(finance.json().balanced).toBe(true)

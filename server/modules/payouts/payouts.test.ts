@@ -168,7 +168,9 @@ describe('the fee and the seller share', () => {
       available_cents: 0,
       on_its_way_cents: 0,
     })
-    const refund = await call('PUT', `/api/disputes/${problem.json().insertedId}/refund`, admin)
+    const refund = await call('PUT', `/api/disputes/${problem.json().insertedId}/refund`, admin, {
+      reason: 'Not as described: the screen is cracked',
+    })
     expect(refund.statusCode).toBe(200)
     const e = await earnings(seller)
     expect(e).toMatchObject({ in_escrow_cents: 0, available_cents: 0, fees_cents: 0 })

@@ -13,12 +13,15 @@ export function useOpenDisputes() {
 
 export type DisputeAction = 'refund' | 'release'
 
-/** Refund the buyer, or release the sale to the seller; either closes the dispute. */
+/** Refund the buyer (with the reason both sides see), or release the sale to the seller; either closes the dispute. */
 export function useResolveDispute() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ dispute, action }: { dispute: Dispute; action: DisputeAction }) =>
-      api.put<{ modifiedCount: number }>(`/disputes/${encodeURIComponent(dispute._id)}/${action}`),
+    mutationFn: ({ dispute, action, reason }: { dispute: Dispute; action: DisputeAction; reason?: string }) =>
+      api.put<{ modifiedCount: number }>(
+        `/disputes/${encodeURIComponent(dispute._id)}/${action}`,
+        action === 'refund' ? { reason } : undefined,
+      ),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: adminKeys.disputes() }),

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Dispute } from '#contract/bookings'
 import type { Message } from '#contract/messages'
@@ -120,5 +120,36 @@ describe('DisputesPage', () => {
     expect(alert.textContent).toContain('Could not load the conversation')
     expect(alert.textContent).toContain('Booking not found')
     expect(within(alert).getByRole('button', { name: 'Try again' })).toBeTruthy()
+  })
+
+  it('asks for the reason of a refund, says the laptop is not returned, and sends the reason', async () => {
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/disputes') return jsonResponse([makeDispute(1)])
+      if (url === '/api/disputes/d1/refund' && init?.method === 'PUT') {
+        return jsonResponse({ acknowledged: true, modifiedCount: 1 })
+      }
+      return jsonResponse({ error: { code: 'NOT_FOUND', message: 'Not found' } }, { status: 404 })
+    })
+    vi.stubGlobal('fetch', fetchMock)
+    renderWithApp(<DisputesPage />)
+    fireEvent.click(await screen.findByRole('button', { name: 'Refund the buyer of Laptop 1' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Refund the buyer?' })
+    expect(dialog.textContent).toContain('The refund does not include a return of the laptop')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
+    expect(
+      await within(dialog).findByText(
+        'Say why the buyer is refunded in at least 10 characters: both sides see it',
+      ),
+    ).toBeTruthy()
+    const puts = () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'PUT')
+    expect(puts()).toEqual([])
+    fireEvent.change(within(dialog).getByLabelText('Why is the buyer refunded?'), {
+      target: { value: 'The screen was cracked, as the photos show' },
+    })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
+    await waitFor(() => expect(puts()).toHaveLength(1))
+    expect(JSON.parse(String(puts()[0]?.[1]?.body))).toEqual({
+      reason: 'The screen was cracked, as the photos show',
+    })
   })
 })

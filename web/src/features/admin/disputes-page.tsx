@@ -16,6 +16,7 @@ import { toast } from '../../lib/toast'
 import { StageBadge } from '../buying'
 import { ConversationTranscript } from '../messages'
 import { type DisputeAction, useOpenDisputes, useResolveDispute } from './disputes-api'
+import { useRefundReason } from './refund-reason'
 
 /** How each step of a sale reads in its history. */
 const EVENT_WORDS: Record<BookingEvent['kind'], string> = {
@@ -41,21 +42,30 @@ export function DisputesPage() {
   const disputes = useOpenDisputes()
   const resolve = useResolveDispute()
   const [question, setQuestion] = useState<Question | null>(null)
+  const refundReason = useRefundReason()
 
   function answer() {
     if (!question) return
     const { dispute, action } = question
+    const reason = action === 'refund' ? refundReason.check() : undefined
+    if (reason === null) return
     resolve.mutate(
-      { dispute, action },
+      { dispute, action, reason },
       {
-        onSuccess: () =>
+        onSuccess: () => {
           toast.success(
             action === 'refund'
               ? `${dispute.buyer.name} was refunded ${formatMoney(dispute.booking.price_cents)}`
               : `The sale of ${dispute.booking.productName} was released to ${dispute.seller.name}`,
-          ),
-        onError: (err) => toast.error(errorMessage(err)),
-        onSettled: () => setQuestion(null),
+          )
+          setQuestion(null)
+          refundReason.reset()
+        },
+        onError: (err) => {
+          if (refundReason.fromServer(err)) return
+          toast.error(errorMessage(err))
+          setQuestion(null)
+        },
       },
     )
   }
@@ -96,11 +106,18 @@ export function DisputesPage() {
           title={question.action === 'refund' ? 'Refund the buyer?' : 'Release the sale to the seller?'}
           description={
             question.action === 'refund' ? (
-              <p>
-                {question.dispute.buyer.name} gets {formatMoney(question.dispute.booking.price_cents)} back
-                through the processor that took the payment. {question.dispute.booking.productName} stays off
-                the market. This cannot be undone.
-              </p>
+              <div className="space-y-3">
+                <p>
+                  {question.dispute.buyer.name} gets {formatMoney(question.dispute.booking.price_cents)} back
+                  through the processor that took the payment. {question.dispute.booking.productName} stays
+                  off the market. This cannot be undone.
+                </p>
+                <p>
+                  The refund does not include a return of the laptop: both sides are told so, and that they
+                  agree any return between them in Messages.
+                </p>
+                {refundReason.field}
+              </div>
             ) : (
               <p>
                 The sale of {question.dispute.booking.productName} is completed and the money goes to{' '}
@@ -112,7 +129,10 @@ export function DisputesPage() {
           confirmLabel={question.action === 'refund' ? 'Refund' : 'Release'}
           isPending={resolve.isPending}
           onConfirm={answer}
-          onCancel={() => setQuestion(null)}
+          onCancel={() => {
+            setQuestion(null)
+            refundReason.reset()
+          }}
         />
       ) : null}
     </>

@@ -139,12 +139,23 @@ describe('FinancePage: refunding a completed sale', () => {
     expect(dialog.textContent).toContain('Dana Buyer gets $400 back for Laptop b1')
     expect(dialog.textContent).toContain('The transfer of $380 to Sam Seller’s Stripe account is reversed')
     expect(dialog.textContent).toContain('fee of $20 is given back')
-    // Nothing is sent before the admin confirms.
+    expect(dialog.textContent).toContain('The refund does not include a return of the laptop')
+    // A reason is required, and nothing is sent without one.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
+    expect(
+      await within(dialog).findByText(
+        'Say why the buyer is refunded in at least 10 characters: both sides see it',
+      ),
+    ).toBeTruthy()
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false)
+    fireEvent.change(within(dialog).getByLabelText('Why is the buyer refunded?'), {
+      target: { value: 'The laptop was stolen property' },
+    })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Dana Buyer was refunded $400'))
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')
     expect(post?.[0]).toBe('/api/bookings/b1/refund')
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ reason: 'The laptop was stolen property' })
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   })
 
@@ -161,6 +172,9 @@ describe('FinancePage: refunding a completed sale', () => {
     expect(dialog.textContent).toMatch(
       /was paid out already: their balance goes to −\$380 until their next sales/,
     )
+    fireEvent.change(within(dialog).getByLabelText('Why is the buyer refunded?'), {
+      target: { value: 'The buyer was charged twice' },
+    })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('This sale is refunded already'))
     expect(toast.success).not.toHaveBeenCalled()

@@ -12,6 +12,7 @@ import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney, formatSignedMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useFinance } from '../earnings'
+import { useRefundReason } from './refund-reason'
 import { useRefundSale } from './sales-api'
 
 function Figure({ label, cents, note }: { label: string; cents: number; note?: string }) {
@@ -43,15 +44,28 @@ export function FinancePage() {
   const finance = useFinance()
   const refund = useRefundSale()
   const [asked, setAsked] = useState<FinanceSale | null>(null)
+  const refundReason = useRefundReason()
 
   function confirmRefund() {
     if (!asked) return
     const sale = asked
-    refund.mutate(sale, {
-      onSuccess: () => toast.success(`${sale.buyer_name} was refunded ${formatMoney(sale.price_cents)}`),
-      onError: (err) => toast.error(errorMessage(err)),
-      onSettled: () => setAsked(null),
-    })
+    const reason = refundReason.check()
+    if (reason === null) return
+    refund.mutate(
+      { sale, reason },
+      {
+        onSuccess: () => {
+          toast.success(`${sale.buyer_name} was refunded ${formatMoney(sale.price_cents)}`)
+          setAsked(null)
+          refundReason.reset()
+        },
+        onError: (err) => {
+          if (refundReason.fromServer(err)) return
+          toast.error(errorMessage(err))
+          setAsked(null)
+        },
+      },
+    )
   }
 
   return (
@@ -171,7 +185,7 @@ export function FinancePage() {
             </section>
             <RecentSales
               sales={data.recent_sales}
-              busyId={refund.isPending ? (refund.variables?.booking_id ?? null) : null}
+              busyId={refund.isPending ? (refund.variables?.sale.booking_id ?? null) : null}
               onRefund={setAsked}
             />
           </div>
@@ -180,12 +194,24 @@ export function FinancePage() {
       {asked ? (
         <ConfirmDialog
           title="Refund this sale?"
-          description={<RefundConsequences sale={asked} />}
+          description={
+            <div className="space-y-3">
+              <RefundConsequences sale={asked} />
+              <p>
+                The refund does not include a return of the laptop: both sides are told so, and that they
+                agree any return between them in Messages.
+              </p>
+              {refundReason.field}
+            </div>
+          }
           tone="danger"
           confirmLabel="Refund"
           isPending={refund.isPending}
           onConfirm={confirmRefund}
-          onCancel={() => setAsked(null)}
+          onCancel={() => {
+            setAsked(null)
+            refundReason.reset()
+          }}
         />
       ) : null}
     </>

@@ -10,8 +10,10 @@ import { bookingKeys, dashboardKeys, moneyKeys } from '../../lib/query-keys'
 export function useRefundSale() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (sale: FinanceSale) =>
-      api.post<{ modifiedCount: number }>(`/bookings/${encodeURIComponent(sale.booking_id)}/refund`),
+    mutationFn: ({ sale, reason }: { sale: FinanceSale; reason: string }) =>
+      api.post<{ modifiedCount: number }>(`/bookings/${encodeURIComponent(sale.booking_id)}/refund`, {
+        reason,
+      }),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: moneyKeys.all }),

@@ -2,6 +2,7 @@ import { type ReactNode, useState } from 'react'
 import type { Booking } from '#contract/bookings'
 import { buyerContact, CancelSaleBody, ProblemBody } from '#contract/bookings'
 import type { HandoverChecklist as Ticks } from '#contract/handover'
+import { refundLaptopWords } from '#contract/refunds'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { FormField } from '../../components/ui/form-field'
@@ -108,7 +109,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
         <Hint>
           {booking.cancelReason
             ? `The seller cancelled the sale and your money was refunded in full. Their reason: ${booking.cancelReason}`
-            : 'Your money was refunded.'}
+            : `An admin refunded your money in full.${booking.refundReason ? ` Their reason: ${booking.refundReason}` : ''} ${refundLaptopWords('buyer', booking.handedOverAt !== null)}`}
         </Hint>
       ) : null}
       {booking.status === 'handed_over' || canReport ? (
@@ -280,7 +281,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
         <Hint>
           {sale.cancelReason
             ? 'You cancelled the sale; the buyer was refunded in full.'
-            : 'An admin refunded the buyer.'}
+            : `An admin refunded the buyer in full.${sale.refundReason ? ` Their reason: ${sale.refundReason}` : ''} ${refundLaptopWords('seller', sale.handedOverAt !== null)}`}
         </Hint>
       ) : null}
 
