@@ -262,7 +262,7 @@ test('a buyer reports a problem and an admin refunds it from the Disputes page',
   await page.reload()
   await expect(orderRow(page, product)).toContainText('Refunded')
   await expect(orderRow(page, product)).toContainText(
-    'An admin refunded your money in full. Their reason: The seller never handed the laptop over',
+    'An admin refunded your money in full. Their reason: “The seller never handed the laptop over”. The laptop',
   )
   await expect(orderRow(page, product)).toContainText(
     'The laptop was never handed over to you, so there is nothing to send back.',

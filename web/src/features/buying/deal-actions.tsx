@@ -109,7 +109,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
         <Hint>
           {booking.cancelReason
             ? `The seller cancelled the sale and your money was refunded in full. Their reason: ${booking.cancelReason}`
-            : `An admin refunded your money in full.${booking.refundReason ? ` Their reason: ${booking.refundReason}` : ''} ${refundLaptopWords('buyer', booking.handedOverAt !== null)}`}
+            : `An admin refunded your money in full.${booking.refundReason ? ` Their reason: “${booking.refundReason}”.` : ''} ${refundLaptopWords('buyer', booking.handedOverAt !== null)}`}
         </Hint>
       ) : null}
       {booking.status === 'handed_over' || canReport ? (
@@ -281,7 +281,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
         <Hint>
           {sale.cancelReason
             ? 'You cancelled the sale; the buyer was refunded in full.'
-            : `An admin refunded the buyer in full.${sale.refundReason ? ` Their reason: ${sale.refundReason}` : ''} ${refundLaptopWords('seller', sale.handedOverAt !== null)}`}
+            : `An admin refunded the buyer in full.${sale.refundReason ? ` Their reason: “${sale.refundReason}”.` : ''} ${refundLaptopWords('seller', sale.handedOverAt !== null)}`}
         </Hint>
       ) : null}
 
