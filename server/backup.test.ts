@@ -129,7 +129,7 @@ describe(`backup and restore (${ON_POSTGRES ? 'PostgreSQL' : 'PGlite'})`, () => 
     const brand = await createBrand(a.db)
     const seller = await createUser(a.db, { role: 'seller' })
     const buyer = await createUser(a.db, { role: 'buyer' })
-    const sellerHeaders = await bearerFor(a.app, seller)
+    const sellerHeaders = await bearerFor(a.app, seller, { steppedUp: true })
     const account = await a.app.inject({
       method: 'POST',
       url: '/api/payouts/account',

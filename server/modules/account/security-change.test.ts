@@ -14,6 +14,7 @@ import {
   postSignIn,
   signIn,
   signUp,
+  stepUp,
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
 import { addPasskey, SoftPasskey } from '#server/test/passkey-authenticator'
@@ -90,6 +91,7 @@ describe('security emails', () => {
 
   it('tell the owner when a passkey is added, naming it', async () => {
     const who = await signUp(t.app, { role: 'buyer' })
+    await stepUp(t.app, who)
     const added = await addPasskey(t.app, who.cookie, new SoftPasskey(originOf(t.app)), 'Desk key')
     expect(added.statusCode, added.body).toBe(200)
     const [mail, ...more] = await securityEmails(who.user.email)
@@ -173,6 +175,8 @@ describe('"I did not do this"', () => {
   it('removes a passkey an attacker added with a copied cookie: it no longer signs in, nor does any session', async () => {
     const victim = await signUp(t.app, { role: 'seller' })
     const attackerCookie = victim.cookie // the copied cookie
+    // Adding a passkey also needs the password given again (a step-up): this attacker has it too.
+    await stepUp(t.app, { cookie: attackerCookie, password: victim.password })
     const key = new SoftPasskey(originOf(t.app))
     expect((await addPasskey(t.app, attackerCookie, key, 'Not mine')).statusCode).toBe(200)
     const laptop = await signIn(t.app, { email: victim.user.email })
@@ -232,6 +236,7 @@ describe('"I did not do this"', () => {
 
   it('refuses a link not signed by us, or one that expired, and changes nothing', async () => {
     const victim = await signUp(t.app, { role: 'buyer' })
+    await stepUp(t.app, victim)
     await addPasskey(t.app, victim.cookie, new SoftPasskey(originOf(t.app)))
     const token = notMeToken((await securityEmails(victim.user.email))[0])
     const [id] = token.split('.')

@@ -6,6 +6,7 @@ import {
   postAuth,
   postSignIn,
   postSignUp,
+  stepUp,
   TEST_PASSWORD,
   uniqueEmail,
 } from '#server/test/auth-helpers'
@@ -96,6 +97,7 @@ describe('no session token in any JSON a browser gets', () => {
     const second = seen('second step', await postAuth(t.app, '/two-factor/verify-totp', pending, { code }))
     expect(second.statusCode, second.body).toBe(200)
 
+    await stepUp(t.app, { cookie, password: 'new-pass-77' })
     const key = new SoftPasskey(new URL(originOf(t.app)).origin)
     expect((await addPasskey(t.app, cookie, key)).statusCode).toBe(200)
     const options = await t.app.inject({
