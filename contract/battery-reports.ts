@@ -55,3 +55,21 @@ export type BatteryReportFacts = z.infer<typeof BatteryReportFacts>
 export function isBatteryReportOld(reportDate: Date | string, now = new Date()): boolean {
   return now.getTime() - new Date(reportDate).getTime() > BATTERY_REPORT_OLD_DAYS * 86_400_000
 }
+
+/**
+ * For admins reviewing a listing: the report file behind its battery figures, as the seller uploaded it. The file
+ * is not signed: a seller can type one by hand, so the figures say where they came from, not that they are true.
+ */
+export const BatteryReportFile = z.object({
+  source: BatteryReportSource,
+  file_name: z.string(),
+  /** The date the file gives itself (ISO time). */
+  report_date: z.string(),
+  /** When the seller uploaded it (ISO time). */
+  uploaded_at: z.string(),
+  health_pct: z.number().int(),
+  cycles: z.number().int().nullable(),
+  /** The file's text as uploaded (a Windows report is HTML, shown as text). */
+  content: z.string(),
+})
+export type BatteryReportFile = z.infer<typeof BatteryReportFile>

@@ -83,6 +83,7 @@ export const ListingReview = z.object({
   serial_stolen: z.boolean(),
   same_serial: z.array(SerialMatch),
   battery_health_pct: z.number().int().nullable(),
+  /** Read from the seller's report file (see BATTERY_FROM_REPORT_FILE), not typed. */
   battery_verified: z.boolean(),
   postedOn: z.string(),
   /** When it was (last) sent for review. */

@@ -1,4 +1,12 @@
 import { z } from 'zod'
+
+/**
+ * What `battery_verified` means. The report is a text (or HTML) file the seller uploads: nothing signs it, and one
+ * can be typed by hand, so the figures are "read from the seller's report file", never "verified".
+ */
+export const BATTERY_FROM_REPORT_FILE =
+  "True when the battery figures were read from the seller's report file (Windows powercfg, macOS system_profiler or Linux upower output, uploaded by the seller), false when the seller typed them. The file is not signed and could have been written by hand: this says where the figures came from, not that anyone checked the battery."
+
 import { BatteryReportSource } from './battery-reports'
 import { Booking } from './bookings'
 import { ReviewState, SerialNumber } from './listing-reviews'
@@ -135,10 +143,10 @@ export const Product = z.object({
   /** Battery health in percent of design capacity, and charge cycles; null when the seller did not report them. */
   battery_health_pct: z.number().int().nullable(),
   battery_cycles: z.number().int().nullable(),
-  // Battery read from the laptop's own report (always sent by the server; optional for older clients' fixtures).
-  /** True when the two figures above were read from the laptop's battery report, not typed. */
-  battery_verified: z.boolean().optional(),
-  /** Which system wrote the report, and its date (ISO time); null when not verified. */
+  // Battery read from the seller's report file (always sent by the server; optional for older clients' fixtures).
+  // The name stays for the clients that read it; what it means is in its description.
+  battery_verified: z.boolean().optional().meta({ description: BATTERY_FROM_REPORT_FILE }),
+  /** Which system wrote the report, and its date (ISO time); null when the figures were typed. */
   battery_source: BatteryReportSource.nullable().optional(),
   battery_report_date: z.string().nullable().optional(),
   /** The report is more than 30 days old. */

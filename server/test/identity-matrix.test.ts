@@ -608,6 +608,13 @@ const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    route: '/api/products/{id}/battery-report',
+    url: async (f) => `/api/products/${(await f.freshListing()).id}/battery-report`,
+    // Admins only; a listing whose battery was typed has no report file.
+    expected: { ...ADMIN_ONLY, admin: 404 },
+  },
+  {
+    method: 'GET',
     route: '/api/products',
     url: (f) => `/api/products?email=${q(f.seller.email)}`,
     expected: { ...SELLER_OWN(200), admin: 200 },

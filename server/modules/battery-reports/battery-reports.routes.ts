@@ -1,12 +1,12 @@
 import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { BATTERY_REPORT_MAX_BYTES, BatteryReportFacts } from '#contract/battery-reports'
+import { BATTERY_REPORT_MAX_BYTES, BatteryReportFacts, BatteryReportFile } from '#contract/battery-reports'
 import { IdParams } from '#contract/common'
 import { ERRORS } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, role } from '#server/lib/guard'
-import { addBatteryReport, type UploadedFile } from './battery-reports.service'
+import { addBatteryReport, getLatestBatteryReport, type UploadedFile } from './battery-reports.service'
 
 const tooLarge = `A battery report is at most ${BATTERY_REPORT_MAX_BYTES / 1024 / 1024} MB: upload the report file itself`
 
@@ -58,5 +58,20 @@ export const batteryReportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => addBatteryReport(db, caller(req), req.params.id, () => readReportFile(req)),
+  )
+
+  app.get(
+    '/products/:id/battery-report',
+    {
+      config: { guard: role('admin') },
+      schema: {
+        tags: ['products'],
+        summary:
+          "Admin: the battery report file behind the listing's figures, as the seller uploaded it (the latest one); 404 when the figures were typed",
+        params: IdParams,
+        response: { 200: BatteryReportFile, ...ERRORS },
+      },
+    },
+    async (req) => getLatestBatteryReport(db, req.params.id),
   )
 }

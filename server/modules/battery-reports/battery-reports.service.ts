@@ -1,5 +1,9 @@
-import { and, eq, isNull } from 'drizzle-orm'
-import { type BatteryReportFacts, isBatteryReportOld } from '#contract/battery-reports'
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import {
+  type BatteryReportFacts,
+  type BatteryReportFile,
+  isBatteryReportOld,
+} from '#contract/battery-reports'
 import { BATTERY_MINIMUM_PCT, CONDITIONS } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { batteryReports, products } from '#server/db/schema'
@@ -130,4 +134,36 @@ export function keepReportedBattery(
     )
   }
   return { healthPct: undefined, cycles: undefined, notices }
+}
+
+/**
+ * For an admin's review: the file the listing's battery figures were read from, the latest upload, as it came.
+ * The route admits admins only (the file stays private to the seller and the people who check listings).
+ */
+export async function getLatestBatteryReport(db: Db, productId: string): Promise<BatteryReportFile> {
+  const [product] = await db
+    .select({ source: products.batteryReportSource })
+    .from(products)
+    .where(eq(products.id, productId))
+    .limit(1)
+  if (!product) throw notFound('Product')
+  const [report] = product.source
+    ? await db
+        .select()
+        .from(batteryReports)
+        .where(eq(batteryReports.productId, productId))
+        .orderBy(desc(batteryReports.createdAt))
+        .limit(1)
+    : []
+  if (!report)
+    throw new AppError('NOT_FOUND', "This listing's battery figures were typed by the seller: no report file")
+  return {
+    source: report.source,
+    file_name: report.fileName,
+    report_date: report.reportDate.toISOString(),
+    uploaded_at: new Date(report.createdAt).toISOString(),
+    health_pct: report.healthPct,
+    cycles: report.cycles,
+    content: report.content,
+  }
 }

@@ -3,7 +3,7 @@
 
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BatteryReportFacts } from '#contract/battery-reports'
+import { BatteryReportFacts, BatteryReportFile } from '#contract/battery-reports'
 import { Product } from '#contract/products'
 import { batteryReports, products } from '#server/db/schema'
 import { bearerFor, insertUser } from '#server/test/auth-helpers'
@@ -228,6 +228,42 @@ describe('fuzzing the upload never gives a 500', () => {
       const res = await upload(p.id, mangle(sample, random))
       expect([200, 400]).toContain(res.statusCode)
       if (res.statusCode === 200) BatteryReportFacts.parse(res.json())
+    }
+  })
+})
+
+describe("the admin's look at the report file", () => {
+  it('shows an admin the file as the seller uploaded it, with its date and the upload time; nobody else', async () => {
+    const adminAuth = await bearerFor(t.app, await insertUser(t.db, { role: 'admin' }))
+    const p = await listing({ condition: 'Excellent', batteryHealthPct: 88, batteryCycles: 200 })
+    const url = `/api/products/${p.id}/battery-report`
+    expect((await t.app.inject({ method: 'GET', url, headers: adminAuth })).statusCode).toBe(404)
+    expect((await upload(p.id, WINDOWS_REPORT)).statusCode).toBe(200)
+    const res = await t.app.inject({ method: 'GET', url, headers: adminAuth })
+    expect(res.statusCode).toBe(200)
+    const file = BatteryReportFile.parse(res.json())
+    expect(file).toMatchObject({
+      source: 'windows',
+      file_name: 'battery-report.html',
+      content: WINDOWS_REPORT,
+    })
+    expect(Date.parse(file.uploaded_at)).toBeGreaterThan(Date.now() - 60_000)
+    for (const auth of [sellerAuth, buyerAuth, {}]) {
+      expect((await t.app.inject({ method: 'GET', url, headers: auth })).statusCode).toBeGreaterThanOrEqual(
+        401,
+      )
+    }
+  })
+
+  it('describes the API field for what it is: read from a file the seller uploaded, not checked', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
+    const descriptions = [
+      ...JSON.stringify(doc).matchAll(/"battery_verified":\{[^}]*"description":"([^"]*)"/g),
+    ].map((m) => m[1])
+    expect(descriptions.length).toBeGreaterThan(0)
+    for (const text of descriptions) {
+      expect(text).toContain("read from the seller's report file")
+      expect(text).toContain('not that anyone checked the battery')
     }
   })
 })

@@ -87,8 +87,9 @@ export function formatReportDay(iso: string, now = new Date()): string {
 }
 
 /**
- * Where the battery figure came from: "Battery 87% — read from the laptop's report of 12 Nov" when it was read from
- * the report, the seller's word otherwise. Checked facts say where and when; typed ones never look checked.
+ * Where the battery figure came from: "Battery 87% — read from the seller's report file of 12 Nov" when it was read
+ * from the file the seller uploaded, the seller's word otherwise. A report file can be written by hand, so neither
+ * is called verified: each says where the figure came from.
  */
 export function batteryEvidenceText(
   product: Pick<Product, 'battery_health_pct' | 'battery_verified' | 'battery_report_date'>,
@@ -97,15 +98,15 @@ export function batteryEvidenceText(
 }
 
 /**
- * The same without the word "Battery", for a row already labelled Battery: "87% — read from the laptop's
- * report of 12 Nov", or "Not reported".
+ * The same without the word "Battery", for a row already labelled Battery: "87% — read from the seller's
+ * report file of 12 Nov", or "Not reported".
  */
 export function batteryEvidence(
   product: Pick<Product, 'battery_health_pct' | 'battery_verified' | 'battery_report_date'>,
 ): string {
   if (product.battery_health_pct === null) return 'Not reported'
   if (product.battery_verified && product.battery_report_date) {
-    return `${product.battery_health_pct}% — read from the laptop's report of ${formatReportDay(product.battery_report_date)}`
+    return `${product.battery_health_pct}% — read from the seller's report file of ${formatReportDay(product.battery_report_date)}`
   }
   return `${product.battery_health_pct}% — as typed by the seller, not checked`
 }

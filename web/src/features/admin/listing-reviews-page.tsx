@@ -19,6 +19,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
+import { BatteryReportFileView } from './battery-report-file'
 import { useDecideListingReview, useListingReviews } from './listing-reviews-api'
 
 /**
@@ -163,7 +164,7 @@ export function ListingReviewsPage() {
                           <dd className="inline">
                             {item.battery_health_pct === null
                               ? 'not reported'
-                              : `${item.battery_health_pct}% ${item.battery_verified ? '(read from its report)' : '(typed)'}`}
+                              : `${item.battery_health_pct}% ${item.battery_verified ? "(read from the seller's report file)" : '(typed)'}`}
                           </dd>
                         </div>
                         <div>
@@ -173,6 +174,7 @@ export function ListingReviewsPage() {
                           </dd>
                         </div>
                       </dl>
+                      {item.battery_verified ? <BatteryReportFileView productId={item._id} /> : null}
                       {item.changed.length > 0 ? (
                         <p
                           className="rounded-lg bg-amber-50 p-3 text-amber-900 text-sm"

@@ -9,7 +9,7 @@ describe('where a battery figure came from', () => {
         battery_verified: true,
         battery_report_date: `${new Date().getUTCFullYear()}-11-12T14:03:27.000Z`,
       }),
-    ).toBe("Battery 87% — read from the laptop's report of 12 Nov")
+    ).toBe("Battery 87% — read from the seller's report file of 12 Nov")
   })
 
   it('never makes a typed figure look checked', () => {

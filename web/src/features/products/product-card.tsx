@@ -111,7 +111,7 @@ export function ProductCard({ product, headingLevel = 3, action, imagePriority, 
               healthPct={product.battery_health_pct}
               label={
                 product.battery_verified && product.battery_health_pct !== null
-                  ? `Battery ${product.battery_health_pct}% · from its report`
+                  ? `Battery ${product.battery_health_pct}% · from the seller's report file`
                   : undefined
               }
               className="flex items-center gap-2"

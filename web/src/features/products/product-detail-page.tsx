@@ -141,7 +141,9 @@ function ProductDetail({ product }: { product: Product }) {
                   tone={product.battery_report_is_old ? 'outline' : 'accent'}
                   className={product.battery_report_is_old ? 'border-amber-400 text-amber-900' : undefined}
                 >
-                  {product.battery_report_is_old ? 'Report over 30 days old' : 'Read from the report'}
+                  {product.battery_report_is_old
+                    ? 'Report over 30 days old'
+                    : "From the seller's report file"}
                 </Badge>
               ) : null}
             </p>

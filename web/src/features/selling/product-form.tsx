@@ -254,7 +254,7 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
 
       <FormSection
         title="Battery"
-        description="Upload the report your laptop writes about its battery: we read the health and cycle count from it and show them as checked. Or type the figures; typed figures are shown as the seller's word."
+        description="Upload the report your laptop writes about its battery: we read the health and cycle count from it and show them as read from your report file (with its date). Or type the figures; typed figures are shown as the seller's word."
       >
         {batteryVerified && product ? (
           <p className="text-emerald-800 text-sm sm:col-span-2" data-testid="battery-verified-note">
