@@ -126,7 +126,7 @@ describe('npm run admin', { timeout: 180_000 }, () => {
       expect(signedIn.me).toMatchObject({ name: 'Root Admin', role: 'admin' })
 
       // Someone who signed up and was later deleted, for the next test.
-      const person = await signUp(app, { role: 'buyer', email: promoteEmail, password: 'buyer-pass-1' })
+      const person = await signUp(app, { role: 'buyer', email: promoteEmail, password: 'quartz-lamp-71' })
       await app.ctx.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, person.user.id))
     })
   })
@@ -137,7 +137,7 @@ describe('npm run admin', { timeout: 180_000 }, () => {
     expect(run.stdout.trim()).toBe(`${promoteEmail} is now an admin (password updated)`)
 
     await withApp(async (app, database) => {
-      expect((await signInAs(app, promoteEmail, 'buyer-pass-1')).status).toBe(401)
+      expect((await signInAs(app, promoteEmail, 'quartz-lamp-71')).status).toBe(401)
       const signedIn = await signInAs(app, promoteEmail, 'new-admin-pass')
       expect(signedIn.status).toBe(200)
       expect(signedIn.me?.role).toBe('admin')
