@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditKindsSince, bearerTokenFor, lastAuditId, postAuth, signUp } from '#server/test/auth-helpers'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { unsubscribeToken } from '../modules/alerts/unsubscribe-token'
 
 // What a signed-in person reads must not stay in a browser's or a shared cache for the next person at the same
 // computer; what a visitor reads keeps its own caching. Name and email-preference changes are security events.
@@ -85,6 +86,11 @@ describe('security events', () => {
       'email.preferences:success',
       'email.preferences:failure',
     ])
+    // The one-click unsubscribe link of an alert email changes them too, without a session.
+    const token = unsubscribeToken(t.app.ctx.config, { kind: 'favourites', userId: buyer.user.id })
+    const click = await t.app.inject({ method: 'POST', url: `/api/unsubscribe/${token}` })
+    expect(click.json()).toEqual({ acknowledged: true, modifiedCount: 1 })
+    expect((await auditKindsSince(t.db, before, buyer.user.id)).at(-1)).toBe('email.preferences:success')
     const mine = await get('/api/me/security-events', { cookie: buyer.cookie })
     const labels = JSON.stringify(mine.json())
     expect(labels).toContain('account.name')

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Modified } from '#contract/common'
 import { UnsubscribeInfo, UnsubscribeParams } from '#contract/saved-searches'
+import { auditOrigin, writeAudit } from '#server/lib/audit'
 import { errorResponses } from '#server/lib/error-responses'
-import { describeUnsubscribe, unsubscribe } from './unsubscribe'
+import { describeUnsubscribe, unsubscribe, unsubscribeOwner } from './unsubscribe'
 
 /**
  * The unsubscribe link of an alert email, without signing in. GET tells the confirmation page what it would turn
@@ -39,6 +40,21 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Modified, ...errorResponses(400) },
       },
     },
-    async (req) => ({ acknowledged: true, modifiedCount: await unsubscribe(db, config, req.params.token) }),
+    async (req) => {
+      const modifiedCount = await unsubscribe(db, config, req.params.token)
+      // Which emails reach a person is a security event in their own log, whoever followed the link.
+      const owner = modifiedCount > 0 ? await unsubscribeOwner(db, config, req.params.token) : null
+      if (owner) {
+        await writeAudit(db, {
+          actorId: owner,
+          kind: 'email.preferences',
+          target: `user:${owner}`,
+          ...auditOrigin(req),
+          result: 'success',
+          detail: 'unsubscribe link',
+        })
+      }
+      return { acknowledged: true, modifiedCount }
+    },
   )
 }

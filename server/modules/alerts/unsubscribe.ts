@@ -105,3 +105,14 @@ export async function unsubscribe(db: Db, config: Config, token: string): Promis
     return searches.length + (favouritesDaily ? 1 : 0)
   })
 }
+
+/** Whose alert the link turns off (for their security log), or null when the search is gone. */
+export async function unsubscribeOwner(db: Db, config: Config, token: string): Promise<string | null> {
+  const target = targetOf(config, token)
+  if (target.kind !== 'search') return target.userId
+  const [row] = await db
+    .select({ userId: savedSearches.userId })
+    .from(savedSearches)
+    .where(eq(savedSearches.id, target.searchId))
+  return row?.userId ?? null
+}
