@@ -1,3 +1,5 @@
+import { GUIDES, type GuideSlug } from './guides'
+
 /**
  * Every page path the web app renders. The server answers these with the app and status 200,
  * and any other path with the app and status 404 (the app then shows its 404 page).
@@ -7,7 +9,7 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/(login|signup|blog|productcard|advertise|about|contact|terms|privacy)\/?$/,
   /^\/(forgot-password|reset-password)\/?$/,
   /^\/(welcome|account-erased)\/?$/,
-  /^\/guides(\/[a-z0-9-]+)?\/?$/,
+  new RegExp(`^/guides(/(${GUIDES.map((g) => g.slug).join('|')}))?/?$`),
   /^\/dashboard\/start-selling\/?$/,
   /^\/account\/not-me\/?$/,
   /^\/category\/[^/]+\/?$/,
@@ -44,7 +46,7 @@ export const paths = {
   accountErased: () => '/account-erased',
   /** The buying and selling guides, or one of them. */
   guides: () => '/guides',
-  guide: (slug: string) => `/guides/${encodeURIComponent(slug)}`,
+  guide: (slug: GuideSlug) => `/guides/${slug}`,
   /** A buyer account starts selling (phone and seller terms). */
   startSelling: () => '/dashboard/start-selling',
   /** The "I did not do this" page of a security email; its token rides in the fragment. */

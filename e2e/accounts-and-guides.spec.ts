@@ -141,3 +141,29 @@ test('a buyer starts selling from the same account and keeps My Orders', async (
   expect([isBuyer, isSeller]).toEqual([{ isBuyer: true }, { isSeller: true }])
   await context.close()
 })
+
+test('the guides: server-rendered pages of their own, reached from the footer', async ({ page }) => {
+  // Rendered by the server: the guide's text is in the HTML before any script runs.
+  const html = await (await page.request.get('/guides/battery-health')).text()
+  expect(html).toContain('powercfg /batteryreport')
+  await page.goto('/')
+  await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Guides' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Guides' })).toBeVisible()
+  await shoot(page, 'guides')
+  for (const title of [
+    'Reading battery health',
+    'What to check at handover',
+    'Pricing from the price guide',
+    'Wiping a laptop before selling',
+  ]) {
+    await page.goto('/guides')
+    await page.getByRole('main').getByRole('link', { name: title }).click()
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+    expect(await page.locator('.prose-page p, .prose-page li').count()).toBeGreaterThanOrEqual(8)
+  }
+  await page.goto('/guides/handover-checklist')
+  await shoot(page, 'guide-handover')
+  // The blog keeps the seed's four answers.
+  await page.goto('/blog')
+  await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toHaveCount(4)
+})

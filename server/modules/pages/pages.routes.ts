@@ -3,7 +3,8 @@ import path from 'node:path'
 import { PassThrough, Writable } from 'node:stream'
 import zlib from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { isPagePath } from '#contract/pages'
+import { GUIDES } from '#contract/guides'
+import { isPagePath, paths } from '#contract/pages'
 import type { AppInstance } from '#server/app-context'
 import {
   countListedProducts,
@@ -38,7 +39,18 @@ function pageBody(write: (chunk: Buffer | string) => void, end: () => void): Wri
 
 /** The sitemap protocol's limit per file; past it /sitemap.xml becomes an index of files. */
 export const SITEMAP_MAX_URLS = 50_000
-const STATIC_URLS = ['/', '/productcard', '/advertise', '/blog', '/about', '/contact', '/terms', '/privacy']
+const STATIC_URLS = [
+  '/',
+  '/productcard',
+  '/advertise',
+  '/blog',
+  '/about',
+  '/contact',
+  '/terms',
+  '/privacy',
+  paths.guides(),
+  ...GUIDES.map((g) => paths.guide(g.slug)),
+]
 
 type Template = {
   /** From `<!doctype html>` to the viewport tag: the page's own head tags go right after it. */

@@ -119,6 +119,27 @@ describe('server-rendered public pages', () => {
     ['/contact', 200, 'Contact us · Laptop Market', `${ORIGIN}/contact`],
     ['/terms', 200, 'Terms of Service · Laptop Market', `${ORIGIN}/terms`],
     ['/privacy', 200, 'Privacy Policy · Laptop Market', `${ORIGIN}/privacy`],
+    ['/guides', 200, 'Guides · Laptop Market', `${ORIGIN}/guides`],
+    [
+      '/guides/battery-health',
+      200,
+      'Reading battery health · Laptop Market',
+      `${ORIGIN}/guides/battery-health`,
+    ],
+    [
+      '/guides/handover-checklist',
+      200,
+      'What to check at handover · Laptop Market',
+      `${ORIGIN}/guides/handover-checklist`,
+    ],
+    ['/guides/pricing', 200, 'Pricing from the price guide · Laptop Market', `${ORIGIN}/guides/pricing`],
+    [
+      '/guides/wiping-a-laptop',
+      200,
+      'Wiping a laptop before selling · Laptop Market',
+      `${ORIGIN}/guides/wiping-a-laptop`,
+    ],
+    ['/guides/no-such-guide', 404, 'Page not found · Laptop Market', undefined],
     ['/no-such-page', 404, 'Page not found · Laptop Market', undefined],
   ])(
     '%s answers %i with its own title, one <title> and its canonical URL',
@@ -490,6 +511,8 @@ describe('sitemap and robots.txt', () => {
     expect(locs).toContain(`${ORIGIN}/sellers/${seller.id}`)
     expect(locs).not.toContain(`${ORIGIN}/products/${sold.id}`)
     expect(locs).not.toContain(`${ORIGIN}/products/${removed.id}`)
+    expect(locs).toContain(`${ORIGIN}/guides`)
+    expect(locs).toContain(`${ORIGIN}/guides/wiping-a-laptop`)
     expect((await app.inject({ url: '/sitemap-9.xml' })).statusCode).toBe(404)
   })
 })

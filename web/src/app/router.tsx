@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, type ReactNode } from 'react'
 import { matchPath, Route, Routes } from 'react-router'
+import { GUIDES } from '#contract/guides'
 import type { Role } from '#contract/users'
 import { HomePage } from '../features/home/home-page'
 import { PublicLayout } from './layouts/public-layout'
@@ -139,6 +140,8 @@ const StartSellingPage = lazy(() =>
 const CheckInboxPage = lazy(() =>
   import('../features/auth/check-inbox-page').then((m) => ({ default: m.CheckInboxPage })),
 )
+const GuidesPage = lazyPage(() => import('../features/info/guides-page').then((m) => m.GuidesPage))
+const GuidePage = lazyPage(() => import('../features/info/guides-page').then((m) => m.GuidePage))
 const NotFoundPage = lazyPage(() =>
   import('../features/not-found/not-found-page').then((m) => m.NotFoundPage),
 )
@@ -161,6 +164,8 @@ const RENDERED_PAGES: [string, { preload: () => Promise<unknown> }][] = [
   ['/contact', ContactPage],
   ['/terms', TermsPage],
   ['/privacy', PrivacyPage],
+  ['/guides', GuidesPage],
+  ['/guides/:slug', GuidePage],
 ]
 
 /** Loads the code of the page at `pathname` (the 404 page when `isNotFound`); the home page is eager. */
@@ -208,6 +213,11 @@ export function AppRoutes() {
         <Route path="contact" element={<ContactPage />} />
         <Route path="terms" element={<TermsPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="guides" element={<GuidesPage />} />
+        {/* One route per guide, so an unknown guide is the 404 page, as the server answers it. */}
+        {GUIDES.map((guide) => (
+          <Route key={guide.slug} path={`guides/${guide.slug}`} element={<GuidePage slug={guide.slug} />} />
+        ))}
         <Route path="unsubscribe/:token" element={<UnsubscribePage />} />
         {/* Every dashboard page needs a session; the server refuses other roles' data anyway. */}
         <Route

@@ -9,6 +9,8 @@ import { dehydrate, QueryClient } from '@tanstack/react-query'
 import { renderToPipeableStream } from 'react-dom/server'
 import { matchPath, StaticRouter } from 'react-router'
 import type { Brand } from '#contract/brands'
+import { findGuide } from '#contract/guides'
+import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import type { SellerPage } from '#contract/reviews'
 import type { SearchResult } from '#contract/search'
@@ -238,6 +240,30 @@ const PAGES: PublicPage[] = [
     path: '/privacy',
     module: 'src/features/info/privacy-page.tsx',
     head: simpleHead('Privacy Policy', 'What Laptop Market keeps about you, and why.', '/privacy'),
+  },
+  {
+    path: '/guides',
+    module: 'src/features/info/guides-page.tsx',
+    head: simpleHead('Guides', 'Short guides to judging, buying and selling a used laptop.', '/guides'),
+  },
+  {
+    path: '/guides/:slug',
+    module: 'src/features/info/guides-page.tsx',
+    load: async (_client, _data, params) => (findGuide(params.slug) ? undefined : { status: 404 }),
+    head: (_client, _url, origin, params) => {
+      const guide = findGuide(params.slug)
+      return guide
+        ? {
+            title: `${guide.title} · ${SITE_NAME}`,
+            description: guide.summary,
+            canonical: absolute(origin, paths.guide(guide.slug)),
+          }
+        : {
+            title: `Page not found · ${SITE_NAME}`,
+            description: 'There is no such guide.',
+            robots: 'noindex',
+          }
+    },
   },
 ]
 

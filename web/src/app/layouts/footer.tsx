@@ -6,6 +6,7 @@ const LINKS = [
   { to: '/terms', label: 'Terms' },
   { to: '/privacy', label: 'Privacy' },
   { to: '/blog', label: 'Blog' },
+  { to: '/guides', label: 'Guides' },
 ] as const
 
 export function Footer() {

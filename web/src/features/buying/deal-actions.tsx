@@ -3,6 +3,7 @@ import type { Booking } from '#contract/bookings'
 import { buyerContact, CancelSaleBody, ProblemBody } from '#contract/bookings'
 import type { HandoverChecklist as Ticks } from '#contract/handover'
 import { refundLaptopWords } from '#contract/refunds'
+import { GuideLink } from '../../components/guide-link'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { FormField } from '../../components/ui/form-field'
@@ -96,6 +97,11 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
     <div className="mt-1 space-y-1.5">
       {booking.status === 'paid' ? <Hint>The seller hands it over next.</Hint> : null}
       {canReport ? <SerialHint serialLast4={booking.serial_last4} /> : null}
+      {canReport ? (
+        <Hint>
+          Before you confirm: <GuideLink slug="handover-checklist" />
+        </Hint>
+      ) : null}
       {booking.status === 'handed_over' ? (
         <>
           {booking.handoverNote ? <Hint>Seller’s note: {booking.handoverNote}</Hint> : null}
@@ -256,6 +262,9 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
       {sale.status === 'paid' ? (
         <>
           <Hint>Hand it over, then tell us here. If you cannot, cancel the sale: the buyer is refunded.</Hint>
+          <Hint>
+            Before you hand it over: <GuideLink slug="wiping-a-laptop" />
+          </Hint>
           <span className="flex flex-wrap gap-2">
             <Button size="sm" onClick={() => setAsking('handover')}>
               Mark handed over<span className="sr-only"> {productName}</span>

@@ -44,6 +44,13 @@ describe('the handover checklist before "Received, as described"', () => {
     fireEvent.click(screen.getByRole('button', { name: /^Received, as described/ }))
     const dialog = within(await screen.findByRole('dialog'))
     expect(dialog.getByText('The serial number on the laptop ends with "X2A7"')).toBeTruthy()
+    // The guide behind the checklist, on the deal and in the checklist itself.
+    expect(dialog.getByRole('link', { name: 'What to check at handover' }).getAttribute('href')).toBe(
+      '/guides/handover-checklist',
+    )
+    expect(screen.getAllByRole('link', { name: 'What to check at handover' }).length).toBeGreaterThanOrEqual(
+      2,
+    )
     const confirm = dialog.getByRole('button', { name: 'Yes, received as described' }) as HTMLButtonElement
     expect(confirm.disabled).toBe(true)
     const boxes = dialog.getAllByRole('checkbox')

@@ -6,6 +6,7 @@ import {
   type HandoverCheckKey,
   type HandoverChecklist as Ticks,
 } from '#contract/handover'
+import { GuideLink } from '../../components/guide-link'
 
 export const NOTHING_TICKED = Object.fromEntries(HANDOVER_CHECKS.map((c) => [c.key, false])) as Ticks
 
@@ -29,6 +30,9 @@ export function HandoverChecklist({
   return (
     <fieldset className="space-y-3" data-testid="handover-checklist">
       <legend className="mb-2 font-medium text-slate-900">Before you confirm, check each of these:</legend>
+      <p className="text-slate-700 text-sm">
+        How to check each, and what else to look at: <GuideLink slug="handover-checklist" />.
+      </p>
       {HANDOVER_CHECKS.map((check) => {
         const boxId = `${id}-${check.key}`
         const ticked = ticks[check.key as HandoverCheckKey]

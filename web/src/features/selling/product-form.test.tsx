@@ -1,10 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Brand } from '#contract/brands'
 import { batteryPctInText, CONDITION_DEFINITIONS, type Product } from '#contract/products'
 import { ApiError } from '../../lib/api-client'
-import { aProduct } from '../../test/render'
+import { BindingsProvider } from '../../lib/bindings'
+import { aProduct, routerBindings } from '../../test/render'
 import { FakeXhr } from './fake-xhr'
 import { ProductForm, type ProductSubmission } from './product-form'
 
@@ -26,13 +28,18 @@ function renderForm(onSubmit = vi.fn(async (_: ProductSubmission) => {}), produc
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   render(
     <QueryClientProvider client={client}>
-      <ProductForm
-        seller={SELLER}
-        brands={BRANDS}
-        submitLabel="Add Product"
-        product={product}
-        onSubmit={onSubmit}
-      />
+      {/* The form links to the selling guides. */}
+      <BindingsProvider bindings={routerBindings}>
+        <MemoryRouter>
+          <ProductForm
+            seller={SELLER}
+            brands={BRANDS}
+            submitLabel="Add Product"
+            product={product}
+            onSubmit={onSubmit}
+          />
+        </MemoryRouter>
+      </BindingsProvider>
     </QueryClientProvider>,
   )
   return onSubmit
@@ -319,6 +326,16 @@ describe('the price guide while listing', () => {
           'Not enough similar sales yet for a price guide (3 of 5 in the last 180 days).',
         ),
       { timeout: 3000 },
+    )
+  })
+})
+
+describe('the listing form and the guides', () => {
+  it('links to the guides on wiping, battery health and pricing', () => {
+    renderForm()
+    const hrefs = screen.getAllByRole('link').map((a) => a.getAttribute('href'))
+    expect(hrefs).toEqual(
+      expect.arrayContaining(['/guides/wiping-a-laptop', '/guides/battery-health', '/guides/pricing']),
     )
   })
 })

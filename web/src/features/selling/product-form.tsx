@@ -15,6 +15,7 @@ import {
   ProductFields,
   UPLOAD_LIMITS,
 } from '#contract/products'
+import { GuideLink } from '../../components/guide-link'
 import { batteryEvidenceText } from '../../components/product/product-status'
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
@@ -198,6 +199,11 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
 
   return (
     <form noValidate onSubmit={onFormSubmit} className="space-y-6" aria-label={submitLabel}>
+      <p className="text-slate-700 text-sm" data-testid="selling-guides">
+        New to selling? Read <GuideLink slug="wiping-a-laptop">how to wipe a laptop before selling</GuideLink>
+        , <GuideLink slug="battery-health">how to read its battery health</GuideLink> and{' '}
+        <GuideLink slug="pricing">how to price it from the price guide</GuideLink>.
+      </p>
       <FormSection title="The laptop">
         <FormField label="Product name" error={err('name')} className="sm:col-span-2">
           <input type="text" autoComplete="off" {...register('name')} />
@@ -256,6 +262,9 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         title="Battery"
         description="Upload the report your laptop writes about its battery: we read the health and cycle count from it and show them as read from your report file (with its date). Or type the figures; typed figures are shown as the seller's word."
       >
+        <p className="text-sm sm:col-span-2">
+          <GuideLink slug="battery-health" />
+        </p>
         {batteryVerified && product ? (
           <p className="text-emerald-800 text-sm sm:col-span-2" data-testid="battery-verified-note">
             {batteryEvidenceText(product)}. Upload a newer report to update it; typed figures are replaced by
@@ -333,6 +342,9 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
             storage_gb: watch('storage_gb'),
           }}
         />
+        <p className="text-sm sm:col-span-2">
+          <GuideLink slug="pricing" />
+        </p>
         <FormField label="Resale price" error={err('resale_price')}>
           <input type="number" inputMode="decimal" min={0} step={0.01} {...register('resale_price')} />
         </FormField>
