@@ -34,8 +34,10 @@ export const GUIDE_CONTENT: Record<GuideSlug, ReactNode> = {
         </li>
       </ul>
       <p>
-        On a listing, figures read from an uploaded report are marked as checked, with the report's date;
-        figures the seller typed are shown as the seller's word. Sellers make the report like this:
+        On a listing, figures read from a report file the seller uploaded say so, with the report's date
+        (“read from the seller's report file of …”); figures the seller typed are shown as the seller's word.
+        A report file can be edited by hand, so read the battery yourself at handover either way. Sellers make
+        the report like this:
       </p>
       <ul>
         {BATTERY_REPORT_HOW_TO.map((how) => (
@@ -159,8 +161,8 @@ export const GUIDE_CONTENT: Record<GuideSlug, ReactNode> = {
       <h2>Judging a price as a buyer</h2>
       <p>
         The guide is a range for the specs, not for this laptop. Compare the condition grade, battery health
-        (checked or typed), the seller's reviews and what is included, then make an offer if the price sits
-        above the range for what you see.
+        (from a report file or typed), the seller's reviews and what is included, then make an offer if the
+        price sits above the range for what you see.
       </p>
     </>
   ),
