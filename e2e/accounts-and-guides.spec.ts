@@ -132,6 +132,9 @@ test('a buyer starts selling from the same account and keeps My Orders', async (
   await shoot(page, 'start-selling')
   await page.getByRole('button', { name: 'Start selling' }).click()
   await expect(page).toHaveURL(/\/dashboard\/addproduct$/)
+  // The listing form points to the selling guides.
+  await expect(page.getByTestId('selling-guides').getByRole('link')).toHaveCount(3)
+  await shoot(page, 'add-product-guides')
   const menu = page.getByRole('navigation', { name: 'Dashboard' })
   await expect(menu.getByRole('link', { name: 'My Orders' })).toBeVisible()
   await expect(menu.getByRole('link', { name: 'Add a Product' })).toBeVisible()
