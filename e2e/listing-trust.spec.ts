@@ -183,7 +183,7 @@ test('a new seller lists with a battery report and a serial, an admin approves, 
   await expect(evidence).toContainText("Battery 87% — read from the seller's report file of 12 Nov")
   await expect(evidence).toContainText('212 charge cycles')
   await expectNoSeriousAxeViolations(buyer)
-  await saveScreenshots(buyer, 'listing-verified-battery')
+  await saveScreenshots(buyer, 'listing-battery-from-report-file')
 
   const booking = await buyerContext.request.post('/api/bookings', {
     data: { productId: product?._id, phoneNumber: '+1 555 020 3000', location: 'Portland, OR' },

@@ -40,7 +40,12 @@ export function BatteryReportFileView({ productId }: { productId: string }) {
             {formatDate(file.data.report_date)} · uploaded {formatDate(file.data.uploaded_at)}. Anyone can
             type such a file: check that it reads like the system's own output.
           </p>
-          <pre className="mt-2 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 font-mono text-slate-800 text-xs">
+          {/* Focusable, so the keyboard can scroll a long file too. */}
+          <pre
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the keyboard
+            tabIndex={0}
+            className="mt-2 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 font-mono text-slate-800 text-xs"
+          >
             {file.data.content}
           </pre>
         </>
