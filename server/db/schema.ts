@@ -195,6 +195,26 @@ export const passkeys = pgTable(
   (t) => [index('passkeys_user_idx').on(t.userId)],
 )
 
+/**
+ * The devices each account has signed in from: a long-lived random cookie (kept here as its SHA-256 only) and
+ * the browser family it came with ("Chrome on Windows"). A sign-in from a pair not seen before for the account
+ * is emailed to its owner (server/modules/auth/new-device.ts).
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    browser: text('browser').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('known_devices_user_device_idx').on(t.userId, t.deviceHash, t.browser)],
+)
+
 // ---------------------------------------------------------------------------------------------
 // The audit log: who did what, on what, when, from where, and how it ended. Append-only: a trigger
 // refuses UPDATE, DELETE and TRUNCATE. It names people by id (their email is looked up when read), so

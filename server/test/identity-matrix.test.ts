@@ -1378,6 +1378,12 @@ const ROWS: Row[] = [
   },
   {
     method: 'POST',
+    route: '/api/account/reset-passkeys',
+    body: { token: 'no-such-reset-token' },
+    expected: everyone(400),
+  },
+  {
+    method: 'POST',
     route: '/api/account/not-me',
     body: { token: `${'a'.repeat(24)}.${'b'.repeat(32)}` },
     expected: everyone(400),

@@ -1,4 +1,4 @@
-import { compose, defineEmail } from './layout'
+import { compose, defineEmail, emailDate } from './layout'
 
 /** What changed on the account; each is one email (server/lib/security-change.ts queues it with the change). */
 export type SecurityChangeEmailKind =
@@ -78,8 +78,7 @@ export default defineEmail<SecurityChangeEmail>({
   topic: null,
   render: (data, ctx) => {
     const what = WHAT[data.kind]
-    const when = new Date(data.at)
-    const at = `${when.toUTCString().replace(' GMT', '')} UTC`
+    const at = emailDate(data.at, true)
     return compose(
       {
         subject: what.subject,

@@ -10,6 +10,7 @@ import {
   LinkToken,
   NotMeLink,
   NotMeResult,
+  RecentPasskeyList,
   SessionList,
   SessionParams,
 } from '#contract/account'
@@ -20,7 +21,8 @@ import { audited, auditedAfter, auditOrigin } from '#server/lib/audit'
 import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
-import { checkCurrentCode, createSignInLimiter } from '#server/modules/auth'
+import { findRecentPasskeys } from '#server/lib/security-change'
+import { checkCurrentCode, createSignInLimiter, isStaleResetLink, resetTokenOf } from '#server/modules/auth'
 import { eraseAccount, erasureBlocker } from './erase.service'
 import { EXPORT_FORMAT, exportAccount, exportJson, exportSummaryHtml } from './export.service'
 import { describeNotMeLink, secureAccount } from './not-me.service'
@@ -250,5 +252,34 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => secureAccount({ db, config: app.ctx.config, sessions }, req.body.token, auditOrigin(req)),
+  )
+
+  // The reset page offers to remove the passkeys added in the last 7 days: a passkey signs in without the
+  // password, so one added by someone else would outlive the reset.
+  app.post(
+    '/account/reset-passkeys',
+    {
+      schema: {
+        tags: ['account'],
+        summary:
+          'The passkeys added in the last 7 days to the account a password-reset link is for (the reset page offers to remove them)',
+        body: LinkToken,
+        response: { 200: RecentPasskeyList, ...errorResponses(400) },
+      },
+    },
+    async (req) => {
+      const link = await resetTokenOf(auth, req.body.token)
+      if (!link || (await isStaleResetLink(db, link))) {
+        throw new AppError('VALIDATION', 'This reset link has expired or was already used.')
+      }
+      const rows = await findRecentPasskeys(db, link.userId)
+      return {
+        items: rows.map((r) => ({
+          id: r.id,
+          name: r.name,
+          created_at: (r.createdAt ?? new Date()).toISOString(),
+        })),
+      }
+    },
   )
 }

@@ -7,6 +7,7 @@ import {
   bookings,
   emailPreferences,
   favourites,
+  knownDevices,
   messages,
   offerEvents,
   offers,
@@ -88,6 +89,7 @@ export async function eraseAccount(db: Db, userId: string, mail: Pick<Mail, 'que
     await tx.delete(accounts).where(eq(accounts.userId, userId))
     await tx.delete(twoFactors).where(eq(twoFactors.userId, userId))
     await tx.delete(passkeys).where(eq(passkeys.userId, userId))
+    await tx.delete(knownDevices).where(eq(knownDevices.userId, userId))
     await tx.delete(sessions).where(eq(sessions.userId, userId))
     await tx
       .delete(verifications)

@@ -111,6 +111,7 @@ describe('signing in with a passkey', () => {
     expect(me.json()).toMatchObject({ id: who.user.id, email: who.user.email })
     expect(await auditRowsSince(t.db, before, who.user.id)).toEqual([
       { kind: 'sign_in.passkey', result: 'success', target: `user:${who.user.id}` },
+      { kind: 'sign_in.new_device', result: 'success', target: `user:${who.user.id}` },
     ])
   })
 

@@ -183,7 +183,7 @@ describe('"I did not do this"', () => {
     const viaKey = await signInWithPasskey(key)
     expect(viaKey.res.statusCode, viaKey.res.body).toBe(200)
 
-    const [mail] = await securityEmails(victim.user.email)
+    const mail = (await securityEmails(victim.user.email)).find((m) => m.subject.includes('passkey'))
     const token = notMeToken(mail)
     const check = await post('/api/account/not-me/check', { token })
     expect(check.statusCode, check.body).toBe(200)
@@ -258,5 +258,141 @@ describe('"I did not do this"', () => {
         .from(auditEvents)
         .where(and(eq(auditEvents.actorId, victim.user.id), eq(auditEvents.kind, 'account.not_me'))),
     ).toEqual([])
+  })
+})
+
+describe('a sign-in from a new device', () => {
+  const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36'
+  const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+  const deviceOf = (res: { headers: Record<string, unknown> }): string =>
+    String([res.headers['set-cookie']].flat().find((c) => String(c).startsWith('lm_device=')) ?? '').split(
+      ';',
+    )[0] ?? ''
+
+  it('is emailed once; the same browser with its device cookie signs in again without one', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    expect(await securityEmails(who.user.email)).toEqual([])
+
+    const first = await postSignIn(
+      t.app,
+      { email: who.user.email, password: TEST_PASSWORD },
+      { 'user-agent': CHROME },
+    )
+    expect(first.statusCode).toBe(200)
+    const device = deviceOf(first)
+    expect(device).toMatch(/^lm_device=[A-Za-z0-9_-]{43}$/)
+    expect([first.headers['set-cookie']].flat().join('\n')).toMatch(
+      /lm_device=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax/,
+    )
+    const [mail, ...more] = await securityEmails(who.user.email)
+    expect(more).toEqual([])
+    expect(mail?.subject).toBe('A new sign-in to your Laptop Market account')
+    expect(mail?.text).toContain('Device: Chrome on Windows.')
+
+    t.outbox.length = 0
+    const again = await postSignIn(
+      t.app,
+      { email: who.user.email, password: TEST_PASSWORD },
+      { 'user-agent': CHROME, cookie: device },
+    )
+    expect(again.statusCode).toBe(200)
+    expect(deviceOf(again)).toBe('')
+    expect(await securityEmails(who.user.email)).toEqual([])
+
+    // The same cookie with another browser family is another device.
+    const other = await postSignIn(
+      t.app,
+      { email: who.user.email, password: TEST_PASSWORD },
+      { 'user-agent': FIREFOX, cookie: device },
+    )
+    expect(other.statusCode).toBe(200)
+    expect((await securityEmails(who.user.email)).map((m) => m.subject)).toEqual([
+      'A new sign-in to your Laptop Market account',
+    ])
+  })
+
+  it('with a passkey is emailed too', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const key = new SoftPasskey(originOf(t.app))
+    await stepUp(t.app, who)
+    await addPasskey(t.app, who.cookie, key)
+    await securityEmails(who.user.email)
+    t.outbox.length = 0
+    expect((await signInWithPasskey(key)).res.statusCode).toBe(200)
+    expect((await securityEmails(who.user.email)).map((m) => m.subject)).toEqual([
+      'A new sign-in to your Laptop Market account',
+    ])
+  })
+})
+
+describe('a password reset', () => {
+  async function resetLink(email: string): Promise<string> {
+    await post('/api/auth/request-password-reset', { email })
+    await t.app.ctx.jobs.drain('email')
+    const mail = t.outbox.filter((m) => m.to.includes(email) && m.subject.includes('Reset')).at(-1)
+    return decodeURIComponent(mail?.text.match(/token=([^\s&]+)/)?.[1] ?? '')
+  }
+
+  it("offers to remove passkeys added in the last 7 days; removed, the attacker's passkey no longer signs in", async () => {
+    const victim = await signUp(t.app, { role: 'seller' })
+    const mine = new SoftPasskey(originOf(t.app))
+    const theirs = new SoftPasskey(originOf(t.app))
+    await stepUp(t.app, victim)
+    const old = (await addPasskey(t.app, victim.cookie, mine, 'My old key')).json().id as string
+    await t.db
+      .update(passkeys)
+      .set({ createdAt: new Date(Date.now() - 8 * 24 * 60 * 60_000) })
+      .where(eq(passkeys.id, old))
+    // The attacker's copied cookie adds a passkey.
+    const added = (await addPasskey(t.app, victim.cookie, theirs, 'Not mine')).json().id as string
+
+    const token = await resetLink(victim.user.email)
+    const offered = await post('/api/account/reset-passkeys', { token })
+    expect(offered.statusCode, offered.body).toBe(200)
+    expect(offered.json().items.map((p: { id: string; name: string }) => [p.id, p.name])).toEqual([
+      [added, 'Not mine'],
+    ])
+
+    const before = await lastAuditId(t.db)
+    const reset = await post('/api/auth/reset-password', {
+      token,
+      newPassword: 'fresh-start-31',
+      removePasskeys: [added, old],
+    })
+    expect(reset.statusCode, reset.body).toBe(200)
+    const left = await t.db
+      .select({ id: passkeys.id })
+      .from(passkeys)
+      .where(eq(passkeys.userId, victim.user.id))
+    expect(left).toEqual([{ id: old }])
+    expect((await signInWithPasskey(theirs)).res.statusCode).not.toBe(200)
+    expect((await signInWithPasskey(mine)).res.statusCode).toBe(200)
+    expect(await auditKindsSince(t.db, before, victim.user.id)).toContain('passkey.remove:success')
+
+    // The link is spent: its passkeys are no longer listed to whoever holds it.
+    expect((await post('/api/account/reset-passkeys', { token })).statusCode).toBe(400)
+  })
+
+  it('refuses a removal list that is not a list of ids, and changes nothing', async () => {
+    const victim = await signUp(t.app, { role: 'buyer' })
+    const token = await resetLink(victim.user.email)
+    const res = await post('/api/auth/reset-password', {
+      token,
+      newPassword: 'fresh-start-32',
+      removePasskeys: 'all',
+    })
+    expect(res.statusCode).toBe(400)
+    expect((await me(victim.cookie)).statusCode).toBe(200)
+  })
+})
+
+describe('the authenticator secret', () => {
+  it('shown again is written to the log', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const { cookie } = await enableTwoStep(t.app, who)
+    const before = await lastAuditId(t.db)
+    const res = await postAuth(t.app, '/two-factor/get-totp-uri', cookie, { password: TEST_PASSWORD })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(await auditKindsSince(t.db, before, who.user.id)).toEqual(['two_step.secret_read:success'])
   })
 })

@@ -101,6 +101,7 @@ describe('signing in with two-step sign-in on', () => {
       'sign_in:success',
       'sign_in.two_step:failure',
       'sign_in.two_step:success',
+      'sign_in.new_device:success',
     ])
   })
 

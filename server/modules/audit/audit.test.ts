@@ -295,6 +295,7 @@ describe('security events', () => {
     expect(rows.map((r) => [r.kind, r.result, r.actorId])).toEqual([
       ['sign_in', 'failure', person.user.id],
       ['sign_in', 'success', person.user.id],
+      ['sign_in.new_device', 'success', person.user.id],
       ['password.change', 'success', person.user.id],
       ['sign_out', 'success', person.user.id],
     ])

@@ -5,16 +5,19 @@ import { z } from 'zod'
 import type { ErrorCode } from '#contract/errors'
 import { hasLineBreakOrControl } from '#contract/text'
 import { AccessToken, EmailQuery, Me, SessionAnswer } from '#contract/users'
+import { auditOrigin, writeAudit } from '#server/lib/audit'
 import { type Auth, CLIENT_ADDRESS_HEADER } from '#server/lib/auth'
 import { sendError } from '#server/lib/error-handler'
 import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
+import { removeRecentPasskeys } from '#server/lib/security-change'
 import type { SessionUser } from '#server/lib/session'
 import { recordStepUp } from '#server/lib/step-up'
 import { normalisedEmail, readAuthBody } from './auth-body'
 import { checkCurrentCode } from './current-code'
+import { noteSignInDevice } from './new-device'
 import { isStaleResetLink, passwordChanged, resetTokenOf, STALE_RESET_LINK } from './reset-links'
 import { afterSecurityCall, beforeSecurityCall, type SecurityCall } from './security-events'
 import { createSignInLimiter, type GuessKind } from './sign-in-limit'
@@ -99,6 +102,27 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
       if (fields && kind === 'signin' && body.kind === 'form') forwarded = fields
       if (fields && body.kind === 'json' && url.pathname === '/api/auth/change-password') {
         forwarded = { ...fields, revokeOtherSessions: true }
+      }
+      // A reset may also remove passkeys added in the last 7 days (ticked on the reset page): the auth library
+      // gets the reset without them, and they go once it succeeded.
+      let removePasskeys: string[] = []
+      if (
+        fields &&
+        body.kind === 'json' &&
+        url.pathname === '/api/auth/reset-password' &&
+        'removePasskeys' in fields
+      ) {
+        const ids = fields.removePasskeys
+        if (
+          !Array.isArray(ids) ||
+          ids.length > 50 ||
+          !ids.every((id) => typeof id === 'string' && id.length <= 100)
+        ) {
+          return sendError(reply, 400, 'VALIDATION', 'removePasskeys is a list of passkey ids')
+        }
+        removePasskeys = ids as string[]
+        const { removePasskeys: _dropped, ...rest } = fields
+        forwarded = rest
       }
       if (forwarded) {
         headers.set('content-type', 'application/json')
@@ -226,6 +250,28 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
         // The library checked the password the call carried: the session has just proved itself.
         const user = await sessions.get(req).catch(() => null)
         if (user?.sessionId) await recordStepUp(db, user, 'password').catch(() => undefined)
+      }
+      if (response.ok) {
+        const token = newSessionToken(cookies)
+        const session = token ? await (await auth.$context).internalAdapter.findSession(token) : null
+        await noteSignInDevice(req, reply, url.pathname, session?.user.id, Boolean(security?.before)).catch(
+          (err) => req.log.error({ err }, 'could not note the device of a sign-in'),
+        )
+      }
+      if (response.ok && passwordOwner && removePasskeys.length > 0) {
+        const owner = passwordOwner
+        await db.transaction(async (tx) => {
+          for (const id of await removeRecentPasskeys(tx, owner, removePasskeys)) {
+            await writeAudit(tx, {
+              actorId: owner,
+              kind: 'passkey.remove',
+              target: `passkey:${id}`,
+              ...auditOrigin(req),
+              result: 'success',
+              detail: 'removed at the password reset',
+            })
+          }
+        })
       }
 
       if (response.status >= 400) {

@@ -2,5 +2,6 @@
 // Sign-in, sign-up, resets and the second step.
 export { authRoutes } from './auth.routes'
 export { checkCurrentCode } from './current-code'
+export { isStaleResetLink, resetTokenOf } from './reset-links'
 export { createSignInLimiter } from './sign-in-limit'
 export { STEP_UP_AUTH_PATHS } from './step-up'

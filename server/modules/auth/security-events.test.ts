@@ -106,6 +106,7 @@ describe('security events follow their change', () => {
 
     expect(await auditKindsSince(t.db, before, who.user.id)).toEqual([
       'sign_in:success',
+      'sign_in.new_device:success',
       'two_step.setup:success',
       'two_step.enable:success',
       'step_up:success',

@@ -22,6 +22,7 @@ const KINDS: Record<string, AuditKind> = {
   '/two-factor/enable': 'two_step.setup',
   '/two-factor/disable': 'two_step.disable',
   '/two-factor/generate-backup-codes': 'two_step.backup_codes',
+  '/two-factor/get-totp-uri': 'two_step.secret_read',
   '/passkey/verify-authentication': 'sign_in.passkey',
   '/passkey/verify-registration': 'passkey.add',
   '/passkey/update-passkey': 'passkey.rename',

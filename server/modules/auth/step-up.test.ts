@@ -46,6 +46,8 @@ const OPENAPI_NOT_A_FACTOR: Record<string, string> = {
   'POST /api/unsubscribe': 'an emailed link turning an email off, not the address',
   'POST /api/account/not-me':
     '"I did not do this": the emailed, signed, single-use link is the proof, and it only takes access away',
+  'POST /api/account/reset-passkeys':
+    'lists, to the holder of a reset link, the recent passkeys the reset may remove; changes nothing',
 }
 
 /** The auth library's endpoints that change no factor and no address, or carry their own proof, with why. */

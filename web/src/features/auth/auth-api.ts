@@ -1,5 +1,6 @@
 import { startAuthentication } from '@simplewebauthn/browser'
 import { useQuery } from '@tanstack/react-query'
+import type { RecentPasskeyList } from '#contract/account'
 import type { Me } from '#contract/users'
 import { api } from '../../lib/api-client'
 import { sessionKeys } from '../../lib/query-keys'
@@ -55,8 +56,17 @@ export function requestPasswordReset(email: string) {
 }
 
 /** Sets a new password with the token from the emailed link; every session of the account ends. */
-export function resetPassword(token: string, newPassword: string) {
-  return api.post<{ status: boolean }>('/auth/reset-password', { token, newPassword })
+export function resetPassword(token: string, newPassword: string, removePasskeys: string[] = []) {
+  return api.post<{ status: boolean }>('/auth/reset-password', {
+    token,
+    newPassword,
+    ...(removePasskeys.length > 0 ? { removePasskeys } : {}),
+  })
+}
+
+/** The passkeys added in the last 7 days to the account a reset link is for, which the reset page offers to remove. */
+export function findResetPasskeys(token: string) {
+  return api.post<RecentPasskeyList>('/account/reset-passkeys', { token })
 }
 
 /** The seed's follow-up call after signup: the buyer or seller record (the server makes it idempotent). */

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, useNavigate, useSearchParams } from 'react-router'
@@ -6,9 +7,10 @@ import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { FormField } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
+import { formatDate } from '../../lib/format'
 import { passwordRefusal, usePasswordAdvice } from '../../lib/password-rule'
 import { toast } from '../../lib/toast'
-import { resetPassword } from './auth-api'
+import { findResetPasskeys, resetPassword } from './auth-api'
 import { AuthCard, FormError } from './auth-card'
 import { ResetPasswordForm } from './auth-schemas'
 
@@ -21,6 +23,15 @@ export function ResetPasswordPage() {
   const token = params.get('token') ?? ''
   const navigate = useNavigate()
   const [formError, setFormError] = useState<string | null>(token ? null : EXPIRED)
+  // Passkeys added in the last 7 days sign in without the password: one someone else added would outlive the
+  // reset. Each is ticked for removal; the person unticks the ones they added themselves.
+  const recent = useQuery({
+    queryKey: ['reset-passkeys', token],
+    queryFn: () => findResetPasskeys(token),
+    enabled: token !== '',
+    retry: false,
+  })
+  const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
   const {
     register,
     handleSubmit,
@@ -42,7 +53,8 @@ export function ResetPasswordPage() {
       return
     }
     try {
-      await resetPassword(token, password)
+      const remove = (recent.data?.items ?? []).map((p) => p.id).filter((id) => !kept.has(id))
+      await resetPassword(token, password, remove)
     } catch (err) {
       const invalid = isApiError(err) && /token/i.test(err.message)
       setFormError(invalid ? EXPIRED : errorMessage(err, 'Could not change the password. Please try again.'))
@@ -76,6 +88,35 @@ export function ResetPasswordPage() {
           <FormField label="New password again" error={errors.confirm?.message}>
             <input {...register('confirm')} type="password" autoComplete="new-password" />
           </FormField>
+          {recent.data && recent.data.items.length > 0 ? (
+            <fieldset className="space-y-2 rounded-lg border border-amber-200 bg-amber-50 p-3">
+              <legend className="px-1 font-semibold text-slate-900 text-sm">
+                Passkeys added in the last 7 days
+              </legend>
+              <p className="text-slate-700 text-sm">
+                A passkey signs in without the password. Remove any you did not add yourself; a ticked one is
+                removed when you save.
+              </p>
+              {recent.data.items.map((p) => (
+                <label key={p.id} className="flex items-start gap-2 text-slate-900 text-sm">
+                  <input
+                    type="checkbox"
+                    className="mt-0.5 size-4"
+                    checked={!kept.has(p.id)}
+                    onChange={(e) => {
+                      const next = new Set(kept)
+                      if (e.target.checked) next.delete(p.id)
+                      else next.add(p.id)
+                      setKept(next)
+                    }}
+                  />
+                  <span>
+                    Remove “{p.name || 'Unnamed passkey'}”, added {formatDate(p.created_at)}
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
           <Button type="submit" size="lg" className="w-full" disabled={isSubmitting || !token}>
             {isSubmitting ? 'Saving…' : 'Save new password'}
           </Button>
