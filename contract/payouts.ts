@@ -15,6 +15,11 @@ export const PayoutAccount = z.object({
   account_last4: z.string().nullable(),
   /** Why payouts are stopped, when they are (a payout the bank refused). */
   problem: z.string().nullable(),
+  /**
+   * Changed details receive payouts only from then (PAYOUT_ACCOUNT_HOLD_HOURS after the change); null when they
+   * receive them now. The balance waits meanwhile.
+   */
+  payable_from: z.string().nullable(),
 })
 export type PayoutAccount = z.infer<typeof PayoutAccount>
 
@@ -57,6 +62,10 @@ export const PayoutAccountBody = z.strictObject({
 
 export const OnboardingAnswer = z.object({ url: z.string() })
 
+export const PayoutChangeParams = z.strictObject({
+  id: z.uuid({ message: 'No such change of your payout details' }),
+})
+
 export const PayoutState = z.enum(['pending', 'in_transit', 'paid', 'failed'])
 
 export const PayoutItem = z.object({
@@ -66,6 +75,8 @@ export const PayoutItem = z.object({
   created_at: z.string(),
   settled_at: z.string().nullable(),
   failure_reason: z.string().nullable(),
+  /** The last four digits of the bank account it went to (null: a Stripe account, or paid before they were kept). */
+  account_last4: z.string().nullable(),
 })
 
 export const Earnings = SellerMoney.extend({
@@ -74,6 +85,8 @@ export const Earnings = SellerMoney.extend({
   /** When the next payout run is (every PAYOUT_INTERVAL_SECONDS, UTC): it pays the available balance. */
   next_payout_at: z.string(),
   payout_account: PayoutAccountStatus,
+  /** Changed payout details receive payouts only from then (null: now); the available balance waits. */
+  payout_account_payable_from: z.string().nullable(),
   /** Every paid sale, newest first (at most 500). */
   sales: z.array(EarningsSale),
   payouts: z.array(PayoutItem),

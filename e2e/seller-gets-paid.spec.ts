@@ -135,8 +135,27 @@ test('a seller sets up test payouts, sells, the buyer confirms, the payout arriv
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Export CSV' }).click()
   expect((await download).suggestedFilename()).toMatch(/^laptop-market-earnings-.*\.csv$/)
+  // Each payout says which account it went to.
+  await expect(page.getByRole('listitem').filter({ hasText: NET })).toContainText('To account ending 6789')
   await expectNoSeriousAxeViolations(page)
   await shoot(page, 'earnings')
+
+  // New bank details receive payouts only after a wait (PAYOUT_ACCOUNT_HOLD_HOURS); Earnings says when.
+  await page.getByRole('button', { name: 'Change bank account' }).click()
+  await page.getByLabel('Account holder').fill(sellerName)
+  await page.getByLabel('Routing number').fill('110000000')
+  await page.getByLabel('Account number').fill('000555554321')
+  await page.getByRole('button', { name: 'Save bank account' }).click()
+  // The password given at setup may still count (5 minutes); if not, "Confirm it's you" asks again.
+  const confirm = page.getByRole('dialog', { name: "Confirm it's you" })
+  await expect(confirm.or(page.getByText('Payouts are set up')).first()).toBeVisible()
+  if (await confirm.isVisible()) await confirmItsYou(page, PASSWORD)
+  await expect(
+    page.getByText(/New bank details: for your safety, payouts to this account start/),
+  ).toBeVisible()
+  await expect(page.getByText(/account ending\s*4321/)).toBeVisible()
+  await expectNoSeriousAxeViolations(page)
+  await shoot(page, 'earnings-payout-hold')
 
   // The admin's Finance page: the ledger balances and the payout is there.
   const adminContext = await browser.newContext()

@@ -106,6 +106,12 @@ const Env = z.object({
     .trim()
     .regex(/^[\x21-\x7e]{24,200}$/, 'at least 24 characters, no spaces (e.g. `openssl rand -hex 24`)')
     .optional(),
+  // Changed payout details receive payouts only this many hours after the change (the money waits meanwhile).
+  PAYOUT_ACCOUNT_HOLD_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 31)
+    .default(48),
 })
 
 export type Config = {
@@ -199,6 +205,8 @@ export type Config = {
     minimumCents: number
     /** Test mode: seconds before a simulated payout arrives (or fails). */
     testPayoutSeconds: number
+    /** Hours after a change of payout details before the new details receive payouts. */
+    accountHoldHours: number
   }
   /** The bearer token a Prometheus scraper sends to read /metrics; unset turns /metrics off. */
   metricsToken: string | undefined
@@ -336,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalSeconds: e.PAYOUT_INTERVAL_SECONDS,
       minimumCents: e.PAYOUT_MINIMUM_CENTS,
       testPayoutSeconds: e.TEST_PAYOUT_SECONDS,
+      accountHoldHours: e.PAYOUT_ACCOUNT_HOLD_HOURS,
     },
     metricsToken: e.METRICS_TOKEN,
   }

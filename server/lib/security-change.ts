@@ -31,7 +31,14 @@ export type SecurityChange =
   | { kind: 'password.change' }
   | { kind: 'password.reset' }
   /** The bank account payouts go to; last four digits only (null when there was none before). */
-  | { kind: 'payout_account.change'; previousLast4: string | null; newLast4: string }
+  | {
+      kind: 'payout_account.change'
+      previousLast4: string | null
+      newLast4: string
+      /** When the new details receive payouts (null: now), and the change whose undo the email links to. */
+      payableFrom?: string | null
+      changeId?: string
+    }
   | { kind: 'sign_in.new_device' }
 
 /** How long an "I did not do this" link works. */
@@ -105,7 +112,14 @@ export async function recordSecurityChange(
       notMeDays: NOT_ME_LINK_DAYS,
       ...(change.kind === 'passkey.add' ? { passkeyName: change.passkeyName ?? null } : {}),
       ...(change.kind === 'payout_account.change'
-        ? { previousLast4: change.previousLast4, newLast4: change.newLast4 }
+        ? {
+            previousLast4: change.previousLast4,
+            newLast4: change.newLast4,
+            payableFrom: change.payableFrom ?? null,
+            ...(change.changeId
+              ? { undoUrl: `${siteUrl}${paths.earnings()}?undo=${encodeURIComponent(change.changeId)}` }
+              : {}),
+          }
         : {}),
     },
   })

@@ -24,6 +24,9 @@ export type SecurityChangeEmail = {
   passkeyName?: string | null
   previousLast4?: string | null
   newLast4?: string
+  /** Payout details: when the new ones receive payouts (null: now), and the link that puts the old ones back. */
+  payableFrom?: string | null
+  undoUrl?: string
 }
 
 const WHAT: Record<
@@ -86,6 +89,16 @@ export default defineEmail<SecurityChangeEmail>({
         heading: what.heading,
         paragraphs: [
           what.line(data),
+          ...(data.payableFrom
+            ? [
+                `For your safety, the new account receives payouts only from ${new Date(data.payableFrom).toUTCString().replace(' GMT', '')} UTC. Until then your balance waits with us; nothing is lost.`,
+              ]
+            : []),
+          ...(data.undoUrl
+            ? [
+                `To put your previous payout details back, open ${data.undoUrl} (you sign in and confirm it's you first).`,
+              ]
+            : []),
           `When: ${at}. Device: ${data.device}. Where: ${data.place}.`,
           'If this was you, there is nothing to do.',
           `If it was not you, use the button below (it works once, for ${data.notMeDays} days): every device signed in to your account is signed out, passkeys added in the last 7 days are removed, and you choose a new password.`,

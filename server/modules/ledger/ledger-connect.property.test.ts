@@ -485,7 +485,7 @@ async function bankAccount(s: Seller, fails: boolean) {
       routing_number: '110000000',
       account_number: fails ? '000111111116' : '000123456789',
     },
-    'http://x',
+    payoutChange(),
   )
   s.enabled = true
   s.fails = fails
@@ -814,3 +814,11 @@ describe('the ledger with Stripe Connect, under random sequences', () => {
     60_000 + SEEDS.length * STEPS * 1500,
   )
 })
+
+/** What a save of test bank details needs: the app's mail and config, with no wait after a change (tested in payouts). */
+function payoutChange() {
+  return {
+    mail: t.app.ctx.mail,
+    config: { ...t.app.ctx.config, payouts: { ...t.app.ctx.config.payouts, accountHoldHours: 0 } },
+  }
+}

@@ -210,7 +210,7 @@ describe('the ledger under random sequences', () => {
                 routing_number: '110000000',
                 account_number: start === 'fails' ? '000111111116' : '000123456789',
               }
-              await setUpTestPayoutAccount(t.db, sellers[k] as SessionUser, details, 'http://x')
+              await setUpTestPayoutAccount(t.db, sellers[k] as SessionUser, details, payoutChange())
               banks[k] = { enabled: true, fails: start === 'fails' }
             }
 
@@ -265,7 +265,9 @@ describe('the ledger under random sequences', () => {
                   routing_number: '110000000',
                   account_number: o.fails ? '000111111116' : '000123456789',
                 }
-                outcome = await step(o.crash, (db) => setUpTestPayoutAccount(db, seller, details, 'http://x'))
+                outcome = await step(o.crash, (db) =>
+                  setUpTestPayoutAccount(db, seller, details, payoutChange()),
+                )
                 if (outcome === 'done') banks[o.seller] = { enabled: true, fails: o.fails }
               } else if (o.t === 'payout') {
                 const seller = sellers[o.seller] as SessionUser
@@ -455,3 +457,11 @@ describe('the ledger under random sequences', () => {
     60_000 + RUNS * 3000,
   )
 })
+
+/** What a save of test bank details needs: the app's mail and config, with no wait after a change (tested in payouts). */
+function payoutChange() {
+  return {
+    mail: t.app.ctx.mail,
+    config: { ...t.app.ctx.config, payouts: { ...t.app.ctx.config.payouts, accountHoldHours: 0 } },
+  }
+}

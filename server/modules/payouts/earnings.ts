@@ -5,6 +5,7 @@ import type { Db } from '#server/db/client'
 import { payoutAccounts, payouts } from '#server/db/schema'
 import type { SessionUser } from '#server/lib/session'
 import { sellerMoney } from '#server/modules/ledger'
+import { payableFromNow } from './payout-accounts'
 import { nextPayoutRun } from './payout-schedule'
 
 /** The newest sales the page lists (the balances count every sale). */
@@ -18,6 +19,7 @@ export function payoutItem(p: typeof payouts.$inferSelect) {
     created_at: p.createdAt.toISOString(),
     settled_at: p.settledAt ? p.settledAt.toISOString() : null,
     failure_reason: p.failureReason,
+    account_last4: p.accountLast4,
   }
 }
 
@@ -40,7 +42,7 @@ export async function getEarnings(
       .orderBy(desc(payouts.createdAt))
       .limit(100),
     db
-      .select({ status: payoutAccounts.status })
+      .select({ status: payoutAccounts.status, payableFrom: payoutAccounts.payableFrom })
       .from(payoutAccounts)
       .where(eq(payoutAccounts.sellerId, seller.id)),
   ])
@@ -66,6 +68,7 @@ export async function getEarnings(
     payout_minimum_cents: config.payouts.minimumCents,
     next_payout_at: nextPayoutRun(config.payouts.intervalSeconds, now).toISOString(),
     payout_account: account[0]?.status ?? 'none',
+    payout_account_payable_from: payableFromNow(account[0]?.payableFrom ?? null, now),
     payouts: payoutRows.map(payoutItem),
     months,
   }

@@ -1,12 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { Earnings, OnboardingAnswer, PayoutAccount, PayoutAccountBody } from '#contract/payouts'
+import {
+  Earnings,
+  OnboardingAnswer,
+  PayoutAccount,
+  PayoutAccountBody,
+  PayoutChangeParams,
+} from '#contract/payouts'
+import { auditOrigin } from '#server/lib/audit'
 import { ERRORS } from '#server/lib/error-responses'
 import { caller, role } from '#server/lib/guard'
 import { getEarnings } from './earnings'
-import { getPayoutAccount, setUpPayoutAccount } from './payout-accounts'
+import { getPayoutAccount, setUpPayoutAccount, undoPayoutAccountChange } from './payout-accounts'
 
 export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config, payments } = app.ctx
+  const { db, config, payments, mail } = app.ctx
 
   app.get(
     '/payouts/account',
@@ -33,7 +40,26 @@ export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: OnboardingAnswer, ...ERRORS },
       },
     },
-    async (req) => setUpPayoutAccount(db, config, caller(req), req.body, payments.connect),
+    async (req) =>
+      setUpPayoutAccount(db, config, caller(req), req.body, payments.connect, {
+        mail,
+        origin: auditOrigin(req),
+      }),
+  )
+
+  app.post(
+    '/payouts/account/changes/:id/undo',
+    {
+      config: { guard: role('seller'), stepUp: true },
+      schema: {
+        tags: ['payouts'],
+        summary:
+          'Seller: undo a change of your payout details (the link in its email): the details it replaced are back, and any later change goes too',
+        params: PayoutChangeParams,
+        response: { 200: PayoutAccount, ...ERRORS },
+      },
+    },
+    async (req) => undoPayoutAccountChange(db, caller(req), req.params.id, { origin: auditOrigin(req) }),
   )
 
   app.get(

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, gt, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
@@ -92,6 +92,8 @@ export async function payOutSeller(
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payout:${sellerId}`}, 0))`)
     const [account] = await tx.select().from(payoutAccounts).where(eq(payoutAccounts.sellerId, sellerId))
     if (account?.status !== 'enabled' || account.provider !== 'test') return null
+    // Changed details wait PAYOUT_ACCOUNT_HOLD_HOURS: the balance stays available and a later run pays it.
+    if (await heldAfterChange(tx, sellerId)) return null
     const available = await balanceOf(tx, { kind: 'available', sellerId })
     if (available < minimumCents) return null
     const test = account.provider === 'test'
@@ -101,6 +103,7 @@ export async function payOutSeller(
         sellerId,
         amountCents: available,
         provider: account.provider,
+        accountLast4: account.accountLast4,
         state: test ? 'in_transit' : 'pending',
         arrivesAt: test ? sql`now() + make_interval(secs => ${testPayoutSeconds})` : null,
       })
@@ -124,6 +127,15 @@ export async function payOutSeller(
     }
     return { payoutId: payout.id, amountCents: available }
   })
+}
+
+/** True while the seller's payout details, changed lately, wait before receiving payouts (by the database's clock). */
+async function heldAfterChange(tx: Db, sellerId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ sellerId: payoutAccounts.sellerId })
+    .from(payoutAccounts)
+    .where(and(eq(payoutAccounts.sellerId, sellerId), gt(payoutAccounts.payableFrom, sql`now()`)))
+  return row !== undefined
 }
 
 /**

@@ -20,6 +20,16 @@ export function useSetUpPayouts() {
   })
 }
 
+/** "Undo this change" from the email about a change of payout details: the previous details come back. */
+export function useUndoPayoutChange() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (changeId: string) =>
+      api.post<PayoutAccount>(`/payouts/account/changes/${encodeURIComponent(changeId)}/undo`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: moneyKeys.all }),
+  })
+}
+
 export function useEarnings() {
   return useQuery({
     queryKey: moneyKeys.earnings(),

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { CalendarClock, Download, FlaskConical, Landmark } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
+import { useSearchParams } from 'react-router'
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { type Earnings, type PayoutAccount, TestBankAccount } from '#contract/payouts'
 import { earningsCsv, MONEY_WORDS, WHERE_WORDS } from '#contract/seller-money'
@@ -17,7 +18,7 @@ import { errorMessage, isApiError } from '../../lib/api-client'
 import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { ChartCard } from '../dashboard'
-import { useEarnings, usePayoutAccount, useSetUpPayouts } from './earnings-api'
+import { useEarnings, usePayoutAccount, useSetUpPayouts, useUndoPayoutChange } from './earnings-api'
 import { nextPayoutWords } from './next-payout'
 
 const PAYOUT_STATE_WORDS: Record<Earnings['payouts'][number]['state'], string> = {
@@ -145,12 +146,20 @@ function PayoutSetup({
             <span className="font-mono font-semibold">{account.account_last4}</span>
             {account.routing_number ? ` (routing ${account.routing_number})` : ''}.
           </p>
-          <p className="flex items-center gap-2">
-            <CalendarClock aria-hidden="true" className="size-4 shrink-0 text-slate-500" />
-            <span>
-              Next payout: <span className="font-semibold">{nextPayoutWords(nextPayoutAt)}</span>
-            </span>
-          </p>
+          {account.payable_from ? (
+            <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-950" role="status">
+              New bank details: for your safety, payouts to this account start{' '}
+              <span className="font-semibold">{nextPayoutWords(account.payable_from)}</span>. Until then your
+              balance waits here; nothing is lost.
+            </p>
+          ) : (
+            <p className="flex items-center gap-2">
+              <CalendarClock aria-hidden="true" className="size-4 shrink-0 text-slate-500" />
+              <span>
+                Next payout: <span className="font-semibold">{nextPayoutWords(nextPayoutAt)}</span>
+              </span>
+            </p>
+          )}
           {account.mode === 'test' ? (
             <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
               Change bank account
@@ -241,6 +250,53 @@ function downloadCsv(earnings: Earnings) {
  * `/dashboard/earnings`: where the seller is paid, their money (held, available, on its way, paid out, fees),
  * a chart by month, each sale with its fee and where its money is, their payouts, and a CSV of the sales.
  */
+/** `?undo=<change>`, from the email about a change of payout details: asks, then puts the previous details back. */
+function UndoPayoutChange() {
+  const [params, setParams] = useSearchParams()
+  const changeId = params.get('undo')
+  const undo = useUndoPayoutChange()
+  if (!changeId) return null
+  const close = () => {
+    const next = new URLSearchParams(params)
+    next.delete('undo')
+    setParams(next, { replace: true })
+  }
+  return (
+    <section
+      aria-labelledby="undo-payout-change"
+      className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-950 sm:p-6"
+    >
+      <h2 id="undo-payout-change" className="font-semibold text-lg">
+        Undo the change to your payout details?
+      </h2>
+      <p className="mt-2 text-sm">
+        Your previous bank details come back as they were, and any change made after this one is undone too.
+        If you did not make the change, change your password next.
+      </p>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <Button
+          variant="danger"
+          disabled={undo.isPending}
+          onClick={() =>
+            undo.mutate(changeId, {
+              onSuccess: () => {
+                toast.success('Your previous payout details are back')
+                close()
+              },
+              onError: (err) => toast.error(errorMessage(err)),
+            })
+          }
+        >
+          Undo the change
+        </Button>
+        <Button variant="secondary" onClick={close} disabled={undo.isPending}>
+          Keep it
+        </Button>
+      </div>
+    </section>
+  )
+}
+
 export function EarningsPage() {
   const earnings = useEarnings()
   const account = usePayoutAccount()
@@ -271,6 +327,7 @@ export function EarningsPage() {
         />
       ) : (
         <div className="space-y-6">
+          <UndoPayoutChange />
           <PayoutSetup
             account={account.data}
             availableCents={earnings.data.available_cents}
@@ -373,6 +430,15 @@ export function EarningsPage() {
                   >
                     <span className="text-slate-700">{formatDate(p.created_at)}</span>
                     <span className="font-semibold tabular-nums">{formatMoney(p.amount_cents)}</span>
+                    <span className="text-slate-600">
+                      {p.account_last4 ? (
+                        <>
+                          To account ending <span className="font-mono">{p.account_last4}</span>
+                        </>
+                      ) : (
+                        'To your bank account'
+                      )}
+                    </span>
                     <Badge tone={p.state === 'paid' ? 'accent' : p.state === 'failed' ? 'outline' : 'muted'}>
                       {PAYOUT_STATE_WORDS[p.state]}
                     </Badge>
