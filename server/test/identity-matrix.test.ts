@@ -1301,6 +1301,12 @@ const ROWS: Row[] = [
     body: { account_holder: 'Matrix Seller', routing_number: '123456789', account_number: '000123456789' },
     expected: SELLERS(403),
   },
+  {
+    method: 'POST',
+    route: '/api/payouts/account/changes/{id}/undo',
+    url: '/api/payouts/account/changes/00000000-0000-4000-8000-000000000000/undo',
+    expected: SELLERS(403),
+  },
   { method: 'GET', route: '/api/earnings', expected: SELLERS(200) },
   { method: 'GET', route: '/api/finance', expected: ADMIN_ONLY },
   // Favourites and saved searches: each user's own, invisible to everyone else.

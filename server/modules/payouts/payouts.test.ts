@@ -35,6 +35,8 @@ let admin: UserRow
 
 beforeAll(async () => {
   t = await createTestApp({
+    // Bank details saved again here are paid at once; the wait after a change has its own test.
+    PAYOUT_ACCOUNT_HOLD_HOURS: '0',
     PLATFORM_FEE_PERCENT: '5',
     PAYOUT_MINIMUM_CENTS: '100',
     TEST_PAYOUT_SECONDS: '0',
