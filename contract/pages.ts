@@ -72,7 +72,14 @@ export const paths = {
   disputes: () => '/dashboard/disputes',
   listingReviews: () => '/dashboard/listing-reviews',
   addProduct: () => '/dashboard/addproduct',
-  myProduct: () => '/dashboard/myproduct',
+  /** My Product; `state` opens one tab, `product` shows that one listing (its sale). */
+  myProduct: (only?: { state?: string; product?: string }) => {
+    const q = new URLSearchParams()
+    if (only?.state) q.set('state', only.state)
+    if (only?.product) q.set('product', only.product)
+    const s = q.toString()
+    return s ? `/dashboard/myproduct?${s}` : '/dashboard/myproduct'
+  },
   /** The signed-in user's conversations. */
   messages: () => '/dashboard/messages',
   /** A booking's conversation between its buyer and the listing's seller. */

@@ -104,6 +104,21 @@ export const ProductImage = z.object({
   detail: z.string(),
 })
 
+/**
+ * Where each of a seller's listings stands, for My Product's tabs, first match wins: a sale waiting for the seller
+ * (the deal's table), waiting for review, on sale (the one on-sale rule), sold, or ended (expired, not approved).
+ */
+export const SELLER_LISTING_STATES = ['needs_action', 'on_sale', 'in_review', 'sold', 'ended'] as const
+export const SellerListingState = z.enum(SELLER_LISTING_STATES)
+export type SellerListingState = z.infer<typeof SellerListingState>
+export const SELLER_LISTING_STATE_LABELS: Record<SellerListingState, string> = {
+  needs_action: 'Needs action',
+  on_sale: 'On sale',
+  in_review: 'Waiting for review',
+  sold: 'Sold',
+  ended: 'Ended',
+}
+
 /** A listing as it leaves the server. Money is sent both as cents and as dollars (the seed's field). */
 export const Product = z.object({
   _id: z.string(),
@@ -184,6 +199,8 @@ export const Product = z.object({
   offers_waiting: z.number().int().optional(),
   offer_floor: z.number().nullable().optional(),
   offer_floor_cents: z.number().int().nullable().optional(),
+  /** Only on the seller's own listings: where it stands (My Product's tabs). */
+  listing_state: SellerListingState.optional(),
   /** Only on the seller's own listings: when it leaves search unless renewed (LISTING_EXPIRY_DAYS after renewedOn). */
   expires_at: z.string().optional(),
 })
@@ -406,8 +423,24 @@ export type ProductModified = z.infer<typeof ProductModified>
 /** A seller's own listings, a page at a time (headers in contract/paging.ts). */
 export const SellerProductsQuery = z.strictObject({
   email: z.email({ message: 'A valid email is required' }),
+  /** Only the listings in this state. */
+  state: SellerListingState.optional(),
+  /** Only this listing (the link in a sale's email). */
+  product: z.uuid({ message: 'Not a listing id' }).optional(),
   ...pagingFields,
 })
+
+/** How many of a seller's listings are in each state, and in all. */
+export const SellerListingCounts = z.object({
+  needs_action: z.number().int(),
+  on_sale: z.number().int(),
+  in_review: z.number().int(),
+  sold: z.number().int(),
+  ended: z.number().int(),
+  all: z.number().int(),
+})
+export type SellerListingCounts = z.infer<typeof SellerListingCounts>
+export const SellerCountsQuery = z.strictObject({ email: z.email({ message: 'A valid email is required' }) })
 
 export const Upload = z.object({ _id: z.string(), card: z.string(), detail: z.string() })
 export type Upload = z.infer<typeof Upload>

@@ -137,8 +137,13 @@ test('a buyer holds and pays while another sees Reserved; the seller hands it ov
   // The seller marks it handed over, with a note.
   const sellerPage = await sellerContext.newPage()
   await sellerPage.goto('/dashboard/myproduct')
+  // My Product opens on what needs the seller: the sale to hand over, with a count on each tab.
+  const tabs = sellerPage.getByRole('navigation', { name: 'Your listings by state' })
+  await expect(tabs.getByRole('link', { name: /^Needs action\W+1$/ })).toHaveAttribute('aria-current', 'page')
+  await expect(sellerPage.getByTestId('my-product')).toHaveCount(1)
   const listing = ownListing(sellerPage, product)
   await expect(listing).toContainText('Sold')
+  await saveScreenshots(sellerPage, 'my-product-needs-action')
   await expect(listing).toContainText('Waiting for handover')
   await expect(listing).toContainText('Bought by Bailey Buyer')
   await listing.getByRole('button', { name: /^Mark handed over/ }).click()
@@ -147,6 +152,10 @@ test('a buyer holds and pays while another sees Reserved; the seller hands it ov
   await expectNoSeriousAxeViolations(sellerPage)
   await handover.getByRole('button', { name: 'Mark handed over' }).click()
   await expect(sellerPage.getByText('Marked handed over. We told the buyer.')).toBeVisible()
+  // Handed over, it needs the seller no more: it is with the sold ones.
+  await expect(tabs.getByRole('link', { name: /^Needs action\W+0$/ })).toBeVisible()
+  await tabs.getByRole('link', { name: /^Sold\W/ }).click()
+  await expect(sellerPage).toHaveURL(/\/dashboard\/myproduct\?state=sold$/)
   await expect(listing).toContainText('Handed over')
   await expect(listing).toContainText('Waiting for the buyer to confirm')
 

@@ -10,11 +10,13 @@ export default defineEmail<{
   priceCents: number
   buyerName: string
   sellerName: string
+  /** The listing: the seller's email opens its sale in My Product. */
+  productId?: string
   /** The seller's email: the sale's figures from the ledger's charge. */
   money?: SaleFigures
 }>({
   topic: 'deals',
-  render: ({ role, productName, priceCents, buyerName, sellerName, money }, ctx) =>
+  render: ({ role, productName, priceCents, buyerName, sellerName, productId, money }, ctx) =>
     role === 'buyer'
       ? compose(
           {
@@ -40,7 +42,10 @@ export default defineEmail<{
               ...(money ? [`${saleMoneyLine(money)}.`] : []),
               'Next, hand it over (in person or by post) and mark it handed over in My Product, with a tracking number or where you met if you like. The money is yours once the buyer confirms, or by itself a few days after the handover.',
             ],
-            action: { label: 'Open My Product', url: `${ctx.siteUrl}${paths.myProduct()}` },
+            action: {
+              label: 'Open this sale',
+              url: `${ctx.siteUrl}${paths.myProduct(productId ? { product: productId } : undefined)}`,
+            },
             topic: 'deals',
           },
           ctx,

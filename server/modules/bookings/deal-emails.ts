@@ -33,6 +33,7 @@ type Sale = {
   productName: string
   priceCents: number
   location: string
+  productId: string
   /** The buyer has the laptop: what a refund's email says of it. */
   handedOver: boolean
 }
@@ -45,6 +46,7 @@ async function salesOf(tx: Db, bookingIds: string[]): Promise<Sale[]> {
       buyerId: bookings.buyerId,
       sellerId: products.sellerId,
       buyerName: bookings.userName,
+      productId: bookings.productId,
       productName: bookings.productName,
       priceCents: bookings.priceCents,
       location: bookings.location,
@@ -102,7 +104,14 @@ export async function queueDealEmails(
           await mail.queue(tx, {
             to,
             template: 'deal-paid',
-            data: { ...base, ...moneyFor(role), role, buyerName: sale.buyerName, sellerName },
+            data: {
+              ...base,
+              ...moneyFor(role),
+              role,
+              buyerName: sale.buyerName,
+              sellerName,
+              productId: sale.productId,
+            },
           })
         }
         break

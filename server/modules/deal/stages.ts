@@ -171,6 +171,12 @@ const STAMPS: Partial<Record<BookingStage, 'paidAt' | 'handedOverAt' | 'complete
   refunded: 'refundedAt',
 }
 
+/** The stages in which this party has a move of the table: the deal waits for them (a seller: hand it over). */
+export function stagesAwaiting(party: DealParty): BookingStage[] {
+  const moves: Move[] = Object.values(DEAL_MOVES)
+  return [...new Set(moves.filter((m) => m.by.includes(party)).flatMap((m) => m.from))]
+}
+
 /** Whether the table has this move from this stage for this party. */
 export function canMove(stage: BookingStage, move: DealMove, party: DealParty): boolean {
   const m: Move = DEAL_MOVES[move]

@@ -8,6 +8,8 @@ import {
   ProductList,
   ProductModified,
   ProductUpdate,
+  SellerCountsQuery,
+  SellerListingCounts,
   SellerProductsQuery,
 } from '#contract/products'
 import { kickAlertMatching } from '#server/lib/alert-events'
@@ -23,6 +25,7 @@ import {
   advertiseProduct,
   createProduct,
   deleteProduct,
+  findSellerListingCounts,
   findSellerProducts,
   markProductSold,
   updateProduct,
@@ -90,7 +93,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { guard: signedIn },
       schema: {
         tags: ['products'],
-        summary: "A seller's own listings, available and sold (that seller or an admin)",
+        summary:
+          "A seller's own listings, available and sold (that seller or an admin), each with where it stands; `state` keeps one state's, `product` one listing",
         querystring: SellerProductsQuery,
         response: { 200: ProductList, ...ERRORS },
       },
@@ -107,6 +111,21 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       setPagingHeaders(req, reply, page)
       return page.items
     },
+  )
+
+  app.get(
+    '/products/states',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['products'],
+        summary:
+          "How many of a seller's own listings need them (a sale to hand over), are on sale, wait for review, are sold or ended (that seller or an admin)",
+        querystring: SellerCountsQuery,
+        response: { 200: SellerListingCounts, ...ERRORS },
+      },
+    },
+    async (req) => findSellerListingCounts(db, caller(req), req.query.email),
   )
 
   app.patch(

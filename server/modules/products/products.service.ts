@@ -2,7 +2,14 @@ import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { DELETE_BLOCKED, OPEN_SALE_STATUSES, type OpenSaleStatus } from '#contract/bookings'
 import type { ReviewedField } from '#contract/listing-reviews'
 import type { ListPageQuery } from '#contract/paging'
-import { batteryGradeProblem, type NewProduct, type Product, type ProductUpdate } from '#contract/products'
+import {
+  batteryGradeProblem,
+  type NewProduct,
+  type Product,
+  type ProductUpdate,
+  type SellerListingCounts,
+  type SellerListingState,
+} from '#contract/products'
 import type { EarningsSale, SaleMoney } from '#contract/seller-money'
 import type { Db } from '#server/db/client'
 import { bookings, brands, productImages, products, uploads, users } from '#server/db/schema'
@@ -27,6 +34,7 @@ import {
 } from '#server/modules/listing-reviews'
 import { closeOffersOnSale, waitingOfferCounts } from '#server/modules/offers'
 import { createUpload } from '#server/modules/uploads'
+import { countListingStates, listingState, sellerListings, statesOf } from './listing-state'
 import { ownerFields, savedCounts, selectPageRows, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect
@@ -409,19 +417,38 @@ function saleMoneyOf(sale: EarningsSale | undefined): SaleMoney | null {
   return { price_cents, fee_cents, receive_cents, where }
 }
 
-/** A seller's own listings (available and sold), with their contact details: for that seller or an admin. */
+/** How many of a seller's listings are in each of My Product's states: for that seller or an admin. */
+export async function findSellerListingCounts(
+  db: Db,
+  caller: SessionUser,
+  email: string,
+): Promise<SellerListingCounts> {
+  if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
+  const [seller] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
+  if (!seller) return { needs_action: 0, on_sale: 0, in_review: 0, sold: 0, ended: 0, all: 0 }
+  return countListingStates(db, seller.id)
+}
+
+/**
+ * A seller's own listings (available and sold), with their contact details and where each stands: for that seller
+ * or an admin. `state` keeps those in one state, `product` one listing (a sale's email links to it).
+ */
 export async function findSellerProducts(
   db: Db,
   caller: SessionUser,
   email: string,
-  q: ListPageQuery = {},
+  q: ListPageQuery & { state?: SellerListingState; product?: string } = {},
   autoCompleteDays = 7,
   expiryDays = 60,
 ): Promise<PagedList<Product>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
   const [seller] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
   if (!seller) return { items: [], total: 0, isEstimate: false, nextCursor: null }
-  const where = and(eq(products.sellerId, seller.id), isNull(products.removedAt)) as SQL
+  const where = and(
+    sellerListings(seller.id),
+    q.state ? sql`${listingState} = ${q.state}` : undefined,
+    q.product ? eq(products.id, q.product) : undefined,
+  ) as SQL
   const paging = listPaging(q)
   const rows = await selectPageRows(db, {
     where: paging.after
@@ -442,6 +469,7 @@ export async function findSellerProducts(
       : new Map<string, EarningsSale>()
   const saved = await savedCounts(db, ids)
   const waiting = await waitingOfferCounts(db, ids)
+  const states = await statesOf(db, ids)
   return {
     ...page,
     items: page.items.map((row) => ({
@@ -452,6 +480,7 @@ export async function findSellerProducts(
       sale: sales.get(row.id) ?? null,
       sale_money: saleMoneyOf(money.get(sales.get(row.id)?._id ?? '')),
       saved_count: saved.get(row.id) ?? 0,
+      listing_state: states.get(row.id) ?? 'ended',
       offers_waiting: waiting.get(row.id) ?? 0,
       offer_floor: row.offerFloorCents === null ? null : row.offerFloorCents / 100,
       offer_floor_cents: row.offerFloorCents,

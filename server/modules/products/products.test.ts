@@ -270,6 +270,7 @@ describe('GET /api/products/{id}', () => {
       advertise: true,
       sellStatus: false,
       postedOn: '2026-01-03T10:00:00.000Z',
+      on_sale_since: '2026-01-03T10:00:00.000Z',
       seller_id: 'seller-1',
       seller_rating: { average: null, count: 0 },
       reservedUntil: null,

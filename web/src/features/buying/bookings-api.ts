@@ -173,7 +173,11 @@ export function useMarkHandedOver() {
   return useMutation({
     mutationFn: ({ bookingId, note }: { bookingId: string; note: string }) =>
       api.put<ModifiedAnswer>(bookingPath(bookingId, 'handed-over'), note.trim() ? { note } : {}),
-    onSettled: refresh,
+    // Not awaited: the sale leaves My Product's "Needs action" tab with the refresh, and the page's own
+    // callbacks (the toast) must run before its row goes.
+    onSettled: () => {
+      void refresh()
+    },
   })
 }
 
@@ -183,7 +187,11 @@ export function useCancelSale() {
   return useMutation({
     mutationFn: ({ bookingId, reason }: { bookingId: string; reason: string }) =>
       api.put<ModifiedAnswer>(bookingPath(bookingId, 'cancel'), { reason }),
-    onSettled: refresh,
+    // Not awaited: the sale leaves My Product's "Needs action" tab with the refresh, and the page's own
+    // callbacks (the toast) must run before its row goes.
+    onSettled: () => {
+      void refresh()
+    },
   })
 }
 

@@ -182,3 +182,80 @@ describe('MyProductsPage: the money of a sale', () => {
     )
   })
 })
+
+describe('MyProductsPage: tabs by state', () => {
+  function serveTabs(needsAction: number) {
+    const fetchMock = vi.fn(async (url: string) => {
+      if (url === '/api/session') return jsonResponse({ user: ME })
+      if (url.startsWith('/api/products/states')) {
+        return jsonResponse({
+          needs_action: needsAction,
+          on_sale: 3,
+          in_review: 1,
+          sold: 20,
+          ended: 2,
+          all: 26,
+        })
+      }
+      if (url.startsWith('/api/products')) {
+        const state = new URL(url, 'http://x').searchParams.get('state')
+        return jsonResponse([
+          aProduct({
+            _id: 'p1',
+            name: state ? `A ${state} one` : 'Any one',
+            listing_state: (state ?? 'on_sale') as 'on_sale',
+          }),
+        ])
+      }
+      if (url.startsWith('/api/messages/unread')) return jsonResponse({ count: 0 })
+      return jsonResponse([])
+    })
+    vi.stubGlobal('fetch', fetchMock)
+    const listUrls = () =>
+      fetchMock.mock.calls
+        .map(([u]) => new URL(String(u), 'http://x'))
+        .filter((u) => u.pathname === '/api/products')
+    return { listUrls }
+  }
+
+  it('opens on what needs the seller, with a count on each tab, each a link', async () => {
+    const { listUrls } = serveTabs(1)
+    renderWithApp(<MyProductsPage />, { at: '/dashboard/myproduct' })
+    expect(await screen.findAllByText('A needs_action one')).not.toHaveLength(0)
+    expect(listUrls().map((u) => u.searchParams.get('state'))).toEqual(['needs_action'])
+    const tabs = screen.getByRole('navigation', { name: 'Your listings by state' })
+    const links = within(tabs).getAllByRole('link')
+    expect(links.map((l) => l.textContent)).toEqual([
+      'Needs action: 1',
+      'On sale: 3',
+      'Waiting for review: 1',
+      'Sold: 20',
+      'Ended: 2',
+      'All: 26',
+    ])
+    expect(links[0]?.getAttribute('aria-current')).toBe('page')
+    expect(links[3]?.getAttribute('href')).toBe('/dashboard/myproduct?state=sold')
+  })
+
+  it('opens on all when nothing needs the seller, and keeps the tab the address names', async () => {
+    const { listUrls } = serveTabs(0)
+    renderWithApp(<MyProductsPage />, { at: '/dashboard/myproduct' })
+    expect(await screen.findAllByText('Any one')).not.toHaveLength(0)
+    expect(listUrls()[0]?.searchParams.has('state')).toBe(false)
+    cleanup()
+    const second = serveTabs(0)
+    renderWithApp(<MyProductsPage />, { at: '/dashboard/myproduct?state=sold' })
+    expect(await screen.findAllByText('A sold one')).not.toHaveLength(0)
+    expect(second.listUrls().map((u) => u.searchParams.get('state'))).toEqual(['sold'])
+  })
+
+  it('shows one listing when the address names it (a sale’s email), with a way to all', async () => {
+    const { listUrls } = serveTabs(1)
+    renderWithApp(<MyProductsPage />, { at: '/dashboard/myproduct?product=p1' })
+    expect(await screen.findAllByText('Any one')).not.toHaveLength(0)
+    expect(listUrls().map((u) => u.searchParams.get('product'))).toEqual(['p1'])
+    expect(screen.getByRole('link', { name: 'Show all your listings' }).getAttribute('href')).toBe(
+      '/dashboard/myproduct',
+    )
+  })
+})

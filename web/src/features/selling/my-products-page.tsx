@@ -10,10 +10,17 @@ import {
   Trash2,
 } from 'lucide-react'
 import { useId, useState } from 'react'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { DELETE_BLOCKED, isOpenSale } from '#contract/bookings'
 import { paths } from '#contract/pages'
-import { canRenewSoon, type Product } from '#contract/products'
+import {
+  canRenewSoon,
+  type Product,
+  SELLER_LISTING_STATE_LABELS,
+  SELLER_LISTING_STATES,
+  type SellerListingCounts,
+  type SellerListingState,
+} from '#contract/products'
 import { SaleMoneyLine } from '../../components/money/seller-money'
 import { ProductImage } from '../../components/product/product-image'
 import { ProductPrice } from '../../components/product/product-price'
@@ -39,15 +46,42 @@ import {
   useDeleteProduct,
   useMarkProductSold,
   useRenewProduct,
+  useSellerListingCounts,
   useSellerProducts,
 } from './selling-api'
 
 type PendingQuestion = { kind: 'delete' | 'sold'; product: Product }
 
-/** `/dashboard/myproduct`: the seller's listings with their status and what can be done with each. */
+type Tab = SellerListingState | 'all'
+const TABS: Tab[] = [...SELLER_LISTING_STATES, 'all']
+const tabLabel = (tab: Tab) => (tab === 'all' ? 'All' : SELLER_LISTING_STATE_LABELS[tab])
+const isTab = (value: string | null): value is Tab => value !== null && (TABS as string[]).includes(value)
+
+/**
+ * `/dashboard/myproduct`: the seller's listings with their status and what can be done with each, in tabs by where
+ * each stands (`?state=`, linkable), with their counts. Without a tab chosen it opens on what needs the seller
+ * (a sale to hand over) when there is any, else on all. `?product=` shows one listing: a sale's email links there.
+ */
 export function MyProductsPage() {
   const { user } = useSession()
-  const products = useSellerProducts(user?.email)
+  const [params] = useSearchParams()
+  const only = params.get('product') ?? undefined
+  const asked = params.get('state')
+  const counts = useSellerListingCounts(user?.email)
+  const tab: Tab | undefined = isTab(asked)
+    ? asked
+    : counts.data
+      ? counts.data.needs_action > 0
+        ? 'needs_action'
+        : 'all'
+      : counts.isError
+        ? 'all'
+        : undefined
+  const products = useSellerProducts(
+    user?.email,
+    only ? { product: only } : tab && tab !== 'all' ? { state: tab } : {},
+    Boolean(only) || tab !== undefined,
+  )
   const advertise = useAdvertiseProduct()
   const markSold = useMarkProductSold()
   const remove = useDeleteProduct()
@@ -92,10 +126,21 @@ export function MyProductsPage() {
         <p>Your laptops for sale and sold. Advertise one to put it on the home page.</p>
       </PageHeader>
 
+      {only ? (
+        <p className="mb-4 text-slate-700 text-sm">
+          Showing one listing and its sale.{' '}
+          <Link to={paths.myProduct()} className="font-medium text-accent underline">
+            Show all your listings
+          </Link>
+        </p>
+      ) : (
+        <StateTabs current={tab} counts={counts.data} />
+      )}
+
       <QueryState
         query={products}
         errorTitle="We could not load your products"
-        isEmpty={(data) => allItems(data)?.length === 0}
+        isEmpty={(data) => allItems(data)?.length === 0 && (counts.data?.all ?? 0) === 0}
         loading={
           <ul className="space-y-3" aria-busy="true" aria-label="Loading your products">
             {[0, 1, 2].map((n) => (
@@ -122,6 +167,13 @@ export function MyProductsPage() {
       >
         {(data) => {
           const items = allItems(data) ?? []
+          if (items.length === 0) {
+            return (
+              <Alert title={`Nothing in ${tab ? tabLabel(tab) : 'this list'}`}>
+                <p>None of your listings is here now. The other tabs show the rest.</p>
+              </Alert>
+            )
+          }
           return (
             <>
               <ul className="space-y-3" aria-label="Your products">
@@ -177,6 +229,52 @@ export function MyProductsPage() {
         />
       ) : null}
     </>
+  )
+}
+
+/** The tabs by state, each a link (so a tab can be shared or bookmarked) with its count; what needs the seller first. */
+function StateTabs({
+  current,
+  counts,
+}: {
+  current: Tab | undefined
+  counts: SellerListingCounts | undefined
+}) {
+  return (
+    <nav aria-label="Your listings by state" className="-mx-1 mb-4 overflow-x-auto">
+      <ul className="flex min-w-max gap-1 px-1 pb-1">
+        {TABS.map((tab) => {
+          const n = counts?.[tab]
+          const active = tab === current
+          const urgent = tab === 'needs_action' && (n ?? 0) > 0
+          return (
+            <li key={tab}>
+              <Link
+                to={paths.myProduct({ state: tab })}
+                aria-current={active ? 'page' : undefined}
+                className={`inline-flex items-center gap-1.5 rounded-full border px-3 py-1.5 font-medium text-sm ${
+                  active
+                    ? 'border-accent bg-accent text-white'
+                    : urgent
+                      ? 'border-amber-300 bg-amber-50 text-amber-900 hover:bg-amber-100'
+                      : 'border-slate-200 bg-white text-slate-700 hover:bg-slate-50'
+                }`}
+              >
+                {tabLabel(tab)}
+                {n !== undefined ? (
+                  <span
+                    className={`rounded-full px-1.5 text-xs tabular-nums ${active ? 'bg-white/20' : 'bg-slate-100'}`}
+                  >
+                    <span className="sr-only">: </span>
+                    {n}
+                  </span>
+                ) : null}
+              </Link>
+            </li>
+          )
+        })}
+      </ul>
+    </nav>
   )
 }
 

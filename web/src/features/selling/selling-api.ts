@@ -3,12 +3,20 @@ import {
   type QueryClient,
   useInfiniteQuery,
   useMutation,
+  useQuery,
   useQueryClient,
 } from '@tanstack/react-query'
 import type { z } from 'zod'
 import type { BatteryReportFacts } from '#contract/battery-reports'
 import type { Deleted, Inserted, Modified } from '#contract/common'
-import type { NewProduct, Product, ProductModified, ProductUpdate } from '#contract/products'
+import type {
+  NewProduct,
+  Product,
+  ProductModified,
+  ProductUpdate,
+  SellerListingCounts,
+  SellerListingState,
+} from '#contract/products'
 import { api } from '../../lib/api-client'
 import { fetchListPage, type ListPage, type PageRequest } from '../../lib/paged-list'
 import { productKeys } from '../../lib/query-keys'
@@ -17,13 +25,27 @@ type InsertedBody = z.infer<typeof Inserted>
 type ModifiedBody = z.infer<typeof Modified>
 type DeletedBody = z.infer<typeof Deleted>
 
-/** The seller's own listings, available and sold (GET /api/products?email=). */
-export function useSellerProducts(email: string | undefined) {
+/** The seller's own listings, available and sold (GET /api/products?email=), or one state's, or one listing. */
+export function useSellerProducts(
+  email: string | undefined,
+  only: { state?: SellerListingState; product?: string } = {},
+  enabled = true,
+) {
   return useInfiniteQuery({
-    queryKey: productKeys.seller(email ?? ''),
+    queryKey: productKeys.seller(email ?? '', only),
     queryFn: ({ pageParam, signal }) => fetchListPage<Product>(pageParam, signal),
-    initialPageParam: { path: '/products', query: { email } } as PageRequest,
+    initialPageParam: { path: '/products', query: { email, ...only } } as PageRequest,
     getNextPageParam: (last) => last.next ?? undefined,
+    enabled: Boolean(email) && enabled,
+  })
+}
+
+/** How many of the seller's listings are in each state (My Product's tabs). */
+export function useSellerListingCounts(email: string | undefined) {
+  return useQuery({
+    // Under the seller lists' key, so whatever refreshes them (a handover, a sale, a delete) refreshes the counts.
+    queryKey: [...productKeys.sellers(), 'states', email ?? ''] as const,
+    queryFn: ({ signal }) => api.get<SellerListingCounts>('/products/states', { email }, signal),
     enabled: Boolean(email),
   })
 }
@@ -33,7 +55,9 @@ type SellerPages = InfiniteData<ListPage<Product>, PageRequest>
 /** Changes the listings in every loaded page of the seller's lists. */
 function updateSellerLists(queryClient: QueryClient, change: (list: Product[]) => Product[]) {
   queryClient.setQueriesData<SellerPages>({ queryKey: productKeys.sellers() }, (data) =>
-    data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: change(page.items) })) } : data,
+    data && 'pages' in data
+      ? { ...data, pages: data.pages.map((page) => ({ ...page, items: change(page.items) })) }
+      : data,
   )
 }
 
