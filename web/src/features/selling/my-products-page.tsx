@@ -241,8 +241,8 @@ function StateTabs({
   counts: SellerListingCounts | undefined
 }) {
   return (
-    <nav aria-label="Your listings by state" className="-mx-1 mb-4 overflow-x-auto">
-      <ul className="flex min-w-max gap-1 px-1 pb-1">
+    <nav aria-label="Your listings by state" className="mb-4">
+      <ul className="flex flex-wrap gap-1.5">
         {TABS.map((tab) => {
           const n = counts?.[tab]
           const active = tab === current
