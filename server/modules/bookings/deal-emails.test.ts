@@ -98,7 +98,7 @@ describe('deal emails', () => {
     expect(email?.text).toContain('Hi Sam Seller,')
     expect(email?.text).toContain('at $649. They would like to meet around Downtown Portland.')
     expect(email?.text).toContain('Open My Product: http://localhost:3000/dashboard/myproduct')
-    expect(email?.text).toContain('"Bookings and sales" is on in your email settings')
+    expect(email?.text).toContain('“Bookings and sales” is on in your email settings')
     expect(email?.html).toContain('href="http://localhost:3000/dashboard/myproduct"')
     expect(email?.html).toContain('Bea Buyer booked your “MacBook Air M2”')
   })
@@ -158,6 +158,7 @@ describe('deal emails', () => {
     expect(summary(emails)).toEqual(['deal-handed-over → bea@example.test'])
     const [row] = await t.db.select().from(bookings).where(eq(bookings.id, booking.id))
     const day = new Intl.DateTimeFormat('en-US', {
+      weekday: 'long',
       month: 'long',
       day: 'numeric',
       year: 'numeric',
@@ -200,7 +201,7 @@ describe('deal emails', () => {
       'deal-dispute-opened → sam@example.test',
     ])
     expect(emails.find((e) => e.to.includes('sam@') && e.subject.includes('problem'))?.text).toContain(
-      'Bea Buyer reported a problem with “ThinkPad X1 Carbon Gen 9”: "The screen has a dead line',
+      'Bea Buyer reported a problem with “ThinkPad X1 Carbon Gen 9”: “The screen has a dead line',
     )
 
     expect(

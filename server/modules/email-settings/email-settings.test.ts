@@ -123,7 +123,7 @@ describe('email settings', () => {
     ])
     const withTopic = sent.find((e) => e.subject === 'A message from Sam')
     expect(withTopic?.headers['List-Unsubscribe']).toMatch(/\/dashboard\/settings>$/)
-    expect(withTopic?.text).toContain('"Messages" is on in your email settings')
+    expect(withTopic?.text).toContain('“Messages” is on in your email settings')
 
     sent.length = 0
     await queueBoth()

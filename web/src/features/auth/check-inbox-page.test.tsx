@@ -9,7 +9,10 @@ import { SignupPage } from './signup-page'
 const NEW_USER = { id: 'u1', name: 'Nia New', email: 'nia@example.test', role: 'buyer', verified: false }
 
 // The password rule's word lists load on first use; loaded here, a slow load on a busy machine is not a slow page.
-beforeAll(() => loadPasswordRule())
+// (The hook returns nothing: a function it returned would be run as its teardown.)
+beforeAll(async () => {
+  await loadPasswordRule()
+})
 
 afterEach(() => {
   cleanup()
