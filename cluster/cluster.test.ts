@@ -328,6 +328,13 @@ describe('the payout job on two instances at once', () => {
     const sellers: Account[] = []
     for (let i = 0; i < SELLERS; i++) {
       const seller = await signUp(LB, LB, 'seller', `payoutseller${i}`)
+      // Payout details are saved only after "Confirm it's you" (the password, within five minutes).
+      const proof = await call(LB, 'POST', '/api/me/step-up', {
+        cookie: seller.cookie,
+        origin: LB,
+        body: { password: seller.password },
+      })
+      expect(proof.status, JSON.stringify(proof.body)).toBe(200)
       const payouts = await call(i % 2 ? A : B, 'POST', '/api/payouts/account', {
         cookie: seller.cookie,
         origin: LB,

@@ -620,6 +620,12 @@ const ROWS: Row[] = [
     expected: { ...SELLER_OWN(200), admin: 200 },
   },
   {
+    method: 'GET',
+    route: '/api/products/states',
+    url: (f) => `/api/products/states?email=${q(f.seller.email)}`,
+    expected: { ...SELLER_OWN(200), admin: 200 },
+  },
+  {
     method: 'PATCH',
     route: '/api/products/{id}',
     url: async (f) => `/api/products/${(await f.freshListing()).id}`,

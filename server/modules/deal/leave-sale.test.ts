@@ -204,7 +204,12 @@ describe('a paid sale whose serial is reported stolen', () => {
       const mails = await sent()
       const told = mails.filter((m) => /on hold/i.test(m.subject)).map((m) => m.to)
       for (const side of [buyer, seller]) expect(told.some((to) => to.includes(side.email))).toBe(true)
-      const resolved = await call('PUT', `/api/disputes/${dispute?.id}/${outcome}`, admin)
+      const resolved = await call(
+        'PUT',
+        `/api/disputes/${dispute?.id}/${outcome}`,
+        admin,
+        outcome === 'refund' ? { reason: 'The serial number was reported stolen' } : undefined,
+      )
       expect(resolved.statusCode, resolved.body).toBe(200)
       const [row] = await t.db.select().from(bookings).where(eq(bookings.id, deal.booking.id))
       expect(row?.stage).toBe(outcome === 'refund' ? 'refunded' : 'completed')

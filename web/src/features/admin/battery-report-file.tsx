@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { BatteryReportFile } from '#contract/battery-reports'
-import { api, errorMessage } from '../../lib/api-client'
+import { LoadFailed } from '../../components/query-state'
+import { api } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { adminKeys } from '../../lib/query-keys'
 
@@ -32,7 +33,12 @@ export function BatteryReportFileView({ productId }: { productId: string }) {
       {file.isPending ? (
         <p className="mt-2 text-slate-600">Loading the file…</p>
       ) : file.isError ? (
-        <p className="mt-2 text-red-700">{errorMessage(file.error, 'Could not load the report file')}</p>
+        <LoadFailed
+          className="mt-2"
+          title="Could not load the report file"
+          error={file.error}
+          onRetry={() => file.refetch()}
+        />
       ) : (
         <>
           <p className="mt-2 text-slate-700">
