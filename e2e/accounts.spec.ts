@@ -73,6 +73,9 @@ test.describe('signup', () => {
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click()
 
     await expect(page.getByText('User Created Successfully')).toBeVisible()
+    // "Check your inbox" first (paying needs the address confirmed), then on to where the person was going.
+    await expect(page).toHaveURL(/\/welcome$/)
+    await page.getByRole('link', { name: 'Start browsing' }).click()
     await expect(page).toHaveURL('/')
     const nav = page.getByRole('navigation', { name: 'Main' })
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible()
@@ -98,6 +101,8 @@ test.describe('signup', () => {
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click()
 
     await expect(page.getByText('User Created Successfully')).toBeVisible()
+    await expect(page).toHaveURL(/\/welcome\?from=/)
+    await page.getByRole('link', { name: 'Continue' }).click()
     await expect(page).toHaveURL('/dashboard')
     const menu = page.getByRole('navigation', { name: 'Dashboard' })
     await expect(menu.getByRole('link', { name: 'Add a Product' })).toBeVisible()

@@ -124,6 +124,8 @@ test('a buyer signs up, books from a brand page, pays with 4242… and sees Paid
   await expect(page.getByLabel('Role')).toHaveValue('buyer')
   await page.getByRole('button', { name: 'Sign Up', exact: true }).click()
   await expect(page.getByText('User Created Successfully')).toBeVisible()
+  await expect(page).toHaveURL(/\/welcome$/)
+  await page.getByRole('link', { name: 'Start browsing' }).click()
   await expect(page).toHaveURL('/')
   // Confirms the address from the email sent at sign-up: paying needs it.
   await confirmEmail(page.request, buyer.email)

@@ -101,7 +101,8 @@ test('a buyer offers, the seller counters, the buyer accepts and pays; the sale 
 
   // The seller sees it waiting in My Product and counters with $390.
   const s = seller.page
-  await s.goto('/dashboard/myproduct')
+  // (My Product opens on Needs action when a sale waits to be handed over: the offer is under On sale.)
+  await s.goto('/dashboard/myproduct?state=on_sale')
   const row = s.getByTestId('my-product').filter({ hasText: name })
   await expect(row.getByTestId('offers-waiting')).toContainText('1 offer waits for your answer')
   await saveScreenshots(s, 'offer-my-product')
