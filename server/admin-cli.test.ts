@@ -112,7 +112,7 @@ describe('npm run admin', { timeout: 180_000 }, () => {
       '--email',
       'Root@Example.test',
       '--password',
-      'admin-pass-1',
+      'cobalt-orchard-63',
       '--name',
       'Root Admin',
     ])
@@ -121,7 +121,7 @@ describe('npm run admin', { timeout: 180_000 }, () => {
     expect(run.stdout.trim()).toMatch(/^Created admin root@example\.test$/i)
 
     await withApp(async (app) => {
-      const signedIn = await signInAs(app, 'root@example.test', 'admin-pass-1')
+      const signedIn = await signInAs(app, 'root@example.test', 'cobalt-orchard-63')
       expect(signedIn.status).toBe(200)
       expect(signedIn.me).toMatchObject({ name: 'Root Admin', role: 'admin' })
 
@@ -132,13 +132,13 @@ describe('npm run admin', { timeout: 180_000 }, () => {
   })
 
   it('makes an existing account an admin, re-enabled, with the new password', async () => {
-    const run = await runAdmin(['--email', promoteEmail, '--password', 'new-admin-pass'])
+    const run = await runAdmin(['--email', promoteEmail, '--password', 'violet-kettle-42'])
     expect(run.code).toBe(0)
     expect(run.stdout.trim()).toBe(`${promoteEmail} is now an admin (password updated)`)
 
     await withApp(async (app, database) => {
       expect((await signInAs(app, promoteEmail, 'quartz-lamp-71')).status).toBe(401)
-      const signedIn = await signInAs(app, promoteEmail, 'new-admin-pass')
+      const signedIn = await signInAs(app, promoteEmail, 'violet-kettle-42')
       expect(signedIn.status).toBe(200)
       expect(signedIn.me?.role).toBe('admin')
       const rows = await database.db.select().from(users).where(eq(users.email, promoteEmail))
@@ -154,7 +154,7 @@ describe('npm run admin', { timeout: 180_000 }, () => {
 
   it('names a new admin "Administrator" unless told otherwise', async () => {
     const email = `plain-${randomUUID().slice(0, 8)}@example.test`
-    const run = await runAdmin(['--email', email, '--password', 'plain-pass-1'])
+    const run = await runAdmin(['--email', email, '--password', 'mossy-harbor-29'])
     expect(run.code).toBe(0)
     await withApp(async (_app, database) => {
       const [row] = await database.db.select().from(users).where(eq(users.email, email))
@@ -163,7 +163,7 @@ describe('npm run admin', { timeout: 180_000 }, () => {
         .select()
         .from(accounts)
         .where(eq(accounts.userId, row?.id ?? ''))
-      expect(await verifyPassword({ hash: credential?.password ?? '', password: 'plain-pass-1' })).toBe(true)
+      expect(await verifyPassword({ hash: credential?.password ?? '', password: 'mossy-harbor-29' })).toBe(true)
     })
   })
 
@@ -171,6 +171,8 @@ describe('npm run admin', { timeout: 180_000 }, () => {
     [['--email', 'x@example.test'], '--password is required'],
     [['--email', 'x@example.test', '--password', '12345'], '--password must be 6 characters or longer'],
     [['--email', 'not-an-email', '--password', 'long-enough'], '--email must be an email address'],
+    [['--email', 'x@example.test', '--password', '123456'], 'one of the most common ones'],
+    [['--email', 'xavier@example.test', '--password', 'xavier2026'], 'built from your name or email'],
   ])('refuses %j with a usage message and exit code 2', async (args, message) => {
     const run = await runAdmin(args)
     expect(run.code).toBe(2)
@@ -182,7 +184,7 @@ describe('npm run admin', { timeout: 180_000 }, () => {
 
   it.skipIf(Boolean(databaseUrl ?? postgresUrl))('refuses a data folder the app has open', async () => {
     await withApp(async () => {
-      const run = await runAdmin(['--email', 'late@example.test', '--password', 'late-pass-1'])
+      const run = await runAdmin(['--email', 'late@example.test', '--password', 'quiet-heron-77'])
       expect(run.code).toBe(1)
       expect(run.stderr).toContain('is in use by another process')
     })
@@ -239,7 +241,7 @@ describe.skipIf(Boolean(postgresUrl))('demo accounts beside a real admin', { tim
   it('npm run admin -- … --remove-demo makes the real admin and removes them', async () => {
     const made = await run(
       'server/admin-cli.ts',
-      ['--email', 'real-admin@example.test', '--password', 'real-admin-pass', '--remove-demo'],
+      ['--email', 'real-admin@example.test', '--password', 'amber-lantern-58', '--remove-demo'],
       { NODE_ENV: 'test' },
     )
     expect(made.stderr).toBe('')

@@ -3,6 +3,8 @@
 import readline from 'node:readline/promises'
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
+import { PASSWORD_MESSAGES } from '#contract/passwords'
+import { passwordRefusal } from '#server/lib/passwords'
 import { findDemoAccounts, REMOVE_DEMO_COMMAND, upsertPasswordAccount } from '#server/modules/users'
 import { ConfigError, loadConfig } from './config'
 import { openDatabase } from './database'
@@ -11,16 +13,22 @@ import { removeDemoAccountsNow } from './demo-removal'
 
 const USAGE = 'Usage: npm run admin -- --email E --password P [--name N] [--remove-demo | --keep-demo]'
 
-const Args = z.object({
-  email: z.email({ error: '--email must be an email address' }),
-  password: z
-    .string({ error: '--password is required' })
-    .min(6, '--password must be 6 characters or longer')
-    .max(128),
-  name: z.string().trim().min(1).max(100).default('Administrator'),
-  'remove-demo': z.boolean().default(false),
-  'keep-demo': z.boolean().default(false),
-})
+const Args = z
+  .object({
+    email: z.email({ error: '--email must be an email address' }),
+    password: z
+      .string({ error: '--password is required' })
+      .min(6, '--password must be 6 characters or longer')
+      .max(128),
+    name: z.string().trim().min(1).max(100).default('Administrator'),
+    'remove-demo': z.boolean().default(false),
+    'keep-demo': z.boolean().default(false),
+  })
+  .superRefine((args, ctx) => {
+    // The same password rule as sign-up, reset and change (contract/passwords.ts): an admin's most of all.
+    const problem = passwordRefusal(args.password, { name: args.name, email: args.email })
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: PASSWORD_MESSAGES[problem] })
+  })
 
 /** Yes when the person at the terminal says so; no answer (not a terminal) is no. */
 async function ask(question: string): Promise<boolean> {
