@@ -163,7 +163,9 @@ describe('npm run admin', { timeout: 180_000 }, () => {
         .select()
         .from(accounts)
         .where(eq(accounts.userId, row?.id ?? ''))
-      expect(await verifyPassword({ hash: credential?.password ?? '', password: 'mossy-harbor-29' })).toBe(true)
+      expect(await verifyPassword({ hash: credential?.password ?? '', password: 'mossy-harbor-29' })).toBe(
+        true,
+      )
     })
   })
 
