@@ -70,55 +70,116 @@ function misspell(word: string, rnd: () => number): string {
   return word.slice(0, i - 1) + (word[i] ?? '') + (word[i - 1] ?? '') + word.slice(i + 1)
 }
 
+const CONDITIONS = ['Excellent', 'Good', 'Fair', 'Excellent,Good']
+
 /** `count` different search paths drawn from the realistic mix. */
 export function mixedPaths(brandIds: string[], count: number, seed = 7): string[] {
   const rnd = random(seed)
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
   const paths = new Set<string>()
-  while (paths.size < count) {
-    const p = new URLSearchParams()
-    const kind = rnd()
-    if (kind < 0.25) p.set('q', pick(WORDS))
-    else if (kind < 0.35) p.set('q', misspell(pick(WORDS), rnd))
-    else if (kind < 0.45) {
-      // A prefix being typed: the last word cut short.
-      const w = pick(WORDS)
-      p.set('q', w.slice(0, Math.max(2, Math.ceil(w.length * (0.3 + rnd() * 0.6)))))
-    }
-    // Filters on most searches: brand, condition, price, RAM, battery, storage, screen, posted within.
-    if (rnd() < 0.4) p.set('brand', pick(brandIds))
-    if (rnd() < 0.1) p.set('brand', `${pick(brandIds)},${pick(brandIds)}`)
-    if (rnd() < 0.25) p.set('condition', pick(['Excellent', 'Good', 'Fair', 'Excellent,Good']))
-    if (rnd() < 0.25) p.set('max_price', String(pick([300, 500, 800, 1000, 1500, 2000])))
-    if (rnd() < 0.15) p.set('min_price', String(pick([150, 250, 400, 700])))
-    if (rnd() < 0.15) p.set('min_ram_gb', String(pick([8, 16, 32])))
-    if (rnd() < 0.1) p.set('ram', pick(['8', '16', '16,32']))
-    if (rnd() < 0.1) p.set('storage', pick(['256', '512', '512,1024']))
-    if (rnd() < 0.1) p.set('screen', pick(['13', '14', '15']))
-    if (rnd() < 0.12) p.set('min_battery_pct', String(pick([70, 80, 90, 95])))
-    if (rnd() < 0.05) p.set('posted_within', String(pick([1, 7, 30, 90])))
-    if (rnd() < 0.05) p.set('processor', pick(['intel-core-i7', 'amd-ryzen-7', 'apple-m']))
-    const sort = rnd()
-    if (sort < 0.2) p.set('sort', 'price_asc')
-    else if (sort < 0.35) p.set('sort', 'price_desc')
-    else if (sort < 0.45) p.set('sort', 'newest')
-    // Most look at the first pages; some go far.
-    const page = rnd() < 0.6 ? 1 : 2 + Math.floor(rnd() ** 2 * 29)
-    if (page > 1) p.set('page', String(page))
-    if (rnd() < 0.5) p.set('facets', '1')
-    paths.add(`/api/search?${p}`)
-  }
+  while (paths.size < count) paths.add(drawSearch(rnd, brandIds, false))
   return [...paths]
+}
+
+/**
+ * One search drawn from the mix. `wide` draws from a space of millions rather than the few hundred of the mixed run:
+ * any word, misspelling or prefix of it, any brand (one or two), condition, a price range to the dollar, RAM, a
+ * battery floor from 50 to 99, every sort, pages 1–30, facets on half.
+ */
+function drawSearch(rnd: () => number, brandIds: string[], wide: boolean): string {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
+  const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
+  const p = new URLSearchParams()
+  const kind = rnd()
+  if (kind < 0.25) p.set('q', pick(WORDS))
+  else if (kind < 0.35) p.set('q', misspell(pick(WORDS), rnd))
+  else if (kind < 0.45) {
+    // A prefix being typed: the last word cut short.
+    const w = pick(WORDS)
+    p.set('q', w.slice(0, Math.max(2, Math.ceil(w.length * (0.3 + rnd() * 0.6)))))
+  }
+  // Filters on most searches: brand, condition, price, RAM, battery, storage, screen, posted within.
+  if (rnd() < 0.4) p.set('brand', pick(brandIds))
+  if (rnd() < 0.1) p.set('brand', `${pick(brandIds)},${pick(brandIds)}`)
+  if (rnd() < 0.25)
+    p.set('condition', pick(wide ? ['Excellent', 'Good', 'Fair', 'Excellent,Good', 'Good,Fair'] : CONDITIONS))
+  if (rnd() < 0.25)
+    p.set('max_price', String(wide ? between(200, 3000) : pick([300, 500, 800, 1000, 1500, 2000])))
+  if (rnd() < 0.15) p.set('min_price', String(wide ? between(100, 1200) : pick([150, 250, 400, 700])))
+  if (rnd() < 0.15) p.set('min_ram_gb', String(pick([8, 16, 32])))
+  if (rnd() < 0.1) p.set('ram', pick(['8', '16', '16,32']))
+  if (rnd() < 0.1) p.set('storage', pick(['256', '512', '512,1024']))
+  if (rnd() < 0.1) p.set('screen', pick(['13', '14', '15']))
+  if (rnd() < 0.12) p.set('min_battery_pct', String(wide ? between(50, 99) : pick([70, 80, 90, 95])))
+  if (rnd() < 0.05) p.set('posted_within', String(pick([1, 7, 30, 90])))
+  if (rnd() < 0.05) p.set('processor', pick(['intel-core-i7', 'amd-ryzen-7', 'apple-m']))
+  const sort = rnd()
+  if (sort < 0.2) p.set('sort', 'price_asc')
+  else if (sort < 0.35) p.set('sort', 'price_desc')
+  else if (sort < 0.45) p.set('sort', 'newest')
+  // Most look at the first pages; some go far.
+  const page = rnd() < 0.6 ? 1 : 2 + Math.floor(rnd() ** 2 * 29)
+  if (page > 1) p.set('page', String(page))
+  if (rnd() < 0.5) p.set('facets', '1')
+  return `/api/search?${p}`
+}
+
+/** How the paths of a mixed run are drawn: from a fixed list, every one unique (the long tail), or by Zipf. */
+export type Draw = { kind: 'list'; paths: string[] } | { kind: 'long-tail' } | { kind: 'zipf'; ranks: number }
+
+/**
+ * The next path of a run. `long-tail`: every request a search not asked before in the run (drawn again on the rare
+ * repeat). `zipf`: search number k (each a fixed draw of the wide space) asked with probability proportional to 1/k
+ * among `ranks` (exponent 1): a head of popular searches asked again and again, a tail asked once.
+ */
+export function pathSource(
+  draw: Draw,
+  brandIds: string[],
+  seed: number,
+): { next: () => string; distinct: () => number } {
+  const rnd = random(seed)
+  if (draw.kind === 'list')
+    return {
+      next: () => draw.paths[Math.floor(rnd() * draw.paths.length)] as string,
+      distinct: () => draw.paths.length,
+    }
+  const seen = new Set<string>()
+  if (draw.kind === 'long-tail')
+    return {
+      next: () => {
+        for (;;) {
+          const path = drawSearch(rnd, brandIds, true)
+          if (!seen.has(path)) {
+            seen.add(path)
+            return path
+          }
+        }
+      },
+      distinct: () => seen.size,
+    }
+  // Inverse of the continuous CDF of 1/k on [1, ranks + 1): k = floor((ranks + 1)^u).
+  const logSpan = Math.log(draw.ranks + 1)
+  return {
+    next: () => {
+      const k = Math.min(draw.ranks, Math.floor(Math.exp(rnd() * logSpan)))
+      const path = drawSearch(random(k * 7_919 + 13), brandIds, true)
+      seen.add(path)
+      return path
+    },
+    distinct: () => seen.size,
+  }
 }
 
 export type MixedFigures = {
   p50: number
   p95: number
+  p975: number
   p99: number
   rps: number
   requests: number
   bad: number
   rssMb: number
+  /** The instance's memory when the measured run started. */
+  rssStartMb: number
   writes: number
   fresh: number[]
   staleAtEnd: number
@@ -266,7 +327,8 @@ export async function mixedRun(opts: {
   url: string
   probeUrl: string
   dbUrl: string
-  paths: string[]
+  /** Where each request's path comes from (pathSource). */
+  source: { next: () => string }
   connections: number
   durationS: number
   warmupS: number
@@ -275,7 +337,6 @@ export async function mixedRun(opts: {
   sellerId: string
   brandId: string
 }): Promise<MixedFigures> {
-  const rnd = random(opts.perSecond + 3)
   const run = (duration: number, times?: number[]) => {
     const instance = autocannon({
       url: opts.url,
@@ -287,7 +348,7 @@ export async function mixedRun(opts: {
           method: 'GET',
           setupRequest: (req: Record<string, unknown>) => ({
             ...req,
-            path: opts.paths[Math.floor(rnd() * opts.paths.length)],
+            path: opts.source.next(),
           }),
         },
       ],
@@ -307,22 +368,32 @@ export async function mixedRun(opts: {
   const times: number[] = []
   /** When each answer came, for the run's figures by time slice. */
   const answeredAt: number[] = []
+  /** The instance's memory at the end of each slice. */
+  const slicesRss: number[] = []
+  const sampler = setInterval(
+    () => slicesRss.push(rssMb(opts.appPid)),
+    Number(process.env.BENCH_MIXED_SLICE ?? 30) * 1000,
+  )
+  const rssAtStart = rssMb(opts.appPid)
   const result = await run(opts.durationS, times)
+  clearInterval(sampler)
   const rss = rssMb(opts.appPid)
   const written = writer ? await writer.stop() : { writes: 0, fresh: [], staleAtEnd: 0 }
-  // A long run also prints its figures per 30 s: whether they hold while the changes pile up.
-  if (opts.durationS >= 60 && answeredAt.length > 0) {
+  // A long run also prints its figures per slice (BENCH_MIXED_SLICE seconds, default 30): whether they hold while the
+  // changes pile up, and whether the first seconds of writes cost more than later ones.
+  const sliceS = Number(process.env.BENCH_MIXED_SLICE ?? 30)
+  if (opts.durationS >= 2 * sliceS && answeredAt.length > 0) {
     const first = answeredAt[0] as number
-    for (let from = 0; from < opts.durationS; from += 30) {
+    for (let from = 0; from < opts.durationS; from += sliceS) {
       const slice = times.filter(
         (_, i) =>
           (answeredAt[i] as number) - first >= from * 1000 &&
-          (answeredAt[i] as number) - first < (from + 30) * 1000,
+          (answeredAt[i] as number) - first < (from + sliceS) * 1000,
       )
       if (slice.length === 0) continue
       const q = (x: number) => quantile(slice, x).toFixed(1)
       console.log(
-        `  ${opts.perSecond} writes/s, ${from}–${from + 30} s: p50 ${q(0.5)} p95 ${q(0.95)} p99 ${q(0.99)} ms, ${Math.round(slice.length / 30)} req/s`,
+        `  ${opts.perSecond} writes/s, ${from}–${from + sliceS} s: p50 ${q(0.5)} p95 ${q(0.95)} p97.5 ${q(0.975)} p99 ${q(0.99)} ms, ${Math.round(slice.length / sliceS)} req/s, RSS ${slicesRss[Math.floor(from / sliceS)]?.toFixed(0) ?? '?'} MB`,
       )
     }
   }
@@ -331,11 +402,13 @@ export async function mixedRun(opts: {
   return {
     p50: at(0.5),
     p95: at(0.95),
+    p975: at(0.975),
     p99: at(0.99),
     rps: result.requests.average,
     requests: times.length,
     bad: result.errors + result.timeouts + result.non2xx,
     rssMb: rss,
+    rssStartMb: rssAtStart,
     ...written,
   }
 }

@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { FRESH_FROM, mixedPaths, mixedRun, quantile, rssMb } from './mixed'
+import { type Draw, FRESH_FROM, mixedPaths, mixedRun, pathSource, quantile, rssMb } from './mixed'
 
 const args = process.argv.slice(2)
 const argValue = (name: string) => {
@@ -24,6 +24,12 @@ const SKIP_DISCOVERY = args.includes('--skip-discovery')
 /** Only the mixed run at each size from 100,000 (not the per-URL table). */
 const MIXED_ONLY = args.includes('--mixed-only')
 const NO_MIXED = args.includes('--no-mixed')
+/** The long tail beside the mixed run: every request a search not asked before, drawn from millions. */
+const LONG_TAIL = args.includes('--long-tail')
+/** A Zipf run beside it: search k of BENCH_ZIPF_RANKS (default 1,000,000) asked with probability ∝ 1/k. */
+const ZIPF = args.includes('--zipf')
+/** Without the mixed run's 400 searches (only the long tail and Zipf runs asked for). */
+const NO_LIST = args.includes('--no-list')
 /** Seconds of each mixed run (quiet, 5 writes/s, 20 writes/s). */
 const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_DURATION ?? 40)
 const SIZES = [1_000, 100_000, 1_000_000].filter((n) => n <= Math.max(MAX, 1_000))
@@ -491,51 +497,76 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
   // BENCH_MIXED_SEARCHES: how many different searches the run draws from (default 400, each then asked about 40 times
   // in a 20 s run; 100000 makes nearly every request a search the instance has not seen).
   const paths = mixedPaths(brandIds, Number(process.env.BENCH_MIXED_SEARCHES ?? 400))
+  const draws: { name: string; draw: Draw }[] = [
+    ...(NO_LIST && (LONG_TAIL || ZIPF)
+      ? []
+      : [{ name: `${paths.length} searches`, draw: { kind: 'list', paths } as Draw }]),
+    ...(LONG_TAIL ? [{ name: 'long tail', draw: { kind: 'long-tail' } as Draw }] : []),
+    ...(ZIPF
+      ? [
+          {
+            name: 'zipf',
+            draw: { kind: 'zipf', ranks: Number(process.env.BENCH_ZIPF_RANKS ?? 1_000_000) } as Draw,
+          },
+        ]
+      : []),
+  ]
   console.log(
-    `\nMixed run at ${size.toLocaleString('en-US')} listings: ${paths.length} different searches in random order, ${CONNECTIONS} connections, ${MIXED_DURATION_S} s each after ${WARMUP_S} s warm-up`,
+    `\nMixed run at ${size.toLocaleString('en-US')} listings: ${draws.map((d) => d.name).join(', ')}, in random order, ${CONNECTIONS} connections, ${MIXED_DURATION_S} s each after ${WARMUP_S} s warm-up`,
   )
   const rows: string[][] = []
   // BENCH_MIXED_RATES: the writer's rates to run (writes a second; 0 is the quiet run), default 0,5,20.
   const rates = (process.env.BENCH_MIXED_RATES ?? '0,5,20').split(',').map(Number)
-  for (const perSecond of rates) {
-    const m = await mixedRun({
-      url: `http://127.0.0.1:${PORT}`,
-      probeUrl: `http://127.0.0.1:${PORT + 1}`,
-      dbUrl,
-      paths,
-      connections: CONNECTIONS,
-      durationS: MIXED_DURATION_S,
-      warmupS: WARMUP_S,
-      perSecond,
-      appPid: app.pid,
-      sellerId: 'bench-seller-1',
-      brandId: lenovo ?? (brandIds[0] as string),
-    })
-    rows.push([
-      perSecond ? `${perSecond} writes/s` : 'quiet',
-      m.p50.toFixed(1),
-      m.p95.toFixed(1),
-      m.p99.toFixed(1),
-      Math.round(m.rps).toLocaleString('en-US'),
-      String(m.bad),
-      m.rssMb.toFixed(0),
-      perSecond ? String(m.writes) : '',
-      perSecond ? `${quantile(m.fresh, 0.5).toFixed(0)} / ${quantile(m.fresh, 0.99).toFixed(0)}` : '',
-      perSecond ? `${m.fresh.length} (${m.staleAtEnd} never seen)` : '',
-    ])
+  for (const { name, draw } of draws) {
+    for (const perSecond of rates) {
+      const source = pathSource(draw, brandIds, perSecond + 3)
+      const m = await mixedRun({
+        url: `http://127.0.0.1:${PORT}`,
+        probeUrl: `http://127.0.0.1:${PORT + 1}`,
+        dbUrl,
+        source,
+        connections: CONNECTIONS,
+        durationS: MIXED_DURATION_S,
+        warmupS: WARMUP_S,
+        perSecond,
+        appPid: app.pid,
+        sellerId: 'bench-seller-1',
+        brandId: lenovo ?? (brandIds[0] as string),
+      })
+      rows.push([
+        name,
+        perSecond ? `${perSecond} writes/s` : 'quiet',
+        m.p50.toFixed(1),
+        m.p95.toFixed(1),
+        m.p975.toFixed(1),
+        m.p99.toFixed(1),
+        Math.round(m.rps).toLocaleString('en-US'),
+        String(m.bad),
+        `${m.rssStartMb.toFixed(0)} → ${m.rssMb.toFixed(0)}`,
+        source.distinct().toLocaleString('en-US'),
+        perSecond ? String(m.writes) : '',
+        perSecond ? `${quantile(m.fresh, 0.5).toFixed(0)} / ${quantile(m.fresh, 0.99).toFixed(0)}` : '',
+        perSecond ? `${m.fresh.length} (${m.staleAtEnd} never seen)` : '',
+        loadAverage(),
+      ])
+    }
   }
   printTable(
     [
+      'searches',
       'writer',
       'p50 ms',
       'p95 ms',
+      'p97.5 ms',
       'p99 ms',
       'req/s',
       'bad',
       'RSS MB',
+      'distinct',
       'writes',
       'fresh p50/p99 ms',
       'fresh n',
+      'load average after',
     ],
     rows,
   )
