@@ -1,13 +1,15 @@
-// `npm start`: builds the web app (browser bundle and page renderer) when it is missing or older than its
-// sources, then runs the server.
+// `npm start`: builds the web app (browser bundle and page renderer) and compiles the server when either is missing
+// or older than its sources, then runs the compiled server (dist/app/main.js), as the production image does.
 import './node-check.mjs'
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { buildServer } from './build-server.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const built = path.join(root, 'dist/web/index.html')
 const renderer = path.join(root, 'dist/server/entry-server.js')
+const server = path.join(root, 'dist/app/main.js')
 
 function newestMtime(dir) {
   let newest = 0
@@ -19,12 +21,12 @@ function newestMtime(dir) {
   return newest
 }
 
-const sources = ['web', 'contract'].map((d) => path.join(root, d))
-const newestSource = Math.max(...sources.map(newestMtime))
-const stale = [built, renderer].some(
-  (file) => !fs.existsSync(file) || newestSource > fs.statSync(file).mtimeMs,
-)
-if (stale) {
+const staleAgainst = (dirs, files) => {
+  const newestSource = Math.max(...dirs.map((d) => newestMtime(path.join(root, d))))
+  return files.some((file) => !fs.existsSync(file) || newestSource > fs.statSync(file).mtimeMs)
+}
+
+if (staleAgainst(['web', 'contract'], [built, renderer])) {
   console.log('Building the web app…')
   for (const args of [
     ['vite', 'build'],
@@ -34,7 +36,11 @@ if (stale) {
     if (result.status !== 0) process.exit(result.status ?? 1)
   }
 }
+if (staleAgainst(['server', 'contract'], [server])) {
+  console.log('Compiling the server…')
+  await buildServer()
+}
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, stdio: 'inherit' })
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+const child = spawn(process.execPath, [server], { cwd: root, stdio: 'inherit' })
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

@@ -7,7 +7,8 @@ const READ_TIMEOUT_MS = 120_000
 /**
  * The copy of the listings read whole on a worker thread (facts-worker.ts) from the PostgreSQL database at `url`:
  * the instance goes on answering while the copy is built, and only receives it (about 0.1 s at 1,000,000 listings).
- * The worker runs the project's TypeScript as the server does, through tsx.
+ * The worker runs the project's TypeScript as the server does: through tsx from the sources, or the compiled
+ * facts-worker.js beside the compiled server (dist/app, scripts/build-server.mjs).
  */
 export function readFactsApart(
   url: string,
@@ -18,10 +19,14 @@ export function readFactsApart(
       reject(signal.reason)
       return
     }
-    const worker = new Worker(new URL('./facts-worker.ts', import.meta.url), {
-      workerData: { url },
-      execArgv: ['--import', 'tsx'],
-    })
+    const compiled = import.meta.url.endsWith('.js')
+    const worker = new Worker(
+      new URL(compiled ? './facts-worker.js' : './facts-worker.ts', import.meta.url),
+      {
+        workerData: { url },
+        execArgv: compiled ? [] : ['--import', 'tsx'],
+      },
+    )
     let received = false
     // A read that hangs (a connection gone quiet, a lock held) is stopped: the caller reads on its own thread.
     const deadline = setTimeout(() => {
