@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BookingDelivery } from './delivery'
 import { HandoverAnswers, HandoverChecklist } from './handover'
 import { pagingFields } from './paging'
 import { singleLine } from './text'
@@ -46,6 +47,7 @@ export const BookingStatus = z.enum([
   'paid',
   'sold',
   'unavailable',
+  'shipped',
   'handed_over',
   'completed',
   'disputed',
@@ -59,7 +61,7 @@ export const DisputeStatus = z.enum(DISPUTE_STATUSES)
 export type DisputeStatus = z.infer<typeof DisputeStatus>
 
 /** The statuses a paid booking moves through. */
-export const PAID_STATUSES = ['paid', 'handed_over', 'completed', 'disputed', 'refunded'] as const
+export const PAID_STATUSES = ['paid', 'shipped', 'handed_over', 'completed', 'disputed', 'refunded'] as const
 
 export const Booking = z.object({
   _id: z.string(),
@@ -106,11 +108,13 @@ export const Booking = z.object({
   serial_last4: z.string().nullable().optional(),
   /** The buyer's handover checklist, as answered; null until answered. */
   checklist: HandoverAnswers.nullable().optional(),
+  /** Met in person or shipped, what shipping costs, and (for the buyer, the seller once paid, admins) the address. */
+  delivery: BookingDelivery.optional(),
 })
 export type Booking = z.infer<typeof Booking>
 
 /** A paid sale that is not finished: the listing cannot be deleted or removed without refunding its buyer. */
-export const OPEN_SALE_STATUSES = ['paid', 'handed_over', 'disputed'] as const
+export const OPEN_SALE_STATUSES = ['paid', 'shipped', 'handed_over', 'disputed'] as const
 export type OpenSaleStatus = (typeof OPEN_SALE_STATUSES)[number]
 
 export function isOpenSale(status: BookingStatus | undefined | null): status is OpenSaleStatus {
@@ -120,6 +124,7 @@ export function isOpenSale(status: BookingStatus | undefined | null): status is 
 /** Why a listing with an open sale cannot be deleted, and what its seller can do instead (server and web). */
 export const DELETE_BLOCKED: Record<OpenSaleStatus, string> = {
   paid: 'A buyer has paid for this laptop, so it cannot be deleted. Hand it over, or cancel the sale to refund the buyer in full.',
+  shipped: 'This laptop is on its way to the buyer, so it cannot be deleted until the sale completes.',
   handed_over:
     'This laptop is handed over and waiting for the buyer to confirm, so it cannot be deleted until the sale completes.',
   disputed: 'The buyer reported a problem with this sale, so it cannot be deleted until an admin settles it.',
@@ -197,6 +202,10 @@ export const BOOKING_EVENT_KINDS = [
   'frozen',
   /** A cancelled booking booked again by its buyer. */
   'booked_again',
+  /** The seller bought the shipping label: the laptop is on its way. */
+  'shipped',
+  /** No label was bought within SHIP_WITHIN_DAYS: the sale was cancelled and the buyer refunded. */
+  'ship_late',
 ] as const
 export const BookingEventKind = z.enum(BOOKING_EVENT_KINDS)
 

@@ -9,6 +9,7 @@ export const BATTERY_FROM_REPORT_FILE =
 
 import { BatteryReportSource } from './battery-reports'
 import { Booking } from './bookings'
+import { DeliveryOption, ParcelSize, ParcelWeightOz, PostalAddress, PostalAddressView } from './delivery'
 import { ReviewState, SerialNumber } from './listing-reviews'
 import { pagingFields } from './paging'
 import { SaleMoney } from './seller-money'
@@ -203,6 +204,19 @@ export const Product = z.object({
   listing_state: SellerListingState.optional(),
   /** Only on the seller's own listings: when it leaves search unless renewed (LISTING_EXPIRY_DAYS after renewedOn). */
   expires_at: z.string().optional(),
+  /** How a buyer can have it: met in person, shipped, or either. */
+  delivery: DeliveryOption.optional(),
+  /** The parcel it ships in: its box and packed weight (what the screen size implies unless the seller set them). */
+  parcel: z
+    .object({
+      size: ParcelSize,
+      weight_oz: z.number().int(),
+      size_is_default: z.boolean(),
+      weight_is_default: z.boolean(),
+    })
+    .optional(),
+  /** Only for the listing's seller and admins: where it ships from (the carrier's from address). */
+  ship_from: PostalAddressView.nullable().optional(),
 })
 export type Product = z.infer<typeof Product>
 
@@ -340,6 +354,14 @@ export const ProductFields = z.object({
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
     SerialNumber.optional(),
   ),
+  /** How a buyer can have it (meet in person unless the seller ships it). */
+  delivery: DeliveryOption.optional(),
+  /** The box it ships in; empty or null: the one its screen size implies. */
+  parcel_size: z.preprocess((v) => (v === '' ? null : v), ParcelSize.nullable().optional()),
+  /** The packed weight in ounces; empty or null: what its box usually weighs. */
+  parcel_weight_oz: ParcelWeightOz.optional(),
+  /** Where it ships from: needed when it ships. */
+  ship_from: PostalAddress.nullable().optional(),
   /** Whether buyers may make offers (on unless turned off). */
   offers_enabled: z.boolean({ error: 'Offers must be on or off' }).optional(),
   /** Offers under this many dollars are declined at once; empty or null: no floor of the seller's own. */
@@ -395,10 +417,19 @@ function batteryFitsGrade(
   if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['battery_health_pct'] })
 }
 
+/** A listing that ships needs the address it ships from. */
+export const SHIP_FROM_NEEDED = 'Enter the address it ships from'
+function shipsFromSomewhere(p: { delivery?: DeliveryOption; ship_from?: unknown }, ctx: z.RefinementCtx) {
+  if ((p.delivery === 'ship' || p.delivery === 'both') && p.ship_from === null) {
+    ctx.addIssue({ code: 'custom', message: SHIP_FROM_NEEDED, path: ['ship_from'] })
+  }
+}
+
 export const NewProduct = ProductFields.extend(ignoredSeedFields)
   .strict()
   .refine(atLeastOnePhoto, { message: 'Add at least one photo', path: ['images'] })
   .superRefine(batteryFitsGrade)
+  .superRefine((p, ctx) => shipsFromSomewhere({ delivery: p.delivery, ship_from: p.ship_from ?? null }, ctx))
 export type NewProduct = z.infer<typeof NewProduct>
 export type NewProductInput = z.input<typeof NewProduct>
 
@@ -410,6 +441,7 @@ export const ProductUpdate = ProductFields.partial()
     path: ['images'],
   })
   .superRefine(batteryFitsGrade)
+  .superRefine(shipsFromSomewhere)
 export type ProductUpdate = z.infer<typeof ProductUpdate>
 
 /** The answer to an edit: as the seed's, with what the seller should know (a typed battery figure replaced). */

@@ -20,6 +20,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import { BATTERY_REPORT_SOURCES } from '#contract/battery-reports'
 import { BOOKING_EVENT_KINDS, DISPUTE_STATUSES } from '#contract/bookings'
+import { DELIVERY_METHODS, DELIVERY_OPTIONS, PARCEL_SIZE_KEYS, type PostalAddress } from '#contract/delivery'
 import { ALERT_CHOICES } from '#contract/favourites'
 import { REVIEW_STATES } from '#contract/listing-reviews'
 import { CONDITIONS } from '#contract/products'
@@ -375,6 +376,13 @@ export const products = pgTable(
     /** When the seller was told the listing is about to expire (cleared by a renewal). */
     expiryRemindedAt: timestamp('expiry_reminded_at', { withTimezone: true }),
     /** Whether buyers may make offers on this listing (server/modules/offers); the seller turns them off. */
+    /** How a buyer can have it: meet in person, shipped, or either (contract/delivery.ts). */
+    delivery: text('delivery', { enum: DELIVERY_OPTIONS }).notNull().default('meet'),
+    /** The parcel it ships in: its box (PARCEL_SIZES) and packed weight; null = what the screen size implies. */
+    parcelSize: text('parcel_size', { enum: PARCEL_SIZE_KEYS }),
+    parcelWeightOz: integer('parcel_weight_oz'),
+    /** Where it ships from (private to the seller and admins; the carrier's from address): docs/decisions/0074. */
+    shipFrom: jsonb('ship_from').$type<PostalAddress>(),
     offersEnabled: boolean('offers_enabled').notNull().default(true),
     /** Offers under this are declined at once; null: no floor beyond the marketplace's half of the price. */
     offerFloorCents: integer('offer_floor_cents'),
@@ -390,6 +398,7 @@ export const products = pgTable(
     ),
     check('products_prices_check', sql`${t.resalePriceCents} > 0 and ${t.originalPriceCents} > 0`),
     check('products_offer_floor_check', sql`${t.offerFloorCents} is null or ${t.offerFloorCents} > 0`),
+    check('products_delivery_check', sql`${t.delivery} in ('meet', 'ship', 'both')`),
     // Category pages and browse: available listings of a brand, newest first.
     index('products_brand_available_idx').on(t.brandId, t.postedOn.desc()).where(listingOnSale(t)),
     // The home page's advertised list.
@@ -566,6 +575,7 @@ export const BOOKING_STAGES = [
   'booked',
   'cancelled',
   'paid',
+  'shipped',
   'handed_over',
   'completed',
   'disputed',
@@ -609,6 +619,22 @@ export const bookings = pgTable(
      * `bookings.seller-email` job in the transaction that queues the one email for all of them.
      */
     sellerEmailPending: boolean('seller_email_pending').notNull().default(false),
+    /** Met in person or shipped; a shipped sale's shipping is charged with the laptop (contract/delivery.ts). */
+    deliveryMethod: text('delivery_method', { enum: DELIVERY_METHODS }).notNull().default('meet'),
+    shippingCents: integer('shipping_cents').notNull().default(0),
+    /** The buyer's delivery address: seen by the buyer, the seller once paid, and admins. */
+    shippingAddress: jsonb('shipping_address').$type<PostalAddress>(),
+    /** The rate the buyer chose from the carrier's quote. */
+    shippingRate: jsonb('shipping_rate').$type<{
+      shipmentId: string
+      rateId: string
+      carrier: string
+      service: string
+      amountCents: number
+      deliveryDays: number | null
+    }>(),
+    /** A paid shipped sale is cancelled and refunded when no label is bought by then (SHIP_WITHIN_DAYS). */
+    shipBy: timestamp('ship_by', { withTimezone: true }),
   },
   (t) => [
     // A buyer books a listing once.
@@ -624,6 +650,12 @@ export const bookings = pgTable(
     ),
     // Handed-over sales waiting for the buyer, oldest first: what auto-completion reads.
     index('bookings_handed_over_idx').on(t.handedOverAt).where(sql`${t.stage} = 'handed_over'`),
+    // Paid shipped sales waiting for their label: what the ship-within job reads.
+    index('bookings_ship_by_idx').on(t.shipBy).where(sql`${t.stage} = 'paid' and ${t.shipBy} is not null`),
+    check(
+      'bookings_delivery_method_check',
+      sql`${t.deliveryMethod} in ('meet', 'ship') and (${t.deliveryMethod} = 'ship' or ${t.shippingCents} = 0)`,
+    ),
   ],
 )
 
@@ -1367,6 +1399,8 @@ export const LEDGER_ACCOUNT_KINDS = [
   'on_its_way',
   'paid_out',
   'fees',
+  'shipping',
+  'carriers',
 ] as const
 export type LedgerAccountKind = (typeof LEDGER_ACCOUNT_KINDS)[number]
 
@@ -1385,7 +1419,7 @@ export const ledgerAccounts = pgTable(
     ),
     check(
       'ledger_accounts_seller_check',
-      sql`(${t.sellerId} is null) = (${t.kind} in ('buyers', 'held_fees', 'fees'))`,
+      sql`(${t.sellerId} is null) = (${t.kind} in ('buyers', 'held_fees', 'fees', 'shipping', 'carriers'))`,
     ),
     index('ledger_accounts_kind_seller_idx').on(t.kind, t.sellerId),
   ],
@@ -1399,6 +1433,7 @@ export const LEDGER_TRANSACTION_KINDS = [
   'payout_paid',
   'payout_failed',
   'reversal',
+  'label',
 ] as const
 export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number]
 

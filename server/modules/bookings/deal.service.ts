@@ -18,6 +18,7 @@ export const STATUS_WORDS: Record<BookingStatus, string> = {
   paid: 'paid and waiting for handover',
   sold: 'sold to another buyer',
   unavailable: 'unavailable',
+  shipped: 'shipped and on its way',
   handed_over: 'handed over',
   completed: 'completed',
   disputed: 'disputed',

@@ -157,6 +157,7 @@ export const STAGE_WORDS: Record<BookingStage, string> = {
   booked: 'not paid yet',
   cancelled: 'cancelled',
   paid: 'paid and waiting for handover',
+  shipped: 'shipped and on its way',
   handed_over: 'handed over',
   completed: 'completed',
   disputed: 'disputed',

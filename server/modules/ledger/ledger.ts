@@ -15,7 +15,7 @@ import { AppError } from '#server/lib/errors'
 
 /** The marketplace's own accounts, and the ones each seller has. */
 export type AccountRef =
-  | { kind: 'buyers' | 'held_fees' | 'fees' }
+  | { kind: 'buyers' | 'held_fees' | 'fees' | 'shipping' | 'carriers' }
   | { kind: 'held' | 'available' | 'on_its_way' | 'paid_out'; sellerId: string }
 
 export function accountId(ref: AccountRef): string {
@@ -117,6 +117,8 @@ export async function totalsByKind(db: Db): Promise<Record<LedgerAccountKind, nu
     on_its_way: 0,
     paid_out: 0,
     fees: 0,
+    shipping: 0,
+    carriers: 0,
   } satisfies Record<LedgerAccountKind, number>
   for (const r of rows) out[r.kind] = Number(r.total)
   return out

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { isBatteryReportOld } from '#contract/battery-reports'
+import { parcelOf, parcelSizeFor } from '#contract/delivery'
 import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
 import { PLACEHOLDER_IMAGE, type Product } from '#contract/products'
 import type { Db } from '#server/db/client'
@@ -65,6 +66,10 @@ export const productColumns = {
   renewedAt: products.renewedAt,
   expiredAt: products.expiredAt,
   offersEnabled: products.offersEnabled,
+  delivery: products.delivery,
+  parcelSize: products.parcelSize,
+  parcelWeightOz: products.parcelWeightOz,
+  shipFrom: products.shipFrom,
 }
 
 type ProductRow = Awaited<ReturnType<typeof selectProducts>>[number]
@@ -118,6 +123,19 @@ export function toProduct(row: ProductRow): Product {
     expired: row.expiredAt !== null,
     renewedOn: new Date(row.renewedAt).toISOString(),
     offers_enabled: row.offersEnabled,
+    delivery: row.delivery,
+    parcel: parcelOfListing(row),
+  }
+}
+
+/** The box and packed weight a listing ships in (the seller's, or what its screen size implies). */
+function parcelOfListing(row: Pick<ProductRow, 'screenInches' | 'parcelSize' | 'parcelWeightOz'>) {
+  const size = row.parcelSize ?? parcelSizeFor(row.screenInches)
+  return {
+    size,
+    weight_oz: parcelOf(row).weightOz,
+    size_is_default: row.parcelSize === null,
+    weight_is_default: row.parcelWeightOz === null,
   }
 }
 
@@ -222,8 +240,15 @@ export async function findProductsWhere(
  * What only the listing's seller and admins see: where its review stands, and the serial's last four (a buyer sees
  * those on the deal once they have paid, never on the listing).
  */
-export function ownerFields(row: Pick<ProductRow, 'reviewState' | 'reviewReason' | 'serialLast4'>) {
-  return { review_state: row.reviewState, review_reason: row.reviewReason, serial_last4: row.serialLast4 }
+export function ownerFields(
+  row: Pick<ProductRow, 'reviewState' | 'reviewReason' | 'serialLast4' | 'shipFrom'>,
+) {
+  return {
+    review_state: row.reviewState,
+    review_reason: row.reviewReason,
+    serial_last4: row.serialLast4,
+    ship_from: row.shipFrom ?? null,
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type ProductUpdate,
   type SellerListingCounts,
   type SellerListingState,
+  SHIP_FROM_NEEDED,
 } from '#contract/products'
 import type { EarningsSale, SaleMoney } from '#contract/seller-money'
 import type { Db } from '#server/db/client'
@@ -182,6 +183,10 @@ export async function createProduct(
         reviewFlags: review.flags,
         reviewSubmittedAt: review.state === 'pending' ? new Date() : null,
         offersEnabled: input.offers_enabled ?? true,
+        delivery: input.delivery ?? 'meet',
+        parcelSize: input.parcel_size ?? null,
+        parcelWeightOz: input.parcel_weight_oz ?? null,
+        shipFrom: input.ship_from ?? null,
         offerFloorCents: input.offer_floor == null ? null : toCents(input.offer_floor),
       })
       .returning({ id: products.id })
@@ -261,6 +266,11 @@ export async function updateProduct(
         : batteryProblem
     throw new AppError('VALIDATION', message, { battery_health_pct: message })
   }
+  // A listing that ships keeps an address to ship from, whichever of the two the edit changes.
+  const ships = (input.delivery ?? current.delivery) !== 'meet'
+  if (ships && (input.ship_from === undefined ? current.shipFrom : input.ship_from) === null) {
+    throw new AppError('VALIDATION', SHIP_FROM_NEEDED, { ship_from: SHIP_FROM_NEEDED })
+  }
   const serial = input.serial_number ? serialKey(input.serial_number) : undefined
   if (serial) await assertNotStolen(db, serial.hash)
   const photos =
@@ -287,6 +297,10 @@ export async function updateProduct(
     serialHash: serial?.hash,
     serialLast4: serial?.last4,
     offersEnabled: input.offers_enabled,
+    delivery: input.delivery,
+    parcelSize: input.parcel_size,
+    parcelWeightOz: input.parcel_weight_oz,
+    shipFrom: input.ship_from,
     offerFloorCents:
       input.offer_floor === undefined
         ? undefined

@@ -30,6 +30,8 @@ const EVENT_WORDS: Record<BookingEvent['kind'], string> = {
   cancelled: 'Cancelled the sale, refunding the buyer',
   frozen: 'Held for an admin: the serial number was reported stolen',
   booked_again: 'Booked again',
+  shipped: 'Bought the shipping label: shipped',
+  ship_late: 'Not shipped in time: cancelled, refunding the buyer',
 }
 
 type Question = { dispute: Dispute; action: DisputeAction }

@@ -1,6 +1,7 @@
-import { ChevronRight, ShieldCheck } from 'lucide-react'
+import { ChevronRight, Handshake, ShieldCheck, Truck } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
+import { canMeet, canShip, DELIVERY_OPTION_LABELS } from '#contract/delivery'
 import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import { CONDITION_DEFINITIONS } from '#contract/products'
@@ -108,6 +109,14 @@ function ProductDetail({ product }: { product: Product }) {
                 {priceGuideSentence(product.price_guide)} in the last 180 days.
               </p>
             ) : null}
+            <p className="flex items-center gap-2 text-slate-800 text-sm" data-testid="delivery-line">
+              {canShip(product.delivery ?? 'meet') ? (
+                <Truck aria-hidden="true" className="size-4 shrink-0 text-accent" />
+              ) : (
+                <Handshake aria-hidden="true" className="size-4 shrink-0 text-accent" />
+              )}
+              {deliverySentence(product)}
+            </p>
           </div>
 
           {reviewStatusText(product.review_state) ? (
@@ -213,6 +222,7 @@ function ProductDetail({ product }: { product: Product }) {
                 product.battery_cycles === null ? 'Not reported' : String(product.battery_cycles),
               ],
               ['Location', product.location],
+              ['Delivery', DELIVERY_OPTION_LABELS[product.delivery ?? 'meet']],
               ['Use', formatYearsOfUse(product.uses)],
               ['Original price', formatMoney(product.original_price_cents)],
               [
@@ -228,6 +238,17 @@ function ProductDetail({ product }: { product: Product }) {
       </div>
     </>
   )
+}
+
+/** How the laptop can be had, in one sentence: shipped (with its parcel), met in person, or either. */
+function deliverySentence(product: Product): string {
+  const option = product.delivery ?? 'meet'
+  const meet = `Meet the seller in person in ${product.location}`
+  if (!canShip(option)) return `${meet}.`
+  const parcel = product.parcel
+  const weight = parcel ? `, ${(parcel.weight_oz / 16).toFixed(1)} lb packed` : ''
+  const ships = `Ships to you: shipping is quoted for your address at checkout${weight}`
+  return canMeet(option) ? `${ships}. Or: ${meet.charAt(0).toLowerCase()}${meet.slice(1)}.` : `${ships}.`
 }
 
 /** The listing's status in words: Sold, where its review stands (its seller's view), Expired, Reserved or Available. */

@@ -5,6 +5,7 @@ import { type DefaultValues, type FieldPath, type Resolver, useForm } from 'reac
 import type { z } from 'zod'
 import { BATTERY_REPORT_HOW_TO } from '#contract/battery-reports'
 import type { Brand } from '#contract/brands'
+import { PARCEL_SIZE_KEYS, PARCEL_SIZES, parcelSizeFor } from '#contract/delivery'
 import {
   BATTERY_HOW_TO,
   batteryGradeProblem,
@@ -81,6 +82,20 @@ function toFormInput(product: Product | undefined): DefaultValues<ProductFormInp
     img: urlPhoto?.card ?? '',
     offers_enabled: product?.offers_enabled ?? true,
     offer_floor: product?.offer_floor_cents != null ? centsToInput(product.offer_floor_cents) : '',
+    delivery: product?.delivery ?? 'meet',
+    parcel_size: product?.parcel && !product.parcel.size_is_default ? product.parcel.size : '',
+    parcel_weight_oz:
+      product?.parcel && !product.parcel.weight_is_default ? String(product.parcel.weight_oz) : '',
+    ship_from: {
+      name: product?.ship_from?.name ?? '',
+      street1: product?.ship_from?.street1 ?? '',
+      street2: product?.ship_from?.street2 ?? '',
+      city: product?.ship_from?.city ?? '',
+      state: product?.ship_from?.state ?? '',
+      zip: product?.ship_from?.zip ?? '',
+      country: 'US',
+      phone: product?.ship_from?.phone ?? '',
+    },
   }
 }
 
@@ -110,7 +125,13 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
   const resolver = useRef<Resolver<ProductFormInput, unknown, ProductFormValues>>(
     async (values, context, options) => {
       const readyIds = photosRef.current.items.flatMap((p) => (p.uploadId ? [p.uploadId] : []))
-      const result = await zodResolver(ProductFields)({ ...values, images: readyIds }, context, options)
+      // The address it ships from is asked only when it ships.
+      const ships = values.delivery === 'ship' || values.delivery === 'both'
+      const result = await zodResolver(ProductFields)(
+        { ...values, images: readyIds, ship_from: ships ? values.ship_from : undefined },
+        context,
+        options,
+      )
       const photoError = checkPhotos(photosRef.current.items, values.img)
       // The battery must agree with the grade, as the server checks.
       const parsed = result.values as Partial<ProductFormValues>
@@ -182,6 +203,15 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
   }, [savingAfterUploads, photos.isUploading, submit])
 
   const err = (name: keyof ProductFormInput) => errors[name]?.message as string | undefined
+  const addressErr = (name: string) =>
+    (errors.ship_from as Record<string, { message?: string }> | undefined)?.[name]?.message ??
+    (name === 'street1' ? err('ship_from') : undefined)
+  const delivery = watch('delivery')
+  const ships = delivery === 'ship' || delivery === 'both'
+  const screen = Number(watch('screen_inches'))
+  const boxForScreen = PARCEL_SIZES[parcelSizeFor(Number.isFinite(screen) && screen > 0 ? screen : 15.6)]
+  const chosenBox = watch('parcel_size')
+  const box = chosenBox ? PARCEL_SIZES[chosenBox as keyof typeof PARCEL_SIZES] : boxForScreen
   // Once the seller has tried to submit, the photo message follows the photos and the URL as they change;
   // a message from the server stays until the next submit.
   const imgValue = watch('img')
@@ -397,6 +427,89 @@ export function ProductForm({ seller, brands, submitLabel, product, onSubmit }: 
         <FormField label="Location" error={err('location')}>
           <input type="text" autoComplete="address-level2" {...register('location')} />
         </FormField>
+      </FormSection>
+
+      <FormSection
+        title="Delivery"
+        description="How the buyer gets the laptop. A shipped laptop is paid with its shipping; you print the label from the sale."
+      >
+        <FormField label="How buyers get it" error={err('delivery')} className="sm:col-span-2">
+          <select {...register('delivery')} data-testid="delivery-select">
+            <option value="meet">Meet in person</option>
+            <option value="ship">Ship it</option>
+            <option value="both">Ship it or meet in person</option>
+          </select>
+        </FormField>
+        {ships ? (
+          <>
+            <FormField
+              label="Box"
+              hint={`Leave on “For its screen size” for a ${boxForScreen.label.toLowerCase()}.`}
+              error={err('parcel_size')}
+            >
+              <select {...register('parcel_size')}>
+                <option value="">For its screen size</option>
+                {PARCEL_SIZE_KEYS.map((key) => (
+                  <option key={key} value={key}>
+                    {PARCEL_SIZES[key].label}
+                  </option>
+                ))}
+              </select>
+            </FormField>
+            <FormField
+              label="Packed weight (oz)"
+              hint={`Leave empty for ${box.weightOz} oz (${Math.round(box.weightOz / 16)} lb), usual for this box with a charger.`}
+              error={err('parcel_weight_oz')}
+            >
+              <input
+                type="number"
+                inputMode="numeric"
+                min={16}
+                max={400}
+                step={1}
+                {...register('parcel_weight_oz')}
+              />
+            </FormField>
+            <p className="text-slate-700 text-sm sm:col-span-2">
+              Ships from (kept private: the carrier prints it on the label, buyers never see it)
+            </p>
+            <FormField label="Sender name" error={addressErr('name')}>
+              <input type="text" autoComplete="name" {...register('ship_from.name')} />
+            </FormField>
+            <FormField label="Sender phone (optional)" error={addressErr('phone')}>
+              <input type="tel" autoComplete="tel" {...register('ship_from.phone')} />
+            </FormField>
+            <FormField label="Street address" error={addressErr('street1')} className="sm:col-span-2">
+              <input type="text" autoComplete="address-line1" {...register('ship_from.street1')} />
+            </FormField>
+            <FormField
+              label="Apartment, suite (optional)"
+              error={addressErr('street2')}
+              className="sm:col-span-2"
+            >
+              <input type="text" autoComplete="address-line2" {...register('ship_from.street2')} />
+            </FormField>
+            <FormField label="City" error={addressErr('city')}>
+              <input type="text" autoComplete="address-level2" {...register('ship_from.city')} />
+            </FormField>
+            <FormField label="State" hint="Two letters, like CA" error={addressErr('state')}>
+              <input
+                type="text"
+                autoComplete="address-level1"
+                maxLength={2}
+                {...register('ship_from.state')}
+              />
+            </FormField>
+            <FormField label="ZIP code" error={addressErr('zip')}>
+              <input
+                type="text"
+                inputMode="numeric"
+                autoComplete="postal-code"
+                {...register('ship_from.zip')}
+              />
+            </FormField>
+          </>
+        ) : null}
       </FormSection>
 
       <section className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
