@@ -13,7 +13,8 @@ export const EMAIL_TOPICS = {
   },
   messages: {
     label: 'Messages',
-    description: 'A message from a buyer or seller that you have not read after a few minutes.',
+    description:
+      'A message from a buyer or seller that you have not read after a few minutes, questions about your laptops and answers to yours.',
   },
   reviews: {
     label: 'Reviews',

@@ -18,7 +18,7 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/dashboard\/?$/,
   /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|listing-reviews|addproduct|myproduct)\/?$/,
   /^\/dashboard\/(settings|security|audit-log)\/?$/,
-  /^\/dashboard\/(favourites|saved-searches)\/?$/,
+  /^\/dashboard\/(favourites|saved-searches|questions)\/?$/,
   /^\/dashboard\/(earnings|finance)\/?$/,
   /^\/unsubscribe\/[^/]+\/?$/,
   /^\/dashboard\/messages(\/[^/]+)?\/?$/,
@@ -88,6 +88,8 @@ export const paths = {
   offers: () => '/dashboard/offers',
   /** One offer's thread between the buyer and the listing's seller. */
   offer: (id: string) => `/dashboard/offers/${encodeURIComponent(id)}`,
+  /** Questions about the signed-in user's listings (to answer), and the questions they asked. */
+  questions: (tab?: 'asked') => (tab ? `/dashboard/questions?tab=${tab}` : '/dashboard/questions'),
   payment: (bookingId: string) => `/dashboard/payment/${encodeURIComponent(bookingId)}`,
   favourites: () => '/dashboard/favourites',
   savedSearches: () => '/dashboard/saved-searches',

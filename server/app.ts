@@ -25,6 +25,7 @@ import { choosePaymentProvider, paymentRoutes } from '#server/modules/payments'
 import { payoutRoutes, registerPayoutJobs } from '#server/modules/payouts'
 import { priceGuideRoutes, registerPriceGuideJobs } from '#server/modules/price-guide'
 import { productRoutes, registerExpiryJobs } from '#server/modules/products'
+import { questionRoutes, registerQuestionJobs } from '#server/modules/questions'
 import { reportRoutes } from '#server/modules/reports'
 import { reviewRoutes } from '#server/modules/reviews'
 import { savedSearchRoutes } from '#server/modules/saved-searches'
@@ -186,6 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerDealJobs(app.ctx)
   registerMessageJobs(app.ctx)
   registerOfferJobs(app.ctx)
+  registerQuestionJobs(app.ctx)
   registerPriceGuideJobs(app.ctx)
   registerAlertJobs(app.ctx)
   registerPayoutJobs(app.ctx, app.log)
@@ -235,6 +237,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(disputeRoutes)
       await typed.register(messageRoutes)
       await typed.register(offerRoutes)
+      await typed.register(questionRoutes)
       await typed.register(priceGuideRoutes)
       await typed.register(viewRoutes)
       await typed.register(dashboardRoutes)

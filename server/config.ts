@@ -73,6 +73,10 @@ const Env = z.object({
   // Messages between buyer and seller: how many one user may send a minute, and when an unread one is emailed
   MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
   MESSAGE_EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  // Questions to a seller before buying: how many one person may ask a day, and how long a seller's new ones wait
+  // to be told in one email
+  QUESTIONS_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
+  QUESTION_EMAIL_GROUP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   SMTP_URL: optionalUrl(/^smtps?$/),
   MAIL_FROM: z
     .string()
@@ -198,6 +202,8 @@ export type Config = {
   listingReviewFirst: number
   /** Messages on a booking: sent per user per minute, and seconds before an unread one is emailed. */
   messages: { perMinute: number; emailDelaySeconds: number }
+  /** Questions to a seller: asked per person per 24 hours, and seconds a seller's new ones wait to be emailed together. */
+  questions: { perDay: number; emailGroupSeconds: number }
   /** The marketplace's fee on each sale, from the seller's share, and how sellers' balances are paid out. */
   payouts: {
     fee: FeeRule
@@ -339,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,
     listingReviewFirst: e.LISTING_REVIEW_FIRST,
     messages: { perMinute: e.MESSAGES_PER_MINUTE, emailDelaySeconds: e.MESSAGE_EMAIL_DELAY_SECONDS },
+    questions: { perDay: e.QUESTIONS_PER_DAY, emailGroupSeconds: e.QUESTION_EMAIL_GROUP_SECONDS },
     payouts: {
       fee: { basisPoints: Math.round(e.PLATFORM_FEE_PERCENT * 100), minCents: e.PLATFORM_FEE_MIN_CENTS },
       intervalSeconds: e.PAYOUT_INTERVAL_SECONDS,

@@ -1279,6 +1279,69 @@ export const offerEvents = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
+// Questions to a seller about a listing, before buying ("Ask the seller")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A question someone asked a listing's seller, and the seller's answer. An answer is shown to its asker; when the
+ * seller makes it public it is also shown on the listing (the asker named by first name only).
+ */
+export const questions = pgTable(
+  'questions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    askerId: text('asker_id')
+      .notNull()
+      .references(() => users.id),
+    /** The listing's seller when the question was asked (a listing never changes hands). */
+    sellerId: text('seller_id')
+      .notNull()
+      .references(() => users.id),
+    body: text('body').notNull(),
+    answer: text('answer'),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    /** Shown on the listing as Q&A (only once answered). */
+    isPublic: boolean('is_public').notNull().default(false),
+    /** Not yet told to the seller: the grouped email (`questions.seller-email`) tells it and clears this. */
+    sellerEmailPending: boolean('seller_email_pending').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('questions_body_length_check', sql`char_length(${t.body}) between 1 and 1000`),
+    check(
+      'questions_answer_length_check',
+      sql`${t.answer} is null or char_length(${t.answer}) between 1 and 2000`,
+    ),
+    check('questions_public_answered_check', sql`not ${t.isPublic} or ${t.answer} is not null`),
+    // The listing's public Q&A, newest first.
+    index('questions_product_public_idx').on(t.productId, t.answeredAt.desc()).where(sql`${t.isPublic}`),
+    // The seller's questions, and the asker's (also their count of the last day).
+    index('questions_seller_idx').on(t.sellerId, t.createdAt.desc()),
+    index('questions_asker_idx').on(t.askerId, t.createdAt.desc()),
+    index('questions_seller_email_pending_idx').on(t.sellerId).where(sql`${t.sellerEmailPending}`),
+  ],
+)
+
+/** A seller takes no more questions from this person. */
+export const questionBlocks = pgTable(
+  'question_blocks',
+  {
+    sellerId: text('seller_id')
+      .notNull()
+      .references(() => users.id),
+    askerId: text('asker_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sellerId, t.askerId] }), index('question_blocks_asker_idx').on(t.askerId)],
+)
+
+// ---------------------------------------------------------------------------------------------
 // Money to sellers: payout accounts, payouts, and the double-entry ledger (docs/decisions/0035)
 // ---------------------------------------------------------------------------------------------
 

@@ -92,6 +92,14 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 120,
   }),
+  // A seller's new questions (server/modules/questions), told in one email like new bookings: the first question
+  // queues it QUESTION_EMAIL_GROUP_SECONDS out (one waiting job per seller); a repeat finds nothing left to tell.
+  'questions.seller-email': queue<{ sellerId: string }>({
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
   // Saved-search and favourite alerts (server/modules/alerts): the matcher over new listings and price changes
   // (sent after each change, and every minute as a sweep), an hour-delayed email for a search that was just
   // emailed, a minute-delayed email grouping one user's favourite news, and the daily digest.

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
-import { messages, offers, savedSearches } from '#server/db/schema'
+import { messages, offers, questions, savedSearches } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { unsubscribeToken } from '../modules/alerts/unsubscribe-token'
 import {
@@ -292,6 +292,32 @@ async function buyersOffer(f: Fixtures): Promise<string> {
     })
     .returning({ id: offers.id })
   if (!row) throw new Error('no offer')
+  return row.id
+}
+
+/** Questions: only the question's seller acts on it; everyone else gets 404 (it does not exist for them). */
+const QUESTION_SELLER = (status: number): Expected => ({
+  ...SIGNED_OUT,
+  buyer: 404,
+  otherBuyer: 404,
+  seller: status,
+  otherSeller: 404,
+  admin: 404,
+})
+
+/** A new question of `buyer`'s about a new listing of `seller`'s, written straight to the table. */
+async function buyersQuestion(f: Fixtures): Promise<string> {
+  const listing = await f.freshListing()
+  const [row] = await t.db
+    .insert(questions)
+    .values({
+      productId: listing.id,
+      askerId: f.buyer.id,
+      sellerId: f.seller.id,
+      body: 'Is the battery original?',
+    })
+    .returning({ id: questions.id })
+  if (!row) throw new Error('no question')
   return row.id
 }
 
@@ -1460,6 +1486,56 @@ const ROWS: Row[] = [
     route: '/api/offers/{id}/withdraw',
     url: async (f) => `/api/offers/${await buyersOffer(f)}/withdraw`,
     expected: OFFER_PARTIES(200, 403),
+  },
+  // Questions: anyone signed in asks about another's listing (its seller 403); the public Q&A is everyone's; only a
+  // question's seller answers or blocks its asker (everyone else 404).
+  {
+    method: 'POST',
+    route: '/api/products/{id}/questions',
+    url: async (f) => `/api/products/${(await f.freshListing()).id}/questions`,
+    body: { body: 'Does it come with the original charger?' },
+    expected: { ...ANY_SIGNED_IN, buyer: 201, otherBuyer: 201, seller: 403, otherSeller: 201, admin: 201 },
+  },
+  {
+    method: 'POST',
+    route: '/api/products/{id}/questions',
+    url: `/api/products/${NO_SUCH_ID}/questions`,
+    body: { body: 'Hello?' },
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'GET',
+    route: '/api/products/{id}/questions',
+    url: (f) => `/api/products/${f.product.id}/questions`,
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/products/{id}/questions',
+    url: `/api/products/${NO_SUCH_ID}/questions`,
+    expected: everyone(404),
+  },
+  { method: 'GET', route: '/api/questions', url: '/api/questions?role=seller', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/questions', url: '/api/questions?role=asker', expected: ANY_SIGNED_IN },
+  { method: 'GET', route: '/api/questions/unanswered', expected: ANY_SIGNED_IN },
+  {
+    method: 'PUT',
+    route: '/api/questions/{id}/answer',
+    url: async (f) => `/api/questions/${await buyersQuestion(f)}/answer`,
+    body: { answer: 'Yes, the original one.', public: true },
+    expected: QUESTION_SELLER(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/questions/{id}/block',
+    url: async (f) => `/api/questions/${await buyersQuestion(f)}/block`,
+    expected: QUESTION_SELLER(200),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/questions/{id}/block',
+    url: async (f) => `/api/questions/${await buyersQuestion(f)}/block`,
+    expected: QUESTION_SELLER(200),
   },
 ]
 

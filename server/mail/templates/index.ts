@@ -28,6 +28,8 @@ import passwordReset from './password-reset'
 import payoutFailed from './payout-failed'
 import payoutSent from './payout-sent'
 import payoutSetupNeeded from './payout-setup-needed'
+import questionAnswered from './question-answered'
+import questionReceived from './question-received'
 import reportResolved from './report-resolved'
 import securityChange from './security-change'
 import verifyEmail from './verify-email'
@@ -56,6 +58,8 @@ export const TEMPLATES = {
   'offer-accepted': offerAccepted,
   'offer-declined': offerDeclined,
   'offer-expiring': offerExpiring,
+  'question-received': questionReceived,
+  'question-answered': questionAnswered,
   'alert-search-matches': alertSearchMatches,
   'alert-favourites': alertFavourites,
   'alert-digest': alertDigest,

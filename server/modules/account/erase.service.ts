@@ -26,6 +26,7 @@ import { AppError } from '#server/lib/errors'
 import type { Mail } from '#server/mail/mail'
 import { leaveSale } from '#server/modules/deal'
 import { sellerBalances } from '#server/modules/ledger'
+import { eraseQuestionsOf } from '#server/modules/questions'
 
 export const DELETED_NAME = 'Deleted user'
 /** Stages of a sale in which money is held or the deal is not over. */
@@ -140,6 +141,8 @@ export async function eraseAccount(db: Db, userId: string, mail: Pick<Mail, 'que
       if (masked !== message.body)
         await tx.update(messages).set({ body: masked }).where(eq(messages.id, message.id))
     }
+    // Their questions and answers likewise; their blocks, made or received, go.
+    await eraseQuestionsOf(tx, userId)
     // One last email to the address the account had, queued after the person's other emails were dropped; the job
     // forgets the address once it is sent.
     await mail.queue(tx, { to: { email: user.email }, template: 'account-erased', data: {} })

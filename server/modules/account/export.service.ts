@@ -78,6 +78,26 @@ const SECTIONS: { source: string; title: string; about: string }[] = [
     about: 'When you last read each conversation.',
   },
   { source: 'messages.reported_by', title: 'Messages you reported', about: 'Messages you reported to us.' },
+  {
+    source: 'questions.asker_id',
+    title: 'Questions you asked',
+    about: 'Questions you asked sellers before buying, with their answers.',
+  },
+  {
+    source: 'questions.seller_id',
+    title: 'Questions about your laptops',
+    about: 'Questions buyers asked you, with your answers and whether you showed them on the listing.',
+  },
+  {
+    source: 'question_blocks.seller_id',
+    title: 'People you stopped from asking',
+    about: 'Askers whose questions you no longer take.',
+  },
+  {
+    source: 'question_blocks.asker_id',
+    title: 'Sellers who stopped your questions',
+    about: 'Sellers who no longer take questions from you.',
+  },
   { source: 'reviews.author_id', title: 'Reviews you wrote', about: 'Your ratings of buyers and sellers.' },
   { source: 'reviews.subject_id', title: 'Reviews about you', about: 'Ratings others gave you.' },
   { source: 'reports.reporter_id', title: 'Listings you reported', about: 'Your reports and their outcome.' },
