@@ -83,7 +83,7 @@ export function testConfig(env: Record<string, string> = {}) {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: Pick<BuildAppOptions, 'fetchImage' | 'logger' | 'logStream'> = {},
+  options: Pick<BuildAppOptions, 'fetchImage' | 'logger' | 'logStream' | 'pageRenderer'> = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase()
   const storage = new MemoryMediaStorage()

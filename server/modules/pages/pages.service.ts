@@ -9,6 +9,7 @@ import { AppError } from '#server/lib/errors'
 import type { PublicCache } from '#server/lib/public-cache'
 import { findBrands } from '#server/modules/brands'
 import { findAdvertisedProducts, findProductById, isAvailable } from '#server/modules/products'
+import { findPublicQuestions } from '#server/modules/questions'
 import { findSellerPage } from '#server/modules/reviews'
 import { searchProducts } from '#server/modules/search'
 import type * as EntryServer from '../../../web/src/ssr/entry-server'
@@ -42,6 +43,8 @@ export function pageData(
       const [row] = await db.select({ id: products.id }).from(products).where(eq(products.id, id)).limit(1)
       return row ? 'gone' : undefined
     },
+    questions: async (productId) =>
+      JSON.parse(await cache.get(`questions:${productId}`, () => findPublicQuestions(db, productId))),
     seller: async (id) => {
       if (id.length > 64) return undefined
       try {

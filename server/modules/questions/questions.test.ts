@@ -12,6 +12,7 @@ import type { OutgoingEmail } from '#server/mail/transport'
 import { bearerFor } from '#server/test/auth-helpers'
 import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import * as renderer from '../../../web/src/ssr/entry-server'
 import { eraseAccount } from '../account/erase.service'
 import { sendQuestionsEmail } from './questions.service'
 
@@ -23,7 +24,11 @@ let seller: UserRow
 let buyer: UserRow
 
 beforeAll(async () => {
-  t = await createTestApp({ QUESTIONS_PER_DAY: String(PER_DAY), QUESTION_EMAIL_GROUP_SECONDS: '0' })
+  // Listing pages rendered and kept in the public cache as in production, so a change must reach them.
+  t = await createTestApp(
+    { QUESTIONS_PER_DAY: String(PER_DAY), QUESTION_EMAIL_GROUP_SECONDS: '0', PUBLIC_CACHE_TTL_MS: '60000' },
+    { pageRenderer: renderer },
+  )
   brand = await createBrand(t.db)
   seller = await createUser(t.db, { role: 'seller', name: 'Sam Seller' })
   buyer = await createUser(t.db, { role: 'buyer', name: 'Alexandra Quinn-Buyer' })
@@ -209,6 +214,28 @@ describe('the seller answers', () => {
     expect(await emails()).toEqual([])
   })
 
+  it('the listing’s server-rendered page shows the public Q&A, and drops it when it turns private', async () => {
+    const product = await listing({ name: 'HP Spectre x360' })
+    const id = await asked(product.id, 'Does the pen come with it?')
+    await call('PUT', `/api/questions/${id}/answer`, seller, {
+      answer: 'Yes, the original pen.',
+      public: true,
+    })
+    const page = await t.app.inject({ method: 'GET', url: `/products/${product.id}` })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('Questions and answers')
+    expect(page.body).toContain('Does the pen come with it?')
+    expect(page.body).toContain('Yes, the original pen.')
+    expect(page.body).toContain('Alexandra')
+    expect(page.body).not.toContain('Quinn-Buyer')
+    await call('PUT', `/api/questions/${id}/answer`, seller, {
+      answer: 'Yes, the original pen.',
+      public: false,
+    })
+    const again = await t.app.inject({ method: 'GET', url: `/products/${product.id}` })
+    expect(again.body).not.toContain('Yes, the original pen.')
+  })
+
   it('a private answer is the asker’s alone: not on the listing, on their questions page', async () => {
     const product = await listing()
     const id = await asked(product.id, 'Any scratches on the lid?')
@@ -328,6 +355,10 @@ describe('your data', () => {
     await eraseAccount(t.db, asker.id, t.app.ctx.mail)
     const [row] = await t.db.select().from(questions).where(eq(questions.id, id))
     expect(row?.body).toBe('Is the warranty transferable? Call [removed]')
+    // Erased outside a request: every instance's public cache sees it within a poll.
+    await expect
+      .poll(async () => (await publicQa(product.id)).find((q) => q._id === id)?.askerFirstName)
+      .toBeNull()
     const qa = await publicQa(product.id)
     expect(qa.find((q) => q._id === id)).toMatchObject({ askerFirstName: null, answer: 'Yes, until March.' })
     expect(JSON.stringify(qa)).not.toContain('Erin')

@@ -121,6 +121,9 @@ const ConversationPage = lazy(() =>
 const OffersPage = lazy(() =>
   import('../features/offers/offers-page').then((m) => ({ default: m.OffersPage })),
 )
+const QuestionsPage = lazy(() =>
+  import('../features/questions/questions-page').then((m) => ({ default: m.QuestionsPage })),
+)
 const OfferPage = lazy(() => import('../features/offers/offer-page').then((m) => ({ default: m.OfferPage })))
 const FavouritesPage = lazy(() =>
   import('../features/favourites/favourites-page').then((m) => ({ default: m.FavouritesPage })),
@@ -252,6 +255,7 @@ export function AppRoutes() {
           <Route path="messages/:id" element={<ConversationPage />} />
           <Route path="offers" element={<OffersPage />} />
           <Route path="offers/:id" element={<OfferPage />} />
+          <Route path="questions" element={<QuestionsPage />} />
         </Route>
         {/* Unknown paths, including dashboard pages that do not exist. */}
         <Route path="*" element={<NotFoundPage />} />

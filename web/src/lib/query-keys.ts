@@ -136,6 +136,14 @@ export const moneyKeys = {
 }
 
 /** Offers: the caller's lists (as a buyer, or on their listings), and one offer with its thread. */
+/** Questions to sellers: a listing's public Q&A, and the caller's as a seller or an asker. */
+export const questionKeys = {
+  all: ['questions'] as const,
+  public: (productId: string) => [...questionKeys.all, 'public', productId] as const,
+  list: (role: 'seller' | 'asker') => [...questionKeys.all, 'list', role] as const,
+  unanswered: () => [...questionKeys.all, 'unanswered'] as const,
+}
+
 export const offerKeys = {
   all: ['offers'] as const,
   list: (role: 'buyer' | 'seller', productId?: string) =>

@@ -12,6 +12,7 @@ import type { Brand } from '#contract/brands'
 import { findGuide } from '#contract/guides'
 import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
+import type { PublicQuestion } from '#contract/questions'
 import type { SellerPage } from '#contract/reviews'
 import type { SearchResult } from '#contract/search'
 import { AppShell } from '../app/app'
@@ -21,7 +22,7 @@ import { SLIDE_SIZES, slideSrcSet } from '../features/home/slides'
 import type { ProductFilters } from '../features/products/products-api'
 import { readFilters, writeFilters } from '../features/products/search-params'
 import { ApiError } from '../lib/api-client'
-import { brandKeys, productKeys, reviewKeys } from '../lib/query-keys'
+import { brandKeys, productKeys, questionKeys, reviewKeys } from '../lib/query-keys'
 import { absolute, type PageHead, productHead, SITE_DESCRIPTION, SITE_NAME, sellerHead } from './page-head'
 
 export { renderHead, scriptJson } from './page-head'
@@ -33,6 +34,8 @@ export type PageData = {
   advertised(): Promise<Product[]>
   /** `gone`: the listing existed and was taken down (410); undefined: never existed (404). */
   product(id: string): Promise<Product | 'gone' | undefined>
+  /** A listing's public questions and answers (only asked for a listing `product` found). */
+  questions(productId: string): Promise<PublicQuestion[]>
   search(filters: ProductFilters): Promise<SearchResult>
   /** A seller's public page; undefined for an unknown or deleted seller (404). */
   seller(id: string): Promise<SellerPage | undefined>
@@ -160,6 +163,7 @@ const PAGES: PublicPage[] = [
       const found = await data.product(id)
       if (found && found !== 'gone') {
         client.setQueryData(productKeys.detail(id), found)
+        client.setQueryData(questionKeys.public(id), await data.questions(id))
         return undefined
       }
       // The page shows "Product not found" from this error, on the server and again in the browser.

@@ -8,6 +8,7 @@ import {
   Landmark,
   LayoutDashboard,
   Mail,
+  MessageCircleQuestion,
   MessagesSquare,
   Package,
   PackagePlus,
@@ -27,6 +28,7 @@ import { cn } from '../../components/ui/cn'
 import { Spinner } from '../../components/ui/spinner'
 import { useListingReviews } from '../../features/admin/listing-reviews-api'
 import { useSession } from '../../features/auth/use-session'
+import { useUnansweredQuestions } from '../../features/questions'
 import { RouteErrorBoundary } from '../route-error'
 
 type MenuItem = {
@@ -61,6 +63,7 @@ const FAVOURITES: MenuItem = { to: '/dashboard/favourites', label: 'Favourites',
 const SAVED_SEARCHES: MenuItem = { to: '/dashboard/saved-searches', label: 'Saved searches', icon: BellRing }
 const MESSAGES: MenuItem = { to: '/dashboard/messages', label: 'Messages', icon: MessagesSquare }
 const OFFERS: MenuItem = { to: '/dashboard/offers', label: 'Offers', icon: HandCoins }
+const QUESTIONS: MenuItem = { to: paths.questions(), label: 'Questions', icon: MessageCircleQuestion }
 
 const START_SELLING: MenuItem = { to: paths.startSelling(), label: 'Start selling', icon: Store }
 const MY_ORDERS = MENU_BY_ROLE.buyer[0] as MenuItem
@@ -80,6 +83,7 @@ export function menuForRole(role: Role, buys = role === 'buyer'): readonly MenuI
     FAVOURITES,
     SAVED_SEARCHES,
     MESSAGES,
+    QUESTIONS,
     SETTINGS,
     SECURITY,
   ]
@@ -109,6 +113,22 @@ function ReviewQueueCount() {
           <span className="sr-only"> flagged</span>
         </span>
       ) : null}
+    </span>
+  )
+}
+
+/** Questions about the seller's listings waiting for an answer, beside Questions on the menu. */
+function UnansweredCount() {
+  const unanswered = useUnansweredQuestions()
+  const count = unanswered.data?.count ?? 0
+  if (count === 0) return null
+  return (
+    <span
+      className="ml-auto rounded-full bg-amber-100 px-2 text-amber-900 text-xs leading-5"
+      data-testid="unanswered-questions"
+    >
+      {count}
+      <span className="sr-only"> unanswered</span>
     </span>
   )
 }
@@ -159,6 +179,7 @@ export function DashboardLayout() {
                   <item.icon aria-hidden className="size-5 shrink-0" />
                   {item.label}
                   {item.to === paths.listingReviews() ? <ReviewQueueCount /> : null}
+                  {item === QUESTIONS && user?.role === 'seller' ? <UnansweredCount /> : null}
                 </NavLink>
               </li>
             ))}

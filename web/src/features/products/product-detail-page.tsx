@@ -26,6 +26,7 @@ import { useSession } from '../auth'
 import { BookNowButton } from '../buying'
 import { FavouriteButton } from '../favourites'
 import { MakeOfferButton } from '../offers'
+import { ProductQuestions } from '../questions'
 import { PriceGuideBadge, priceGuideSentence } from './price-guide'
 import { ProductGallery } from './product-gallery'
 import { useCountView, useProduct } from './products-api'
@@ -236,6 +237,7 @@ function ProductDetail({ product }: { product: Product }) {
           />
         </section>
       </div>
+      <ProductQuestions product={product} />
     </>
   )
 }
