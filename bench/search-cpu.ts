@@ -2,7 +2,8 @@
 // (one that `npm run bench:scale` filled). Searches asked for the first time (nothing kept from them) and the same
 // searches asked again, drawn from the mixed run's mix (bench/mixed.ts). See bench/README.md.
 import { sql } from 'drizzle-orm'
-import { catchUp, loadFacts, searchProducts, searchQuerySchema } from '#server/modules/search'
+import { SearchQuery } from '#contract/search'
+import { catchUp, loadFacts, searchProducts } from '#server/modules/search'
 import { openMigratedDatabase } from '../server/db/client'
 import { isOnSale } from '../server/lib/on-sale'
 import { rowsOf } from '../server/lib/paging'
@@ -22,7 +23,7 @@ const { db, close } = await openMigratedDatabase({ driver: 'postgres', url })
 const brandIds = (await rowsOf<{ id: string }>(db, sql`select id::text as id from brands order by name`)).map(
   (r) => r.id,
 )
-const schema = searchQuerySchema()
+const schema = SearchQuery
 const queries = (count: number, seed: number) =>
   mixedPaths(brandIds, count, seed).map((p) => ({
     path: p,

@@ -7,21 +7,14 @@ import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm'
 import { PRICE_DROP_ALERT_SHARE } from '#contract/favourites'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
-import {
-  alertEvents,
-  alertItems,
-  brands,
-  favourites,
-  productHolds,
-  products,
-  savedSearches,
-} from '#server/db/schema'
+import { alertEvents, alertItems, favourites, productHolds, products, savedSearches } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import type { MailRequest } from '#server/mail/mail'
 import type { AlertFavourite, AlertListing, AlertSearch } from '#server/mail/templates/alert-types'
 import {
   alertColumns,
+  brandNamesOf,
   describeFilters,
   type ListingFacts,
   type SavedFilters,
@@ -91,7 +84,7 @@ async function loadSearchIndex(db: Db): Promise<{ index: SearchIndex; byId: Map<
   return { index, byId }
 }
 
-type Facts = ListingFacts & { name: string; location: string; cameLater: boolean }
+type Facts = ListingFacts & { name: string; priceCents: number; location: string; cameLater: boolean }
 
 async function listingFacts(db: Db, ids: string[]): Promise<Facts[]> {
   if (ids.length === 0) return []
@@ -99,16 +92,9 @@ async function listingFacts(db: Db, ids: string[]): Promise<Facts[]> {
     .select({
       id: products.id,
       sellerId: products.sellerId,
-      brandId: products.brandId,
-      condition: products.condition,
-      priceCents: products.resalePriceCents,
-      ramGb: products.ramGb,
-      storageGb: products.storageGb,
-      screenInches: products.screenInches,
-      processorFamily: products.processorFamily,
-      batteryHealthPct: products.batteryHealthPct,
-      // What filters added to the search's table read of a new listing.
+      // What the declared filters read of a new listing.
       ...alertColumns(),
+      priceCents: products.resalePriceCents,
       words: sql<string[]>`tsvector_to_array(${products.searchVector})`,
       name: products.name,
       location: products.location,
@@ -161,9 +147,7 @@ export async function runAlertMatching(ctx: Ctx): Promise<MatchReport> {
         const loadStart = performance.now()
         searches ??= await loadSearchIndex(tx)
         report.phases.load += performance.now() - loadStart
-        brandNames ??= new Map(
-          (await tx.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
-        )
+        brandNames ??= await brandNamesOf(tx)
         const found = await matchListings(ctx, tx, listed, searches, brandNames, report.phases)
         report.matches += found.matches
         report.emails += found.emails
@@ -519,12 +503,6 @@ const toFavourite = (r: ItemRow): AlertFavourite => ({
   priceCents: r.priceCents,
 })
 
-async function brandNameMap(tx: Db): Promise<Map<string, string>> {
-  return new Map(
-    (await tx.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
-  )
-}
-
 /** The delayed email of one instant saved search (its previous one went out less than an hour ago). */
 export async function sendSearchAlert(ctx: Ctx, searchId: string): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
@@ -561,7 +539,7 @@ export async function sendSearchAlert(ctx: Ctx, searchId: string): Promise<boole
         ctx,
         searchId,
         { query: search.query, filters: search.filters as SavedFilters },
-        await brandNameMap(tx),
+        await brandNamesOf(tx),
         listings.slice(0, LISTED_PER_SEARCH),
         listings.length,
       ),
@@ -613,7 +591,7 @@ export async function sendDigests(ctx: Ctx): Promise<number> {
         searchIds.length === 0
           ? []
           : await tx.select().from(savedSearches).where(inArray(savedSearches.id, searchIds))
-      const names = await brandNameMap(tx)
+      const names = await brandNamesOf(tx)
       const searchesOut = searchRows.map((s) => {
         const listings = items
           .filter((r) => r.kind === 'match' && r.searchId === s.id)

@@ -3,9 +3,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { UnsubscribeInfo } from '#contract/saved-searches'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
-import { brands, emailPreferences, savedSearches } from '#server/db/schema'
+import { emailPreferences, savedSearches } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
-import { describeFilters, type SavedFilters } from '#server/modules/search'
+import { brandNamesOf, describeFilters, type SavedFilters } from '#server/modules/search'
 import { readUnsubscribeToken, type UnsubscribeTarget } from './unsubscribe-token'
 
 function targetOf(config: Config, token: string): UnsubscribeTarget {
@@ -37,9 +37,7 @@ export async function describeUnsubscribe(db: Db, config: Config, token: string)
         description: 'Alerts for a saved search that has since been deleted',
         alreadyOff: true,
       }
-    const names = new Map(
-      (await db.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
-    )
+    const names = await brandNamesOf(db)
     return {
       kind: 'search',
       description: `Emails about new laptops matching your saved search: ${describeFilters(search.filters as SavedFilters, names)}`,

@@ -5,11 +5,12 @@ import type { AlertChoice } from '#contract/favourites'
 import { MAX_SAVED_SEARCHES, NEW_COUNT_CAP, type SavedSearch } from '#contract/saved-searches'
 import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
-import { brands, products, savedSearches, users } from '#server/db/schema'
+import { products, savedSearches, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import { rowsOf } from '#server/lib/paging'
 import type { SessionUser } from '#server/lib/session'
 import {
+  brandNamesOf,
   describeFilters,
   parseSavedQuery,
   resolveText,
@@ -68,12 +69,6 @@ export async function saveSearch(
   })
 }
 
-async function brandNames(db: Db): Promise<Map<string, string>> {
-  return new Map(
-    (await db.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
-  )
-}
-
 /** Laptops that came on sale after `since` (posted, approved after review, renewed) that match the search and are for sale, counted up to NEW_COUNT_CAP. */
 async function countNew(db: Db, filters: SavedFilters, since: Date): Promise<number> {
   const where = await searchCondition(db, filters as SearchQuery)
@@ -92,7 +87,7 @@ export async function findSavedSearches(db: Db, user: SessionUser): Promise<Save
     .from(savedSearches)
     .where(eq(savedSearches.userId, user.id))
     .orderBy(desc(savedSearches.createdAt), desc(savedSearches.id))
-  const names = await brandNames(db)
+  const names = await brandNamesOf(db)
   return Promise.all(
     rows.map(async (r) => ({
       _id: r.id,

@@ -1,8 +1,8 @@
 import { eq, type SQL, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { unsetWhenEmpty, wholeNumber } from '#contract/paging'
+import { FACETS, FILTERS } from '#contract/filters'
 import { SavedSearchList } from '#contract/saved-searches'
-import { SearchResult } from '#contract/search'
+import { SearchQuery, SearchResult } from '#contract/search'
 import { alertItems, products } from '#server/db/schema'
 import { recordListed } from '#server/lib/alert-events'
 import { isOnSale } from '#server/lib/on-sale'
@@ -12,33 +12,27 @@ import { bearerFor } from '#server/test/auth-helpers'
 import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { addFilter } from './filters'
+import { readFilters, writeFilters } from '../../../web/src/features/products/search-params'
+import { countsSnapshot, sumCounts } from './counts-snapshot'
+import { countQueryOf, countsAnswer } from './filters'
 import { loadFacts } from './listing-feed'
 import { searchProducts } from './search.queries'
 
-// A filter is one row of the table (filters.ts). A row added here — "used for at most N years", on a column no search
-// filtered by — is searched through the API, narrows every facet's counts, is kept by a saved search in its words and
-// spelling, and decides whether a new listing alerts that search. It declares neither kept counts nor a column in the
-// copy of the listings: with the copy current, such a search is answered by SQL, and equals a plain SQL reference.
+// A facet filter is one declaration (contract/filters.ts). The display's size bucket — `display` in the table, on the
+// existing screen_inches column, no migration — was added that way, and nothing else was written for it: here it is
+// searched through the API, answered by the copy of the listings and by the kept counts, narrows every facet's
+// counts and has its own, is kept by a saved search in its words and spelling, decides whether a new listing
+// alerts that search, and is one of the page's filter parameters.
 
 let t: TestApp
-let removeFilter = () => {}
 let brands: BrandRow[] = []
 let seller: UserRow
 let buyer: UserRow
 const rnd = random(24)
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
+const SCREENS = [11.6, 13.3, 13.9, 14, 15.6, 15.99, 16, 17.3]
 
 beforeAll(async () => {
-  // Added while this file runs (its worker's other files share the table), before the app is built: the search
-  // route's query schema takes it.
-  removeFilter = addFilter('max_uses_years', {
-    param: unsetWhenEmpty(wholeNumber(0, 50, 'Years used')),
-    sql: (years: number) => sql`${products.usesYears} <= ${years}`,
-    alert: (years: number) => (l) => Number(l.usesYears) <= years,
-    alertColumns: { usesYears: sql<number>`${products.usesYears}` },
-    describe: (years: number) => `used for at most ${years} year${years === 1 ? '' : 's'}`,
-  })
   t = await createTestApp()
   brands = [await createBrand(t.db, { name: 'Dell' }), await createBrand(t.db, { name: 'Lenovo' })]
   seller = await createUser(t.db, { role: 'seller' })
@@ -47,16 +41,15 @@ beforeAll(async () => {
     await createProduct(t.db, {
       seller,
       brand: pick(brands),
-      usesYears: pick([0, 1, 2, 3, 5, 8]),
+      screenInches: pick(SCREENS),
       ramGb: pick([8, 16, 32]),
       condition: pick(['Excellent', 'Good', 'Fair'] as const),
       resalePriceCents: Math.floor(200 + rnd() * 1800) * 100,
     })
   }
-}, 120_000)
+}, 400_000)
 
 afterAll(async () => {
-  removeFilter()
   await t?.close()
 })
 
@@ -86,43 +79,78 @@ async function reference(where: SQL) {
 const counts = (choices: { value: string; count: number }[] | undefined) =>
   Object.fromEntries((choices ?? []).map((c) => [c.value, c.count]))
 
-describe('a filter added to the one table', () => {
-  it('is searched and narrows the facets, by SQL with or without a current copy, as the SQL reference', async () => {
-    for (const years of [0, 2, 5]) {
-      const ref = await reference(sql`${products.usesYears} <= ${years}`)
+const BUCKETS = {
+  compact: sql`${products.screenInches} < 14`,
+  standard: sql`${products.screenInches} >= 14 and ${products.screenInches} < 16`,
+  large: sql`${products.screenInches} >= 16`,
+}
+
+describe('a facet filter added by one declaration', () => {
+  it('is searched, by the copy, the kept counts and SQL alike, and narrows every facet as the SQL reference', async () => {
+    expect(FILTERS.display.column).toBe('screenInches')
+    const snapshot = await countsSnapshot(t.db)
+    for (const [bucket, where] of Object.entries(BUCKETS)) {
+      const ref = await reference(where)
+      expect(ref.ids.length, bucket).toBeGreaterThan(0)
+      const q = SearchQuery.parse({ display: bucket, facets: '1', page_size: '100' })
+      // The kept counts answer it.
+      expect(countsAnswer(q)).toBe(true)
+      expect(sumCounts(snapshot, countQueryOf(q))).toBe(ref.ids.length)
       for (const withCopy of [false, true]) {
         if (withCopy) await loadFacts(t.db)
-        const found = await search(`max_uses_years=${years}&facets=1&page_size=100`)
+        const found = await search(`display=${bucket}&facets=1&page_size=100`)
         expect(found.items.map((p) => p._id).sort()).toEqual(ref.ids)
-        expect(found.items.every((p) => p.uses <= years)).toBe(true)
         expect(found.total).toBe(ref.ids.length)
         expect(counts(found.facets?.brand)).toEqual(ref.brand)
         expect(counts(found.facets?.ram)).toEqual(ref.ram)
       }
+      // The copy and SQL agree whole (items in order, totals, every facet).
+      expect(await searchProducts(t.db, q)).toEqual(await searchProducts(t.db, q, { facts: false }))
     }
-    // Beside the table's own filters, and on every page of a cursor walk, the copy current.
-    const where = sql`${products.usesYears} <= 3 and ${products.brandId} = ${brands[0]?.id}`
+    // Its own facet: each bucket with its label and count, in the declared order, whatever else is chosen.
+    const all = await search(`display=large&brand=${brands[0]?.id}&facets=1`)
+    const perBucket = await Promise.all(
+      Object.values(BUCKETS).map(
+        async (where) =>
+          (await reference(sql`${where} and ${products.brandId} = ${brands[0]?.id}`)).ids.length,
+      ),
+    )
+    expect(all.facets?.display).toEqual(
+      [
+        { value: 'compact', label: 'Compact (under 14″)', count: perBucket[0] },
+        { value: 'standard', label: 'Standard (14–15.9″)', count: perBucket[1] },
+        { value: 'large', label: 'Large (16″ and up)', count: perBucket[2] },
+      ].filter((c) => (c.count ?? 0) > 0),
+    )
+    expect(FACETS.map((f) => f.name)).toContain('display')
+    // Beside other filters, and on every page of a cursor walk, the copy current.
+    const where = sql`${BUCKETS.standard} and ${products.brandId} = ${brands[0]?.id}`
     const ref = await reference(where)
     const seen: string[] = []
     let cursor: string | null = null
     do {
       const page: SearchResult = await search(
-        `max_uses_years=3&brand=${brands[0]?.id}&sort=price_asc&page_size=7${cursor ? `&cursor=${cursor}` : ''}`,
+        `display=standard&brand=${brands[0]?.id}&sort=price_asc&page_size=7${cursor ? `&cursor=${cursor}` : ''}`,
       )
       expect(page.total).toBe(ref.ids.length)
       seen.push(...page.items.map((p) => p._id))
       cursor = page.next_cursor
     } while (cursor)
     expect(seen.sort()).toEqual(ref.ids)
-    // The engine's two paths agree whole (items in order, totals, facets).
-    const q = { max_uses_years: 2, facets: '1', sort: 'price_desc' } as never
-    expect(await searchProducts(t.db, q)).toEqual(await searchProducts(t.db, q, { facts: false }))
   })
 
   it('refuses a value its schema refuses, naming it', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/search?max_uses_years=-1' })
+    const res = await t.app.inject({ method: 'GET', url: '/api/search?display=huge' })
     expect(res.statusCode).toBe(400)
-    expect(res.body).toContain('max_uses_years')
+    expect(res.body).toContain('display')
+  })
+
+  it('is one of the page’s filter parameters, read and written as the API reads it', () => {
+    expect(readFilters(new URLSearchParams('display=large&display=compact'))).toEqual({ display: 'large' })
+    expect(readFilters(new URLSearchParams('display=huge'))).toEqual({})
+    expect(writeFilters({ screen: 13, display: 'compact', brand: 'b' }).toString()).toBe(
+      'brand=b&screen=13&display=compact',
+    )
   })
 
   it('is kept by a saved search, in its spelling and its words, and decides its alerts', async () => {
@@ -131,27 +159,27 @@ describe('a filter added to the one table', () => {
       method: 'POST',
       url: '/api/saved-searches',
       headers: auth,
-      payload: { query: `max_uses_years=1&brand=${brands[1]?.id}`, alert: 'instant' },
+      payload: { query: `display=large&brand=${brands[1]?.id}`, alert: 'instant' },
     })
     expect(saved.statusCode, saved.body).toBe(201)
     const [kept] = SavedSearchList.parse(
       (await t.app.inject({ method: 'GET', url: '/api/saved-searches', headers: auth })).json(),
     )
-    expect(kept?.query).toBe(`brand=${brands[1]?.id}&max_uses_years=1`)
-    expect(kept?.label).toBe('Lenovo · used for at most 1 year')
+    expect(kept?.query).toBe(`brand=${brands[1]?.id}&display=large`)
+    expect(kept?.label).toBe('Lenovo · Large (16″ and up)')
 
-    // Two new Lenovo listings: used one year (it matches), used four (it does not).
-    const fresh = await createProduct(t.db, { seller, brand: brands[1] as BrandRow, usesYears: 1 })
-    const worn = await createProduct(t.db, { seller, brand: brands[1] as BrandRow, usesYears: 4 })
+    // Two new Lenovo listings: a 16-inch one (it matches), a 15.9-inch one (it does not).
+    const large = await createProduct(t.db, { seller, brand: brands[1] as BrandRow, screenInches: 16 })
+    const standard = await createProduct(t.db, { seller, brand: brands[1] as BrandRow, screenInches: 15.9 })
     await t.db.transaction(async (tx) => {
-      await recordListed(tx, fresh.id)
-      await recordListed(tx, worn.id)
+      await recordListed(tx, large.id)
+      await recordListed(tx, standard.id)
     })
     await runAlertMatching(t.app.ctx)
     const alerted = await t.db
       .select({ productId: alertItems.productId })
       .from(alertItems)
       .where(eq(alertItems.savedSearchId, kept?._id as string))
-    expect(alerted.map((a) => a.productId)).toEqual([fresh.id])
+    expect(alerted.map((a) => a.productId)).toEqual([large.id])
   })
 })

@@ -50,7 +50,10 @@ export async function findBrandProducts(
   const page = await paging.finish(rows, async () =>
     view
       ? viewTotal(view, { brand: [brandId] }, Date.now(), Number.MAX_SAFE_INTEGER / 2)
-      : sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), { brand: new Set([brandId]) }),
+      : sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), {
+          sets: { brand: new Set([brandId.toLowerCase()]) },
+          floors: {},
+        }),
   )
   return { ...page, items: page.items.map(toProduct) }
 }

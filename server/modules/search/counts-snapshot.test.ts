@@ -109,7 +109,7 @@ describe('the copy of listing_counts', () => {
         batteryHealthPct: [90, 70, null][i % 3],
       })
     const snapshot = await countsSnapshot(t.db)
-    const f = { brand: new Set([dell]), ram: new Set([16, 32]), battery: true }
+    const f = { sets: { brand: new Set([dell]), ram: new Set(['16', '32']) }, floors: {}, flag: true }
     const sums = facetSums(snapshot, f)
     const inSql = async (where: string) =>
       Number(
@@ -147,7 +147,7 @@ describe('the copy of listing_counts', () => {
         await createProduct(t.db, { brand: { id: brand }, seller })
         const otherNow = await countsSnapshot(other.db)
         expect(otherNow).not.toBe(otherCopy)
-        expect(sumCounts(otherNow, { brand: new Set([brand]) })).toBe(start.total + 2)
+        expect(sumCounts(otherNow, { sets: { brand: new Set([brand]) }, floors: {} })).toBe(start.total + 2)
       } finally {
         await other.close()
       }

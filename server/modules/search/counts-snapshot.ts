@@ -1,18 +1,18 @@
 import { sql } from 'drizzle-orm'
+import { choiceOf, filterOf } from '#contract/filters'
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
-import { type CountQuery, countQueryOf } from './filters'
+import { COUNT_FACETS, COUNTS_FLAG, type CountFacet, type CountQuery, countQueryOf } from './filters'
 import { KeptPerCopy } from './kept-per-copy'
 
 // The facet counts and totals of a search without text, price or date are sums over `listing_counts` (one row per
-// combination of brand, condition, RAM, storage, screen class, processor family and battery ≥ 80%, with its number
+// combination of the facets' columns declared `counts` (contract/filters.ts) and battery ≥ 80%, with its number
 // of available listings). Each instance keeps a copy of that table and sums it in memory; one row,
 // `listing_counts_version`, which every change to the counts moves on as it commits, tells whether the copy is
 // current. So every answer is as exact as a sum in SQL, and costs one indexed row read instead of a pass over
 // tens of thousands of rows per facet: docs/decisions/0029-facet-counts-in-memory.md.
 
-export type CountFacet = 'brand' | 'condition' | 'ram' | 'storage' | 'screen' | 'processor'
-export const COUNT_FACETS: CountFacet[] = ['brand', 'condition', 'ram', 'storage', 'screen', 'processor']
+export { COUNT_FACETS, type CountFacet }
 
 /** One facet's column: its distinct values (as search sends them) and, per row, the index of the row's value. */
 export type Column = { values: string[]; index: Uint16Array }
@@ -38,8 +38,6 @@ export type CountsSnapshot = {
   version: string
   size: number
   n: Int32Array
-  ram: Int32Array
-  storage: Int32Array
   battery80: Uint8Array
   columns: Record<CountFacet, Column>
 }
@@ -65,13 +63,13 @@ export function facetSums(s: CountsSnapshot, f: CountQuery): FacetSums {
 
 function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
   const filters = facetFilters(s, f)
+  const floors = floorFilters(s, f)
   const indexes = COUNT_FACETS.map((name) => s.columns[name].index)
   const acc = COUNT_FACETS.map((name) => new Float64Array(s.columns[name].values.length))
   let total = 0
   let battery80 = 0
-  for (let r = 0; r < s.size; r++) {
-    if (f.minRam !== undefined && (s.ram[r] as number) < f.minRam) continue
-    if (f.minStorage !== undefined && (s.storage[r] as number) < f.minStorage) continue
+  rows: for (let r = 0; r < s.size; r++) {
+    for (const floor of floors) if (floor.allowed[floor.index[r] as number] === 0) continue rows
     let failed = 0
     let failedFacet = 0
     for (const filter of filters) {
@@ -82,7 +80,7 @@ function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
       }
     }
     const hasBattery = s.battery80[r] === 1
-    if (f.battery && !hasBattery) {
+    if (f.flag && !hasBattery) {
       failed++
       failedFacet = BATTERY
     }
@@ -110,7 +108,7 @@ function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
 
 /**
  * Each facet's counts by value, from sums per value index (`acc`, in COUNT_FACETS' order): values counted none
- * are left out, and so is a processor that names no family (it is no choice).
+ * are left out, and so is an empty value (a processor that names no family is no choice).
  */
 export function countsByValue(
   columns: Record<CountFacet, Column>,
@@ -121,7 +119,7 @@ export function countsByValue(
     const map = new Map<string, number>()
     const sums = acc[facet] as Float64Array
     columns[name].values.forEach((value, i) => {
-      if (sums[i] && !(name === 'processor' && value === '')) map.set(value, sums[i] as number)
+      if (sums[i] && value !== '') map.set(value, sums[i] as number)
     })
     out[name] = map
   })
@@ -134,12 +132,10 @@ export function sumCounts(s: CountsSnapshot, f: CountQuery): number {
 }
 
 function sumTotal(s: CountsSnapshot, f: CountQuery): number {
-  const filters = facetFilters(s, f)
+  const filters = [...floorFilters(s, f), ...facetFilters(s, f)]
   let total = 0
   rows: for (let r = 0; r < s.size; r++) {
-    if (f.minRam !== undefined && (s.ram[r] as number) < f.minRam) continue
-    if (f.minStorage !== undefined && (s.storage[r] as number) < f.minStorage) continue
-    if (f.battery && s.battery80[r] === 0) continue
+    if (f.flag && s.battery80[r] === 0) continue
     for (const filter of filters) if (filter.allowed[filter.index[r] as number] === 0) continue rows
     total += s.n[r] as number
   }
@@ -154,13 +150,10 @@ const sumsOf = new KeptPerCopy<CountsSnapshot, number | FacetSums>(512)
 
 /** A query as text, the same whatever order its choices came in. */
 function countKey(f: CountQuery): string {
-  const set = (values: ReadonlySet<string | number> | undefined) =>
-    values ? [...values].map(String).sort().join(',') : '*'
+  const set = (values: ReadonlySet<string> | undefined) => (values ? [...values].sort().join(',') : '*')
   return [
-    ...COUNT_FACETS.map((name) => set(f[name] as ReadonlySet<string | number> | undefined)),
-    f.battery ? 'b' : '',
-    f.minRam ?? '',
-    f.minStorage ?? '',
+    ...COUNT_FACETS.map((name) => `${set(f.sets[name])}${f.floors[name] ?? ''}`),
+    f.flag ? 'b' : '',
   ].join('|')
 }
 
@@ -171,17 +164,25 @@ export function facetFilters(
 ): { facet: number; index: Uint16Array; allowed: Uint8Array }[] {
   const filters: { facet: number; index: Uint16Array; allowed: Uint8Array }[] = []
   COUNT_FACETS.forEach((name, facet) => {
-    const accepted = f[name] as ReadonlySet<string | number> | undefined
+    const accepted = f.sets[name]
     if (!accepted) return
     const { values, index } = s.columns[name]
-    const numeric = name === 'ram' || name === 'storage' || name === 'screen'
-    filters.push({
-      facet,
-      index,
-      allowed: Uint8Array.from(values, (v) => (accepted.has(numeric ? Number(v) : v) ? 1 : 0)),
-    })
+    filters.push({ facet, index, allowed: Uint8Array.from(values, (v) => (accepted.has(v) ? 1 : 0)) })
   })
   return filters
+}
+
+/** Each floor of the query (at least this much RAM) as the facet's values it accepts: a row failing one counts for none. */
+export function floorFilters(
+  s: { columns: Record<CountFacet, Column> },
+  f: CountQuery,
+): { facet: number; index: Uint16Array; allowed: Uint8Array }[] {
+  return COUNT_FACETS.flatMap((name, facet) => {
+    const min = f.floors[name]
+    if (min === undefined) return []
+    const { values, index } = s.columns[name]
+    return [{ facet, index, allowed: Uint8Array.from(values, (v) => (Number(v) >= min ? 1 : 0)) }]
+  })
 }
 
 /** The version row: every change to the counts, or to a listing's facts search filters on, moves it on. */
@@ -219,39 +220,29 @@ export async function countsSnapshot(db: Db, known?: string): Promise<CountsSnap
 
 async function loadSnapshot(db: Db, versionRead: string): Promise<CountsSnapshot> {
   // The version and the rows in one statement, so they come from one moment of the database.
-  const rows = await rowsOf<{
-    version: string
-    brand_id: string
-    condition: string
-    ram_gb: number
-    storage_gb: number
-    screen_class: number
-    processor_family: string
-    battery_80: boolean
-    n: number
-  }>(
+  // Each facet's column as declared, and the kept flag.
+  const counted = COUNT_FACETS.map((name) => filterOf(name).counts as string)
+  const rows = await rowsOf<Record<string, string | number | boolean>>(
     db,
-    sql`select (select version::text from listing_counts_version where id) as version, brand_id::text, condition,
-      ram_gb, storage_gb, screen_class, processor_family, battery_80, n
+    sql`select (select version::text from listing_counts_version where id) as version, ${sql.raw(
+      [...new Set(counted)].map((c) => `${c}::text as ${c}`).join(', '),
+    )}, ${sql.raw(COUNTS_FLAG.flag)} as flag, n
     from listing_counts where n > 0`,
   )
-  const column = (read: (r: (typeof rows)[number]) => string | number) =>
-    dictionaryColumn(rows.map((r) => String(read(r))))
   return {
     // With rows, their own version (a commit may have come between the two reads; the next request reloads).
-    version: rows[0]?.version ?? versionRead,
+    version: (rows[0]?.version as string | undefined) ?? versionRead,
     size: rows.length,
     n: Int32Array.from(rows, (r) => Number(r.n)),
-    ram: Int32Array.from(rows, (r) => Number(r.ram_gb)),
-    storage: Int32Array.from(rows, (r) => Number(r.storage_gb)),
-    battery80: Uint8Array.from(rows, (r) => (r.battery_80 === true ? 1 : 0)),
-    columns: {
-      brand: column((r) => r.brand_id),
-      condition: column((r) => r.condition),
-      ram: column((r) => Number(r.ram_gb)),
-      storage: column((r) => Number(r.storage_gb)),
-      screen: column((r) => Number(r.screen_class)),
-      processor: column((r) => r.processor_family),
-    },
+    battery80: Uint8Array.from(rows, (r) => (r.flag === true ? 1 : 0)),
+    columns: Object.fromEntries(
+      COUNT_FACETS.map((name, i) => {
+        const column = counted[i] as string
+        return [
+          name,
+          dictionaryColumn(rows.map((r) => String(choiceOf(filterOf(name), r[column] as string) ?? ''))),
+        ]
+      }),
+    ) as Record<CountFacet, Column>,
   }
 }

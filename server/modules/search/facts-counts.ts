@@ -114,7 +114,7 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
   const { combos } = f
   const dated = q.posted_within !== undefined
   const kept = comboCountsIn.get(f, filtersKey(q), () => {
-    const outcome = comboOutcomes(f, q, boundsOf(q))
+    const outcome = comboOutcomes(f, q)
     let battery80 = 0
     if (!dated)
       for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) battery80 += combos.battery80[c] as number
@@ -209,7 +209,7 @@ export function countFacts(
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const bounds = boundsOf(q)
-  const outcome = comboOutcomes(f, q, bounds)
+  const outcome = comboOutcomes(f, q)
   const ofRow = f.combos.ofRow
   const counted = new Int32Array(f.combos.size)
   let total = 0

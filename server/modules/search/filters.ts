@@ -1,420 +1,261 @@
-// Every filter of a search, declared once: its query parameter (the key, as `contract/search.ts` parses it), how it
-// selects listings in SQL, which facet it is (a facet's counts apply every *other* facet's filter), how a saved
-// search's alert matches a new listing against it, and how a saved search describes it in words. The search's SQL,
-// its facets, the alert matcher and the saved search read this table; a filter missing from it does not compile.
-// The per-instance copy of the listings (listing-facts.ts) and the kept counts (counts-snapshot.ts) answer
-// the same filters from their own columns, for speed; `filters.test.ts` checks every path agrees with this table.
-//
-// A new filter: its parameter in contract/search.ts and its row here, and it is searched, narrows the facets, is kept
-// by saved searches and matched by alerts (an alert reading a column AlertListing lacks names it in `alertColumns`
-// of an added filter, or in alerts.jobs.ts). Without `counts` and `copy` it is answered by SQL, even when the copy is
-// current. `copy: true` asks for its column in the copy (listing-facts.ts) and in the change feed's trigger
-// (migration 0027's listing_changes_note, which notes a listing only when a column search reads changes); `counts`
-// for a column of listing_counts. A filter added at run time (`addFilter`, added-filter.test.ts) has neither.
-import { and, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
-import type { z } from 'zod'
+// What the server derives from each filter's declaration (contract/filters.ts): its SQL condition, its test of a new
+// listing for alerts, how the kept counts and the copy of the listings apply it, and its words in a saved search.
+// Nothing here names a filter: a filter declared there is searched, counted, alerted and described from here.
+import { and, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import {
-  BATTERY_FACET_PCT,
-  type Facets,
-  PROCESSOR_FAMILY_LABELS,
-  type ProcessorFamily,
-  SearchQuery,
-} from '#contract/search'
+  choiceOf,
+  FILTER_KEYS,
+  FILTERS,
+  type FilterDeclaration,
+  type FilterKey,
+  filterOf,
+  labelOf,
+} from '#contract/filters'
+import type { Facets, SearchQuery } from '#contract/search'
 import { products } from '#server/db/schema'
+
+export { FILTER_KEYS, FILTERS, type FilterKey }
 
 /** What a saved search keeps: the filters (paging, facets and the page's own markers dropped). */
 export type SavedFilters = Omit<SearchQuery, 'page' | 'page_size' | 'limit' | 'cursor' | 'facets'>
 
-/** The filters proper: everything a search narrows by except its text and its order. */
-export type FilterKey = Exclude<keyof SavedFilters, 'q' | 'sort'>
-
 /** The facets that are filters (every facet is). */
 export type FacetName = keyof Facets
 
-/** A new listing as an alert sees it (server/modules/search/matcher.ts). */
-export type AlertListing = {
-  brandId: string
-  condition: string
-  priceCents: number
-  ramGb: number
-  storageGb: number
-  screenInches: number
-  processorFamily: string | null
-  batteryHealthPct: number | null
+const COLUMNS = getTableColumns(products)
+type Product = typeof products.$inferSelect
+type Declared = (typeof FILTERS)[FilterKey]
+// Every declared column is a column of `products` (a misspelt one does not compile).
+const declaredColumnsExist: Declared['column'] extends keyof typeof COLUMNS ? true : never = true
+void declaredColumnsExist
+
+const columnOf = (f: FilterDeclaration) => COLUMNS[f.column as keyof typeof COLUMNS]
+/** The column as SQL text in `products` (for statements written as text: the copy's columns). */
+export const columnName = (f: FilterDeclaration) => columnOf(f).name
+
+/** A new listing as an alert reads it: the columns the filters read (all but a posting date). */
+type AlertColumn = {
+  [K in FilterKey]: (typeof FILTERS)[K]['op'] extends 'withinDays' ? never : (typeof FILTERS)[K]['column']
+}[FilterKey]
+export type AlertListing = Pick<Product, AlertColumn>
+
+/** The columns alerts select of a new listing, by name. */
+export function alertColumns() {
+  return Object.fromEntries(
+    FILTER_KEYS.filter((k) => filterOf(k).op !== 'withinDays').map((k) => [
+      filterOf(k).column,
+      columnOf(filterOf(k)),
+    ]),
+  ) as { [C in AlertColumn]: (typeof COLUMNS)[C] }
 }
 
-/** The filters a sum can apply: each a set of accepted values (absent: any), plus the minimums. */
+/**
+ * The filters answered from a column of choices in the kept counts and in the copy: the `in` filters (their key is
+ * their facet's name), in the table's order.
+ */
+export const COUNT_FACETS = FILTER_KEYS.filter((k) => filterOf(k).op === 'in') as CountFacet[]
+export type CountFacet = { [K in FilterKey]: (typeof FILTERS)[K]['op'] extends 'in' ? K : never }[FilterKey]
+
+/** A facet's choice of a listing in SQL, as text ('' for none): what the copy holds and SQL facets group by. */
+export function choiceSql(name: CountFacet): string {
+  const f = filterOf(name)
+  const column = columnName(f)
+  if (f.values === 'whole') return `floor(${column})::int::text`
+  if (f.values)
+    return `case ${f.values.map((b) => (b.below !== undefined ? `when ${column} < ${b.below} then '${b.value}'` : `else '${b.value}'`)).join(' ')} end`
+  return `coalesce(${column}::text, '')`
+}
+
+/** The `in` filter reading the same column as its own values: a floor on it is a floor on that facet's choices. */
+const floorFacet = (f: FilterDeclaration) =>
+  COUNT_FACETS.find((k) => filterOf(k).column === f.column && filterOf(k).values === undefined)
+
+/** The copy's per-listing arrays a bound applies to, by the bound's name. */
+type Row = NonNullable<FilterDeclaration['row']>
+export type Bounds = Record<`${'min' | 'max'}${Capitalize<Row>}`, number>
+const boundName = (f: FilterDeclaration) =>
+  `${f.op === 'atLeast' ? 'min' : 'max'}${(f.row as Row).replace(/^./, (c) => c.toUpperCase())}` as keyof Bounds
+
+/**
+ * The filters a sum of the kept counts (and the copy's facet columns) applies: each `in` filter's accepted choices
+ * (as text), floors on a facet's choices, and the kept flag (a battery of BATTERY_FACET_PCT or more).
+ */
 export type CountQuery = {
-  brand?: ReadonlySet<string>
-  condition?: ReadonlySet<string>
-  ram?: ReadonlySet<number>
-  storage?: ReadonlySet<number>
-  screen?: ReadonlySet<number>
-  processor?: ReadonlySet<string>
-  battery?: boolean
-  minRam?: number
-  minStorage?: number
+  sets: Partial<Record<CountFacet, ReadonlySet<string>>>
+  floors: Partial<Record<CountFacet, number>>
+  flag?: boolean
 }
 
-/**
- * The filters that are no facet (price range, RAM, storage and battery minimums) as bounds: an absent one passes every
- * row. Read once per pass (boundsOf, from the filter table): a request's fields are no place for a loop over every
- * listing to look things up.
- */
-export type Bounds = {
-  minPrice: number
-  maxPrice: number
-  minRam: number
-  minStorage: number
-  minBattery: number
-}
+/** The kept flag of listing_counts, from the one filter declaring it. */
+export const COUNTS_FLAG = (() => {
+  const flags = FILTER_KEYS.flatMap((k) => {
+    const counts = filterOf(k).counts
+    return typeof counts === 'object' ? [{ key: k, ...counts }] : []
+  })
+  if (flags.length !== 1) throw new Error('listing_counts keeps one flag')
+  return flags[0] as { key: FilterKey; flag: string; at: number }
+})()
 
-type Filter<K extends FilterKey> = {
-  /** The condition on `products` for the filter's value. */
-  sql: (value: NonNullable<SavedFilters[K]>) => SQL
-  /** The facet the filter is, when it is one. */
-  facet?: FacetName
-  /** Whether a new listing passes the filter, for alerts; undefined: the filter does not apply to alerts. */
-  alert?: (value: NonNullable<SavedFilters[K]>) => (l: AlertListing) => boolean
-  /**
-   * Whether the kept counts (`listing_counts`, counts-snapshot.ts) can answer a search setting it to this value; and
-   * whether the in-memory copy of the listings (listing-facts.ts) can. A search setting a filter either cannot
-   * answer is answered by SQL: a new filter is right before it is fast.
-   */
-  counts?: (value: NonNullable<SavedFilters[K]>) => boolean
-  copy?: boolean
-  /** The filter as the kept counts and the copy's facet columns apply it: a set of accepted values, a minimum. */
-  countQuery?: (value: NonNullable<SavedFilters[K]>, into: CountQuery) => void
-  /** The filter as the copy's bounds apply it to each listing (a price, a floor). */
-  bounds?: (value: NonNullable<SavedFilters[K]>, into: Bounds) => void
-  /** The filter in words for a saved search's description; undefined: said by another filter (a price range). */
-  describe: (
-    value: NonNullable<SavedFilters[K]>,
-    all: SavedFilters,
-    brandNames: Map<string, string>,
-  ) => string | undefined
-}
+const scaled = (f: FilterDeclaration, value: number) => (f.scale ? Math.round(value * f.scale) : value)
+/** A choice as the copy and the counts hold it: text (an id as the database prints it, lower case). */
+const choiceText = (f: FilterDeclaration, v: unknown) =>
+  columnOf(f).columnType === 'PgUUID' ? String(v).toLowerCase() : String(v)
 
-const cents = (dollars: number) => Math.round(dollars * 100)
-const money = (dollars: number) => `$${dollars.toLocaleString('en-US', { maximumFractionDigits: 2 })}`
-const storage = (gb: number) => (gb >= 1024 && gb % 1024 === 0 ? `${gb / 1024} TB` : `${gb} GB`)
-const oneOf = <T>(values: readonly T[]) => {
-  const set = new Set(values)
-  return (v: T) => set.has(v)
-}
+type Entry = [FilterKey, unknown, FilterDeclaration]
 
-/**
- * The table. Its order is the order a saved search lists its filters in (its canonical query, after the text) and
- * describes them in.
- */
-export const FILTERS: { [K in FilterKey]: Filter<K> } = {
-  brand: {
-    counts: () => true,
-    copy: true,
-    // Ids as the database prints them (lower case), whatever case the address used.
-    countQuery: (ids, into) => {
-      into.brand = new Set(ids.map((id) => id.toLowerCase()))
-    },
-    sql: (ids) => inArray(products.brandId, ids),
-    facet: 'brand',
-    alert: (ids) => {
-      const has = oneOf(ids)
-      return (l) => has(l.brandId)
-    },
-    describe: (ids, _all, names) => ids.map((id) => names.get(id) ?? 'a brand').join(' or '),
-  },
-  condition: {
-    counts: () => true,
-    copy: true,
-    countQuery: (values, into) => {
-      into.condition = new Set(values)
-    },
-    sql: (values) => inArray(products.condition, values),
-    facet: 'condition',
-    alert: (values) => {
-      const has = oneOf<string>(values)
-      return (l) => has(l.condition)
-    },
-    describe: (values) => values.join(' or '),
-  },
-  min_price: {
-    copy: true,
-    bounds: (dollars, into) => {
-      into.minPrice = cents(dollars)
-    },
-    sql: (dollars) => gte(products.resalePriceCents, cents(dollars)),
-    alert: (dollars) => (l) => l.priceCents >= cents(dollars),
-    describe: (min, all) =>
-      all.max_price !== undefined ? `${money(min)}–${money(all.max_price)}` : `from ${money(min)}`,
-  },
-  max_price: {
-    copy: true,
-    bounds: (dollars, into) => {
-      into.maxPrice = cents(dollars)
-    },
-    sql: (dollars) => lte(products.resalePriceCents, cents(dollars)),
-    alert: (dollars) => (l) => l.priceCents <= cents(dollars),
-    describe: (max, all) => (all.min_price !== undefined ? undefined : `up to ${money(max)}`),
-  },
-  ram: {
-    counts: () => true,
-    copy: true,
-    countQuery: (gb, into) => {
-      into.ram = new Set(gb)
-    },
-    sql: (gb) => inArray(products.ramGb, gb),
-    facet: 'ram',
-    alert: (gb) => {
-      const has = oneOf(gb)
-      return (l) => has(l.ramGb)
-    },
-    describe: (gb) => `${gb.join(' or ')} GB RAM`,
-  },
-  storage: {
-    counts: () => true,
-    copy: true,
-    countQuery: (gb, into) => {
-      into.storage = new Set(gb)
-    },
-    sql: (gb) => inArray(products.storageGb, gb),
-    facet: 'storage',
-    alert: (gb) => {
-      const has = oneOf(gb)
-      return (l) => has(l.storageGb)
-    },
-    describe: (gb) => gb.map(storage).join(' or '),
-  },
-  screen: {
-    counts: () => true,
-    copy: true,
-    countQuery: (classes, into) => {
-      into.screen = new Set(classes)
-    },
-    // A class is the whole inches: `13` is 13.0 to 13.9.
-    sql: (classes) =>
-      or(
-        ...classes.map((s) => and(gte(products.screenInches, s), sql`${products.screenInches} < ${s + 1}`)),
-      ) as SQL,
-    facet: 'screen',
-    alert: (classes) => {
-      const has = oneOf(classes)
-      return (l) => has(Math.floor(l.screenInches))
-    },
-    describe: (classes) => `${classes.join(' or ')}-inch`,
-  },
-  processor: {
-    counts: () => true,
-    copy: true,
-    countQuery: (families, into) => {
-      into.processor = new Set(families)
-    },
-    sql: (families) => inArray(products.processorFamily, families),
-    facet: 'processor',
-    alert: (families) => {
-      const has = oneOf<string>(families)
-      return (l) => l.processorFamily !== null && has(l.processorFamily)
-    },
-    describe: (families) => families.map((p) => PROCESSOR_FAMILY_LABELS[p as ProcessorFamily]).join(' or '),
-  },
-  min_battery_pct: {
-    // The counts know "80% or more" (the facet's choice), not other floors.
-    counts: (pct) => pct === BATTERY_FACET_PCT,
-    copy: true,
-    countQuery: (_pct, into) => {
-      into.battery = true
-    },
-    // A listing reporting no battery (-1 in the copy) fails any floor.
-    bounds: (pct, into) => {
-      into.minBattery = pct
-    },
-    // A listing reporting no battery health fails any floor.
-    sql: (pct) => gte(products.batteryHealthPct, pct),
-    facet: 'battery',
-    alert: (pct) => (l) => l.batteryHealthPct !== null && l.batteryHealthPct >= pct,
-    describe: (pct) => `Battery ${pct}% or more`,
-  },
-  min_ram_gb: {
-    counts: () => true,
-    copy: true,
-    countQuery: (gb, into) => {
-      into.minRam = gb
-    },
-    bounds: (gb, into) => {
-      into.minRam = gb
-    },
-    sql: (gb) => gte(products.ramGb, gb),
-    alert: (gb) => (l) => l.ramGb >= gb,
-    describe: (gb) => `at least ${gb} GB RAM`,
-  },
-  min_storage_gb: {
-    counts: () => true,
-    copy: true,
-    countQuery: (gb, into) => {
-      into.minStorage = gb
-    },
-    bounds: (gb, into) => {
-      into.minStorage = gb
-    },
-    sql: (gb) => gte(products.storageGb, gb),
-    alert: (gb) => (l) => l.storageGb >= gb,
-    describe: (gb) => `at least ${storage(gb)}`,
-  },
-  posted_within: {
-    copy: true,
-    // The clock is the database's, read once per statement.
-    sql: (days) => sql`${products.postedOn} >= (select now() - make_interval(days => ${days}))`,
-    facet: 'posted_within',
-    // An alert is about a listing just posted: "posted within" always holds.
-    describe: (days) => `posted within ${days} days`,
-  },
-}
-
-export const FILTER_KEYS = Object.keys(FILTERS) as FilterKey[]
-
-// ---------------------------------------------------------------------------------------------
-// A filter added to the table at run time: one row, with its query parameter's schema (the table's own filters have
-// theirs in contract/search.ts), and it is searched, narrows the facets' counts, is kept by a saved search and
-// matched by alerts. Without `counts` and `copy` it is answered by SQL alone: right before it is fast.
-// ---------------------------------------------------------------------------------------------
-
-/** A new listing as an alert reads it, with the columns added filters ask for (`alertColumns`). */
-export type AlertRow = AlertListing & { readonly [column: string]: unknown }
-
-export type AddedFilter<V> = {
-  /** The query parameter's schema (optional: a search need not set it). */
-  param: z.ZodType<V | undefined>
-  sql: (value: V) => SQL
-  alert?: (value: V) => (l: AlertRow) => boolean
-  /** What `alert` reads of a new listing beyond AlertListing, by name: alerts select these columns too. */
-  alertColumns?: Record<string, SQL>
-  describe: (value: V, all: SavedFilters, brandNames: Map<string, string>) => string | undefined
-}
-
-const added = new Map<string, AddedFilter<unknown>>()
-
-/**
- * Adds a filter after the table's own (a test's, or a feature's before the app is built: the search route reads the
- * query's schema when it is registered). Returns its removal.
- */
-export function addFilter<V>(key: string, filter: AddedFilter<V>): () => void {
-  if (key in FILTERS || added.has(key) || key in SearchQuery.shape)
-    throw new Error(`${key} is already a parameter`)
-  added.set(key, filter as AddedFilter<unknown>)
-  return () => {
-    added.delete(key)
-  }
-}
-
-/** Every filter's key, in the table's order, added filters last. */
-export function filterKeys(): string[] {
-  return [...FILTER_KEYS, ...added.keys()]
-}
-
-/** The search's query schema: contract/search.ts's, with the parameters of any added filter. */
-export function searchQuerySchema(): typeof SearchQuery {
-  if (added.size === 0) return SearchQuery
-  return SearchQuery.extend(
-    Object.fromEntries([...added].map(([key, f]) => [key, f.param])),
-  ) as unknown as typeof SearchQuery
-}
-
-/** The columns alerts read of a new listing for added filters. */
-export function alertColumns(): Record<string, SQL> {
-  return Object.assign({}, ...[...added.values()].map((f) => f.alertColumns ?? {}))
-}
-
-type Entry = { [K in FilterKey]: [K, NonNullable<SavedFilters[K]>, Filter<K>] }[FilterKey]
-
-/** The filters a search sets, in the table's order, each with its value (added filters last). */
+/** The filters a search sets, in the table's order, each with its value. */
 export function filtersOf(q: SavedFilters): Entry[] {
   const out: Entry[] = []
   for (const key of FILTER_KEYS) {
-    const value = q[key]
-    if (value !== undefined) out.push([key, value, FILTERS[key]] as Entry)
-  }
-  for (const [key, filter] of added) {
     const value = (q as Record<string, unknown>)[key]
-    // An added filter has no facet, no kept counts and no column in the copy: SQL answers it.
-    if (value !== undefined) out.push([key, value, filter] as unknown as Entry)
+    if (value !== undefined) out.push([key, value, filterOf(key)])
   }
   return out
 }
 
-const sqlOf = ([, value, filter]: Entry) => (filter.sql as (v: typeof value) => SQL)(value)
+/** The filter's condition on `products`. */
+export function conditionOf(f: FilterDeclaration, value: unknown): SQL {
+  const column = columnOf(f)
+  switch (f.op) {
+    case 'atLeast':
+      return gte(column, scaled(f, value as number))
+    case 'atMost':
+      return lte(column, scaled(f, value as number))
+    // The clock is the database's, read once per statement.
+    case 'withinDays':
+      return sql`${column} >= (select now() - make_interval(days => ${value as number}))`
+  }
+  const values = value as (string | number)[]
+  if (f.values === undefined) return inArray(column, values)
+  // A whole number or a bucket is a range of the column: `13` is 13.0 to 13.9.
+  const ranges = values.map((v) => {
+    if (f.values === 'whole') return [v as number, (v as number) + 1] as const
+    const buckets = f.values as NonNullable<Exclude<FilterDeclaration['values'], 'whole'>>
+    const at = buckets.findIndex((b) => b.value === v)
+    return [buckets[at - 1]?.below, buckets[at]?.below] as const
+  })
+  return or(
+    ...ranges.map(([from, below]) =>
+      and(
+        from !== undefined ? gte(column, from) : undefined,
+        below !== undefined ? sql`${column} < ${below}` : undefined,
+      ),
+    ),
+  ) as SQL
+}
+
+/** Whether a new listing passes the filter; undefined: the filter does not apply to alerts (a posting date). */
+export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing) => boolean) | undefined {
+  const read = (l: AlertListing) => (l as Record<string, unknown>)[f.column] as number | string | null
+  switch (f.op) {
+    case 'atLeast': {
+      const min = scaled(f, value as number)
+      return (l) => read(l) !== null && (read(l) as number) >= min
+    }
+    case 'atMost': {
+      const max = scaled(f, value as number)
+      return (l) => read(l) !== null && (read(l) as number) <= max
+    }
+    // An alert is about a listing just posted: "posted within" always holds.
+    case 'withinDays':
+      return undefined
+  }
+  const accepted = new Set((value as unknown[]).map(String))
+  return (l) => {
+    const choice = choiceOf(f, read(l))
+    return choice !== undefined && accepted.has(String(choice))
+  }
+}
 
 /** The SQL of each facet's filter (undefined when the search does not set it). */
 export function facetConditions(q: SavedFilters): Record<FacetName, SQL | undefined> {
   const out = {} as Record<FacetName, SQL | undefined>
   for (const key of FILTER_KEYS) {
-    const facet = FILTERS[key].facet
-    if (facet) out[facet] = undefined
+    const facet = filterOf(key).facet
+    if (facet) out[facet.name as FacetName] = undefined
   }
-  for (const entry of filtersOf(q)) {
-    const facet = entry[2].facet
-    if (facet) out[facet] = sqlOf(entry)
-  }
+  for (const [, value, f] of filtersOf(q)) if (f.facet) out[f.facet.name as FacetName] = conditionOf(f, value)
   return out
 }
 
 /** The SQL of the filters that are no facet (a price, a floor), in the table's order. */
 export function plainConditions(q: SavedFilters): SQL[] {
   return filtersOf(q)
-    .filter((entry) => !entry[2].facet)
-    .map(sqlOf)
+    .filter(([, , f]) => !f.facet)
+    .map(([, value, f]) => conditionOf(f, value))
 }
 
 /** A saved search's alert test for a new listing: every filter that applies to alerts, compiled once. */
-export function alertTest(q: SavedFilters): (l: AlertRow) => boolean {
-  const tests: ((l: AlertRow) => boolean)[] = []
-  for (const [, value, filter] of filtersOf(q)) {
-    const alert = filter.alert as ((v: typeof value) => (l: AlertRow) => boolean) | undefined
-    if (alert) tests.push(alert(value))
-  }
+export function alertTest(q: SavedFilters): (l: AlertListing) => boolean {
+  const tests = filtersOf(q).flatMap(([, value, f]) => alertOf(f, value) ?? [])
   return (l) => tests.every((test) => test(l))
 }
 
-/** The filters in words, in the table's order (the text is the caller's). */
-export function describeEach(q: SavedFilters, brandNames: Map<string, string>): string[] {
+/** The filters in words, in a saved search's order (the text is the caller's). */
+export function describeEach(q: SavedFilters, names: ReadonlyMap<string, string>): string[] {
   const parts: string[] = []
-  for (const [, value, filter] of filtersOf(q)) {
-    const said = (
-      filter.describe as (v: typeof value, all: SavedFilters, n: Map<string, string>) => string | undefined
-    )(value, q, brandNames)
+  for (const [key, value, f] of savedOrder(filtersOf(q))) {
+    const said = f.words
+      ? (
+          f.words as (
+            v: unknown,
+            all: Record<string, unknown>,
+            n: ReadonlyMap<string, string>,
+          ) => string | undefined
+        )(value, q, names)
+      : (value as unknown[]).map((v) => labelOf(key, String(v), names)).join(' or ')
     if (said) parts.push(said)
   }
   return parts
 }
 
+/** Filters in a saved search's order: the table's, those it lists last at the end. */
+export function savedOrder<T extends FilterKey | Entry>(items: T[]): T[] {
+  const last = (item: T) => filterOf(typeof item === 'string' ? item : item[0]).savedLast === true
+  return [...items.filter((i) => !last(i)), ...items.filter(last)]
+}
+
+/** How the kept counts apply a filter (undefined: they cannot answer it with this value). */
+function countsApply(f: FilterDeclaration, value: unknown, key: FilterKey, into: CountQuery): boolean {
+  if (f.op === 'in') {
+    into.sets[key as CountFacet] = new Set((value as unknown[]).map((v) => choiceText(f, v)))
+    return true
+  }
+  const facet = f.op === 'atLeast' ? floorFacet(f) : undefined
+  if (facet) {
+    into.floors[facet] = value as number
+    return true
+  }
+  if (typeof f.counts === 'object' && value === f.counts.at) {
+    into.flag = true
+    return true
+  }
+  return false
+}
+
 /** Whether the kept counts can answer every filter the search sets (the text aside). */
 export function countsAnswer(q: SavedFilters): boolean {
-  return filtersOf(q).every(
-    ([, value, filter]) => (filter.counts as ((v: typeof value) => boolean) | undefined)?.(value) ?? false,
-  )
+  const into: CountQuery = { sets: {}, floors: {} }
+  return filtersOf(q).every(([key, value, f]) => countsApply(f, value, key, into))
 }
 
 /** Whether the in-memory copy of the listings can answer every filter the search sets. */
 export function copyAnswers(q: SavedFilters): boolean {
-  return filtersOf(q).every(([, , filter]) => filter.copy === true)
+  return filtersOf(q).every(
+    ([, , f]) => f.op === 'in' || f.op === 'withinDays' || f.row !== undefined || floorFacet(f) !== undefined,
+  )
 }
 
-/** The filters a sum of the kept counts (and the copy's facet columns) applies, from each filter's `countQuery`. */
+/** The filters a sum of the kept counts (and the copy's facet columns) applies. */
 export function countQueryOf(q: SavedFilters): CountQuery {
-  const out: CountQuery = {}
-  for (const [, value, filter] of filtersOf(q))
-    (filter.countQuery as ((v: typeof value, into: CountQuery) => void) | undefined)?.(value, out)
+  const out: CountQuery = { sets: {}, floors: {} }
+  for (const [key, value, f] of filtersOf(q)) countsApply(f, value, key, out)
   return out
 }
 
-/** The bounds the copy applies to each listing (absent: any), from each filter's `bounds`. */
+/** The bounds the copy applies to each listing (absent: any): the filters on a per-listing array. */
 export function boundsOf(q: SavedFilters): Bounds {
-  const out: Bounds = {
-    minPrice: -Infinity,
-    maxPrice: Infinity,
-    minRam: -Infinity,
-    minStorage: -Infinity,
-    minBattery: -Infinity,
-  }
-  for (const [, value, filter] of filtersOf(q))
-    (filter.bounds as ((v: typeof value, into: Bounds) => void) | undefined)?.(value, out)
+  const out: Bounds = { minPrice: -Infinity, maxPrice: Infinity, minBattery: -Infinity, maxBattery: Infinity }
+  for (const [, value, f] of filtersOf(q)) if (f.row) out[boundName(f)] = scaled(f, value as number)
   return out
 }

@@ -1,9 +1,9 @@
 // Front door of the search module (docs/decisions/0054): what the rest of the server may use of it.
 // Search over the listings: filters, the in-memory copy of the listings, matching and saved queries.
 export { readFactsApart } from './facts-apart'
-export { alertColumns, searchQuerySchema } from './filters'
+export { alertColumns } from './filters'
 export { catchUp, factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
 export { type ListingFacts, SearchIndex } from './matcher'
 export { describeFilters, parseSavedQuery, type SavedFilters } from './saved-query'
-export { resolveText, searchCondition, searchProducts, searchWords } from './search.queries'
+export { brandNamesOf, resolveText, searchCondition, searchProducts, searchWords } from './search.queries'
 export { searchRoutes } from './search.routes'

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { filterOf } from '#contract/filters'
 import { BATTERY_FACET_PCT, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
@@ -10,8 +11,9 @@ import {
   countQueryOf,
   dictionaryColumn,
   facetFilters,
+  floorFilters,
 } from './counts-snapshot'
-import { type Bounds, boundsOf } from './filters'
+import { boundsOf, choiceSql, columnName, FILTER_KEYS } from './filters'
 import { KeptPerCopy } from './kept-per-copy'
 import { buildTextIndex, type TextIndex } from './listing-text'
 
@@ -31,8 +33,6 @@ export type ListingFacts = {
   version: string
   size: number
   columns: Record<CountFacet, Column>
-  ram: Int32Array
-  storage: Int32Array
   /** -1: not reported. */
   battery: Int16Array
   priceCents: Int32Array
@@ -70,14 +70,8 @@ export type Combos = {
   before: Int32Array[]
 }
 
-/** What the copy holds of one listing, each column as text, as the database gives it. */
-export type FactRow = {
-  brand: string
-  condition: string
-  ram: string
-  storage: string
-  screen: string
-  processor: string
+/** What the copy holds of one listing, each column as text, as the database gives it: each facet's choice, ... */
+export type FactRow = Record<CountFacet, string> & {
   battery: string
   price: string
   /** Microseconds since 1970. */
@@ -88,13 +82,23 @@ export type FactRow = {
   title: string
 }
 
+/** The per-listing arrays the declared bounds read (a price; a battery, -1 when not reported). */
+const ROW_COLUMNS = [
+  ...new Map(
+    FILTER_KEYS.flatMap((k) => {
+      const f = filterOf(k)
+      return f.row ? [[f.row, `coalesce(${columnName(f)}, -1)::text as ${f.row}`] as const] : []
+    }),
+  ).values(),
+]
+
 /** The columns of FactRow, read from `products`. */
-export const FACT_COLUMNS = sql`brand_id::text as brand, condition, ram_gb::text as ram, storage_gb::text as storage,
-  floor(screen_inches)::int::text as screen, coalesce(processor_family, '') as processor,
-  coalesce(battery_health_pct, -1)::text as battery, resale_price_cents::text as price,
+export const FACT_COLUMNS =
+  sql.raw(`${COUNT_FACETS.map((name) => `${choiceSql(name)} as ${name}`).join(', ')},
+  ${ROW_COLUMNS.join(', ')},
   (extract(epoch from posted_on) * 1000000)::bigint::text as posted, id::text as id,
   array_to_string(tsvector_to_array(search_vector), ' ') as words,
-  array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`
+  array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`)
 
 /** Every listing on sale, with the version it was read at. */
 export async function readFacts(db: Db): Promise<ListingFacts> {
@@ -104,9 +108,8 @@ export async function readFacts(db: Db): Promise<ListingFacts> {
   const [row] = await rowsOf<AggregatedFacts>(
     db,
     sql`select (select version::text from listing_counts_version where id) as version, count(*)::text as size,
-      string_agg(brand, ',') as brand, string_agg(condition, ',') as condition,
-      string_agg(ram, ',') as ram, string_agg(storage, ',') as storage, string_agg(screen, ',') as screen,
-      string_agg(processor, ',') as processor, string_agg(battery, ',') as battery, string_agg(price, ',') as price,
+      ${sql.raw(COUNT_FACETS.map((name) => `string_agg(${name}, ',') as ${name}, `).join(''))}
+      string_agg(battery, ',') as battery, string_agg(price, ',') as price,
       string_agg(posted, ',') as posted, string_agg(id, '') as ids, string_agg(words, E'\n') as words,
       string_agg(title_words, E'\n') as title_words, coalesce(json_agg(title), '[]') as titles
     from (select ${FACT_COLUMNS} from products where ${isOnSale}
@@ -125,12 +128,7 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
   return factsOf({
     version,
     size: String(sorted.length),
-    brand: join('brand'),
-    condition: join('condition'),
-    ram: join('ram'),
-    storage: join('storage'),
-    screen: join('screen'),
-    processor: join('processor'),
+    ...Object.fromEntries(COUNT_FACETS.map((name) => [name, join(name)])),
     battery: join('battery'),
     price: join('price'),
     posted: join('posted'),
@@ -161,22 +159,16 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
-  const columns = {
-    brand: column('brand'),
-    condition: column('condition'),
-    ram: column('ram'),
-    storage: column('storage'),
-    screen: column('screen'),
-    processor: column('processor'),
-  }
+  const columns = Object.fromEntries(COUNT_FACETS.map((name) => [name, column(name)])) as Record<
+    CountFacet,
+    Column
+  >
   const battery = Int16Array.from(numbers('battery'))
   return {
     version: text('version') || '0',
     size,
     newestFirst,
     columns,
-    ram: Int32Array.from(numbers('ram')),
-    storage: Int32Array.from(numbers('storage')),
     battery,
     priceCents,
     postedMs,
@@ -266,27 +258,25 @@ export const NONE = 255
  * them all, 1 + the facet's place in COUNT_FACETS when it fails that facet's filter alone (it counts for that facet
  * only), NONE otherwise.
  */
-export function comboOutcomes(f: ListingFacts, q: SearchQuery, bounds: Bounds): Uint8Array {
-  return outcomesIn.get(f, filtersKey(q), () => outcomesOf(f, q, bounds))
+export function comboOutcomes(f: ListingFacts, q: SearchQuery): Uint8Array {
+  return outcomesIn.get(f, filtersKey(q), () => outcomesOf(f, q))
 }
 
 /** Per copy, the combinations' outcomes of the searches asked lately (a byte per combination: 8 MB at most). */
 const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(8 * 1024 * 1024, (o) => o.byteLength + 256)
 
-function outcomesOf(f: ListingFacts, q: SearchQuery, bounds: Bounds): Uint8Array {
-  const { combos, columns } = f
-  const filters = facetFilters(f, countQueryOf(q))
-  const atLeast = (name: 'ram' | 'storage', min: number) =>
-    Uint8Array.from(columns[name].values, (v) => (Number(v) >= min ? 1 : 0))
-  const ramOk = atLeast('ram', bounds.minRam)
-  const storageOk = atLeast('storage', bounds.minStorage)
-  const ram = combos.values[COUNT_FACETS.indexOf('ram')] as Uint16Array
-  const storage = combos.values[COUNT_FACETS.indexOf('storage')] as Uint16Array
+function outcomesOf(f: ListingFacts, q: SearchQuery): Uint8Array {
+  const { combos } = f
+  const query = countQueryOf(q)
+  const filters = facetFilters(f, query)
+  const floors = floorFilters(f, query)
   const outcome = new Uint8Array(combos.size)
-  for (let c = 0; c < combos.size; c++) {
-    if (ramOk[ram[c] as number] === 0 || storageOk[storage[c] as number] === 0) {
-      outcome[c] = NONE
-      continue
+  each: for (let c = 0; c < combos.size; c++) {
+    for (const floor of floors) {
+      if (floor.allowed[(combos.values[floor.facet] as Uint16Array)[c] as number] === 0) {
+        outcome[c] = NONE
+        continue each
+      }
     }
     let result = 0
     for (const filter of filters) {
@@ -367,7 +357,7 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const bounds = boundsOf(q)
   // The facet filters and RAM and storage minimums: the row's combination's outcome.
-  const outcome = comboOutcomes(f, q, bounds)
+  const outcome = comboOutcomes(f, q)
   const { ofRow } = f.combos
   const { minPrice, maxPrice, minBattery } = bounds
   return (r) => {
@@ -381,7 +371,7 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
 
 /** Whether no listing of a copy passes a search's facet filters and RAM and storage minimums (they contradict). */
 export function noneCombines(f: ListingFacts, q: SearchQuery): boolean {
-  const outcome = comboOutcomes(f, q, boundsOf(q))
+  const outcome = comboOutcomes(f, q)
   return !outcome.includes(0)
 }
 

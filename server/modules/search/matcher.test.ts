@@ -81,7 +81,7 @@ describe('the alert matcher', () => {
       id: string
       seller_id: string
       brand_id: string
-      condition: string
+      condition: ListingFacts['condition']
       price: number
       ram_gb: number
       storage_gb: number
@@ -99,7 +99,7 @@ describe('the alert matcher', () => {
       sellerId: 'someone-else',
       brandId: f.brand_id,
       condition: f.condition,
-      priceCents: f.price,
+      resalePriceCents: f.price,
       ramGb: f.ram_gb,
       storageGb: f.storage_gb,
       screenInches: f.screen_inches,
@@ -142,7 +142,7 @@ describe('the alert matcher', () => {
       sellerId: 'seller-1',
       brandId: 'b',
       condition: 'Good',
-      priceCents: 50_000,
+      resalePriceCents: 50_000,
       ramGb: 16,
       storageGb: 512,
       screenInches: 14,

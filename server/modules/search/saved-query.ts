@@ -1,15 +1,17 @@
 // A saved search's query: the `/productcard` query string parsed by the search's own rules, kept in one
 // canonical spelling (so saving the same search twice finds the first), and described in words.
+
+import { SearchQuery } from '#contract/search'
 import { AppError } from '#server/lib/errors'
-import { describeEach, filterKeys, type SavedFilters, searchQuerySchema } from './filters'
+import { describeEach, FILTER_KEYS, type SavedFilters, savedOrder } from './filters'
 
 export type { SavedFilters }
 
 /** Parameters of the page that are not filters: dropped before parsing. */
 const NOT_FILTERS = new Set(['page', 'page_size', 'limit', 'cursor', 'facets', 'saved_search'])
 
-/** The order the canonical query lists its filters in: the text, the table's filters in its order, the sort. */
-const order = () => ['q', ...filterKeys(), 'sort']
+/** The order the canonical query lists its filters in: the text, the filters in a saved search's order, the sort. */
+const ORDER = ['q', ...savedOrder(FILTER_KEYS), 'sort']
 
 export type ParsedQuery = { filters: SavedFilters; query: string }
 
@@ -22,7 +24,7 @@ export function parseSavedQuery(raw: string): ParsedQuery {
     const had = input[key]
     input[key] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value]
   }
-  const parsed = searchQuerySchema().safeParse(input)
+  const parsed = SearchQuery.safeParse(input)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const field = issue?.path[0]
@@ -39,7 +41,7 @@ export function parseSavedQuery(raw: string): ParsedQuery {
 /** The filters as a query string in a fixed order, lists sorted: equal searches spell alike. */
 export function canonicalQuery(filters: SavedFilters): string {
   const out = new URLSearchParams()
-  for (const key of order()) {
+  for (const key of ORDER) {
     const value = (filters as Record<string, unknown>)[key]
     if (value === undefined) continue
     out.set(key, Array.isArray(value) ? [...value].map(String).sort().join(',') : String(value))

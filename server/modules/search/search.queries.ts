@@ -1,17 +1,7 @@
-import { and, gte, type SQL, sql } from 'drizzle-orm'
+import { and, type SQL, sql } from 'drizzle-orm'
+import { FACETS, type FilterKey, filterOf, labelOf, orderChoices } from '#contract/filters'
 import { TOTAL_THRESHOLD } from '#contract/paging'
-import {
-  BATTERY_FACET_PCT,
-  type FacetChoice,
-  type Facets,
-  POSTED_WITHIN_DAYS,
-  PROCESSOR_FAMILY_LABELS,
-  type ProcessorFamily,
-  type SearchQuery,
-  type SearchResult,
-  type SearchSort,
-  type Suggestions,
-} from '#contract/search'
+import type { Facets, SearchQuery, SearchResult, SearchSort, Suggestions } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
@@ -33,14 +23,24 @@ import {
   type CountsSnapshot,
   countQueryOf,
   countsSnapshot,
-  type FacetSums,
   facetSums,
   readCountsVersion,
   sumCounts,
 } from './counts-snapshot'
 import type { FactsFacets } from './facts-counts'
 import type { PageSpan } from './facts-pages'
-import { copyAnswers, countsAnswer, facetConditions, plainConditions } from './filters'
+import {
+  COUNT_FACETS,
+  COUNTS_FLAG,
+  type CountFacet,
+  choiceSql,
+  conditionOf,
+  copyAnswers,
+  countsAnswer,
+  type FacetName,
+  facetConditions,
+  plainConditions,
+} from './filters'
 import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage } from './listing-feed'
 import { matchTextOnce, type TextRows } from './listing-text'
@@ -211,10 +211,6 @@ const relevanceTier = (m: TextMatch) =>
 // ---------------------------------------------------------------------------------------------
 // Filters
 // ---------------------------------------------------------------------------------------------
-
-type FacetName = Exclude<keyof Facets, 'posted_within' | 'battery'>
-type FilterName = keyof Facets
-const batteryAtLeast = (pct: number) => gte(products.batteryHealthPct, pct)
 
 /**
  * The request's filters as a sum over `listing_counts` (one row per combination of facet values, with its count),
@@ -538,82 +534,124 @@ export async function searchProducts(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Facets: one scan of the listings matching the text and the non-facet filters, grouped per facet; each facet's
-// counts apply every other facet's filter (FILTER), so choices of one facet stay alternatives.
+// Facets, as contract/filters.ts declares them: each facet's counts apply every other facet's filter, so choices of one
+// facet stay alternatives. A facet of a column's choices (an `in` filter) counts per choice; a facet of thresholds (a
+// posting date, a battery floor) counts each of its declared choices as its filter at that value.
 // ---------------------------------------------------------------------------------------------
 
-function emptyFacets(): Facets {
-  return {
-    brand: [],
-    condition: [],
-    ram: [],
-    storage: [],
-    screen: [],
-    processor: [],
-    posted_within: [],
-    battery: [],
-  }
+const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as unknown as Facets
+
+const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
+const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
+
+/** A threshold facet's choices as conditions; `widest`: the one every other lies within. */
+function thresholdConditions(f: (typeof FACETS)[number]) {
+  const filter = filterOf(f.key)
+  const choices = (f.choices ?? []).map(Number)
+  const widest = filter.op === 'withinDays' ? Math.max(...choices) : Math.min(...choices)
+  return { each: choices.map((c) => conditionOf(filter, c)), widest: conditionOf(filter, widest) }
 }
 
-const FACET_ORDER: FacetName[] = ['brand', 'condition', 'ram', 'storage', 'screen', 'processor']
+/** The answer's facets from each `in` facet's counts by choice and each threshold facet's counts per choice. */
+async function facetsOf(
+  names: () => Promise<Map<string, string>>,
+  values: Record<CountFacet, Map<string, number>>,
+  thresholds: (facet: FacetName) => number[],
+): Promise<Facets> {
+  const brandNames = await names()
+  const facets = emptyFacets()
+  for (const f of FACETS) {
+    const counted =
+      filterOf(f.key).op === 'in'
+        ? [...values[f.key as CountFacet]]
+        : (f.choices ?? []).map((c, i) => [String(c), thresholds(f.name)[i] ?? 0] as const)
+    facets[f.name] = orderChoices(
+      f.key,
+      counted
+        .filter(([value, count]) => count > 0 && value !== '')
+        .map(([value, count]) => ({ value, label: labelOf(f.key, value, brandNames), count })),
+    )
+  }
+  return facets
+}
 
 async function countFacets(
   db: Db,
   names: () => Promise<Map<string, string>>,
   base: SQL,
-  filters: Record<FilterName, SQL | undefined>,
+  filters: Record<FacetName, SQL | undefined>,
   summary: CountQuery | undefined,
   snapshot: () => Promise<CountsSnapshot>,
 ) {
-  const allBut = (skip: FilterName) => allFilters(filters, skip)
-  // A sub-select is worked out once per statement, not once per row and choice.
-  const postedWithin = (days: number) =>
-    sql`${products.postedOn} >= (select now() - make_interval(days => ${days}))`
-  const postedCounts = POSTED_WITHIN_DAYS.map((days) => sql`count(*) filter (where ${postedWithin(days)})`)
-  const longest = Math.max(...POSTED_WITHIN_DAYS)
+  const allBut = (skip: FacetName) => allFilters(filters, skip)
   const sums = summary ? facetSums(await snapshot(), summary) : undefined
-  const result = sums
-    ? [
-        ...facetRows(sums),
-        // The date facet: the listings posted within the longest choice, read from the newest-first index.
-        ...(await rowsOf<Record<string, unknown>>(
-          db,
-          sql`
-          select 1 as g0, 1 as g1, 1 as g2, 1 as g3, 1 as g4, 1 as g5, ${sql.join(
-            postedCounts.map((c, i) => sql`${c} as p${sql.raw(String(i))}`),
-            sql`, `,
-          )}
-          from ${products}
-          where ${base} and ${allBut('posted_within')}
-            and ${postedWithin(longest)}`,
-        )),
-      ]
-    : await facetsFromListings(db, base, allBut, postedWithin)
-  // The battery choice: summed from listing_counts' battery_80 too, or counted in the same scan.
-  const batteryCount = sums
-    ? sums.battery80
-    : Number(result.find((row) => FACET_ORDER.every((_, n) => Number(row[`g${n}`]) === 1))?.battery ?? 0)
-
-  const facets = emptyFacets()
-  const brandNames = await names()
-  for (const row of result) {
-    const i = FACET_ORDER.findIndex((_, n) => Number(row[`g${n}`]) === 0)
-    if (i < 0) {
-      facets.posted_within = postedWithinChoices(POSTED_WITHIN_DAYS.map((_, n) => Number(row[`p${n}`] ?? 0)))
-      continue
+  if (sums) {
+    // The kept flag's facet from the sums; any other threshold facet (the date) read from the newest-first index.
+    const counted = new Map<FacetName, number[]>([[facetOfKey(COUNTS_FLAG.key), [sums.battery80]]])
+    for (const f of THRESHOLD_FACETS.filter((f) => f.key !== COUNTS_FLAG.key)) {
+      const { each, widest } = thresholdConditions(f)
+      const [row] = await rowsOf<Record<string, unknown>>(
+        db,
+        sql`select ${sql.join(
+          each.map((c, i) => sql`count(*) filter (where ${c}) as t${sql.raw(String(i))}`),
+          sql`, `,
+        )} from ${products} where ${base} and ${allBut(f.name)} and ${widest}`,
+      )
+      counted.set(
+        f.name,
+        each.map((_, i) => Number(row?.[`t${i}`] ?? 0)),
+      )
     }
-    const name = FACET_ORDER[i] as FacetName
-    const value = row[`v${i}`]
-    const count = Number(row[`c${i}`] ?? 0)
-    if (value === null || value === undefined || count === 0) continue
-    facets[name].push({ value: String(value), label: facetLabel(name, String(value), brandNames), count })
+    return facetsOf(names, sums, (name) => counted.get(name) ?? [])
   }
-  sortFacets(facets)
-  facets.battery = batteryChoices(batteryCount)
-  return facets
+  // One scan of the listings matching the text and the non-facet filters, grouped per facet.
+  const thresholds = THRESHOLD_FACETS.flatMap((f) =>
+    thresholdConditions(f).each.map((c) => sql`count(*) filter (where ${allBut(f.name)} and ${c})`),
+  )
+  const rows = await rowsOf<Record<string, unknown>>(
+    db,
+    sql`select ${sql.join(
+      CHOICE_SQL.map((c, i) => {
+        const n = sql.raw(String(i))
+        return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(facetOfKey(COUNT_FACETS[i] as CountFacet))}) as c${n}`
+      }),
+      sql`, `,
+    )}, ${sql.join(
+      thresholds.map((c, j) => sql`${c} as t${sql.raw(String(j))}`),
+      sql`, `,
+    )}
+    from ${products} where ${base}
+    group by grouping sets (${sql.join(
+      CHOICE_SQL.map((c) => sql`(${c})`),
+      sql`, `,
+    )}, ())`,
+  )
+  const values = Object.fromEntries(COUNT_FACETS.map((name) => [name, new Map<string, number>()])) as Record<
+    CountFacet,
+    Map<string, number>
+  >
+  const all: number[] = []
+  for (const row of rows) {
+    const i = COUNT_FACETS.findIndex((_, n) => Number(row[`g${n}`]) === 0)
+    if (i >= 0) values[COUNT_FACETS[i] as CountFacet].set(String(row[`v${i}`]), Number(row[`c${i}`] ?? 0))
+    else all.push(...thresholds.map((_, j) => Number(row[`t${j}`] ?? 0)))
+  }
+  let at = 0
+  const byFacet = new Map(
+    THRESHOLD_FACETS.map((f) => {
+      const n = (f.choices ?? []).length
+      at += n
+      return [f.name, all.slice(at - n, at)] as const
+    }),
+  )
+  return facetsOf(names, values, (name) => byFacet.get(name) ?? [])
 }
 
-async function brandNamesOf(db: Db): Promise<Map<string, string>> {
+/** A filter's facet name. */
+const facetOfKey = (key: string) => filterOf(key as FilterKey).facet?.name as FacetName
+
+/** The brands' names by id (the names facets, saved searches and alerts say). */
+export async function brandNamesOf(db: Db): Promise<Map<string, string>> {
   return new Map(
     (await db.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
   )
@@ -646,122 +684,11 @@ async function readBrandsVersion(db: Db): Promise<string> {
   return row?.v ?? '0'
 }
 
-/** The posting-date choices from their counts (in POSTED_WITHIN_DAYS order); a choice with none is left out. */
-function postedWithinChoices(counts: number[]): FacetChoice[] {
-  return POSTED_WITHIN_DAYS.map((days, n) => ({
-    value: String(days),
-    label: days === 1 ? 'Last 24 hours' : `Last ${days} days`,
-    count: counts[n] ?? 0,
-  })).filter((c) => c.count > 0)
-}
-
-function batteryChoices(count: number): FacetChoice[] {
-  return count > 0
-    ? [
-        {
-          value: String(BATTERY_FACET_PCT),
-          label: `Battery ${BATTERY_FACET_PCT}% or more`,
-          count: Math.min(count, TOTAL_THRESHOLD),
-        },
-      ]
-    : []
-}
-
-function sortFacets(facets: Facets) {
-  const numeric = (a: FacetChoice, b: FacetChoice) => Number(a.value) - Number(b.value)
-  facets.brand.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label))
-  facets.condition.sort(
-    (a, b) => ['Excellent', 'Good', 'Fair'].indexOf(a.value) - ['Excellent', 'Good', 'Fair'].indexOf(b.value),
+/** The facets of a search from one pass over the listings' facts. */
+function facetsOfFacts(names: () => Promise<Map<string, string>>, counts: FactsFacets): Promise<Facets> {
+  return facetsOf(names, counts.values, (name) =>
+    name === facetOfKey(COUNTS_FLAG.key) ? [counts.battery80] : counts.postedWithin,
   )
-  facets.ram.sort(numeric)
-  facets.storage.sort(numeric)
-  facets.screen.sort(numeric)
-  facets.processor.sort((a, b) => a.value.localeCompare(b.value))
-}
-
-/** The six facets and the date facet in one scan of the listings matching the text and the non-facet filters. */
-async function facetsFromListings(
-  db: Db,
-  base: SQL,
-  allBut: (skip: FilterName) => SQL,
-  postedWithin: (days: number) => SQL,
-) {
-  const screenClass = sql`floor(${products.screenInches})::int`
-  const counts = FACET_ORDER.map((name) => sql`count(*) filter (where ${allBut(name)})`)
-  const posted = POSTED_WITHIN_DAYS.map(
-    (days) => sql`count(*) filter (where ${allBut('posted_within')} and ${postedWithin(days)})`,
-  )
-  return rowsOf<Record<string, unknown>>(
-    db,
-    sql`
-    select
-      grouping(${products.brandId}) as g0, grouping(${products.condition}) as g1, grouping(${products.ramGb}) as g2,
-      grouping(${products.storageGb}) as g3, grouping(${screenClass}) as g4, grouping(${products.processorFamily}) as g5,
-      ${products.brandId}::text as v0, ${products.condition} as v1, ${products.ramGb}::text as v2,
-      ${products.storageGb}::text as v3, ${screenClass}::text as v4, ${products.processorFamily} as v5,
-      ${sql.join(
-        counts.map((c, i) => sql`${c} as c${sql.raw(String(i))}`),
-        sql`, `,
-      )},
-      ${sql.join(
-        posted.map((c, i) => sql`${c} as p${sql.raw(String(i))}`),
-        sql`, `,
-      )},
-      count(*) filter (where ${allBut('battery')} and ${batteryAtLeast(BATTERY_FACET_PCT)}) as battery
-    from ${products}
-    where ${base}
-    group by grouping sets ((${products.brandId}), (${products.condition}), (${products.ramGb}),
-      (${products.storageGb}), (${screenClass}), (${products.processorFamily}), ())`,
-  )
-}
-
-/** The facets of a search without text from one pass over the listings' facts. */
-async function facetsOfFacts(
-  names: () => Promise<Map<string, string>>,
-  counts: FactsFacets,
-): Promise<Facets> {
-  const facets = emptyFacets()
-  const brandNames = await names()
-  FACET_ORDER.forEach((name) => {
-    for (const [value, count] of counts.values[name])
-      facets[name].push({ value, label: facetLabel(name, value, brandNames), count })
-  })
-  facets.posted_within = postedWithinChoices(counts.postedWithin)
-  sortFacets(facets)
-  facets.battery = batteryChoices(counts.battery80)
-  return facets
-}
-
-/** The sums of the counts' copy as rows shaped like those of `facetsFromListings` (one per facet and value). */
-function facetRows(sums: FacetSums): Record<string, unknown>[] {
-  return FACET_ORDER.flatMap((name, i) =>
-    [...sums[name]].map(([value, count]) => {
-      const row: Record<string, unknown> = { [`v${i}`]: value, [`c${i}`]: count }
-      FACET_ORDER.forEach((_, n) => {
-        row[`g${n}`] = n === i ? 0 : 1
-      })
-      return row
-    }),
-  )
-}
-
-function facetLabel(name: FacetName, value: string, brandNames: Map<string, string>): string {
-  switch (name) {
-    case 'brand':
-      return brandNames.get(value) ?? value
-    case 'ram':
-      return `${value} GB`
-    case 'storage':
-      return Number(value) >= 1024 && Number(value) % 1024 === 0
-        ? `${Number(value) / 1024} TB`
-        : `${value} GB`
-    case 'screen':
-      return `${value}″`
-    case 'processor':
-      return PROCESSOR_FAMILY_LABELS[value as ProcessorFamily] ?? value
-    default:
-      return value
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

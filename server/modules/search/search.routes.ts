@@ -2,12 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { IdParams } from '#contract/common'
 import { ListPageQuery } from '#contract/paging'
 import { ProductList } from '#contract/products'
-import { SearchResult, Suggestions, SuggestQuery } from '#contract/search'
+import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { sendJson } from '#server/lib/error-handler'
 import { setPagingHeaders } from '#server/lib/paging'
 import { getBrand } from '#server/modules/brands'
 import { findBrandProducts } from './brand-products'
-import { searchQuerySchema } from './filters'
 import { searchProducts, suggest } from './search.queries'
 
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -45,7 +44,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['products'],
         summary: 'Search and browse available laptops: text, filters, sorts, facets, cursor or page paging',
-        querystring: searchQuerySchema(),
+        querystring: SearchQuery,
         response: { 200: SearchResult },
       },
     },

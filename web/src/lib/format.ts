@@ -1,6 +1,7 @@
 import { formatMoney } from '#contract/money'
 import { plural, pluralNoun } from '#contract/plural'
 
+export { storageLabel as formatStorage } from '#contract/units'
 export { formatMoney, plural, pluralNoun }
 
 /**
@@ -21,10 +22,6 @@ export function formatDate(iso: string): string {
 
 export function formatYearsOfUse(years: number): string {
   return years < 1 ? 'Less than a year of use' : `${plural(years, 'year')} of use`
-}
-
-export function formatStorage(gb: number): string {
-  return gb >= 1024 && gb % 1024 === 0 ? `${gb / 1024} TB` : `${gb} GB`
 }
 
 /** A time of day in the reader's own zone ("3:42 PM"): used for holds that end within minutes. */

@@ -1,20 +1,11 @@
 import { Search } from 'lucide-react'
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { Brand } from '#contract/brands'
-import { CONDITIONS, Condition } from '#contract/products'
-import { BATTERY_FACET_PCT, type FacetChoice, type Facets, ProcessorFamily } from '#contract/search'
-import { formatStorage } from '../../lib/format'
+import { FACETS, FILTER_KEYS, type FilterKey, offeredChoices } from '#contract/filters'
+import type { FacetChoice, Facets } from '#contract/search'
 import { useOnChange, useTypedBeforeLive } from '../../lib/server-fields'
 import type { ProductFilters as Filters } from './products-api'
-import {
-  POSTED_CHOICES,
-  PROCESSOR_CHOICES,
-  RAM_CHOICES,
-  SCREEN_CHOICES,
-  SORTS,
-  STORAGE_CHOICES,
-  withChange,
-} from './search-params'
+import { parseFilter, SORTS, withChange } from './search-params'
 
 const TYPING_DELAY_MS = 400
 
@@ -31,21 +22,27 @@ type Choice<T> = { value: T; label: string; count?: number }
  */
 function choicesOf<T extends string | number>(
   facet: FacetChoice[] | undefined,
-  fallback: readonly Choice<T>[],
-  parse: (value: string) => T,
+  fallback: readonly { value: string; label: string }[],
+  parse: (value: string) => T | undefined,
   selected: T | undefined,
 ): Choice<T>[] {
-  const choices: Choice<T>[] = facet
-    ? facet.map((c) => ({ value: parse(c.value), label: c.label, count: c.count }))
-    : [...fallback]
+  const read = (c: { value: string; label: string; count?: number }) => {
+    const value = parse(c.value)
+    return value === undefined ? [] : [{ value, label: c.label, count: c.count }]
+  }
+  const known = fallback.flatMap(read)
+  const choices: Choice<T>[] = facet ? facet.flatMap(read) : known
   if (selected !== undefined && !choices.some((c) => c.value === selected)) {
-    const known = fallback.find((c) => c.value === selected)
-    choices.push({ value: selected, label: known?.label ?? String(selected), count: facet ? 0 : undefined })
+    const label = known.find((c) => c.value === selected)?.label
+    choices.push({ value: selected, label: label ?? String(selected), count: facet ? 0 : undefined })
   }
   return choices
 }
 
 const count = (n: number) => n.toLocaleString('en-US')
+
+/** The facets declared before the price come before its fields, as the table orders them. */
+const beforePrice = (key: FilterKey) => FILTER_KEYS.indexOf(key) < FILTER_KEYS.indexOf('min_price')
 
 type FiltersProps = {
   filters: Filters
@@ -118,8 +115,28 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
     const n = facets?.brand.find((c) => c.value === id)?.count
     return facets ? ` (${count(n ?? 0)})` : ''
   }
-  const number = (v: string) => Number(v)
-  const text = (v: string) => v
+  /** A facet of choices (every one but the brand's list), as radio buttons, where the table puts it. */
+  const facetChoices = (f: (typeof FACETS)[number]) => {
+    const key = f.key as Exclude<FilterKey, 'brand'>
+    const parse = (value: string) => parseFilter(key, value) as string | number | undefined
+    return (
+      <Choices
+        key={key}
+        legend={f.legend}
+        name={`${id}-${f.name}`}
+        value={filters[key] as string | number | undefined}
+        anyLabel={f.any}
+        choices={choicesOf(
+          facets?.[f.name],
+          offeredChoices(key),
+          parse,
+          filters[key] as string | number | undefined,
+        )}
+        showCounts={Boolean(facets)}
+        onPick={(value) => set({ [key]: value })}
+      />
+    )
+  }
 
   return (
     <form
@@ -174,20 +191,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
         </select>
       </div>
 
-      <Choices
-        legend="Condition"
-        name={`${id}-condition`}
-        value={filters.condition}
-        anyLabel="Any condition"
-        choices={choicesOf(
-          facets?.condition,
-          CONDITIONS.map((c) => ({ value: c, label: c })),
-          text,
-          filters.condition,
-        )}
-        showCounts={Boolean(facets)}
-        onPick={(condition) => set({ condition: Condition.safeParse(condition).data })}
-      />
+      {FACETS.filter((f) => f.key !== 'brand' && beforePrice(f.key)).map(facetChoices)}
 
       <fieldset>
         <legend className={labelClasses}>Price ($)</legend>
@@ -229,80 +233,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
         </div>
       </fieldset>
 
-      <Choices
-        legend="RAM"
-        name={`${id}-ram`}
-        value={filters.ram}
-        anyLabel="Any RAM"
-        choices={choicesOf(
-          facets?.ram,
-          RAM_CHOICES.map((gb) => ({ value: gb, label: `${gb} GB` })),
-          number,
-          filters.ram,
-        )}
-        showCounts={Boolean(facets)}
-        onPick={(ram) => set({ ram })}
-      />
-      <Choices
-        legend="Storage"
-        name={`${id}-storage`}
-        value={filters.storage}
-        anyLabel="Any storage"
-        choices={choicesOf(
-          facets?.storage,
-          STORAGE_CHOICES.map((gb) => ({ value: gb, label: formatStorage(gb) })),
-          number,
-          filters.storage,
-        )}
-        showCounts={Boolean(facets)}
-        onPick={(storage) => set({ storage })}
-      />
-      <Choices
-        legend="Screen size"
-        name={`${id}-screen`}
-        value={filters.screen}
-        anyLabel="Any size"
-        choices={choicesOf(
-          facets?.screen,
-          SCREEN_CHOICES.map((inches) => ({ value: inches, label: `${inches}″` })),
-          number,
-          filters.screen,
-        )}
-        showCounts={Boolean(facets)}
-        onPick={(screen) => set({ screen })}
-      />
-      <Choices
-        legend="Processor"
-        name={`${id}-processor`}
-        value={filters.processor}
-        anyLabel="Any processor"
-        choices={choicesOf(facets?.processor, PROCESSOR_CHOICES, text, filters.processor)}
-        showCounts={Boolean(facets)}
-        onPick={(processor) => set({ processor: ProcessorFamily.safeParse(processor).data })}
-      />
-      <Choices
-        legend="Posted within"
-        name={`${id}-posted`}
-        value={filters.posted_within}
-        anyLabel="Any time"
-        choices={choicesOf(facets?.posted_within, POSTED_CHOICES, number, filters.posted_within)}
-        showCounts={Boolean(facets)}
-        onPick={(posted_within) => set({ posted_within })}
-      />
-      <Choices
-        legend="Battery"
-        name={`${id}-battery`}
-        value={filters.min_battery_pct}
-        anyLabel="Any battery"
-        choices={choicesOf(
-          facets?.battery,
-          [{ value: BATTERY_FACET_PCT, label: `Battery ${BATTERY_FACET_PCT}% or more` }],
-          number,
-          filters.min_battery_pct,
-        )}
-        showCounts={Boolean(facets)}
-        onPick={(min_battery_pct) => set({ min_battery_pct })}
-      />
+      {FACETS.filter((f) => f.key !== 'brand' && !beforePrice(f.key)).map(facetChoices)}
 
       {/* Enter in a text field submits; the button is for assistive tech and form semantics. */}
       <button type="submit" className="sr-only">

@@ -1,4 +1,5 @@
-import { PROCESSOR_FAMILIES, PROCESSOR_FAMILY_LABELS, SearchQuery } from '#contract/search'
+import { FILTER_KEYS, type FilterKey } from '#contract/filters'
+import { SearchQuery } from '#contract/search'
 import type { ProductFilters } from './products-api'
 
 export const SORTS = [
@@ -7,22 +8,6 @@ export const SORTS = [
   { value: 'price_asc', label: 'Price: low to high' },
   { value: 'price_desc', label: 'Price: high to low' },
 ] as const
-/** The choices offered before the server has counted them (then the facets' own choices are shown). */
-export const RAM_CHOICES = [8, 16, 32, 64] as const
-export const STORAGE_CHOICES = [256, 512, 1024, 2048] as const
-/** Screen size classes: 14 is 14.0 to 14.9 inches. */
-export const SCREEN_CHOICES = [13, 14, 15, 16, 17] as const
-export const PROCESSOR_CHOICES = PROCESSOR_FAMILIES.map((value) => ({
-  value,
-  label: PROCESSOR_FAMILY_LABELS[value],
-}))
-export const POSTED_CHOICES = [
-  { value: 1, label: 'Last 24 hours' },
-  { value: 7, label: 'Last 7 days' },
-  { value: 30, label: 'Last 30 days' },
-  { value: 90, label: 'Last 90 days' },
-] as const
-
 /** The default sort: best match when there is text to match, otherwise newest first. */
 export function defaultSort(filters: Pick<ProductFilters, 'q'>): string {
   return filters.q ? 'relevance' : 'newest'
@@ -42,28 +27,11 @@ function toNumber(value: string | null, { min = 0, integer = false } = {}): numb
 const oneOf = <T extends string | number>(value: T | undefined, choices: readonly T[]) =>
   value !== undefined && choices.includes(value) ? value : undefined
 
-/** The filters the page reads from its URL, each parsed by the search API's own rule for it (contract/search.ts). */
-const FILTER_PARAMS = [
-  'brand',
-  'condition',
-  'min_price',
-  'max_price',
-  'ram',
-  'storage',
-  'screen',
-  'processor',
-  'posted_within',
-  'min_battery_pct',
-  'min_ram_gb',
-  'min_storage_gb',
-] as const satisfies readonly (keyof ProductFilters & keyof SearchQuery)[]
+/** The filters the page reads from its URL: every declared filter (contract/filters.ts), in its order. */
+const FILTER_PARAMS = FILTER_KEYS
 
 /** One filter's value as the API would read it; undefined when the API would refuse it (or it is unset). */
-function readFilter<K extends (typeof FILTER_PARAMS)[number]>(
-  params: URLSearchParams,
-  key: K,
-): ProductFilters[K] | undefined {
-  const raw = params.get(key)
+export function parseFilter<K extends FilterKey>(key: K, raw: string | null): ProductFilters[K] | undefined {
   if (raw === null) return undefined
   const parsed = SearchQuery.shape[key].safeParse(raw)
   if (!parsed.success || parsed.data === undefined) return undefined
@@ -80,7 +48,7 @@ export function readFilters(params: URLSearchParams): ProductFilters {
   const q = params.get('q')?.trim().slice(0, 100)
   if (q) filters.q = q
   for (const key of FILTER_PARAMS) {
-    const value = readFilter(params, key)
+    const value = parseFilter(key, params.get(key))
     if (value !== undefined) (filters as Record<string, unknown>)[key] = value
   }
   const sort = oneOf(
@@ -100,25 +68,7 @@ export function readFilters(params: URLSearchParams): ProductFilters {
   return filters
 }
 
-const ORDER: (keyof ProductFilters)[] = [
-  'q',
-  'brand',
-  'condition',
-  'min_price',
-  'max_price',
-  'ram',
-  'storage',
-  'screen',
-  'processor',
-  'posted_within',
-  'min_battery_pct',
-  'min_ram_gb',
-  'min_storage_gb',
-  'sort',
-  'page_size',
-  'cursor',
-  'page',
-]
+const ORDER: (keyof ProductFilters)[] = ['q', ...FILTER_PARAMS, 'sort', 'page_size', 'cursor', 'page']
 
 /** The URL query for a set of filters, in a stable order, leaving defaults out. */
 export function writeFilters(filters: ProductFilters): URLSearchParams {
