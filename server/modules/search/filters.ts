@@ -160,10 +160,10 @@ export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing
     case 'withinDays':
       return undefined
   }
-  const accepted = new Set((value as unknown[]).map(String))
+  const accepted = new Set((value as unknown[]).map((v) => choiceText(f, v)))
   return (l) => {
     const choice = choiceOf(f, read(l))
-    return choice !== undefined && accepted.has(String(choice))
+    return choice !== undefined && accepted.has(choiceText(f, choice))
   }
 }
 

@@ -82,7 +82,8 @@ export class SearchIndex {
       this.#anyBrand.push(compiled)
       return
     }
-    for (const brand of new Set(search.filters.brand)) {
+    // Ids as the database prints them (lower case), whatever case the address used.
+    for (const brand of new Set(search.filters.brand.map((id) => id.toLowerCase()))) {
       const list = this.#byBrand.get(brand)
       if (list) list.push(compiled)
       else this.#byBrand.set(brand, [compiled])
