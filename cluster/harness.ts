@@ -30,10 +30,15 @@ export type Cluster = {
   runDir: string
   instances: Instance[]
   env: Record<string, string>
-  /** Starts (or restarts) an instance on its port. */
-  startInstance(index: number): Promise<Instance>
+  /**
+   * Starts (or restarts) an instance on its port: by default from this checkout with the cluster's environment;
+   * `appDir` starts another checkout (a new release, with its own node_modules), `env` adds to the environment.
+   */
+  startInstance(index: number, release?: Release): Promise<Instance>
   close(): Promise<void>
 }
+
+export type Release = { appDir?: string; env?: Record<string, string> }
 
 export type ClusterOptions = {
   /** First port of the range: the balancer takes it, the instances the next ones. */
@@ -45,7 +50,14 @@ export type ClusterOptions = {
   env?: Record<string, string>
 }
 
-async function waitForHealth(url: string, process: ChildProcess, timeoutMs = 60_000): Promise<void> {
+/** How long an instance may take to answer health 200: CLUSTER_START_TIMEOUT_S (60 s), more on a busy machine. */
+const START_TIMEOUT_MS = Number(process.env.CLUSTER_START_TIMEOUT_S ?? 60) * 1000
+
+async function waitForHealth(
+  url: string,
+  process: ChildProcess,
+  timeoutMs = START_TIMEOUT_MS,
+): Promise<void> {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
     if (process.exitCode !== null) throw new Error(`${url}: the instance exited with ${process.exitCode}`)
@@ -106,15 +118,21 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   }
 
   const instances: Instance[] = []
-  const startInstance = async (index: number): Promise<Instance> => {
+  const startInstance = async (index: number, release: Release = {}): Promise<Instance> => {
     const port = balancerPort + 1 + index
     const name = `app${index + 1}`
     const logFile = path.join(runDir, `${name}.log`)
     await assertPortFree(port)
     const log = fs.openSync(logFile, 'a')
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, PORT: String(port), DATA_DIR: path.join(runDir, name) },
+      cwd: release.appDir ?? ROOT,
+      env: {
+        ...process.env,
+        ...env,
+        ...release.env,
+        PORT: String(port),
+        DATA_DIR: path.join(runDir, name),
+      },
       stdio: ['ignore', log, log],
     })
     fs.closeSync(log)
