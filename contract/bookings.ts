@@ -206,6 +206,10 @@ export const BOOKING_EVENT_KINDS = [
   'shipped',
   /** No label was bought within SHIP_WITHIN_DAYS: the sale was cancelled and the buyer refunded. */
   'ship_late',
+  /** The carrier delivered the parcel (the handover of a shipped sale). */
+  'delivered',
+  /** The carrier could not deliver the parcel (failure, or sent back): the sale waits for an admin. */
+  'parcel_lost',
 ] as const
 export const BookingEventKind = z.enum(BOOKING_EVENT_KINDS)
 

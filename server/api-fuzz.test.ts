@@ -207,6 +207,11 @@ function fuzzUrls(): string[] {
     urls.push(`${route}/${randomValue()}`)
   }
   for (let i = 0; i < 30; i++) urls.push(`/api/${randomValue()}/${randomValue()}`)
+  // The test carrier's pages (labels and tracking), which take an id or a tracking code from the path.
+  for (const route of ['/test-carrier/labels/', '/test-carrier/track/', '/test-carrier/v2/trackers/']) {
+    for (const value of NASTY) urls.push(`${route}${value}`)
+    for (let i = 0; i < 10; i++) urls.push(`${route}${randomValue()}`)
+  }
   for (const value of ['%00', '..%2F', '%2e%2e', 'x'.repeat(3000), '%E0%A4%A']) {
     urls.push(`/api/category/${brandId}${value}`, `/api/products/${productId}/${value}`, `/${value}`)
   }

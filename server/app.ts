@@ -30,6 +30,7 @@ import { reportRoutes } from '#server/modules/reports'
 import { reviewRoutes } from '#server/modules/reviews'
 import { savedSearchRoutes } from '#server/modules/saved-searches'
 import { searchReady, searchRoutes } from '#server/modules/search'
+import { registerShipping, shippingWebhookRoutes } from '#server/modules/shipping'
 import { registerPhotoCleanup, uploadRoutes } from '#server/modules/uploads'
 import { userRoutes } from '#server/modules/users'
 import { viewRoutes } from '#server/modules/views'
@@ -248,11 +249,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(financeRoutes)
       await typed.register(auditRoutes)
       await typed.register(accountRoutes)
+      await typed.register(shippingWebhookRoutes)
       typed.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },
   )
 
+  await registerShipping(app)
   mediaPlugin(app, storage)
   const pages = await pageRoutes(app, {
     renderer: opts.pageRenderer ?? (await loadBuiltRenderer(config.webDistDir)),

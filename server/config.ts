@@ -116,6 +116,15 @@ const Env = z.object({
     .min(0)
     .max(24 * 31)
     .default(48),
+  // Shipping labels and tracking through EasyPost; unset: the built-in test carrier ("Test mode").
+  EASYPOST_API_KEY: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]{8,200}$/, 'an EasyPost API key (EZAK… or EZTK…)')
+    .optional(),
+  EASYPOST_WEBHOOK_SECRET: z.string().min(8).max(500).optional(),
+  // Test carrier: seconds between a tracker's steps (pre_transit → in_transit → out_for_delivery → delivered).
+  TEST_CARRIER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
 })
 
 export type Config = {
@@ -216,6 +225,12 @@ export type Config = {
   }
   /** The bearer token a Prometheus scraper sends to read /metrics; unset turns /metrics off. */
   metricsToken: string | undefined
+  /**
+   * Shipping: EasyPost when its API key is set, else the built-in test carrier. `webhookSecret` checks the
+   * `tracker.updated` webhooks (EasyPost's, or the test carrier's shared one); `testStepSeconds` is the test
+   * carrier's clock.
+   */
+  shipping: { easypostApiKey: string | undefined; webhookSecret: string; testStepSeconds: number }
 }
 
 export class ConfigError extends Error {
@@ -260,6 +275,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     e.MEDIA_STORAGE !== 'auto' ? e.MEDIA_STORAGE : e.S3_BUCKET ? 's3' : e.DATABASE_URL ? 'database' : 'local'
   if (store === 'database' && !e.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=database: needs DATABASE_URL')
+  }
+  if (e.EASYPOST_API_KEY && !e.EASYPOST_WEBHOOK_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  EASYPOST_WEBHOOK_SECRET: required with EASYPOST_API_KEY (the secret of your EasyPost webhook)',
+    )
   }
   if (store === 's3' && !e.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=s3: needs S3_BUCKET')
@@ -354,5 +374,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accountHoldHours: e.PAYOUT_ACCOUNT_HOLD_HOURS,
     },
     metricsToken: e.METRICS_TOKEN,
+    shipping: {
+      easypostApiKey: e.EASYPOST_API_KEY,
+      // The test carrier signs with a secret of its own making when none is set: it and the receiver share it.
+      webhookSecret: e.EASYPOST_WEBHOOK_SECRET ?? 'test-carrier-webhook-secret',
+      testStepSeconds: e.TEST_CARRIER_SECONDS,
+    },
   }
 }

@@ -567,7 +567,8 @@ export const listingChangeCommits = pgTable('listing_change_commits', {
 
 /**
  * Where a booking is: booked (not paid yet), cancelled (called off before payment: by its buyer, or when the
- * listing left sale), paid, handed_over (the seller says the buyer has it),
+ * listing left sale), paid, shipped (the seller bought the label; the parcel is on its way), handed_over (the
+ * seller says the buyer has it, or the carrier delivered it),
  * completed (the buyer confirmed, the days to answer passed, or an admin released a disputed sale),
  * disputed (the buyer reported a problem), refunded (an admin gave the money back).
  */
@@ -797,6 +798,105 @@ export const paymentEvents = pgTable('payment_events', {
   provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
   type: text('type').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+// ---------------------------------------------------------------------------------------------
+// Shipping (server/modules/shipping): parcels bought through the carrier, their tracking, and the
+// built-in test carrier's own records
+// ---------------------------------------------------------------------------------------------
+
+export const PARCEL_PURPOSES = ['sale', 'return'] as const
+/** EasyPost's tracker statuses (https://docs.easypost.com/docs/trackers). */
+export const PARCEL_STATUSES = [
+  'unknown',
+  'pre_transit',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'available_for_pickup',
+  'return_to_sender',
+  'failure',
+  'cancelled',
+  'error',
+] as const
+export const CARRIER_MODES = ['easypost', 'test'] as const
+
+export const parcels = pgTable(
+  'parcels',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    purpose: text('purpose', { enum: PARCEL_PURPOSES }).notNull(),
+    /** The return this parcel brings back (purpose 'return'). */
+    returnId: uuid('return_id'),
+    /** Which carrier platform sold the label: EasyPost, or the built-in test carrier ("Test mode"). */
+    mode: text('mode', { enum: CARRIER_MODES }).notNull(),
+    carrierShipmentId: text('carrier_shipment_id').notNull(),
+    trackerId: text('tracker_id').notNull(),
+    trackingCode: text('tracking_code').notNull(),
+    carrier: text('carrier').notNull(),
+    service: text('service').notNull(),
+    labelUrl: text('label_url').notNull(),
+    trackingUrl: text('tracking_url'),
+    costCents: integer('cost_cents').notNull(),
+    status: text('status', { enum: PARCEL_STATUSES }).notNull().default('pre_transit'),
+    /** When the carrier saw the status (its event time, not when we heard of it). */
+    statusAt: timestamp('status_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('parcels_purpose_check', sql`${t.purpose} in (${sqlList(PARCEL_PURPOSES)})`),
+    check('parcels_status_check', sql`${t.status} in (${sqlList(PARCEL_STATUSES)})`),
+    check('parcels_mode_check', sql`${t.mode} in (${sqlList(CARRIER_MODES)})`),
+    check('parcels_return_check', sql`(${t.purpose} = 'return') = (${t.returnId} is not null)`),
+    uniqueIndex('parcels_tracker_idx').on(t.trackerId),
+    // One label per sale, and one per return: buying again gives the parcel already bought.
+    uniqueIndex('parcels_sale_idx').on(t.bookingId).where(sql`${t.purpose} = 'sale'`),
+    uniqueIndex('parcels_return_idx').on(t.returnId).where(sql`${t.purpose} = 'return'`),
+  ],
+)
+
+/** Each tracking step of a parcel, as the carrier reported it (one row per status and time). */
+export const parcelEvents = pgTable(
+  'parcel_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    parcelId: uuid('parcel_id')
+      .notNull()
+      .references(() => parcels.id),
+    status: text('status', { enum: PARCEL_STATUSES }).notNull(),
+    message: text('message').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    /** The webhook event that first told us of this step. */
+    carrierEventId: text('carrier_event_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('parcel_events_status_check', sql`${t.status} in (${sqlList(PARCEL_STATUSES)})`),
+    // Every webhook carries the tracker's whole history: a step already recorded is not recorded again.
+    uniqueIndex('parcel_events_step_idx').on(t.parcelId, t.status, t.occurredAt),
+  ],
+)
+
+/** Carrier webhook events already handled (their id), so a replayed or redelivered one changes nothing. */
+export const carrierEvents = pgTable('carrier_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * The built-in test carrier's own records (shipments, trackers), in EasyPost's shapes: kept in the database
+ * so every instance serves the same ones. Not used when EASYPOST_API_KEY is set.
+ */
+export const testCarrierObjects = pgTable('test_carrier_objects', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: ['shipment', 'tracker'] }).notNull(),
+  body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -154,6 +154,21 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 3600,
   }),
+  // The built-in test carrier (server/modules/shipping/test-carrier.ts): a tracker's next step
+  // TEST_CARRIER_SECONDS after the last (a conditional update: a repeat, or a second instance, moves nothing),
+  // and the signed `tracker.updated` webhook each step sends, retried like EasyPost retries a refused one.
+  'test-carrier.step': queue<{ trackerId: string; from: string }>({
+    retryLimit: 5,
+    retryDelay: 10,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
+  'test-carrier.webhook': queue<{ eventId: string; body: string }>({
+    retryLimit: 8,
+    retryDelay: 10,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  }),
 } satisfies Record<string, QueueSpec<object>>
 
 export type QueueName = keyof typeof QUEUES

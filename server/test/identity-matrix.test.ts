@@ -832,6 +832,14 @@ const ROWS: Row[] = [
     headers: { 'content-type': 'application/json' },
     expected: everyone(404),
   },
+  {
+    // The carrier's webhook answers no one by who they are: without EasyPost's signature it is refused alike.
+    method: 'POST',
+    route: '/api/webhooks/easypost',
+    body: '{}',
+    headers: { 'content-type': 'application/json' },
+    expected: everyone(400),
+  },
 
   // Bookings and payments in their other states. Someone else's booking is 403 whatever its state, so a
   // refusal says nothing about it; its own buyer gets the state's answer.

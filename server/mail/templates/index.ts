@@ -24,6 +24,10 @@ import offerCountered from './offer-countered'
 import offerDeclined from './offer-declined'
 import offerExpiring from './offer-expiring'
 import offerReceived from './offer-received'
+import parcelDelivered from './parcel-delivered'
+import parcelLost from './parcel-lost'
+import parcelOutForDelivery from './parcel-out-for-delivery'
+import parcelShipped from './parcel-shipped'
 import passwordReset from './password-reset'
 import payoutFailed from './payout-failed'
 import payoutSent from './payout-sent'
@@ -50,6 +54,10 @@ export const TEMPLATES = {
   'deal-dispute-resolved': dealDisputeResolved,
   'deal-cancelled': dealCancelled,
   'deal-frozen': dealFrozen,
+  'parcel-shipped': parcelShipped,
+  'parcel-out-for-delivery': parcelOutForDelivery,
+  'parcel-delivered': parcelDelivered,
+  'parcel-lost': parcelLost,
   'booking-cancelled': bookingCancelled,
   'booking-withdrawn': bookingWithdrawn,
   'message-unread': messageUnread,

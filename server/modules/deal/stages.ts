@@ -148,6 +148,25 @@ export const DEAL_MOVES = {
     words: 'refund the buyer',
     needs: 'the listing removed after a report; the processor’s refund',
   },
+  deliver: {
+    from: ['shipped'],
+    to: 'handed_over',
+    by: ['system'],
+    posting: null,
+    event: 'delivered',
+    words: 'mark it delivered',
+    needs:
+      'the carrier’s tracker says delivered (the sale’s parcel); the handover is stamped with the delivery time',
+  },
+  lose: {
+    from: ['shipped'],
+    to: 'disputed',
+    by: ['system'],
+    posting: null,
+    event: 'parcel_lost',
+    words: 'hold the sale for an admin',
+    needs: 'the carrier’s tracker says failure or return_to_sender (the sale’s parcel); a dispute opens',
+  },
 } as const satisfies Record<string, Move>
 
 export type DealMove = keyof typeof DEAL_MOVES
@@ -213,6 +232,8 @@ export type MoveOptions = {
   actorId: string | null
   /** The fee rule in force: a move that posts on the ledger needs it. */
   fee?: FeeRule
+  /** When the stage's stamp says it happened (a carrier's delivery time); now by default. */
+  at?: Date
   /** A note on the step (a reason, a handover note). */
   note?: string | null
   /** Columns the move writes besides its stage and stamp (the paid price, a checklist). */
@@ -255,7 +276,7 @@ export async function moveDeal(
     .set({
       ...opts.set,
       stage: m.to,
-      ...(stamp ? { [stamp]: sql`now()` } : {}),
+      ...(stamp ? { [stamp]: opts.at ?? sql`now()` } : {}),
       ...(m.to === 'paid' ? { isPaid: true } : {}),
     })
     .where(and(eq(bookings.id, bookingId), eq(bookings.stage, stage)))

@@ -32,6 +32,8 @@ const EVENT_WORDS: Record<BookingEvent['kind'], string> = {
   booked_again: 'Booked again',
   shipped: 'Bought the shipping label: shipped',
   ship_late: 'Not shipped in time: cancelled, refunding the buyer',
+  delivered: 'Delivered by the carrier',
+  parcel_lost: 'Held for an admin: the carrier could not deliver the parcel',
 }
 
 type Question = { dispute: Dispute; action: DisputeAction }

@@ -4,6 +4,7 @@ import { Badge, type BadgeTone } from '../../components/ui/badge'
 /** The stages a paid sale moves through, as the buyer and the seller read them. */
 export const STAGE_LABELS: Partial<Record<BookingStatus, { label: string; tone: BadgeTone }>> = {
   paid: { label: 'Waiting for handover', tone: 'outline' },
+  shipped: { label: 'Shipped', tone: 'outline' },
   handed_over: { label: 'Handed over', tone: 'outline' },
   completed: { label: 'Completed', tone: 'muted' },
   disputed: { label: 'Problem reported', tone: 'outline' },
