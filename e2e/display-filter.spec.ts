@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import type { ProductPage } from '#contract/search'
+import { expectLoaded } from './helpers'
 
 // The display's size bucket, a facet added by one declaration (contract/filters.ts), in the search page's filter
 // panel: its choices with their counts, picked into the address, narrowing the list as the API does. The panel is
@@ -15,10 +16,21 @@ test('the filter panel offers the display size, and picking one narrows the list
   expect(large?.label).toBe('Large (16″ and up)')
 
   await page.goto('/productcard')
+  await expectLoaded(page)
+  await expect(
+    page
+      .getByRole('main')
+      .getByRole('status')
+      .filter({ hasText: /laptops? found/ }),
+  ).toBeVisible()
   const display = page.getByRole('main').getByRole('group', { name: 'Display' })
   await expect(display.getByRole('radio', { name: 'Any display' })).toBeChecked()
-  await display.getByRole('radio', { name: /^Large \(16″ and up\)/ }).check()
-  await expect(page).toHaveURL(/[?&]display=large\b/)
+  const large16 = display.getByRole('radio', { name: /^Large \(16″ and up\)/ })
+  await expect(async () => {
+    await large16.click()
+    await expect(page).toHaveURL(/[?&]display=large\b/, { timeout: 2_000 })
+  }).toPass()
+  await expectLoaded(page)
   const narrowed = (await (await request.get('/api/search?display=large')).json()) as ProductPage
   expect(narrowed.total).toBe(large?.count)
   await expect(
