@@ -24,6 +24,8 @@ const Env = z.object({
   TURN_AWAY_WHILE_LOADING: z.enum(['true', 'false']).default('false'),
   /** How often each instance applies the listings' change feed to its copy (requests also catch up themselves). */
   SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(25),
+  /** Worker threads answering searches from the copy of the listings (0: on the main thread). */
+  SEARCH_THREADS: z.coerce.number().int().min(0).max(16).default(2),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
   TRUST_PROXY: z.string().trim().max(500).default('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(300),
@@ -144,6 +146,7 @@ export type Config = {
   shutdownDelayMs: number
   turnAwayWhileLoading: boolean
   searchFeedPollMs: number
+  searchThreads: number
   webDistDir: string
   /** Admin actions answer 403 until the admin has turned on two-step sign-in. */
   requireAdminTwoFactor: boolean
@@ -303,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     turnAwayWhileLoading: e.TURN_AWAY_WHILE_LOADING === 'true',
     searchFeedPollMs: e.SEARCH_FEED_POLL_MS,
+    searchThreads: e.SEARCH_THREADS,
     seedDemo: e.SEED_DEMO === 'auto' && e.NODE_ENV !== 'production',
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,

@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { postUnpostedSales } from '#server/modules/ledger'
-import { keepListingsCurrent, readFactsApart } from '#server/modules/search'
+import { keepListingsCurrent, readFactsApart, startSearchPool } from '#server/modules/search'
 import { demoAccountsRefusal, findDemoAccounts } from '#server/modules/users'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
@@ -42,6 +42,8 @@ async function main() {
     database.listen,
     databaseUrl ? (signal) => readFactsApart(databaseUrl, { signal }) : undefined,
   )
+  // The searches of the copy are answered on worker threads sharing it (search-pool.ts).
+  const searchPool = startSearchPool(database.db, config.searchThreads, app.log.child({ module: 'search' }))
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.
     const { seedDemoIfEmpty } = await import('./demo/seed')
@@ -92,6 +94,7 @@ async function main() {
     net.Server.prototype.close.call(app.server)
     await new Promise((resolve) => setTimeout(resolve, ACCEPTED_REQUEST_GRACE_MS))
     feed.stop()
+    searchPool.stop()
     await app.close()
     await database.close()
     app.log.info(`${signal}: closed`)

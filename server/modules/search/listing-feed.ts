@@ -12,7 +12,9 @@ import {
   readFacts,
   rowOf,
 } from './listing-facts'
-import { type FactsView, type TextOf, viewPage, wholeView } from './listing-view'
+import type { TextTerms } from './listing-text'
+import { type FactsView, type TextOf, wholeView } from './listing-view'
+import { askView, type ViewAnswer } from './search-pool'
 
 // Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings
 // changed since the copy's version (migration 0027 notes them in the changing transaction, and the version each
@@ -382,10 +384,14 @@ export async function readListingPage<R extends { id: string; countsVersion: str
         read: (ids: SQL) => Promise<R[]>
         /** With text: its matches in a part of a view, or undefined when that part cannot match it. */
         text?: TextOf
+        /** With text: its words, which the view matches (on a search thread, when the instance has them). */
+        terms?: TextTerms
+        /** Whether the answer gives facets: counted beside the page. */
+        facets?: boolean
       }
     | undefined,
   bySql: () => Promise<R[]>,
-): Promise<{ rows: R[]; view?: FactsView }> {
+): Promise<{ rows: R[]; view?: FactsView; counted?: ViewAnswer }> {
   const fromView = fromFacts ? await pageByView(db, fromFacts) : undefined
   if (fromView) return fromView
   const rows = await bySql()
@@ -394,8 +400,17 @@ export async function readListingPage<R extends { id: string; countsVersion: str
 
 async function pageByView<R extends { id: string; countsVersion: string }>(
   db: Db,
-  { q, sort, paging, cursor, read, text }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
-): Promise<{ rows: R[]; view: FactsView } | undefined> {
+  {
+    q,
+    sort,
+    paging,
+    cursor,
+    read,
+    text,
+    terms,
+    facets = false,
+  }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
+): Promise<{ rows: R[]; view: FactsView; counted: ViewAnswer } | undefined> {
   const s = stateOf(db)
   // A change this instance has heard of is being applied: the page is chosen from the view it makes, not read from
   // the one behind it and then chosen and read again.
@@ -412,8 +427,18 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   let caughtUp = false
   let kept: Map<string, R> | undefined
   for (let attempt = 0; attempt < 3 && view; attempt++) {
-    if (text && (!text(view.base) || !text(view.delta))) return undefined
-    const ids = viewPage(view, { query: q, sort, paging, cursor, nowMs: Date.now() }, text)
+    if (!terms && text && (!text(view.base) || !text(view.delta))) return undefined
+    // The page, and the counts the answer needs, chosen in one go (on a search thread when the instance has them).
+    const counted = await askView(db, view, {
+      query: q,
+      sort,
+      paging,
+      cursor,
+      nowMs: Date.now(),
+      terms,
+      facets,
+    })
+    const ids = counted.ids
     if (!ids) return undefined
     const missing = kept ? ids.filter((id) => !kept?.has(id)) : ids
     // No match: the version alone says whether the view is current.
@@ -435,7 +460,7 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
           )[0]?.v)
     if (version === undefined) return undefined
     const complete = rows.length === ids.length
-    if (complete && (caughtUp || !newer(version, view.version))) return { rows, view }
+    if (complete && (caughtUp || !newer(version, view.version))) return { rows, view, counted }
     // A listing missing at the view's own version: its copy cannot say (SQL answers).
     if (!newer(version, view.version)) return undefined
     view = await catchUp(db, version)

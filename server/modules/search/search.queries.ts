@@ -441,11 +441,24 @@ export async function searchProducts(
     return walked && walked.length > paging.pageSize ? walked : pageBySql()
   }
   // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
-  const { rows, view: pageView } = await readListingPage(
+  const {
+    rows,
+    view: pageView,
+    counted: pageCounted,
+  } = await readListingPage(
     db,
     opts.facts === false || !copyAnswers(q) || (textMatch ? !textMatch.plain : sort === 'relevance')
       ? undefined
-      : { q, sort, paging, cursor, read: pageOf, text: textMatch ? textIn : undefined },
+      : {
+          q,
+          sort,
+          paging,
+          cursor,
+          read: pageOf,
+          text: textMatch ? textIn : undefined,
+          terms: textMatch,
+          facets: wantFacets,
+        },
     textMatch ? () => textPageBySql(textMatch) : pageBySql,
   )
   if (textMatch && resolved && !resolved.fresh) {
@@ -486,7 +499,7 @@ export async function searchProducts(
       opts.facts === false || !copyAnswers(q)
         ? Promise.resolve(undefined)
         : (pageView ? Promise.resolve(pageView) : version().then((v) => currentFacts(db, v))).then((view) =>
-            view && (!textMatch || (textIn(view.base) && textIn(view.delta))) ? view : undefined,
+            view && (!textMatch || textMatch.plain) ? view : undefined,
           )
     return factsRead
   }
@@ -494,13 +507,17 @@ export async function searchProducts(
   let factsCounted: FactsFacets | undefined
   const fromFacts = async () => {
     const view = await facts()
-    if (view) factsCounted ??= viewFacets(view, q, Date.now(), textOf)
+    // Counted with the page when it was chosen from the view.
+    if (view)
+      factsCounted ??=
+        (view === pageView ? pageCounted?.facets : undefined) ?? viewFacets(view, q, Date.now(), textOf)
     return factsCounted
   }
   // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
   const totalFromFacts = async () => {
     if (wantFacets) return (await fromFacts())?.total
     const view = await facts()
+    if (view && view === pageView && pageCounted?.total !== undefined) return pageCounted.total
     return view ? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf) : undefined
   }
   const textCount = async () => {

@@ -1,0 +1,260 @@
+import { Worker } from 'node:worker_threads'
+import { TOTAL_THRESHOLD } from '#contract/paging'
+import type { SearchQuery } from '#contract/search'
+import type { Db } from '#server/db/client'
+import type { FactsFacets } from './facts-counts'
+import type { FactsSort, PageCursor, PageSpan } from './facts-pages'
+import type { ListingFacts } from './listing-facts'
+import { matchTextOnce, type TextTerms } from './listing-text'
+import { type FactsView, viewFacets, viewPage, viewTotal } from './listing-view'
+
+// The searches of an instance answered from its copy of the listings on a pool of worker threads (facts-searcher.ts),
+// so that they use every core: the main thread reads the page's rows and writes the answer while the searchers pick
+// pages and count. Each copy's arrays are shared with every searcher (SharedArrayBuffer), not copied; a view (the
+// rows changed since, and those listings as they are now: listing-view.ts) is posted to a searcher before the first
+// search of it. docs/decisions/0080-searches-on-worker-threads.md.
+
+/** What a search asks of a view: its page, and its total and facets when the answer needs them. */
+export type PoolAsk = {
+  query: SearchQuery
+  sort: FactsSort
+  paging: PageSpan
+  cursor?: PageCursor | undefined
+  nowMs: number
+  /** With text: its words as resolveText made them (the copy can match them). */
+  terms?: TextTerms | undefined
+  facets: boolean
+}
+
+/**
+ * A view's answer to a search: the page's ids (`pageSize` + 1 when there are more; undefined when the view cannot
+ * say), the facets when asked for, and the total when the page alone does not tell it (a later page, a cursor, more
+ * than a page).
+ */
+export type ViewAnswer = { ids?: string[] | undefined; total?: number; facets?: FactsFacets }
+
+/** A search's page and counts from a view, in one go (on a searcher, or on this thread without a pool). */
+export function searchView(view: FactsView, ask: PoolAsk): ViewAnswer {
+  const { query, sort, paging, cursor, nowMs, terms } = ask
+  const textOf = terms ? (part: ListingFacts) => matchTextOnce(part.text, part.size, terms) : undefined
+  const ids = viewPage(view, { query, sort, paging, cursor, nowMs }, textOf)
+  if (!ids) return {}
+  if (ask.facets) {
+    const facets = viewFacets(view, query, nowMs, textOf)
+    return { ids, facets, total: facets.total }
+  }
+  if (cursor || paging.offset > 0 || ids.length > paging.pageSize)
+    return { ids, total: viewTotal(view, query, nowMs, TOTAL_THRESHOLD, textOf) }
+  return { ids }
+}
+
+export type ToSearcher =
+  | { type: 'base'; id: number; base: ListingFacts }
+  | { type: 'drop-base'; id: number }
+  | { type: 'view'; id: number; baseId: number; view: Omit<FactsView, 'base'> }
+  | { type: 'drop-view'; id: number }
+  | { type: 'ask'; id: number; viewId: number; ask: PoolAsk }
+
+export type PoolAnswer = { id: number; error?: string } & ViewAnswer
+
+type Searcher = {
+  worker: Worker
+  pending: number
+  /** The views posted to it, with how many of its searches in flight read each. */
+  views: Map<FactsView, { id: number; pending: number }>
+  /** The copies posted to it. */
+  bases: Map<ListingFacts, number>
+}
+
+/** Copies whose arrays were moved into shared memory (once per copy). */
+const sharedCopies = new WeakSet<ListingFacts>()
+
+/**
+ * Moves every array of a copy into shared memory, in place (the same values, the same objects around them), so that
+ * posting the copy to a searcher shares its arrays instead of copying them. A copy never changes once read.
+ */
+export function shareCopy(f: ListingFacts): ListingFacts {
+  if (sharedCopies.has(f)) return f
+  const share = (value: unknown): unknown => {
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+      if (value.buffer instanceof SharedArrayBuffer) return value
+      const typed = value as unknown as Uint8Array
+      const Kind = typed.constructor as new (buffer: SharedArrayBuffer) => Uint8Array
+      const shared = new Kind(new SharedArrayBuffer(typed.byteLength))
+      shared.set(typed)
+      return shared
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = share(value[i])
+      return value
+    }
+    if (value && typeof value === 'object') {
+      const record = value as Record<string, unknown>
+      for (const key of Object.keys(record)) record[key] = share(record[key])
+    }
+    return value
+  }
+  share(f)
+  sharedCopies.add(f)
+  return f
+}
+
+let nextId = 1
+
+export class SearchPool {
+  private readonly searchers: Searcher[]
+  private readonly waiting = new Map<
+    number,
+    { resolve: (a: ViewAnswer) => void; reject: (e: Error) => void; searcher: Searcher; view: FactsView }
+  >()
+  private failed: Error | undefined
+  /** Searches answered by the searchers. */
+  answered = 0
+
+  constructor(
+    size: number,
+    private readonly onFailure: (err: Error) => void,
+  ) {
+    this.searchers = Array.from({ length: size }, () => {
+      const worker = new Worker(new URL('./facts-searcher.ts', import.meta.url), {
+        execArgv: ['--import', 'tsx'],
+      })
+      // The pool never keeps the instance running on its own.
+      worker.unref()
+      const searcher: Searcher = { worker, pending: 0, views: new Map(), bases: new Map() }
+      worker.on('message', (answer: PoolAnswer) => this.settle(searcher, answer))
+      worker.on('error', (err) => this.fail(err))
+      worker.on('exit', (code) => {
+        if (!this.failed) this.fail(new Error(`A searcher of the search pool stopped (exit code ${code})`))
+      })
+      return searcher
+    })
+  }
+
+  /** Whether the pool can answer (no searcher failed, not stopped). */
+  get usable(): boolean {
+    return this.failed === undefined
+  }
+
+  /** searchView on the searcher with the fewest searches in flight. */
+  ask(view: FactsView, ask: PoolAsk): Promise<ViewAnswer> {
+    if (this.failed) return Promise.reject(this.failed)
+    let searcher = this.searchers[0] as Searcher
+    for (const s of this.searchers) if (s.pending < searcher.pending) searcher = s
+    const posted = this.post(searcher, view)
+    const id = nextId++
+    searcher.pending++
+    posted.pending++
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, searcher, view })
+      searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
+    })
+  }
+
+  /** Stops every searcher; searches in flight fail (their callers answer on this thread). */
+  stop() {
+    this.fail(new Error('The search pool stopped'))
+    for (const s of this.searchers) void s.worker.terminate()
+  }
+
+  /** Posts `view` (and its copy) to a searcher that does not hold it; drops the views no search reads any more. */
+  private post(searcher: Searcher, view: FactsView): { id: number; pending: number } {
+    const known = searcher.views.get(view)
+    if (known) return known
+    let baseId = searcher.bases.get(view.base)
+    if (baseId === undefined) {
+      baseId = nextId++
+      searcher.bases.set(view.base, baseId)
+      searcher.worker.postMessage({
+        type: 'base',
+        id: baseId,
+        base: shareCopy(view.base),
+      } satisfies ToSearcher)
+    }
+    const { base: _base, ...rest } = view
+    const posted = { id: nextId++, pending: 0 }
+    searcher.worker.postMessage({ type: 'view', id: posted.id, baseId, view: rest } satisfies ToSearcher)
+    // The searcher holds the views searches in flight read, and the latest: the rest go, and copies no view reads.
+    for (const [old, p] of searcher.views) {
+      if (p.pending > 0) continue
+      searcher.views.delete(old)
+      searcher.worker.postMessage({ type: 'drop-view', id: p.id } satisfies ToSearcher)
+    }
+    searcher.views.set(view, posted)
+    const read = new Set([...searcher.views.keys()].map((v) => v.base))
+    for (const [base, id] of searcher.bases) {
+      if (read.has(base)) continue
+      searcher.bases.delete(base)
+      searcher.worker.postMessage({ type: 'drop-base', id } satisfies ToSearcher)
+    }
+    return posted
+  }
+
+  private settle(searcher: Searcher, answer: PoolAnswer) {
+    const waiter = this.waiting.get(answer.id)
+    if (!waiter) return
+    this.waiting.delete(answer.id)
+    searcher.pending--
+    const posted = searcher.views.get(waiter.view)
+    if (posted) posted.pending--
+    if (answer.error !== undefined) waiter.reject(new Error(`A searcher failed: ${answer.error}`))
+    else {
+      this.answered++
+      waiter.resolve({ ids: answer.ids, total: answer.total, facets: answer.facets })
+    }
+  }
+
+  private fail(err: Error) {
+    if (this.failed) return
+    this.failed = err
+    for (const [id, waiter] of this.waiting) {
+      this.waiting.delete(id)
+      waiter.reject(err)
+    }
+    this.onFailure(err)
+  }
+}
+
+const pools = new WeakMap<Db, SearchPool>()
+
+/**
+ * Answers the searches of `db`'s copy on `threads` worker threads from now on (none: on this thread). A searcher that
+ * fails is logged, and the searches go back to this thread.
+ */
+export function startSearchPool(
+  db: Db,
+  threads: number,
+  log: { error: (obj: object, msg: string) => void },
+): { stop: () => void; answered: () => number } {
+  if (threads <= 0) return { stop: () => undefined, answered: () => 0 }
+  const pool = new SearchPool(threads, (err) => {
+    if (pools.get(db) === pool) pools.delete(db)
+    if (!/pool stopped/.test(err.message))
+      log.error({ err }, 'A search thread failed; searches are answered on the main thread')
+  })
+  pools.get(db)?.stop()
+  pools.set(db, pool)
+  return {
+    stop: () => {
+      if (pools.get(db) === pool) pools.delete(db)
+      pool.stop()
+    },
+    answered: () => pool.answered,
+  }
+}
+
+/**
+ * searchView on the pool of `db` when it has one (the main thread goes on meanwhile), else on this thread. A search
+ * the pool could not answer (a searcher failed) is answered here.
+ */
+export async function askView(db: Db, view: FactsView, ask: PoolAsk): Promise<ViewAnswer> {
+  const pool = pools.get(db)
+  if (pool?.usable) {
+    try {
+      return await pool.ask(view, ask)
+    } catch {
+      // Answered here below: the failure was logged once, by the pool.
+    }
+  }
+  return searchView(view, ask)
+}
