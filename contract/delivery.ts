@@ -201,6 +201,7 @@ export const PostalAddressView = z.object({
   country: z.string(),
   phone: z.string().optional(),
 })
+export type PostalAddressView = z.infer<typeof PostalAddressView>
 
 /** One shipping rate a buyer can choose (quoted by the carrier for this listing's parcel to their address). */
 export const ShippingRateOption = z.object({

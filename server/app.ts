@@ -11,6 +11,7 @@ import { batteryReportRoutes } from '#server/modules/battery-reports'
 import { bookingRoutes, registerDealJobs } from '#server/modules/bookings'
 import { brandRoutes } from '#server/modules/brands'
 import { dashboardRoutes } from '#server/modules/dashboard'
+import { registerShipLateJob } from '#server/modules/delivery'
 import { disputeRoutes } from '#server/modules/disputes'
 import { emailSettingsRoutes } from '#server/modules/email-settings'
 import { favouriteRoutes } from '#server/modules/favourites'
@@ -186,6 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerExpiryJobs(app.ctx)
   registerPhotoCleanup(app.ctx)
   registerDealJobs(app.ctx)
+  registerShipLateJob(app.ctx)
   registerMessageJobs(app.ctx)
   registerOfferJobs(app.ctx)
   registerQuestionJobs(app.ctx)

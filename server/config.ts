@@ -70,6 +70,9 @@ const Env = z.object({
   UNATTACHED_PHOTOS_PER_SELLER: z.coerce.number().int().min(1).max(10_000).default(30),
   VIEWS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(0).max(100_000).default(3),
   AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // Shipped sales: days a seller has to buy the label once paid, and the buyer's days to inspect after delivery
+  SHIP_WITHIN_DAYS: z.coerce.number().int().min(1).max(60).default(3),
+  INSPECTION_DAYS: z.coerce.number().int().min(1).max(60).default(3),
   // Offers: how long an offer or a counter waits for its answer before it expires
   OFFER_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   // Messages between buyer and seller: how many one user may send a minute, and when an unread one is emailed
@@ -205,6 +208,10 @@ export type Config = {
     /** Holds running at once that were taken from one client address, whoever took them. */
     liveHoldsPerAddress: number
     autoCompleteDays: number
+    /** A paid shipped sale with no label after this many days is cancelled and refunded. */
+    shipWithinDays: number
+    /** A delivered shipped sale completes by itself this many days after delivery. */
+    inspectionDays: number
   }
   /** Offers: hours an offer or counter waits for its answer before it expires. */
   offers: { hours: number }
@@ -364,6 +371,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       liveHoldsPerBuyer: e.LIVE_HOLDS_PER_BUYER,
       liveHoldsPerAddress: e.LIVE_HOLDS_PER_ADDRESS,
       autoCompleteDays: e.AUTO_COMPLETE_DAYS,
+      shipWithinDays: e.SHIP_WITHIN_DAYS,
+      inspectionDays: e.INSPECTION_DAYS,
     },
     offers: { hours: e.OFFER_HOURS },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,

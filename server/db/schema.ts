@@ -20,7 +20,12 @@ import {
 } from 'drizzle-orm/pg-core'
 import { BATTERY_REPORT_SOURCES } from '#contract/battery-reports'
 import { BOOKING_EVENT_KINDS, DISPUTE_STATUSES } from '#contract/bookings'
-import { DELIVERY_METHODS, DELIVERY_OPTIONS, PARCEL_SIZE_KEYS, type PostalAddress } from '#contract/delivery'
+import {
+  DELIVERY_METHODS,
+  DELIVERY_OPTIONS,
+  PARCEL_SIZE_KEYS,
+  type PostalAddressView,
+} from '#contract/delivery'
 import { ALERT_CHOICES } from '#contract/favourites'
 import { REVIEW_STATES } from '#contract/listing-reviews'
 import { CONDITIONS } from '#contract/products'
@@ -382,7 +387,7 @@ export const products = pgTable(
     parcelSize: text('parcel_size', { enum: PARCEL_SIZE_KEYS }),
     parcelWeightOz: integer('parcel_weight_oz'),
     /** Where it ships from (private to the seller and admins; the carrier's from address): docs/decisions/0074. */
-    shipFrom: jsonb('ship_from').$type<PostalAddress>(),
+    shipFrom: jsonb('ship_from').$type<PostalAddressView>(),
     offersEnabled: boolean('offers_enabled').notNull().default(true),
     /** Offers under this are declined at once; null: no floor beyond the marketplace's half of the price. */
     offerFloorCents: integer('offer_floor_cents'),
@@ -624,7 +629,7 @@ export const bookings = pgTable(
     deliveryMethod: text('delivery_method', { enum: DELIVERY_METHODS }).notNull().default('meet'),
     shippingCents: integer('shipping_cents').notNull().default(0),
     /** The buyer's delivery address: seen by the buyer, the seller once paid, and admins. */
-    shippingAddress: jsonb('shipping_address').$type<PostalAddress>(),
+    shippingAddress: jsonb('shipping_address').$type<PostalAddressView>(),
     /** The rate the buyer chose from the carrier's quote. */
     shippingRate: jsonb('shipping_rate').$type<{
       shipmentId: string

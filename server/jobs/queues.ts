@@ -47,6 +47,14 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 300,
   }),
+  // Cancelling and refunding paid shipped sales with no label SHIP_WITHIN_DAYS after payment (every quarter hour):
+  // each sale is locked and moved once, so a repeat or a second instance refunds nothing twice.
+  'deals.ship-late': queue<Record<string, never>>({
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  }),
   // Offers (server/modules/offers): an offer or counter expires OFFER_HOURS after it was made unless answered
   // (`round` names the proposal the job was queued for, so a later counter's job is the one that counts), its
   // waiting side is reminded a few hours before, and an accepted offer lapses when its hold ends unpaid. Each is

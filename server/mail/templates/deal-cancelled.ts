@@ -13,7 +13,7 @@ export default defineEmail<{
   productName: string
   priceCents: number
   sellerName: string
-  by: 'seller' | 'admin' | 'refund'
+  by: 'seller' | 'admin' | 'refund' | 'ship_late'
   reason: string | null
   /** The buyer has the laptop (it was handed over): what an admin's refund says of it. */
   handedOver?: boolean
@@ -28,44 +28,56 @@ export default defineEmail<{
     const why = reason ? [`The admin's reason: ${reason}`] : []
     const laptop = refundLaptopWords(role, handedOver ?? by === 'refund')
     const lines =
-      by === 'refund'
+      by === 'ship_late'
         ? role === 'buyer'
           ? [
-              `An admin refunded your purchase of ${name}: you get ${price} back in full.`,
-              ...why,
+              `${sellerName} did not ship ${name} in time, so the sale is cancelled and you are refunded ${price} in full, shipping included.`,
+              ...(reason ? [reason] : []),
               back,
-              laptop,
             ]
           : [
-              `An admin refunded the buyer of ${name} (${price}) after the sale had completed.`,
-              ...why,
-              'What you received for it comes back out of your earnings: the Earnings page shows your balance.',
-              laptop,
-              'If you think this is wrong, tell us why through the Contact page.',
+              `You did not buy the shipping label for ${name} in time, so the sale is cancelled. The buyer is refunded ${price} in full and the listing is off Laptop Market.`,
+              ...(reason ? [reason] : []),
+              'If you still want to sell it, list it again when you can ship it.',
             ]
-        : by === 'seller'
+        : by === 'refund'
           ? role === 'buyer'
             ? [
-                `${sellerName} cancelled the sale of ${name} and you are refunded ${price} in full.`,
-                ...(reason ? [`Their reason: ${reason}`] : []),
-                back,
-              ]
-            : [
-                `You cancelled the sale of ${name}. The buyer is refunded ${price} in full and the listing is off Laptop Market.`,
-                ...(reason ? [`The reason you gave: ${reason}`] : []),
-              ]
-          : role === 'buyer'
-            ? [
-                `An admin removed the listing ${name} after a report, and you are refunded ${price} in full.`,
+                `An admin refunded your purchase of ${name}: you get ${price} back in full.`,
+                ...why,
                 back,
                 laptop,
               ]
             : [
-                `An admin removed your listing ${name} after a report. The buyer is refunded ${price} in full.`,
-                // A laptop never handed over stays with its seller; the listing is gone, so nothing more to say.
-                ...(handedOver ? [laptop] : []),
+                `An admin refunded the buyer of ${name} (${price}) after the sale had completed.`,
+                ...why,
+                'What you received for it comes back out of your earnings: the Earnings page shows your balance.',
+                laptop,
                 'If you think this is wrong, tell us why through the Contact page.',
               ]
+          : by === 'seller'
+            ? role === 'buyer'
+              ? [
+                  `${sellerName} cancelled the sale of ${name} and you are refunded ${price} in full.`,
+                  ...(reason ? [`Their reason: ${reason}`] : []),
+                  back,
+                ]
+              : [
+                  `You cancelled the sale of ${name}. The buyer is refunded ${price} in full and the listing is off Laptop Market.`,
+                  ...(reason ? [`The reason you gave: ${reason}`] : []),
+                ]
+            : role === 'buyer'
+              ? [
+                  `An admin removed the listing ${name} after a report, and you are refunded ${price} in full.`,
+                  back,
+                  laptop,
+                ]
+              : [
+                  `An admin removed your listing ${name} after a report. The buyer is refunded ${price} in full.`,
+                  // A laptop never handed over stays with its seller; the listing is gone, so nothing more to say.
+                  ...(handedOver ? [laptop] : []),
+                  'If you think this is wrong, tell us why through the Contact page.',
+                ]
     // The seller sees what the sale now puts in their balance, in the words of their Earnings page.
     const paragraphs =
       role === 'seller' && money

@@ -22,7 +22,7 @@ import { holdBooking } from './hold.service'
 
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config, mail } = app.ctx
-  const { autoCompleteDays } = config.deal
+  const { autoCompleteDays, inspectionDays } = config.deal
 
   app.post(
     '/bookings',
@@ -74,7 +74,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Booking, ...ERRORS },
       },
     },
-    async (req) => getBooking(db, caller(req), req.params.id, autoCompleteDays),
+    async (req) => getBooking(db, caller(req), req.params.id, autoCompleteDays, inspectionDays),
   )
 
   app.post(

@@ -97,9 +97,16 @@ export function handoverAnswers(b: {
  * less when the seller has lowered it since (a raise never applies); `booked_price_cents` is the price at
  * booking. A paid one shows what was paid. `autoCompleteDays` dates a handed-over sale's completion.
  */
-export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
+export function toBooking(
+  row: BookingRow,
+  autoCompleteDays: number,
+  /** Whether the caller may read the delivery address: the buyer and admins always, the seller once paid. */
+  seesAddress = true,
+  inspectionDays = autoCompleteDays,
+): Booking {
   const b = row.booking
   const status = bookingStatus(row)
+  const completeDays = b.deliveryMethod === 'ship' ? inspectionDays : autoCompleteDays
   const priceCents = status === 'unpaid' ? Math.min(b.priceCents, row.productPriceCents) : b.priceCents
   return {
     _id: b.id,
@@ -122,7 +129,7 @@ export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
     handoverNote: b.handoverNote,
     autoCompleteAt:
       status === 'handed_over' && b.handedOverAt
-        ? new Date(b.handedOverAt.getTime() + autoCompleteDays * 86_400_000).toISOString()
+        ? new Date(b.handedOverAt.getTime() + completeDays * 86_400_000).toISOString()
         : null,
     completedAt: iso(b.completedAt),
     refundedAt: iso(b.refundedAt),
@@ -136,6 +143,20 @@ export function toBooking(row: BookingRow, autoCompleteDays: number): Booking {
     // The serial's ending identifies the laptop at handover: the buyer sees it once they have paid, never before.
     serial_last4: b.isPaid ? (row.productSerialLast4 ?? null) : null,
     checklist: handoverAnswers(b),
+    delivery: {
+      method: b.deliveryMethod,
+      shipping_cents: b.shippingCents,
+      address: seesAddress && b.shippingAddress ? b.shippingAddress : null,
+      rate: b.shippingRate
+        ? {
+            carrier: b.shippingRate.carrier,
+            service: b.shippingRate.service,
+            amount_cents: b.shippingRate.amountCents,
+            delivery_days: b.shippingRate.deliveryDays,
+          }
+        : null,
+      ship_by: b.stage === 'paid' ? iso(b.shipBy) : null,
+    },
   }
 }
 
@@ -306,10 +327,13 @@ export async function getBooking(
   caller: SessionUser,
   id: string,
   autoCompleteDays = 7,
+  inspectionDays = autoCompleteDays,
 ): Promise<Booking> {
   const [row] = await selectBookingRows(db).where(eq(bookings.id, id)).limit(1)
   if (!row) throw notFound('Booking')
   const allowed = caller.role === 'admin' || row.booking.buyerId === caller.id || row.sellerId === caller.id
   if (!allowed) throw new AppError('FORBIDDEN', 'This booking is not yours')
-  return toBooking(row, autoCompleteDays)
+  // The delivery address is the buyer's: their seller reads it once the sale is paid, to ship it.
+  const seesAddress = caller.role === 'admin' || row.booking.buyerId === caller.id || row.booking.isPaid
+  return toBooking(row, autoCompleteDays, seesAddress, inspectionDays)
 }

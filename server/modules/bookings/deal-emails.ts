@@ -20,7 +20,7 @@ export type DealEmail =
   | { kind: 'completed'; how: 'confirmed' | 'auto' }
   | { kind: 'dispute_opened'; reason: string }
   | { kind: 'dispute_resolved'; outcome: 'refunded' | 'released'; reason?: string | null }
-  | { kind: 'cancelled'; by: 'seller' | 'admin' | 'refund'; reason: string | null }
+  | { kind: 'cancelled'; by: 'seller' | 'admin' | 'refund' | 'ship_late'; reason: string | null }
 
 /** The moves whose email to the seller speaks of the sale's money. */
 const SELLER_MONEY_EMAILS = new Set<DealEmail['kind']>(['paid', 'completed', 'dispute_resolved', 'cancelled'])
@@ -48,7 +48,8 @@ async function salesOf(tx: Db, bookingIds: string[]): Promise<Sale[]> {
       buyerName: bookings.userName,
       productId: bookings.productId,
       productName: bookings.productName,
-      priceCents: bookings.priceCents,
+      // What the buyer paid: the laptop, and its shipping when it was shipped.
+      priceCents: sql<number>`${bookings.priceCents} + ${bookings.shippingCents}`,
       location: bookings.location,
       handedOver: sql<boolean>`${bookings.handedOverAt} is not null`,
     })

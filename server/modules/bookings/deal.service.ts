@@ -101,6 +101,10 @@ export async function markHandedOver(
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, seller, bookingId)
     if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can mark this laptop handed over')
+    // A shipped sale is handed over by its delivery (the carrier's tracker), not by the seller's word.
+    if (deal.booking.deliveryMethod === 'ship' && deal.booking.stage === 'paid') {
+      throw new AppError('CONFLICT', 'This laptop ships to the buyer: buy the shipping label instead')
+    }
     const note = input?.note ? input.note : null
     const moved = await moveDeal(tx, bookingId, 'hand_over', 'seller', {
       actorId: seller.id,
@@ -186,6 +190,8 @@ export async function completeOverdueSales(
   mail: DealMail,
   fee: FeeRule,
   limit = 500,
+  /** A shipped sale's inspection window: days after delivery (its handover) before it completes by itself. */
+  inspectionDays = days,
 ): Promise<string[]> {
   return db.transaction(async (tx) => {
     // The overdue sales, locked; one taken by another instance meanwhile is skipped (that instance completes it).
@@ -194,7 +200,8 @@ export async function completeOverdueSales(
       .from(bookings)
       .where(
         sql`${bookings.stage} = 'handed_over'
-          and ${bookings.handedOverAt} <= now() - make_interval(days => ${days})`,
+          and ${bookings.handedOverAt} <= now() - make_interval(days => (case when ${bookings.deliveryMethod} = 'ship'
+            then ${inspectionDays} else ${days} end)::int)`,
       )
       .orderBy(bookings.handedOverAt)
       .limit(limit)
@@ -220,7 +227,14 @@ export async function completeOverdueSales(
 export function registerDealJobs(ctx: Pick<AppContext, 'db' | 'mail' | 'config' | 'jobs'>) {
   ctx.jobs.work('bookings.seller-email', (job) => sendBookedEmail(ctx, job.data.sellerId))
   ctx.jobs.work('deals.auto-complete', async () => {
-    await completeOverdueSales(ctx.db, ctx.config.deal.autoCompleteDays, ctx.mail, ctx.config.payouts.fee)
+    await completeOverdueSales(
+      ctx.db,
+      ctx.config.deal.autoCompleteDays,
+      ctx.mail,
+      ctx.config.payouts.fee,
+      500,
+      ctx.config.deal.inspectionDays,
+    )
   })
   ctx.jobs.schedule('deals.auto-complete', '*/15 * * * *')
 }

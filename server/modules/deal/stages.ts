@@ -10,7 +10,7 @@ import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { type BookingStage, bookingEvents, bookings } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
-import { postSaleMoney } from '#server/modules/ledger'
+import { postLabelMoney, postSaleMoney } from '#server/modules/ledger'
 
 /** Who makes a move: a side of the deal, an admin, or the product itself (a job, a webhook, a rule). */
 export type DealParty = 'buyer' | 'seller' | 'admin' | 'system'
@@ -20,7 +20,7 @@ type Move = {
   to: BookingStage
   by: readonly DealParty[]
   /** The ledger transaction the move posts (server/modules/ledger/sales.ts), if any. */
-  posting: 'charge' | 'complete' | 'refund' | null
+  posting: 'charge' | 'complete' | 'refund' | 'label' | null
   /** The step on the booking's record. */
   event: BookingEventKind
   /** How the move reads in a refusal: "You cannot <words>: this booking is …". */
@@ -139,6 +139,25 @@ export const DEAL_MOVES = {
     words: 'refund the buyer',
     needs: 'the processor’s refund; a transferred share taken back first',
   },
+  ship: {
+    from: ['paid'],
+    to: 'shipped',
+    by: ['seller', 'system'],
+    posting: 'label',
+    event: 'shipped',
+    words: 'ship it',
+    needs: 'a shipped sale (the buyer chose shipping) and its label bought at the carrier',
+  },
+  ship_late: {
+    from: ['paid'],
+    to: 'refunded',
+    by: ['system'],
+    posting: 'refund',
+    event: 'ship_late',
+    words: 'cancel the sale for shipping late',
+    needs:
+      'a shipped sale with no label SHIP_WITHIN_DAYS after payment; the processor’s refund; the listing leaves the market',
+  },
   refund_removed: {
     from: ['paid', 'handed_over', 'disputed'],
     to: 'refunded',
@@ -251,6 +270,7 @@ export type MoveOptions = {
       | 'userName'
       | 'email'
       | 'sellerEmailPending'
+      | 'shipBy'
     >
   >
 }
@@ -285,7 +305,9 @@ export async function moveDeal(
   await tx
     .insert(bookingEvents)
     .values({ bookingId, kind: m.event, actorId: opts.actorId, note: opts.note ?? null })
-  if (m.posting) {
+  if (m.posting === 'label') {
+    await postLabelMoney(tx, bookingId)
+  } else if (m.posting) {
     if (!opts.fee)
       throw new AppError('INTERNAL', `The move ${move} posts on the ledger and needs the fee rule`)
     await postSaleMoney(tx, [bookingId], opts.fee)

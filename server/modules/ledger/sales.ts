@@ -8,16 +8,26 @@ import { postTransaction } from './ledger'
 // transaction; it reads the sale's state and writes the ledger transactions that state implies and that are
 // not written yet:
 //
-//   paid       charge    buyers −price, held:<seller> +net, held_fees +fee      (fee from the rule in force)
+//   paid       charge    buyers −(price + shipping), held:<seller> +net, held_fees +fee, shipping +shipping
+//                        (fee from the rule in force, on the price only; shipping is the carrier's money)
 //   completed  complete  held:<seller> −net, available:<seller> +net, held_fees −fee, fees +fee
-//   refunded   refund    buyers +price; before completion from held:<seller> and held_fees,
-//                        after it from available:<seller> (which may go below zero) and fees
+//   refunded   refund    buyers +(price + shipping); before completion from held:<seller> and held_fees,
+//                        after it from available:<seller> (which may go below zero) and fees; the shipping
+//                        from `shipping` (below zero after a label was bought: docs/decisions/0074)
+//   (label)    label     shipping −shipping, carriers +shipping: postLabelMoney, when the seller buys the label
 //
 // Each kind is written at most once per sale (a unique index), so calling it twice, from a retry or a second
 // instance, changes nothing. The deal's moves (server/modules/deal/stages.ts) call it; a refund goes through the
 // deal's `refundSale`, the one place that gives a sale's money back.
 
-type SaleRow = { id: string; stage: string; isPaid: boolean; priceCents: number; sellerId: string }
+type SaleRow = {
+  id: string
+  stage: string
+  isPaid: boolean
+  priceCents: number
+  shippingCents: number
+  sellerId: string
+}
 
 /** Writes the ledger transactions these sales' state implies and that are not written yet. */
 export async function postSaleMoney(tx: Db, bookingIds: string[], fee: FeeRule): Promise<void> {
@@ -28,6 +38,7 @@ export async function postSaleMoney(tx: Db, bookingIds: string[], fee: FeeRule):
       stage: bookings.stage,
       isPaid: bookings.isPaid,
       priceCents: bookings.priceCents,
+      shippingCents: bookings.shippingCents,
       sellerId: products.sellerId,
     })
     .from(bookings)
@@ -50,16 +61,19 @@ export async function postSaleMoney(tx: Db, bookingIds: string[], fee: FeeRule):
     const s = sale.sellerId
     // The sale's split is the charge's: a fee rule changed since does not reach a sale already paid.
     let price = sale.priceCents
+    let shipping = sale.shippingCents
     let feePart = feeCents(price, fee)
     const charge = mine.filter((p) => p.kind === 'charge')
     if (charge.length > 0) {
-      price = -(charge.find((p) => p.accountId === 'buyers')?.amountCents ?? 0)
+      shipping = charge.find((p) => p.accountId === 'shipping')?.amountCents ?? 0
+      price = -(charge.find((p) => p.accountId === 'buyers')?.amountCents ?? 0) - shipping
       feePart = charge.find((p) => p.accountId === 'held_fees')?.amountCents ?? 0
     } else {
       await postTransaction(tx, { kind: 'charge', sellerId: s, bookingId: sale.id }, [
-        { account: { kind: 'buyers' }, amountCents: -price },
+        { account: { kind: 'buyers' }, amountCents: -(price + shipping) },
         { account: { kind: 'held', sellerId: s }, amountCents: price - feePart },
         { account: { kind: 'held_fees' }, amountCents: feePart },
+        { account: { kind: 'shipping' }, amountCents: shipping },
       ])
     }
     const net = price - feePart
@@ -74,8 +88,11 @@ export async function postSaleMoney(tx: Db, bookingIds: string[], fee: FeeRule):
       completed = true
     }
     if (sale.stage === 'refunded' && !kinds.has('refund')) {
+      // The shipping comes back from `shipping`: after the label was bought that money went to the carrier, and
+      // `shipping` goes below zero by it, what the marketplace bore (docs/decisions/0074).
       await postTransaction(tx, { kind: 'refund', sellerId: s, bookingId: sale.id }, [
-        { account: { kind: 'buyers' }, amountCents: price },
+        { account: { kind: 'buyers' }, amountCents: price + shipping },
+        { account: { kind: 'shipping' }, amountCents: -shipping },
         completed
           ? { account: { kind: 'available', sellerId: s }, amountCents: -net }
           : { account: { kind: 'held', sellerId: s }, amountCents: -net },
@@ -85,6 +102,31 @@ export async function postSaleMoney(tx: Db, bookingIds: string[], fee: FeeRule):
       ])
     }
   }
+}
+
+/**
+ * The seller bought a paid sale's shipping label: what the buyer paid for shipping leaves the `shipping` account
+ * for the carrier, in the caller's transaction. Once per sale (a second call writes nothing); none for a sale
+ * that was not charged shipping, or whose charge is not posted (the charge comes first).
+ */
+export async function postLabelMoney(tx: Db, bookingId: string): Promise<void> {
+  const rows = await tx
+    .select({
+      kind: ledgerTransactions.kind,
+      sellerId: ledgerTransactions.sellerId,
+      accountId: ledgerEntries.accountId,
+      amountCents: ledgerEntries.amountCents,
+    })
+    .from(ledgerTransactions)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+    .where(eq(ledgerTransactions.bookingId, bookingId))
+  if (rows.some((r) => r.kind === 'label' || r.kind === 'refund')) return
+  const shipping = rows.find((r) => r.kind === 'charge' && r.accountId === 'shipping')
+  if (!shipping) return
+  await postTransaction(tx, { kind: 'label', sellerId: shipping.sellerId, bookingId }, [
+    { account: { kind: 'shipping' }, amountCents: -shipping.amountCents },
+    { account: { kind: 'carriers' }, amountCents: shipping.amountCents },
+  ])
 }
 
 /**

@@ -24,7 +24,7 @@ type SaleRow = {
  */
 function saleSql(where: SQL): SQL {
   return sql`select t.booking_id,
-      coalesce(-sum(e.amount_cents) filter (where t.kind = 'charge' and e.account_id = 'buyers'), 0)::bigint as price,
+      coalesce(-sum(e.amount_cents) filter (where t.kind = 'charge' and e.account_id in ('buyers', 'shipping')), 0)::bigint as price,
       coalesce(sum(e.amount_cents) filter (where t.kind = 'charge' and e.account_id = 'held_fees'), 0)::bigint as fee,
       coalesce(sum(e.amount_cents) filter (
         where e.account_id in ('held:' || t.seller_id, 'available:' || t.seller_id)), 0)::bigint as receive,

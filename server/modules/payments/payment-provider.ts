@@ -24,7 +24,7 @@ export function choosePaymentProvider(config: Config, mail: DealMail): PaymentPr
         throw new AppError('NOT_FOUND', 'Card payments run in test mode here')
       },
       payWithTestCard: (db, buyer, bookingId, cardNumber) =>
-        payWithTestCard(db, buyer, bookingId, cardNumber, mail, fee),
+        payWithTestCard(db, buyer, bookingId, cardNumber, mail, fee, config.deal.shipWithinDays),
       handleWebhook: async () => {
         throw new AppError('NOT_FOUND', 'Stripe is not configured')
       },
@@ -41,7 +41,17 @@ export function choosePaymentProvider(config: Config, mail: DealMail): PaymentPr
       throw new AppError('NOT_FOUND', 'Card payments go through Stripe here')
     },
     handleWebhook: (db, rawBody, signature) =>
-      handleStripeWebhook(db, stripe, settings.webhookSecret, rawBody, signature, mail, fee, connect),
+      handleStripeWebhook(
+        db,
+        stripe,
+        settings.webhookSecret,
+        rawBody,
+        signature,
+        mail,
+        fee,
+        connect,
+        config.deal.shipWithinDays,
+      ),
     refund: (payment) =>
       payment.provider === 'stripe'
         ? refundIntent(stripe, payment.transactionId)

@@ -58,14 +58,26 @@ async function lockProduct(tx: Db, productId: string) {
 }
 
 /**
- * What paying for a booking charges: the price the buyer booked at, or the listing's price now when the
- * seller has lowered it since. A raise never reaches an open booking (docs/decisions/0017).
+ * The laptop's part of a payment: the price the buyer booked at, or the listing's price now when the seller has
+ * lowered it since. A raise never reaches an open booking (docs/decisions/0017).
  */
-export function amountDue(
+export function laptopPriceDue(
   booking: Pick<BookingRow, 'priceCents'>,
   product: Pick<ProductRow, 'resalePriceCents'>,
 ) {
   return Math.min(booking.priceCents, product.resalePriceCents)
+}
+
+/**
+ * What paying for a booking charges, the one rule every payment path (the test processor, the Stripe
+ * PaymentIntent and its webhook's amount check) reads: the laptop's price (laptopPriceDue) plus the shipping the
+ * buyer chose (zero when they meet the seller).
+ */
+export function amountDue(
+  booking: Pick<BookingRow, 'priceCents' | 'shippingCents'>,
+  product: Pick<ProductRow, 'resalePriceCents'>,
+) {
+  return laptopPriceDue(booking, product) + booking.shippingCents
 }
 
 /**
@@ -77,9 +89,11 @@ async function recordSale(
   sale: { booking: BookingRow; product: ProductRow; provider: 'stripe' | 'test'; transactionId: string },
   mail: DealMail,
   fee: FeeRule,
+  shipWithinDays: number,
 ) {
   const now = new Date()
   const amountCents = amountDue(sale.booking, sale.product)
+  const shipped = sale.booking.deliveryMethod === 'ship'
   await tx
     .insert(payments)
     .values({
@@ -95,12 +109,15 @@ async function recordSale(
       target: [payments.provider, payments.transactionId],
       set: { status: 'succeeded', amountCents, failureReason: null, updatedAt: now },
     })
-  // The booking's price becomes what was paid: less than booked when the seller lowered it since. The move posts
-  // the charge on the ledger.
+  // The booking's price becomes the laptop's part of what was paid: less than booked when the seller lowered it
+  // since. A shipped sale must have its label bought within SHIP_WITHIN_DAYS. The move posts the charge.
   await moveDeal(tx, sale.booking.id, 'pay', sale.provider === 'test' ? 'buyer' : 'system', {
     actorId: sale.booking.buyerId,
     fee,
-    set: { priceCents: amountCents },
+    set: {
+      priceCents: laptopPriceDue(sale.booking, sale.product),
+      shipBy: shipped ? new Date(now.getTime() + shipWithinDays * 86_400_000) : null,
+    },
   })
   await tx
     .update(products)
@@ -125,6 +142,7 @@ export async function payWithTestCard(
   cardNumber: string,
   mail: DealMail,
   fee: FeeRule,
+  shipWithinDays = 3,
 ) {
   const outcome = testCardOutcome(cardNumber)
   const result = await db.transaction(async (tx) => {
@@ -143,7 +161,7 @@ export async function payWithTestCard(
       })
       return { declined: outcome.message }
     }
-    return recordSale(tx, { booking, product, provider: 'test', transactionId }, mail, fee)
+    return recordSale(tx, { booking, product, provider: 'test', transactionId }, mail, fee, shipWithinDays)
   })
   if ('declined' in result) throw new AppError('PAYMENT_FAILED', result.declined)
   return result
@@ -225,8 +243,9 @@ export async function handleStripeWebhook(
   mail: DealMail,
   fee: FeeRule,
   connect: Connect | null = null,
+  shipWithinDays = 3,
 ): Promise<WebhookOutcome> {
-  return settleStripeEvent(db, stripe, webhookSecret, rawBody, signature, mail, fee, connect)
+  return settleStripeEvent(db, stripe, webhookSecret, rawBody, signature, mail, fee, connect, shipWithinDays)
 }
 
 async function settleStripeEvent(
@@ -238,6 +257,7 @@ async function settleStripeEvent(
   mail: DealMail,
   fee: FeeRule,
   connect: Connect | null,
+  shipWithinDays: number,
 ): Promise<WebhookOutcome> {
   let event: Stripe.Event
   try {
@@ -324,7 +344,13 @@ async function settleStripeEvent(
       )
       return 'refunded'
     }
-    await recordSale(tx, { booking, product, provider: 'stripe', transactionId: intent.id }, mail, fee)
+    await recordSale(
+      tx,
+      { booking, product, provider: 'stripe', transactionId: intent.id },
+      mail,
+      fee,
+      shipWithinDays,
+    )
     return 'paid'
   })
 }
