@@ -1,6 +1,6 @@
 import { HANDOVER_CHECK_KEYS, type ReceivedBody } from '#contract/handover'
-// The ledger under random sequences of everything that moves a sale's money: sales (and declined cards),
-// handovers, the buyer's confirmation, completion by time, disputes refunded or released, refunds after
+// The ledger under random sequences of everything that moves a sale's money: sales (and declined cards), met or
+// shipped (price + shipping), shipping labels bought, shipped sales cancelled for shipping late, handovers, the buyer's confirmation, completion by time, disputes refunded or released, refunds after
 // completion, payouts that arrive or fail, and crashes (the step's transaction rolled back after the work).
 // After every step: each ledger transaction sums to zero, all entries sum to zero, every balance equals what
 // the sequence implies, and the money taken from buyers equals the succeeded payments.
@@ -25,6 +25,8 @@ import {
   reportProblem,
 } from '../bookings/deal.service'
 import { refundCompletedSale } from '../deal/refund'
+import { moveDeal } from '../deal/stages'
+import { cancelLateShipments } from '../delivery/ship-late'
 import { refundDispute, releaseDispute } from '../disputes/disputes.service'
 import { payWithTestCard } from '../payments/payments.service'
 import { setUpTestPayoutAccount } from '../payouts/payout-accounts'
@@ -56,11 +58,14 @@ function asSession(u: UserRow): SessionUser {
   return { id: u.id, name: u.name, email: u.email, role: u.role, isVerified: false }
 }
 
-type Stage = 'paid' | 'handed_over' | 'completed' | 'disputed' | 'refunded'
+type Stage = 'paid' | 'shipped' | 'handed_over' | 'completed' | 'disputed' | 'refunded'
 type Sale = {
   bookingId: string
   seller: number
   price: number
+  /** What the buyer paid for shipping (0: met in person), and whether its label was bought. */
+  shipping: number
+  labelled: boolean
   fee: number
   stage: Stage
   disputeId?: string
@@ -68,9 +73,18 @@ type Sale = {
 type Balances = { held: number; available: number; on_its_way: number; paid_out: number }
 
 type Op =
-  | { t: 'sell'; seller: number; price: number; declined: boolean }
+  | { t: 'sell'; seller: number; price: number; declined: boolean; shipping: number }
   | {
-      t: 'handover' | 'confirm' | 'auto' | 'dispute' | 'refund_dispute' | 'release' | 'late_refund'
+      t:
+        | 'handover'
+        | 'confirm'
+        | 'auto'
+        | 'dispute'
+        | 'refund_dispute'
+        | 'release'
+        | 'late_refund'
+        | 'label'
+        | 'ship_late'
       i: number
     }
   | { t: 'bank'; seller: number; fails: boolean }
@@ -88,6 +102,8 @@ const op: fc.Arbitrary<Op & { crash: boolean }> = fc
         seller: fc.integer({ min: 0, max: 1 }),
         price: fc.oneof(fc.integer({ min: 1, max: 500 }), fc.integer({ min: 501, max: 900_000 })),
         declined: fc.integer({ min: 0, max: 6 }).map((n) => n === 0),
+        // Half the sales are shipped, at a carrier's rate.
+        shipping: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 9_000 })),
       }),
     },
     {
@@ -102,6 +118,8 @@ const op: fc.Arbitrary<Op & { crash: boolean }> = fc
           { weight: 1, arbitrary: fc.constant('refund_dispute' as const) },
           { weight: 1, arbitrary: fc.constant('release' as const) },
           { weight: 2, arbitrary: fc.constant('late_refund' as const) },
+          { weight: 2, arbitrary: fc.constant('label' as const) },
+          { weight: 1, arbitrary: fc.constant('ship_late' as const) },
         ),
         i: fc.nat(20),
       }),
@@ -172,7 +190,7 @@ describe('the ledger under random sequences', () => {
     'keeps every transaction at zero and every balance equal to what the sequence implies',
     async () => {
       // Totals of every sequence so far (they share the database).
-      const world = { buyers: 0, held_fees: 0, fees: 0 }
+      const world = { buyers: 0, held_fees: 0, fees: 0, shipping: 0, carriers: 0 }
       const { mail } = t.app.ctx
       const provider = choosePaymentProvider(t.app.ctx.config, mail)
 
@@ -228,6 +246,7 @@ describe('the ledger under random sequences', () => {
                 const booking = await createBooking(t.db, {
                   buyer: { id: buyer.id, name: buyer.name, email: buyer.email },
                   product,
+                  ...(o.shipping > 0 ? { deliveryMethod: 'ship' as const, shippingCents: o.shipping } : {}),
                 })
                 await t.db.insert(productHolds).values({
                   productId: product.id,
@@ -250,13 +269,16 @@ describe('the ledger under random sequences', () => {
                     bookingId: booking.id,
                     seller: o.seller,
                     price: o.price,
+                    shipping: o.shipping,
+                    labelled: false,
                     fee: f,
                     stage: 'paid',
                   })
                   const b = expected[o.seller] as Balances
                   b.held += o.price - f
                   world.held_fees += f
-                  world.buyers -= o.price
+                  world.buyers -= o.price + o.shipping
+                  world.shipping += o.shipping
                 }
               } else if (o.t === 'bank') {
                 const seller = sellers[o.seller] as SessionUser
@@ -323,7 +345,10 @@ describe('the ledger under random sequences', () => {
                   Stage,
                   Exclude<Op['t'], 'sell' | 'bank' | 'payout' | 'land' | 'advance'> | null
                 > = {
-                  paid: 'handover',
+                  paid: sale.shipping > 0 ? (o.i % 4 === 3 ? 'ship_late' : 'label') : 'handover',
+                  // The carrier's delivery hands it over (server/modules/shipping); here the stage is set as it
+                  // leaves it, through the 'handover' step below.
+                  shipped: 'handover',
                   handed_over: o.i % 3 === 0 ? 'auto' : 'confirm',
                   disputed: o.i % 2 === 0 ? 'release' : 'refund_dispute',
                   // A completed sale is left alone mostly, so its money reaches payouts.
@@ -343,7 +368,57 @@ describe('the ledger under random sequences', () => {
                 }
                 if (kind)
                   switch (kind) {
+                    case 'label':
+                      // Only a shipped sale has a label (the label's service checks it before the move).
+                      if (sale.shipping === 0) break
+                      outcome = await step(o.crash, (db) =>
+                        db.transaction((tx) =>
+                          moveDeal(tx, sale.bookingId, 'ship', 'seller', { actorId: seller.id }),
+                        ),
+                      )
+                      if (outcome === 'done') {
+                        expect(sale.stage).toBe('paid')
+                        expect(sale.shipping).toBeGreaterThan(0)
+                        sale.stage = 'shipped'
+                        sale.labelled = true
+                        world.shipping -= sale.shipping
+                        world.carriers += sale.shipping
+                      }
+                      break
+                    case 'ship_late': {
+                      if (sale.shipping === 0) break
+                      let cancelled: string[] = []
+                      outcome = await step(o.crash, async (db) => {
+                        await db
+                          .update(bookings)
+                          .set({ shipBy: sql`now() - interval '1 minute'` })
+                          .where(eq(bookings.id, sale.bookingId))
+                        cancelled = await cancelLateShipments({ ...t.app.ctx, db })
+                      })
+                      if (outcome === 'done') {
+                        expect(cancelled.includes(sale.bookingId)).toBe(sale.stage === 'paid')
+                        if (sale.stage === 'paid') {
+                          b.held -= net
+                          world.held_fees -= sale.fee
+                          world.buyers += sale.price + sale.shipping
+                          world.shipping -= sale.shipping
+                          sale.stage = 'refunded'
+                        }
+                      }
+                      break
+                    }
                     case 'handover':
+                      if (sale.stage === 'shipped') {
+                        // Delivered: what the carrier's `deliver` move does to the stage (no money moves).
+                        outcome = await step(o.crash, (db) =>
+                          db
+                            .update(bookings)
+                            .set({ stage: 'handed_over', handedOverAt: sql`now()` })
+                            .where(eq(bookings.id, sale.bookingId)),
+                        )
+                        if (outcome === 'done') sale.stage = 'handed_over'
+                        break
+                      }
                       outcome = await step(o.crash, (db) =>
                         markHandedOver(db, seller, sale.bookingId, {}, mail, 7),
                       )
@@ -409,7 +484,8 @@ describe('the ledger under random sequences', () => {
                         else {
                           b.held -= net
                           world.held_fees -= sale.fee
-                          world.buyers += sale.price
+                          world.buyers += sale.price + sale.shipping
+                          world.shipping -= sale.shipping
                           sale.stage = 'refunded'
                         }
                       }
@@ -423,7 +499,8 @@ describe('the ledger under random sequences', () => {
                         expect(sale.stage).toBe('completed')
                         b.available -= net
                         world.fees -= sale.fee
-                        world.buyers += sale.price
+                        world.buyers += sale.price + sale.shipping
+                        world.shipping -= sale.shipping
                         sale.stage = 'refunded'
                       }
                       break
@@ -441,7 +518,13 @@ describe('the ledger under random sequences', () => {
                 expect(await sellerBalances(t.db, s.id)).toEqual(expected[k])
               }
               const totals = await totalsByKind(t.db)
-              expect({ buyers: totals.buyers, held_fees: totals.held_fees, fees: totals.fees }).toEqual(world)
+              expect({
+                buyers: totals.buyers,
+                held_fees: totals.held_fees,
+                fees: totals.fees,
+                shipping: totals.shipping,
+                carriers: totals.carriers,
+              }).toEqual(world)
               const [paid] = await rowsOf<{ total: string | number }>(
                 t.db,
                 sql`select coalesce(sum(amount_cents), 0)::bigint as total from ${payments} where status = 'succeeded'`,
