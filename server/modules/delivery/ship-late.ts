@@ -50,7 +50,7 @@ async function cancelOne(
     .where(eq(bookings.id, bookingId))
     .for('update', { skipLocked: true })
   // Taken by another instance, or its label bought meanwhile (the seller's move locked it first).
-  if (!row || row.stage !== 'paid' || !row.shipBy || row.shipBy.getTime() > Date.now()) return false
+  if (row?.stage !== 'paid' || !row.shipBy || row.shipBy.getTime() > Date.now()) return false
   const days = ctx.config.deal.shipWithinDays
   const note = `Not shipped within ${days} ${days === 1 ? 'day' : 'days'} of payment`
   await refundSale(
