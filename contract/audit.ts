@@ -16,6 +16,8 @@ export const AUDIT_KINDS = {
   'review.dismiss': "Dismissed a review's reports",
   'dispute.refund': 'Refunded a disputed sale',
   'dispute.release': 'Released a disputed sale',
+  'dispute.return_first': 'Asked for a disputed laptop back before a refund',
+  'return.decide': 'Decided a return the seller declined',
   'sale.refund': 'Refunded a completed sale',
   'product.remove': 'Took down a listing',
   'listing.approve': 'Approved a listing under review',

@@ -39,7 +39,8 @@ export type NewBooking = z.infer<typeof NewBooking>
  * payment, by its buyer (`cancelledByBuyer`) or because the listing left sale (waiting for review, rejected, removed,
  * expired; `cancelReason` says why). After payment the deal moves on:
  * handed_over (the seller says the buyer has it), completed (the buyer confirmed, the days to answer
- * passed, or an admin released a disputed sale), disputed (the buyer reported a problem), refunded.
+ * passed, or an admin released a disputed sale), disputed (the buyer reported a problem), refunded, returning (the
+ * buyer is sending it back: contract/returns.ts).
  */
 export const BookingStatus = z.enum([
   'unpaid',
@@ -49,19 +50,32 @@ export const BookingStatus = z.enum([
   'unavailable',
   'shipped',
   'handed_over',
+  'returning',
   'completed',
   'disputed',
   'refunded',
 ])
 export type BookingStatus = z.infer<typeof BookingStatus>
 
-/** A problem a buyer reported: open until an admin refunds the buyer or releases the sale to the seller. */
-export const DISPUTE_STATUSES = ['open', 'refunded', 'released'] as const
+/**
+ * A problem a buyer reported: open until an admin refunds the buyer or releases the sale to the seller; returning
+ * while the laptop comes back first (an admin's "Return first": the return decides, and a laptop that comes back
+ * otherwise reopens it).
+ */
+export const DISPUTE_STATUSES = ['open', 'refunded', 'released', 'returning'] as const
 export const DisputeStatus = z.enum(DISPUTE_STATUSES)
 export type DisputeStatus = z.infer<typeof DisputeStatus>
 
 /** The statuses a paid booking moves through. */
-export const PAID_STATUSES = ['paid', 'shipped', 'handed_over', 'completed', 'disputed', 'refunded'] as const
+export const PAID_STATUSES = [
+  'paid',
+  'shipped',
+  'handed_over',
+  'returning',
+  'completed',
+  'disputed',
+  'refunded',
+] as const
 
 export const Booking = z.object({
   _id: z.string(),
@@ -114,7 +128,7 @@ export const Booking = z.object({
 export type Booking = z.infer<typeof Booking>
 
 /** A paid sale that is not finished: the listing cannot be deleted or removed without refunding its buyer. */
-export const OPEN_SALE_STATUSES = ['paid', 'shipped', 'handed_over', 'disputed'] as const
+export const OPEN_SALE_STATUSES = ['paid', 'shipped', 'handed_over', 'returning', 'disputed'] as const
 export type OpenSaleStatus = (typeof OPEN_SALE_STATUSES)[number]
 
 export function isOpenSale(status: BookingStatus | undefined | null): status is OpenSaleStatus {
@@ -128,6 +142,7 @@ export const DELETE_BLOCKED: Record<OpenSaleStatus, string> = {
   handed_over:
     'This laptop is handed over and waiting for the buyer to confirm, so it cannot be deleted until the sale completes.',
   disputed: 'The buyer reported a problem with this sale, so it cannot be deleted until an admin settles it.',
+  returning: 'The buyer is returning this laptop, so it cannot be deleted until the return is settled.',
 }
 export const BookingList = z.array(Booking)
 
@@ -210,6 +225,15 @@ export const BOOKING_EVENT_KINDS = [
   'delivered',
   /** The carrier could not deliver the parcel (failure, or sent back): the sale waits for an admin. */
   'parcel_lost',
+  /** Returns (contract/returns.ts): the buyer opened one; an admin asked for the laptop back before a refund. */
+  'return_opened',
+  'return_first',
+  /** An admin refused the return: the sale completed. */
+  'return_refused',
+  /** The laptop came back as sent: the buyer was refunded. */
+  'return_refunded',
+  /** The laptop came back otherwise: an admin decides. */
+  'return_disputed',
 ] as const
 export const BookingEventKind = z.enum(BOOKING_EVENT_KINDS)
 

@@ -28,6 +28,7 @@ import { priceGuideRoutes, registerPriceGuideJobs } from '#server/modules/price-
 import { productRoutes, registerExpiryJobs } from '#server/modules/products'
 import { questionRoutes, registerQuestionJobs } from '#server/modules/questions'
 import { reportRoutes } from '#server/modules/reports'
+import { registerReturnJobs, returnRoutes } from '#server/modules/returns'
 import { reviewRoutes } from '#server/modules/reviews'
 import { savedSearchRoutes } from '#server/modules/saved-searches'
 import { searchReady, searchRoutes } from '#server/modules/search'
@@ -188,6 +189,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   registerPhotoCleanup(app.ctx)
   registerDealJobs(app.ctx)
   registerShipLateJob(app.ctx)
+  registerReturnJobs(app.ctx)
   registerMessageJobs(app.ctx)
   registerOfferJobs(app.ctx)
   registerQuestionJobs(app.ctx)
@@ -238,6 +240,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(reviewRoutes)
       await typed.register(emailSettingsRoutes)
       await typed.register(disputeRoutes)
+      await typed.register(returnRoutes)
       await typed.register(messageRoutes)
       await typed.register(offerRoutes)
       await typed.register(questionRoutes)

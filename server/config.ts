@@ -73,6 +73,8 @@ const Env = z.object({
   // Shipped sales: days a seller has to buy the label once paid, and the buyer's days to inspect after delivery
   SHIP_WITHIN_DAYS: z.coerce.number().int().min(1).max(60).default(3),
   INSPECTION_DAYS: z.coerce.number().int().min(1).max(60).default(3),
+  // Days a seller has to check a laptop delivered back before the buyer is refunded anyway.
+  RETURN_CONFIRM_DAYS: z.coerce.number().int().min(1).max(60).default(3),
   // Offers: how long an offer or a counter waits for its answer before it expires
   OFFER_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   // Messages between buyer and seller: how many one user may send a minute, and when an unread one is emailed
@@ -212,6 +214,8 @@ export type Config = {
     shipWithinDays: number
     /** A delivered shipped sale completes by itself this many days after delivery. */
     inspectionDays: number
+    /** Days a seller has to check a returned laptop before the buyer is refunded anyway. */
+    returnConfirmDays: number
   }
   /** Offers: hours an offer or counter waits for its answer before it expires. */
   offers: { hours: number }
@@ -373,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       autoCompleteDays: e.AUTO_COMPLETE_DAYS,
       shipWithinDays: e.SHIP_WITHIN_DAYS,
       inspectionDays: e.INSPECTION_DAYS,
+      returnConfirmDays: e.RETURN_CONFIRM_DAYS,
     },
     offers: { hours: e.OFFER_HOURS },
     listingExpiryDays: e.LISTING_EXPIRY_DAYS,

@@ -27,8 +27,10 @@ import {
   type PostalAddressView,
 } from '#contract/delivery'
 import { ALERT_CHOICES } from '#contract/favourites'
+import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { REVIEW_STATES } from '#contract/listing-reviews'
 import { CONDITIONS } from '#contract/products'
+import { RETURN_STATUSES } from '#contract/returns'
 import { ROLES } from '#contract/users'
 import { listingOnSale } from './on-sale-predicate'
 
@@ -575,7 +577,8 @@ export const listingChangeCommits = pgTable('listing_change_commits', {
  * listing left sale), paid, shipped (the seller bought the label; the parcel is on its way), handed_over (the
  * seller says the buyer has it, or the carrier delivered it),
  * completed (the buyer confirmed, the days to answer passed, or an admin released a disputed sale),
- * disputed (the buyer reported a problem), refunded (an admin gave the money back).
+ * disputed (the buyer reported a problem), refunded (an admin gave the money back), returning (the buyer sends it
+ * back within the inspection window: server/modules/returns).
  */
 export const BOOKING_STAGES = [
   'booked',
@@ -583,6 +586,7 @@ export const BOOKING_STAGES = [
   'paid',
   'shipped',
   'handed_over',
+  'returning',
   'completed',
   'disputed',
   'refunded',
@@ -1001,6 +1005,69 @@ export const uploads = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('uploads_uploader_idx').on(t.uploaderId, t.createdAt)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Returns: a laptop not as described goes back to its seller (server/modules/returns, docs/decisions/0076)
+// ---------------------------------------------------------------------------------------------
+
+export { RETURN_STATUSES }
+
+/** A buyer's return of a handed-over sale. A sale has at most one return. */
+export const returns = pgTable(
+  'returns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    openedBy: text('opened_by')
+      .notNull()
+      .references(() => users.id),
+    /** 'ship': a return label bought at the seller's cost; 'meet': handed back in person. */
+    method: text('method', { enum: ['ship', 'meet'] }).notNull(),
+    reason: text('reason').notNull(),
+    /** The handover checklist item that failed (null: opened from a dispute). */
+    failedCheck: text('failed_check', { enum: HANDOVER_CHECK_KEYS }),
+    status: text('status', { enum: RETURN_STATUSES }).notNull().default('requested'),
+    /** The admin's dispute this return was opened from ("Return first"), if any. */
+    disputeId: uuid('dispute_id').references(() => disputes.id),
+    declineReason: text('decline_reason'),
+    decisionReason: text('decision_reason'),
+    decidedBy: text('decided_by').references(() => users.id),
+    backNote: text('back_note'),
+    createdAt: createdAt(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    deliveredBackAt: timestamp('delivered_back_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('returns_status_check', sql`${t.status} in (${sqlList(RETURN_STATUSES)})`),
+    check('returns_method_check', sql`${t.method} in ('ship', 'meet')`),
+    uniqueIndex('returns_booking_idx').on(t.bookingId),
+    // What admins decide, oldest first.
+    index('returns_awaiting_idx').on(t.createdAt).where(sql`${t.status} in ('requested', 'declined')`),
+    // Returns delivered back and waiting for the seller's check: what the confirm-by job reads.
+    index('returns_delivered_back_idx').on(t.deliveredBackAt).where(sql`${t.status} = 'delivered_back'`),
+  ],
+)
+
+/** The buyer's photos on a return: their own uploads (server/modules/uploads keeps them while a return shows them). */
+export const returnPhotos = pgTable(
+  'return_photos',
+  {
+    returnId: uuid('return_id')
+      .notNull()
+      .references(() => returns.id),
+    uploadId: uuid('upload_id')
+      .notNull()
+      .references(() => uploads.id),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.returnId, t.uploadId] }),
+    index('return_photos_upload_idx').on(t.uploadId),
+  ],
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -1602,6 +1669,8 @@ export const LEDGER_TRANSACTION_KINDS = [
   'payout_failed',
   'reversal',
   'label',
+  /** A return label the seller pays for (server/modules/returns). */
+  'return_label',
 ] as const
 export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number]
 

@@ -93,6 +93,21 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 120,
   }),
+  // Returns (server/modules/returns): an accepted return's label, bought from the carrier (idempotent per return,
+  // so a retry after a crash buys nothing twice); and the daily refund of returns delivered back whose seller did
+  // not answer within RETURN_CONFIRM_DAYS (each refunded once, under its lock).
+  'returns.label': queue<{ returnId: string }>({
+    retryLimit: 10,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  }),
+  'returns.confirm-by': queue<Record<string, never>>({
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  }),
   // A message still unread a few minutes after it was sent: emails its reader once per conversation.
   'messages.unread': queue<{ bookingId: string; userId: string }>({
     retryLimit: 5,

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
-import { messages, offers, questions, savedSearches } from '#server/db/schema'
+import { messages, offers, questions, savedSearches, uploads } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { unsubscribeToken } from '../modules/alerts/unsubscribe-token'
 import {
@@ -266,6 +266,44 @@ const DEAL_BUYER = (status: number): Expected => ({
   admin: 403,
 })
 const PROBLEM = { reason: 'The laptop does not turn on.' }
+
+/** A return's body with a photo the buyer uploaded (the pipeline itself is tested in returns.test.ts). */
+async function returnBody(f: Fixtures) {
+  const [photo] = await t.db
+    .insert(uploads)
+    .values({
+      uploaderId: f.buyer.id,
+      cardUrl: '/media/return-card.webp',
+      detailUrl: '/media/return-detail.webp',
+      width: 640,
+      height: 480,
+      bytes: 1000,
+    })
+    .returning({ id: uploads.id })
+  return {
+    reason: 'The battery does not hold a charge.',
+    failed_check: 'battery_as_described',
+    photos: [photo?.id],
+  }
+}
+
+/** A handed-over deal whose buyer returned it, moved on to `status` (accepted: met in person, so handed back). */
+async function returnAt(f: Fixtures, status: 'requested' | 'declined' | 'accepted') {
+  const booking = await dealAt(f, 'handed_over')
+  const step = async (method: 'PUT' | 'POST', url: string, who: { cookie: string }, payload?: object) => {
+    const res = await t.app.inject({ method, url, headers: { cookie: who.cookie }, payload })
+    if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`)
+    return res
+  }
+  const opened = await step('POST', `/api/bookings/${booking.id}/return`, f.buyer, await returnBody(f))
+  if (status === 'accepted') await step('PUT', `/api/bookings/${booking.id}/return/accept`, f.seller)
+  if (status === 'declined') {
+    await step('PUT', `/api/bookings/${booking.id}/return/decline`, f.seller, {
+      reason: 'The battery was at 90% when it left.',
+    })
+  }
+  return { id: booking.id, returnId: (opened.json() as { insertedId: string }).insertedId }
+}
 
 /** Offers: the offer's buyer and the listing's seller get a status each; everyone else 404. */
 const OFFER_PARTIES = (buyer: number, seller: number): Expected => ({
@@ -1077,6 +1115,88 @@ const ROWS: Row[] = [
     url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/problem`,
     body: {},
     expected: { ...DEAL_BUYER(400), seller: 400, admin: 400, otherBuyer: 400, otherSeller: 400 },
+  },
+  // Returns: the buyer opens one within the inspection window, the seller answers, admins decide.
+  {
+    method: 'GET',
+    route: '/api/bookings/{id}/return',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'handed_over')).id}/return`,
+    expected: { ...SIGNED_OUT, buyer: 200, otherBuyer: 404, seller: 200, otherSeller: 404, admin: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/return-photos',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'handed_over')).id}/return-photos`,
+    body: photoUpload,
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    expected: DEAL_BUYER(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/return',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'handed_over')).id}/return`,
+    body: returnBody,
+    expected: DEAL_BUYER(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/return',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/return`,
+    body: returnBody,
+    expected: DEAL_BUYER(409),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/return/accept',
+    url: async (f) => `/api/bookings/${(await returnAt(f, 'requested')).id}/return/accept`,
+    expected: DEAL_SELLER(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/return/decline',
+    url: async (f) => `/api/bookings/${(await returnAt(f, 'requested')).id}/return/decline`,
+    body: { reason: 'The battery was at 90% when it left.' },
+    expected: DEAL_SELLER(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/return/back',
+    url: async (f) => `/api/bookings/${(await returnAt(f, 'accepted')).id}/return/back`,
+    body: { as_sent: true },
+    expected: DEAL_SELLER(200),
+  },
+  { method: 'GET', route: '/api/returns', expected: ADMIN_ONLY },
+  { method: 'GET', route: '/api/returns', url: '/api/returns?status=all', expected: ADMIN_ONLY },
+  {
+    method: 'PUT',
+    route: '/api/returns/{id}/decide',
+    url: async (f) => `/api/returns/${(await returnAt(f, 'declined')).returnId}/decide`,
+    body: { decision: 'refuse', reason: 'The photos show the battery as described.' },
+    expected: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    route: '/api/returns/{id}/decide',
+    url: `/api/returns/${NO_SUCH_ID}/decide`,
+    body: { decision: 'refuse', reason: 'The photos show the battery as described.' },
+    expected: { ...ADMIN_ONLY, admin: 404 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/disputes/{id}/return-first',
+    url: async (f) => {
+      // A laptop the buyer has: handed over, then a problem reported.
+      const booking = await dealAt(f, 'handed_over')
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/bookings/${booking.id}/problem`,
+        headers: { cookie: f.buyer.cookie },
+        payload: PROBLEM,
+      })
+      return `/api/disputes/${(res.json() as { insertedId: string }).insertedId}/return-first`
+    },
+    body: { reason: 'The laptop comes back before the refund.' },
+    expected: { ...ADMIN_ONLY, admin: 201 },
   },
   { method: 'GET', route: '/api/disputes', expected: ADMIN_ONLY },
   { method: 'GET', route: '/api/disputes', url: '/api/disputes?status=all', expected: ADMIN_ONLY },

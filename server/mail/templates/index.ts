@@ -14,6 +14,7 @@ import dealDisputeResolved from './deal-dispute-resolved'
 import dealFrozen from './deal-frozen'
 import dealHandedOver from './deal-handed-over'
 import dealPaid from './deal-paid'
+import dealReturn from './deal-return'
 import type { EmailTemplate } from './layout'
 import listingApproved from './listing-approved'
 import listingExpiring from './listing-expiring'
@@ -58,6 +59,7 @@ export const TEMPLATES = {
   'parcel-out-for-delivery': parcelOutForDelivery,
   'parcel-delivered': parcelDelivered,
   'parcel-lost': parcelLost,
+  'deal-return': dealReturn,
   'booking-cancelled': bookingCancelled,
   'booking-withdrawn': bookingWithdrawn,
   'message-unread': messageUnread,

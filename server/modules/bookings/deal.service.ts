@@ -20,6 +20,7 @@ export const STATUS_WORDS: Record<BookingStatus, string> = {
   unavailable: 'unavailable',
   shipped: 'shipped and on its way',
   handed_over: 'handed over',
+  returning: 'being returned',
   completed: 'completed',
   disputed: 'disputed',
   refunded: 'refunded',

@@ -24,7 +24,7 @@ export type TakeBackShare = (tx: Db, bookingId: string) => Promise<void>
 /** The moves that give a sale's money back. */
 export type RefundMove = Extract<
   DealMove,
-  'refund_dispute' | 'cancel_sale' | 'refund_completed' | 'refund_removed' | 'ship_late'
+  'refund_dispute' | 'cancel_sale' | 'refund_completed' | 'refund_removed' | 'ship_late' | 'refund_return'
 >
 
 /**

@@ -159,7 +159,7 @@ export const DEAL_MOVES = {
       'a shipped sale with no label SHIP_WITHIN_DAYS after payment; the processor’s refund; the listing leaves the market',
   },
   refund_removed: {
-    from: ['paid', 'handed_over', 'disputed'],
+    from: ['paid', 'handed_over', 'returning', 'disputed'],
     to: 'refunded',
     by: ['admin'],
     posting: 'refund',
@@ -186,6 +186,55 @@ export const DEAL_MOVES = {
     words: 'hold the sale for an admin',
     needs: 'the carrier’s tracker says failure or return_to_sender (the sale’s parcel); a dispute opens',
   },
+  // Returns (server/modules/returns, docs/decisions/0076). While a return is open the deal is `returning`, so the
+  // auto-completion of handed-over sales does not reach it.
+  open_return: {
+    from: ['handed_over'],
+    to: 'returning',
+    by: ['buyer'],
+    posting: null,
+    event: 'return_opened',
+    words: 'return it',
+    needs:
+      'the inspection window open (INSPECTION_DAYS from the handover or delivery), a reason, the failed checklist item, photos',
+  },
+  return_first: {
+    from: ['disputed'],
+    to: 'returning',
+    by: ['admin'],
+    posting: null,
+    event: 'return_first',
+    words: 'ask for the laptop back',
+    needs: 'an open dispute of a sale the buyer has; no return before',
+  },
+  refuse_return: {
+    from: ['returning'],
+    to: 'completed',
+    by: ['admin'],
+    posting: 'complete',
+    event: 'return_refused',
+    words: 'refuse the return',
+    needs: 'a return the seller declined or has not answered; the admin’s reason',
+  },
+  refund_return: {
+    from: ['returning'],
+    to: 'refunded',
+    by: ['seller', 'system'],
+    posting: 'refund',
+    event: 'return_refunded',
+    words: 'refund the return',
+    needs:
+      'the laptop back with the seller, as sent (the seller says so, or RETURN_CONFIRM_DAYS pass); the processor’s refund',
+  },
+  return_disputed: {
+    from: ['returning'],
+    to: 'disputed',
+    by: ['seller'],
+    posting: null,
+    event: 'return_disputed',
+    words: 'say it came back otherwise',
+    needs: 'the laptop back with the seller; what is different; a dispute opens (or reopens) for an admin',
+  },
 } as const satisfies Record<string, Move>
 
 export type DealMove = keyof typeof DEAL_MOVES
@@ -197,6 +246,7 @@ export const STAGE_WORDS: Record<BookingStage, string> = {
   paid: 'paid and waiting for handover',
   shipped: 'shipped and on its way',
   handed_over: 'handed over',
+  returning: 'being returned',
   completed: 'completed',
   disputed: 'disputed',
   refunded: 'refunded',

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { DisputeList, DisputesQuery } from '#contract/bookings'
-import { IdParams, Modified } from '#contract/common'
+import { IdParams, Inserted, Modified } from '#contract/common'
 import { AdminRefundBody } from '#contract/refunds'
 import { audited } from '#server/lib/audit'
 import { ERRORS } from '#server/lib/error-responses'
 import { caller, role } from '#server/lib/guard'
+import { returnFirst, returnsDeps } from '#server/modules/returns'
 import { findDisputes, refundDispute, releaseDispute } from './disputes.service'
 
 export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,7 +32,7 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['disputes'],
         summary:
-          'Admin: refund the buyer (through the processor that took the payment), with a reason both sides see on the deal and in their emails; the laptop is not returned through Laptop Market',
+          'Admin: refund now (through the processor that took the payment), with a reason both sides see on the deal and in their emails; the laptop is not returned (see return-first for a laptop that comes back before the refund)',
         params: IdParams,
         body: AdminRefundBody,
         response: { 200: Modified, ...ERRORS },
@@ -42,6 +43,27 @@ export const disputeRoutes: FastifyPluginAsyncZod = async (app) => {
         refundDispute(tx, provider, caller(req), req.params.id, mail, config.payouts.fee, req.body.reason),
       )
       return { acknowledged: true, modifiedCount }
+    },
+  )
+
+  app.put(
+    '/disputes/:id/return-first',
+    {
+      config: { guard: role('admin'), audit: 'dispute.return_first' },
+      schema: {
+        tags: ['disputes'],
+        summary:
+          'Admin: the laptop comes back before any refund. An accepted return opens (a shipped sale gets a return label at the seller’s cost); once the seller confirms it is as sent the buyer is refunded, otherwise the dispute reopens',
+        params: IdParams,
+        body: AdminRefundBody,
+        response: { 201: Inserted, ...ERRORS },
+      },
+    },
+    async (req, reply) => {
+      const id = await audited(req, `dispute:${req.params.id}`, (tx) =>
+        returnFirst(tx, returnsDeps(app.ctx), caller(req), req.params.id, req.body.reason),
+      )
+      return reply.code(201).send({ acknowledged: true, insertedId: id })
     },
   )
 

@@ -1,7 +1,8 @@
 // Photos a seller uploaded and never put on a listing cost storage and CPU: each seller may keep a few at a
 // time (UNATTACHED_PHOTOS_PER_SELLER), and a job removes those older than a day, from whichever store holds
-// them. A photo counts as on a listing while a listing that is not deleted shows it, or a booking keeps it as
-// its picture; the photos of a deleted listing go with the next sweep once nothing else refers to them.
+// them. A photo counts as on a listing while a listing that is not deleted shows it, a return shows it (a buyer's
+// photos of what is wrong), or a booking keeps it as its picture; the photos of a deleted listing go with the next
+// sweep once nothing else refers to them.
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
@@ -12,10 +13,11 @@ import { MEDIA_PREFIX, type MediaStorage } from '#server/lib/storage'
 export const UNATTACHED_PHOTO_HOURS = 24
 const BATCH = 200
 
-/** True for an upload that no listing still up shows (product_images_card_url_idx finds them). */
+/** True for an upload that no listing still up shows (product_images_card_url_idx finds them), nor any return. */
 const isUnattached = sql`not exists (
     select 1 from product_images pi join products p on p.id = pi.product_id
-    where pi.card_url = ${uploads.cardUrl} and p.removed_at is null)`
+    where pi.card_url = ${uploads.cardUrl} and p.removed_at is null)
+  and not exists (select 1 from return_photos rp where rp.upload_id = ${uploads.id})`
 /** …and that no booking keeps as its picture. */
 const isUnused = sql`${isUnattached} and not exists (
     select 1 from bookings b where b.product_image = ${uploads.cardUrl})`

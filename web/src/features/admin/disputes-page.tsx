@@ -34,6 +34,11 @@ const EVENT_WORDS: Record<BookingEvent['kind'], string> = {
   ship_late: 'Not shipped in time: cancelled, refunding the buyer',
   delivered: 'Delivered by the carrier',
   parcel_lost: 'Held for an admin: the carrier could not deliver the parcel',
+  return_opened: 'Asked to return it: not as described',
+  return_first: 'Asked for the laptop back before a refund',
+  return_refused: 'Refused the return: the sale completed',
+  return_refunded: 'Confirmed the laptop came back as sent: the buyer was refunded',
+  return_disputed: 'Said the laptop came back otherwise',
 }
 
 type Question = { dispute: Dispute; action: DisputeAction }

@@ -1,0 +1,564 @@
+// Returns (docs/decisions/0076): a buyer sends back a laptop that is not as described, within the inspection window.
+// Every step locks the booking (through the bookings module's `lockDeal`, which also says who the caller is to it)
+// and then the return, in that order, so two answers to one return take turns and the second finds it moved on.
+// Stage changes go through the deal's table (server/modules/deal/stages.ts); the refund through the deal's
+// `refundSale`, the one place a sale's money is given back.
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { FeeRule } from '#contract/fees'
+import {
+  type AdminReturn,
+  type BookingReturn,
+  type DecideReturnBody,
+  type DeclineReturnBody,
+  OPEN_RETURN_STATUSES,
+  type OpenReturnBody,
+  type Return,
+  type ReturnBackBody,
+} from '#contract/returns'
+import type { Db } from '#server/db/client'
+import { bookings, disputes, products, returnPhotos, returns, uploads, users } from '#server/db/schema'
+import type { Jobs } from '#server/jobs/jobs'
+import { AppError, notFound } from '#server/lib/errors'
+import type { PaymentProvider } from '#server/lib/payment-provider'
+import type { SessionUser } from '#server/lib/session'
+import type { ReturnStep } from '#server/mail/templates/deal-return'
+import type { TemplateData } from '#server/mail/templates/index'
+import { type DealMail, lockDeal } from '#server/modules/bookings'
+import { assertMove, moveDeal, refundSale } from '#server/modules/deal'
+import { returnLabelOf } from './return-label'
+
+export type ReturnsDeps = {
+  mail: DealMail
+  jobs: Pick<Jobs, 'send'>
+  provider: Pick<PaymentProvider, 'refund'>
+  fee: FeeRule
+  inspectionDays: number
+  returnConfirmDays: number
+}
+
+type ReturnRow = typeof returns.$inferSelect
+type BookingRow = typeof bookings.$inferSelect
+
+const DAY_MS = 86_400_000
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+/** A shipped sale's return travels on a label; a met one is handed back. */
+export function returnMethodOf(booking: BookingRow): 'ship' | 'meet' {
+  return booking.deliveryMethod === 'ship' ? 'ship' : 'meet'
+}
+
+/**
+ * Until when the buyer may open a return: INSPECTION_DAYS after the handover (a shipped sale's handover is its
+ * delivery), while the deal is handed over. Null when no return can be opened now.
+ */
+export function returnWindowEnd(booking: BookingRow, inspectionDays: number, now = Date.now()): Date | null {
+  if (booking.stage !== 'handed_over' || !booking.handedOverAt) return null
+  const end = new Date(booking.handedOverAt.getTime() + inspectionDays * DAY_MS)
+  return end.getTime() > now ? end : null
+}
+
+async function lockReturnOf(tx: Db, bookingId: string): Promise<ReturnRow> {
+  const [row] = await tx.select().from(returns).where(eq(returns.bookingId, bookingId)).for('update')
+  if (!row) throw notFound('Return')
+  return row
+}
+
+const STATUS_REFUSAL: Record<ReturnRow['status'], string> = {
+  requested: 'is waiting for the seller',
+  declined: 'was declined by the seller and waits for an admin',
+  accepted: 'is accepted already',
+  refused: 'was refused by an admin',
+  label_bought: 'is on its way back',
+  delivered_back: 'is back with the seller',
+  refunded: 'is refunded',
+  disputed: 'waits for an admin',
+}
+
+function assertReturnStatus(ret: ReturnRow, allowed: readonly ReturnRow['status'][], words: string) {
+  if (!allowed.includes(ret.status)) {
+    throw new AppError('CONFLICT', `You cannot ${words}: this return ${STATUS_REFUSAL[ret.status]}`)
+  }
+}
+
+/** Queues a return step's email to each side named, in the caller's transaction. */
+export async function queueReturnEmails(
+  tx: Db,
+  mail: DealMail,
+  bookingId: string,
+  step: ReturnStep,
+  to: readonly ('buyer' | 'seller')[],
+  extra: Partial<TemplateData<'deal-return'>> = {},
+) {
+  const [sale] = await tx
+    .select({ booking: bookings, sellerId: products.sellerId })
+    .from(bookings)
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .where(eq(bookings.id, bookingId))
+  if (!sale) return
+  for (const role of to) {
+    await mail.queue(tx, {
+      to: { userId: role === 'buyer' ? sale.booking.buyerId : sale.sellerId },
+      template: 'deal-return',
+      data: {
+        role,
+        step,
+        productName: sale.booking.productName,
+        buyerName: sale.booking.userName,
+        method: returnMethodOf(sale.booking),
+        priceCents: sale.booking.priceCents,
+        ...extra,
+      },
+    })
+  }
+}
+
+/**
+ * The buyer opens a return of a handed-over sale within the inspection window: "not as described", with the
+ * reason, the checklist item that failed and photos they uploaded for it. The deal moves to `returning` (its
+ * auto-completion waits) and both sides are emailed.
+ */
+export async function openReturn(
+  db: Db,
+  deps: ReturnsDeps,
+  buyer: SessionUser,
+  bookingId: string,
+  input: OpenReturnBody,
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    const deal = await lockDeal(tx, buyer, bookingId)
+    if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can return this laptop')
+    assertMove(deal.booking.stage, 'open_return', 'buyer')
+    const [earlier] = await tx
+      .select({ id: returns.id })
+      .from(returns)
+      .where(eq(returns.bookingId, bookingId))
+    if (earlier) throw new AppError('CONFLICT', 'This laptop has been returned once already')
+    const handedOverAt = deal.booking.handedOverAt
+    if (!returnWindowEnd(deal.booking, deps.inspectionDays)) {
+      const ended = handedOverAt ? new Date(handedOverAt.getTime() + deps.inspectionDays * DAY_MS) : null
+      throw new AppError(
+        'CONFLICT',
+        `You cannot return it: the ${deps.inspectionDays} days to inspect it${ended ? ` ended on ${ended.toISOString().slice(0, 10)}` : ' have ended'}`,
+      )
+    }
+    const photoIds = [...new Set(input.photos)]
+    const own = await tx
+      .select({ id: uploads.id })
+      .from(uploads)
+      .where(and(inArray(uploads.id, photoIds), eq(uploads.uploaderId, buyer.id)))
+    if (own.length !== photoIds.length) {
+      const message = 'Add photos you uploaded for this return'
+      throw new AppError('VALIDATION', message, { photos: message })
+    }
+    await moveDeal(tx, bookingId, 'open_return', 'buyer', { actorId: buyer.id, note: input.reason })
+    const [row] = await tx
+      .insert(returns)
+      .values({
+        bookingId,
+        openedBy: buyer.id,
+        method: returnMethodOf(deal.booking),
+        reason: input.reason,
+        failedCheck: input.failed_check,
+      })
+      .returning({ id: returns.id })
+    if (!row) throw new AppError('INTERNAL', 'The return could not be saved')
+    await tx
+      .insert(returnPhotos)
+      .values(photoIds.map((uploadId, position) => ({ returnId: row.id, uploadId, position })))
+    await queueReturnEmails(tx, deps.mail, bookingId, 'opened', ['buyer', 'seller'], { reason: input.reason })
+    return row.id
+  })
+}
+
+/** An accepted return: a shipped sale's label is bought by the `returns.label` job; a met one is handed back. */
+async function acceptIn(
+  tx: Db,
+  deps: ReturnsDeps,
+  ret: ReturnRow,
+  by: { id: string },
+  decisionReason: string | null,
+  step: 'accepted' | 'return_first' = 'accepted',
+) {
+  await tx
+    .update(returns)
+    .set({
+      status: 'accepted',
+      acceptedAt: sql`now()`,
+      decidedBy: by.id,
+      ...(decisionReason ? { decisionReason } : {}),
+    })
+    .where(eq(returns.id, ret.id))
+  if (ret.method === 'ship') await deps.jobs.send('returns.label', { returnId: ret.id }, { tx })
+  await queueReturnEmails(
+    tx,
+    deps.mail,
+    ret.bookingId,
+    step,
+    step === 'accepted' ? ['buyer'] : ['buyer', 'seller'],
+    {
+      reason: decisionReason,
+    },
+  )
+}
+
+/** The seller accepts a requested return. */
+export async function acceptReturn(db: Db, deps: ReturnsDeps, seller: SessionUser, bookingId: string) {
+  return db.transaction(async (tx) => {
+    const deal = await lockDeal(tx, seller, bookingId)
+    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can accept this return')
+    const ret = await lockReturnOf(tx, bookingId)
+    assertReturnStatus(ret, ['requested'], 'accept this return')
+    await acceptIn(tx, deps, ret, seller, null)
+    return 1
+  })
+}
+
+/** The seller declines a requested return, with a reason: an admin decides. */
+export async function declineReturn(
+  db: Db,
+  deps: ReturnsDeps,
+  seller: SessionUser,
+  bookingId: string,
+  input: DeclineReturnBody,
+) {
+  return db.transaction(async (tx) => {
+    const deal = await lockDeal(tx, seller, bookingId)
+    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can decline this return')
+    const ret = await lockReturnOf(tx, bookingId)
+    assertReturnStatus(ret, ['requested'], 'decline this return')
+    await tx
+      .update(returns)
+      .set({ status: 'declined', declineReason: input.reason })
+      .where(eq(returns.id, ret.id))
+    await queueReturnEmails(tx, deps.mail, bookingId, 'declined', ['buyer'], { reason: input.reason })
+    return 1
+  })
+}
+
+/**
+ * An admin decides a return the seller declined or has not answered: accept it (as the seller's acceptance), or
+ * refuse it (the sale completes and the seller's share is available). Both sides see the admin's reason.
+ */
+export async function decideReturn(
+  tx: Db,
+  deps: ReturnsDeps,
+  admin: SessionUser,
+  returnId: string,
+  input: DecideReturnBody,
+) {
+  const [found] = await tx
+    .select({ bookingId: returns.bookingId })
+    .from(returns)
+    .where(eq(returns.id, returnId))
+  if (!found) throw notFound('Return')
+  await lockDeal(tx, admin, found.bookingId)
+  const ret = await lockReturnOf(tx, found.bookingId)
+  const words = input.decision === 'accept' ? 'accept this return' : 'refuse this return'
+  assertReturnStatus(ret, ['requested', 'declined'], words)
+  if (input.decision === 'accept') {
+    await acceptIn(tx, deps, ret, admin, input.reason)
+    await queueReturnEmails(tx, deps.mail, ret.bookingId, 'accepted', ['seller'], { reason: input.reason })
+    return 1
+  }
+  await moveDeal(tx, ret.bookingId, 'refuse_return', 'admin', {
+    actorId: admin.id,
+    fee: deps.fee,
+    note: input.reason,
+  })
+  await tx
+    .update(returns)
+    .set({ status: 'refused', decidedBy: admin.id, decisionReason: input.reason, closedAt: sql`now()` })
+    .where(eq(returns.id, ret.id))
+  await queueReturnEmails(tx, deps.mail, ret.bookingId, 'refused', ['buyer', 'seller'], {
+    reason: input.reason,
+  })
+  return 1
+}
+
+/** Refunds a returned sale (the seller found it as sent, or the days to check it passed), in the caller's tx. */
+async function refundReturnIn(
+  tx: Db,
+  deps: ReturnsDeps,
+  ret: ReturnRow,
+  party: 'seller' | 'system',
+  actorId: string | null,
+  note: string | null,
+) {
+  await refundSale(
+    tx,
+    (payment) => deps.provider.refund(payment),
+    {
+      bookingId: ret.bookingId,
+      move: 'refund_return',
+      party,
+      actorId,
+      reason: 'Refunded after the laptop was returned',
+      note,
+    },
+    deps.fee,
+  )
+  await tx
+    .update(returns)
+    .set({ status: 'refunded', closedAt: sql`now()`, ...(note ? { backNote: note } : {}) })
+    .where(eq(returns.id, ret.id))
+  if (ret.disputeId) {
+    await tx
+      .update(disputes)
+      .set({ status: 'refunded', resolvedAt: sql`now()` })
+      .where(eq(disputes.id, ret.disputeId))
+  }
+  await queueReturnEmails(tx, deps.mail, ret.bookingId, 'refunded', ['buyer', 'seller'])
+}
+
+/**
+ * The seller has the laptop back (a shipped return delivered by the carrier, a met one handed back): as sent, and
+ * the buyer is refunded through the processor (the ledger reverses the seller's share and our fee); or otherwise,
+ * with what is different, and an admin decides (the dispute it came from reopens, or a new one opens).
+ */
+export async function answerReturnBack(
+  db: Db,
+  deps: ReturnsDeps,
+  seller: SessionUser,
+  bookingId: string,
+  input: ReturnBackBody,
+) {
+  return db.transaction(async (tx) => {
+    const deal = await lockDeal(tx, seller, bookingId)
+    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can say how the laptop came back')
+    const ret = await lockReturnOf(tx, bookingId)
+    assertReturnStatus(
+      ret,
+      ret.method === 'ship' ? ['delivered_back'] : ['accepted'],
+      ret.method === 'ship' && (ret.status === 'accepted' || ret.status === 'label_bought')
+        ? 'answer before the carrier delivers it back'
+        : 'say how it came back',
+    )
+    const note = input.note ? input.note : null
+    if (input.as_sent) {
+      await refundReturnIn(tx, deps, ret, 'seller', seller.id, note)
+      return 1
+    }
+    const reason = note ?? ''
+    await moveDeal(tx, bookingId, 'return_disputed', 'seller', { actorId: seller.id, note: reason })
+    if (ret.disputeId) {
+      await tx.update(disputes).set({ status: 'open' }).where(eq(disputes.id, ret.disputeId))
+    } else {
+      await tx.insert(disputes).values({
+        bookingId,
+        openedBy: seller.id,
+        reason: `The returned laptop is not as sent: ${reason}`,
+        stageBefore: 'returning',
+      })
+    }
+    await tx
+      .update(returns)
+      .set({ status: 'disputed', backNote: reason, closedAt: sql`now()` })
+      .where(eq(returns.id, ret.id))
+    await queueReturnEmails(tx, deps.mail, bookingId, 'disputed', ['buyer', 'seller'], { reason })
+    return 1
+  })
+}
+
+/**
+ * An admin's "Return first" on a dispute of a laptop the buyer has: the laptop comes back before any refund. An
+ * accepted return opens (its label bought at the seller's cost for a shipped sale), the dispute waits for it, and
+ * the deal moves to `returning`. Runs in the caller's transaction (the admin's route writes its audit row there).
+ */
+export async function returnFirst(
+  tx: Db,
+  deps: ReturnsDeps,
+  admin: SessionUser,
+  disputeId: string,
+  reason: string,
+): Promise<string> {
+  const [dispute] = await tx.select().from(disputes).where(eq(disputes.id, disputeId)).for('update')
+  if (!dispute) throw notFound('Dispute')
+  if (dispute.status !== 'open') {
+    throw new AppError('CONFLICT', `This dispute has already been ${dispute.status}`)
+  }
+  const deal = await lockDeal(tx, admin, dispute.bookingId)
+  assertMove(deal.booking.stage, 'return_first', 'admin')
+  if (!deal.booking.handedOverAt) {
+    throw new AppError('CONFLICT', 'The buyer never had this laptop: refund now instead')
+  }
+  const [earlier] = await tx
+    .select({ id: returns.id })
+    .from(returns)
+    .where(eq(returns.bookingId, dispute.bookingId))
+  if (earlier)
+    throw new AppError('CONFLICT', 'This laptop has been returned once already: refund now instead')
+  await moveDeal(tx, dispute.bookingId, 'return_first', 'admin', { actorId: admin.id, note: reason })
+  const [row] = await tx
+    .insert(returns)
+    .values({
+      bookingId: dispute.bookingId,
+      openedBy: admin.id,
+      method: returnMethodOf(deal.booking),
+      reason: dispute.reason,
+      disputeId: dispute.id,
+    })
+    .returning()
+  if (!row) throw new AppError('INTERNAL', 'The return could not be saved')
+  await tx.update(disputes).set({ status: 'returning' }).where(eq(disputes.id, dispute.id))
+  await acceptIn(tx, deps, row, admin, reason, 'return_first')
+  return row.id
+}
+
+/**
+ * The carrier delivered a return parcel back to the seller: the return waits for the seller's check, for
+ * RETURN_CONFIRM_DAYS (then the buyer is refunded anyway). A repeat or a late event changes nothing.
+ */
+export async function returnDeliveredBack(
+  tx: Db,
+  deps: ReturnsDeps,
+  returnId: string,
+  at: Date = new Date(),
+) {
+  const [ret] = await tx.select().from(returns).where(eq(returns.id, returnId)).for('update')
+  if (ret?.status !== 'label_bought') return false
+  await tx
+    .update(returns)
+    .set({ status: 'delivered_back', deliveredBackAt: at })
+    .where(eq(returns.id, ret.id))
+  await queueReturnEmails(tx, deps.mail, ret.bookingId, 'delivered_back', ['seller'], {
+    by: new Date(at.getTime() + deps.returnConfirmDays * DAY_MS).toISOString(),
+  })
+  return true
+}
+
+/**
+ * Refunds the returns delivered back RETURN_CONFIRM_DAYS ago that the seller has not answered: each locked and
+ * refunded once (a second run, or a second instance, skips or finds it refunded). Returns the ids refunded.
+ */
+export async function refundUnansweredReturns(db: Db, deps: ReturnsDeps, limit = 100): Promise<string[]> {
+  const due = await db
+    .select({ id: returns.id, bookingId: returns.bookingId })
+    .from(returns)
+    .where(
+      sql`${returns.status} = 'delivered_back'
+        and ${returns.deliveredBackAt} <= now() - make_interval(days => ${deps.returnConfirmDays})`,
+    )
+    .orderBy(asc(returns.deliveredBackAt))
+    .limit(limit)
+  const done: string[] = []
+  for (const d of due) {
+    await db.transaction(async (tx) => {
+      // The booking first, then the return, like every step.
+      await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, d.bookingId)).for('update')
+      const [ret] = await tx.select().from(returns).where(eq(returns.id, d.id)).for('update')
+      if (ret?.status !== 'delivered_back') return
+      await refundReturnIn(
+        tx,
+        deps,
+        ret,
+        'system',
+        null,
+        `The seller did not answer within ${deps.returnConfirmDays} days`,
+      )
+      done.push(d.id)
+    })
+  }
+  return done
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+
+async function toReturns(db: Db, rows: ReturnRow[]): Promise<Return[]> {
+  if (rows.length === 0) return []
+  const ids = rows.map((r) => r.id)
+  const photos = await db
+    .select({
+      returnId: returnPhotos.returnId,
+      id: uploads.id,
+      card: uploads.cardUrl,
+      detail: uploads.detailUrl,
+    })
+    .from(returnPhotos)
+    .innerJoin(uploads, eq(uploads.id, returnPhotos.uploadId))
+    .where(inArray(returnPhotos.returnId, ids))
+    .orderBy(asc(returnPhotos.position))
+  const labels = await returnLabelOf(db, ids)
+  return rows.map((r) => ({
+    _id: r.id,
+    bookingId: r.bookingId,
+    status: r.status,
+    method: r.method,
+    reason: r.reason,
+    failed_check: r.failedCheck,
+    photos: photos
+      .filter((p) => p.returnId === r.id)
+      .map((p) => ({ _id: p.id, card: p.card, detail: p.detail })),
+    declineReason: r.declineReason,
+    decisionReason: r.decisionReason,
+    backNote: r.backNote,
+    fromDispute: r.disputeId !== null,
+    label: labels.get(r.id) ?? null,
+    createdAt: r.createdAt.toISOString(),
+    acceptedAt: iso(r.acceptedAt),
+    deliveredBackAt: iso(r.deliveredBackAt),
+    closedAt: iso(r.closedAt),
+  }))
+}
+
+/** A booking's return for its buyer, its seller or an admin (404 for anyone else), and until when one can open. */
+export async function getBookingReturn(
+  db: Db,
+  caller: SessionUser,
+  bookingId: string,
+  inspectionDays: number,
+): Promise<BookingReturn> {
+  const [row] = await db
+    .select({ booking: bookings, sellerId: products.sellerId })
+    .from(bookings)
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .where(eq(bookings.id, bookingId))
+  if (!row) throw notFound('Booking')
+  const isBuyer = row.booking.buyerId === caller.id
+  if (!isBuyer && row.sellerId !== caller.id && caller.role !== 'admin') throw notFound('Booking')
+  const rets = await db.select().from(returns).where(eq(returns.bookingId, bookingId))
+  const [ret] = await toReturns(db, rets)
+  const end = ret ? null : returnWindowEnd(row.booking, inspectionDays)
+  return { return: ret ?? null, canOpenUntil: end ? end.toISOString() : null }
+}
+
+const buyersT = alias(users, 'buyers')
+const sellersT = alias(users, 'sellers')
+
+/** Admin: returns waiting for a decision (declined, or requested), oldest first; or every return, newest first. */
+export async function findReturns(db: Db, which: 'awaiting' | 'all' = 'awaiting'): Promise<AdminReturn[]> {
+  const rows = await db
+    .select({
+      ret: returns,
+      productName: bookings.productName,
+      priceCents: bookings.priceCents,
+      buyer: { _id: buyersT.id, name: buyersT.name, email: buyersT.email },
+      seller: { _id: sellersT.id, name: sellersT.name, email: sellersT.email },
+    })
+    .from(returns)
+    .innerJoin(bookings, eq(bookings.id, returns.bookingId))
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .innerJoin(buyersT, eq(buyersT.id, bookings.buyerId))
+    .innerJoin(sellersT, eq(sellersT.id, products.sellerId))
+    .where(which === 'awaiting' ? inArray(returns.status, ['requested', 'declined']) : undefined)
+    .orderBy(which === 'awaiting' ? asc(returns.createdAt) : desc(returns.createdAt), asc(returns.id))
+    .limit(200)
+  const wire = await toReturns(
+    db,
+    rows.map((r) => r.ret),
+  )
+  return rows.map((r, i) => ({
+    ...(wire[i] as Return),
+    productName: r.productName,
+    priceCents: r.priceCents,
+    buyer: r.buyer,
+    seller: r.seller,
+  }))
+}
+
+/** Whether a return is still going on for these bookings (the deal waits for it). */
+export function isOpenReturn(status: ReturnRow['status']): boolean {
+  return (OPEN_RETURN_STATUSES as readonly string[]).includes(status)
+}
