@@ -3,7 +3,7 @@
 
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auditEvents } from '#server/db/schema'
+import { auditEvents, bookings, returns } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { rowsOf } from '#server/lib/paging'
 import { serialKey } from '#server/modules/listing-reviews'
@@ -54,6 +54,23 @@ const deal = (stage: DealStage, extra: Partial<DealParties> = {}) =>
 async function disputedDeal(): Promise<string> {
   const { disputeId } = await deal('disputed', { problem: 'The battery does not hold a charge.' })
   return disputeId ?? ''
+}
+
+/** A return the buyer opened on a handed-over sale, waiting for a decision. */
+async function requestedReturn(): Promise<string> {
+  const { booking } = await deal('handed_over')
+  await t.db.update(bookings).set({ stage: 'returning' }).where(eq(bookings.id, booking.id))
+  const [row] = await t.db
+    .insert(returns)
+    .values({
+      bookingId: booking.id,
+      openedBy: f.buyer.id,
+      method: 'meet',
+      reason: 'The battery holds 40 minutes, the listing said four hours.',
+      failedCheck: 'battery_as_described',
+    })
+    .returning({ id: returns.id })
+  return row?.id ?? ''
 }
 
 /** A published review of `seller` by `buyer`, reported by `otherBuyer`. */
@@ -125,6 +142,22 @@ const SUCCESSFUL_CALLS: Record<string, () => Promise<{ url: string; body?: unkno
       url: `/api/bookings/${booking.id}/refund`,
       body: { reason: 'Not as described: the screen is cracked' },
       target: `booking:${booking.id}`,
+    }
+  },
+  'PUT /api/disputes/{id}/return-first': async () => {
+    const id = await disputedDeal()
+    return {
+      url: `/api/disputes/${id}/return-first`,
+      body: { reason: 'The laptop comes back before the refund' },
+      target: `dispute:${id}`,
+    }
+  },
+  'PUT /api/returns/{id}/decide': async () => {
+    const id = await requestedReturn()
+    return {
+      url: `/api/returns/${id}/decide`,
+      body: { decision: 'accept', reason: 'The photos show the cracked hinge' },
+      target: `return:${id}`,
     }
   },
   'PUT /api/disputes/{id}/release': async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PARCEL_SIZES } from '#contract/delivery'
 import { ErrorBody } from '#contract/errors'
 import { Product, ProductList } from '#contract/products'
 import { ProductPage } from '#contract/search'
@@ -280,6 +281,13 @@ describe('GET /api/products/{id}', () => {
       battery_source: null,
       battery_report_date: null,
       battery_report_is_old: false,
+      delivery: 'meet',
+      parcel: {
+        size: 'small',
+        weight_oz: PARCEL_SIZES.small.weightOz,
+        size_is_default: true,
+        weight_is_default: true,
+      },
     })
   })
 
