@@ -1763,7 +1763,8 @@ describe('identity matrix', () => {
     }
     expect(Object.keys(wanted).length).toBeGreaterThan(200)
     expect(actual).toEqual(wanted)
-  })
+    // Every guarded route times every credential, one after the other: more than the default 30 s on a busy machine.
+  }, 180_000)
 })
 
 type Operation = {
