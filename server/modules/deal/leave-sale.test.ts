@@ -215,4 +215,28 @@ describe('a paid sale whose serial is reported stolen', () => {
       expect(row?.stage).toBe(outcome === 'refund' ? 'refunded' : 'completed')
     }
   })
+
+  it('is frozen too while the laptop is on its way to the buyer', async () => {
+    const [buyer] = buyers as [UserRow]
+    const deal = await dealAt(t, 'paid', { buyer, seller, brand })
+    const key = serialKey('SN-SHIPPED-THEN-STOLEN')
+    await t.db
+      .update(products)
+      .set({ serialHash: key.hash, serialLast4: key.last4 })
+      .where(eq(products.id, deal.product.id))
+    await t.db
+      .update(bookings)
+      .set({ stage: 'shipped', deliveryMethod: 'ship' })
+      .where(eq(bookings.id, deal.booking.id))
+    const res = await call('POST', '/api/stolen-serials', admin, { product_id: deal.product.id })
+    expect(res.statusCode, res.body).toBe(201)
+    const [row] = await t.db.select().from(bookings).where(eq(bookings.id, deal.booking.id))
+    expect(row?.stage).toBe('disputed')
+    const [dispute] = await t.db
+      .select()
+      .from(disputes)
+      .where(and(eq(disputes.bookingId, deal.booking.id), eq(disputes.status, 'open')))
+    expect(dispute).toMatchObject({ stageBefore: 'shipped' })
+    expect(dispute?.reason).toMatch(/on its way to the buyer/)
+  })
 })

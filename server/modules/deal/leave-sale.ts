@@ -8,7 +8,7 @@ import type { Db } from '#server/db/client'
 import { bookings, disputes, productHolds, products } from '#server/db/schema'
 import type { Mail } from '#server/mail/mail'
 import { closeOffersOffSale } from '#server/modules/offers'
-import { moveDeal } from './stages'
+import { DEAL_MOVES, moveDeal } from './stages'
 
 /** Why listings left sale, as their buyers read it ("Your booking is cancelled: <reason>"). */
 export const LEAVE_SALE_REASONS = {
@@ -76,7 +76,9 @@ export async function leaveSale(
       })
       .from(bookings)
       .innerJoin(products, eq(products.id, bookings.productId))
-      .where(and(inArray(bookings.productId, productIds), inArray(bookings.stage, ['paid', 'handed_over'])))
+      .where(
+        and(inArray(bookings.productId, productIds), inArray(bookings.stage, [...DEAL_MOVES.freeze.from])),
+      )
       .orderBy(bookings.id)
       .for('update', { of: bookings })
     for (const sale of open) {
@@ -84,7 +86,7 @@ export async function leaveSale(
       await tx.insert(disputes).values({
         bookingId: sale.id,
         openedBy: actorId,
-        reason: `The serial number of this laptop was reported stolen after it was paid for (${sale.stage === 'handed_over' ? 'already handed over' : 'not handed over yet'}). Refund the buyer, or release the sale if the report does not hold.`,
+        reason: `The serial number of this laptop was reported stolen after it was paid for (${sale.stage === 'handed_over' ? 'already handed over' : sale.stage === 'shipped' ? 'on its way to the buyer' : 'not handed over yet'}). Refund the buyer, or release the sale if the report does not hold.`,
         stageBefore: sale.stage,
       })
       for (const role of ['buyer', 'seller'] as const) {

@@ -95,7 +95,7 @@ export const DEAL_MOVES = {
     needs: 'a reason; a dispute opens',
   },
   freeze: {
-    from: ['paid', 'handed_over'],
+    from: ['paid', 'shipped', 'handed_over'],
     to: 'disputed',
     by: ['system'],
     posting: null,
