@@ -8,5 +8,5 @@ export {
   rowsOf,
   sellerBalances,
 } from './ledger'
-export { postLabelMoney, postSaleMoney, postUnpostedSales } from './sales'
+export { postLabelMoney, postReturnLabelMoney, postSaleMoney, postUnpostedSales } from './sales'
 export { marketMoney, payoutsOnItsWay, saleFigures, sellerMoney } from './seller-money'

@@ -15,6 +15,8 @@ import { postTransaction } from './ledger'
 //                        after it from available:<seller> (which may go below zero) and fees; the shipping
 //                        from `shipping` (below zero after a label was bought: docs/decisions/0074)
 //   (label)    label     shipping −shipping, carriers +shipping: postLabelMoney, when the seller buys the label
+//   (return)   return_label  available:<seller> −cost, carriers +cost: postReturnLabelMoney, when a return's
+//                        label is bought (the seller pays it, not as described: docs/decisions/0085)
 //
 // Each kind is written at most once per sale (a unique index), so calling it twice, from a retry or a second
 // instance, changes nothing. The deal's moves (server/modules/deal/stages.ts) call it; a refund goes through the
@@ -127,6 +129,27 @@ export async function postLabelMoney(tx: Db, bookingId: string): Promise<void> {
     { account: { kind: 'shipping' }, amountCents: -shipping.amountCents },
     { account: { kind: 'carriers' }, amountCents: shipping.amountCents },
   ])
+}
+
+/**
+ * A return's label was bought (not as described, so the seller pays it): its cost leaves the seller's available
+ * money for the carrier, in the caller's transaction. The sale's own share is still held (and goes back to the
+ * buyer with the refund), so the label comes from what the seller has available; short of it, the balance goes
+ * below zero and the next completed sales fill it before a payout (docs/decisions/0085). Once per sale: a second
+ * call writes nothing and answers false.
+ */
+export async function postReturnLabelMoney(tx: Db, bookingId: string, costCents: number): Promise<boolean> {
+  const [sale] = await tx
+    .select({ sellerId: products.sellerId })
+    .from(bookings)
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .where(eq(bookings.id, bookingId))
+  if (!sale) return false
+  const id = await postTransaction(tx, { kind: 'return_label', sellerId: sale.sellerId, bookingId }, [
+    { account: { kind: 'available', sellerId: sale.sellerId }, amountCents: -costCents },
+    { account: { kind: 'carriers' }, amountCents: costCents },
+  ])
+  return id !== null
 }
 
 /**

@@ -32,11 +32,12 @@ export const STATUS_RANK: Record<ParcelStatus, number> = {
 const STATUSES = new Set(Object.keys(STATUS_RANK))
 const isStatus = (s: unknown): s is ParcelStatus => typeof s === 'string' && STATUSES.has(s)
 
-let returnHandler: ReturnParcelHandler | undefined
+/** Per app (tests run several in one process), what a return parcel's status change does. */
+const returnHandlers = new WeakMap<AppContext, ReturnParcelHandler>()
 
-/** What a return parcel's status change does: the returns module registers it once at start-up. */
-export function onReturnParcelStatus(handler: ReturnParcelHandler): void {
-  returnHandler = handler
+/** What a return parcel's status change does: the returns module registers it once per app at start-up. */
+export function onReturnParcelStatus(ctx: AppContext, handler: ReturnParcelHandler): void {
+  returnHandlers.set(ctx, handler)
 }
 
 export type TrackerWebhookOutcome = 'updated' | 'recorded' | 'duplicate' | 'ignored'
@@ -128,7 +129,7 @@ export async function handleTrackerEvent(ctx: AppContext, event: EpEvent): Promi
     const moved = { ...parcel, status, statusAt: at }
     await tx.update(parcels).set({ status, statusAt: at }).where(eq(parcels.id, parcel.id))
     if (parcel.purpose === 'return') {
-      if (returnHandler) await returnHandler(tx, moved, status)
+      await returnHandlers.get(ctx)?.(tx, moved, status)
     } else {
       await saleParcelMoved(ctx, tx, parcel, moved, at)
     }
