@@ -1,7 +1,8 @@
 import { HANDOVER_CHECK_KEYS, type ReceivedBody } from '#contract/handover'
 // The ledger under random sequences of everything that moves a sale's money: sales (and declined cards), met or
 // shipped (price + shipping), shipping labels bought, shipped sales cancelled for shipping late, handovers, the buyer's confirmation, completion by time, disputes refunded or released, refunds after
-// completion, payouts that arrive or fail, and crashes (the step's transaction rolled back after the work).
+// completion, returns (accepted or refused, a shipped one's label paid by the seller, refunded once back), payouts
+// that arrive or fail, and crashes (the step's transaction rolled back after the work).
 // After every step: each ledger transaction sums to zero, all entries sum to zero, every balance equals what
 // the sequence implies, and the money taken from buyers equals the succeeded payments.
 //
@@ -13,7 +14,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FeeRule, feeCents } from '#contract/fees'
 import type { Db } from '#server/db/client'
-import { bookings, payments, productHolds } from '#server/db/schema'
+import { bookings, parcels, payments, productHolds, returns } from '#server/db/schema'
 import type { SessionUser } from '#server/lib/session'
 import { choosePaymentProvider } from '#server/modules/payments'
 import { createBooking, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
@@ -31,6 +32,9 @@ import { refundDispute, releaseDispute } from '../disputes/disputes.service'
 import { payWithTestCard } from '../payments/payments.service'
 import { setUpTestPayoutAccount } from '../payouts/payout-accounts'
 import { payOutSeller, settleTestPayout } from '../payouts/payouts.service'
+import { buyReturnLabel } from '../returns/buy-return-label'
+import { acceptReturn, answerReturnBack, decideReturn, returnDeliveredBack } from '../returns/returns.service'
+import { returnsDeps } from '../returns/returns-deps'
 import { ledgerIntegrity, rowsOf, sellerBalances, totalsByKind } from './ledger'
 
 /** The handover checklist, every item ticked, as "Received, as described" needs it. */
@@ -58,7 +62,7 @@ function asSession(u: UserRow): SessionUser {
   return { id: u.id, name: u.name, email: u.email, role: u.role, isVerified: false }
 }
 
-type Stage = 'paid' | 'shipped' | 'handed_over' | 'completed' | 'disputed' | 'refunded'
+type Stage = 'paid' | 'shipped' | 'handed_over' | 'returning' | 'completed' | 'disputed' | 'refunded'
 type Sale = {
   bookingId: string
   seller: number
@@ -69,6 +73,8 @@ type Sale = {
   fee: number
   stage: Stage
   disputeId?: string
+  /** Its return, if the buyer sent it back: where the return is, and what its label cost the seller. */
+  ret?: { id: string; status: 'requested' | 'accepted' | 'label_bought' | 'closed'; label: number }
 }
 type Balances = { held: number; available: number; on_its_way: number; paid_out: number }
 
@@ -85,6 +91,11 @@ type Op =
         | 'late_refund'
         | 'label'
         | 'ship_late'
+        | 'return'
+        | 'accept_return'
+        | 'refuse_return'
+        | 'return_label'
+        | 'return_back'
       i: number
     }
   | { t: 'bank'; seller: number; fails: boolean }
@@ -120,6 +131,11 @@ const op: fc.Arbitrary<Op & { crash: boolean }> = fc
           { weight: 2, arbitrary: fc.constant('late_refund' as const) },
           { weight: 2, arbitrary: fc.constant('label' as const) },
           { weight: 1, arbitrary: fc.constant('ship_late' as const) },
+          { weight: 2, arbitrary: fc.constant('return' as const) },
+          { weight: 1, arbitrary: fc.constant('accept_return' as const) },
+          { weight: 1, arbitrary: fc.constant('refuse_return' as const) },
+          { weight: 1, arbitrary: fc.constant('return_label' as const) },
+          { weight: 1, arbitrary: fc.constant('return_back' as const) },
         ),
         i: fc.nat(20),
       }),
@@ -236,6 +252,8 @@ describe('the ledger under random sequences', () => {
               stats.steps++
               stats.byOp[o.t] = (stats.byOp[o.t] ?? 0) + 1
               let outcome: 'done' | 'refused' | 'crashed' | 'skipped' = 'skipped'
+              // What the step did (an 'advance' counts as the step it took).
+              let acted: string = o.t
               if (o.t === 'sell') {
                 const seller = sellers[o.seller] as SessionUser
                 const product = await createProduct(t.db, {
@@ -349,13 +367,22 @@ describe('the ledger under random sequences', () => {
                   // The carrier's delivery hands it over (server/modules/shipping); here the stage is set as it
                   // leaves it, through the 'handover' step below.
                   shipped: 'handover',
-                  handed_over: o.i % 3 === 0 ? 'auto' : 'confirm',
+                  handed_over: o.i % 3 === 0 ? 'auto' : o.i % 3 === 1 ? 'return' : 'confirm',
+                  returning:
+                    sale.ret?.status === 'requested'
+                      ? o.i % 4 === 0
+                        ? 'refuse_return'
+                        : 'accept_return'
+                      : sale.ret?.status === 'accepted' && sale.shipping > 0
+                        ? 'return_label'
+                        : 'return_back',
                   disputed: o.i % 2 === 0 ? 'release' : 'refund_dispute',
                   // A completed sale is left alone mostly, so its money reaches payouts.
                   completed: o.i % 6 === 5 ? 'late_refund' : null,
                   refunded: null,
                 }
                 const kind = o.t === 'advance' ? next[sale.stage] : o.t
+                acted = kind ?? o.t
                 const seller = sellers[sale.seller] as SessionUser
                 const b = expected[sale.seller] as Balances
                 const net = sale.price - sale.fee
@@ -491,6 +518,119 @@ describe('the ledger under random sequences', () => {
                       }
                       break
                     }
+                    case 'return': {
+                      // Opened as the buyer's return opens it (the service's window and photos are tested in
+                      // server/modules/returns): the deal to returning, the return requested. No money moves.
+                      if (sale.stage !== 'handed_over' || sale.ret) break
+                      let id = ''
+                      outcome = await step(o.crash, (db) =>
+                        db.transaction(async (tx) => {
+                          await moveDeal(tx, sale.bookingId, 'open_return', 'buyer', { actorId: buyer.id })
+                          const [row] = await tx
+                            .insert(returns)
+                            .values({
+                              bookingId: sale.bookingId,
+                              openedBy: buyer.id,
+                              method: sale.shipping > 0 ? 'ship' : 'meet',
+                              reason: 'The battery lasts minutes, not hours.',
+                              failedCheck: 'battery_as_described',
+                            })
+                            .returning({ id: returns.id })
+                          id = row?.id ?? ''
+                        }),
+                      )
+                      if (outcome === 'done') {
+                        sale.stage = 'returning'
+                        sale.ret = { id, status: 'requested', label: 0 }
+                      }
+                      break
+                    }
+                    case 'accept_return':
+                    case 'refuse_return': {
+                      const ret = sale.ret
+                      if (!ret) break
+                      const deps = { ...returnsDeps(t.app.ctx), provider, fee }
+                      outcome = await step(o.crash, (db) =>
+                        kind === 'accept_return'
+                          ? acceptReturn(db, deps, seller, sale.bookingId)
+                          : db.transaction((tx) =>
+                              decideReturn(tx, deps, admin, ret.id, {
+                                decision: 'refuse',
+                                reason: 'The battery report shows it as described.',
+                              }),
+                            ),
+                      )
+                      if (outcome === 'done') {
+                        expect(ret.status).toBe('requested')
+                        if (kind === 'accept_return') ret.status = 'accepted'
+                        else {
+                          ret.status = 'closed'
+                          complete()
+                        }
+                      }
+                      break
+                    }
+                    case 'return_label': {
+                      // The carrier sold the label (recorded by the carrier layer, whatever happens to our step);
+                      // the job's own transaction posts its cost, once, however often it runs.
+                      const ret = sale.ret
+                      // A label exists only for a return that was accepted (or is bought already).
+                      if (!ret || sale.shipping === 0 || (ret.status !== 'accepted' && ret.label === 0)) break
+                      const cost = 300 + (sale.price % 1_700)
+                      await t.db
+                        .insert(parcels)
+                        .values({
+                          bookingId: sale.bookingId,
+                          purpose: 'return',
+                          returnId: ret.id,
+                          mode: 'test',
+                          carrierShipmentId: `shp_${ret.id}`,
+                          trackerId: `trk_${ret.id}`,
+                          trackingCode: `EZ${ret.id.slice(0, 10)}`,
+                          carrier: 'USPS',
+                          service: 'Priority',
+                          labelUrl: 'https://example.test/label.pdf',
+                          costCents: cost,
+                        })
+                        .onConflictDoNothing()
+                      const deps = { ...returnsDeps(t.app.ctx), provider, fee }
+                      let answer = ''
+                      outcome = await step(o.crash, async (db) => {
+                        answer = await buyReturnLabel({ ...t.app.ctx, db }, deps, ret.id)
+                      })
+                      if (outcome === 'done') {
+                        expect(answer).toBe(ret.status === 'accepted' ? 'bought' : 'already')
+                        if (ret.status === 'accepted') {
+                          ret.status = 'label_bought'
+                          ret.label = cost
+                          b.available -= cost
+                          world.carriers += cost
+                        }
+                      }
+                      break
+                    }
+                    case 'return_back': {
+                      // Back with the seller (a shipped one delivered by the carrier first), as sent: refunded.
+                      const ret = sale.ret
+                      if (!ret) break
+                      const deps = { ...returnsDeps(t.app.ctx), provider, fee }
+                      outcome = await step(o.crash, (db) =>
+                        db.transaction(async (tx) => {
+                          if (sale.shipping > 0) await returnDeliveredBack(tx, deps, ret.id)
+                          await answerReturnBack(tx, deps, seller, sale.bookingId, { as_sent: true })
+                        }),
+                      )
+                      if (outcome === 'done') {
+                        expect(ret.status).toBe(sale.shipping > 0 ? 'label_bought' : 'accepted')
+                        ret.status = 'closed'
+                        b.held -= net
+                        world.held_fees -= sale.fee
+                        world.buyers += sale.price + sale.shipping
+                        world.shipping -= sale.shipping
+                        sale.stage = 'refunded'
+                      }
+                      break
+                    }
                     case 'late_refund':
                       outcome = await step(o.crash, (db) =>
                         refundCompletedSale(db, provider.refund, admin, sale.bookingId, fee),
@@ -509,7 +649,7 @@ describe('the ledger under random sequences', () => {
               if (outcome === 'crashed') stats.crashed++
               if (outcome === 'refused') stats.refused++
               if (outcome === 'refused') stats.refusedByOp[o.t] = (stats.refusedByOp[o.t] ?? 0) + 1
-              if (outcome === 'done') stats.done[o.t] = (stats.done[o.t] ?? 0) + 1
+              if (outcome === 'done') stats.done[acted] = (stats.done[acted] ?? 0) + 1
               if (expected.some((b) => b.available < 0)) stats.negativeBalances++
 
               // After every step: the ledger's own check, this sequence's sellers, and the whole world.
