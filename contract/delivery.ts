@@ -28,6 +28,18 @@ export function canMeet(option: DeliveryOption): boolean {
 }
 
 /**
+ * Why a booking cannot be paid yet for want of a delivery choice, in words for the buyer; null when it can. A
+ * laptop shipped only needs a shipping rate chosen (meeting in person is the default of every other booking).
+ * The one rule every payment start reads (server/modules/payments: lockPayableBooking), and the checkout shows.
+ */
+export function whyDeliveryMissing(option: DeliveryOption, method: DeliveryMethod): string | null {
+  if (option === 'ship' && method !== 'ship') {
+    return 'This laptop is shipped only: choose a shipping address and rate before paying'
+  }
+  return null
+}
+
+/**
  * The boxes a laptop ships in, by screen size (inside dimensions in inches, and the packed weight a laptop of
  * that size usually comes to with its charger and padding). The seller may change the weight and the box.
  */
@@ -216,7 +228,13 @@ export type ShippingRateOption = z.infer<typeof ShippingRateOption>
 
 export const RateQuoteBody = z.strictObject({ address: PostalAddress })
 export type RateQuoteBody = z.infer<typeof RateQuoteBody>
-export const RateQuoteAnswer = z.object({ rates: z.array(ShippingRateOption) })
+/** A quote for a booking: its rates cheapest first; `test_mode` when they come from the built-in test carrier. */
+export const RateQuoteAnswer = z.object({
+  shipment_id: z.string(),
+  rates: z.array(ShippingRateOption),
+  test_mode: z.boolean(),
+})
+export type RateQuoteAnswer = z.infer<typeof RateQuoteAnswer>
 
 /** The buyer's choice for a booking: meet in person, or ship to an address at a quoted rate. */
 export const DeliveryChoiceBody = z.discriminatedUnion(
@@ -236,6 +254,8 @@ export type DeliveryChoiceBody = z.infer<typeof DeliveryChoiceBody>
 
 /** A booking's delivery as the buyer and (once paid) the seller see it. */
 export const BookingDelivery = z.object({
+  /** What the listing offers (meet, ship, both): what the buyer may choose from before paying. */
+  offered: DeliveryOption.optional(),
   method: DeliveryMethod,
   shipping_cents: z.number().int(),
   /** Only for the buyer, the seller once paid, and admins. */

@@ -3,10 +3,11 @@
 // A new endpoint gets a row here: the last test fails while the API documents a call the table lacks.
 
 import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
-import { messages, offers, questions, savedSearches, uploads } from '#server/db/schema'
+import { messages, offers, products, questions, savedSearches, uploads } from '#server/db/schema'
 import type { GuardExtension } from '#server/lib/guard'
 import { unsubscribeToken } from '../modules/alerts/unsubscribe-token'
 import {
@@ -205,6 +206,34 @@ async function bookingHeldByOther(f: Fixtures) {
   const theirs = await insertBooking(t.db, { buyer: f.otherBuyer, listing })
   await holdAs(f.otherBuyer, theirs.id)
   return mine
+}
+
+const SHIP_TO = {
+  name: 'Bea Buyer',
+  street1: '179 N Harbor Dr',
+  city: 'Redondo Beach',
+  state: 'CA',
+  zip: '90277',
+}
+
+/** A new unpaid booking by `buyer` of a new listing of `seller`'s that ships (and only ships). */
+async function shippedBooking(f: Fixtures) {
+  const listing = await f.freshListing()
+  await t.db
+    .update(products)
+    .set({
+      delivery: 'ship',
+      shipFrom: {
+        name: 'Sam Seller',
+        street1: '417 Montgomery St',
+        city: 'San Francisco',
+        state: 'CA',
+        zip: '94104',
+        country: 'US',
+      },
+    })
+    .where(eq(products.id, listing.id))
+  return insertBooking(t.db, { buyer: f.buyer, listing })
 }
 
 /** A booking by `buyer` of a new listing, paid for through the API, or whose laptop `otherBuyer` bought. */
@@ -970,6 +999,57 @@ const ROWS: Row[] = [
     method: 'POST',
     route: '/api/bookings/{id}/hold',
     url: `/api/bookings/${NO_SUCH_ID}/hold`,
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+
+  // The buyer's delivery before paying: rates to their address, then meet in person or a quoted rate.
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/shipping-rates',
+    url: async (f) => `/api/bookings/${(await shippedBooking(f)).id}/shipping-rates`,
+    body: { address: SHIP_TO },
+    expected: DEAL_BUYER(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/shipping-rates',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/shipping-rates`,
+    body: { address: SHIP_TO },
+    expected: DEAL_BUYER(409),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/shipping-rates',
+    url: `/api/bookings/${NO_SUCH_ID}/shipping-rates`,
+    body: { address: SHIP_TO },
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/delivery',
+    url: async (f) => `/api/bookings/${(await f.freshBooking()).id}/delivery`,
+    body: { method: 'meet' },
+    expected: DEAL_BUYER(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/delivery',
+    url: async (f) => `/api/bookings/${(await shippedBooking(f)).id}/delivery`,
+    body: { method: 'meet' },
+    expected: DEAL_BUYER(409),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/delivery',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/delivery`,
+    body: { method: 'meet' },
+    expected: DEAL_BUYER(409),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/{id}/delivery',
+    url: `/api/bookings/${NO_SUCH_ID}/delivery`,
+    body: { method: 'meet' },
     expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
   },
 

@@ -11,6 +11,7 @@ import {
   ProblemBody,
 } from '#contract/bookings'
 import { IdParams, Inserted, Modified } from '#contract/common'
+import { DeliveryChoiceBody, RateQuoteAnswer, RateQuoteBody } from '#contract/delivery'
 import { ErrorBody } from '#contract/errors'
 import { ReceivedBody } from '#contract/handover'
 import { ERRORS, errorResponses } from '#server/lib/error-responses'
@@ -18,6 +19,7 @@ import { caller, signedIn } from '#server/lib/guard'
 import { setPagingHeaders } from '#server/lib/paging'
 import { createBooking, findBookings, getBooking } from './bookings.service'
 import { cancelBooking, confirmReceived, markHandedOver, reportProblem } from './deal.service'
+import { chooseDelivery, quoteBookingRates } from './delivery-choice.service'
 import { holdBooking } from './hold.service'
 
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -112,6 +114,40 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         holdUntil,
       })
     },
+  )
+
+  // The buyer's delivery before paying: rates to their address, then meet in person or one of those rates.
+  app.post(
+    '/bookings/:id/shipping-rates',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['bookings'],
+        summary:
+          "The buyer of an unpaid booking of a shipped laptop: the carrier's rates to their address from where the laptop ships, for its parcel, cheapest first",
+        params: IdParams,
+        body: RateQuoteBody,
+        response: { 200: RateQuoteAnswer, ...ERRORS },
+      },
+    },
+    async (req) => quoteBookingRates(app.ctx, caller(req), req.params.id, req.body.address),
+  )
+
+  app.put(
+    '/bookings/:id/delivery',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['bookings'],
+        summary:
+          'The buyer of an unpaid booking chooses how the laptop reaches them: meet in person, or shipped to their address at one of the quoted rates (its price is read from the carrier)',
+        params: IdParams,
+        body: DeliveryChoiceBody,
+        response: { 200: Booking, ...ERRORS },
+      },
+    },
+    async (req) =>
+      chooseDelivery(app.ctx, caller(req), req.params.id, req.body, { autoCompleteDays, inspectionDays }),
   )
 
   // PUT /bookings/:id/cancel is the seller cancelling a paid sale (payments.routes.ts); this is the buyer's own

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Booking, BookingStatus, NewBooking } from '#contract/bookings'
+import type { DeliveryOption } from '#contract/delivery'
 import { type ListPageQuery, TOTAL_THRESHOLD } from '#contract/paging'
 import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { Db } from '#server/db/client'
@@ -19,6 +20,7 @@ export const bookingColumns = {
   productRemovedAt: products.removedAt,
   productPriceCents: products.resalePriceCents,
   productSerialLast4: products.serialLast4,
+  productDelivery: products.delivery,
   sellerId: products.sellerId,
   // A deleted seller's listings are hidden and cannot be paid for, like a removed listing.
   sellerDisabled: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${products.sellerId}
@@ -42,6 +44,8 @@ export type BookingRow = {
   productRemovedAt: Date | null
   productPriceCents: number
   productSerialLast4?: string | null
+  /** How the listing can be had (meet, ship, both): what the buyer may choose from before paying. */
+  productDelivery?: DeliveryOption
   sellerId: string
   sellerDisabled: boolean
   disputeId: string | null
@@ -144,6 +148,7 @@ export function toBooking(
     serial_last4: b.isPaid ? (row.productSerialLast4 ?? null) : null,
     checklist: handoverAnswers(b),
     delivery: {
+      offered: row.productDelivery ?? 'meet',
       method: b.deliveryMethod,
       shipping_cents: b.shippingCents,
       address: seesAddress && b.shippingAddress ? b.shippingAddress : null,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import Stripe from 'stripe'
+import { whyDeliveryMissing } from '#contract/delivery'
 import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookings, paymentEvents, payments, productHolds, products, users } from '#server/db/schema'
@@ -32,6 +33,8 @@ async function lockPayableBooking(tx: Db, buyer: SessionUser, bookingId: string)
   assertMove(booking.stage, 'pay', 'buyer')
   const product = await lockProduct(tx, booking.productId)
   assertOnSale(product)
+  const noDelivery = whyDeliveryMissing(product.delivery, booking.deliveryMethod)
+  if (noDelivery) throw new AppError('CONFLICT', noDelivery)
   // A payment is taken only while this booking holds the laptop (POST /api/bookings/{id}/hold).
   const holder = await holderOf(tx, product.id, booking.id)
   if (holder === 'other') {

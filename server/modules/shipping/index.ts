@@ -14,6 +14,7 @@ import { shippingWebhookRoutes } from './webhook.routes'
 
 export { advanceTracker } from './clock'
 export { buyLabel, parcelsOfBooking, quoteRates } from './labels'
+export { quotedRate } from './quotes'
 export { onReturnParcelStatus, STATUS_RANK } from './tracking'
 export type {
   ParcelEventRow,
