@@ -123,6 +123,27 @@ test.describe('with JavaScript on', () => {
     expect(problems).toEqual([])
   })
 
+  test('the home page loads at most 90 kB of JavaScript until the network goes quiet', async ({ page }) => {
+    // As Lighthouse's "JS until idle" counts it (bench/lighthouse.ts): every script fetched before the network went
+    // quiet, compressed as this server sends it to the browser, headers included. Bytes, not time: it does not
+    // depend on the machine's load.
+    const scripts: Promise<{ url: string; bytes: number }>[] = []
+    page.on('requestfinished', (req) => {
+      if (req.resourceType() !== 'script') return
+      scripts.push(
+        req.sizes().then((s) => ({
+          url: new URL(req.url()).pathname,
+          bytes: s.responseBodySize + s.responseHeadersSize,
+        })),
+      )
+    })
+    await page.goto('/', { waitUntil: 'networkidle' })
+    const loaded = await Promise.all(scripts)
+    const total = loaded.reduce((sum, s) => sum + s.bytes, 0)
+    console.log(`JavaScript on / until idle: ${(total / 1000).toFixed(1)} kB (${loaded.length} scripts)`)
+    expect(total, loaded.map((s) => `${s.url} ${s.bytes}`).join('\n')).toBeLessThanOrEqual(90_000)
+  })
+
   test('after hydration the app navigates in place, without a full page load', async ({ page }) => {
     await page.goto('/', { waitUntil: 'networkidle' })
     await page.evaluate(() => {

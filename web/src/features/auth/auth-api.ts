@@ -39,17 +39,6 @@ export function signUpWithEmail(input: { name: string; email: string; password: 
   return api.post<unknown>('/auth/sign-up/email', input)
 }
 
-/**
- * Better Auth sends the confirmation link again. The server sends at most a few per quarter hour to one account
- * however often this is asked, and answers the same either way.
- */
-export function resendVerificationEmail(email: string) {
-  return api.post<{ status: boolean }>('/auth/send-verification-email', {
-    email,
-    callbackURL: '/dashboard/settings',
-  })
-}
-
 /** Better Auth emails a reset link when the address has an account; the answer is the same either way. */
 export function requestPasswordReset(email: string) {
   return api.post<{ status: boolean; message: string }>('/auth/request-password-reset', { email })

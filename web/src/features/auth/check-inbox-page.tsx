@@ -3,9 +3,9 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { Button, buttonClasses } from '../../components/ui/button'
 import { errorMessage } from '../../lib/api-client'
-import { resendVerificationEmail } from './auth-api'
 import { useReturnPath } from './use-finish-sign-in'
 import { useSession } from './use-session'
+import { resendVerificationEmail } from './verification-email'
 
 type Resend = { state: 'idle' | 'sending' | 'sent' } | { state: 'failed'; message: string }
 
