@@ -2,8 +2,8 @@
 // instances, PostgreSQL, Redis, nginx with deploy/nginx.conf) on DEPLOY_PORT (default 4144, so 4144-4146), sends
 // DEPLOY_CLIENTS (8) clients' steps through nginx (home, search, sign-in, a listing, its page, a booking, a hold,
 // a payment, a brand page; each answer checked), and after DEPLOY_WARMUP seconds (10) replaces each instance in
-// turn, DEPLOY_ROUNDS times (2): SIGTERM, wait for it to exit, start the new one on its port, wait for health and
-// for nginx to send it requests (decision 0082). DEPLOY_APP_DIR names another checkout (with its node_modules) for
+// turn, DEPLOY_ROUNDS times (2): SIGTERM, wait for it to exit, start the new one on its port, wait for health, for
+// nginx's set-aside window and for nginx to send it a read (decisions 0082, 0086). DEPLOY_APP_DIR names another checkout (with its node_modules) for
 // the new instances to run. Prints requests, failures, writes acknowledged and lost, latency while replacing and
 // otherwise, each instance's drain and start, and the load average. Exits 1 on any failure or lost write.
 import { randomBytes } from 'node:crypto'

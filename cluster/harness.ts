@@ -77,9 +77,17 @@ async function waitForHealth(
   throw new Error(`${url}: no healthy answer within ${timeoutMs / 1000} s`)
 }
 
+/**
+ * How long nginx sets an instance aside after a refused connection, a timeout or a 503 (`fail_timeout` of the
+ * upstream `server` lines, with `max_fails=1`): the drain relies on it, and a rolling deploy must wait it out.
+ */
+export const NGINX_FAIL_TIMEOUT_S = 5
+
 export function nginxConfig(runDir: string, listen: string, upstreams: string[]): string {
   const template = fs.readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
-  const servers = upstreams.map((u) => `server ${u} max_fails=1 fail_timeout=5s;`).join('\n    ')
+  const servers = upstreams
+    .map((u) => `server ${u} max_fails=1 fail_timeout=${NGINX_FAIL_TIMEOUT_S}s;`)
+    .join('\n    ')
   return template
     .replaceAll('{{RUN_DIR}}', runDir)
     .replaceAll('{{LISTEN}}', listen)

@@ -6,7 +6,7 @@
 import os from 'node:os'
 import pg from 'pg'
 import { type Account, type Answer, CARD, call, LISTING, sessionCookie, signUp } from './client'
-import type { Cluster, Release } from './harness'
+import { type Cluster, NGINX_FAIL_TIMEOUT_S, type Release } from './harness'
 
 export type Failure = { at: number; step: string; status: number; body: string }
 
@@ -19,7 +19,7 @@ export type Replacement = {
   exitCode: number | string
   /** The old process exited → the new one answered /api/health 200 (started, migrated, search copy loaded). */
   startMs: number
-  /** Health 200 → nginx sent the new instance its first request. */
+  /** Health 200 → nginx sends the new instance requests again (its set-aside window over, a read answered). */
   takenBackMs: number
 }
 
@@ -45,7 +45,7 @@ export type RollingOptions = {
   rounds?: number
   /** What the new instances run (another checkout, more environment); by default the same code. */
   release?: Release
-  /** Bearer token of /metrics, to see when nginx sends a new instance requests again. */
+  /** Bearer token of /metrics, to see nginx send a new instance reads again after its set-aside window. */
   metricsToken?: string
   log?: (line: string) => void
 }
@@ -59,17 +59,20 @@ function percentiles(ms: number[]) {
 }
 
 /**
- * Requests an instance has served, other than health checks and scrapes (its own /metrics), and other than the
- * 503s it turns reads away with while its search copy loads: nginx counts each of those as the instance failing
- * and leaves it aside for fail_timeout, so only an answer of another status says nginx uses it again.
+ * Reads (GET) an instance has answered with a status other than 503, health checks and scrapes (its own /metrics)
+ * left out. A read arriving while its search copy loads is turned away with 503, so a read answered otherwise
+ * arrived once it was ready. Writes are no sign: they are served while the copy loads, also in the seconds nginx
+ * keeps the instance aside after one of its 503s.
  */
-async function servedRequests(url: string, token: string): Promise<number> {
+async function servedReads(url: string, token: string): Promise<number> {
   const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
   if (res.status !== 200) return 0
   let total = 0
   for (const line of (await res.text()).split('\n')) {
     const m = /^laptop_market_http_requests_total\{(.*)\} (\S+)$/.exec(line)
-    if (m && !/route="\/(api\/health|metrics)"|status="503"/.test(m[1] ?? '')) total += Number(m[2])
+    const labels = m?.[1] ?? ''
+    if (m && /method="GET"/.test(labels) && !/route="\/(api\/health|metrics)"|status="503"/.test(labels))
+      total += Number(m[2])
   }
   return total
 }
@@ -77,7 +80,14 @@ async function servedRequests(url: string, token: string): Promise<number> {
 /**
  * The operator's steps for one instance: SIGTERM, wait for the process to exit (it drains: health 503, reads
  * turned away to the other instance, requests in flight finished), start the new release on the same port, wait
- * for /api/health 200, then for nginx to send it requests again before the next instance is touched.
+ * for /api/health 200 (its search copy loaded), then until nginx uses it again before the next instance is touched.
+ *
+ * Until health said 200 the new instance turned reads away with 503, and nginx set it aside for fail_timeout after
+ * each (max_fails=1). From health 200 on it turns nothing away, so nginx takes it back at most fail_timeout later
+ * (plus a second: nginx's clock counts whole seconds): wait that long, then for a read it answers, which nginx sent
+ * it after the window. Stopping the other instance sooner leaves nginx none: the first read it turns away while it
+ * drains sets it aside too, and nginx answers every request 502 "no live upstreams" until the new one's window ends
+ * (decision 0086). The writes a loading instance serves say nothing of this.
  */
 export async function replaceInstance(
   cluster: Cluster,
@@ -92,18 +102,15 @@ export async function replaceInstance(
   const exited = Date.now()
   const fresh = await cluster.startInstance(index, opts.release)
   const healthy = Date.now()
-  // nginx marked the port failed while it refused connections, and again at each read the new instance turned away
-  // while loading (max_fails=1 fail_timeout=5s): it tries it again at most 5 s after the last. Until then the other
-  // instance is the only one nginx uses; stopped now, its own 503s would leave nginx none ("no live upstreams", 502).
-  const until = healthy + 30_000
+  await sleep(NGINX_FAIL_TIMEOUT_S * 1000 + 1_000)
   if (opts.metricsToken) {
-    while ((await servedRequests(fresh.url, opts.metricsToken)) === 0) {
+    const until = Date.now() + 30_000
+    const before = await servedReads(fresh.url, opts.metricsToken)
+    while ((await servedReads(fresh.url, opts.metricsToken)) <= before) {
       if (Date.now() > until)
-        throw new Error(`${fresh.name}: nginx sent it nothing within 30 s of health 200`)
+        throw new Error(`${fresh.name}: nginx sent it no read within 30 s of its set-aside window`)
       await sleep(100)
     }
-  } else {
-    await sleep(6_000)
   }
   return {
     instance: old.name,

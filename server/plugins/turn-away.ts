@@ -5,7 +5,7 @@ import { sendError } from '#server/lib/error-handler'
  * The last step of draining (server/main.ts): reads answer 503, which nginx resends to another instance and counts
  * as this one failing, so it stops choosing it; writes are still served, since nothing resends them. Likewise behind
  * a balancer (TURN_AWAY_WHILE_LOADING) while search has not read its copy of the listings: `loading` says so
- * (app.ts asks the search module; plugins import no module).
+ * (app.ts asks the search module; plugins import no module). While draining, every answer closes its connection.
  */
 export function turnAwayPlugin(app: FastifyInstance, loading: () => boolean): void {
   app.addHook('onRequest', (req, reply, done) => {
@@ -29,5 +29,12 @@ export function turnAwayPlugin(app: FastifyInstance, loading: () => boolean): vo
       return
     }
     done()
+  })
+  // Once the instance drains, every answer closes its connection: a balancer or client that keeps connections
+  // open would otherwise send its next request, even a payment, on one the instance is about to close, and a
+  // request lost that way is not resent.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (app.ctx.lifecycle.draining) reply.header('connection', 'close')
+    done(null, payload)
   })
 }

@@ -45,8 +45,10 @@ describe('GET /api/health', () => {
       expect(res.statusCode).toBe(503)
       expect(Health.parse(res.json())).toMatchObject({ status: 'draining' })
       expect(ping).not.toHaveBeenCalled()
-      // Everything else is still answered while the balancer turns away.
-      expect((await t.app.inject('/api/brands')).statusCode).toBe(200)
+      // Everything else is still answered while the balancer turns away, each answer closing its connection.
+      const read = await t.app.inject('/api/brands')
+      expect(read.statusCode).toBe(200)
+      expect(read.headers.connection).toBe('close')
     } finally {
       t.app.ctx.lifecycle.draining = false
       ping.mockRestore()
@@ -65,6 +67,7 @@ describe('GET /api/health', () => {
       // A write is never resent by a balancer, so it is served as usual (here: refused for want of a session).
       const write = await t.app.inject({ method: 'POST', url: '/api/products', payload: {} })
       expect(write.statusCode).toBe(401)
+      expect(write.headers.connection).toBe('close')
     } finally {
       t.app.ctx.lifecycle.draining = false
       t.app.ctx.lifecycle.turningAway = false
@@ -81,6 +84,10 @@ describe('GET /api/health', () => {
       listings: facts?.size,
       load_ms: expect.any(Number),
     })
+  })
+
+  it('keeps connections open while the instance is not draining', async () => {
+    expect((await t.app.inject('/api/brands')).headers.connection).not.toBe('close')
   })
 
   it('answers HEAD too, for load balancers', async () => {
