@@ -52,6 +52,7 @@ describe('a rolling deploy behind nginx', () => {
       // Both are new processes now.
       expect(cluster.instances.map((i) => i.process.pid).filter((pid) => before.includes(pid))).toEqual([])
     },
-    2 * START_MS + 60_000,
+    // Two starts, plus drains (10 s at most), the waits for nginx to take each new one back, warm-up and tail.
+    2 * START_MS + 120_000,
   )
 })
