@@ -11,6 +11,7 @@ import { Spinner } from '../../components/ui/spinner'
 import { isApiError } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { type PaymentResult, useBooking, usePaymentConfig } from './bookings-api'
+import { amountDueOf, CheckoutDelivery } from './checkout-delivery'
 import { PaidWithStage } from './deal-stage'
 import { PaymentHold } from './payment-hold'
 import { TestCardForm, TestModeNotice } from './test-card-form'
@@ -70,7 +71,7 @@ export function PaymentPage() {
             <h1 className="font-bold text-2xl text-slate-900 tracking-tight">Payment for {b.productName}</h1>
             <p className="text-lg text-slate-700">
               {b.status === 'unpaid' ? 'Please Pay' : b.status === 'paid' ? 'Paid' : 'Price'}{' '}
-              <strong className="text-slate-900">{formatMoney(b.price_cents)}</strong>
+              <strong className="text-slate-900">{formatMoney(amountDueOf(b))}</strong>
             </p>
             {b.status === 'unpaid' && b.price_cents < b.booked_price_cents ? (
               <p className="text-emerald-700 text-sm">
@@ -161,7 +162,9 @@ function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentSta
       }
       return (
         <PaymentHold booking={booking}>
-          <CardPayment booking={booking} onConfirmed={onConfirmed} onPaid={onPaid} />
+          <CheckoutDelivery booking={booking}>
+            <CardPayment booking={booking} onConfirmed={onConfirmed} onPaid={onPaid} />
+          </CheckoutDelivery>
         </PaymentHold>
       )
   }
@@ -196,14 +199,14 @@ function CardPayment({
           <StripePaymentForm
             bookingId={booking._id}
             publishableKey={config.data.publishableKey}
-            amountCents={booking.price_cents}
+            amountCents={amountDueOf(booking)}
             onConfirmed={onConfirmed}
           />
         </Suspense>
       ) : (
         <>
           <TestModeNotice />
-          <TestCardForm bookingId={booking._id} amountCents={booking.price_cents} onPaid={onPaid} />
+          <TestCardForm bookingId={booking._id} amountCents={amountDueOf(booking)} onPaid={onPaid} />
         </>
       )}
     </section>
