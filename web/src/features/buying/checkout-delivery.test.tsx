@@ -208,6 +208,40 @@ describe('Checkout delivery', () => {
     expect(calls.find((c) => c.key.startsWith('PUT'))?.body).toEqual({ method: 'meet' })
   })
 
+  it('in Stripe mode, a changed delivery asks for a new payment intent at the new amount', async () => {
+    let booking = makeBooking('both')
+    let intents = 0
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () => jsonResponse(booking),
+      'GET /api/payments/config': () => jsonResponse({ mode: 'stripe', publishableKey: 'pk_test_x' }),
+      [`POST /api/bookings/${BOOKING_ID}/hold`]: () =>
+        jsonResponse({ holdUntil: new Date(Date.now() + 900_000).toISOString() }),
+      'POST /api/payments/intent': () => {
+        intents += 1
+        return jsonResponse({ clientSecret: `pi_${intents}_secret`, amount_cents: 0 })
+      },
+      [`POST /api/bookings/${BOOKING_ID}/shipping-rates`]: () => jsonResponse(QUOTE),
+      [`PUT /api/bookings/${BOOKING_ID}/delivery`]: () => {
+        booking = makeBooking('both', {
+          method: 'ship',
+          shipping_cents: 1_045,
+          address: { ...ADDRESS, country: 'US' },
+          rate: { carrier: 'USPS', service: 'GroundAdvantage', amount_cents: 1_045, delivery_days: 5 },
+        })
+        return jsonResponse(booking)
+      },
+    })
+    renderWithApp(<PaymentPage />, { at: `/dashboard/payment/${BOOKING_ID}`, path: '/dashboard/payment/:id' })
+    const delivery = await screen.findByRole('region', { name: 'Delivery' })
+    await waitFor(() => expect(intents).toBe(1))
+    fireEvent.click(within(delivery).getByLabelText(/Ship to me/))
+    typeAddress(ADDRESS)
+    fireEvent.click(screen.getByRole('button', { name: 'Get shipping rates' }))
+    const rates = await screen.findByRole('group', { name: 'Choose a shipping rate' })
+    fireEvent.click(within(rates).getByLabelText(/Ground Advantage/))
+    await waitFor(() => expect(intents).toBe(2))
+  })
+
   it('a listing met in person only shows no delivery step', async () => {
     routesFor(makeBooking('meet'))
     renderWithApp(<PaymentPage />, { at: `/dashboard/payment/${BOOKING_ID}`, path: '/dashboard/payment/:id' })

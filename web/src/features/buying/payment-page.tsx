@@ -82,7 +82,7 @@ export function PaymentPage() {
           </div>
         </header>
         {receipt ? (
-          <PaymentConfirmation receipt={receipt} />
+          <PaymentConfirmation receipt={receipt} shipped={b.delivery?.method === 'ship'} />
         ) : (
           <PaymentState
             booking={b}
@@ -213,7 +213,7 @@ function CardPayment({
   )
 }
 
-function PaymentConfirmation({ receipt }: { receipt: PaymentResult }) {
+function PaymentConfirmation({ receipt, shipped }: { receipt: PaymentResult; shipped: boolean }) {
   return (
     <section
       aria-labelledby="confirmation-heading"
@@ -235,7 +235,10 @@ function PaymentConfirmation({ receipt }: { receipt: PaymentResult }) {
         <dd className="break-all font-mono text-slate-900">{receipt.transactionId}</dd>
       </dl>
       <p className="text-slate-700 text-sm">
-        The laptop is yours. The seller will contact you to hand it over.
+        The laptop is yours.{' '}
+        {shipped
+          ? 'The seller will ship it to you; follow it in My Orders.'
+          : 'The seller will contact you to hand it over.'}
       </p>
       <Link to="/dashboard/myorders" className={buttonClasses('secondary')}>
         Back to My Orders
