@@ -16,7 +16,7 @@ export const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/products\/[^/]+\/?$/,
   /^\/sellers\/[^/]+\/?$/,
   /^\/dashboard\/?$/,
-  /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|listing-reviews|addproduct|myproduct)\/?$/,
+  /^\/dashboard\/(myorders|allbuyers|allsellers|reportedItems|disputes|returns|listing-reviews|addproduct|myproduct)\/?$/,
   /^\/dashboard\/(settings|security|audit-log)\/?$/,
   /^\/dashboard\/(favourites|saved-searches|questions)\/?$/,
   /^\/dashboard\/(earnings|finance)\/?$/,
@@ -70,6 +70,7 @@ export const paths = {
   allSellers: () => '/dashboard/allsellers',
   reportedItems: () => '/dashboard/reportedItems',
   disputes: () => '/dashboard/disputes',
+  returns: () => '/dashboard/returns',
   listingReviews: () => '/dashboard/listing-reviews',
   addProduct: () => '/dashboard/addproduct',
   /** My Product; `state` opens one tab, `product` shows that one listing (its sale). */

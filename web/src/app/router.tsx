@@ -97,6 +97,9 @@ const FinancePage = lazy(() =>
 const DisputesPage = lazy(() =>
   import('../features/admin/disputes-page').then((m) => ({ default: m.DisputesPage })),
 )
+const ReturnsPage = lazy(() =>
+  import('../features/admin/returns-page').then((m) => ({ default: m.ReturnsPage })),
+)
 const AddProductPage = lazy(() =>
   import('../features/selling/add-product-page').then((m) => ({ default: m.AddProductPage })),
 )
@@ -236,6 +239,7 @@ export function AppRoutes() {
           <Route path="allsellers" element={<ForRoles roles={ADMIN} page={<AllSellersPage />} />} />
           <Route path="reportedItems" element={<ForRoles roles={ADMIN} page={<ReportedItemsPage />} />} />
           <Route path="disputes" element={<ForRoles roles={ADMIN} page={<DisputesPage />} />} />
+          <Route path="returns" element={<ForRoles roles={ADMIN} page={<ReturnsPage />} />} />
           <Route path="listing-reviews" element={<ForRoles roles={ADMIN} page={<ListingReviewsPage />} />} />
           <Route path="finance" element={<ForRoles roles={ADMIN} page={<FinancePage />} />} />
           <Route path="audit-log" element={<ForRoles roles={ADMIN} page={<AuditLogPage />} />} />

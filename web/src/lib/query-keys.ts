@@ -43,6 +43,8 @@ export const bookingKeys = {
   detail: (id: string) => [...bookingKeys.all, 'detail', id] as const,
   ofProduct: (email: string, productId: string) =>
     [...bookingKeys.all, 'of-product', email, productId] as const,
+  /** A booking's return (contract/returns.ts), refreshed with the bookings. */
+  return: (id: string) => [...bookingKeys.all, 'return', id] as const,
 }
 
 export const paymentKeys = {
@@ -66,6 +68,7 @@ export const adminKeys = {
       ? ([...adminKeys.all, 'reports'] as const)
       : ([...adminKeys.all, 'reports', page] as const),
   disputes: () => [...adminKeys.all, 'disputes'] as const,
+  returns: (which: 'awaiting' | 'all') => [...adminKeys.all, 'returns', which] as const,
   listingReviews: () => [...adminKeys.all, 'listing-reviews'] as const,
   audit: (filters: unknown) => [...adminKeys.all, 'audit', filters] as const,
 }

@@ -17,6 +17,7 @@ import {
   ShieldCheck,
   ShoppingBag,
   Store,
+  Undo2,
   Users,
   Wallet,
 } from 'lucide-react'
@@ -44,6 +45,7 @@ const MENU_BY_ROLE: Record<Role, readonly MenuItem[]> = {
     { to: '/dashboard/allsellers', label: 'All Sellers', icon: Store },
     { to: '/dashboard/reportedItems', label: 'Reported Items', icon: Flag },
     { to: '/dashboard/disputes', label: 'Disputes', icon: Scale },
+    { to: paths.returns(), label: 'Returns', icon: Undo2 },
     { to: paths.listingReviews(), label: 'Listing reviews', icon: ClipboardCheck },
     { to: paths.finance(), label: 'Finance', icon: Landmark },
     { to: paths.auditLog(), label: 'Audit log', icon: ScrollText },

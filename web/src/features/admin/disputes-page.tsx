@@ -16,7 +16,9 @@ import { toast } from '../../lib/toast'
 import { StageBadge } from '../buying'
 import { ConversationTranscript } from '../messages'
 import { type DisputeAction, useOpenDisputes, useResolveDispute } from './disputes-api'
+import { buyerHasLaptop, RefundChoiceField, useRefundChoice } from './refund-choice'
 import { useRefundReason } from './refund-reason'
+import { useReturnFirst } from './returns-api'
 
 /** How each step of a sale reads in its history. */
 const EVENT_WORDS: Record<BookingEvent['kind'], string> = {
@@ -52,12 +54,33 @@ export function DisputesPage() {
   const resolve = useResolveDispute()
   const [question, setQuestion] = useState<Question | null>(null)
   const refundReason = useRefundReason()
+  const refundChoice = useRefundChoice()
+  const returnFirst = useReturnFirst()
 
   function answer() {
     if (!question) return
     const { dispute, action } = question
     const reason = action === 'refund' ? refundReason.check() : undefined
     if (reason === null) return
+    if (action === 'refund' && reason && refundChoice.choice === 'return_first' && buyerHasLaptop(dispute)) {
+      returnFirst.mutate(
+        { disputeId: dispute._id, reason },
+        {
+          onSuccess: () => {
+            toast.success(`${dispute.booking.productName} comes back first: the return is accepted`)
+            setQuestion(null)
+            refundReason.reset()
+            refundChoice.reset()
+          },
+          onError: (err) => {
+            if (refundReason.fromServer(err)) return
+            toast.error(errorMessage(err))
+            setQuestion(null)
+          },
+        },
+      )
+      return
+    }
     resolve.mutate(
       { dispute, action, reason },
       {
@@ -121,10 +144,19 @@ export function DisputesPage() {
                   through the processor that took the payment. {question.dispute.booking.productName} stays
                   off the market. This cannot be undone.
                 </p>
-                <p>
-                  The refund does not include a return of the laptop: both sides are told so, and that they
-                  agree any return between them in Messages.
-                </p>
+                {buyerHasLaptop(question.dispute) ? (
+                  <RefundChoiceField
+                    dispute={question.dispute}
+                    choice={refundChoice.choice}
+                    onChange={refundChoice.setChoice}
+                  />
+                ) : null}
+                {refundChoice.choice === 'refund_now' || !buyerHasLaptop(question.dispute) ? (
+                  <p>
+                    The refund does not include a return of the laptop: both sides are told so, and that they
+                    agree any return between them in Messages.
+                  </p>
+                ) : null}
                 {refundReason.field}
               </div>
             ) : (
@@ -135,12 +167,19 @@ export function DisputesPage() {
             )
           }
           tone={question.action === 'refund' ? 'danger' : 'default'}
-          confirmLabel={question.action === 'refund' ? 'Refund' : 'Release'}
-          isPending={resolve.isPending}
+          confirmLabel={
+            question.action === 'release'
+              ? 'Release'
+              : refundChoice.choice === 'return_first' && buyerHasLaptop(question.dispute)
+                ? 'Return first'
+                : 'Refund'
+          }
+          isPending={resolve.isPending || returnFirst.isPending}
           onConfirm={answer}
           onCancel={() => {
             setQuestion(null)
             refundReason.reset()
+            refundChoice.reset()
           }}
         />
       ) : null}

@@ -12,6 +12,7 @@ import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useCancelSale, useConfirmReceived, useMarkHandedOver, useReportProblem } from './bookings-api'
 import { HandoverChecklist, NOTHING_TICKED } from './handover-checklist'
+import { BuyerReturnPanel, SellerReturnPanel } from './return-panel'
 
 // What each side of a paid sale can do next, beside its stage: the seller marks it handed over (with an
 // optional note); the buyer confirms "Received, as described" or reports a problem with a reason.
@@ -111,6 +112,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
         </>
       ) : null}
       {booking.status === 'disputed' ? <Hint>You reported a problem. An admin is looking at it.</Hint> : null}
+      <BuyerReturnPanel booking={booking} />
       {booking.status === 'refunded' ? (
         <Hint>
           {booking.cancelReason
@@ -259,6 +261,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
   return (
     <div className="space-y-1.5">
       <Hint>Bought by {buyerContact(sale)}</Hint>
+      <SellerReturnPanel sale={sale} productName={productName} />
       {sale.status === 'paid' ? (
         <>
           <Hint>Hand it over, then tell us here. If you cannot, cancel the sale: the buyer is refunded.</Hint>

@@ -6,6 +6,7 @@ export const STAGE_LABELS: Partial<Record<BookingStatus, { label: string; tone: 
   paid: { label: 'Waiting for handover', tone: 'outline' },
   shipped: { label: 'Shipped', tone: 'outline' },
   handed_over: { label: 'Handed over', tone: 'outline' },
+  returning: { label: 'Being returned', tone: 'outline' },
   completed: { label: 'Completed', tone: 'muted' },
   disputed: { label: 'Problem reported', tone: 'outline' },
   refunded: { label: 'Refunded', tone: 'muted' },

@@ -4,10 +4,10 @@ import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Brand } from '#contract/brands'
 import { batteryPctInText, CONDITION_DEFINITIONS, type Product } from '#contract/products'
+import { FakeXhr } from '../../components/photos/fake-xhr'
 import { ApiError } from '../../lib/api-client'
 import { BindingsProvider } from '../../lib/bindings'
 import { aProduct, routerBindings } from '../../test/render'
-import { FakeXhr } from './fake-xhr'
 import { ProductForm, type ProductSubmission } from './product-form'
 
 const toastError = vi.hoisted(() => vi.fn())

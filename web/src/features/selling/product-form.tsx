@@ -17,6 +17,14 @@ import {
   UPLOAD_LIMITS,
 } from '#contract/products'
 import { GuideLink } from '../../components/guide-link'
+import { PhotoPicker } from '../../components/photos/photo-picker'
+import { PHOTO_MESSAGES } from '../../components/photos/upload-photo'
+import {
+  countPhotos,
+  type ExistingPhoto,
+  type PhotoItem,
+  usePhotoUploads,
+} from '../../components/photos/use-photo-uploads'
 import { batteryEvidenceText } from '../../components/product/product-status'
 import { Button } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
@@ -24,10 +32,7 @@ import { FormField, FormSection } from '../../components/ui/form-field'
 import { errorMessage, isApiError } from '../../lib/api-client'
 import { toast } from '../../lib/toast'
 import { FeeHint } from './fee-hint'
-import { PhotoPicker } from './photo-picker'
 import { PriceGuideHint } from './price-guide-hint'
-import { PHOTO_MESSAGES } from './upload-photo'
-import { countPhotos, type ExistingPhoto, type PhotoItem, usePhotoUploads } from './use-photo-uploads'
 
 export type ProductFormInput = z.input<typeof ProductFields>
 export type ProductFormValues = z.output<typeof ProductFields>

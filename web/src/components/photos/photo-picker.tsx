@@ -2,7 +2,7 @@ import { ArrowLeft, ArrowRight, ImagePlus, LoaderCircle, TriangleAlert, X } from
 import { type DragEvent, useEffect, useId, useRef, useState } from 'react'
 import { plural } from '#contract/plural'
 import { UPLOAD_LIMITS } from '#contract/products'
-import { cn } from '../../components/ui/cn'
+import { cn } from '../ui/cn'
 import { ACCEPTED_PHOTO_TYPES } from './upload-photo'
 import { countPhotos, type PhotoItem, type PhotoUploads } from './use-photo-uploads'
 
@@ -10,6 +10,8 @@ type PhotoPickerProps = {
   photos: PhotoUploads
   /** The form's message for the photos (at least one, still uploading, ...). */
   error?: string
+  /** What the photos are for, under the legend (a listing's: the first is its cover). */
+  hint?: string
 }
 
 type FocusRequest = { key: string; action: 'earlier' | 'later' }
@@ -18,7 +20,7 @@ type FocusRequest = { key: string; action: 'earlier' | 'later' }
  * Pick 1 to 6 photos. Each uploads at once with its own progress bar; the seller can remove them and
  * move them earlier or later (the first is the cover) with buttons that work from the keyboard.
  */
-export function PhotoPicker({ photos, error }: PhotoPickerProps) {
+export function PhotoPicker({ photos, error, hint }: PhotoPickerProps) {
   const inputId = useId()
   const hintId = useId()
   const errorId = useId()
@@ -54,8 +56,8 @@ export function PhotoPicker({ photos, error }: PhotoPickerProps) {
     <fieldset className="space-y-3" aria-describedby={message ? `${hintId} ${errorId}` : hintId}>
       <legend className="font-semibold text-lg text-slate-900">Photos</legend>
       <p id={hintId} className="text-slate-600 text-sm">
-        1 to {UPLOAD_LIMITS.maxPhotos} photos, JPEG, PNG or WebP, up to 10 MB each. The first photo is the
-        cover.
+        1 to {UPLOAD_LIMITS.maxPhotos} photos, JPEG, PNG or WebP, up to 10 MB each.{' '}
+        {hint ?? 'The first photo is the cover.'}
       </p>
 
       {photos.items.length > 0 ? (

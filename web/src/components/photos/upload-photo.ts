@@ -43,13 +43,17 @@ function readError(xhr: XMLHttpRequest): ApiError {
 }
 
 /**
- * Sends one photo to POST /api/uploads as multipart field "file". XMLHttpRequest rather than fetch because
+ * Sends one photo to POST /api/uploads (or `url`: a return's photos go to its booking) as multipart field "file". XMLHttpRequest rather than fetch because
  * only it reports upload progress, which the seller sees as a progress bar.
  */
-export function uploadPhoto(file: Blob, onProgress: (progress: UploadProgress) => void): UploadHandle {
+export function uploadPhoto(
+  file: Blob,
+  onProgress: (progress: UploadProgress) => void,
+  url = '/api/uploads',
+): UploadHandle {
   const xhr = new XMLHttpRequest()
   const promise = new Promise<Upload>((resolve, reject) => {
-    xhr.open('POST', '/api/uploads')
+    xhr.open('POST', url)
     xhr.responseType = 'text'
     xhr.setRequestHeader('accept', 'application/json')
     xhr.upload.addEventListener('progress', (event) => {

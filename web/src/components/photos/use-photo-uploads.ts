@@ -35,7 +35,7 @@ export function countPhotos(items: PhotoItem[]): number {
  * The photos of the add and edit forms. Each picked file is checked, then uploaded at once with its
  * progress; the seller can remove and reorder them while others are still uploading.
  */
-export function usePhotoUploads(initial: ExistingPhoto[] = []) {
+export function usePhotoUploads(initial: ExistingPhoto[] = [], uploadUrl?: string) {
   const [items, setItems] = useState<PhotoItem[]>(() =>
     initial.map((p, i) => ({
       key: makeKey(),
@@ -67,9 +67,12 @@ export function usePhotoUploads(initial: ExistingPhoto[] = []) {
   /** Uploads one blob into an item, resolving with the upload id (or undefined when it failed). */
   const startUpload = useCallback(
     (key: string, file: Blob) => {
-      const handle = uploadPhoto(file, ({ loaded, total }) =>
-        // Never 100 before the server has answered: resizing happens after the last byte arrives.
-        update(key, { progress: Math.min(99, Math.round((loaded / total) * 100)) }),
+      const handle = uploadPhoto(
+        file,
+        ({ loaded, total }) =>
+          // Never 100 before the server has answered: resizing happens after the last byte arrives.
+          update(key, { progress: Math.min(99, Math.round((loaded / total) * 100)) }),
+        uploadUrl,
       )
       aborts.current.set(key, handle.abort)
       return handle.promise
@@ -87,7 +90,7 @@ export function usePhotoUploads(initial: ExistingPhoto[] = []) {
         })
         .finally(() => aborts.current.delete(key))
     },
-    [update],
+    [update, uploadUrl],
   )
 
   const addFiles = useCallback(

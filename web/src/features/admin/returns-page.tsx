@@ -1,0 +1,276 @@
+import { useState } from 'react'
+import { checkLabel, HANDOVER_CHECKS } from '#contract/handover'
+import { type AdminReturn, DecideReturnBody, RETURN_STATUS_WORDS } from '#contract/returns'
+import { QueryState } from '../../components/query-state'
+import { Alert } from '../../components/ui/alert'
+import { Button } from '../../components/ui/button'
+import { ConfirmDialog } from '../../components/ui/confirm-dialog'
+import { FormField } from '../../components/ui/form-field'
+import { ListSkeleton } from '../../components/ui/list-skeleton'
+import { PageHeader } from '../../components/ui/page-header'
+import { errorMessage, isApiError } from '../../lib/api-client'
+import { formatDate, formatMoney } from '../../lib/format'
+import { toast } from '../../lib/toast'
+import { useAdminReturns, useDecideReturn } from './returns-api'
+
+type Decision = { ret: AdminReturn; decision: 'accept' | 'refuse' }
+
+/**
+ * `/dashboard/returns`: returns of laptops not as described. Those the seller declined (or has not answered) wait
+ * here for an admin, oldest first: accept (a shipped sale's return label is bought at the seller's cost) or refuse
+ * (the sale completes). "All" shows every return with where it is, its label and tracking.
+ */
+export function ReturnsPage() {
+  const [which, setWhich] = useState<'awaiting' | 'all'>('awaiting')
+  const returns = useAdminReturns(which)
+  const decide = useDecideReturn()
+  const [asking, setAsking] = useState<Decision | null>(null)
+  const [reason, setReason] = useState('')
+  const [reasonError, setReasonError] = useState<string | undefined>()
+
+  function close() {
+    setAsking(null)
+    setReason('')
+    setReasonError(undefined)
+  }
+
+  function confirm() {
+    if (!asking) return
+    const parsed = DecideReturnBody.safeParse({ decision: asking.decision, reason })
+    if (!parsed.success) {
+      setReasonError(parsed.error.issues[0]?.message)
+      return
+    }
+    decide.mutate(
+      { returnId: asking.ret._id, body: parsed.data },
+      {
+        onSuccess: () => {
+          toast.success(
+            asking.decision === 'accept'
+              ? `The return of ${asking.ret.productName} is accepted`
+              : `The return of ${asking.ret.productName} is refused: the sale completed`,
+          )
+          close()
+        },
+        onError: (err) => {
+          if (isApiError(err) && err.fields?.reason) setReasonError(err.fields.reason)
+          else {
+            toast.error(errorMessage(err))
+            close()
+          }
+        },
+      },
+    )
+  }
+
+  return (
+    <>
+      <title>Returns · Laptop Market</title>
+      <PageHeader title="Returns">
+        <p>
+          Laptops buyers are sending back as not as described. Decide those the seller declined or has not
+          answered.
+        </p>
+      </PageHeader>
+      <fieldset className="mb-4 flex gap-2">
+        <legend className="sr-only">Which returns</legend>
+        <Button
+          size="sm"
+          variant={which === 'awaiting' ? 'primary' : 'secondary'}
+          aria-pressed={which === 'awaiting'}
+          onClick={() => setWhich('awaiting')}
+        >
+          Waiting for a decision
+        </Button>
+        <Button
+          size="sm"
+          variant={which === 'all' ? 'primary' : 'secondary'}
+          aria-pressed={which === 'all'}
+          onClick={() => setWhich('all')}
+        >
+          All returns
+        </Button>
+      </fieldset>
+      <QueryState
+        query={returns}
+        errorTitle="Could not load the returns"
+        loading={<ListSkeleton label="Loading returns" />}
+        empty={
+          <Alert title={which === 'awaiting' ? 'No returns to decide' : 'No returns yet'}>
+            <p>When a seller declines a buyer’s return, it shows here for you to decide.</p>
+          </Alert>
+        }
+      >
+        {(data) => (
+          <ul className="space-y-4">
+            {data.map((ret) => (
+              <li key={ret._id}>
+                <ReturnCard
+                  ret={ret}
+                  isBusy={decide.isPending && decide.variables?.returnId === ret._id}
+                  onDecide={(decision) => setAsking({ ret, decision })}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
+      {asking ? (
+        <ConfirmDialog
+          title={asking.decision === 'accept' ? 'Accept this return?' : 'Refuse this return?'}
+          tone={asking.decision === 'refuse' ? 'danger' : 'default'}
+          description={
+            <div className="space-y-3">
+              <p>
+                {asking.decision === 'accept'
+                  ? asking.ret.method === 'ship'
+                    ? `A return label is bought at ${asking.ret.seller.name}’s cost and emailed to ${asking.ret.buyer.name}. Once the laptop is back as sent, the buyer is refunded.`
+                    : `${asking.ret.buyer.name} hands the laptop back. Once it is back as sent, the buyer is refunded.`
+                  : `The sale completes and ${asking.ret.seller.name} is paid. This cannot be undone.`}
+              </p>
+              <FormField
+                label="Your reason"
+                hint="The buyer and the seller both see it, on the deal and in their emails."
+                error={reasonError}
+              >
+                <textarea
+                  rows={3}
+                  maxLength={500}
+                  value={reason}
+                  onChange={(e) => {
+                    setReason(e.target.value)
+                    setReasonError(undefined)
+                  }}
+                  className="py-2"
+                />
+              </FormField>
+            </div>
+          }
+          confirmLabel={asking.decision === 'accept' ? 'Accept the return' : 'Refuse the return'}
+          isPending={decide.isPending}
+          onConfirm={confirm}
+          onCancel={close}
+        />
+      ) : null}
+    </>
+  )
+}
+
+function ReturnCard({
+  ret,
+  isBusy,
+  onDecide,
+}: {
+  ret: AdminReturn
+  isBusy: boolean
+  onDecide: (decision: 'accept' | 'refuse') => void
+}) {
+  const headingId = `return-${ret._id}`
+  const failed = HANDOVER_CHECKS.find((c) => c.key === ret.failed_check)
+  const canDecide = ret.status === 'requested' || ret.status === 'declined'
+  return (
+    <article
+      aria-labelledby={headingId}
+      data-testid="admin-return"
+      className="space-y-3 rounded-xl border border-slate-200 bg-white p-4"
+    >
+      <div className="space-y-1">
+        <h2 id={headingId} className="font-semibold text-lg text-slate-900">
+          {ret.productName}
+        </h2>
+        <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-700 text-sm">
+          <span className="font-semibold text-slate-900">{formatMoney(ret.priceCents)}</span>
+          <span>{RETURN_STATUS_WORDS[ret.status]}</span>
+          <span>
+            opened <time dateTime={ret.createdAt}>{formatDate(ret.createdAt)}</time>
+          </span>
+          <span>{ret.method === 'ship' ? 'Shipped back' : 'Handed back in person'}</span>
+          {ret.fromDispute ? <span>From a dispute (“Return first”)</span> : null}
+        </p>
+      </div>
+      <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-slate-500">Buyer</dt>
+          <dd className="break-words text-slate-900">
+            {ret.buyer.name} <span className="text-slate-600">({ret.buyer.email})</span>
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Seller</dt>
+          <dd className="break-words text-slate-900">
+            {ret.seller.name} <span className="text-slate-600">({ret.seller.email})</span>
+          </dd>
+        </div>
+      </dl>
+      <div className="text-sm">
+        <h3 className="font-medium text-slate-900">The buyer’s reason</h3>
+        <blockquote className="mt-1 whitespace-pre-line border-slate-300 border-l-4 pl-3 text-slate-800">
+          {ret.reason}
+        </blockquote>
+        {failed ? (
+          <p className="mt-1 font-medium text-red-800">✗ Failed: {checkLabel(failed, null)}</p>
+        ) : null}
+      </div>
+      {ret.photos.length > 0 ? (
+        <ul className="flex flex-wrap gap-2" aria-label="The buyer’s photos">
+          {ret.photos.map((p, i) => (
+            <li key={p._id}>
+              <a href={p.detail} target="_blank" rel="noreferrer">
+                <img
+                  src={p.card}
+                  alt={`What the buyer shows, ${i + 1} of ${ret.photos.length}`}
+                  width={96}
+                  height={72}
+                  className="aspect-[4/3] w-24 rounded border border-slate-200 object-cover"
+                />
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {ret.declineReason ? (
+        <p className="text-sm text-slate-800">
+          <span className="font-medium">The seller declined:</span> “{ret.declineReason}”
+        </p>
+      ) : null}
+      {ret.decisionReason ? (
+        <p className="text-sm text-slate-800">
+          <span className="font-medium">Decision:</span> “{ret.decisionReason}”
+        </p>
+      ) : null}
+      {ret.backNote ? (
+        <p className="text-sm text-slate-800">
+          <span className="font-medium">What came back:</span> “{ret.backNote}”
+        </p>
+      ) : null}
+      {ret.label ? (
+        <p className="text-sm text-slate-800" data-testid="admin-return-label">
+          <span className="font-medium">Return label:</span> {ret.label.carrier}{' '}
+          {ret.label.trackingUrl ? (
+            <a
+              href={ret.label.trackingUrl}
+              target="_blank"
+              rel="noreferrer"
+              className="font-mono text-accent underline"
+            >
+              {ret.label.trackingCode}
+            </a>
+          ) : (
+            <span className="font-mono">{ret.label.trackingCode}</span>
+          )}{' '}
+          · {ret.label.status.replaceAll('_', ' ')} · {formatMoney(ret.label.costCents)} paid by the seller
+        </p>
+      ) : null}
+      {canDecide ? (
+        <div className="flex flex-wrap gap-2 pt-1">
+          <Button size="sm" onClick={() => onDecide('accept')} disabled={isBusy}>
+            Accept<span className="sr-only"> the return of {ret.productName}</span>
+          </Button>
+          <Button size="sm" variant="danger-outline" onClick={() => onDecide('refuse')} disabled={isBusy}>
+            Refuse<span className="sr-only"> the return of {ret.productName}</span>
+          </Button>
+        </div>
+      ) : null}
+    </article>
+  )
+}
