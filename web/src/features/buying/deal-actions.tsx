@@ -112,7 +112,6 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
         </>
       ) : null}
       {booking.status === 'disputed' ? <Hint>You reported a problem. An admin is looking at it.</Hint> : null}
-      <BuyerReturnPanel booking={booking} />
       {booking.status === 'refunded' ? (
         <Hint>
           {booking.cancelReason
@@ -142,6 +141,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
         </span>
       ) : null}
 
+      <BuyerReturnPanel booking={booking} />
       {asking === 'received' ? (
         <ConfirmDialog
           title="Did you receive it as described?"

@@ -159,6 +159,7 @@ function PaymentCell({ booking }: { booking: Booking }) {
       )
     case 'paid':
     case 'handed_over':
+    case 'returning':
     case 'completed':
     case 'disputed':
     case 'refunded':
