@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { BookingDelivery } from './delivery'
+import { BookingDelivery, SaleParcel } from './delivery'
 import { HandoverAnswers, HandoverChecklist } from './handover'
 import { pagingFields } from './paging'
 import { singleLine } from './text'
@@ -124,6 +124,8 @@ export const Booking = z.object({
   checklist: HandoverAnswers.nullable().optional(),
   /** Met in person or shipped, what shipping costs, and (for the buyer, the seller once paid, admins) the address. */
   delivery: BookingDelivery.optional(),
+  /** A shipped sale's parcel once the seller bought its label: carrier, tracking number and steps. */
+  parcel: SaleParcel.nullable().optional(),
 })
 export type Booking = z.infer<typeof Booking>
 

@@ -272,3 +272,47 @@ export const BookingDelivery = z.object({
   ship_by: z.string().nullable(),
 })
 export type BookingDelivery = z.infer<typeof BookingDelivery>
+
+/** The carrier's statuses a parcel moves through (EasyPost's tracker statuses). */
+export const PARCEL_STATUS_LABELS: Record<string, string> = {
+  unknown: 'Status unknown',
+  pre_transit: 'Label created',
+  in_transit: 'In transit',
+  out_for_delivery: 'Out for delivery',
+  available_for_pickup: 'Ready for pickup',
+  delivered: 'Delivered',
+  failure: 'Could not be delivered',
+  return_to_sender: 'Returning to the seller',
+  cancelled: 'Label cancelled',
+  error: 'Carrier error',
+}
+
+/** One step of a parcel's tracking, as the carrier reported it. */
+export const ParcelEventView = z.object({
+  status: z.string(),
+  message: z.string(),
+  /** When the carrier saw it. */
+  at: z.string(),
+})
+export type ParcelEventView = z.infer<typeof ParcelEventView>
+
+/** A shipped sale's parcel on the deal: its label, carrier, tracking number and each tracking step. */
+export const SaleParcel = z.object({
+  carrier: z.string(),
+  service: z.string(),
+  tracking_code: z.string(),
+  /** The carrier's public tracking page (the test carrier's own page in test mode). */
+  tracking_url: z.string().nullable(),
+  /** The label to print: the seller's (and admins'); null for the buyer. */
+  label_url: z.string().nullable(),
+  status: z.string(),
+  status_at: z.string().nullable(),
+  /** Bought from the built-in test carrier ("Test mode"): nothing really travels. */
+  test_mode: z.boolean(),
+  events: z.array(ParcelEventView),
+})
+export type SaleParcel = z.infer<typeof SaleParcel>
+
+/** `POST /api/bookings/:id/label`: the sale's parcel, bought now or before. */
+export const ShippingLabelAnswer = z.object({ parcel: SaleParcel })
+export type ShippingLabelAnswer = z.infer<typeof ShippingLabelAnswer>

@@ -11,7 +11,7 @@ import { batteryReportRoutes } from '#server/modules/battery-reports'
 import { bookingRoutes, registerDealJobs } from '#server/modules/bookings'
 import { brandRoutes } from '#server/modules/brands'
 import { dashboardRoutes } from '#server/modules/dashboard'
-import { registerShipLateJob } from '#server/modules/delivery'
+import { labelRoutes, registerShipLateJob } from '#server/modules/delivery'
 import { disputeRoutes } from '#server/modules/disputes'
 import { emailSettingsRoutes } from '#server/modules/email-settings'
 import { favouriteRoutes } from '#server/modules/favourites'
@@ -232,6 +232,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
       await typed.register(authRoutes)
       await typed.register(userRoutes)
       await typed.register(bookingRoutes)
+      await typed.register(labelRoutes)
       await typed.register(paymentRoutes)
       await typed.register(uploadRoutes)
       await typed.register(batteryReportRoutes)

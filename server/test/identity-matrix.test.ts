@@ -21,6 +21,7 @@ import {
 } from './auth-helpers'
 import { WINDOWS_REPORT } from './battery-samples'
 import { createProduct } from './factories'
+import { shippedSale } from './shipped-sales'
 import { createTestApp, type TestApp } from './test-app'
 
 /** A status for every form, or separate ones where only the session cookie is accepted. */
@@ -1131,6 +1132,26 @@ const ROWS: Row[] = [
     route: '/api/bookings/{id}/cancel',
     url: `/api/bookings/${NO_SUCH_ID}/cancel`,
     body: { reason: 'The screen cracked while packing it.' },
+    expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
+  },
+  // The seller's shipping label: a paid sale the buyer chose to have shipped; a met one has none (409).
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/label',
+    url: async (f) =>
+      `/api/bookings/${(await shippedSale(t, { buyer: f.buyer, seller: f.seller, brand: f.brand })).booking.id}/label`,
+    expected: DEAL_SELLER(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/label',
+    url: async (f) => `/api/bookings/${(await dealAt(f, 'paid')).id}/label`,
+    expected: DEAL_SELLER(409),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/{id}/label',
+    url: `/api/bookings/${NO_SUCH_ID}/label`,
     expected: { ...SIGNED_OUT, buyer: 404, otherBuyer: 404, seller: 404, otherSeller: 404, admin: 404 },
   },
   {

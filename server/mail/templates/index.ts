@@ -25,10 +25,8 @@ import offerCountered from './offer-countered'
 import offerDeclined from './offer-declined'
 import offerExpiring from './offer-expiring'
 import offerReceived from './offer-received'
-import parcelDelivered from './parcel-delivered'
 import parcelLost from './parcel-lost'
-import parcelOutForDelivery from './parcel-out-for-delivery'
-import parcelShipped from './parcel-shipped'
+import parcelStatus from './parcel-status'
 import passwordReset from './password-reset'
 import payoutFailed from './payout-failed'
 import payoutSent from './payout-sent'
@@ -55,9 +53,7 @@ export const TEMPLATES = {
   'deal-dispute-resolved': dealDisputeResolved,
   'deal-cancelled': dealCancelled,
   'deal-frozen': dealFrozen,
-  'parcel-shipped': parcelShipped,
-  'parcel-out-for-delivery': parcelOutForDelivery,
-  'parcel-delivered': parcelDelivered,
+  'parcel-status': parcelStatus,
   'parcel-lost': parcelLost,
   'deal-return': dealReturn,
   'booking-cancelled': bookingCancelled,

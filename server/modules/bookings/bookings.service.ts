@@ -13,6 +13,7 @@ import { assertOnSale, lockSaleFacts } from '#server/lib/on-sale'
 import { listPaging, type PagedList } from '#server/lib/paging'
 import { canActFor, type SessionUser } from '#server/lib/session'
 import { moveDeal } from '#server/modules/deal'
+import { saleParcelsOf, toSaleParcel } from '#server/modules/shipping'
 
 export const bookingColumns = {
   booking: bookings,
@@ -166,6 +167,24 @@ export function toBooking(
 }
 
 /**
+ * Shipped bookings with their parcel (null until the seller buys the label): carrier, tracking and each step.
+ * `seesLabel`: the label's link, for the seller and admins who print it. A met booking has no `parcel`.
+ */
+export async function withParcels(db: Db, items: Booking[], seesLabel: boolean): Promise<Booking[]> {
+  const shipped = items.filter((b) => b.delivery?.method === 'ship')
+  if (shipped.length === 0) return items
+  const found = await saleParcelsOf(
+    db,
+    shipped.map((b) => b._id),
+  )
+  return items.map((b) => {
+    if (b.delivery?.method !== 'ship') return b
+    const parcel = found.get(b._id)
+    return { ...b, parcel: parcel ? toSaleParcel(parcel, { seesLabel }) : null }
+  })
+}
+
+/**
  * Books a listing for the caller. Price, name and image come from the listing and the buyer from the
  * session; a sold listing, one's own listing, or a second booking of the same listing is refused. The
  * seller is told by email with the other bookings of the next `emailGroupSeconds` (the booking is marked
@@ -303,7 +322,8 @@ export async function findBookings(
       .from(sql`(select 1 from ${bookings} where ${where} limit ${TOTAL_THRESHOLD + 1}) capped`)
     return Number(row?.n ?? 0)
   })
-  return { ...page, items: page.items.map((row) => toBooking(row, autoCompleteDays)) }
+  const items = page.items.map((row) => toBooking(row, autoCompleteDays))
+  return { ...page, items: await withParcels(db, items, caller.role === 'admin') }
 }
 
 /**
@@ -323,7 +343,9 @@ export async function salesOfProducts(
   for (const row of rows) {
     if (!sales.has(row.booking.productId)) sales.set(row.booking.productId, toBooking(row, autoCompleteDays))
   }
-  return sales
+  // My Product is the seller's: the label's link is theirs to print.
+  const withParcel = await withParcels(db, [...sales.values()], true)
+  return new Map(withParcel.map((b) => [b.productId, b]))
 }
 
 /** One booking, for its buyer, the listing's seller, or an admin. */
@@ -340,5 +362,11 @@ export async function getBooking(
   if (!allowed) throw new AppError('FORBIDDEN', 'This booking is not yours')
   // The delivery address is the buyer's: their seller reads it once the sale is paid, to ship it.
   const seesAddress = caller.role === 'admin' || row.booking.buyerId === caller.id || row.booking.isPaid
-  return toBooking(row, autoCompleteDays, seesAddress, inspectionDays)
+  const [booking] = await withParcels(
+    db,
+    [toBooking(row, autoCompleteDays, seesAddress, inspectionDays)],
+    caller.role === 'admin' || row.sellerId === caller.id,
+  )
+  if (!booking) throw notFound('Booking')
+  return booking
 }

@@ -2,12 +2,12 @@
 // within SHIP_WITHIN_DAYS of payment (`bookings.ship_by`). A job, every quarter hour, cancels each one past its
 // time: the buyer is refunded in full (price and shipping) through the processor, the deal moves `ship_late`
 // (paid → refunded), the listing leaves the market as when the seller cancels, and both sides are emailed.
-import { and, eq, isNotNull, lte, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, lte, ne, sql } from 'drizzle-orm'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
-import { bookings, products } from '#server/db/schema'
+import { bookings, parcels, products } from '#server/db/schema'
 import { queueDealEmails } from '#server/modules/bookings'
-import { refundSale } from '#server/modules/deal'
+import { moveDeal, refundSale } from '#server/modules/deal'
 
 /**
  * Cancels and refunds the paid shipped sales whose ship-by time has passed with no label, each in its own
@@ -51,6 +51,21 @@ async function cancelOne(
     .for('update', { skipLocked: true })
   // Taken by another instance, or its label bought meanwhile (the seller's move locked it first).
   if (row?.stage !== 'paid' || !row.shipBy || row.shipBy.getTime() > Date.now()) return false
+  // A label bought in time whose deal did not move yet (the seller's request still finishing, or cut short): the
+  // sale ships, it is not late (docs/decisions/0084).
+  const [label] = await tx
+    .select({ carrier: parcels.carrier, service: parcels.service, trackingCode: parcels.trackingCode })
+    .from(parcels)
+    .where(
+      and(eq(parcels.bookingId, bookingId), eq(parcels.purpose, 'sale'), ne(parcels.status, 'cancelled')),
+    )
+  if (label) {
+    await moveDeal(tx, bookingId, 'ship', 'system', {
+      actorId: null,
+      note: `${label.carrier} ${label.service}, tracking number ${label.trackingCode}`,
+    })
+    return false
+  }
   const days = ctx.config.deal.shipWithinDays
   const note = `Not shipped within ${days} ${days === 1 ? 'day' : 'days'} of payment`
   await refundSale(

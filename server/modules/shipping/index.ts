@@ -15,6 +15,7 @@ import { shippingWebhookRoutes } from './webhook.routes'
 export { advanceTracker } from './clock'
 export { buyLabel, parcelsOfBooking, quoteRates } from './labels'
 export { quotedRate } from './quotes'
+export { type ParcelWithEvents, saleParcelsOf, toSaleParcel, voidLabel } from './sale-parcel'
 export { onReturnParcelStatus, STATUS_RANK } from './tracking'
 export type {
   ParcelEventRow,

@@ -12,6 +12,7 @@ import {
   type EpTracker,
   getShipment,
   getTracker,
+  refundShipment,
   TestCarrierError,
   trackerByCode,
 } from './test-carrier'
@@ -78,6 +79,9 @@ export const testCarrierRoutes: FastifyPluginAsync = async (app) => {
         )
         return bought.shipment
       })
+      api.post<{ Params: { id: string } }>('/shipments/:id/refund', hidden, async (req) =>
+        refundShipment(db, req.params.id),
+      )
       api.post('/trackers', hidden, async (req, reply) =>
         reply.code(201).send(await createTracker(db, asObject(asObject(req.body).tracker), base, startClock)),
       )

@@ -69,6 +69,8 @@ type EpShipment = {
   selected_rate?: EpRate | null
   tracking_code?: string | null
   tracker?: EpTracker | null
+  /** Set once the label's refund is asked for (EasyPost: submitted, then refunded). */
+  refund_status?: string | null
 }
 
 /** A failure the SDK turns into its ApiError: EasyPost's error body and status. */
@@ -369,6 +371,29 @@ export async function buyShipment(
   })
 }
 
+/**
+ * POST /shipments/:id/refund: the unused label's refund, as EasyPost takes it (refund_status `submitted`); its
+ * tracker's clock stops. A shipment with no label, or one already refunded, is refused as EasyPost refuses it.
+ */
+export async function refundShipment(db: Db, id: string) {
+  return db.transaction(async (tx) => {
+    const shipment = await load<EpShipment>(tx, id, 'shipment', true)
+    if (!shipment.postage_label) {
+      throw new TestCarrierError(422, 'SHIPMENT.REFUND.UNAVAILABLE', 'This shipment has no label to refund.')
+    }
+    if (shipment.refund_status) {
+      throw new TestCarrierError(
+        422,
+        'SHIPMENT.REFUND.EXISTS',
+        'A refund was already requested for this shipment.',
+      )
+    }
+    const refunded = { ...shipment, refund_status: 'submitted', updated_at: nowIso() }
+    await save(tx, id, 'shipment', refunded)
+    return refunded
+  })
+}
+
 /** POST /trackers: a tracker for a code (test codes ending in `failure` or `return_to_sender` end that way). */
 export async function createTracker(
   db: Db,
@@ -409,6 +434,8 @@ export async function stepTracker(tx: Db, trackerId: string, from: string) {
     const shipment = tracker.shipment_id
       ? await load<EpShipment>(tx, tracker.shipment_id, 'shipment').catch(() => null)
       : null
+    // A refunded label never travels.
+    if (shipment?.refund_status) return null
     const place =
       next === 'pre_transit' || next === 'in_transit' ? shipment?.from_address : shipment?.to_address
     const moved: EpTracker = {

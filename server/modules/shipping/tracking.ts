@@ -164,15 +164,15 @@ async function saleParcelMoved(ctx: AppContext, tx: Db, before: ParcelRow, parce
   ) {
     await ctx.mail.queue(tx, {
       to: { userId: sale.buyerId },
-      template: 'parcel-shipped',
-      data: { ...told, trackingUrl: parcel.trackingUrl },
+      template: 'parcel-status',
+      data: { ...told, step: 'shipped', trackingUrl: parcel.trackingUrl },
     })
   }
   if (status === 'out_for_delivery') {
     await ctx.mail.queue(tx, {
       to: { userId: sale.buyerId },
-      template: 'parcel-out-for-delivery',
-      data: told,
+      template: 'parcel-status',
+      data: { ...told, step: 'out_for_delivery' },
     })
   }
   if (status === 'delivered' && canMove(sale.stage, 'deliver', 'system')) {
@@ -181,7 +181,11 @@ async function saleParcelMoved(ctx: AppContext, tx: Db, before: ParcelRow, parce
       at,
       note: `${parcel.carrier} delivered it (tracking number ${parcel.trackingCode})`,
     })
-    await ctx.mail.queue(tx, { to: { userId: sale.buyerId }, template: 'parcel-delivered', data: told })
+    await ctx.mail.queue(tx, {
+      to: { userId: sale.buyerId },
+      template: 'parcel-status',
+      data: { ...told, step: 'delivered' },
+    })
   }
   if ((status === 'failure' || status === 'return_to_sender') && canMove(sale.stage, 'lose', 'system')) {
     const what = status === 'failure' ? 'could not be delivered' : 'is being sent back to the seller'
