@@ -3,6 +3,7 @@ import { useRef } from 'react'
 import type { z } from 'zod'
 import type { Booking, HoldAnswer, HoldBody } from '#contract/bookings'
 import type { Inserted } from '#contract/common'
+import type { ShippingLabelAnswer } from '#contract/delivery'
 import type { HandoverChecklist } from '#contract/handover'
 import type {
   PaymentConfig,
@@ -175,6 +176,17 @@ export function useMarkHandedOver() {
       api.put<ModifiedAnswer>(bookingPath(bookingId, 'handed-over'), note.trim() ? { note } : {}),
     // Not awaited: the sale leaves My Product's "Needs action" tab with the refresh, and the page's own
     // callbacks (the toast) must run before its row goes.
+    onSettled: () => {
+      void refresh()
+    },
+  })
+}
+
+/** The listing's seller buys a shipped sale's label (the same parcel if bought already): the deal ships. */
+export function useBuyShippingLabel() {
+  const refresh = useRefreshAfterDealMove()
+  return useMutation({
+    mutationFn: (bookingId: string) => api.post<ShippingLabelAnswer>(bookingPath(bookingId, 'label')),
     onSettled: () => {
       void refresh()
     },

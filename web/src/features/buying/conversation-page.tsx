@@ -8,6 +8,7 @@ import { useSession } from '../auth'
 import { ConversationPanel } from '../messages'
 import { OfferThread, useOffers } from '../offers'
 import { useBooking } from './bookings-api'
+import { ShipmentPanel } from './shipment-panel'
 
 /**
  * `/dashboard/messages/:id`: the conversation on one booking, between its buyer and the listing's seller.
@@ -54,6 +55,11 @@ export function ConversationPage() {
           <>
             {canWrite ? (
               <PairOffers role={isSeller ? 'seller' : 'buyer'} productId={data.productId} bookingId={id} />
+            ) : null}
+            {canWrite ? (
+              <div className="mb-6">
+                <ShipmentPanel booking={data} side={isSeller ? 'seller' : 'buyer'} />
+              </div>
             ) : null}
             <ConversationPanel
               bookingId={id}

@@ -13,6 +13,7 @@ import { toast } from '../../lib/toast'
 import { useCancelSale, useConfirmReceived, useMarkHandedOver, useReportProblem } from './bookings-api'
 import { HandoverChecklist, NOTHING_TICKED } from './handover-checklist'
 import { BuyerReturnPanel, SellerReturnPanel } from './return-panel'
+import { ShipmentPanel } from './shipment-panel'
 
 // What each side of a paid sale can do next, beside its stage: the seller marks it handed over (with an
 // optional note); the buyer confirms "Received, as described" or reports a problem with a reason.
@@ -96,7 +97,10 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
   const canReport = booking.status === 'paid' || booking.status === 'handed_over'
   return (
     <div className="mt-1 space-y-1.5">
-      {booking.status === 'paid' ? <Hint>The seller hands it over next.</Hint> : null}
+      {booking.status === 'paid' && booking.delivery?.method !== 'ship' ? (
+        <Hint>The seller hands it over next.</Hint>
+      ) : null}
+      <ShipmentPanel booking={booking} side="buyer" />
       {canReport ? <SerialHint serialLast4={booking.serial_last4} /> : null}
       {canReport ? (
         <Hint>
@@ -218,6 +222,8 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
   const [note, setNote] = useState('')
   const [reason, setReason] = useState('')
   const [reasonError, setReasonError] = useState<string | undefined>()
+  // A shipped sale is handed over by the carrier's delivery, after the seller buys its label.
+  const ships = sale.delivery?.method === 'ship'
 
   function confirmCancel() {
     const parsed = CancelSaleBody.safeParse({ reason })
@@ -262,21 +268,34 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
     <div className="space-y-1.5">
       <Hint>Bought by {buyerContact(sale)}</Hint>
       <SellerReturnPanel sale={sale} productName={productName} />
+      <ShipmentPanel booking={sale} side="seller" />
       {sale.status === 'paid' ? (
         <>
-          <Hint>Hand it over, then tell us here. If you cannot, cancel the sale: the buyer is refunded.</Hint>
           <Hint>
-            Before you hand it over: <GuideLink slug="wiping-a-laptop" />
+            {ships
+              ? 'Buy the label, pack the laptop and hand it to the carrier. If you cannot, cancel the sale: the buyer is refunded.'
+              : 'Hand it over, then tell us here. If you cannot, cancel the sale: the buyer is refunded.'}
+          </Hint>
+          <Hint>
+            Before you {ships ? 'ship' : 'hand'} it{ships ? '' : ' over'}:{' '}
+            <GuideLink slug="wiping-a-laptop" />
           </Hint>
           <span className="flex flex-wrap gap-2">
-            <Button size="sm" onClick={() => setAsking('handover')}>
-              Mark handed over<span className="sr-only"> {productName}</span>
-            </Button>
+            {ships ? null : (
+              <Button size="sm" onClick={() => setAsking('handover')}>
+                Mark handed over<span className="sr-only"> {productName}</span>
+              </Button>
+            )}
             <Button size="sm" variant="danger-outline" onClick={() => setAsking('cancel')}>
               Cancel sale<span className="sr-only"> of {productName}</span>
             </Button>
           </span>
         </>
+      ) : null}
+      {sale.status === 'shipped' ? (
+        <Hint>
+          On its way: the carrier’s delivery hands it over, and the buyer then has a few days to check it.
+        </Hint>
       ) : null}
       {sale.status === 'handed_over' ? (
         <Hint>
