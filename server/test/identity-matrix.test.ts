@@ -21,7 +21,7 @@ import {
 } from './auth-helpers'
 import { WINDOWS_REPORT } from './battery-samples'
 import { createProduct } from './factories'
-import { shippedSale } from './shipped-sales'
+import { shippedDealAt } from './shipped-deals'
 import { createTestApp, type TestApp } from './test-app'
 
 /** A status for every form, or separate ones where only the session cookie is accepted. */
@@ -1139,7 +1139,7 @@ const ROWS: Row[] = [
     method: 'POST',
     route: '/api/bookings/{id}/label',
     url: async (f) =>
-      `/api/bookings/${(await shippedSale(t, { buyer: f.buyer, seller: f.seller, brand: f.brand })).booking.id}/label`,
+      `/api/bookings/${(await shippedDealAt(t, 'paid', { buyer: f.buyer, seller: f.seller, brand: f.brand })).booking.id}/label`,
     expected: DEAL_SELLER(200),
   },
   {

@@ -19,8 +19,15 @@ import { balanceOf, ledgerCheck, sellerBalances } from '#server/modules/ledger'
 import { advanceTracker, buyLabel } from '#server/modules/shipping'
 import { bearerFor } from '#server/test/auth-helpers'
 import { dealAt } from '#server/test/deals'
-import { type BrandRow, createBrand, createUser, type UserRow } from '#server/test/factories'
-import { shippedSale } from '#server/test/shipped-sales'
+import {
+  type BrandRow,
+  createBooking,
+  createBrand,
+  createProduct,
+  createUser,
+  type UserRow,
+} from '#server/test/factories'
+import { shippedDealAt } from '#server/test/shipped-deals'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { completeOverdueSales } from '../bookings/deal.service'
 import { carrierOf } from '../shipping/carrier'
@@ -47,7 +54,31 @@ beforeEach(async () => {
   t.outbox.length = 0
 })
 
-const sale = (paid = true) => shippedSale(t, { buyer, seller, brand, paid })
+/** A paid shipped sale (the buyer's address and a rate the test carrier quoted); its shipping in `shippingCents`. */
+async function sale() {
+  const deal = await shippedDealAt(t, 'paid', { buyer, seller, brand })
+  return { ...deal, shippingCents: deal.booking.shippingCents }
+}
+
+/** A booking to be shipped that is not paid yet. */
+async function unpaidSale() {
+  const product = await createProduct(t.db, { seller, brand, delivery: 'ship' })
+  const booking = await createBooking(t.db, {
+    buyer,
+    product,
+    deliveryMethod: 'ship',
+    shippingCents: 900,
+    shippingRate: {
+      shipmentId: 'shp_unpaid',
+      rateId: 'rate_unpaid',
+      carrier: 'USPS',
+      service: 'Priority',
+      amountCents: 900,
+      deliveryDays: 2,
+    },
+  })
+  return { booking }
+}
 
 async function buy(bookingId: string, who: UserRow = seller) {
   return t.app.inject({
@@ -158,7 +189,7 @@ describe('buying the label', () => {
 describe('refusals change nothing', () => {
   it('refuses the buyer, another seller, an unpaid sale, a met sale and a cancelled one, each with a clear answer', async () => {
     const paid = await sale()
-    const unpaid = await sale(false)
+    const unpaid = await unpaidSale()
     const met = await dealAt(t, 'paid', { buyer, seller, brand })
     const late = await sale()
     await t.db
