@@ -25,7 +25,7 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 /** Sends an already-serialized JSON body (from the public cache) without serializing it again. */
-export function sendJson(reply: FastifyReply, body: string) {
+export function sendJson(reply: FastifyReply, body: string | Buffer) {
   return reply.type('application/json').send(body as never)
 }
 

@@ -160,12 +160,23 @@ export function setPagingHeaders(
   reply: FastifyReply,
   page: { total: number; isEstimate: boolean; nextCursor: string | null },
 ) {
-  reply.header(PAGING_HEADERS.total, String(page.total))
-  reply.header(PAGING_HEADERS.totalIsEstimate, String(page.isEstimate))
-  if (!page.nextCursor) return
-  reply.header(PAGING_HEADERS.nextCursor, page.nextCursor)
-  const url = new URL(req.url, 'http://local')
-  url.searchParams.delete('page')
-  url.searchParams.set('cursor', page.nextCursor)
-  reply.header(PAGING_HEADERS.link, `<${url.pathname}${url.search}>; rel="next"`)
+  reply.headers(pagingHeaders(req.url, page))
+}
+
+/** The paging headers of a page asked for at `url` (path and query), as a value a cache can keep beside the page. */
+export function pagingHeaders(
+  url: string,
+  page: { total: number; isEstimate: boolean; nextCursor: string | null },
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    [PAGING_HEADERS.total]: String(page.total),
+    [PAGING_HEADERS.totalIsEstimate]: String(page.isEstimate),
+  }
+  if (!page.nextCursor) return headers
+  headers[PAGING_HEADERS.nextCursor] = page.nextCursor
+  const next = new URL(url, 'http://local')
+  next.searchParams.delete('page')
+  next.searchParams.set('cursor', page.nextCursor)
+  headers[PAGING_HEADERS.link] = `<${next.pathname}${next.search}>; rel="next"`
+  return headers
 }

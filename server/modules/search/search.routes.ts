@@ -4,7 +4,7 @@ import { ListPageQuery } from '#contract/paging'
 import { ProductList } from '#contract/products'
 import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { sendJson } from '#server/lib/error-handler'
-import { setPagingHeaders } from '#server/lib/paging'
+import { pagingHeaders } from '#server/lib/paging'
 import { getBrand } from '#server/modules/brands'
 import { findBrandProducts } from './brand-products'
 import { searchProducts, suggest } from './search.queries'
@@ -26,15 +26,15 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
-      // Cached as the paging beside the items, already serialized: a hit sends the bytes as they are.
+      // Cached as the paging headers beside the items as UTF-8 bytes: a hit builds no link and encodes no text,
+      // it sends what it keeps (as a bare server sending those bytes would).
       const page = await cache.remember(key, async () => {
         await getBrand(db, req.params.id)
         const found = await findBrandProducts(db, req.params.id, req.query)
-        const { total, isEstimate, nextCursor } = found
-        return { paging: { total, isEstimate, nextCursor }, items: JSON.stringify(found.items) }
+        return { headers: pagingHeaders(req.url, found), body: Buffer.from(JSON.stringify(found.items)) }
       })
-      setPagingHeaders(req, reply, page.paging)
-      return sendJson(reply, page.items)
+      reply.headers(page.headers)
+      return sendJson(reply, page.body)
     },
   )
 
