@@ -7,6 +7,7 @@ import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
+import { drawOrder, drawWords, WORDS } from '#server/test/search-draw'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
 import {
@@ -74,7 +75,7 @@ beforeAll(async () => {
       insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
         description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on,
         battery_health_pct)
-      values (${`Laptop ${i}`}, ${pick(brandIds)}, ${seller.id}, '+880 1711 000000', ${Math.floor(150 + rnd() * 2850) * 100},
+      values (${`${pick(WORDS)} ${i}`}, ${pick(brandIds)}, ${seller.id}, '+880 1711 000000', ${Math.floor(150 + rnd() * 2850) * 100},
         400000, 'Used.', ${pick(['Excellent', 'Good', 'Fair'])}, 'Dhaka', 1, ${pick(PROCESSORS)}, ${pick([8, 16, 32])},
         ${pick([256, 512, 1024])}, ${pick([13.3, 14, 15.6, 16, 17.3])}, now() - make_interval(hours => ${i}),
         ${rnd() < 0.2 ? null : Math.floor(50 + rnd() * 51)})`)
@@ -127,6 +128,18 @@ describe('the one table of filters', () => {
       const fromSql = await searchProducts(t.db, q, { facts: false })
       expect(fromCopy.total, JSON.stringify(raw)).toBe(bySql.length)
       expect(fromCopy).toEqual(fromSql)
+      // The same filters with what people type, an order and a page, drawn as the bench's long tail draws them
+      // (server/test/search-draw.ts): the fast paths answer the very page, total and facets SQL answers.
+      const typed = drawWords(rnd)
+      const { sort, page } = drawOrder(rnd)
+      const read = { ...(typed ? { q: typed } : {}), ...(sort ? { sort } : {}), ...(page ? { page } : {}) }
+      // With the filters, and without them (words and filters together leave few of the 150 listings).
+      for (const search of [{ ...raw, ...read }, read]) {
+        const full = SearchQuery.parse({ ...search, facets: '1', page_size: '7' })
+        expect(await searchProducts(t.db, full), JSON.stringify(search)).toEqual(
+          await searchProducts(t.db, full, { facts: false }),
+        )
+      }
       // A saved search keeps it in one spelling and describes every filter it sets.
       const saved = parseSavedQuery(new URLSearchParams(raw).toString())
       expect(parseSavedQuery(saved.query).query).toBe(saved.query)
