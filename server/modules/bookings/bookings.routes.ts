@@ -59,7 +59,14 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const page = await findBookings(db, caller(req), req.query.email, req.query, autoCompleteDays)
+      const page = await findBookings(
+        db,
+        caller(req),
+        req.query.email,
+        req.query,
+        autoCompleteDays,
+        inspectionDays,
+      )
       setPagingHeaders(req, reply, page)
       return page.items
     },

@@ -299,6 +299,7 @@ export async function findBookings(
   email: string,
   q: ListPageQuery & { product_id?: string } = {},
   autoCompleteDays = 7,
+  inspectionDays = autoCompleteDays,
 ): Promise<PagedList<Booking>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own bookings')
   const [buyer] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
@@ -322,7 +323,7 @@ export async function findBookings(
       .from(sql`(select 1 from ${bookings} where ${where} limit ${TOTAL_THRESHOLD + 1}) capped`)
     return Number(row?.n ?? 0)
   })
-  const items = page.items.map((row) => toBooking(row, autoCompleteDays))
+  const items = page.items.map((row) => toBooking(row, autoCompleteDays, true, inspectionDays))
   return { ...page, items: await withParcels(db, items, caller.role === 'admin') }
 }
 
@@ -334,6 +335,7 @@ export async function salesOfProducts(
   db: Db,
   productIds: string[],
   autoCompleteDays: number,
+  inspectionDays = autoCompleteDays,
 ): Promise<Map<string, Booking>> {
   if (productIds.length === 0) return new Map()
   const rows = await selectBookingRows(db)
@@ -341,7 +343,8 @@ export async function salesOfProducts(
     .orderBy(desc(bookings.paidAt), desc(bookings.id))
   const sales = new Map<string, Booking>()
   for (const row of rows) {
-    if (!sales.has(row.booking.productId)) sales.set(row.booking.productId, toBooking(row, autoCompleteDays))
+    if (!sales.has(row.booking.productId))
+      sales.set(row.booking.productId, toBooking(row, autoCompleteDays, true, inspectionDays))
   }
   // My Product is the seller's: the label's link is theirs to print.
   const withParcel = await withParcels(db, [...sales.values()], true)

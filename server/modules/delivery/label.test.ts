@@ -343,6 +343,15 @@ describe('tracking and the money', () => {
     expect(await stageOf(booking.id)).toBe('handed_over')
     // Delivered is the handover: the money still waits for the buyer or the window's end.
     expect(await sellerBalances(t.db, seller.id)).toEqual(before)
+    // The buyer's list and the seller's sale date the completion INSPECTION_DAYS (2) after delivery.
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/bookings?email=${encodeURIComponent(buyer.email)}`,
+      headers: await bearerFor(t.app, buyer),
+    })
+    const listed = (list.json() as Booking[]).find((b) => b._id === booking.id)
+    const delivered = listed?.handedOverAt ? Date.parse(listed.handedOverAt) : Number.NaN
+    expect(Date.parse(listed?.autoCompleteAt ?? '') - delivered).toBe(2 * 86_400_000)
     const view = await read(booking.id, buyer)
     expect(view.parcel?.events.map((e) => e.status)).toEqual([
       'pre_transit',

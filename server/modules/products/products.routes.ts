@@ -107,6 +107,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         req.query,
         config.deal.autoCompleteDays,
         config.listingExpiryDays,
+        config.deal.inspectionDays,
       )
       setPagingHeaders(req, reply, page)
       return page.items

@@ -454,6 +454,8 @@ export async function findSellerProducts(
   q: ListPageQuery & { state?: SellerListingState; product?: string } = {},
   autoCompleteDays = 7,
   expiryDays = 60,
+  /** A shipped sale completes this many days after its delivery. */
+  inspectionDays = autoCompleteDays,
 ): Promise<PagedList<Product>> {
   if (!canActFor(caller, email)) throw new AppError('FORBIDDEN', 'You can only see your own products')
   const [seller] = await db.select({ id: users.id }).from(users).where(userHasEmail(email)).limit(1)
@@ -475,7 +477,7 @@ export async function findSellerProducts(
   })
   const page = await paging.finish(rows, () => countUpTo(db, where))
   const ids = page.items.map((row) => row.id)
-  const sales = await salesOfProducts(db, ids, autoCompleteDays)
+  const sales = await salesOfProducts(db, ids, autoCompleteDays, inspectionDays)
   // Each sale's money as Earnings shows it: the same read of the seller's ledger, where its money is included.
   const money =
     sales.size > 0

@@ -145,7 +145,8 @@ export function ShipmentPanel({ booking, side }: { booking: Booking; side: 'buye
       <h3 className="font-semibold text-slate-900 text-sm">Shipping</h3>
       {delivery.rate ? (
         <p className="text-slate-700 text-sm">
-          {delivery.rate.carrier} {delivery.rate.service} · {formatMoney(delivery.shipping_cents)}
+          {parcel ? '' : `${delivery.rate.carrier} ${delivery.rate.service} · `}
+          {formatMoney(delivery.shipping_cents)}
           {side === 'buyer' ? ' paid for shipping' : ' paid by the buyer for the label'}
         </p>
       ) : null}
