@@ -1,4 +1,5 @@
 import type { BookingStatus } from '#contract/bookings'
+import type { DeliveryMethod } from '#contract/delivery'
 import { Badge, type BadgeTone } from '../../components/ui/badge'
 
 /** The stages a paid sale moves through, as the buyer and the seller read them. */
@@ -12,9 +13,16 @@ export const STAGE_LABELS: Partial<Record<BookingStatus, { label: string; tone: 
   refunded: { label: 'Refunded', tone: 'muted' },
 }
 
+/** A paid sale waits for the handover, or for the seller to ship it when the buyer chose shipping. */
+function stageOf(status: BookingStatus, method: DeliveryMethod | undefined) {
+  if (status === 'paid' && method === 'ship')
+    return { label: 'Waiting to be shipped', tone: 'outline' as const }
+  return STAGE_LABELS[status]
+}
+
 /** "Paid" as the seed shows it, with the stage of the deal beside it. */
-export function PaidWithStage({ status }: { status: BookingStatus }) {
-  const stage = STAGE_LABELS[status]
+export function PaidWithStage({ status, method }: { status: BookingStatus; method?: DeliveryMethod }) {
+  const stage = stageOf(status, method)
   return (
     <span className="inline-flex flex-wrap items-center gap-1.5">
       <Badge tone="accent">Paid</Badge>
@@ -29,8 +37,8 @@ export function PaidWithStage({ status }: { status: BookingStatus }) {
 }
 
 /** The stage alone, beside the seller's "Sold". */
-export function StageBadge({ status }: { status: BookingStatus }) {
-  const stage = STAGE_LABELS[status]
+export function StageBadge({ status, method }: { status: BookingStatus; method?: DeliveryMethod }) {
+  const stage = stageOf(status, method)
   return stage ? (
     <Badge tone={stage.tone} className="whitespace-nowrap">
       <span className="sr-only">Stage: </span>

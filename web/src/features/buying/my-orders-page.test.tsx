@@ -184,3 +184,30 @@ describe('MyOrdersPage: the deal after payment', () => {
     )
   })
 })
+
+describe('MyOrdersPage: a laptop that ships', () => {
+  it('says a paid shipped sale waits to be shipped, and shows one on its way as Shipped beside Paid', async () => {
+    const delivery = { method: 'ship' as const, shipping_cents: 1875, address: null, rate: null }
+    const bookings = [
+      { ...makeBooking(1, 'paid'), paid: true, delivery },
+      { ...makeBooking(2, 'shipped'), paid: true, delivery },
+    ]
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.startsWith('/api/messages/unread')) return jsonResponse({ count: 0, bookings: {} })
+        if (url.startsWith('/api/session')) return jsonResponse({ user: ME })
+        if (url.startsWith('/api/reviews/mine')) return jsonResponse({ written: [], received: [] })
+        if (url.includes('/return')) return jsonResponse({ return: null })
+        return jsonResponse(bookings)
+      }),
+    )
+    renderWithApp(<MyOrdersPage />)
+    const [toShip, onItsWay] = (await screen.findAllByTestId('order-row')).map((row) => within(row))
+    expect(toShip?.getByText('Paid')).toBeTruthy()
+    expect(toShip?.getByText('Waiting to be shipped')).toBeTruthy()
+    expect(toShip?.queryByText('Waiting for handover')).toBeNull()
+    expect(onItsWay?.getByText('Paid')).toBeTruthy()
+    expect(onItsWay?.getByText('Shipped')).toBeTruthy()
+  })
+})

@@ -158,6 +158,7 @@ function PaymentCell({ booking }: { booking: Booking }) {
         </span>
       )
     case 'paid':
+    case 'shipped':
     case 'handed_over':
     case 'returning':
     case 'completed':
@@ -165,7 +166,7 @@ function PaymentCell({ booking }: { booking: Booking }) {
     case 'refunded':
       return (
         <div>
-          <PaidWithStage status={booking.status} />
+          <PaidWithStage status={booking.status} method={booking.delivery?.method} />
           <BuyerDealActions booking={booking} />
           {booking.status === 'completed' ? <SaleReview bookingId={booking._id} otherSide="seller" /> : null}
         </div>

@@ -110,7 +110,10 @@ function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentSta
     case 'disputed':
     case 'refunded':
       return (
-        <StatusPanel badge={<PaidWithStage status={booking.status} />} title="You have paid for this laptop">
+        <StatusPanel
+          badge={<PaidWithStage status={booking.status} method={booking.delivery?.method} />}
+          title="You have paid for this laptop"
+        >
           <p>Follow the sale in My Orders.</p>
         </StatusPanel>
       )

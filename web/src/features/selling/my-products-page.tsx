@@ -334,7 +334,9 @@ function ProductRow({
         <div className="flex flex-wrap items-center gap-2 text-slate-600 text-sm">
           <span className="sr-only">Status: </span>
           <SaleStatusBadge isSold={isSold} isExpired={product.expired} reviewState={product.review_state} />
-          {product.sale ? <StageBadge status={product.sale.status} /> : null}
+          {product.sale ? (
+            <StageBadge status={product.sale.status} method={product.sale.delivery?.method} />
+          ) : null}
           {/* Only a live listing is on the home page: one waiting for review goes there once approved. */}
           {product.advertise && !isSold && !product.expired && isLive ? (
             <Badge tone="outline">On the home page</Badge>
