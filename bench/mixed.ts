@@ -4,6 +4,7 @@
 // rate, with the freshness of each write: the time from its commit until a search on a second instance shows it.
 // See bench/README.md.
 import fs from 'node:fs'
+import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { random } from '../server/test/random'
@@ -78,6 +79,8 @@ export type MixedFigures = {
   rssMb: number
   /** The instance's memory when the measured run started. */
   rssStartMb: number
+  /** The highest of the instance's memory sampled every BENCH_RSS_EVERY seconds (default 5) during the run. */
+  rssPeakMb: number
   writes: number
   fresh: number[]
   staleAtEnd: number
@@ -273,9 +276,24 @@ export async function mixedRun(opts: {
     Number(process.env.BENCH_MIXED_SLICE ?? 30) * 1000,
   )
   const rssAtStart = rssMb(opts.appPid)
+  let rssPeak = rssAtStart
+  const peakSampler = setInterval(
+    () => {
+      rssPeak = Math.max(rssPeak, rssMb(opts.appPid))
+    },
+    Number(process.env.BENCH_RSS_EVERY ?? 5) * 1000,
+  )
   const result = await run(opts.durationS, times)
   clearInterval(sampler)
+  clearInterval(peakSampler)
   const rss = rssMb(opts.appPid)
+  rssPeak = Math.max(rssPeak, rss)
+  console.log(
+    `  ${opts.perSecond} writes/s for ${opts.durationS} s: RSS start ${rssAtStart.toFixed(0)} MB, end ${rss.toFixed(0)} MB (${(((rss - rssAtStart) / rssAtStart) * 100).toFixed(1)}%), peak ${rssPeak.toFixed(0)} MB (sampled every ${process.env.BENCH_RSS_EVERY ?? 5} s); load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  )
   const written = writer ? await writer.stop() : { writes: 0, fresh: [], staleAtEnd: 0 }
   // A long run also prints its figures per slice (BENCH_MIXED_SLICE seconds, default 30): whether they hold while the
   // changes pile up, and whether the first seconds of writes cost more than later ones.
@@ -307,6 +325,7 @@ export async function mixedRun(opts: {
     bad: result.errors + result.timeouts + result.non2xx,
     rssMb: rss,
     rssStartMb: rssAtStart,
+    rssPeakMb: rssPeak,
     ...written,
   }
 }

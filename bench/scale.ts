@@ -543,7 +543,7 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
         m.p99.toFixed(1),
         Math.round(m.rps).toLocaleString('en-US'),
         String(m.bad),
-        `${m.rssStartMb.toFixed(0)} → ${m.rssMb.toFixed(0)}`,
+        `${m.rssStartMb.toFixed(0)} → ${m.rssMb.toFixed(0)} (peak ${m.rssPeakMb.toFixed(0)})`,
         source.distinct().toLocaleString('en-US'),
         perSecond ? String(m.writes) : '',
         perSecond ? `${quantile(m.fresh, 0.5).toFixed(0)} / ${quantile(m.fresh, 0.99).toFixed(0)}` : '',

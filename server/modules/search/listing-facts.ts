@@ -16,6 +16,7 @@ import {
 import { boundsOf, choiceSql, columnName, FILTER_KEYS } from './filters'
 import { KeptPerCopy } from './kept-per-copy'
 import { buildTextIndex, type TextIndex } from './listing-text'
+import { latin1At, latin1Bytes } from './shared-texts'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
 // total of a search without text are one pass in memory whatever its filters (a price range, a posting date, a
@@ -39,8 +40,8 @@ export type ListingFacts = {
   postedMs: Float64Array
   /** The posting time to the microsecond, as the database keeps it: what a cursor compares with. */
   postedUs: Float64Array
-  /** Every row's id, 36 characters each, one after the other (far less memory than a string per row). */
-  ids: string
+  /** Every row's id, 36 one-byte characters each, one after the other, as bytes (shared with the search threads). */
+  ids: Uint8Array
   /** Rows by price, cheapest first, ties by id: the order of `sort=price_asc` (backwards, `price_desc`). */
   byPrice: Int32Array
   /** Rows are in posting order, newest first. */
@@ -154,7 +155,7 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   const postedUs = Float64Array.from(numbers('posted'))
   const postedMs = postedUs.map((us) => us / 1000)
   const priceCents = Int32Array.from(numbers('price'))
-  const ids = text('ids')
+  const ids = latin1Bytes(text('ids'))
   // An aggregate reads a sorted subquery in its order; checked, as the posting-date counts rely on it.
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
@@ -236,19 +237,25 @@ export function rowOf(f: ListingFacts, id: string, postedUs: number): number {
 }
 
 /** Rows by (price, id): sorted once per copy, in the background load, not in a request. */
-function priceOrder(priceCents: Int32Array, ids: string): Int32Array {
-  const id = (r: number) => ids.slice(r * ID_LENGTH, (r + 1) * ID_LENGTH)
+function priceOrder(priceCents: Int32Array, ids: Uint8Array): Int32Array {
   return Int32Array.from({ length: priceCents.length }, (_, r) => r).sort(
-    (a, b) => (priceCents[a] as number) - (priceCents[b] as number) || compareText(id(a), id(b)),
+    (a, b) => (priceCents[a] as number) - (priceCents[b] as number) || compareIdBytes(ids, a, b),
   )
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+/** Rows a and b by id, as text order (the ids' characters are one byte each: byte order is text order). */
+function compareIdBytes(ids: Uint8Array, a: number, b: number): number {
+  for (let i = 0, x = a * ID_LENGTH, y = b * ID_LENGTH; i < ID_LENGTH; i++, x++, y++) {
+    const d = (ids[x] as number) - (ids[y] as number)
+    if (d !== 0) return d
+  }
+  return 0
+}
 
 const ID_LENGTH = 36
 
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
-export const idAt = (f: ListingFacts, r: number) => f.ids.slice(r * ID_LENGTH, (r + 1) * ID_LENGTH)
+export const idAt = (f: ListingFacts, r: number) => latin1At(f.ids, r * ID_LENGTH, (r + 1) * ID_LENGTH)
 
 /** A combination that fails two facet filters or more, or a RAM or storage minimum: it counts for nothing. */
 export const NONE = 255

@@ -1,4 +1,5 @@
 import { KeptPerCopy } from './kept-per-copy'
+import { type Texts, textAt, textCount, textsOf } from './shared-texts'
 
 // The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index: per word, the
 // rows having it. A text search is then matched in memory, as PostgreSQL would match it against search_vector, and
@@ -7,7 +8,7 @@ import { KeptPerCopy } from './kept-per-copy'
 
 export type TextIndex = {
   /** Every distinct word of the listings (their search_vector's lexemes), sorted: a prefix is a range of them. */
-  words: string[]
+  words: Texts
   /** The rows having word w are rows[start[w]] .. rows[start[w + 1] - 1], in row order. */
   start: Int32Array
   rows: Int32Array
@@ -15,7 +16,7 @@ export type TextIndex = {
   titleStart: Int32Array
   titleRows: Int32Array
   /** Each row's search_title: brand, name and processor, lower case. */
-  titles: string[]
+  titles: Texts
 }
 
 /** A search's words, as resolveText made them: whole words, or the start of one. */
@@ -101,26 +102,33 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
   }
   const a = postings(all)
   const t = postings(title)
-  return { words: byText, start: a.start, rows: a.rows, titleStart: t.start, titleRows: t.rows, titles }
+  return {
+    words: textsOf(byText),
+    start: a.start,
+    rows: a.rows,
+    titleStart: t.start,
+    titleRows: t.rows,
+    titles: textsOf(titles),
+  }
 }
 
 /** The first word at or after `text` in the sorted words. */
-function lowerBound(words: string[], text: string): number {
+function lowerBound(words: Texts, text: string): number {
   let lo = 0
-  let hi = words.length
+  let hi = textCount(words)
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if ((words[mid] as string) < text) lo = mid + 1
+    if (textAt(words, mid) < text) lo = mid + 1
     else hi = mid
   }
   return lo
 }
 
 /** The words a term matches, as a range of `words`: itself, or every word it starts (a prefix). */
-function wordRange(words: string[], term: string, prefix: boolean): [number, number] {
+function wordRange(words: Texts, term: string, prefix: boolean): [number, number] {
   const lo = lowerBound(words, term)
   if (prefix) return [lo, lowerBound(words, `${term}\uffff`)]
-  return words[lo] === term ? [lo, lo + 1] : [lo, lo]
+  return lo < textCount(words) && textAt(words, lo) === term ? [lo, lo + 1] : [lo, lo]
 }
 
 /**
@@ -185,7 +193,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
         }
       }
       const tier =
-        ((ix.titles[rows[i] as number] as string).includes(text.phrase) ? 2 : 0) + (inTitle[i] as number)
+        (textAt(ix.titles, rows[i] as number).includes(text.phrase) ? 2 : 0) + (inTitle[i] as number)
       tiers[i] = tier
       return tier
     },

@@ -99,6 +99,25 @@ export function shareCopy(f: ListingFacts): ListingFacts {
   return f
 }
 
+/** Typed arrays moved into shared memory: the same values in a SharedArrayBuffer. */
+function shared<T extends Uint8Array | Int32Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a
+  const Kind = a.constructor as new (buffer: SharedArrayBuffer) => T
+  const moved = new Kind(new SharedArrayBuffer(a.byteLength))
+  moved.set(a)
+  return moved
+}
+
+/**
+ * A view's own parts (its dead rows, its delta) moved into shared memory once, in place, so that posting it to each
+ * searcher (at every change applied) shares them rather than copying them per searcher.
+ */
+function shareView(view: FactsView) {
+  view.dead = shared(view.dead)
+  view.deadRows = shared(view.deadRows)
+  shareCopy(view.delta)
+}
+
 let nextId = 1
 
 export class SearchPool {
@@ -171,6 +190,7 @@ export class SearchPool {
         base: shareCopy(view.base),
       } satisfies ToSearcher)
     }
+    shareView(view)
     const { base: _base, ...rest } = view
     const posted = { id: nextId++, pending: 0 }
     searcher.worker.postMessage({ type: 'view', id: posted.id, baseId, view: rest } satisfies ToSearcher)

@@ -1,0 +1,53 @@
+import { Buffer } from 'node:buffer'
+
+// Texts of the copy of the listings (ids, titles, words) held as bytes, not as strings: bytes move into shared memory
+// with the copy's other arrays (search-pool.ts, shareCopy), so every search thread reads the one set instead of
+// holding a copy of every string; a text is decoded only when a search reads it (a page's rows, a probe of a
+// binary search). docs/decisions/0088-shared-texts-of-the-copy.md.
+
+/** Texts one after the other as UTF-8: text i is bytes ends[i - 1] (0 for the first) .. ends[i] - 1. */
+export type Texts = { bytes: Uint8Array; ends: Int32Array }
+
+/** A Buffer over the same memory as each byte array (shared or not), made once per array. */
+const buffers = new WeakMap<Uint8Array, Buffer>()
+
+export function bufferOf(bytes: Uint8Array): Buffer {
+  let buf = buffers.get(bytes)
+  if (!buf) {
+    buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    buffers.set(bytes, buf)
+  }
+  return buf
+}
+
+export function textsOf(list: readonly string[]): Texts {
+  const ends = new Int32Array(list.length)
+  let size = 0
+  for (let i = 0; i < list.length; i++) {
+    size += Buffer.byteLength(list[i] ?? '')
+    ends[i] = size
+  }
+  const bytes = new Uint8Array(size)
+  const buf = bufferOf(bytes)
+  let at = 0
+  for (const text of list) at += buf.write(text ?? '', at)
+  return { bytes, ends }
+}
+
+export const textCount = (t: Texts) => t.ends.length
+
+export function textAt(t: Texts, i: number): string {
+  const start = i === 0 ? 0 : (t.ends[i - 1] as number)
+  return bufferOf(t.bytes).toString('utf8', start, t.ends[i] as number)
+}
+
+/** Text of one-byte characters (ids) as bytes. */
+export function latin1Bytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length)
+  bufferOf(bytes).write(text, 0, 'latin1')
+  return bytes
+}
+
+/** The one-byte characters at `start` .. `end` - 1 of `bytes`. */
+export const latin1At = (bytes: Uint8Array, start: number, end: number) =>
+  bufferOf(bytes).toString('latin1', start, end)
