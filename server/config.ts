@@ -26,6 +26,11 @@ const Env = z.object({
   SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(25),
   /** Worker threads answering searches from the copy of the listings (0: on the main thread). */
   SEARCH_THREADS: z.coerce.number().int().min(0).max(16).default(2),
+  /**
+   * How far the JavaScript heap of each thread may grow past what its last full collection kept before the next one,
+   * in percent (0: V8's own choice, up to 4 times over under load).
+   */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
   TRUST_PROXY: z.string().trim().max(500).default('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(300),
@@ -318,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     turnAwayWhileLoading: e.TURN_AWAY_WHILE_LOADING === 'true',
     searchFeedPollMs: e.SEARCH_FEED_POLL_MS,
     searchThreads: e.SEARCH_THREADS,
+    heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
     seedDemo: e.SEED_DEMO === 'auto' && e.NODE_ENV !== 'production',
     webDistDir: path.resolve(import.meta.dirname, '../dist/web'),
     authSecret: e.AUTH_SECRET,

@@ -1,4 +1,5 @@
 import net from 'node:net'
+import v8 from 'node:v8'
 import { postUnpostedSales } from '#server/modules/ledger'
 import { keepListingsCurrent, readFactsApart, startSearchPool } from '#server/modules/search'
 import { demoAccountsRefusal, findDemoAccounts } from '#server/modules/users'
@@ -18,6 +19,11 @@ const ACCEPTED_REQUEST_GRACE_MS = 300
 
 async function main() {
   const config = loadConfig()
+  // The instance's memory stays put under steady traffic: a full collection comes once the heap of a thread (the main
+  // one, the search threads) has grown by this share past what the last one kept, instead of letting it grow up to
+  // four times over first (hundreds of MB of garbage held between collections). docs/decisions/0088-*.
+  if (config.heapGrowthPercent > 0)
+    v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`)
   const database = config.databaseUrl
     ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
     : await openDatabase({ driver: 'pglite', dataDir: config.dataDir })
