@@ -157,6 +157,8 @@ export type Config = {
   turnAwayWhileLoading: boolean
   searchFeedPollMs: number
   searchThreads: number
+  /** V8's heap growing factor for every thread, in percent past what a full collection kept (0: V8's own). */
+  heapGrowthPercent: number
   webDistDir: string
   /** Admin actions answer 403 until the admin has turned on two-step sign-in. */
   requireAdminTwoFactor: boolean
