@@ -222,7 +222,7 @@ function DisputeCard({
           </h2>
           <p className="flex flex-wrap items-center gap-2 text-slate-700 text-sm">
             <span className="font-semibold text-slate-900">{formatMoney(booking.price_cents)}</span>
-            <StageBadge status={booking.status} method={booking.delivery?.method} />
+            <StageBadge status={booking.status} />
             {booking.paidAt ? (
               <span>
                 paid <time dateTime={booking.paidAt}>{formatDate(booking.paidAt)}</time>
