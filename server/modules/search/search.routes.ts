@@ -26,12 +26,12 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
-      // Cached as the paging headers beside the items as UTF-8 bytes: a hit builds no link and encodes no text,
-      // it sends what it keeps (as a bare server sending those bytes would).
+      // Cached as the paging headers beside the items, already serialized: a hit builds no link and sends the text
+      // as it is. (Kept as a string, not bytes: Node writes a short string body with the headers in one write.)
       const page = await cache.remember(key, async () => {
         await getBrand(db, req.params.id)
         const found = await findBrandProducts(db, req.params.id, req.query)
-        return { headers: pagingHeaders(req.url, found), body: Buffer.from(JSON.stringify(found.items)) }
+        return { headers: pagingHeaders(req.url, found), body: JSON.stringify(found.items) }
       })
       reply.headers(page.headers)
       return sendJson(reply, page.body)
