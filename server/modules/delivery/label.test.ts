@@ -322,6 +322,58 @@ describe('the race with the ship-within job', () => {
   })
 })
 
+describe('a parcel delivered before the deal shipped', () => {
+  /** The label recorded and the tracker walked to delivered while the seller's request never moved the deal. */
+  async function deliveredWhilePaid() {
+    const { booking } = await sale()
+    const rate = booking.shippingRate
+    if (!rate) throw new Error('no rate')
+    const parcel = await buyLabel(t.app.ctx, {
+      bookingId: booking.id,
+      purpose: 'sale',
+      shipmentId: rate.shipmentId,
+      rateId: rate.rateId,
+    })
+    let from = 'pre_transit'
+    for (;;) {
+      const step = await advanceTracker(t.app.ctx, parcel.trackerId, from)
+      if (!step) throw new Error('the tracker stopped before delivered')
+      await t.app.ctx.jobs.drain('test-carrier.webhook')
+      if (step.status === 'delivered') break
+      from = step.status
+    }
+    const [row] = await parcelsOf(booking.id)
+    expect(row?.status).toBe('delivered')
+    expect(await stageOf(booking.id)).toBe('paid')
+    return booking
+  }
+
+  async function expectHandedOver(id: string) {
+    expect(await stageOf(id)).toBe('handed_over')
+    const view = await read(id, buyer)
+    expect(view.handedOverAt).toBeTruthy()
+    expect(view.autoCompleteAt).toBeTruthy()
+    expect((await ledgerCheck(t.db)).balanced).toBe(true)
+  }
+
+  it("the seller's second click ships the deal and hands it over: the inspection window starts", async () => {
+    const booking = await deliveredWhilePaid()
+    const res = await buy(booking.id)
+    expect(res.statusCode, res.body).toBe(200)
+    await expectHandedOver(booking.id)
+  })
+
+  it('the ship-within job ships the deal and hands it over: the inspection window starts', async () => {
+    const booking = await deliveredWhilePaid()
+    await t.db
+      .update(bookings)
+      .set({ shipBy: sql`now() - interval '1 minute'` })
+      .where(eq(bookings.id, booking.id))
+    expect(await cancelLateShipments(t.app.ctx)).not.toContain(booking.id)
+    await expectHandedOver(booking.id)
+  })
+})
+
 describe('tracking and the money', () => {
   it('no step before delivered releases money; delivered starts the inspection window, whose end pays the seller', async () => {
     const { booking } = await sale()

@@ -11,7 +11,14 @@ import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { lockDeal, wrongStage } from '#server/modules/bookings'
 import { moveDeal } from '#server/modules/deal'
-import { buyLabel, type ParcelRow, saleParcelsOf, toSaleParcel, voidLabel } from '#server/modules/shipping'
+import {
+  buyLabel,
+  type ParcelRow,
+  saleParcelsOf,
+  saleShipped,
+  toSaleParcel,
+  voidLabel,
+} from '#server/modules/shipping'
 
 export type LabelOutcome = { parcel: SaleParcel; bought: boolean }
 
@@ -69,6 +76,8 @@ export async function buyShippingLabel(
         actorId: caller.id,
         note: `${parcel.carrier} ${parcel.service}, tracking number ${parcel.trackingCode}`,
       })
+      // Delivered (or lost) before this move: the deal follows the parcel now.
+      await saleShipped(ctx, tx, bookingId)
       return 'shipped' as const
     }
     return row.stage

@@ -8,6 +8,7 @@ import type { Db } from '#server/db/client'
 import { bookings, parcels, products } from '#server/db/schema'
 import { queueDealEmails } from '#server/modules/bookings'
 import { moveDeal, refundSale } from '#server/modules/deal'
+import { saleShipped } from '#server/modules/shipping'
 
 /**
  * Cancels and refunds the paid shipped sales whose ship-by time has passed with no label, each in its own
@@ -64,6 +65,8 @@ async function cancelOne(
       actorId: null,
       note: `${label.carrier} ${label.service}, tracking number ${label.trackingCode}`,
     })
+    // Delivered (or lost) before this move: the deal follows the parcel now.
+    await saleShipped(ctx, tx, bookingId)
     return false
   }
   const days = ctx.config.deal.shipWithinDays

@@ -16,7 +16,7 @@ export { advanceTracker } from './clock'
 export { buyLabel, parcelsOfBooking, quoteRates } from './labels'
 export { quotedRate } from './quotes'
 export { type ParcelWithEvents, saleParcelsOf, toSaleParcel, voidLabel } from './sale-parcel'
-export { onReturnParcelStatus, STATUS_RANK } from './tracking'
+export { onReturnParcelStatus, STATUS_RANK, saleShipped } from './tracking'
 export type {
   ParcelEventRow,
   ParcelRow,

@@ -3,7 +3,7 @@
 // is handled once (carrier_events' key, inserted in the transaction that acts, so a second instance
 // receiving the same event waits for the first and then finds it done); the parcel's row is locked, and its
 // status only moves forward (STATUS_RANK), so a late or replayed older step changes nothing.
-import { and, eq } from 'drizzle-orm'
+import { and, eq, ne } from 'drizzle-orm'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookings, carrierEvents, disputes, parcelEvents, parcels, products } from '#server/db/schema'
@@ -137,8 +137,33 @@ export async function handleTrackerEvent(ctx: AppContext, event: EpEvent): Promi
   })
 }
 
+/**
+ * After a sale's `ship` move, in its transaction: a parcel whose ending (delivered, failure, return_to_sender) the
+ * carrier reported while the deal was still `paid` (the seller's request cut short after the label was recorded)
+ * moved only the parcel then, and no later event ranks above it: the deal takes that ending's move now.
+ */
+export async function saleShipped(ctx: Pick<AppContext, 'mail'>, tx: Db, bookingId: string): Promise<void> {
+  const [parcel] = await tx
+    .select()
+    .from(parcels)
+    .where(
+      and(eq(parcels.bookingId, bookingId), eq(parcels.purpose, 'sale'), ne(parcels.status, 'cancelled')),
+    )
+    .for('update')
+  if (!parcel || !ENDINGS.has(parcel.status)) return
+  await saleParcelMoved(ctx, tx, parcel, parcel, parcel.statusAt ?? new Date())
+}
+
+const ENDINGS = new Set<ParcelStatus>(['delivered', 'failure', 'return_to_sender'])
+
 /** What a sale's parcel moving means: the buyer told, the deal delivered (handed over) or held for an admin. */
-async function saleParcelMoved(ctx: AppContext, tx: Db, before: ParcelRow, parcel: ParcelRow, at: Date) {
+async function saleParcelMoved(
+  ctx: Pick<AppContext, 'mail'>,
+  tx: Db,
+  before: ParcelRow,
+  parcel: ParcelRow,
+  at: Date,
+) {
   const [sale] = await tx
     .select({
       id: bookings.id,
