@@ -19,7 +19,7 @@ import { SaleReview } from '../sellers'
 import { useMyBookings } from './bookings-api'
 import { CancelBookingButton } from './cancel-booking-button'
 import { BuyerDealActions } from './deal-actions'
-import { PaidWithStage } from './deal-stage'
+import { PaidWithStage, unhandledStatus } from './deal-stage'
 
 /**
  * `/dashboard/myorders`: the signed-in buyer's bookings, with Pay and Cancel booking for the ones still payable,
@@ -199,6 +199,8 @@ function PaymentCell({ booking }: { booking: Booking }) {
           </span>
         </span>
       )
+    default:
+      return unhandledStatus(booking.status)
   }
 }
 

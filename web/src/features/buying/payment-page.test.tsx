@@ -120,6 +120,38 @@ describe('PaymentPage', () => {
     expect(screen.queryByLabelText('Card number')).toBeNull()
   })
 
+  it('shows a shipped sale on its way or being returned as paid, and says the seller ships a paid one', async () => {
+    const delivery = {
+      method: 'ship' as const,
+      shipping_cents: 900,
+      address: null,
+      rate: null,
+      ship_by: null,
+    }
+    for (const [status, stage] of [
+      ['shipped', 'Shipped'],
+      ['returning', 'Being returned'],
+    ] as const) {
+      mockApi({
+        [`GET /api/bookings/${BOOKING_ID}`]: () =>
+          jsonResponse(makeBooking({ paid: true, status, delivery })),
+      })
+      renderPage()
+      const panel = await screen.findByRole('region', { name: 'You have paid for this laptop' })
+      expect(panel.textContent).toContain(stage)
+      expect(panel.textContent).toContain('Follow the sale in My Orders.')
+      cleanup()
+    }
+    mockApi({
+      [`GET /api/bookings/${BOOKING_ID}`]: () =>
+        jsonResponse(makeBooking({ paid: true, status: 'paid', delivery })),
+    })
+    renderPage()
+    const paid = await screen.findByRole('region', { name: 'You have paid for this laptop' })
+    expect(paid.textContent).toContain('The seller will ship it to you; follow it in My Orders.')
+    expect(paid.textContent).not.toContain('hand it over')
+  })
+
   it('says so when the seller lowered the price since the booking, and asks the lower one', async () => {
     mockApi({
       [`GET /api/bookings/${BOOKING_ID}`]: () =>

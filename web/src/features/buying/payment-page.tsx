@@ -12,7 +12,7 @@ import { isApiError } from '../../lib/api-client'
 import { formatMoney } from '../../lib/format'
 import { type PaymentResult, useBooking, usePaymentConfig } from './bookings-api'
 import { amountDueOf, CheckoutDelivery } from './checkout-delivery'
-import { PaidWithStage } from './deal-stage'
+import { PaidWithStage, unhandledStatus } from './deal-stage'
 import { PaymentHold } from './payment-hold'
 import { TestCardForm, TestModeNotice } from './test-card-form'
 
@@ -105,7 +105,9 @@ type PaymentStateProps = {
 
 function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentStateProps) {
   switch (booking.status) {
+    case 'shipped':
     case 'handed_over':
+    case 'returning':
     case 'completed':
     case 'disputed':
     case 'refunded':
@@ -120,7 +122,7 @@ function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentSta
     case 'paid':
       return (
         <StatusPanel badge={<Badge tone="accent">Paid</Badge>} title="You have paid for this laptop">
-          <p>The seller will contact you to hand it over.</p>
+          <p>{handoverNext(booking.delivery?.method === 'ship')}</p>
         </StatusPanel>
       )
     case 'sold':
@@ -170,7 +172,16 @@ function PaymentState({ booking, isConfirming, onConfirmed, onPaid }: PaymentSta
           </CheckoutDelivery>
         </PaymentHold>
       )
+    default:
+      return unhandledStatus(booking.status)
   }
+}
+
+/** What happens once the buyer paid: the seller ships it, or contacts them to hand it over. */
+function handoverNext(shipped: boolean) {
+  return shipped
+    ? 'The seller will ship it to you; follow it in My Orders.'
+    : 'The seller will contact you to hand it over.'
 }
 
 function CardPayment({
@@ -237,12 +248,7 @@ function PaymentConfirmation({ receipt, shipped }: { receipt: PaymentResult; shi
         <dt className="font-medium text-slate-700">Transaction id</dt>
         <dd className="break-all font-mono text-slate-900">{receipt.transactionId}</dd>
       </dl>
-      <p className="text-slate-700 text-sm">
-        The laptop is yours.{' '}
-        {shipped
-          ? 'The seller will ship it to you; follow it in My Orders.'
-          : 'The seller will contact you to hand it over.'}
-      </p>
+      <p className="text-slate-700 text-sm">The laptop is yours. {handoverNext(shipped)}</p>
       <Link to="/dashboard/myorders" className={buttonClasses('secondary')}>
         Back to My Orders
       </Link>
