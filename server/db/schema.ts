@@ -1036,6 +1036,12 @@ export const returns = pgTable(
     decisionReason: text('decision_reason'),
     decidedBy: text('decided_by').references(() => users.id),
     backNote: text('back_note'),
+    /**
+     * A shipped return's quoted shipment at the carrier and the rate its label is bought at: written once, under the
+     * return's row, before the carrier is asked to buy; every retry of the label job buys on this one (never a second).
+     */
+    labelShipmentId: text('label_shipment_id'),
+    labelRateId: text('label_rate_id'),
     createdAt: createdAt(),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     deliveredBackAt: timestamp('delivered_back_at', { withTimezone: true }),

@@ -8,5 +8,11 @@ export {
   rowsOf,
   sellerBalances,
 } from './ledger'
-export { postLabelMoney, postReturnLabelMoney, postSaleMoney, postUnpostedSales } from './sales'
+export {
+  hasReturnLabelMoney,
+  postLabelMoney,
+  postReturnLabelMoney,
+  postSaleMoney,
+  postUnpostedSales,
+} from './sales'
 export { marketMoney, payoutsOnItsWay, saleFigures, sellerMoney } from './seller-money'

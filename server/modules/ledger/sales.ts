@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { type FeeRule, feeCents } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookings, ledgerEntries, ledgerTransactions, products } from '#server/db/schema'
@@ -150,6 +150,16 @@ export async function postReturnLabelMoney(tx: Db, bookingId: string, costCents:
     { account: { kind: 'carriers' }, amountCents: costCents },
   ])
   return id !== null
+}
+
+/** Whether a booking's return label cost was posted (the label job recorded its label). */
+export async function hasReturnLabelMoney(tx: Db, bookingId: string): Promise<boolean> {
+  const [posted] = await tx
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.bookingId, bookingId), eq(ledgerTransactions.kind, 'return_label')))
+    .limit(1)
+  return Boolean(posted)
 }
 
 /**

@@ -6,6 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { parcelOf } from '#contract/delivery'
 import { BookingReturn } from '#contract/returns'
 import {
   bookings,
@@ -17,11 +18,13 @@ import {
   testCarrierObjects,
 } from '#server/db/schema'
 import { balanceOf, ledgerCheck, sellerBalances } from '#server/modules/ledger'
+import { quoteRates } from '#server/modules/shipping'
 import { bearerFor } from '#server/test/auth-helpers'
 import { type BrandRow, createBrand, createUser, type UserRow } from '#server/test/factories'
 import { fileBody } from '#server/test/multipart'
 import { DELIVER_TO, deliverParcel, SHIP_FROM, shippedDealAt } from '#server/test/shipped-deals'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { buyReturnLabel } from './buy-return-label'
 import { refundUnansweredReturns } from './returns.service'
 import { returnsDeps } from './returns-deps'
 
@@ -119,6 +122,17 @@ async function returnLabelPostings(bookingId: string) {
     .where(and(eq(ledgerTransactions.bookingId, bookingId), eq(ledgerTransactions.kind, 'return_label')))
 }
 
+/** The labels the test carrier sold (shipments bought), whatever recorded them. */
+const labelsSold = async () =>
+  (
+    await t.db
+      .select({ body: testCarrierObjects.body })
+      .from(testCarrierObjects)
+      .where(eq(testCarrierObjects.kind, 'shipment'))
+  ).filter((s) => (s.body as { postage_label?: unknown }).postage_label).length
+
+const PARCEL = parcelOf({ screenInches: 13, parcelSize: null, parcelWeightOz: null })
+
 const carrierShipments = async () =>
   (await t.db.select({ id: testCarrierObjects.id }).from(testCarrierObjects)).length
 
@@ -181,6 +195,55 @@ describe('the return label job', () => {
     expect(await carrierShipments()).toBe(shipments)
     expect((await sellerBalances(t.db, seller.id)).available).toBe(before.available - cost)
     expect(await sent()).toEqual([])
+  })
+
+  it('two runs at once (a retry after a timeout, a second instance) buy one label at the carrier and post it once', async () => {
+    const { booking, returnId } = await returnedSale()
+    const accepted = await call('PUT', `/api/bookings/${booking.id}/return/accept`, seller)
+    expect(accepted.statusCode, accepted.body).toBe(200)
+    const deps = returnsDeps(t.app.ctx)
+    const before = await labelsSold()
+    const outcomes = await Promise.all([
+      buyReturnLabel(t.app.ctx, deps, returnId),
+      buyReturnLabel(t.app.ctx, deps, returnId),
+    ])
+    expect(outcomes.sort()).toEqual(['already', 'bought'])
+    expect(await labelsSold()).toBe(before + 1)
+    const [parcel, ...more] = await returnParcels(returnId)
+    expect(more).toEqual([])
+    const [ret] = await t.db.select().from(returns).where(eq(returns.id, returnId))
+    expect(ret).toMatchObject({ status: 'label_bought', labelShipmentId: parcel?.carrierShipmentId })
+    expect(await returnLabelPostings(booking.id)).toHaveLength(2)
+    expect((await ledgerCheck(t.db)).balanced).toBe(true)
+    // The queued job, later: it buys nothing more.
+    await t.app.ctx.jobs.drain('returns.label')
+    expect(await labelsSold()).toBe(before + 1)
+    expect(await returnLabelPostings(booking.id)).toHaveLength(2)
+  })
+
+  it('a return refunded after its shipment was quoted: the label is voided at the carrier and nothing is posted', async () => {
+    const { booking, returnId } = await returnedSale()
+    const accepted = await call('PUT', `/api/bookings/${booking.id}/return/accept`, seller)
+    expect(accepted.statusCode, accepted.body).toBe(200)
+    // A run quoted and wrote its shipment, then stopped; the return ended (refunded) before the retry bought.
+    const quote = await quoteRates(t.app.ctx, { from: DELIVER_TO, to: SHIP_FROM, parcel: PARCEL })
+    await t.db
+      .update(returns)
+      .set({ status: 'refunded', labelShipmentId: quote.shipmentId, labelRateId: quote.rates[0]?.rateId })
+      .where(eq(returns.id, returnId))
+    expect(await buyReturnLabel(t.app.ctx, returnsDeps(t.app.ctx), returnId)).toBe('not_needed')
+    const [parcel] = await returnParcels(returnId)
+    expect(parcel?.status).toBe('cancelled')
+    const [shipment] = await t.db
+      .select({ body: testCarrierObjects.body })
+      .from(testCarrierObjects)
+      .where(eq(testCarrierObjects.id, quote.shipmentId))
+    expect((shipment?.body as { refund_status?: string } | undefined)?.refund_status).toBe('submitted')
+    expect(await returnLabelPostings(booking.id)).toEqual([])
+    // The acceptance's queued job, later: nothing more bought, voided or posted.
+    await t.app.ctx.jobs.drain('returns.label')
+    expect(await returnParcels(returnId)).toHaveLength(1)
+    expect(await returnLabelPostings(booking.id)).toEqual([])
   })
 
   it('an admin’s acceptance of a declined return buys the label too; a return not accepted gets none', async () => {
