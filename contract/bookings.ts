@@ -113,6 +113,12 @@ export const Booking = z.object({
   cancelledByBuyer: z.boolean().optional(),
   /** Why an admin refunded this sale (a dispute's refund, a completed sale's, the listing removed); shown to both sides. */
   refundReason: z.string().nullable().optional(),
+  /**
+   * What ended a refunded sale (the deal event that refunded it): the seller cancelled it (`cancelled`), an admin
+   * refunded it (`refunded`), the seller did not ship it in time (`ship_late`, by `delivery.ship_by`), or the
+   * laptop came back to the seller (`return_refunded`). Null unless refunded.
+   */
+  refundEvent: z.enum(['cancelled', 'refunded', 'ship_late', 'return_refunded']).nullable().optional(),
   /** The problem the buyer reported, if any. */
   dispute: z.object({ _id: z.string(), reason: z.string(), status: DisputeStatus }).nullable(),
   /**

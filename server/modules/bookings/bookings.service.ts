@@ -35,6 +35,10 @@ export const bookingColumns = {
   // An admin's refund (a dispute's, a completed sale's, a listing removed): their reason, on the refund's step.
   refundReason: sql<string | null>`(select e.note from ${bookingEvents} e
     where e.booking_id = ${bookings.id} and e.kind = 'refunded' order by e.created_at desc, e.id desc limit 1)`,
+  // What refunded a sale: the latest of the events that move a deal to `refunded` (the stage ends there).
+  refundEvent: sql<RefundEvent | null>`(select e.kind from ${bookingEvents} e
+    where e.booking_id = ${bookings.id} and e.kind in ('cancelled', 'refunded', 'ship_late', 'return_refunded')
+    order by e.created_at desc, e.id desc limit 1)`,
   cancelledByBuyer: sql<boolean>`coalesce((select e.actor_id = ${bookings.buyerId} from ${bookingEvents} e
     where e.booking_id = ${bookings.id} and e.kind = 'cancelled' order by e.created_at desc, e.id desc limit 1), false)`,
 }
@@ -58,7 +62,11 @@ export type BookingRow = {
   cancelledByBuyer?: boolean
   /** Why an admin refunded the sale. */
   refundReason?: string | null
+  /** The latest event that could have refunded the sale (read only when it is refunded). */
+  refundEvent?: RefundEvent | null
 }
+
+type RefundEvent = NonNullable<Booking['refundEvent']>
 
 /** Bookings with their listing and any dispute: what toBooking reads. */
 export function selectBookingRows(db: Db) {
@@ -73,7 +81,13 @@ export function selectBookingRows(db: Db) {
 export function bookingStatus(
   row: Omit<
     BookingRow,
-    'disputeId' | 'disputeReason' | 'disputeStatus' | 'cancelReason' | 'cancelledByBuyer' | 'refundReason'
+    | 'disputeId'
+    | 'disputeReason'
+    | 'disputeStatus'
+    | 'cancelReason'
+    | 'cancelledByBuyer'
+    | 'refundReason'
+    | 'refundEvent'
   >,
 ): BookingStatus {
   const b = row.booking
@@ -141,6 +155,7 @@ export function toBooking(
     cancelReason: row.cancelReason ?? null,
     cancelledByBuyer: status === 'cancelled' && row.cancelledByBuyer === true,
     refundReason: status === 'refunded' ? (row.refundReason ?? null) : null,
+    refundEvent: status === 'refunded' ? (row.refundEvent ?? null) : null,
     dispute:
       row.disputeId && row.disputeReason && row.disputeStatus
         ? { _id: row.disputeId, reason: row.disputeReason, status: row.disputeStatus }
@@ -161,7 +176,11 @@ export function toBooking(
             delivery_days: b.shippingRate.deliveryDays,
           }
         : null,
-      ship_by: b.stage === 'paid' ? iso(b.shipBy) : null,
+      // Before the label, and after a sale refunded for missing it (the date it was due by).
+      ship_by:
+        b.stage === 'paid' || (status === 'refunded' && row.refundEvent === 'ship_late')
+          ? iso(b.shipBy)
+          : null,
     },
   }
 }

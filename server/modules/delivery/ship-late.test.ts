@@ -12,6 +12,7 @@ import { moveDeal } from '#server/modules/deal'
 import { balanceOf, ledgerCheck, sellerBalances } from '#server/modules/ledger'
 import { createBooking, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { getBooking } from '../bookings/bookings.service'
 import { completeOverdueSales, markHandedOver } from '../bookings/deal.service'
 import { payWithTestCard } from '../payments/payments.service'
 import { cancelLateShipments } from './ship-late'
@@ -153,6 +154,12 @@ describe('the ship-within rule', () => {
     expect(listing?.removedAt).not.toBeNull()
     const events = await t.db.select().from(bookingEvents).where(eq(bookingEvents.bookingId, booking.id))
     expect(events.map((e) => e.kind)).toContain('ship_late')
+    // Both sides read what ended it (not an admin's refund), with the date it was due by.
+    for (const who of [buyer, seller]) {
+      const view = await getBooking(t.db, who, booking.id)
+      expect(view.refundEvent).toBe('ship_late')
+      expect(view.delivery?.ship_by).toBe(row?.shipBy?.toISOString())
+    }
     // The shipping went back to the buyer from the shipping account.
     expect(await balanceOf(t.db, { kind: 'shipping' })).toBe(shippingBefore - 1_500)
     expect((await ledgerCheck(t.db)).balanced).toBe(true)

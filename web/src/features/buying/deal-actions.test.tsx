@@ -1,8 +1,8 @@
 import { cleanup, screen } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Booking } from '#contract/bookings'
 import { renderWithApp } from '../../test/render'
-import { SellerDealActions } from './deal-actions'
+import { BuyerDealActions, SellerDealActions } from './deal-actions'
 
 const sale: Booking = {
   _id: 'b1',
@@ -47,5 +47,65 @@ describe("the seller's sale line on My Product", () => {
     cleanup()
     renderWithApp(<SellerDealActions sale={{ ...sale, phoneNumber: ' ' }} productName="ThinkPad X1" />)
     expect(screen.getByText(/^Bought by/).textContent).toBe('Bought by Bea Buyer · Chicago, IL')
+  })
+})
+
+describe('a refunded sale says what ended it, on both sides', () => {
+  // The shipment and return panels ask for what they show: left unanswered here.
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => {})),
+    )
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+  const shipped = {
+    method: 'ship' as const,
+    shipping_cents: 900,
+    address: null,
+    rate: null,
+    ship_by: '2026-11-06T09:40:00.000Z',
+  }
+  const refunded: Booking = {
+    ...sale,
+    status: 'refunded',
+    completedAt: null,
+    refundedAt: '2026-11-06T10:00:00.000Z',
+    cancelReason: null,
+    refundReason: null,
+    delivery: shipped,
+  }
+  const texts = () => screen.getAllByText(/refunded|Refunded/).map((el) => el.textContent ?? '')
+
+  it('a sale not shipped in time: the date it was due, no admin and no laptop kept by the buyer', () => {
+    const late: Booking = { ...refunded, handedOverAt: null, refundEvent: 'ship_late' }
+    renderWithApp(<BuyerDealActions booking={late} />)
+    expect(texts().join(' ')).toContain('Refunded: the seller did not ship it by Nov 6, 2026.')
+    expect(texts().join(' ')).not.toContain('An admin')
+    cleanup()
+    renderWithApp(<SellerDealActions sale={late} productName="ThinkPad X1" />)
+    expect(texts().join(' ')).toContain('Refunded: you did not ship it by Nov 6, 2026')
+    expect(texts().join(' ')).not.toContain('An admin')
+  })
+
+  it('a return that came back: the laptop is with the seller, not "the buyer still has it"', () => {
+    const back: Booking = { ...refunded, refundEvent: 'return_refunded' }
+    renderWithApp(<BuyerDealActions booking={back} />)
+    expect(texts().join(' ')).toContain('Refunded: the laptop came back to the seller.')
+    expect(document.body.textContent).not.toMatch(/An admin|does not include a return/)
+    cleanup()
+    renderWithApp(<SellerDealActions sale={back} productName="ThinkPad X1" />)
+    expect(texts().join(' ')).toContain('Refunded: the laptop came back to you')
+    expect(document.body.textContent).not.toMatch(/An admin|still has it/)
+  })
+
+  it("an admin's refund still reads as one, with their reason", () => {
+    const admin: Booking = { ...refunded, refundEvent: 'refunded', refundReason: 'The screen was cracked' }
+    renderWithApp(<BuyerDealActions booking={admin} />)
+    expect(texts().join(' ')).toContain(
+      'An admin refunded your money in full. Their reason: “The screen was cracked”.',
+    )
   })
 })

@@ -116,13 +116,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
         </>
       ) : null}
       {booking.status === 'disputed' ? <Hint>You reported a problem. An admin is looking at it.</Hint> : null}
-      {booking.status === 'refunded' ? (
-        <Hint>
-          {booking.cancelReason
-            ? `The seller cancelled the sale and your money was refunded in full. Their reason: ${booking.cancelReason}`
-            : `An admin refunded your money in full.${booking.refundReason ? ` Their reason: “${booking.refundReason}”.` : ''} ${refundLaptopWords('buyer', booking.handedOverAt !== null)}`}
-        </Hint>
-      ) : null}
+      {booking.status === 'refunded' ? <Hint>{refundedWords('buyer', booking)}</Hint> : null}
       {booking.status === 'handed_over' || canReport ? (
         <span className="flex flex-wrap gap-2">
           {booking.status === 'handed_over' ? (
@@ -308,13 +302,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
       {sale.status === 'disputed' && sale.dispute ? (
         <Hint>The buyer reported a problem: “{sale.dispute.reason}” An admin is looking at it.</Hint>
       ) : null}
-      {sale.status === 'refunded' ? (
-        <Hint>
-          {sale.cancelReason
-            ? 'You cancelled the sale; the buyer was refunded in full.'
-            : `An admin refunded the buyer in full.${sale.refundReason ? ` Their reason: “${sale.refundReason}”.` : ''} ${refundLaptopWords('seller', sale.handedOverAt !== null)}`}
-        </Hint>
-      ) : null}
+      {sale.status === 'refunded' ? <Hint>{refundedWords('seller', sale)}</Hint> : null}
 
       {asking === 'cancel' ? (
         <ConfirmDialog
@@ -379,4 +367,31 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
       ) : null}
     </div>
   )
+}
+
+/**
+ * Why a refunded sale ended, for one side: what refunded it (the seller's cancellation, the ship-within rule, the
+ * laptop come back, or an admin), with the admin's reason and where the laptop is when an admin refunded it.
+ */
+function refundedWords(role: 'buyer' | 'seller', b: Booking): string {
+  const kind = b.refundEvent ?? (b.cancelReason ? 'cancelled' : 'refunded')
+  const shipBy = b.delivery?.ship_by ? ` by ${formatDate(b.delivery.ship_by)}` : ' in time'
+  switch (kind) {
+    case 'ship_late':
+      return role === 'buyer'
+        ? `Refunded: the seller did not ship it${shipBy}. Your money was refunded in full.`
+        : `Refunded: you did not ship it${shipBy}, so the sale was cancelled and the buyer refunded in full.`
+    case 'return_refunded':
+      return role === 'buyer'
+        ? 'Refunded: the laptop came back to the seller.'
+        : 'Refunded: the laptop came back to you, and the buyer was refunded.'
+    case 'cancelled':
+      return role === 'buyer'
+        ? `The seller cancelled the sale and your money was refunded in full.${b.cancelReason ? ` Their reason: ${b.cancelReason}` : ''}`
+        : 'You cancelled the sale; the buyer was refunded in full.'
+    case 'refunded':
+      return role === 'buyer'
+        ? `An admin refunded your money in full.${b.refundReason ? ` Their reason: “${b.refundReason}”.` : ''} ${refundLaptopWords('buyer', b.handedOverAt !== null)}`
+        : `An admin refunded the buyer in full.${b.refundReason ? ` Their reason: “${b.refundReason}”.` : ''} ${refundLaptopWords('seller', b.handedOverAt !== null)}`
+  }
 }
