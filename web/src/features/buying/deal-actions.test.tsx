@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Booking } from '#contract/bookings'
 import { renderWithApp } from '../../test/render'
@@ -107,5 +107,40 @@ describe('a refunded sale says what ended it, on both sides', () => {
     expect(texts().join(' ')).toContain(
       'An admin refunded your money in full. Their reason: “The screen was cracked”.',
     )
+  })
+})
+
+describe("the seller's Cancel sale dialog", () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => {})),
+    )
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+  const paid: Booking = { ...sale, status: 'paid', handedOverAt: null, completedAt: null }
+
+  it('a shipped sale: the buyer gets back the price and the shipping, and the seller says why they cannot ship it', () => {
+    const delivery = {
+      method: 'ship' as const,
+      shipping_cents: 1_250,
+      address: null,
+      rate: null,
+      ship_by: null,
+    }
+    renderWithApp(<SellerDealActions sale={{ ...paid, delivery }} productName="ThinkPad X1" />)
+    fireEvent.click(screen.getByRole('button', { name: /Cancel sale/ }))
+    const dialog = screen.getByRole('dialog')
+    expect(dialog.textContent).toContain('gets back the $702.50 they paid for ThinkPad X1 and its shipping')
+    expect(screen.getByLabelText('Why can you not ship it?')).toBeTruthy()
+  })
+
+  it('a met sale: the price, and why they cannot hand it over', () => {
+    renderWithApp(<SellerDealActions sale={paid} productName="ThinkPad X1" />)
+    fireEvent.click(screen.getByRole('button', { name: /Cancel sale/ }))
+    expect(screen.getByRole('dialog').textContent).toContain('gets back the $690 they paid for ThinkPad X1,')
+    expect(screen.getByLabelText('Why can you not hand it over?')).toBeTruthy()
   })
 })

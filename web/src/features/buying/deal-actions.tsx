@@ -218,6 +218,8 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
   const [reasonError, setReasonError] = useState<string | undefined>()
   // A shipped sale is handed over by the carrier's delivery, after the seller buys its label.
   const ships = sale.delivery?.method === 'ship'
+  // What the buyer paid, and gets back if the seller cancels: the price, and the shipping of a shipped sale.
+  const paidCents = sale.price_cents + (ships ? (sale.delivery?.shipping_cents ?? 0) : 0)
 
   function confirmCancel() {
     const parsed = CancelSaleBody.safeParse({ reason })
@@ -310,11 +312,14 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
           description={
             <div className="space-y-3">
               <p>
-                {sale.userName} gets back the {formatMoney(sale.price_cents)} they paid for {productName}, in
-                full, and the listing leaves Laptop Market. We email them your reason. Admins see cancelled
-                sales on your record. This cannot be undone.
+                {sale.userName} gets back the {formatMoney(paidCents)} they paid for {productName}
+                {ships ? ' and its shipping' : ''}, in full, and the listing leaves Laptop Market. We email
+                them your reason. Admins see cancelled sales on your record. This cannot be undone.
               </p>
-              <FormField label="Why can you not hand it over?" error={reasonError}>
+              <FormField
+                label={ships ? 'Why can you not ship it?' : 'Why can you not hand it over?'}
+                error={reasonError}
+              >
                 <textarea
                   rows={3}
                   maxLength={500}
