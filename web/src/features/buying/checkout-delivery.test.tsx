@@ -248,4 +248,23 @@ describe('Checkout delivery', () => {
     expect(await screen.findByRole('button', { name: 'Pay $749.50' })).toBeTruthy()
     expect(screen.queryByRole('region', { name: 'Delivery' })).toBeNull()
   })
+
+  it('a listing that stopped shipping after the buyer chose it: no card form until they switch to meeting', async () => {
+    const calls = routesFor(
+      makeBooking('meet', {
+        method: 'ship',
+        shipping_cents: 1_045,
+        address: { ...ADDRESS, country: 'US' },
+        rate: { carrier: 'USPS', service: 'GroundAdvantage', amount_cents: 1_045, delivery_days: 5 },
+      }),
+      () => makeBooking('meet'),
+    )
+    renderWithApp(<PaymentPage />, { at: `/dashboard/payment/${BOOKING_ID}`, path: '/dashboard/payment/:id' })
+    const delivery = await screen.findByRole('region', { name: 'Delivery' })
+    expect(delivery.textContent).toContain('The seller no longer ships this laptop')
+    expect(screen.queryByRole('button', { name: /^Pay / })).toBeNull()
+    fireEvent.click(within(delivery).getByRole('button', { name: 'Meet in person instead' }))
+    expect(await screen.findByRole('button', { name: 'Pay $749.50' })).toBeTruthy()
+    expect(calls.find((c) => c.key.startsWith('PUT'))?.body).toEqual({ method: 'meet' })
+  })
 })

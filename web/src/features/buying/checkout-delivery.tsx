@@ -34,7 +34,8 @@ type Props = {
 /**
  * Checkout's delivery step for a laptop that ships: "Ship to me" or "Meet in person" (only what the listing
  * offers), the address, the carrier's rates to choose from, and laptop + shipping = total above the card form.
- * A listing met in person only has nothing to choose: the card form shows as before.
+ * A listing met in person only has nothing to choose: the card form shows as before (unless the buyer chose
+ * shipping before the seller stopped shipping it: they switch to meeting first, and pay no shipping).
  */
 export function CheckoutDelivery({ booking, children }: Props) {
   const offered = booking.delivery?.offered ?? 'meet'
@@ -44,7 +45,9 @@ export function CheckoutDelivery({ booking, children }: Props) {
   )
   const choose = useChooseDelivery(booking._id)
   const groupId = useId()
-  if (!canShip(offered)) return <>{children}</>
+  // The buyer chose shipping, then the seller stopped shipping it: the step stays, to switch to meeting.
+  const shipGone = !canShip(offered) && saved === 'ship'
+  if (!canShip(offered) && !shipGone) return <>{children}</>
 
   const pick = (next: DeliveryMethod) => {
     setMethod(next)
@@ -65,7 +68,17 @@ export function CheckoutDelivery({ booking, children }: Props) {
         <h2 id={`${groupId}-title`} className="font-semibold text-lg text-slate-900">
           Delivery
         </h2>
-        {canMeet(offered) ? (
+        {shipGone ? (
+          <div className="space-y-3 text-slate-700 text-sm">
+            <p>
+              The seller no longer ships this laptop. Meet them in person to hand it over: you pay no
+              shipping.
+            </p>
+            <Button variant="secondary" disabled={choose.isPending} onClick={() => pick('meet')}>
+              Meet in person instead
+            </Button>
+          </div>
+        ) : canMeet(offered) ? (
           <fieldset className="grid gap-3 sm:grid-cols-2">
             <legend className="sr-only">How the laptop reaches you</legend>
             <MethodOption
@@ -92,7 +105,7 @@ export function CheckoutDelivery({ booking, children }: Props) {
             This laptop is shipped to you: give your address and choose a rate.
           </p>
         )}
-        {method === 'ship' ? <ShipTo booking={booking} /> : null}
+        {method === 'ship' && !shipGone ? <ShipTo booking={booking} /> : null}
       </section>
       <Summary
         booking={booking}
