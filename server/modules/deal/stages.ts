@@ -214,17 +214,18 @@ export const DEAL_MOVES = {
     posting: 'complete',
     event: 'return_refused',
     words: 'refuse the return',
-    needs: 'a return the seller declined or has not answered; the admin’s reason',
+    needs:
+      'a return the seller declined or has not answered, or a return parcel the carrier lost (released to the seller); the admin’s reason',
   },
   refund_return: {
     from: ['returning'],
     to: 'refunded',
-    by: ['seller', 'system'],
+    by: ['seller', 'system', 'admin'],
     posting: 'refund',
     event: 'return_refunded',
     words: 'refund the return',
     needs:
-      'the laptop back with the seller, as sent (the seller says so, or RETURN_CONFIRM_DAYS pass); the processor’s refund',
+      'the laptop back with the seller, as sent (the seller says so, or RETURN_CONFIRM_DAYS pass), or a return parcel the carrier lost (an admin refunds the buyer); the processor’s refund',
   },
   return_disputed: {
     from: ['returning'],

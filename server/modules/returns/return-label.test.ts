@@ -18,14 +18,15 @@ import {
   testCarrierObjects,
 } from '#server/db/schema'
 import { balanceOf, ledgerCheck, sellerBalances } from '#server/modules/ledger'
-import { quoteRates } from '#server/modules/shipping'
+import { type ParcelRow, quoteRates } from '#server/modules/shipping'
 import { bearerFor } from '#server/test/auth-helpers'
 import { type BrandRow, createBrand, createUser, type UserRow } from '#server/test/factories'
 import { fileBody } from '#server/test/multipart'
 import { DELIVER_TO, deliverParcel, SHIP_FROM, shippedDealAt } from '#server/test/shipped-deals'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { handleTrackerEvent } from '../shipping/tracking'
 import { buyReturnLabel } from './buy-return-label'
-import { refundUnansweredReturns } from './returns.service'
+import { findReturns, refundUnansweredReturns } from './returns.service'
 import { returnsDeps } from './returns-deps'
 
 let t: TestApp
@@ -276,6 +277,75 @@ describe('delivered back', () => {
     if (!parcel) throw new Error('No return label')
     return { ...sale, returnParcel: parcel }
   }
+
+  /** The carrier's word that a return parcel will not reach the seller (its tracker's webhook). */
+  async function lose(parcel: ParcelRow, status: 'failure' | 'return_to_sender') {
+    const at = new Date().toISOString()
+    const outcome = await handleTrackerEvent(t.app.ctx, {
+      id: `evt_${status}_${parcel.id}`,
+      description: 'tracker.updated',
+      result: { id: parcel.trackerId, status, tracking_details: [{ status, message: 'Lost', datetime: at }] },
+    } as never)
+    expect(outcome).toBe('updated')
+  }
+
+  const stageOf = async (bookingId: string) =>
+    (await t.db.select({ stage: bookings.stage }).from(bookings).where(eq(bookings.id, bookingId)))[0]?.stage
+
+  it('a return parcel the carrier loses waits for an admin, who refunds the buyer', async () => {
+    const { booking, returnId, returnParcel } = await labelled()
+    expect((await findReturns(t.db, 'awaiting')).map((r) => r._id)).not.toContain(returnId)
+    await lose(returnParcel, 'failure')
+    const waiting = (await findReturns(t.db, 'awaiting')).find((r) => r._id === returnId)
+    expect(waiting).toMatchObject({ status: 'label_bought', label: { status: 'failure' } })
+    expect(await stageOf(booking.id)).toBe('returning')
+    const listed = await call('GET', '/api/returns?status=awaiting', admin)
+    expect(listed.statusCode, listed.body).toBe(200)
+    expect((listed.json() as { _id: string }[]).map((r) => r._id)).toContain(returnId)
+    await sent()
+
+    const decided = await call('PUT', `/api/returns/${returnId}/decide`, admin, {
+      decision: 'accept',
+      reason: 'The carrier lost the parcel on its way back: the buyer is refunded.',
+    })
+    expect(decided.statusCode, decided.body).toBe(200)
+    expect(await stageOf(booking.id)).toBe('refunded')
+    const [payment] = await t.db.select().from(payments).where(eq(payments.bookingId, booking.id))
+    expect(payment?.status).toBe('refunded')
+    expect(await returnOf(booking.id)).toMatchObject({
+      status: 'refunded',
+      decisionReason: 'The carrier lost the parcel on its way back: the buyer is refunded.',
+    })
+    expect((await findReturns(t.db, 'awaiting')).map((r) => r._id)).not.toContain(returnId)
+    expect((await ledgerCheck(t.db)).balanced).toBe(true)
+    expect((await sent()).length).toBe(2)
+    // Decided once: a second answer is refused.
+    const again = await call('PUT', `/api/returns/${returnId}/decide`, admin, {
+      decision: 'refuse',
+      reason: 'The carrier lost the parcel on its way back.',
+    })
+    expect(again.statusCode).toBe(409)
+  })
+
+  it('a return parcel back with the buyer: an admin can release the sale to the seller instead', async () => {
+    const { booking, returnId, returnParcel } = await labelled()
+    // Before the carrier gives up, an admin cannot end a return on its way.
+    const early = await call('PUT', `/api/returns/${returnId}/decide`, admin, {
+      decision: 'refuse',
+      reason: 'The buyer keeps the laptop after all.',
+    })
+    expect(early.statusCode).toBe(409)
+    await lose(returnParcel, 'return_to_sender')
+    expect((await findReturns(t.db, 'awaiting')).map((r) => r._id)).toContain(returnId)
+    const decided = await call('PUT', `/api/returns/${returnId}/decide`, admin, {
+      decision: 'refuse',
+      reason: 'The laptop went back to the buyer, who keeps it: the seller is paid.',
+    })
+    expect(decided.statusCode, decided.body).toBe(200)
+    expect(await stageOf(booking.id)).toBe('completed')
+    expect((await returnOf(booking.id))?.status).toBe('refused')
+    expect((await ledgerCheck(t.db)).balanced).toBe(true)
+  })
 
   it('the carrier delivers it back: the seller has RETURN_CONFIRM_DAYS to check it; as sent, the buyer is refunded', async () => {
     const { booking, returnId, returnParcel } = await labelled()

@@ -189,7 +189,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['returns'],
         summary:
-          'Admin: accept a return the seller declined or has not answered, or refuse it (the sale completes), with a reason both sides see',
+          'Admin: accept a return the seller declined or has not answered, or refuse it (the sale completes), with a reason both sides see; for a return parcel the carrier lost (failure, return_to_sender), accept refunds the buyer and refuse releases the sale to the seller',
         params: IdParams,
         body: DecideReturnBody,
         response: { 200: Modified, ...ERRORS },

@@ -3,7 +3,7 @@
 // and then the return, in that order, so two answers to one return take turns and the second finds it moved on.
 // Stage changes go through the deal's table (server/modules/deal/stages.ts); the refund through the deal's
 // `refundSale`, the one place a sale's money is given back.
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { FeeRule } from '#contract/fees'
 import {
@@ -17,7 +17,16 @@ import {
   type ReturnBackBody,
 } from '#contract/returns'
 import type { Db } from '#server/db/client'
-import { bookings, disputes, products, returnPhotos, returns, uploads, users } from '#server/db/schema'
+import {
+  bookings,
+  disputes,
+  parcels,
+  products,
+  returnPhotos,
+  returns,
+  uploads,
+  users,
+} from '#server/db/schema'
 import type { Jobs } from '#server/jobs/jobs'
 import { AppError, notFound } from '#server/lib/errors'
 import type { PaymentProvider } from '#server/lib/payment-provider'
@@ -254,6 +263,9 @@ export async function decideReturn(
   if (!found) throw notFound('Return')
   await lockDeal(tx, admin, found.bookingId)
   const ret = await lockReturnOf(tx, found.bookingId)
+  if (ret.status === 'label_bought' && (await returnParcelLost(tx, ret.id))) {
+    return endLostReturn(tx, deps, admin, ret, input)
+  }
   const words = input.decision === 'accept' ? 'accept this return' : 'refuse this return'
   assertReturnStatus(ret, ['requested', 'declined'], words)
   if (input.decision === 'accept') {
@@ -276,12 +288,70 @@ export async function decideReturn(
   return 1
 }
 
-/** Refunds a returned sale (the seller found it as sent, or the days to check it passed), in the caller's tx. */
+/** The carrier statuses of a return parcel that will not reach the seller: an admin ends the return. */
+const LOST_PARCEL = ['failure', 'return_to_sender'] as const
+
+/** Whether this return's parcel failed or went back to the buyer (the carrier's last word). */
+async function returnParcelLost(db: Db, returnId: string): Promise<boolean> {
+  const [lost] = await db
+    .select({ id: parcels.id })
+    .from(parcels)
+    .where(
+      and(
+        eq(parcels.purpose, 'return'),
+        eq(parcels.returnId, returnId),
+        inArray(parcels.status, LOST_PARCEL),
+      ),
+    )
+  return Boolean(lost)
+}
+
+/**
+ * An admin ends a return whose parcel the carrier lost (failure, or back to the buyer), by the return's own moves:
+ * accept refunds the buyer (as a return back as sent), refuse releases the sale to the seller (as a refused return).
+ */
+async function endLostReturn(
+  tx: Db,
+  deps: ReturnsDeps,
+  admin: SessionUser,
+  ret: ReturnRow,
+  input: DecideReturnBody,
+) {
+  if (input.decision === 'accept') {
+    await refundReturnIn(tx, deps, ret, 'admin', admin.id, input.reason)
+    await tx
+      .update(returns)
+      .set({ decidedBy: admin.id, decisionReason: input.reason })
+      .where(eq(returns.id, ret.id))
+    return 1
+  }
+  await moveDeal(tx, ret.bookingId, 'refuse_return', 'admin', {
+    actorId: admin.id,
+    fee: deps.fee,
+    note: input.reason,
+  })
+  await tx
+    .update(returns)
+    .set({ status: 'refused', decidedBy: admin.id, decisionReason: input.reason, closedAt: sql`now()` })
+    .where(eq(returns.id, ret.id))
+  if (ret.disputeId) {
+    await tx
+      .update(disputes)
+      .set({ status: 'released', resolvedAt: sql`now()` })
+      .where(eq(disputes.id, ret.disputeId))
+  }
+  await queueReturnEmails(tx, deps.mail, ret.bookingId, 'refused', ['buyer', 'seller'], {
+    reason: input.reason,
+  })
+  return 1
+}
+
+/** Refunds a returned sale (the seller found it as sent, the days to check it passed, or an admin ended a lost one). */
 async function refundReturnIn(
   tx: Db,
   deps: ReturnsDeps,
   ret: ReturnRow,
-  party: 'seller' | 'system',
+  party: 'seller' | 'system' | 'admin',
   actorId: string | null,
   note: string | null,
 ) {
@@ -527,7 +597,10 @@ export async function getBookingReturn(
 const buyersT = alias(users, 'buyers')
 const sellersT = alias(users, 'sellers')
 
-/** Admin: returns waiting for a decision (declined, or requested), oldest first; or every return, newest first. */
+/**
+ * Admin: returns waiting for a decision (declined, or requested, or a return parcel the carrier lost), oldest first;
+ * or every return, newest first.
+ */
 export async function findReturns(db: Db, which: 'awaiting' | 'all' = 'awaiting'): Promise<AdminReturn[]> {
   const rows = await db
     .select({
@@ -542,7 +615,18 @@ export async function findReturns(db: Db, which: 'awaiting' | 'all' = 'awaiting'
     .innerJoin(products, eq(products.id, bookings.productId))
     .innerJoin(buyersT, eq(buyersT.id, bookings.buyerId))
     .innerJoin(sellersT, eq(sellersT.id, products.sellerId))
-    .where(which === 'awaiting' ? inArray(returns.status, ['requested', 'declined']) : undefined)
+    .where(
+      which === 'awaiting'
+        ? or(
+            inArray(returns.status, ['requested', 'declined']),
+            and(
+              eq(returns.status, 'label_bought'),
+              sql`exists (select 1 from ${parcels} p where p.purpose = 'return' and p.return_id = ${returns.id}
+                and p.status in ('failure', 'return_to_sender'))`,
+            ),
+          )
+        : undefined,
+    )
     .orderBy(which === 'awaiting' ? asc(returns.createdAt) : desc(returns.createdAt), asc(returns.id))
     .limit(200)
   const wire = await toReturns(
