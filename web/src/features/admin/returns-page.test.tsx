@@ -29,6 +29,23 @@ const declined: AdminReturn = {
   seller: { _id: 'seller-1', name: 'Sam Seller', email: 'sam@example.com' },
 }
 
+const lost: AdminReturn = {
+  ...declined,
+  _id: 'r2',
+  status: 'label_bought',
+  productName: 'ThinkPad X1',
+  declineReason: null,
+  acceptedAt: '2026-11-27T11:00:00.000Z',
+  label: {
+    url: '/labels/r2.pdf',
+    carrier: 'USPS',
+    trackingCode: '9400100000000000000002',
+    trackingUrl: null,
+    status: 'failure',
+    costCents: 1_250,
+  },
+}
+
 const dispute: Dispute = {
   _id: 'd1',
   status: 'open',
@@ -52,8 +69,9 @@ const dispute: Dispute = {
   history: [],
 }
 
+let awaiting: AdminReturn[] = [declined]
 const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-  if (url.startsWith('/api/returns?status=awaiting')) return jsonResponse([declined])
+  if (url.startsWith('/api/returns?status=awaiting')) return jsonResponse(awaiting)
   if (url.startsWith('/api/returns?status=all')) return jsonResponse([])
   if (url === '/api/disputes') return jsonResponse([dispute])
   if (init?.method === 'PUT') return jsonResponse({ acknowledged: true, modifiedCount: 1, insertedId: 'r9' })
@@ -65,6 +83,7 @@ const puts = () =>
     .map(([url, init]) => ({ url, body: JSON.parse(String(init?.body)) }))
 
 beforeEach(() => {
+  awaiting = [declined]
   fetchMock.mockClear()
   vi.stubGlobal('fetch', fetchMock)
 })
@@ -96,6 +115,30 @@ describe('the admin’s returns', () => {
     expect(puts()[0]).toEqual({
       url: '/api/returns/r1/decide',
       body: { decision: 'accept', reason: 'The battery report shows 41 percent of design capacity.' },
+    })
+  })
+
+  it('a return parcel the carrier lost waits with its tracking status; the admin refunds the buyer or releases it', async () => {
+    awaiting = [lost]
+    renderWithApp(<ReturnsPage />)
+    const card = await screen.findByTestId('admin-return')
+    expect(within(card).getByTestId('admin-return-label').textContent).toMatch(/failure/)
+    expect(
+      within(card).getByText(/The carrier could not deliver the return parcel to the seller/),
+    ).toBeTruthy()
+    expect(within(card).queryByRole('button', { name: /^Accept/ })).toBeNull()
+    expect(within(card).getByRole('button', { name: 'Release to the seller of ThinkPad X1' })).toBeTruthy()
+    fireEvent.click(within(card).getByRole('button', { name: 'Refund the buyer of ThinkPad X1' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Refund the buyer?' })
+    expect(within(dialog).getByText(/Bea Buyer is refunded in full/)).toBeTruthy()
+    fireEvent.change(within(dialog).getByLabelText('Your reason'), {
+      target: { value: 'The carrier lost the parcel on its way back.' },
+    })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund the buyer' }))
+    await waitFor(() => expect(puts()).toHaveLength(1))
+    expect(puts()[0]).toEqual({
+      url: '/api/returns/r2/decide',
+      body: { decision: 'accept', reason: 'The carrier lost the parcel on its way back.' },
     })
   })
 

@@ -15,10 +15,19 @@ import { useAdminReturns, useDecideReturn } from './returns-api'
 
 type Decision = { ret: AdminReturn; decision: 'accept' | 'refuse' }
 
+/** A return parcel the carrier lost (failure) or sent back to the buyer: the admin ends the return. */
+function isLostParcel(ret: AdminReturn): boolean {
+  return (
+    ret.status === 'label_bought' &&
+    (ret.label?.status === 'failure' || ret.label?.status === 'return_to_sender')
+  )
+}
+
 /**
  * `/dashboard/returns`: returns of laptops not as described. Those the seller declined (or has not answered) wait
  * here for an admin, oldest first: accept (a shipped sale's return label is bought at the seller's cost) or refuse
- * (the sale completes). "All" shows every return with where it is, its label and tracking.
+ * (the sale completes). A return parcel the carrier lost or sent back to the buyer waits here too: refund the buyer, or
+ * release the sale to the seller. "All" shows every return with where it is, its label and tracking.
  */
 export function ReturnsPage() {
   const [which, setWhich] = useState<'awaiting' | 'all'>('awaiting')
@@ -46,9 +55,13 @@ export function ReturnsPage() {
       {
         onSuccess: () => {
           toast.success(
-            asking.decision === 'accept'
-              ? `The return of ${asking.ret.productName} is accepted`
-              : `The return of ${asking.ret.productName} is refused: the sale completed`,
+            isLostParcel(asking.ret)
+              ? asking.decision === 'accept'
+                ? `The buyer of ${asking.ret.productName} is refunded`
+                : `${asking.ret.productName} is released to the seller: the sale completed`
+              : asking.decision === 'accept'
+                ? `The return of ${asking.ret.productName} is accepted`
+                : `The return of ${asking.ret.productName} is refused: the sale completed`,
           )
           close()
         },
@@ -117,16 +130,28 @@ export function ReturnsPage() {
       </QueryState>
       {asking ? (
         <ConfirmDialog
-          title={asking.decision === 'accept' ? 'Accept this return?' : 'Refuse this return?'}
+          title={
+            isLostParcel(asking.ret)
+              ? asking.decision === 'accept'
+                ? 'Refund the buyer?'
+                : 'Release to the seller?'
+              : asking.decision === 'accept'
+                ? 'Accept this return?'
+                : 'Refuse this return?'
+          }
           tone={asking.decision === 'refuse' ? 'danger' : 'default'}
           description={
             <div className="space-y-3">
               <p>
-                {asking.decision === 'accept'
-                  ? asking.ret.method === 'ship'
-                    ? `A return label is bought at ${asking.ret.seller.name}’s cost and emailed to ${asking.ret.buyer.name}. Once the laptop is back as sent, the buyer is refunded.`
-                    : `${asking.ret.buyer.name} hands the laptop back. Once it is back as sent, the buyer is refunded.`
-                  : `The sale completes and ${asking.ret.seller.name} is paid. This cannot be undone.`}
+                {isLostParcel(asking.ret)
+                  ? asking.decision === 'accept'
+                    ? `The return parcel did not reach ${asking.ret.seller.name}. ${asking.ret.buyer.name} is refunded in full; the return label stays ${asking.ret.seller.name}’s cost.`
+                    : `The return parcel did not reach ${asking.ret.seller.name}. The sale completes and ${asking.ret.seller.name} is paid. This cannot be undone.`
+                  : asking.decision === 'accept'
+                    ? asking.ret.method === 'ship'
+                      ? `A return label is bought at ${asking.ret.seller.name}’s cost and emailed to ${asking.ret.buyer.name}. Once the laptop is back as sent, the buyer is refunded.`
+                      : `${asking.ret.buyer.name} hands the laptop back. Once it is back as sent, the buyer is refunded.`
+                    : `The sale completes and ${asking.ret.seller.name} is paid. This cannot be undone.`}
               </p>
               <FormField
                 label="Your reason"
@@ -146,7 +171,15 @@ export function ReturnsPage() {
               </FormField>
             </div>
           }
-          confirmLabel={asking.decision === 'accept' ? 'Accept the return' : 'Refuse the return'}
+          confirmLabel={
+            isLostParcel(asking.ret)
+              ? asking.decision === 'accept'
+                ? 'Refund the buyer'
+                : 'Release to the seller'
+              : asking.decision === 'accept'
+                ? 'Accept the return'
+                : 'Refuse the return'
+          }
           isPending={decide.isPending}
           onConfirm={confirm}
           onCancel={close}
@@ -168,6 +201,7 @@ function ReturnCard({
   const headingId = `return-${ret._id}`
   const failed = HANDOVER_CHECKS.find((c) => c.key === ret.failed_check)
   const canDecide = ret.status === 'requested' || ret.status === 'declined'
+  const lost = isLostParcel(ret)
   return (
     <article
       aria-labelledby={headingId}
@@ -260,6 +294,24 @@ function ReturnCard({
           )}{' '}
           · {ret.label.status.replaceAll('_', ' ')} · {formatMoney(ret.label.costCents)} paid by the seller
         </p>
+      ) : null}
+      {lost ? (
+        <div className="space-y-2 pt-1" data-testid="admin-return-lost">
+          <p className="font-medium text-red-800 text-sm">
+            {ret.label?.status === 'failure'
+              ? 'The carrier could not deliver the return parcel to the seller.'
+              : 'The carrier sent the return parcel back to the buyer.'}{' '}
+            The buyer’s money is held until you end this return.
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" onClick={() => onDecide('accept')} disabled={isBusy}>
+              Refund the buyer<span className="sr-only"> of {ret.productName}</span>
+            </Button>
+            <Button size="sm" variant="danger-outline" onClick={() => onDecide('refuse')} disabled={isBusy}>
+              Release to the seller<span className="sr-only"> of {ret.productName}</span>
+            </Button>
+          </div>
+        </div>
       ) : null}
       {canDecide ? (
         <div className="flex flex-wrap gap-2 pt-1">
