@@ -122,6 +122,7 @@ describe('the admin’s returns', () => {
     awaiting = [lost]
     renderWithApp(<ReturnsPage />)
     const card = await screen.findByTestId('admin-return')
+    expect(within(card).getByText('Return parcel lost: an admin decides')).toBeTruthy()
     expect(within(card).getByTestId('admin-return-label').textContent).toMatch(/failure/)
     expect(
       within(card).getByText(/The carrier could not deliver the return parcel to the seller/),

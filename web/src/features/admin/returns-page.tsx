@@ -82,7 +82,7 @@ export function ReturnsPage() {
       <PageHeader title="Returns">
         <p>
           Laptops buyers are sending back as not as described. Decide those the seller declined or has not
-          answered.
+          answered, and those whose return parcel the carrier lost.
         </p>
       </PageHeader>
       <fieldset className="mb-4 flex gap-2">
@@ -214,7 +214,7 @@ function ReturnCard({
         </h2>
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-700 text-sm">
           <span className="font-semibold text-slate-900">{formatMoney(ret.priceCents)}</span>
-          <span>{RETURN_STATUS_WORDS[ret.status]}</span>
+          <span>{lost ? 'Return parcel lost: an admin decides' : RETURN_STATUS_WORDS[ret.status]}</span>
           <span>
             opened <time dateTime={ret.createdAt}>{formatDate(ret.createdAt)}</time>
           </span>
