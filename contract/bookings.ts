@@ -116,9 +116,13 @@ export const Booking = z.object({
   /**
    * What ended a refunded sale (the deal event that refunded it): the seller cancelled it (`cancelled`), an admin
    * refunded it (`refunded`), the seller did not ship it in time (`ship_late`, by `delivery.ship_by`), or the
-   * laptop came back to the seller (`return_refunded`). Null unless refunded.
+   * laptop came back to the seller (`return_refunded`), or an admin refunded a return whose parcel the carrier
+   * lost (`return_lost`, with `refundReason`). Null unless refunded.
    */
-  refundEvent: z.enum(['cancelled', 'refunded', 'ship_late', 'return_refunded']).nullable().optional(),
+  refundEvent: z
+    .enum(['cancelled', 'refunded', 'ship_late', 'return_refunded', 'return_lost'])
+    .nullable()
+    .optional(),
   /** The problem the buyer reported, if any. */
   dispute: z.object({ _id: z.string(), reason: z.string(), status: DisputeStatus }).nullable(),
   /**

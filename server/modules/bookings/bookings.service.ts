@@ -34,9 +34,14 @@ export const bookingColumns = {
     where e.booking_id = ${bookings.id} and e.kind = 'cancelled' order by e.created_at desc, e.id desc limit 1)`,
   // An admin's refund (a dispute's, a completed sale's, a listing removed): their reason, on the refund's step.
   refundReason: sql<string | null>`(select e.note from ${bookingEvents} e
-    where e.booking_id = ${bookings.id} and e.kind = 'refunded' order by e.created_at desc, e.id desc limit 1)`,
-  // What refunded a sale: the latest of the events that move a deal to `refunded` (the stage ends there).
-  refundEvent: sql<RefundEvent | null>`(select e.kind from ${bookingEvents} e
+    where e.booking_id = ${bookings.id} and (e.kind = 'refunded' or (e.kind = 'return_refunded' and exists
+      (select 1 from ${users} u where u.id = e.actor_id and u.role = 'admin')))
+    order by e.created_at desc, e.id desc limit 1)`,
+  // What refunded a sale: the latest of the events that move a deal to `refunded` (the stage ends there). A return
+  // refunded by an admin is one whose parcel the carrier lost: the laptop did not come back.
+  refundEvent: sql<RefundEvent | null>`(select case when e.kind = 'return_refunded' and exists
+      (select 1 from ${users} u where u.id = e.actor_id and u.role = 'admin') then 'return_lost' else e.kind end
+    from ${bookingEvents} e
     where e.booking_id = ${bookings.id} and e.kind in ('cancelled', 'refunded', 'ship_late', 'return_refunded')
     order by e.created_at desc, e.id desc limit 1)`,
   cancelledByBuyer: sql<boolean>`coalesce((select e.actor_id = ${bookings.buyerId} from ${bookingEvents} e

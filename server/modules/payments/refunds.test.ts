@@ -346,3 +346,27 @@ describe('an admin’s refund: a reason both sides see, and what happens to the 
     )
   })
 })
+
+describe('what ended a refunded sale, in its answer', () => {
+  it('a return the seller got back reads return_refunded; one an admin refunded (its parcel lost) return_lost, with the reason', async () => {
+    const back = await dealAt(t, 'completed', { buyer, seller, brand, name: 'Returnbook 1' })
+    const lost = await dealAt(t, 'completed', { buyer, seller, brand, name: 'Returnbook 2' })
+    const WHY = 'The carrier lost the parcel on its way back.'
+    // The return's own moves are the returns module's: only what the answer reads is written here.
+    for (const [deal, actor, note] of [
+      [back, seller, null],
+      [lost, admin, WHY],
+    ] as const) {
+      await t.db.update(bookings).set({ stage: 'refunded' }).where(eq(bookings.id, deal.booking.id))
+      await t.db
+        .insert(bookingEvents)
+        .values({ bookingId: deal.booking.id, kind: 'return_refunded', actorId: actor.id, note })
+    }
+    for (const who of [buyer, seller]) {
+      const b = Booking.parse((await call('GET', `/api/bookings/${back.booking.id}`, who)).json())
+      expect(b).toMatchObject({ status: 'refunded', refundEvent: 'return_refunded', refundReason: null })
+      const l = Booking.parse((await call('GET', `/api/bookings/${lost.booking.id}`, who)).json())
+      expect(l).toMatchObject({ status: 'refunded', refundEvent: 'return_lost', refundReason: WHY })
+    }
+  })
+})

@@ -101,6 +101,14 @@ describe('a refunded sale says what ended it, on both sides', () => {
     expect(document.body.textContent).not.toMatch(/An admin|still has it/)
   })
 
+  it('a return parcel the carrier lost, refunded by an admin: not "came back", with their reason', () => {
+    const lost: Booking = { ...refunded, refundEvent: 'return_lost', refundReason: 'USPS lost the parcel' }
+    renderWithApp(<BuyerDealActions booking={lost} />)
+    expect(texts().join(' ')).toContain('the carrier lost the laptop on its way back to the seller.')
+    expect(texts().join(' ')).toContain('“USPS lost the parcel”')
+    expect(document.body.textContent).not.toMatch(/came back/)
+  })
+
   it("an admin's refund still reads as one, with their reason", () => {
     const admin: Booking = { ...refunded, refundEvent: 'refunded', refundReason: 'The screen was cracked' }
     renderWithApp(<BuyerDealActions booking={admin} />)

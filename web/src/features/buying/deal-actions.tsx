@@ -390,6 +390,10 @@ function refundedWords(role: 'buyer' | 'seller', b: Booking): string {
       return role === 'buyer'
         ? 'Refunded: the laptop came back to the seller.'
         : 'Refunded: the laptop came back to you, and the buyer was refunded.'
+    case 'return_lost':
+      return role === 'buyer'
+        ? `An admin refunded your money: the carrier lost the laptop on its way back to the seller.${b.refundReason ? ` Their reason: “${b.refundReason}”.` : ''}`
+        : `An admin refunded the buyer: the carrier lost the laptop on its way back to you.${b.refundReason ? ` Their reason: “${b.refundReason}”.` : ''}`
     case 'cancelled':
       return role === 'buyer'
         ? `The seller cancelled the sale and your money was refunded in full.${b.cancelReason ? ` Their reason: ${b.cancelReason}` : ''}`
