@@ -140,6 +140,7 @@ describe('PaymentPage', () => {
       const panel = await screen.findByRole('region', { name: 'You have paid for this laptop' })
       expect(panel.textContent).toContain(stage)
       expect(panel.textContent).toContain('Follow the sale in My Orders.')
+      expect(document.querySelector('header p')?.textContent).toBe('Paid $758.50')
       cleanup()
     }
     mockApi({

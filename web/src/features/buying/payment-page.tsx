@@ -70,7 +70,7 @@ export function PaymentPage() {
           <div className="min-w-0 space-y-1">
             <h1 className="font-bold text-2xl text-slate-900 tracking-tight">Payment for {b.productName}</h1>
             <p className="text-lg text-slate-700">
-              {b.status === 'unpaid' ? 'Please Pay' : b.status === 'paid' ? 'Paid' : 'Price'}{' '}
+              {b.status === 'unpaid' ? 'Please Pay' : b.paid ? 'Paid' : 'Price'}{' '}
               <strong className="text-slate-900">{formatMoney(amountDueOf(b))}</strong>
             </p>
             {b.status === 'unpaid' && b.price_cents < b.booked_price_cents ? (
