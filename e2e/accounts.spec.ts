@@ -372,7 +372,8 @@ test.describe('reports', () => {
 
   test('a signed-out visitor who reports a listing is asked to sign in first', async ({ page, browser }) => {
     const listing = await listLaptop(browser)
-    await page.goto(`/products/${listing.id}`)
+    // The page is server-rendered: its button acts once the scripts have hydrated it.
+    await page.goto(`/products/${listing.id}`, { waitUntil: 'networkidle' })
     await page.getByRole('button', { name: 'Report this listing' }).click()
     await expect(page).toHaveURL(`/login?from=${encodeURIComponent(`/products/${listing.id}`)}`)
   })
