@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { checkLabel, HANDOVER_CHECKS } from '#contract/handover'
 import { type AdminReturn, DecideReturnBody, RETURN_STATUS_WORDS } from '#contract/returns'
+import { PhotoThumbs } from '../../components/photos/photo-thumbs'
 import { QueryState } from '../../components/query-state'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
@@ -245,23 +246,7 @@ function ReturnCard({
           <p className="mt-1 font-medium text-red-800">✗ Failed: {checkLabel(failed, null)}</p>
         ) : null}
       </div>
-      {ret.photos.length > 0 ? (
-        <ul className="flex flex-wrap gap-2" aria-label="The buyer’s photos">
-          {ret.photos.map((p, i) => (
-            <li key={p._id}>
-              <a href={p.detail} target="_blank" rel="noreferrer">
-                <img
-                  src={p.card}
-                  alt={`What the buyer shows, ${i + 1} of ${ret.photos.length}`}
-                  width={96}
-                  height={72}
-                  className="aspect-[4/3] w-24 rounded border border-slate-200 object-cover"
-                />
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <PhotoThumbs photos={ret.photos} label="The buyer’s photos" />
       {ret.declineReason ? (
         <p className="text-sm text-slate-800">
           <span className="font-medium">The seller declined:</span> “{ret.declineReason}”

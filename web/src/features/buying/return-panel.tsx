@@ -9,6 +9,7 @@ import {
   ReturnBackBody,
 } from '#contract/returns'
 import { PhotoPicker } from '../../components/photos/photo-picker'
+import { PhotoThumbs } from '../../components/photos/photo-thumbs'
 import { countPhotos, usePhotoUploads } from '../../components/photos/use-photo-uploads'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
@@ -93,23 +94,7 @@ function ReturnSummary({ ret, booking, side }: { ret: Return; booking: Booking; 
         {side === 'buyer' ? 'Your reason' : 'The buyer’s reason'}: “{ret.reason}”
         {failed ? <span className="block text-slate-600">Failed check: {failed}</span> : null}
       </p>
-      {ret.photos.length > 0 ? (
-        <ul className="flex flex-wrap gap-2" aria-label="Photos of the return">
-          {ret.photos.map((p, i) => (
-            <li key={p._id}>
-              <a href={p.detail} target="_blank" rel="noreferrer">
-                <img
-                  src={p.card}
-                  alt={`What the buyer shows, ${i + 1} of ${ret.photos.length}`}
-                  width={64}
-                  height={48}
-                  className="aspect-[4/3] w-16 rounded border border-slate-200 object-cover"
-                />
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <PhotoThumbs photos={ret.photos} label="Photos of the return" size="sm" />
       {ret.declineReason ? (
         <p className="text-slate-700">Seller’s reason to decline: “{ret.declineReason}”</p>
       ) : null}
