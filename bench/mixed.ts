@@ -68,7 +68,44 @@ export function pathSource(
   }
 }
 
+/** Quantiles of a part of a run's answers. */
+export type SliceFigures = {
+  p50: number
+  p95: number
+  p975: number
+  p99: number
+  requests: number
+  rps: number
+}
+
+/** The answers of the first `firstS` seconds of a run (from its first answer) and of the rest, apart. */
+function splitAt(
+  times: number[],
+  answeredAt: number[],
+  firstS: number,
+): { head: SliceFigures; rest: SliceFigures } {
+  const start = answeredAt[0] ?? 0
+  const end = answeredAt[answeredAt.length - 1] ?? start
+  const head: number[] = []
+  const rest: number[] = []
+  times.forEach((ms, i) => {
+    ;((answeredAt[i] as number) - start < firstS * 1000 ? head : rest).push(ms)
+  })
+  const figures = (xs: number[], seconds: number): SliceFigures => ({
+    p50: quantile(xs, 0.5),
+    p95: quantile(xs, 0.95),
+    p975: quantile(xs, 0.975),
+    p99: quantile(xs, 0.99),
+    requests: xs.length,
+    rps: xs.length / Math.max(seconds, 1e-3),
+  })
+  const total = (end - start) / 1000
+  return { head: figures(head, Math.min(firstS, total)), rest: figures(rest, total - firstS) }
+}
+
 export type MixedFigures = {
+  /** With `firstS`: the first seconds' figures and the rest's. */
+  first?: { head: SliceFigures; rest: SliceFigures }
   p50: number
   p95: number
   p975: number
@@ -237,6 +274,13 @@ export async function mixedRun(opts: {
   appPid: number | undefined
   sellerId: string
   brandId: string
+  /**
+   * Run while the searches go on, after the warm-up and before the writer starts (a bulk load, say): the writes and
+   * the measured run begin the moment it ends.
+   */
+  beforeWrites?: () => Promise<void>
+  /** Also prints the figures of the first this many seconds of the measured run apart from the rest's. */
+  firstS?: number
 }): Promise<MixedFigures> {
   const run = (duration: number, times?: number[]) => {
     const instance = autocannon({
@@ -262,6 +306,15 @@ export async function mixedRun(opts: {
     return instance
   }
   await run(opts.warmupS)
+  if (opts.beforeWrites) {
+    // The searches keep coming meanwhile (unmeasured); they stop as the measured run starts.
+    const meanwhile = run(3_600) as unknown as { stop: () => void }
+    try {
+      await opts.beforeWrites()
+    } finally {
+      meanwhile.stop()
+    }
+  }
   const writer =
     opts.perSecond > 0
       ? startWriter(opts.dbUrl, opts.perSecond, opts.probeUrl, opts.sellerId, opts.brandId)
@@ -313,9 +366,12 @@ export async function mixedRun(opts: {
       )
     }
   }
+  const firstS = opts.firstS
+  const first = firstS !== undefined ? splitAt(times, answeredAt, firstS) : undefined
   times.sort((a, b) => a - b)
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN
   return {
+    first,
     p50: at(0.5),
     p95: at(0.95),
     p975: at(0.975),

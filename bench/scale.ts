@@ -9,7 +9,16 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { type Draw, FRESH_FROM, mixedPaths, mixedRun, pathSource, quantile, rssMb } from './mixed'
+import {
+  type Draw,
+  FRESH_FROM,
+  mixedPaths,
+  mixedRun,
+  pathSource,
+  quantile,
+  rssMb,
+  type SliceFigures,
+} from './mixed'
 
 const args = process.argv.slice(2)
 const argValue = (name: string) => {
@@ -30,6 +39,12 @@ const LONG_TAIL = args.includes('--long-tail')
 const ZIPF = args.includes('--zipf')
 /** Without the mixed run's 400 searches (only the long tail and Zipf runs asked for). */
 const NO_LIST = args.includes('--no-list')
+/**
+ * Writes right after a bulk load: the long tail of searches runs while BULK listings are loaded in one statement (an
+ * earlier run's are deleted first), then a writer starts at once; the first 10 s are printed apart from the rest.
+ */
+const AFTER_BULK = args.includes('--after-bulk')
+const BULK = Number(argValue('--bulk') ?? 100_000)
 /** Seconds of each mixed run (quiet, 5 writes/s, 20 writes/s). */
 const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_DURATION ?? 40)
 const SIZES = [1_000, 100_000, 1_000_000].filter((n) => n <= Math.max(MAX, 1_000))
@@ -578,6 +593,81 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
   )
 }
 
+/** The `--after-bulk` run: see AFTER_BULK. */
+async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, modelCount: number) {
+  const deleted = await client.query(`delete from products where seller_id like 'bench-seller-%'`)
+  if (deleted.rowCount) {
+    await client.query('vacuum analyze products')
+    await client.query('vacuum analyze product_images')
+    console.log(`An earlier run's ${deleted.rowCount.toLocaleString('en-US')} listings deleted`)
+  }
+  await waitForCopy(client)
+  const brandIds = (await client.query<{ id: string }>('select id from brands order by name')).rows.map(
+    (r) => r.id,
+  )
+  const lenovo = (await client.query<{ id: string }>(`select id from brands where name = 'Lenovo'`)).rows[0]
+    ?.id
+  const perSecond = Number(process.env.BENCH_MIXED_RATES ?? 20)
+  const firstS = 10
+  console.log(
+    `\nLong tail while ${BULK.toLocaleString('en-US')} listings are loaded in one statement (and vacuum analyze), then ${perSecond} writes/s at once: ${CONNECTIONS} connections, ${MIXED_DURATION_S} s measured from the first write; load average ${loadAverage()}`,
+  )
+  const url = `http://127.0.0.1:${PORT}`
+  const m = await mixedRun({
+    url,
+    // Freshness on the same instance (no second one here).
+    probeUrl: url,
+    dbUrl,
+    source: pathSource({ kind: 'long-tail' }, brandIds, perSecond + 3),
+    connections: CONNECTIONS,
+    durationS: MIXED_DURATION_S,
+    warmupS: WARMUP_S,
+    perSecond,
+    appPid: app.pid,
+    sellerId: 'bench-seller-1',
+    brandId: lenovo ?? (brandIds[0] as string),
+    firstS,
+    beforeWrites: async () => {
+      const started = Date.now()
+      await seedListings(client, 1, BULK, modelCount)
+      const loaded = Date.now()
+      await client.query('vacuum analyze products')
+      await client.query('vacuum analyze product_images')
+      await client.query('analyze users')
+      const health = (await (await fetch(`${url}/api/health`)).json()) as {
+        listing_copy?: { version: string } | null
+      }
+      const version = (
+        await client.query<{ v: string }>('select version::text as v from listing_counts_version where id')
+      ).rows[0]?.v
+      console.log(
+        `  loaded in ${((loaded - started) / 1000).toFixed(1)} s, vacuum analyze ${((Date.now() - loaded) / 1000).toFixed(1)} s; the copy at the writes' start: ${health.listing_copy?.version === version ? 'current' : `behind (${health.listing_copy?.version} < ${version})`}`,
+      )
+    },
+  })
+  const row = (name: string, f: SliceFigures) => [
+    name,
+    f.p50.toFixed(1),
+    f.p95.toFixed(1),
+    f.p975.toFixed(1),
+    f.p99.toFixed(1),
+    Math.round(f.rps).toLocaleString('en-US'),
+    f.requests.toLocaleString('en-US'),
+  ]
+  const first = m.first as NonNullable<typeof m.first>
+  printTable(
+    ['after the bulk load', 'p50 ms', 'p95 ms', 'p97.5 ms', 'p99 ms', 'req/s', 'answers'],
+    [
+      row(`first ${firstS} s of writes`, first.head),
+      row(`${firstS}–${MIXED_DURATION_S} s`, first.rest),
+      row('whole run', { ...m, rps: m.rps }),
+    ],
+  )
+  console.log(
+    `${m.bad} bad answers; ${m.writes} writes, fresh p50 / p99 ${quantile(m.fresh, 0.5).toFixed(0)} / ${quantile(m.fresh, 0.99).toFixed(0)} ms; RSS ${m.rssStartMb.toFixed(0)} → ${m.rssMb.toFixed(0)} MB; load average ${loadAverage()}`,
+  )
+}
+
 async function main() {
   console.log(`Discovery at scale — node ${process.version}, ${os.cpus().length} CPUs; app: ${APP_DIR}`)
   console.log(
@@ -646,6 +736,10 @@ async function main() {
     await waitForHealth(child)
     await client.connect()
     const modelCount = await seedReference(client)
+    if (AFTER_BULK) {
+      await afterBulk(client, dbUrl, child, modelCount)
+      return
+    }
     // With DATABASE_URL naming a database an earlier run filled, its listings count: only the missing are added.
     let have = process.env.DATABASE_URL
       ? Number(
