@@ -6,6 +6,7 @@ import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
+import { readFacts } from './listing-facts'
 import { factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
 import { searchProducts } from './search.queries'
 
@@ -402,7 +403,7 @@ describe('an instance told of each commit', () => {
       database.listen,
     )
     try {
-      await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull())
+      await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
       const brand = await createBrand(db)
       const seller = await createUser(db, { role: 'seller' })
       const version = factsStatus(db)?.version as string
@@ -426,4 +427,57 @@ describe('an instance told of each commit', () => {
       await drop()
     }
   })
+})
+
+describe('an instance whose copy a bulk import left far behind', () => {
+  it('answers searches by SQL while it reads the copy whole, without waiting for the read', async () => {
+    const { database, drop } = await openTestDatabase()
+    const { db } = database
+    const errors: string[] = []
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let reads = 0
+    // The first whole read at once; the one the bulk import starts waits for the test.
+    const feed = keepListingsCurrent(
+      db,
+      { error: (_obj, msg) => errors.push(msg) },
+      10,
+      undefined,
+      async () => {
+        reads++
+        if (reads > 1) await held
+        return readFacts(db)
+      },
+    )
+    try {
+      await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
+      const brand = await createBrand(db)
+      const seller = await createUser(db, { role: 'seller' })
+      // One statement of 5,001 listings: more changes than the feed applies (5,000 at least), so the copy is read whole.
+      await db.execute(sql`
+        insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+          description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on)
+        select 'ThinkPad T14 ' || i, ${brand.id}, ${seller.id}, '+880 1711 000000', 20000 + i * 100, 400000,
+          'Comes with the charger.', 'Good', 'Dhaka', 1, 'Intel Core i5-1135G7', 16, 512, 14,
+          now() - make_interval(mins => i)
+        from generate_series(1, 5001) i`)
+      await vi.waitFor(() => expect(reads).toBe(2), { timeout: 20_000 })
+      // While the read is held, a search is answered (by SQL, with the import's listings), not held behind it.
+      const q = SearchQuery.parse({ sort: 'price_asc', page: '3', page_size: '5', facets: '1' })
+      const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 15_000))
+      const answer = await Promise.race([searchProducts(db, q), waited])
+      expect(answer).toEqual(await searchProducts(db, q, { facts: false }))
+      expect(answer).toMatchObject({ total: 5001 })
+      release()
+      await vi.waitFor(() => expect(factsStatus(db)?.listings).toBe(5001), { timeout: 20_000 })
+      expect(errors).toEqual([])
+    } finally {
+      release()
+      feed.stop()
+      await database.close()
+      await drop()
+    }
+  }, 180_000)
 })

@@ -41,6 +41,11 @@ type State = {
   stopRead?: AbortController
   /** Whether the view's base was read apart: then a rebase costs the requests nothing and comes sooner. */
   readApart?: boolean
+  /**
+   * The whole read under way because the feed could not bring the view up (a bulk import, or the feed pruned past
+   * it): until it ends the view is too far behind to answer, and requests are answered by SQL rather than wait.
+   */
+  farBehind?: Promise<ListingFacts>
 }
 const states = new WeakMap<Db, State>()
 
@@ -218,14 +223,24 @@ async function applyFeed(
 /**
  * Brings the view up to the database's version (at least `target`, when given) by applying the feed, one
  * application at a time; reads the copy whole when the feed cannot say, or when changes piled up (then in the
- * background: the view applied so far goes on answering).
+ * background: the view applied so far goes on answering). With `waitForWholeRead` false (a request), a view too far
+ * behind for the feed gives undefined at once instead of waiting for the whole read (the request asks SQL).
  */
-export async function catchUp(db: Db, target?: string): Promise<FactsView | undefined> {
+export async function catchUp(
+  db: Db,
+  target?: string,
+  waitForWholeRead = true,
+): Promise<FactsView | undefined> {
   const s = stateOf(db)
   for (let round = 0; round < 3; round++) {
     // Every waiter looks again once the application it waited for is done: one application at a time, which the
     // next covers every change committed meanwhile (requests that found the view behind share it).
     while (s.applying) await s.applying.catch(() => undefined)
+    if (s.farBehind) {
+      if (!waitForWholeRead) return undefined
+      await s.farBehind
+      continue
+    }
     const view = s.view
     if (!view) {
       await loadFacts(db)
@@ -235,7 +250,7 @@ export async function catchUp(db: Db, target?: string): Promise<FactsView | unde
     s.applying = (async () => {
       const applied = await applyFeed(db, view, s.records, target !== undefined)
       if (!applied) {
-        await loadFacts(db)
+        readWhole(db, s)
         return s.view
       }
       if (s.view === view) {
@@ -250,9 +265,24 @@ export async function catchUp(db: Db, target?: string): Promise<FactsView | unde
       s.applying = undefined
     })
     const now = await s.applying
+    if (s.farBehind) continue
     if (target === undefined || (now && !newer(target, now.version))) return now
   }
   return s.view
+}
+
+/**
+ * The feed cannot bring the view up: the copy is read whole, and the view counts as too far behind to answer until
+ * the read ends (the application of the feed does not wait for it, so neither do the requests behind it). A failed
+ * read rejects the callers waiting for it (the poll, which logs it and backs off).
+ */
+function readWhole(db: Db, s: State) {
+  if (s.farBehind) return
+  const read = loadFacts(db).finally(() => {
+    if (s.farBehind === read) s.farBehind = undefined
+  })
+  read.catch(() => undefined)
+  s.farBehind = read
 }
 
 const BEHIND = 'Search could not bring its copy of the listings up to date; trying again'
@@ -412,9 +442,12 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
 ): Promise<{ rows: R[]; view: FactsView; counted: ViewAnswer } | undefined> {
   const s = stateOf(db)
+  // Too far behind for the feed: SQL answers while the copy is read whole (seconds), rather than the request wait.
+  if (s.farBehind) return undefined
   // A change this instance has heard of is being applied: the page is chosen from the view it makes, not read from
   // the one behind it and then chosen and read again.
   if (s.applying) await s.applying.catch(() => undefined)
+  if (s.farBehind) return undefined
   let view = s.view
   if (!view) {
     void catchUp(db).catch((err) => logFailure(s, err))
@@ -463,7 +496,7 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
     if (complete && (caughtUp || !newer(version, view.version))) return { rows, view, counted }
     // A listing missing at the view's own version: its copy cannot say (SQL answers).
     if (!newer(version, view.version)) return undefined
-    view = await catchUp(db, version)
+    view = await catchUp(db, version, false)
     caughtUp = true
     // The rows just read are the listings as of `version`: still right when the view caught up to exactly that.
     kept = view?.version === version ? byId : undefined
