@@ -95,7 +95,7 @@ describe('ProductCard', () => {
 describe('ProductGrid photos', () => {
   afterEach(() => cleanup())
 
-  it("loads the lead cards' photos at once, the first at high priority, and the rest when scrolled near", () => {
+  it("loads the lead cards' photos at once, the first at high priority and the others at low, and the rest when scrolled near", () => {
     const products = Array.from({ length: 6 }, (_, i) =>
       makeProduct({ _id: `3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6${i}`, name: `Laptop ${i}` }),
     )
@@ -113,9 +113,9 @@ describe('ProductGrid photos', () => {
     ])
     expect(photos.map((img) => img.getAttribute('fetchpriority'))).toEqual([
       'high',
-      null,
-      null,
-      null,
+      'low',
+      'low',
+      'low',
       null,
       null,
     ])

@@ -23,7 +23,11 @@ type ProductCardProps = {
   headingLevel?: 2 | 3
   /** A control at the foot of the card (Book Now), above the link that covers the card. */
   action?: ReactNode
-  /** The photo loads at once (a card in the first screen), not when scrolled near; 'high' also fetches it first. */
+  /**
+   * The photo loads at once (a card in the first screen), not when scrolled near: 'high' fetches it first (the
+   * page's largest paint on a phone), 'eager' after the page's first picture and stylesheet (on a phone it is
+   * below the first screen; from sm up it is beside the first card).
+   */
   imagePriority?: 'eager' | 'high'
   /** Marked "New": posted since the buyer last opened the saved search this page shows. */
   isNew?: boolean
@@ -47,7 +51,7 @@ export function ProductCard({ product, headingLevel = 3, action, imagePriority, 
           width={640}
           height={480}
           loading={imagePriority ? 'eager' : 'lazy'}
-          fetchPriority={imagePriority === 'high' ? 'high' : undefined}
+          fetchPriority={imagePriority === 'high' ? 'high' : imagePriority === 'eager' ? 'low' : undefined}
           decoding="async"
           className="size-full object-cover"
         />
