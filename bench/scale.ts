@@ -45,6 +45,8 @@ const NO_LIST = args.includes('--no-list')
  */
 const AFTER_BULK = args.includes('--after-bulk')
 const BULK = Number(argValue('--bulk') ?? 100_000)
+/** With --after-bulk: the writes start once the app's copy holds the bulk load, not the moment it is committed. */
+const COPY_FIRST = args.includes('--copy-first')
 /** Seconds of each mixed run (quiet, 5 writes/s, 20 writes/s). */
 const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_DURATION ?? 40)
 const SIZES = [1_000, 100_000, 1_000_000].filter((n) => n <= Math.max(MAX, 1_000))
@@ -643,6 +645,11 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
       console.log(
         `  loaded in ${((loaded - started) / 1000).toFixed(1)} s, vacuum analyze ${((Date.now() - loaded) / 1000).toFixed(1)} s; the copy at the writes' start: ${health.listing_copy?.version === version ? 'current' : `behind (${health.listing_copy?.version} < ${version})`}`,
       )
+      if (COPY_FIRST) {
+        const waited = Date.now()
+        await waitForCopy(client)
+        console.log(`  the copy held the bulk load ${((Date.now() - waited) / 1000).toFixed(1)} s later`)
+      }
     },
   })
   const row = (name: string, f: SliceFigures) => [
