@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads'
+import { type ResourceLimits, Worker } from 'node:worker_threads'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
@@ -120,6 +120,14 @@ function shareView(view: FactsView) {
 
 let nextId = 1
 
+/**
+ * The heap limits of a searcher. V8 sizes a thread's young generation from the machine's memory: on a machine of
+ * 24 GB each searcher let its space for new objects grow to 128 MB and kept it committed, while it held 20 to 45 MB
+ * of live objects. 24 MB (two halves of 8 MB) holds a search's garbage between scavenges; the old generation keeps
+ * V8's own limit, so a searcher is never stopped for running out of it. docs/decisions/0092-*.
+ */
+export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
+
 export class SearchPool {
   private readonly searchers: Searcher[]
   private readonly waiting = new Map<
@@ -137,6 +145,7 @@ export class SearchPool {
     this.searchers = Array.from({ length: size }, () => {
       const worker = new Worker(new URL('./facts-searcher.ts', import.meta.url), {
         execArgv: ['--import', 'tsx'],
+        resourceLimits: SEARCHER_LIMITS,
       })
       // The pool never keeps the instance running on its own.
       worker.unref()
@@ -181,6 +190,7 @@ export class SearchPool {
     const known = searcher.views.get(view)
     if (known) return known
     let baseId = searcher.bases.get(view.base)
+    const baseWasNew = baseId === undefined
     if (baseId === undefined) {
       baseId = nextId++
       searcher.bases.set(view.base, baseId)
@@ -201,13 +211,40 @@ export class SearchPool {
       searcher.worker.postMessage({ type: 'drop-view', id: p.id } satisfies ToSearcher)
     }
     searcher.views.set(view, posted)
+    this.dropUnread(searcher)
+    // A new copy (a rebase): the other searchers let go of the old one's views no search reads now, rather than
+    // holding the old copy until their own next search of the new one.
+    if (baseWasNew)
+      for (const other of this.searchers) {
+        if (other === searcher) continue
+        for (const [old, p] of other.views) {
+          if (p.pending > 0 || old.base === view.base) continue
+          other.views.delete(old)
+          other.worker.postMessage({ type: 'drop-view', id: p.id } satisfies ToSearcher)
+        }
+        this.dropUnread(other)
+      }
+    return posted
+  }
+
+  /** Drops the copies a searcher holds that none of its views reads. */
+  private dropUnread(searcher: Searcher) {
     const read = new Set([...searcher.views.keys()].map((v) => v.base))
     for (const [base, id] of searcher.bases) {
       if (read.has(base)) continue
       searcher.bases.delete(base)
       searcher.worker.postMessage({ type: 'drop-base', id } satisfies ToSearcher)
     }
-    return posted
+  }
+
+  /** How many copies each searcher holds (a rebase lets go of the old one in every searcher). */
+  copiesHeld(): number[] {
+    return this.searchers.map((s) => s.bases.size)
+  }
+
+  /** The heap limits each searcher runs with. */
+  limits(): (ResourceLimits | undefined)[] {
+    return this.searchers.map((s) => s.worker.resourceLimits)
   }
 
   private settle(searcher: Searcher, answer: PoolAnswer) {

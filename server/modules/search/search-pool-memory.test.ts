@@ -1,0 +1,43 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { SearchQuery } from '#contract/search'
+import { factsFromRows } from './listing-facts'
+import { wholeView } from './listing-view'
+import { type PoolAsk, SEARCHER_LIMITS, SearchPool } from './search-pool'
+
+// What the pool's searchers hold: a young generation of the size set for the instance's threads, and no copy the
+// instance has replaced once a search of the new one was posted (decision 0092).
+
+const pool = new SearchPool(2, (err) => {
+  if (!/pool stopped/.test(err.message)) throw err
+})
+afterAll(() => pool.stop())
+
+const ask: PoolAsk = {
+  query: SearchQuery.parse({}),
+  sort: 'newest',
+  paging: { pageSize: 24, offset: 0 },
+  nowMs: Date.now(),
+  facets: false,
+}
+
+describe('the search pool’s memory', () => {
+  it('runs its searchers with the threads’ heap limits', () => {
+    expect(SEARCHER_LIMITS.maxYoungGenerationSizeMb).toBeGreaterThan(0)
+    for (const limits of pool.limits())
+      expect(limits?.maxYoungGenerationSizeMb).toBe(SEARCHER_LIMITS.maxYoungGenerationSizeMb)
+  })
+
+  it('lets go of a replaced copy in every searcher once one searcher is sent the new copy', async () => {
+    const old = wholeView(factsFromRows('1', []))
+    // Two searches at once: one on each searcher, both then hold the old copy.
+    await Promise.all([pool.ask(old, ask), pool.ask(old, ask)])
+    expect(pool.copiesHeld()).toEqual([1, 1])
+    const next = wholeView(factsFromRows('2', []))
+    await pool.ask(next, ask)
+    expect(pool.copiesHeld().sort()).toEqual([0, 1])
+    // A view of the new copy on the other searcher does not drop it from the first.
+    await Promise.all([pool.ask(next, ask), pool.ask(next, ask)])
+    expect(pool.copiesHeld()).toEqual([1, 1])
+    // Each searcher loads the server's modules when it starts: slow on a busy machine.
+  }, 120_000)
+})
