@@ -1,7 +1,7 @@
 import zlib from 'node:zlib'
 import compress from '@fastify/compress'
 import Fastify from 'fastify'
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type DestinationStream, stdSerializers } from 'pino'
 import { accountRoutes } from '#server/modules/account'
 import { registerAlertJobs, unsubscribeRoutes } from '#server/modules/alerts'
@@ -56,6 +56,7 @@ import { createSessions } from './lib/session'
 import { createRedisSessionStore } from './lib/session-store'
 import { installStepUp } from './lib/step-up'
 import type { MediaStorage } from './lib/storage'
+import { zodValidatorCompiler } from './lib/validation'
 import { ViewCounter } from './lib/view-counter'
 import { createAuthEmails } from './mail/auth-emails'
 import { Mail } from './mail/mail'
@@ -131,7 +132,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   }).withTypeProvider<ZodTypeProvider>()
 
   installRequestScope(app)
-  app.setValidatorCompiler(validatorCompiler)
+  app.setValidatorCompiler(zodValidatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   const secret = resolveAuthSecret(config)
   // The one Redis connection (sessions, limits, views): its close is added first, so it runs after every other.

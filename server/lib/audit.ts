@@ -119,28 +119,33 @@ export function installAudit(app: FastifyInstance) {
     if (config?.audit) route.schema = { ...route.schema, 'x-audit': config.audit } as RouteOptions['schema']
   })
   // Before the answer leaves, so a client that reads the log next finds the row.
-  app.addHook('onSend', async (req, reply, payload) => {
+  // A callback hook: the many requests to routes that are not audited pass on at once, with no promise to wait on.
+  app.addHook('onSend', (req, reply, payload, done) => {
     const kind = req.routeOptions.config.audit
-    if (!kind || req.audited) return payload
+    if (!kind || req.audited) return done(null, payload)
     if (reply.statusCode < 400) {
       req.log.error(
         { route: req.routeOptions.url },
         'an audited route changed something without its audit row',
       )
-      throw new AppError('INTERNAL', 'This action was not recorded in the audit log')
+      return done(new AppError('INTERNAL', 'This action was not recorded in the audit log'))
     }
     req.audited = true
-    const actor = req.user ?? (await req.server.ctx.sessions.get(req).catch(() => null))
-    await writeAudit(req.server.ctx.db, {
-      actorId: actor?.id ?? null,
-      kind,
-      target: null,
-      ...auditOrigin(req),
-      result: auditOutcome(reply.statusCode),
-      detail: `refused before the action ${reply.statusCode}`,
-    }).catch((err) => req.log.error({ err }, 'could not write an audit row'))
-    return payload
+    writeRefusal(req, kind, reply.statusCode).then(() => done(null, payload), done)
   })
+}
+
+/** The audit row of a call to an audited route refused before its action ran; a failed write is logged. */
+async function writeRefusal(req: FastifyRequest, kind: AuditKind, statusCode: number): Promise<void> {
+  const actor = req.user ?? (await req.server.ctx.sessions.get(req).catch(() => null))
+  await writeAudit(req.server.ctx.db, {
+    actorId: actor?.id ?? null,
+    kind,
+    target: null,
+    ...auditOrigin(req),
+    result: auditOutcome(statusCode),
+    detail: `refused before the action ${statusCode}`,
+  }).catch((err) => req.log.error({ err }, 'could not write an audit row'))
 }
 
 /**

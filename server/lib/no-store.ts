@@ -12,11 +12,12 @@ function carriesSession(headers: { cookie?: string; authorization?: string }): b
  * person at the same computer. A visitor's answers keep their own caching (public listings, the search).
  */
 export function installNoStore(app: FastifyInstance) {
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (!req.url.startsWith('/api/') || !carriesSession(req.headers)) return payload
-    const current = reply.getHeader('cache-control')
-    if (typeof current !== 'string' || !/\bno-store\b/.test(current))
-      reply.header('cache-control', 'no-store')
-    return payload
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.url.startsWith('/api/') && carriesSession(req.headers)) {
+      const current = reply.getHeader('cache-control')
+      if (typeof current !== 'string' || !/\bno-store\b/.test(current))
+        reply.header('cache-control', 'no-store')
+    }
+    done(null, payload)
   })
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { Config } from '#server/config'
 import { sendError } from './error-handler'
 
@@ -45,17 +45,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export function originCheck(config: Config) {
   const own = new Set(ownOrigins(config))
-  return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (SAFE_METHODS.has(req.method)) return
-    if (req.headers.authorization !== undefined) return
+  // A callback hook, not an async one: every request passes here, and a read leaves at once, with no promise to wait on.
+  return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (SAFE_METHODS.has(req.method) || req.headers.authorization !== undefined) return done()
     const isAuthCall = req.url.startsWith('/api/auth/')
-    if (!req.headers.cookie && !isAuthCall) return
+    if (!req.headers.cookie && !isAuthCall) return done()
     const origin = req.headers.origin
     const site = req.headers['sec-fetch-site']
     const refused =
       origin !== undefined
         ? !own.has(origin)
         : site !== undefined && site !== 'same-origin' && site !== 'none'
-    if (refused) return sendError(reply, 403, 'FORBIDDEN', refusedOriginMessage(config, origin))
+    if (refused) sendError(reply, 403, 'FORBIDDEN', refusedOriginMessage(config, origin))
+    else done()
   }
 }

@@ -12,12 +12,17 @@ export async function publicCachePlugin(app: FastifyInstance, db: Db, config: Co
   if (!cache.isEnabled) return cache
   const watch = new PublicDataWatch(db, cache, app.log)
   await watch.start()
-  app.addHook('onSend', async (req) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return
-    await watch.check().catch((err) => {
-      cache.clear()
-      req.log.warn({ err }, 'Could not read the public data version; the public cache is dropped')
-    })
+  // A read passes straight on (a callback hook: no promise per request); a change waits for the version's read.
+  app.addHook('onSend', (req, _reply, payload, done) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return done(null, payload)
+    watch.check().then(
+      () => done(null, payload),
+      (err) => {
+        cache.clear()
+        req.log.warn({ err }, 'Could not read the public data version; the public cache is dropped')
+        done(null, payload)
+      },
+    )
   })
   app.addHook('onClose', async () => watch.stop())
   return cache
