@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { formatMoney } from '#contract/money'
 import { loadDemoData, mainHeading, productCards, searchProducts } from './helpers'
@@ -153,6 +155,27 @@ test.describe('with JavaScript on', () => {
     await expect(mainHeading(page, 'All Laptops')).toBeVisible()
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true)
   })
+})
+
+test('the page renderer carries its libraries, React in its production build, whatever NODE_ENV the server has', () => {
+  // React's development build renders /productcard several times slower: a server run with the default NODE_ENV
+  // (npm start, the demo) would answer every page later. Built in, nothing is left for the environment to choose.
+  const dir = path.resolve(import.meta.dirname, '../dist/server')
+  const files = [
+    'entry-server.js',
+    ...fs.readdirSync(path.join(dir, 'assets')).map((f) => path.join('assets', f)),
+  ]
+  for (const file of files) {
+    const code = fs.readFileSync(path.join(dir, file), 'utf8')
+    // Import statements of packages (not of its own files, nor of Node's own modules).
+    const packages = [...code.matchAll(/^import\b[^;'"]*?["']([^"']+)["']/gm)]
+      .map((m) => m[1])
+      .filter((name) => !name?.startsWith('.') && !name?.startsWith('node:'))
+    expect(packages, file).toEqual([])
+  }
+  const entry = fs.readFileSync(path.join(dir, 'entry-server.js'), 'utf8')
+  expect(entry).not.toContain('process.env.NODE_ENV')
+  expect(entry).not.toContain('should have a unique "key" prop')
 })
 
 test('on a phone, the brands and About Us are within about three screens of the top @phone', async ({
