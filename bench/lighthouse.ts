@@ -14,6 +14,8 @@ export type LighthouseFigures = {
   lcpMs: number
   tbtMs: number
   cls: number
+  /** The largest paint's phases as Lighthouse gives them: time to first byte, load delay, load time, render delay (ms). */
+  lcpPhases: number[]
   /** Bytes on the wire (compressed) of every script the page fetched until the network went quiet. */
   jsBytes: number
   failedAudits: string[]
@@ -66,6 +68,12 @@ export async function runLighthouse(baseUrl: string, paths: string[]): Promise<L
       }
       const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100)
       const value = (id: string) => audits[id]?.numericValue ?? Number.NaN
+      const phases =
+        (
+          audits['largest-contentful-paint-element']?.details?.items?.[1] as
+            | { items?: { timing: number }[] }
+            | undefined
+        )?.items ?? []
       const requests = (audits['network-requests']?.details?.items ?? []) as {
         resourceType?: string
         transferSize?: number
@@ -78,6 +86,7 @@ export async function runLighthouse(baseUrl: string, paths: string[]): Promise<L
         lcpMs: value('largest-contentful-paint'),
         tbtMs: value('total-blocking-time'),
         cls: value('cumulative-layout-shift'),
+        lcpPhases: phases.map((p) => p.timing),
         jsBytes: requests
           .filter((r) => r.resourceType === 'Script')
           .reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
