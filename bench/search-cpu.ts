@@ -7,7 +7,7 @@ import { catchUp, loadFacts, searchProducts } from '#server/modules/search'
 import { openMigratedDatabase } from '../server/db/client'
 import { isOnSale } from '../server/lib/on-sale'
 import { rowsOf } from '../server/lib/paging'
-import { mixedPaths, quantile } from './mixed'
+import { mixedPaths, pathSource, quantile } from './mixed'
 
 const url = process.env.DATABASE_URL
 if (!url) {
@@ -24,8 +24,15 @@ const brandIds = (await rowsOf<{ id: string }>(db, sql`select id::text as id fro
   (r) => r.id,
 )
 const schema = SearchQuery
+/** `--long-tail`: the searches drawn as the scale bench's long tail draws them (the wide space), not the mixed run's. */
+const LONG_TAIL = process.argv.includes('--long-tail')
+const draw = (count: number, seed: number) => {
+  if (!LONG_TAIL) return mixedPaths(brandIds, count, seed)
+  const source = pathSource({ kind: 'long-tail' }, brandIds, seed)
+  return Array.from({ length: count }, () => source.next())
+}
 const queries = (count: number, seed: number) =>
-  mixedPaths(brandIds, count, seed).map((p) => ({
+  draw(count, seed).map((p) => ({
     path: p,
     q: schema.parse(Object.fromEntries(new URLSearchParams(p.split('?')[1]))),
   }))

@@ -223,6 +223,10 @@ export function countFacts(
   let rows = only ?? text?.rows
   let count = rows ? rows.length : f.newestFirst ? firstOlder(f, noneAfter) : f.size
   let inOrder = f.newestFirst
+  // Without a date filter, every listing of the combinations the facet filters leave can count: those are walked by
+  // combination (countByCombos), unless a price range's run of the price order is far fewer.
+  const byCombos = !rows && f.newestFirst && q.posted_within === undefined
+  if (byCombos) count = rowsLeft(f, outcome)
   if (!rows && (bounds.minPrice > -Infinity || bounds.maxPrice < Infinity)) {
     const from = firstPriceAtLeast(f, bounds.minPrice)
     const to = firstPriceAtLeast(f, bounds.maxPrice + 1)
@@ -232,6 +236,7 @@ export function countFacts(
       inOrder = false
     }
   }
+  if (!rows && byCombos) return { facets: countByCombos(f, outcome, bounds, since, passing) }
   rows ??= everyRow(f)
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
   const some = count * 4 < f.combos.size ? ([] as number[]) : undefined
@@ -290,6 +295,90 @@ export function countFacts(
     postedWithin.push(within)
   }
   return { facets: { total, values: valuesOf(f, outcome, counted, some), postedWithin, battery80 } }
+}
+
+/** The rows of the combinations that count for something (not NONE) in a search. */
+function rowsLeft(f: ListingFacts, outcome: Uint8Array): number {
+  const { rows } = f.combos
+  let n = 0
+  for (let c = 0; c < outcome.length; c++) if (outcome[c] !== NONE) n += rows[c] as number
+  return n
+}
+
+/** The first place from `lo` up to `hi` whose price is `cents` or more (each combination's run is cheapest first). */
+function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((price[mid] as number) < cents) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * countFacts without a date filter, by combination: only the combinations the facet filters leave are read, each
+ * one's rows within the price range (a run of its rows, which are cheapest first), one after the other in memory.
+ * The same counts as reading every listing in row order.
+ */
+function countByCombos(
+  f: ListingFacts,
+  outcome: Uint8Array,
+  bounds: Bounds,
+  since: number[],
+  passing: Uint32Array | undefined,
+): FactsFacets {
+  const { start, rows: order, price, battery, postedMs } = f.combos.byCombo
+  const counted = new Int32Array(f.combos.size)
+  const segments = since.length
+  const bySegment = new Float64Array(segments + 1)
+  const { minPrice, maxPrice, minBattery } = bounds
+  const priced = minPrice > -Infinity || maxPrice < Infinity
+  const oldest = since[segments - 1] ?? -Infinity
+  let total = 0
+  let battery80 = 0
+  for (let c = 0; c < counted.length; c++) {
+    const o = outcome[c] as number
+    if (o === NONE) continue
+    let lo = start[c] as number
+    let hi = start[c + 1] as number
+    if (priced) {
+      lo = firstAtLeast(price, lo, hi, minPrice)
+      hi = firstAtLeast(price, lo, hi, maxPrice + 1)
+    }
+    let n = 0
+    if (o !== 0) {
+      // Fails one facet's filter: counts for that facet alone, when it passes everything else.
+      if (minBattery === -Infinity) n = hi - lo
+      else for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) n++
+      counted[c] = n
+      continue
+    }
+    for (let i = lo; i < hi; i++) {
+      const b = battery[i] as number
+      // The battery choice ignores the battery floor (it is that facet's own filter).
+      if (b >= BATTERY_FACET_PCT) battery80++
+      if (b < minBattery) continue
+      const posted = postedMs[i] as number
+      // Most listings are older than the longest choice: one test for them.
+      let segment = posted < oldest ? segments : 0
+      while (segment < segments && posted < (since[segment] as number)) segment++
+      bySegment[segment] = (bySegment[segment] as number) + 1
+      n++
+      if (passing) {
+        const r = order[i] as number
+        passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
+      }
+    }
+    counted[c] = n
+    total += n
+  }
+  const postedWithin: number[] = []
+  let within = 0
+  for (let i = 0; i < segments; i++) {
+    within += bySegment[i] as number
+    postedWithin.push(within)
+  }
+  return { total, values: valuesOf(f, outcome, counted), postedWithin, battery80 }
 }
 
 /**

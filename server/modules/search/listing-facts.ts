@@ -69,6 +69,19 @@ export type Combos = {
   block: number
   /** before[k][c]: the rows of combination c among rows 0 .. k * block - 1 (combinations first seen later: none). */
   before: Int32Array[]
+  /**
+   * The rows again, grouped by combination, cheapest first within each (byPrice's order): combination c's are at
+   * start[c] .. start[c + 1] - 1. A count walks the combinations a search's facet filters leave, each one's run of
+   * a price range, reading each row's price, battery and posting time from the arrays in that same order (one after
+   * the other in memory), instead of every listing.
+   */
+  byCombo: {
+    start: Int32Array
+    rows: Int32Array
+    price: Int32Array
+    battery: Int16Array
+    postedMs: Float64Array
+  }
 }
 
 /** What the copy holds of one listing, each column as text, as the database gives it: each facet's choice, ... */
@@ -165,6 +178,7 @@ function factsOf(row: AggregatedFacts): ListingFacts {
     Column
   >
   const battery = Int16Array.from(numbers('battery'))
+  const byPrice = priceOrder(priceCents, ids)
   return {
     version: text('version') || '0',
     size,
@@ -175,14 +189,21 @@ function factsOf(row: AggregatedFacts): ListingFacts {
     postedMs,
     postedUs,
     ids,
-    byPrice: priceOrder(priceCents, ids),
+    byPrice,
     text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
-    combos: combosOf(columns, battery, size),
+    combos: combosOf(columns, battery, size, byPrice, priceCents, postedMs),
   }
 }
 
 /** The combinations of a copy's facet values (Combos), in one pass over its rows. */
-function combosOf(columns: Record<CountFacet, Column>, battery: Int16Array, size: number): Combos {
+function combosOf(
+  columns: Record<CountFacet, Column>,
+  battery: Int16Array,
+  size: number,
+  byPrice: Int32Array,
+  priceCents: Int32Array,
+  postedMs: Float64Array,
+): Combos {
   const indexes = COUNT_FACETS.map((name) => columns[name].index)
   const radix = COUNT_FACETS.map((name) => Math.max(1, columns[name].values.length))
   // A combination's key: its values as one number, exact while the product of the facets' sizes is (else as text).
@@ -216,6 +237,17 @@ function combosOf(columns: Record<CountFacet, Column>, battery: Int16Array, size
     if ((battery[r] as number) >= BATTERY_FACET_PCT) battery80[c] = (battery80[c] as number) + 1
   }
   before.push(Int32Array.from(rows))
+  // Each combination's rows placed in price order: byPrice walked once, each row to the next place of its combination.
+  const start = new Int32Array(rows.length + 1)
+  for (let c = 0; c < rows.length; c++) start[c + 1] = (start[c] as number) + (rows[c] as number)
+  const next = start.slice(0, rows.length)
+  const order = new Int32Array(size)
+  for (let i = 0; i < size; i++) {
+    const r = byPrice[i] as number
+    const c = ofRow[r] as number
+    order[next[c] as number] = r
+    next[c] = (next[c] as number) + 1
+  }
   return {
     ofRow,
     size: rows.length,
@@ -224,6 +256,13 @@ function combosOf(columns: Record<CountFacet, Column>, battery: Int16Array, size
     battery80: Int32Array.from(battery80),
     block,
     before,
+    byCombo: {
+      start,
+      rows: order,
+      price: Int32Array.from(order, (r) => priceCents[r] as number),
+      battery: Int16Array.from(order, (r) => battery[r] as number),
+      postedMs: Float64Array.from(order, (r) => postedMs[r] as number),
+    },
   }
 }
 
@@ -275,26 +314,21 @@ const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(8 * 1024 * 1024, (o
 function outcomesOf(f: ListingFacts, q: SearchQuery): Uint8Array {
   const { combos } = f
   const query = countQueryOf(q)
-  const filters = facetFilters(f, query)
-  const floors = floorFilters(f, query)
-  const outcome = new Uint8Array(combos.size)
-  each: for (let c = 0; c < combos.size; c++) {
-    for (const floor of floors) {
-      if (floor.allowed[(combos.values[floor.facet] as Uint16Array)[c] as number] === 0) {
-        outcome[c] = NONE
-        continue each
-      }
-    }
-    let result = 0
-    for (const filter of filters) {
-      if (filter.allowed[(combos.values[filter.facet] as Uint16Array)[c] as number] === 1) continue
-      if (result !== 0) {
-        result = NONE
-        break
-      }
-      result = filter.facet + 1
-    }
-    outcome[c] = result
+  const n = combos.size
+  const outcome = new Uint8Array(n)
+  // A filter at a time over every combination (one tight loop each, not a loop over the filters per combination).
+  for (const floor of floorFilters(f, query)) {
+    const values = combos.values[floor.facet] as Uint16Array
+    const { allowed } = floor
+    for (let c = 0; c < n; c++) if (allowed[values[c] as number] === 0) outcome[c] = NONE
+  }
+  for (const filter of facetFilters(f, query)) {
+    const values = combos.values[filter.facet] as Uint16Array
+    const { allowed } = filter
+    const failsThis = filter.facet + 1
+    // Failing a first filter counts for that facet alone; failing a second (or a floor), for none.
+    for (let c = 0; c < n; c++)
+      if (allowed[values[c] as number] === 0) outcome[c] = outcome[c] === 0 ? failsThis : NONE
   }
   return outcome
 }
