@@ -463,6 +463,8 @@ export function countTotal(
   text?: TextRows,
   only?: ArrayLike<number>,
 ): number {
+  if (!only && !text && f.newestFirst && q.posted_within === undefined)
+    return totalByCombos(f, comboOutcomes(f, q), boundsOf(q), cap)
   const passes = passesAll(f, q, nowMs)
   let total = 0
   for (const rows of only ? [only] : text ? [text.rows] : drivingRows(f, facetFilters(f, countQueryOf(q)))) {
@@ -475,6 +477,30 @@ export function countTotal(
       }
       if (pass === PASSES && ++total > cap) return total
     }
+  }
+  return total
+}
+
+/**
+ * countTotal without text or a date filter, by combination: the combinations passing every facet filter, each one's
+ * run of the price range (its rows are cheapest first), a row read only to test a battery floor.
+ */
+function totalByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, cap: number): number {
+  const { start, price, battery } = f.combos.byCombo
+  const { minPrice, maxPrice, minBattery } = bounds
+  const priced = minPrice > -Infinity || maxPrice < Infinity
+  let total = 0
+  for (let c = 0; c < outcome.length; c++) {
+    if (outcome[c] !== 0) continue
+    let lo = start[c] as number
+    let hi = start[c + 1] as number
+    if (priced) {
+      lo = firstAtLeast(price, lo, hi, minPrice)
+      hi = firstAtLeast(price, lo, hi, maxPrice + 1)
+    }
+    if (minBattery === -Infinity) total += hi - lo
+    else for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) total++
+    if (total > cap) return cap + 1
   }
   return total
 }
