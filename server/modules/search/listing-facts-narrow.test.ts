@@ -5,6 +5,7 @@ import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { readCountsVersion } from './counts-snapshot'
 import { factsFacets } from './facts-counts'
+import { mergeInOrder } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
 import { catchUp, currentFacts, loadFacts } from './listing-feed'
 import { searchProducts } from './search.queries'
@@ -195,5 +196,22 @@ describe('pages from a filter’s own rows', () => {
     expect(view?.deadRows.length).toBeGreaterThan(0)
     expect(currentFacts(t.db, await readCountsVersion(t.db))).toBe(view)
     for (const qs of queries()) await agree(qs)
+  })
+})
+
+describe('rows of several choices put in row order', () => {
+  it('merges lists each in row order into one, as sorting them together does', () => {
+    let seed = 3
+    const rnd = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+      return seed / 2_147_483_648
+    }
+    for (let round = 0; round < 50; round++) {
+      const lists = Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => [] as number[])
+      for (let r = 0; r < 200; r++) if (rnd() < 0.7) lists[Math.floor(rnd() * lists.length)]?.push(r)
+      const typed = lists.map((l) => Int32Array.from(l))
+      expect([...mergeInOrder(typed)]).toEqual(lists.flat().sort((a, b) => a - b))
+    }
+    expect([...mergeInOrder([])]).toEqual([])
   })
 })
