@@ -300,6 +300,8 @@ export function currentFacts(db: Db, version: string | undefined): FactsView | u
   const s = stateOf(db)
   const view = s.view
   if (view && version !== undefined && view.version === version) return view
+  // Read whole meanwhile: the poll catches up after it (and alone logs a failed read), not every request.
+  if (s.farBehind) return undefined
   if (!view || version === undefined || newer(version, view.version)) {
     void catchUp(db, version).catch((err) => logFailure(s, err))
   }
@@ -356,7 +358,8 @@ export function keepListingsCurrent(
   let unlisten: (() => void) | undefined
   if (listen) {
     const onNotify = (version: string) => {
-      if (stopped || !/^\d+$/.test(version) || !s.view || !newer(version, s.view.version)) return
+      if (stopped || s.farBehind || !/^\d+$/.test(version) || !s.view || !newer(version, s.view.version))
+        return
       void catchUp(db, version).catch((err) => logFailure(s, err))
     }
     void listen(LISTING_CHANGES_CHANNEL, onNotify, (err) =>
