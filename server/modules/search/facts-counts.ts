@@ -8,6 +8,7 @@ import {
   drivingRows,
   everyRow,
   filtersKey,
+  firstAtLeast,
   firstOlder,
   firstPriceAtLeast,
   type ListingFacts,
@@ -303,16 +304,6 @@ function rowsLeft(f: ListingFacts, outcome: Uint8Array): number {
   let n = 0
   for (let c = 0; c < outcome.length; c++) if (outcome[c] !== NONE) n += rows[c] as number
   return n
-}
-
-/** The first place from `lo` up to `hi` whose price is `cents` or more (each combination's run is cheapest first). */
-function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((price[mid] as number) < cents) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /**

@@ -4,7 +4,9 @@ import { countQueryOf, facetFilters } from './counts-snapshot'
 import { boundsOf } from './filters'
 import { KeptPerCopy } from './kept-per-copy'
 import {
+  comboOutcomes,
   filtersKey,
+  firstAtLeast,
   firstPriceAtLeast,
   idAt,
   type ListingFacts,
@@ -167,12 +169,18 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     end = backwards ? f.size - from : to
   }
   const passes = passesAll(f, q, nowMs)
+  const wanted = paging.offset + paging.pageSize + 1
+  // Newest first with few matches among many rows to walk (a brand's listings in a narrow price range): the matches
+  // picked from the combinations passing the facet filters, each one's run of the price range, and put in row order.
+  if (!byPrice && !text && !cursor && f.size >= NARROW_FROM) {
+    const picked = fewNewest(f, q, passes, dead, n, wanted)
+    if (picked) return Array.from(picked.subarray(paging.offset, wanted), (r) => ({ r, tier: 0 }))
+  }
   // By price with candidates (a text's matches, a narrow facet filter's rows): those that pass, picked by their place
   // in byPrice, cost one look at each candidate; the walk over byPrice costs every listing it passes on the way. The
   // walk is tried first and gives up after twice as many listings as there are candidates (a filter that few of them
   // pass sends it over most of the copy); a text with very few matches is picked at once (walking it needs a mark per
   // listing).
-  const wanted = paging.offset + paging.pageSize + 1
   const pick = (candidates: Int32Array): Hit[] => {
     const rank = priceRanks(f)
     const picked = new Int32Array(candidates.length)
@@ -210,6 +218,53 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     else hits.push({ r, tier: 0 })
   }
   return hits
+}
+
+/** How many rows of a walk in row order cost as much as one row picked out of it, then sorted into place. */
+const PICK_COST = 8
+
+/**
+ * The rows passing a search (no text, newest first), in row order, when they are so few among the `walk` rows a walk
+ * would read to find `wanted` of them that picking them all costs less; else undefined (walk). Their number is
+ * first estimated from the combinations passing the facet filters and the share of the price range, without reading
+ * a row.
+ */
+function fewNewest(
+  f: ListingFacts,
+  q: SearchQuery,
+  passes: (r: number) => number,
+  dead: Uint8Array | undefined,
+  walk: number,
+  wanted: number,
+): Int32Array | undefined {
+  const outcome = comboOutcomes(f, q)
+  const { rows: comboRows, byCombo } = f.combos
+  let passing = 0
+  for (let c = 0; c < outcome.length; c++) if (outcome[c] === 0) passing += comboRows[c] as number
+  const { minPrice, maxPrice } = boundsOf(q)
+  const priced = minPrice > -Infinity || maxPrice < Infinity
+  const inRange = priced ? firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice) : f.size
+  const estimate = (passing * inRange) / Math.max(1, f.size)
+  // A walk stops at `wanted` matches: spread over the posting order, that is about wanted / estimate of its rows.
+  const walked = estimate > 0 ? Math.min(walk, (wanted * walk) / estimate) : walk
+  if (estimate * PICK_COST >= walked) return undefined
+  const { start, rows: order, price } = byCombo
+  const picked: number[] = []
+  for (let c = 0; c < outcome.length; c++) {
+    if (outcome[c] !== 0) continue
+    let lo = start[c] as number
+    let hi = start[c + 1] as number
+    if (priced) {
+      lo = firstAtLeast(price, lo, hi, minPrice)
+      hi = firstAtLeast(price, lo, hi, maxPrice + 1)
+    }
+    for (let i = lo; i < hi; i++) {
+      const r = order[i] as number
+      if (dead && dead[r] === 1) continue
+      if (passes(r) === PASSES) picked.push(r)
+    }
+  }
+  return Int32Array.from(picked).sort()
 }
 
 /** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */

@@ -66,6 +66,10 @@ const queries = () => {
     // that SQL counts a text's matches to).
     `q=laptop&sort=price_desc&condition=Fair&brand=${dell}`,
     `condition=Fair&ram=32&sort=price_desc&max_price=1500`,
+    // Newest first with few matches among the rows a walk would read: picked from the combinations' price runs.
+    `brand=${dell}&min_price=1000&max_price=1025`,
+    'min_price=1600&max_price=1650&min_battery_pct=95',
+    `brand=${razer},${lenovo}&condition=Good&max_price=400&sort=newest`,
     // Filters that contradict each other: no listing passes, whatever the order.
     'ram=8&min_ram_gb=16&sort=price_desc',
     'ram=8&min_ram_gb=16&condition=Good',

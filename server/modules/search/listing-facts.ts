@@ -333,6 +333,16 @@ function outcomesOf(f: ListingFacts, q: SearchQuery): Uint8Array {
   return outcome
 }
 
+/** The first place from `lo` up to `hi` whose price is `cents` or more (each combination's run is cheapest first). */
+export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((price[mid] as number) < cents) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** The first of n positions where `isAtOrAfter` holds (it holds from some position on). */
 export function lowerBound(n: number, isAtOrAfter: (i: number) => boolean): number {
   let lo = 0
