@@ -2,14 +2,12 @@
 // node:http server answering the very same bytes, measured in alternating slices in one process, so load from other
 // work on the machine falls on every side alike. With `--before`, the same app from another checkout (an earlier
 // commit, say) is measured in the same slices: before, after and bare take turns, round after round.
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
+import { bareServer, benchAppSettings } from './bare-server'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const ROUNDS = Number(process.env.RATIO_ROUNDS ?? 10)
@@ -37,14 +35,7 @@ async function startApp(checkout: string) {
       load('server/lib/storage.ts'),
     ])
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-ratio-'))
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-  })
+  const config = loadConfig(benchAppSettings(dataDir))
   const database = await openDatabase({ driver: 'pglite', dataDir })
   const storage = new LocalMediaStorage(path.join(dataDir, 'media'))
   const app = await buildApp({ config, database, storage, logger: false })
@@ -69,19 +60,6 @@ async function brandPath(app: App): Promise<string> {
   const brand = [...brands].sort((a, b) => b.product_count - a.product_count)[0]
   if (!brand) throw new Error('The demo data has no brand')
   return `/api/category/${brand._id}`
-}
-
-function bareServer(body: Buffer, contentType: string): Promise<{ url: string; server: http.Server }> {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length })
-    res.end(body)
-  })
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
-    )
-  })
 }
 
 async function slice(side: Side, durationS: number, counted = true) {

@@ -1,9 +1,6 @@
 // `npm run bench`: what `/` costs to download, and how fast the public read endpoints answer beside a bare
 // node:http server sending the very same bytes. Everything stays on 127.0.0.1 and the run ends by itself.
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
@@ -15,6 +12,7 @@ import { loadConfig } from '#server/config'
 import { openDatabase } from '#server/database'
 import { seedDemoIfEmpty } from '#server/demo/seed'
 import { LocalMediaStorage } from '#server/lib/storage'
+import { bareServer, benchAppSettings } from './bare-server'
 import { formatLighthouseRows, LIGHTHOUSE_HEAD, type LighthouseFigures, runLighthouse } from './lighthouse'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -82,20 +80,6 @@ function measureHomeAssets(): Asset[] {
 }
 
 // (b) Requests per second: the app, then a bare node:http server with the same bytes.
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
-  })
-}
-
-function bareServer(body: Buffer, contentType: string): http.Server {
-  return http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length })
-    res.end(body)
-  })
-}
-
 async function load(url: string, durationS: number, headers: Record<string, string> = {}): Promise<Result> {
   // The load comes from a worker thread, so it does not share the server's event loop.
   return autocannon({ url, connections: CONNECTIONS, duration: durationS, workers: 1, timeout: 10, headers })
@@ -107,8 +91,7 @@ const AS_A_BROWSER = { 'accept-encoding': 'gzip, deflate, br' }
 type Row = { endpoint: string; bytes: number; app: Result; bare: Result }
 
 async function measureEndpoint(appUrl: string, endpoint: string, body: Buffer, contentType: string) {
-  const bare = bareServer(body, contentType)
-  const bareUrl = await listen(bare)
+  const { url: bareUrl, server: bare } = await bareServer(body, contentType)
   try {
     await load(appUrl + endpoint, WARMUP_S)
     const app = await load(appUrl + endpoint, DURATION_S)
@@ -153,14 +136,7 @@ async function main() {
     `\n(b) Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s each after a ${WARMUP_S} s warm-up\n`,
   )
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-bench-'))
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-  })
+  const config = loadConfig(benchAppSettings(dataDir))
   const database = await openDatabase({ driver: 'pglite', dataDir })
   const storage = new LocalMediaStorage(path.join(dataDir, 'media'))
   const app = await buildApp({ config, database, storage, logger: false })
