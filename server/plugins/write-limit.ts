@@ -10,9 +10,12 @@ const isRead = (method: string) => READS.has(method)
 export async function writeLimitPlugin(app: FastifyInstance, config: Config, redis: Redis | undefined) {
   if (config.rateLimitPerMinute <= 0) return
   // A route that only reads gets no limit's hook at all (before the limit's own onRoute, which reads this), so a
-  // read costs nothing here; `allowList` lets reads through on routes that also take writes.
+  // read costs nothing here; `allowList` lets reads through on routes that also take writes. A read route that
+  // declares a limit of its own keeps it.
   app.addHook('onRoute', (route) => {
-    if ([route.method].flat().every(isRead)) route.config = { ...route.config, rateLimit: false }
+    const own = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit
+    if (own === undefined && [route.method].flat().every(isRead))
+      route.config = { ...route.config, rateLimit: false }
   })
   await app.register(rateLimit, {
     global: true,
