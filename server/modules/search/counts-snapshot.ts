@@ -185,13 +185,19 @@ export function floorFilters(
   })
 }
 
-/** The version row: every change to the counts, or to a listing's facts search filters on, moves it on. */
-export async function readCountsVersion(db: Db): Promise<string> {
-  const [row] = await rowsOf<{ version: string }>(
+/**
+ * A version of the version row: `version` moves on at every change to the counts or to a listing's facts search
+ * filters on, `terms_version` at every change to the titles' vocabulary, `brands_version` at every change to the brands.
+ */
+export async function readVersion(
+  db: Db,
+  which: 'version' | 'terms_version' | 'brands_version' = 'version',
+): Promise<string> {
+  const [row] = await rowsOf<{ v: string }>(
     db,
-    sql`select version::text as version from listing_counts_version where id`,
+    sql`select ${sql.raw(which)}::text as v from listing_counts_version where id`,
   )
-  return row?.version ?? '0'
+  return row?.v ?? '0'
 }
 
 type Held = { version: string; snapshot: Promise<CountsSnapshot> }
@@ -203,7 +209,7 @@ const held = new WeakMap<Db, Held>()
  * statement of this request has just read (saves reading it again).
  */
 export async function countsSnapshot(db: Db, known?: string): Promise<CountsSnapshot> {
-  const version = known ?? (await readCountsVersion(db))
+  const version = known ?? (await readVersion(db))
   const mine = held.get(db)
   if (mine && mine.version === version) return mine.snapshot
   const snapshot: Promise<CountsSnapshot> = loadSnapshot(db, version).then((loaded) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { readCountsVersion } from './counts-snapshot'
+import { readVersion } from './counts-snapshot'
 import { factsFacets } from './facts-counts'
 import { mergeInOrder } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
@@ -103,7 +103,7 @@ async function agree(qs: string) {
 describe('pages from a filter’s own rows', () => {
   it('equal SQL’s pages, by number and by cursor, for narrow filters in every order', async () => {
     await loadFacts(t.db)
-    expect(currentFacts(t.db, await readCountsVersion(t.db))).toBeDefined()
+    expect(currentFacts(t.db, await readVersion(t.db))).toBeDefined()
     for (const qs of queries()) await agree(qs)
     // Not two empty answers: the rare brand has pages of its own.
     expect((await page(`brand=${brands[3]}`, true)).total).toBeGreaterThan(40)
@@ -198,7 +198,7 @@ describe('pages from a filter’s own rows', () => {
     await t.db.execute(sql`update products set brand_id = ${razer} where name in ('Laptop 1', 'Laptop 2')`)
     const view = await catchUp(t.db)
     expect(view?.deadRows.length).toBeGreaterThan(0)
-    expect(currentFacts(t.db, await readCountsVersion(t.db))).toBe(view)
+    expect(currentFacts(t.db, await readVersion(t.db))).toBe(view)
     for (const qs of queries()) await agree(qs)
   })
 })

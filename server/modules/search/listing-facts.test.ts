@@ -5,7 +5,7 @@ import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { findBrandProducts } from './brand-products'
-import { readCountsVersion } from './counts-snapshot'
+import { readVersion } from './counts-snapshot'
 import { factsFacets, factsTotal } from './facts-counts'
 import { factsPage, timestampMicros } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
@@ -91,7 +91,7 @@ async function bothWays(qs: string, { facets = true } = {}) {
 describe('totals and facets from the listings’ facts', () => {
   it('match SQL for every kind of filter', async () => {
     await loadFacts(t.db)
-    expect(currentFacts(t.db, await readCountsVersion(t.db))).toBeDefined()
+    expect(currentFacts(t.db, await readVersion(t.db))).toBeDefined()
     for (const qs of QUERIES()) {
       const { fromSql, fromFacts } = await bothWays(qs)
       expect(fromFacts, qs).toEqual(fromSql)
@@ -405,12 +405,12 @@ describe('totals and facets from the listings’ facts', () => {
 
   it('are used again once a listing changed, as soon as the change is applied', async () => {
     await loadFacts(t.db)
-    const before = await readCountsVersion(t.db)
+    const before = await readVersion(t.db)
     // A price change alone leaves listing_counts as it was; the version row must still move on.
     await t.db.execute(sql`
       update products set resale_price_cents = 3 where id = (select id from products where not is_sold
         and removed_at is null and expired_at is null order by posted_on desc limit 1)`)
-    const after = await readCountsVersion(t.db)
+    const after = await readVersion(t.db)
     expect(after).not.toBe(before)
     expect(currentFacts(t.db, after)).toBeUndefined()
     await catchUp(t.db)

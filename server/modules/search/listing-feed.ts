@@ -3,6 +3,7 @@ import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
+import { readVersion } from './counts-snapshot'
 import type { FactsSort, PageCursor, PageSpan } from './facts-pages'
 import {
   FACT_COLUMNS,
@@ -13,7 +14,7 @@ import {
   rowOf,
 } from './listing-facts'
 import type { TextTerms } from './listing-text'
-import { type FactsView, type TextOf, wholeView } from './listing-view'
+import { type FactsView, wholeView } from './listing-view'
 import { askView, type ViewAnswer } from './search-pool'
 
 // Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings
@@ -144,11 +145,7 @@ async function applyFeed(
 ): Promise<{ view: FactsView; records: Map<string, FactRow> } | undefined> {
   if (!knownBehind) {
     // The version alone first (one indexed row): most polls find nothing new.
-    const [now] = await rowsOf<{ version: string }>(
-      db,
-      sql`select version::text as version from listing_counts_version where id`,
-    )
-    if (!now || !newer(now.version, view.version)) return { view, records }
+    if (!newer(await readVersion(db), view.version)) return { view, records }
   }
   // One statement: the version; the commits since the view's, and their changes by the transaction's index (`offset 0`
   // keeps that a lookup per commit: a bulk import's one transaction of thousands of changes skews the statistics of
@@ -415,8 +412,6 @@ export async function readListingPage<R extends { id: string; countsVersion: str
         paging: PageSpan
         cursor: PageCursor | undefined
         read: (ids: SQL) => Promise<R[]>
-        /** With text: its matches in a part of a view, or undefined when that part cannot match it. */
-        text?: TextOf
         /** With text: its words, which the view matches (on a search thread, when the instance has them). */
         terms?: TextTerms
         /** Whether the answer gives facets: counted beside the page. */
@@ -439,7 +434,6 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
     paging,
     cursor,
     read,
-    text,
     terms,
     facets = false,
   }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
@@ -463,7 +457,6 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   let caughtUp = false
   let kept: Map<string, R> | undefined
   for (let attempt = 0; attempt < 3 && view; attempt++) {
-    if (!terms && text && (!text(view.base) || !text(view.delta))) return undefined
     // The page, and the counts the answer needs, chosen in one go (on a search thread when the instance has them).
     const counted = await askView(db, view, {
       query: q,
@@ -485,16 +478,7 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
     for (const row of fresh) byId.set(row.id, row)
     const rows = ids.flatMap((id) => byId.get(id) ?? [])
     const version =
-      fresh[0]?.countsVersion ??
-      (kept && missing.length === 0
-        ? view.version
-        : (
-            await rowsOf<{ v: string }>(
-              db,
-              sql`select version::text as v from listing_counts_version where id`,
-            )
-          )[0]?.v)
-    if (version === undefined) return undefined
+      fresh[0]?.countsVersion ?? (kept && missing.length === 0 ? view.version : await readVersion(db))
     const complete = rows.length === ids.length
     if (complete && (caughtUp || !newer(version, view.version))) return { rows, view, counted }
     // A listing missing at the view's own version: its copy cannot say (SQL answers).

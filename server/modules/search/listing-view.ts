@@ -129,21 +129,20 @@ export function viewPage(
     ...fromDelta.map((h) => ({ f: delta, ...h })),
   ]
   const id = (e: Entry) => idAt(e.f, e.r)
-  const down = (a: number, b: number) => (a > b ? -1 : a < b ? 1 : 0)
   const compare = (a: Entry, b: Entry): number => {
     if (sort === 'price_asc')
-      return (a.f.priceCents[a.r] as number) - (b.f.priceCents[b.r] as number) || -compareIds(id(a), id(b))
+      return (a.f.priceCents[a.r] as number) - (b.f.priceCents[b.r] as number) || -descending(id(a), id(b))
     if (sort === 'price_desc')
-      return (b.f.priceCents[b.r] as number) - (a.f.priceCents[a.r] as number) || compareIds(id(a), id(b))
+      return (b.f.priceCents[b.r] as number) - (a.f.priceCents[a.r] as number) || descending(id(a), id(b))
     return (
       b.tier - a.tier ||
-      down(a.f.postedUs[a.r] as number, b.f.postedUs[b.r] as number) ||
-      compareIds(id(a), id(b))
+      descending(a.f.postedUs[a.r] as number, b.f.postedUs[b.r] as number) ||
+      descending(id(a), id(b))
     )
   }
   entries.sort(compare)
   return entries.slice(paging.offset, paging.offset + paging.pageSize + 1).map(id)
 }
 
-/** Ids in descending order: negative when `a` comes first. */
-const compareIds = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0)
+/** Descending order (ids, posting times): negative when `a` comes first. */
+const descending = <T extends string | number>(a: T, b: T) => (a > b ? -1 : a < b ? 1 : 0)

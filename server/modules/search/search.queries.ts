@@ -24,7 +24,7 @@ import {
   countQueryOf,
   countsSnapshot,
   facetSums,
-  readCountsVersion,
+  readVersion,
   sumCounts,
 } from './counts-snapshot'
 import type { FactsFacets } from './facts-counts'
@@ -43,7 +43,7 @@ import {
 } from './filters'
 import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage } from './listing-feed'
-import { matchTextOnce, type TextRows } from './listing-text'
+import { matchTextOnce } from './listing-text'
 import { type FactsView, viewFacets, viewTotal } from './listing-view'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
@@ -183,11 +183,6 @@ async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | 
   return { match, fresh: true }
 }
 
-const readTermsVersion = async (db: Db) =>
-  (
-    await rowsOf<{ v: string }>(db, sql`select terms_version::text as v from listing_counts_version where id`)
-  )[0]?.v ?? '0'
-
 const textCondition = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.tsquery})`
 
 /**
@@ -211,15 +206,6 @@ const relevanceTier = (m: TextMatch) =>
 // ---------------------------------------------------------------------------------------------
 // Filters
 // ---------------------------------------------------------------------------------------------
-
-/**
- * The request's filters as a sum over `listing_counts` (one row per combination of facet values, with its count),
- * when every filter of the request is one of its columns: no text, price or date. Undefined otherwise.
- */
-function countQuery(q: SearchQuery, hasText: boolean): CountQuery | undefined {
-  if (hasText || !countsAnswer(q)) return undefined
-  return countQueryOf(q)
-}
 
 function allFilters(filters: Record<string, SQL | undefined>, skip?: string): SQL {
   const parts = Object.entries(filters)
@@ -253,25 +239,6 @@ const capped = (n: number, cap = TOTAL_THRESHOLD) =>
  */
 export const TEXT_TOTAL_THRESHOLD = 1_000
 
-/**
- * The total: summed from listing_counts when the filters allow (exact, a few hundred rows); else from the listings'
- * facts when the copy is current (exact up to the threshold, in memory); else "10,000+" when the planner expects far more
- * matches than that; else counted, stopping at TOTAL_THRESHOLD + 1.
- */
-async function cappedCount(
-  db: Db,
-  where: SQL,
-  counts: CountQuery | undefined,
-  snapshot: () => Promise<CountsSnapshot>,
-  fromFacts: () => Promise<number | undefined>,
-): Promise<{ total: number; isEstimate: boolean }> {
-  const total = await fromFacts()
-  if (total !== undefined) return capped(total)
-  if (counts) return capped(sumCounts(await snapshot(), counts))
-  if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD) return capped(TOTAL_THRESHOLD + 1)
-  return capped(await countUpTo(db, where))
-}
-
 /** How far above the threshold the planner's estimate must be before the count is skipped. */
 const ESTIMATE_MARGIN = 3
 
@@ -296,21 +263,17 @@ function sortPlan(
   const tier = text ? relevanceTier(text) : sql<number>`0`
   switch (sort) {
     case 'price_asc':
+    case 'price_desc': {
+      const [dir, past] =
+        sort === 'price_asc' ? [sql.raw('asc'), sql.raw('>')] : [sql.raw('desc'), sql.raw('<')]
       return {
         k0: sql`${products.resalePriceCents}`,
-        orderBy: [sql`${products.resalePriceCents} asc`, sql`${products.id} asc`],
-        after: (c: CursorKey) =>
-          sql`(${products.resalePriceCents}, ${products.id}) > (${intKey(c.k[0])}, ${c.id}::uuid)`,
-        keyOf: (r: Keys) => [Number(r.k0)],
+        orderBy: [sql`${products.resalePriceCents} ${dir}`, sql`${products.id} ${dir}`],
+        after: (c) =>
+          sql`(${products.resalePriceCents}, ${products.id}) ${past} (${intKey(c.k[0])}, ${c.id}::uuid)`,
+        keyOf: (r) => [Number(r.k0)],
       }
-    case 'price_desc':
-      return {
-        k0: sql`${products.resalePriceCents}`,
-        orderBy: [sql`${products.resalePriceCents} desc`, sql`${products.id} desc`],
-        after: (c: CursorKey) =>
-          sql`(${products.resalePriceCents}, ${products.id}) < (${intKey(c.k[0])}, ${c.id}::uuid)`,
-        keyOf: (r: Keys) => [Number(r.k0)],
-      }
+    }
     case 'relevance':
       return {
         k0: tier as SQL,
@@ -320,17 +283,16 @@ function sortPlan(
           sql`${products.postedOn} desc nulls last`,
           sql`${products.id} desc nulls last`,
         ],
-        after: (c: CursorKey) =>
+        after: (c) =>
           sql`(${tier} < ${intKey(c.k[0])} or (${tier} = ${intKey(c.k[0])} and (${products.postedOn}, ${products.id}) < (${timestampKey(c.k[1])}, ${c.id}::uuid)))`,
-        keyOf: (r: Keys) => [Number(r.k0), r.k1],
+        keyOf: (r) => [Number(r.k0), r.k1],
       }
     default:
       return {
         k0: postedText as SQL,
         orderBy: [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`],
-        after: (c: CursorKey) =>
-          sql`(${products.postedOn}, ${products.id}) < (${timestampKey(c.k[0])}, ${c.id}::uuid)`,
-        keyOf: (r: Keys) => [r.k0],
+        after: (c) => sql`(${products.postedOn}, ${products.id}) < (${timestampKey(c.k[0])}, ${c.id}::uuid)`,
+        keyOf: (r) => [r.k0],
       }
   }
 }
@@ -427,14 +389,16 @@ export async function searchProducts(
         paging.offset,
       ),
     )
-  // A text's matches in a copy of the listings' facts (kept per copy), when the copy can match it.
-  const textIn = (copy: ListingFacts): TextRows | undefined =>
-    textMatch?.plain ? matchTextOnce(copy.text, copy.size, textMatch) : undefined
+  // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
+  const textOf = textMatch
+    ? (part: ListingFacts) => matchTextOnce(part.text, part.size, textMatch)
+    : undefined
   // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
   // (then best match walks the newest listings for its best tier: bestTierIds).
   let textTotal: { total: number; isEstimate: boolean } | undefined
+  const countText = async () => capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
   const textPageBySql = async (m: TextMatch) => {
-    textTotal = capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
+    textTotal = await countText()
     const walk =
       sort === 'relevance' && textTotal.isEstimate ? bestTierIds(where, m, cursor, paging) : undefined
     const walked = walk ? await pageOf(walk) : undefined
@@ -447,7 +411,7 @@ export async function searchProducts(
     counted: pageCounted,
   } = await readListingPage(
     db,
-    opts.facts === false || !copyAnswers(q) || (textMatch ? !textMatch.plain : sort === 'relevance')
+    opts.facts === false || !copyAnswers(q) || textMatch?.plain === false
       ? undefined
       : {
           q,
@@ -455,7 +419,6 @@ export async function searchProducts(
           paging,
           cursor,
           read: pageOf,
-          text: textMatch ? textIn : undefined,
           terms: textMatch,
           facets: wantFacets,
         },
@@ -463,7 +426,7 @@ export async function searchProducts(
   )
   if (textMatch && resolved && !resolved.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
-    const now = rows[0]?.termsVersion ?? (await readTermsVersion(db))
+    const now = rows[0]?.termsVersion ?? (await readVersion(db, 'terms_version'))
     if (now !== textMatch.termsVersion) {
       correctionsOf(db).delete(searchWords(q.q as string).join(' '))
       return searchProducts(db, q, opts)
@@ -476,12 +439,13 @@ export async function searchProducts(
 
   // The first page tells its own total when it is the only one (or when it counted in its pass); otherwise the
   // total is summed from listing_counts, or counted up to the threshold.
-  const counts = countQuery(q, textMatch !== undefined)
+  // A sum over listing_counts when every filter is one of its columns (no text, price or date).
+  const counts = !textMatch && countsAnswer(q) ? countQueryOf(q) : undefined
   // The page's statement read the version of the counts and facts too: no second read when a copy is current.
   let versionRead: Promise<string> | undefined
   const version = () => {
     const known = pageView?.version ?? rows[0]?.countsVersion
-    versionRead ??= known !== undefined ? Promise.resolve(known) : readCountsVersion(db)
+    versionRead ??= known !== undefined ? Promise.resolve(known) : readVersion(db)
     return versionRead
   }
   // The counts' copy is read once per answer: its total and its facets share it.
@@ -503,7 +467,6 @@ export async function searchProducts(
           )
     return factsRead
   }
-  const textOf = textMatch ? textIn : undefined
   let factsCounted: FactsFacets | undefined
   const fromFacts = async () => {
     const view = await facts()
@@ -520,17 +483,22 @@ export async function searchProducts(
     if (view && view === pageView && pageCounted?.total !== undefined) return pageCounted.total
     return view ? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf) : undefined
   }
-  const textCount = async () => {
+  // The total: from the listings' facts when the copy is current (exact up to the threshold, in memory); a text's
+  // counted up to TEXT_TOTAL_THRESHOLD; else summed from listing_counts when the filters allow (exact, a few hundred
+  // rows); else "10,000+" when the planner expects far more matches than that; else counted up to TOTAL_THRESHOLD + 1.
+  const count = async () => {
     const total = await totalFromFacts()
-    return total !== undefined
-      ? capped(total)
-      : capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
+    if (total !== undefined) return capped(total)
+    if (textMatch) return countText()
+    if (counts) return capped(sumCounts(await snapshot(), counts))
+    if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
+      return capped(TOTAL_THRESHOLD + 1)
+    return capped(await countUpTo(db, where))
   }
   const counted =
     !cursor && paging.offset === 0 && !hasMore
       ? { total: pageRows.length, isEstimate: false }
-      : (textTotal ??
-        (textMatch ? await textCount() : await cappedCount(db, where, counts, snapshot, totalFromFacts)))
+      : (textTotal ?? (await count()))
   const result: SearchResult = {
     items: pageRows.map((r) => toProduct(r)),
     total: counted.total,
@@ -541,7 +509,8 @@ export async function searchProducts(
     sort,
   }
   if (wantFacets) {
-    const brandNames = async () => brandNamesAt(db, rows[0]?.brandsVersion ?? (await readBrandsVersion(db)))
+    const brandNames = async () =>
+      brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
     const view = await facts()
     result.facets = view
       ? await facetsOfFacts(brandNames, (await fromFacts()) as FactsFacets)
@@ -690,15 +659,6 @@ export function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string,
     if (brandNamesHeld.get(db)?.names === names) brandNamesHeld.delete(db)
   })
   return names
-}
-
-/** The brands' version, for an answer whose page statement read no row. */
-async function readBrandsVersion(db: Db): Promise<string> {
-  const [row] = await rowsOf<{ v: string }>(
-    db,
-    sql`select brands_version::text as v from listing_counts_version where id`,
-  )
-  return row?.v ?? '0'
 }
 
 /** The facets of a search from one pass over the listings' facts. */

@@ -5,7 +5,7 @@ import { SearchQuery } from '#contract/search'
 import { rowsOf } from '#server/lib/paging'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { readCountsVersion } from './counts-snapshot'
+import { readVersion } from './counts-snapshot'
 import { currentFacts, loadFacts } from './listing-feed'
 import { searchProducts } from './search.queries'
 
@@ -94,7 +94,7 @@ describe('words typed apart or together', () => {
 
   it('find the same laptops from the copy, with the same order, total and facets as SQL', async () => {
     await loadFacts(t.db)
-    expect(currentFacts(t.db, await readCountsVersion(t.db))).toBeDefined()
+    expect(currentFacts(t.db, await readVersion(t.db))).toBeDefined()
     for (const { texts, found: want } of GROUPS) {
       for (const text of texts) {
         for (const sort of ['relevance', 'price_asc']) {
