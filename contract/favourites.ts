@@ -1,21 +1,16 @@
 import { z } from 'zod'
+import { ALERT_CHOICES } from './alert-choices'
 import { Product } from './products'
 
 // Favourites: laptops a signed-in user keeps, with what changed since they saved each one, and alerts when a
 // saved laptop gets cheaper or is available again (docs/decisions/0028-favourites-and-saved-searches.md).
 
-/** How a user hears about their alerts: an email at once (grouped), one daily digest, or not at all. */
-export const ALERT_CHOICES = ['instant', 'daily', 'off'] as const
+export { ALERT_CHOICES, ALERT_LABELS } from './alert-choices'
+/** How a user hears about their alerts, as the schemas take it (the list and its labels: alert-choices.ts). */
 export const AlertChoice = z.enum(ALERT_CHOICES, {
   error: 'Choose how to be alerted: instant, daily or off',
 })
 export type AlertChoice = z.infer<typeof AlertChoice>
-
-export const ALERT_LABELS: Record<AlertChoice, string> = {
-  instant: 'Email me at once',
-  daily: 'Daily digest',
-  off: 'No emails',
-}
 
 /** A favourite's price must fall by at least this share of the price last told before it is worth an email. */
 export const PRICE_DROP_ALERT_SHARE = 0.05

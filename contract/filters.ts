@@ -1,6 +1,5 @@
-import { z } from 'zod'
-import { TOTAL_THRESHOLD, unsetWhenEmpty, wholeNumber } from './paging'
-import { CONDITIONS, Condition } from './products'
+import { CONDITIONS } from './conditions'
+import { TOTAL_THRESHOLD } from './paging-limits'
 import { storageLabel } from './units'
 
 // Every filter of a search, declared once as data: its query parameter and contract type, the column it reads, its
@@ -9,6 +8,10 @@ import { storageLabel } from './units'
 // columns, the alert test and a saved search's words (server/modules/search/filters.ts), and the page's filter
 // parameters and panel (web/src/features/products). A new facet filter is one row here (plus a migration when its
 // column is new): docs/decisions/0079-filters-as-data.md.
+//
+// The table holds no schema objects, so a page can read it without the schema library: a parameter is declared as
+// data (`param`), the API's schema is built from it (filter-schemas.ts) and the page reads a value with `readParam`
+// below; a test holds the two to the same answers (docs/decisions/0095-filters-read-without-schemas.md).
 
 /** Processor families a buyer filters by; each listing's family is derived from its processor text. */
 export const PROCESSOR_FAMILIES = [
@@ -22,8 +25,7 @@ export const PROCESSOR_FAMILIES = [
   'amd-ryzen-9',
   'apple-m',
 ] as const
-export const ProcessorFamily = z.enum(PROCESSOR_FAMILIES)
-export type ProcessorFamily = z.infer<typeof ProcessorFamily>
+export type ProcessorFamily = (typeof PROCESSOR_FAMILIES)[number]
 
 export const PROCESSOR_FAMILY_LABELS: Record<ProcessorFamily, string> = {
   'intel-core-i3': 'Intel Core i3',
@@ -45,27 +47,89 @@ export const POSTED_WITHIN_DAYS = [1, 7, 30, 90] as const
 
 const money = (dollars: number) => `$${dollars.toLocaleString('en-US', { maximumFractionDigits: 2 })}`
 
-/**
- * A filter that takes several choices: `brand=a,b` or `brand=a&brand=b` (either form; empty parts ignored).
- * Choices of one filter are alternatives (OR); different filters all apply (AND).
- */
-const listOf = <T extends z.ZodType>(item: T, max = 20) =>
-  z.preprocess((v) => {
-    if (v === undefined || v === null) return undefined
-    const parts = (Array.isArray(v) ? v : [v])
-      .flatMap((x) => (typeof x === 'string' ? x.split(',') : [x]))
-      .map((x) => (typeof x === 'string' ? x.trim() : x))
-      .filter((x) => x !== '')
-    return parts.length === 0 ? undefined : parts
-  }, z.array(item).max(max, `At most ${max} choices`).optional())
+/** One choice of a list parameter: an id (a UUID), one of a list of words, or a whole number in a range. */
+export type ParamItem =
+  | { kind: 'id' }
+  | { kind: 'word'; of: readonly string[] }
+  | { kind: 'whole'; min: number; max: number; label: string }
 
-const dollars = (label: string) =>
-  unsetWhenEmpty(
-    z.coerce
-      .number({ error: `${label} must be a number` })
-      .min(0, `${label} cannot be negative`)
-      .max(1_000_000, `${label} must be at most 1,000,000`),
-  )
+/**
+ * A filter's query parameter, as data:
+ * - `list`: one or more choices, `brand=a,b` or `brand=a&brand=b` (either form; empty parts ignored), at most `max`
+ *   (default 20). Choices of one filter are alternatives (OR); different filters all apply (AND).
+ * - `dollars`: an amount from 0 to 1,000,000.
+ * - `whole`: one whole number from `min` to `max`.
+ * An empty value leaves the filter unset.
+ */
+export type FilterParam =
+  | { kind: 'list'; item: ParamItem; max?: number }
+  | { kind: 'dollars'; label: string }
+  | { kind: 'whole'; min: number; max: number; label: string }
+
+/** Most choices a list parameter takes unless it says otherwise. */
+export const LIST_MAX = 20
+/** The highest amount a `dollars` parameter takes. */
+export const DOLLARS_MAX = 1_000_000
+
+const listOf = <I extends ParamItem>(item: I, max?: number) => ({ kind: 'list', item, max }) as const
+const wordOf = <const W extends readonly string[]>(of: W) => ({ kind: 'word', of }) as const
+const whole = (min: number, max: number, label: string) => ({ kind: 'whole', min, max, label }) as const
+const dollars = (label: string) => ({ kind: 'dollars', label }) as const
+
+/** What a parameter's value is once read: a list's choices (words as their own type), or a number. */
+export type ParamValue<P extends FilterParam> = P extends { kind: 'list'; item: infer I }
+  ? (I extends { kind: 'word'; of: readonly (infer W)[] }
+      ? W
+      : I extends { kind: 'whole' }
+        ? number
+        : string)[]
+  : number
+
+/** A UUID of any version, as the API's id check takes it. */
+const UUID =
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/
+
+/** A text's number as the API coerces it (`Number`), when finite. */
+function numberOf(raw: string): number | undefined {
+  const n = Number(raw)
+  return Number.isFinite(n) ? n : undefined
+}
+
+const wholeIn = (raw: string, min: number, max: number) => {
+  const n = numberOf(raw)
+  return n !== undefined && Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined
+}
+
+function readItem(item: ParamItem, raw: string): string | number | undefined {
+  switch (item.kind) {
+    case 'id':
+      return UUID.test(raw) ? raw : undefined
+    case 'word':
+      return item.of.includes(raw) ? raw : undefined
+    case 'whole':
+      return wholeIn(raw, item.min, item.max)
+  }
+}
+
+/**
+ * A query value read as the API reads it (filter-schemas.ts builds the API's schema from the same `param`), without
+ * the schema library: `undefined` when it is unset or when the API would refuse it. A list's choices come as a list.
+ */
+export function readParam(param: FilterParam, raw: string | readonly string[]): unknown {
+  if (param.kind === 'list') {
+    const parts = (typeof raw === 'string' ? [raw] : raw)
+      .flatMap((x) => x.split(','))
+      .map((x) => x.trim())
+      .filter((x) => x !== '')
+    if (parts.length === 0 || parts.length > (param.max ?? LIST_MAX)) return undefined
+    const values = parts.map((p) => readItem(param.item, p))
+    return values.includes(undefined) ? undefined : values
+  }
+  if (typeof raw !== 'string' || raw === '') return undefined
+  if (param.kind === 'whole') return wholeIn(raw, param.min, param.max)
+  const n = numberOf(raw)
+  return n !== undefined && n >= 0 && n <= DOLLARS_MAX ? n : undefined
+}
 
 /** A range of a column's values that is one choice: from the previous bucket's `below` (or any) up to `below`. */
 export type Bucket = { value: string; label: string; below?: number }
@@ -95,8 +159,8 @@ export type FacetDeclaration = {
  * - `withinDays`: the column is a time no more than that many days ago.
  */
 export type FilterDeclaration = {
-  /** The query parameter's contract type (optional: a search need not set it). */
-  schema: z.ZodType
+  /** The query parameter (optional: a search need not set it); its contract type is built from this. */
+  param: FilterParam
   column: string
   op: 'in' | 'atLeast' | 'atMost' | 'withinDays'
   /** For `in`: how a listing's value becomes a choice (default: itself). */
@@ -126,7 +190,7 @@ const joinOr = (values: readonly (string | number)[]) => values.join(' or ')
 /** The table. Its order is the order of the query's parameters, of the facets and of the filter panel. */
 export const FILTERS = {
   brand: {
-    schema: listOf(z.uuid({ message: 'Must be a valid id' })),
+    param: listOf({ kind: 'id' }),
     column: 'brandId',
     op: 'in',
     counts: 'brand_id',
@@ -140,7 +204,7 @@ export const FILTERS = {
     words: (ids: string[], _all, names) => joinOr(ids.map((id) => names.get(id) ?? 'a brand')),
   },
   condition: {
-    schema: listOf(Condition, 3),
+    param: listOf(wordOf(CONDITIONS), 3),
     column: 'condition',
     op: 'in',
     counts: 'condition',
@@ -153,7 +217,7 @@ export const FILTERS = {
     },
   },
   min_price: {
-    schema: dollars('Minimum price'),
+    param: dollars('Minimum price'),
     column: 'resalePriceCents',
     op: 'atLeast',
     scale: 100,
@@ -162,7 +226,7 @@ export const FILTERS = {
       all.max_price !== undefined ? `${money(min)}–${money(all.max_price as number)}` : `from ${money(min)}`,
   },
   max_price: {
-    schema: dollars('Maximum price'),
+    param: dollars('Maximum price'),
     column: 'resalePriceCents',
     op: 'atMost',
     scale: 100,
@@ -171,7 +235,7 @@ export const FILTERS = {
   },
   /** RAM in GB, one or more exact sizes (the facet's choices). */
   ram: {
-    schema: listOf(wholeNumber(1, 1024, 'RAM')),
+    param: listOf(whole(1, 1024, 'RAM')),
     column: 'ramGb',
     op: 'in',
     counts: 'ram_gb',
@@ -187,7 +251,7 @@ export const FILTERS = {
   },
   /** Storage in GB, one or more exact sizes. */
   storage: {
-    schema: listOf(wholeNumber(1, 65_536, 'Storage')),
+    param: listOf(whole(1, 65_536, 'Storage')),
     column: 'storageGb',
     op: 'in',
     counts: 'storage_gb',
@@ -202,7 +266,7 @@ export const FILTERS = {
   },
   /** Screen size classes: `13` is 13.0 to 13.9 inches; 10 to 21. */
   screen: {
-    schema: listOf(wholeNumber(10, 21, 'Screen size')),
+    param: listOf(whole(10, 21, 'Screen size')),
     column: 'screenInches',
     op: 'in',
     values: 'whole',
@@ -219,7 +283,7 @@ export const FILTERS = {
   },
   /** Screens in three buckets: compact (under 14 inches), standard (14 to 15.9), large (16 and up). */
   display: {
-    schema: listOf(z.enum(['compact', 'standard', 'large']), 3),
+    param: listOf(wordOf(['compact', 'standard', 'large']), 3),
     column: 'screenInches',
     op: 'in',
     values: [
@@ -231,7 +295,7 @@ export const FILTERS = {
     facet: { name: 'display', legend: 'Display', any: 'Any display', order: 'listed' },
   },
   processor: {
-    schema: listOf(ProcessorFamily, PROCESSOR_FAMILIES.length),
+    param: listOf(wordOf(PROCESSOR_FAMILIES), PROCESSOR_FAMILIES.length),
     column: 'processorFamily',
     op: 'in',
     counts: 'processor_family',
@@ -246,7 +310,7 @@ export const FILTERS = {
   },
   /** Posted in the last N days. */
   posted_within: {
-    schema: unsetWhenEmpty(wholeNumber(1, 3650, 'Posted within')),
+    param: whole(1, 3650, 'Posted within'),
     column: 'postedOn',
     op: 'withinDays',
     facet: {
@@ -262,7 +326,7 @@ export const FILTERS = {
   },
   /** Battery health of at least this percentage (listings that report none are left out). */
   min_battery_pct: {
-    schema: unsetWhenEmpty(wholeNumber(1, 100, 'Minimum battery health')),
+    param: whole(1, 100, 'Minimum battery health'),
     column: 'batteryHealthPct',
     op: 'atLeast',
     row: 'battery',
@@ -281,13 +345,13 @@ export const FILTERS = {
   },
   /** Kept from the earlier browse page: at least this much RAM / storage. */
   min_ram_gb: {
-    schema: unsetWhenEmpty(wholeNumber(0, 1024, 'Minimum RAM')),
+    param: whole(0, 1024, 'Minimum RAM'),
     column: 'ramGb',
     op: 'atLeast',
     words: (gb: number) => `at least ${gb} GB RAM`,
   },
   min_storage_gb: {
-    schema: unsetWhenEmpty(wholeNumber(0, 65_536, 'Minimum storage')),
+    param: whole(0, 65_536, 'Minimum storage'),
     column: 'storageGb',
     op: 'atLeast',
     words: (gb: number) => `at least ${storageLabel(gb)}`,
@@ -299,11 +363,6 @@ export const FILTER_KEYS = Object.keys(FILTERS) as FilterKey[]
 
 /** The declaration of a filter, as its general type. */
 export const filterOf = (key: FilterKey): FilterDeclaration => FILTERS[key]
-
-/** The query parameters of the filters, with their contract types, in the table's order. */
-export const filterFields = Object.fromEntries(FILTER_KEYS.map((key) => [key, FILTERS[key].schema])) as {
-  [K in FilterKey]: (typeof FILTERS)[K]['schema']
-}
 
 /** The facets, in the table's order: each with its filter's key. */
 export type FacetName = {

@@ -1,14 +1,9 @@
 import { z } from 'zod'
+import { MAX_PAGE_DEPTH, MAX_PAGE_SIZE } from './paging-limits'
 
 // Paging shared by every list that can grow without bound: see docs/decisions/0011-search-api.md.
 
-/** Most listings a page holds, and the paging limits every list shares. */
-export const MAX_PAGE_SIZE = 100
-export const DEFAULT_PAGE_SIZE = 24
-/** `page=N` reads at most this many listings deep (page × page_size); past it, follow the cursor. */
-export const MAX_PAGE_DEPTH = 10_000
-/** Totals are exact up to this many; above it the answer says "at least" (shown as "10,000+"). */
-export const TOTAL_THRESHOLD = 10_000
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_DEPTH, MAX_PAGE_SIZE, TOTAL_THRESHOLD } from './paging-limits'
 
 /** An empty query value (`?max_price=`) means the filter is not set. */
 export const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>

@@ -9,6 +9,7 @@ export const BATTERY_FROM_REPORT_FILE =
 
 import { BatteryReportSource } from './battery-reports'
 import { Booking } from './bookings'
+import { CONDITIONS } from './conditions'
 import { DeliveryOption, ParcelSize, ParcelWeightOz, PostalAddress, PostalAddressView } from './delivery'
 import { ReviewState, SerialNumber } from './listing-reviews'
 import { pagingFields } from './paging'
@@ -18,18 +19,10 @@ import { singleLine } from './text'
 /** The picture a listing shows when it has none of its own (served from web/public). */
 export const PLACEHOLDER_IMAGE = '/images/laptop-placeholder.svg'
 
-/** The grades a listing can carry, best first: the one list the schema, the server and the web app use. */
-export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const
+export { CONDITION_DEFINITIONS, CONDITIONS } from './conditions'
+/** A grade, as the schemas take it (the list and what each means: conditions.ts). */
 export const Condition = z.enum(CONDITIONS)
 export type Condition = z.infer<typeof Condition>
-
-/** Measurable grades, shown beside the choice on the form and on the detail page. */
-// (The battery minimum of each grade is BATTERY_MINIMUM_PCT below: the one place the server checks it.)
-export const CONDITION_DEFINITIONS: Record<Condition, string> = {
-  Excellent: "Fully working, no marks visible at arm's length, battery at least 85% of design capacity.",
-  Good: 'Fully working, light marks, battery at least 75% of design capacity.',
-  Fair: 'Fully working, visible wear or a weaker battery; each flaw is named in the description.',
-}
 
 // ---------------------------------------------------------------------------------------------
 // Battery evidence: health is the full-charge capacity as a percentage of the design capacity.

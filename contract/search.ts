@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { FACETS, type FacetName, filterFields } from './filters'
+import { filterFields } from './filter-schemas'
+import { FACETS, type FacetName } from './filters'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_DEPTH, pagingFields, TOTAL_THRESHOLD, unsetWhenEmpty } from './paging'
 import { ProductList } from './products'
 
@@ -8,12 +9,12 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_DEPTH, TOTAL_THRESHOLD }
 // Discovery: the search page, its facets, the navbar's suggestions, and the paging every growing list shares.
 // docs/decisions/0011-search-api.md describes the parameters, answers and headers.
 
+export { ProcessorFamily } from './filter-schemas'
 export {
   BATTERY_FACET_PCT,
   POSTED_WITHIN_DAYS,
   PROCESSOR_FAMILIES,
   PROCESSOR_FAMILY_LABELS,
-  ProcessorFamily,
 } from './filters'
 
 /** `relevance` needs text (`q`); without text it falls back to `newest`. */

@@ -1,5 +1,4 @@
-import { FILTER_KEYS, type FilterKey } from '#contract/filters'
-import { SearchQuery } from '#contract/search'
+import { FILTER_KEYS, FILTERS, type FilterKey, readParam } from '#contract/filters'
 import type { ProductFilters } from './products-api'
 
 export const SORTS = [
@@ -33,10 +32,11 @@ const FILTER_PARAMS = FILTER_KEYS
 /** One filter's value as the API would read it; undefined when the API would refuse it (or it is unset). */
 export function parseFilter<K extends FilterKey>(key: K, raw: string | null): ProductFilters[K] | undefined {
   if (raw === null) return undefined
-  const parsed = SearchQuery.shape[key].safeParse(raw)
-  if (!parsed.success || parsed.data === undefined) return undefined
+  // The API's rule for the parameter (contract/filters.ts), read without the schema library the API uses.
+  const value = readParam(FILTERS[key].param, raw)
+  if (value === undefined) return undefined
   // The page offers one choice per filter: the first of a list.
-  return (Array.isArray(parsed.data) ? parsed.data[0] : parsed.data) as ProductFilters[K]
+  return (Array.isArray(value) ? value[0] : value) as ProductFilters[K]
 }
 
 /**

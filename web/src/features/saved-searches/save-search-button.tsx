@@ -1,7 +1,7 @@
 import { BellPlus } from 'lucide-react'
 import { type FormEvent, useId, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
-import { ALERT_CHOICES, ALERT_LABELS, type AlertChoice } from '#contract/favourites'
+import { ALERT_CHOICES, ALERT_LABELS, type AlertChoice } from '#contract/alert-choices'
 import { paths } from '#contract/pages'
 import { Button } from '../../components/ui/button'
 import { errorMessage } from '../../lib/api-client'
