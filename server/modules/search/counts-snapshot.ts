@@ -58,7 +58,7 @@ const BATTERY = -1
  * alone; failing two, for none.
  */
 export function facetSums(s: CountsSnapshot, f: CountQuery): FacetSums {
-  return sumsOf.get(s, `f ${countKey(f)}`, () => sumFacets(s, f)) as FacetSums
+  return sumsOf.get(s, countKey(f), () => sumFacets(s, f))
 }
 
 function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
@@ -126,27 +126,14 @@ export function countsByValue(
   return out
 }
 
-/** The number of available listings matching every filter: one pass that stops at a row's first failing filter. */
-export function sumCounts(s: CountsSnapshot, f: CountQuery): number {
-  return sumsOf.get(s, `t ${countKey(f)}`, () => sumTotal(s, f)) as number
-}
-
-function sumTotal(s: CountsSnapshot, f: CountQuery): number {
-  const filters = [...floorFilters(s, f), ...facetFilters(s, f)]
-  let total = 0
-  rows: for (let r = 0; r < s.size; r++) {
-    if (f.flag && s.battery80[r] === 0) continue
-    for (const filter of filters) if (filter.allowed[filter.index[r] as number] === 0) continue rows
-    total += s.n[r] as number
-  }
-  return total
-}
+/** The number of available listings matching every filter (a facet sum's total). */
+export const sumCounts = (s: CountsSnapshot, f: CountQuery): number => facetSums(s, f).total
 
 /**
  * Sums of one copy, by query, for the queries asked lately: a copy never changes, so neither do its sums, and the
  * same few (no filter, each brand) are asked for on most requests.
  */
-const sumsOf = new KeptPerCopy<CountsSnapshot, number | FacetSums>(512)
+const sumsOf = new KeptPerCopy<CountsSnapshot, FacetSums>(512)
 
 /** A query as text, the same whatever order its choices came in. */
 function countKey(f: CountQuery): string {

@@ -76,14 +76,8 @@ const sharedCopies = new WeakSet<ListingFacts>()
 export function shareCopy(f: ListingFacts): ListingFacts {
   if (sharedCopies.has(f)) return f
   const share = (value: unknown): unknown => {
-    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-      if (value.buffer instanceof SharedArrayBuffer) return value
-      const typed = value as unknown as Uint8Array
-      const Kind = typed.constructor as new (buffer: SharedArrayBuffer) => Uint8Array
-      const shared = new Kind(new SharedArrayBuffer(typed.byteLength))
-      shared.set(typed)
-      return shared
-    }
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView))
+      return shared(value as unknown as Uint8Array)
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) value[i] = share(value[i])
       return value

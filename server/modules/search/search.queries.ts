@@ -44,7 +44,7 @@ import {
 import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage } from './listing-feed'
 import { matchTextOnce } from './listing-text'
-import { type FactsView, viewFacets, viewTotal } from './listing-view'
+import { viewFacets, viewTotal } from './listing-view'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
 
@@ -437,8 +437,7 @@ export async function searchProducts(
   const last = pageRows.at(-1)
   const nextCursor = hasMore && last ? encodeCursor({ s: sort, k: plan.keyOf(last), id: last.id }) : null
 
-  // The first page tells its own total when it is the only one (or when it counted in its pass); otherwise the
-  // total is summed from listing_counts, or counted up to the threshold.
+  const onlyPage = !cursor && paging.offset === 0 && !hasMore
   // A sum over listing_counts when every filter is one of its columns (no text, price or date).
   const counts = !textMatch && countsAnswer(q) ? countQueryOf(q) : undefined
   // The page's statement read the version of the counts and facts too: no second read when a copy is current.
@@ -455,39 +454,26 @@ export async function searchProducts(
     return held
   }
   // The listings' facts give what the counts cannot (a text, a price, a date, a battery floor) in one pass, when the
-  // copy is current (and can match the text).
-  // The view the page was chosen from, or the one at the page's version.
-  let factsRead: Promise<FactsView | undefined> | undefined
-  const facts = () => {
-    factsRead ??=
-      opts.facts === false || !copyAnswers(q)
-        ? Promise.resolve(undefined)
-        : (pageView ? Promise.resolve(pageView) : version().then((v) => currentFacts(db, v))).then((view) =>
-            view && (!textMatch || textMatch.plain) ? view : undefined,
-          )
-    return factsRead
-  }
-  let factsCounted: FactsFacets | undefined
-  const fromFacts = async () => {
-    const view = await facts()
-    // Counted with the page when it was chosen from the view.
-    if (view)
-      factsCounted ??=
-        (view === pageView ? pageCounted?.facets : undefined) ?? viewFacets(view, q, Date.now(), textOf)
-    return factsCounted
-  }
-  // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
-  const totalFromFacts = async () => {
-    if (wantFacets) return (await fromFacts())?.total
-    const view = await facts()
-    if (view && view === pageView && pageCounted?.total !== undefined) return pageCounted.total
-    return view ? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf) : undefined
-  }
+  // copy is current and can match the text: the view the page was chosen from, or the one at the page's version.
+  const view =
+    (wantFacets || (!onlyPage && !textTotal)) &&
+    opts.facts !== false &&
+    copyAnswers(q) &&
+    textMatch?.plain !== false
+      ? (pageView ?? currentFacts(db, await version()))
+      : undefined
+  // Counted with the page when it was chosen from the view.
+  const withPage = view === pageView ? pageCounted : undefined
+  const viewCounts =
+    wantFacets && view ? (withPage?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
   // The total: from the listings' facts when the copy is current (exact up to the threshold, in memory); a text's
   // counted up to TEXT_TOTAL_THRESHOLD; else summed from listing_counts when the filters allow (exact, a few hundred
   // rows); else "10,000+" when the planner expects far more matches than that; else counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
-    const total = await totalFromFacts()
+    // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
+    const total = !view
+      ? undefined
+      : (viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf))
     if (total !== undefined) return capped(total)
     if (textMatch) return countText()
     if (counts) return capped(sumCounts(await snapshot(), counts))
@@ -495,10 +481,8 @@ export async function searchProducts(
       return capped(TOTAL_THRESHOLD + 1)
     return capped(await countUpTo(db, where))
   }
-  const counted =
-    !cursor && paging.offset === 0 && !hasMore
-      ? { total: pageRows.length, isEstimate: false }
-      : (textTotal ?? (await count()))
+  // The first page tells its own total when it is the only one (or when it counted in its pass).
+  const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
   const result: SearchResult = {
     items: pageRows.map((r) => toProduct(r)),
     total: counted.total,
@@ -511,9 +495,8 @@ export async function searchProducts(
   if (wantFacets) {
     const brandNames = async () =>
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
-    const view = await facts()
-    result.facets = view
-      ? await facetsOfFacts(brandNames, (await fromFacts()) as FactsFacets)
+    result.facets = viewCounts
+      ? await facetsOfFacts(brandNames, viewCounts)
       : await countFacets(db, brandNames, base, filters, counts, snapshot)
   }
   return result
