@@ -69,7 +69,8 @@ describe('a filter parameter read by the page and by the API', () => {
       // Repeated parameters (`ram=8&ram=16`) arrive as a list.
       const repeated = ['16', '8', '']
       const api = schema.safeParse(repeated)
-      if (param.kind === 'list') expect(readParam(param, repeated)).toEqual(api.success ? api.data : undefined)
+      if (param.kind === 'list')
+        expect(readParam(param, repeated)).toEqual(api.success ? api.data : undefined)
     })
   }
 })
