@@ -12,7 +12,7 @@ import { KeptPerCopy } from './kept-per-copy'
 // current. So every answer is as exact as a sum in SQL, and costs one indexed row read instead of a pass over
 // tens of thousands of rows per facet: docs/decisions/0029-facet-counts-in-memory.md.
 
-export { COUNT_FACETS, type CountFacet }
+export { COUNT_FACETS, type CountFacet, type CountQuery, countQueryOf }
 
 /** One facet's column: its distinct values (as search sends them) and, per row, the index of the row's value. */
 export type Column = { values: string[]; index: Uint16Array }
@@ -41,11 +41,6 @@ export type CountsSnapshot = {
   battery80: Uint8Array
   columns: Record<CountFacet, Column>
 }
-
-export type { CountQuery }
-
-/** The count query of a search's facet filters (the caller has checked it has no text, price or date). */
-export { countQueryOf }
 
 export type FacetSums = Record<CountFacet, Map<string, number>> & { total: number; battery80: number }
 

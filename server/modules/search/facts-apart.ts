@@ -43,7 +43,6 @@ export function readFactsApart(
       void worker.terminate()
     }
     signal?.addEventListener('abort', onAbort, { once: true })
-    worker.once('exit', () => signal?.removeEventListener('abort', onAbort))
     worker.once('message', (message: { facts: ListingFacts }) => {
       received = true
       clearTimeout(deadline)
@@ -54,6 +53,7 @@ export function readFactsApart(
       reject(err)
     })
     worker.once('exit', (code) => {
+      signal?.removeEventListener('abort', onAbort)
       clearTimeout(deadline)
       if (!received)
         reject(new Error(`The worker reading search's copy of the listings stopped (exit code ${code})`))

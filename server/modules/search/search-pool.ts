@@ -1,9 +1,8 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads'
 import { TOTAL_THRESHOLD } from '#contract/paging'
-import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import type { FactsFacets } from './facts-counts'
-import type { FactsSort, PageCursor, PageSpan } from './facts-pages'
+import type { PageAsk } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
 import { matchTextOnce, type TextTerms } from './listing-text'
 import { type FactsView, viewFacets, viewPage, viewTotal } from './listing-view'
@@ -14,14 +13,11 @@ import { type FactsView, viewFacets, viewPage, viewTotal } from './listing-view'
 // rows changed since, and those listings as they are now: listing-view.ts) is posted to a searcher before the first
 // search of it. docs/decisions/0080-searches-on-worker-threads.md.
 
-/** What a search asks of a view: its page, and its total and facets when the answer needs them. */
-export type PoolAsk = {
-  query: SearchQuery
-  sort: FactsSort
-  paging: PageSpan
-  cursor?: PageCursor | undefined
-  nowMs: number
-  /** With text: its words as resolveText made them (the copy can match them). */
+/**
+ * What a search asks of a view: its page as a copy is asked for one (facts-pages.ts), with text its words as
+ * resolveText made them (the copy can match them), and whether the answer needs facets.
+ */
+export type PoolAsk = Omit<PageAsk, 'text' | 'dead' | 'deadCount'> & {
   terms?: TextTerms | undefined
   facets: boolean
 }

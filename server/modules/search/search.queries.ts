@@ -207,13 +207,6 @@ const relevanceTier = (m: TextMatch) =>
 // Filters
 // ---------------------------------------------------------------------------------------------
 
-function allFilters(filters: Record<string, SQL | undefined>, skip?: string): SQL {
-  const parts = Object.entries(filters)
-    .filter(([name, f]) => name !== skip && f !== undefined)
-    .map(([, f]) => f as SQL)
-  return parts.length ? (and(...parts) as SQL) : sql`true`
-}
-
 /** Available listings matching `where` on listing_counts, summed. */
 function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
   return and(isOnSale, text ? textCondition(text) : undefined, ...plainConditions(q)) as SQL
@@ -552,7 +545,9 @@ async function countFacets(
   summary: CountQuery | undefined,
   snapshot: () => Promise<CountsSnapshot>,
 ) {
-  const allBut = (skip: FacetName) => allFilters(filters, skip)
+  // Every facet's filter but one (`and` of none is undefined: true).
+  const allBut = (skip: FacetName) =>
+    and(...Object.entries(filters).map(([name, f]) => (name === skip ? undefined : f))) ?? sql`true`
   const sums = summary ? facetSums(await snapshot(), summary) : undefined
   if (sums) {
     // The kept flag's facet from the sums; any other threshold facet (the date) read from the newest-first index.
