@@ -387,6 +387,7 @@ type PassingRows = { words: Uint32Array; before: Uint32Array }
 const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: PassingRows }>(
   64 * 1024 * 1024,
   (kept) => kept.passing.words.byteLength + kept.passing.before.byteLength,
+  (f) => f.size,
 )
 
 function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {

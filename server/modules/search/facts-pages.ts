@@ -104,7 +104,11 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
 /** A search's first hits in a copy, in its order (all of them when `complete`), by page number: kept per copy. */
 type KeptHits = { rows: Int32Array; tiers: Uint8Array; complete: boolean }
 
-const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(16 * 1024 * 1024, (k) => 5 * k.rows.length + 64)
+const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(
+  16 * 1024 * 1024,
+  (k) => 5 * k.rows.length + 64,
+  (f) => f.size,
+)
 
 /** A page from kept hits, skipping dead rows; undefined when they do not reach the page's end and are not all. */
 function keptPage(kept: KeptHits, paging: PageSpan, dead: Uint8Array | undefined): Hit[] | undefined {

@@ -24,4 +24,27 @@ describe('values kept per copy', () => {
     kept.get(copy, 'a', make(2))
     expect(made).toBe(5)
   })
+
+  it('keeps a share of the size bound in proportion to the copy’s listings, when told them, up to the whole', () => {
+    const kept = new KeptPerCopy<{ size: number }, number[]>(
+      10,
+      (v) => v.length,
+      (c) => c.size,
+    )
+    let made = 0
+    const make = () => {
+      made++
+      return [0, 0, 0]
+    }
+    // 500,000 listings: half the bound (5), so a second value of 3 drops the first.
+    const half = { size: 500_000 }
+    kept.get(half, 'a', make)
+    kept.get(half, 'b', make)
+    kept.get(half, 'a', make)
+    expect(made).toBe(3)
+    // 2,000,000 listings: the whole bound (10), three values of 3 kept.
+    const whole = { size: 2_000_000 }
+    for (const key of ['a', 'b', 'c', 'a', 'b', 'c']) kept.get(whole, key, make)
+    expect(made).toBe(6)
+  })
 })

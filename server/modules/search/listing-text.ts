@@ -209,7 +209,11 @@ const textKey = (text: TextTerms) =>
  * A common word matches a good part of the listings: at 1,000,000 listings, 2,000,000 rows kept a handful of texts
  * and the others were matched again at every search.
  */
-const matchedIn = new KeptPerCopy<TextIndex, TextRows>(12_000_000, (m) => m.rows.length + 64)
+const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
+  12_000_000,
+  (m) => m.rows.length + 64,
+  (ix) => ix.titles.ends.length,
+)
 
 /** matchText, kept per copy for the texts searched lately. */
 export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): TextRows {
