@@ -205,7 +205,8 @@ const textKey = (text: TextTerms) =>
   `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
 
 /**
- * Per copy, the matches of the texts searched lately: 12,000,000 matching rows at most, about 6 bytes each (72 MB).
+ * Per copy, the matches of the texts searched lately: 12,000,000 matching rows at most, about 6 bytes each (72 MB),
+ * at 1,000,000 listings, and in proportion to a smaller copy's listings.
  * A common word matches a good part of the listings: at 1,000,000 listings, 2,000,000 rows kept a handful of texts
  * and the others were matched again at every search.
  */
