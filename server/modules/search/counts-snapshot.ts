@@ -139,33 +139,31 @@ function countKey(f: CountQuery): string {
   ].join('|')
 }
 
-/** Each facet filter of the query as the values' indexes it accepts, with the rows' value indexes. */
-export function facetFilters(
-  s: { columns: Record<CountFacet, Column> },
-  f: CountQuery,
-): { facet: number; index: Uint16Array; allowed: Uint8Array }[] {
-  const filters: { facet: number; index: Uint16Array; allowed: Uint8Array }[] = []
-  COUNT_FACETS.forEach((name, facet) => {
-    const accepted = f.sets[name]
-    if (!accepted) return
+type Columns = { columns: Record<CountFacet, Column> }
+
+/** Per facet `accepts` tests (in COUNT_FACETS' order), the values' indexes it accepts, with the rows' value indexes. */
+function valueFilters(s: Columns, accepts: (name: CountFacet) => ((value: string) => boolean) | undefined) {
+  return COUNT_FACETS.flatMap((name, facet) => {
+    const test = accepts(name)
+    if (!test) return []
     const { values, index } = s.columns[name]
-    filters.push({ facet, index, allowed: Uint8Array.from(values, (v) => (accepted.has(v) ? 1 : 0)) })
+    return [{ facet, index, allowed: Uint8Array.from(values, (v) => (test(v) ? 1 : 0)) }]
   })
-  return filters
 }
 
-/** Each floor of the query (at least this much RAM) as the facet's values it accepts: a row failing one counts for none. */
-export function floorFilters(
-  s: { columns: Record<CountFacet, Column> },
-  f: CountQuery,
-): { facet: number; index: Uint16Array; allowed: Uint8Array }[] {
-  return COUNT_FACETS.flatMap((name, facet) => {
-    const min = f.floors[name]
-    if (min === undefined) return []
-    const { values, index } = s.columns[name]
-    return [{ facet, index, allowed: Uint8Array.from(values, (v) => (Number(v) >= min ? 1 : 0)) }]
+/** Each facet filter of the query as the values' indexes it accepts, with the rows' value indexes. */
+export const facetFilters = (s: Columns, f: CountQuery) =>
+  valueFilters(s, (name) => {
+    const accepted = f.sets[name]
+    return accepted && ((v) => accepted.has(v))
   })
-}
+
+/** Each floor of the query (at least this much RAM) as the facet's values it accepts: a row failing one counts for none. */
+export const floorFilters = (s: Columns, f: CountQuery) =>
+  valueFilters(s, (name) => {
+    const min = f.floors[name]
+    return min === undefined ? undefined : (v) => Number(v) >= min
+  })
 
 /**
  * A version of the version row: `version` moves on at every change to the counts or to a listing's facts search

@@ -27,7 +27,6 @@ import {
   readVersion,
   sumCounts,
 } from './counts-snapshot'
-import type { FactsFacets } from './facts-counts'
 import type { PageSpan } from './facts-pages'
 import {
   COUNT_FACETS,
@@ -207,7 +206,7 @@ const relevanceTier = (m: TextMatch) =>
 // Filters
 // ---------------------------------------------------------------------------------------------
 
-/** Available listings matching `where` on listing_counts, summed. */
+/** On sale, matching the text and the filters that are no facet. */
 function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
   return and(isOnSale, text ? textCondition(text) : undefined, ...plainConditions(q)) as SQL
 }
@@ -489,7 +488,9 @@ export async function searchProducts(
     const brandNames = async () =>
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
     result.facets = viewCounts
-      ? await facetsOfFacts(brandNames, viewCounts)
+      ? await facetsOf(brandNames, viewCounts.values, (name) =>
+          name === facetOfKey(COUNTS_FLAG.key) ? [viewCounts.battery80] : viewCounts.postedWithin,
+        )
       : await countFacets(db, brandNames, base, filters, counts, snapshot)
   }
   return result
@@ -611,7 +612,6 @@ async function countFacets(
   return facetsOf(names, values, (name) => byFacet.get(name) ?? [])
 }
 
-/** A filter's facet name. */
 const facetOfKey = (key: string) => filterOf(key as FilterKey).facet?.name as FacetName
 
 /** The brands' names by id (the names facets, saved searches and alerts say). */
@@ -628,7 +628,7 @@ export async function brandNamesOf(db: Db): Promise<Map<string, string>> {
  */
 const brandNamesHeld = new WeakMap<Db, { version: string; names: Promise<Map<string, string>> }>()
 
-export function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string, string>> {
+function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string, string>> {
   const known = brandNamesHeld.get(db)
   if (known?.version === brandsVersion) return known.names
   const names = brandNamesOf(db)
@@ -637,13 +637,6 @@ export function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string,
     if (brandNamesHeld.get(db)?.names === names) brandNamesHeld.delete(db)
   })
   return names
-}
-
-/** The facets of a search from one pass over the listings' facts. */
-function facetsOfFacts(names: () => Promise<Map<string, string>>, counts: FactsFacets): Promise<Facets> {
-  return facetsOf(names, counts.values, (name) =>
-    name === facetOfKey(COUNTS_FLAG.key) ? [counts.battery80] : counts.postedWithin,
-  )
 }
 
 // ---------------------------------------------------------------------------------------------
