@@ -218,27 +218,9 @@ export function countFacts(
   // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
   // fails the filter and is in no choice): rows are newest first, so only those before the first such row are read.
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
-  // The rows read: a list given, the text's matches, a price range's run of the price order when that is far fewer
-  // listings (its rows are read out of row order, each from another part of memory: several times the cost of a row
-  // read in order), or every row (up to the first one older than noneAfter).
-  let rows = only ?? text?.rows
-  let count = rows ? rows.length : f.newestFirst ? firstOlder(f, noneAfter) : f.size
-  let inOrder = f.newestFirst
-  // Without a date filter, every listing of the combinations the facet filters leave can count: those are walked by
-  // combination (countByCombos), unless a price range's run of the price order is far fewer.
-  const byCombos = !rows && f.newestFirst && q.posted_within === undefined
-  if (byCombos) count = rowsLeft(f, outcome)
-  if (!rows && (bounds.minPrice > -Infinity || bounds.maxPrice < Infinity)) {
-    const from = firstPriceAtLeast(f, bounds.minPrice)
-    const to = firstPriceAtLeast(f, bounds.maxPrice + 1)
-    if ((to - from) * OUT_OF_ORDER_COST < count) {
-      rows = f.byPrice.subarray(from, to)
-      count = to - from
-      inOrder = false
-    }
-  }
-  if (!rows && byCombos) return { facets: countByCombos(f, outcome, bounds, since, passing) }
-  rows ??= everyRow(f)
+  const read = rowsToCount(f, q, outcome, bounds, noneAfter, only ?? text?.rows)
+  if (!read) return { facets: combosFacets(f, outcome, bounds, nowMs) }
+  const { rows, count, inOrder } = read
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
   const some = count * 4 < f.combos.size ? ([] as number[]) : undefined
   // The posting-date choices by segment: segment i holds the listings posted within choice i but not choice i - 1
@@ -298,32 +280,125 @@ export function countFacts(
   return { facets: { total, values: valuesOf(f, outcome, counted, some), postedWithin, battery80 } }
 }
 
-/** The rows of the combinations that count for something (not NONE) in a search. */
-function rowsLeft(f: ListingFacts, outcome: Uint8Array): number {
-  const { rows } = f.combos
-  let n = 0
-  for (let c = 0; c < outcome.length; c++) if (outcome[c] !== NONE) n += rows[c] as number
-  return n
+/**
+ * The rows countFacts reads: a list given (a text's matches, a view's changed rows), a price range's run of the price
+ * order when that costs less than the alternative (its rows are read out of row order, each from another part of
+ * memory: several times the cost of a row read in order), or every row up to the first one older than `noneAfter`.
+ * Undefined: counted by combination instead (combosFacets), which without a date filter reads only the combinations
+ * the facet filters leave, each one's price run by its counts (or row by row under a battery floor).
+ */
+function rowsToCount(
+  f: ListingFacts,
+  q: SearchQuery,
+  outcome: Uint8Array,
+  bounds: Bounds,
+  noneAfter: number,
+  given: ArrayLike<number> | undefined,
+): { rows: ArrayLike<number>; count: number; inOrder: boolean } | undefined {
+  if (given) return { rows: given, count: given.length, inOrder: f.newestFirst }
+  const byCombos = f.newestFirst && q.posted_within === undefined
+  const cost = byCombos
+    ? combosCost(f, outcome, bounds.minBattery > -Infinity)
+    : f.newestFirst
+      ? firstOlder(f, noneAfter)
+      : f.size
+  if (bounds.minPrice > -Infinity || bounds.maxPrice < Infinity) {
+    const from = firstPriceAtLeast(f, bounds.minPrice)
+    const to = firstPriceAtLeast(f, bounds.maxPrice + 1)
+    if ((to - from) * OUT_OF_ORDER_COST < cost)
+      return { rows: f.byPrice.subarray(from, to), count: to - from, inOrder: false }
+  }
+  if (byCombos) return undefined
+  return { rows: everyRow(f), count: cost, inOrder: f.newestFirst }
 }
 
 /**
- * countFacts without a date filter, by combination: only the combinations the facet filters leave are read, each
- * one's rows within the price range (a run of its rows, which are cheapest first), one after the other in memory.
- * The same counts as reading every listing in row order.
+ * What counting by combination costs, in rows read in order: each combination that counts for something (not NONE)
+ * costs the bisections of its price run (about RUN_COST rows), and under a battery floor each of its rows.
  */
-function countByCombos(
+function combosCost(f: ListingFacts, outcome: Uint8Array, rowByRow: boolean): number {
+  const { rows } = f.combos
+  let n = 0
+  for (let c = 0; c < outcome.length; c++)
+    if (outcome[c] !== NONE) n += rowByRow ? (rows[c] as number) : RUN_COST
+  return n
+}
+
+/** A combination's price run counted from the counts along byCombo: two bisections and a few reads, as rows. */
+const RUN_COST = 16
+
+/**
+ * countByCombos at `nowMs`: counted at the copy's own clock (byCombo.at, where its counts along byCombo hold; kept
+ * per copy under `keep`, the search's filters), less the rows that left a posting-date choice since (crossedSince).
+ * A copy so old that those are many is counted row by row at `nowMs`.
+ */
+function combosFacets(
   f: ListingFacts,
   outcome: Uint8Array,
   bounds: Bounds,
-  since: number[],
-  passing: Uint32Array | undefined,
+  nowMs: number,
+  keep?: string,
 ): FactsFacets {
-  const { start, rows: order, price, battery, postedMs } = f.combos.byCombo
+  const crossed = crossedSince(f, outcome, bounds, nowMs)
+  if (!crossed) return countByCombos(f, outcome, bounds, nowMs)
+  const count = () => countByCombos(f, outcome, bounds, f.combos.byCombo.at)
+  const atCopy = keep === undefined ? count() : combosIn.get(f, keep, count)
+  return { ...atCopy, postedWithin: atCopy.postedWithin.map((n, k) => n - (crossed[k] as number)) }
+}
+
+/** Per copy, the counts by combination of the searches asked lately, at the copy's clock. */
+const combosIn = new KeptPerCopy<ListingFacts, FactsFacets>(2_048)
+
+/**
+ * Per posting-date choice, the listings counted in it at the copy's clock (byCombo.at) and not at `nowMs`, among
+ * those passing every filter: posted in [at - days, nowMs - days), a run of rows (newest first). Negative when the
+ * clock is behind the copy's. Undefined when they are too many to read (the copy is days old).
+ */
+function crossedSince(
+  f: ListingFacts,
+  outcome: Uint8Array,
+  bounds: Bounds,
+  nowMs: number,
+): number[] | undefined {
+  const { at } = f.combos.byCombo
+  const { ofRow } = f.combos
+  const { priceCents, battery } = f
+  const { minPrice, maxPrice, minBattery } = bounds
+  const crossed: number[] = []
+  let budget = Math.max(1_024, f.size >>> 4)
+  for (const days of POSTED_WITHIN_DAYS) {
+    const now = firstOlder(f, nowMs - days * DAY_MS)
+    const then = firstOlder(f, at - days * DAY_MS)
+    const from = Math.min(now, then)
+    const to = Math.max(now, then)
+    budget -= to - from
+    if (budget < 0) return undefined
+    let n = 0
+    for (let r = from; r < to; r++) {
+      if (outcome[ofRow[r] as number] !== 0) continue
+      const price = priceCents[r] as number
+      if (price >= minPrice && price <= maxPrice && (battery[r] as number) >= minBattery) n++
+    }
+    crossed.push(now <= then ? n : -n)
+  }
+  return crossed
+}
+
+/**
+ * countFacts without a date filter, by combination, at the clock `nowMs`: only the combinations the facet filters
+ * leave are read, each one's run of the price range (its rows are cheapest first). At the copy's own clock and
+ * without a battery floor, a run is counted from the counts along byCombo; else row by row, one after the other in
+ * memory. The same counts as reading every listing in row order.
+ */
+function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, nowMs: number): FactsFacets {
+  const { start, price, battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
+  const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const counted = new Int32Array(f.combos.size)
   const segments = since.length
   const bySegment = new Float64Array(segments + 1)
   const { minPrice, maxPrice, minBattery } = bounds
   const priced = minPrice > -Infinity || maxPrice < Infinity
+  const byCounts = nowMs === at && minBattery === -Infinity
   const oldest = since[segments - 1] ?? -Infinity
   let total = 0
   let battery80 = 0
@@ -344,30 +419,33 @@ function countByCombos(
       counted[c] = n
       continue
     }
-    for (let i = lo; i < hi; i++) {
-      const b = battery[i] as number
-      // The battery choice ignores the battery floor (it is that facet's own filter).
-      if (b >= BATTERY_FACET_PCT) battery80++
-      if (b < minBattery) continue
-      const posted = postedMs[i] as number
-      // Most listings are older than the longest choice: one test for them.
-      let segment = posted < oldest ? segments : 0
-      while (segment < segments && posted < (since[segment] as number)) segment++
-      bySegment[segment] = (bySegment[segment] as number) + 1
-      n++
-      if (passing) {
-        const r = order[i] as number
-        passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
+    // The battery choice ignores the battery floor (it is that facet's own filter).
+    battery80 += (atLeast80[hi] as number) - (atLeast80[lo] as number)
+    if (byCounts) {
+      for (let k = 0; k < segments; k++) {
+        const counts = within[k] as Int32Array
+        bySegment[k] = (bySegment[k] as number) + (counts[hi] as number) - (counts[lo] as number)
       }
-    }
+      n = hi - lo
+    } else
+      for (let i = lo; i < hi; i++) {
+        if ((battery[i] as number) < minBattery) continue
+        const posted = postedMs[i] as number
+        // Most listings are older than the longest choice: one test for them.
+        let segment = posted < oldest ? segments : 0
+        while (segment < segments && posted < (since[segment] as number)) segment++
+        bySegment[segment] = (bySegment[segment] as number) + 1
+        n++
+      }
     counted[c] = n
     total += n
   }
+  // By the counts, each choice's own rows were summed; row by row, its segment's (summed into choices here).
   const postedWithin: number[] = []
-  let within = 0
+  let sum = 0
   for (let i = 0; i < segments; i++) {
-    within += bySegment[i] as number
-    postedWithin.push(within)
+    sum = byCounts ? (bySegment[i] as number) : sum + (bySegment[i] as number)
+    postedWithin.push(sum)
   }
   return { total, values: valuesOf(f, outcome, counted), postedWithin, battery80 }
 }
@@ -391,6 +469,13 @@ const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: P
 )
 
 function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {
+  if (!text) {
+    const outcome = comboOutcomes(f, q)
+    const bounds = boundsOf(q)
+    // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
+    if (!rowsToCount(f, q, outcome, bounds, -Infinity, undefined))
+      return combosFacets(f, outcome, bounds, nowMs, filtersKey(q))
+  }
   const known = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
     const words = new Uint32Array(Math.ceil(f.size / 32))
     const { facets } = countFacts(f, q, nowMs, text, words)

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { filterOf } from '#contract/filters'
-import { BATTERY_FACET_PCT, type SearchQuery } from '#contract/search'
+import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
@@ -81,6 +81,15 @@ export type Combos = {
     price: Int32Array
     battery: Int16Array
     postedMs: Float64Array
+    /**
+     * Counts along that order, so that a run of rows is counted by two reads instead of row by row: `battery80[i]`
+     * the rows before position i with a battery at BATTERY_FACET_PCT or more, `within[k][i]` those posted within
+     * POSTED_WITHIN_DAYS[k] of `at` (the clock when the copy was made; facts-counts.ts corrects for the rows that
+     * left a choice since).
+     */
+    at: number
+    battery80: Int32Array
+    within: Int32Array[]
   }
 }
 
@@ -274,6 +283,19 @@ function combosOf(
     order[next[c] as number] = r
     next[c] = (next[c] as number) + 1
   }
+  const at = Date.now()
+  const since = POSTED_WITHIN_DAYS.map((days) => at - days * DAY_MS)
+  const atLeast80 = new Int32Array(size + 1)
+  const within = since.map(() => new Int32Array(size + 1))
+  for (let i = 0; i < size; i++) {
+    const r = order[i] as number
+    atLeast80[i + 1] = (atLeast80[i] as number) + ((battery[r] as number) >= BATTERY_FACET_PCT ? 1 : 0)
+    const posted = postedMs[r] as number
+    for (let k = 0; k < since.length; k++) {
+      const counts = within[k] as Int32Array
+      counts[i + 1] = (counts[i] as number) + (posted >= (since[k] as number) ? 1 : 0)
+    }
+  }
   return {
     ofRow,
     size: rows.length,
@@ -288,6 +310,9 @@ function combosOf(
       price: Int32Array.from(order, (r) => priceCents[r] as number),
       battery: Int16Array.from(order, (r) => battery[r] as number),
       postedMs: Float64Array.from(order, (r) => postedMs[r] as number),
+      at,
+      battery80: atLeast80,
+      within,
     },
   }
 }
