@@ -29,7 +29,7 @@ export async function findBrandProducts(
   // page's ids from the brand's index, then their rows (joins and photos for one page only).
   const { rows, view } = await readListingPage(
     db,
-    { q: { brand: [brandId] }, sort: 'newest', paging, cursor: paging.cursor, read: pageOf },
+    { query: { brand: [brandId] }, sort: 'newest', paging, cursor: paging.cursor, read: pageOf },
     () =>
       pageOf(
         limitOffset(

@@ -1,10 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm'
-import type { SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { readVersion } from './counts-snapshot'
-import type { FactsSort, PageCursor, PageSpan } from './facts-pages'
 import {
   FACT_COLUMNS,
   type FactRow,
@@ -13,9 +11,8 @@ import {
   readFacts,
   rowOf,
 } from './listing-facts'
-import type { TextTerms } from './listing-text'
 import { type FactsView, wholeView } from './listing-view'
-import { askView, type ViewAnswer } from './search-pool'
+import { askView, type PoolAsk, type ViewAnswer } from './search-pool'
 
 // Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings
 // changed since the copy's version (migration 0027 notes them in the changing transaction, and the version each
@@ -405,18 +402,9 @@ export function keepListingsCurrent(
  */
 export async function readListingPage<R extends { id: string; countsVersion: string }>(
   db: Db,
+  // What the view is asked (facets: whether the answer gives them, counted beside the page), and how rows are read.
   fromFacts:
-    | {
-        q: SearchQuery
-        sort: FactsSort
-        paging: PageSpan
-        cursor: PageCursor | undefined
-        read: (ids: SQL) => Promise<R[]>
-        /** With text: its words, which the view matches (on a search thread, when the instance has them). */
-        terms?: TextTerms
-        /** Whether the answer gives facets: counted beside the page. */
-        facets?: boolean
-      }
+    | (Omit<PoolAsk, 'nowMs' | 'facets'> & { facets?: boolean; read: (ids: SQL) => Promise<R[]> })
     | undefined,
   bySql: () => Promise<R[]>,
 ): Promise<{ rows: R[]; view?: FactsView; counted?: ViewAnswer }> {
@@ -428,15 +416,7 @@ export async function readListingPage<R extends { id: string; countsVersion: str
 
 async function pageByView<R extends { id: string; countsVersion: string }>(
   db: Db,
-  {
-    q,
-    sort,
-    paging,
-    cursor,
-    read,
-    terms,
-    facets = false,
-  }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
+  { read, facets = false, ...ask }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
 ): Promise<{ rows: R[]; view: FactsView; counted: ViewAnswer } | undefined> {
   const s = stateOf(db)
   // Too far behind for the feed: SQL answers while the copy is read whole (seconds), rather than the request wait.
@@ -458,15 +438,7 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   let kept: Map<string, R> | undefined
   for (let attempt = 0; attempt < 3 && view; attempt++) {
     // The page, and the counts the answer needs, chosen in one go (on a search thread when the instance has them).
-    const counted = await askView(db, view, {
-      query: q,
-      sort,
-      paging,
-      cursor,
-      nowMs: Date.now(),
-      terms,
-      facets,
-    })
+    const counted = await askView(db, view, { ...ask, nowMs: Date.now(), facets })
     const ids = counted.ids
     if (!ids) return undefined
     const missing = kept ? ids.filter((id) => !kept?.has(id)) : ids

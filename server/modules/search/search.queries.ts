@@ -406,7 +406,7 @@ export async function searchProducts(
     opts.facts === false || !copyAnswers(q) || textMatch?.plain === false
       ? undefined
       : {
-          q,
+          query: q,
           sort,
           paging,
           cursor,
