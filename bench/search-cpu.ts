@@ -96,6 +96,18 @@ console.log(
     changedMs,
   ),
 )
+// The first-asked searches' CPU by kind (text or not, the sort, facets or not): where the time goes.
+const kinds = new Map<string, number[]>()
+first.forEach(({ q }, i) => {
+  const kind = `${q.q ? 'text' : 'no text'}, ${q.sort ?? (q.q ? 'relevance' : 'newest')}${q.facets ? ', facets' : ''}`
+  kinds.set(kind, [...(kinds.get(kind) ?? []), firstMs[i] as number])
+})
+console.log('\nAsked for the first time, by kind (share of the CPU)')
+const spent = firstMs.reduce((a, b) => a + b, 0)
+for (const [kind, ms] of [...kinds].sort(
+  (a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0),
+))
+  console.log(`${row(kind, ms)}  ${((100 * ms.reduce((a, b) => a + b, 0)) / spent).toFixed(0).padStart(3)}%`)
 console.log('\nSlowest asked for the first time:')
 for (const [ms, path] of firstMs
   .map((ms, i) => [ms, first[i]?.path ?? ''] as const)
