@@ -1,31 +1,19 @@
 import { z } from 'zod'
+import { DELIVERY_OPTIONS } from './delivery-options'
 import { singleLine } from './text'
 
 // How a laptop can be had: met in person, shipped, or either (the seller chooses per listing), the parcel a
 // shipped laptop travels in, and the postal addresses a shipment needs (docs/decisions/0074).
 
-export const DELIVERY_OPTIONS = ['meet', 'ship', 'both'] as const
+export { canMeet, canShip, DELIVERY_OPTION_LABELS, DELIVERY_OPTIONS } from './delivery-options'
+/** A listing's delivery options as the schemas take them (the list, its labels and tests: delivery-options.ts). */
 export const DeliveryOption = z.enum(DELIVERY_OPTIONS, { error: 'Choose how the buyer gets the laptop' })
 export type DeliveryOption = z.infer<typeof DeliveryOption>
-
-/** How a listing reads its options to a buyer. */
-export const DELIVERY_OPTION_LABELS: Record<DeliveryOption, string> = {
-  meet: 'Meet in person',
-  ship: 'Ships to you',
-  both: 'Ships to you or meet in person',
-}
 
 /** What the buyer of one booking chose. */
 export const DELIVERY_METHODS = ['meet', 'ship'] as const
 export const DeliveryMethod = z.enum(DELIVERY_METHODS, { error: 'Choose shipping or meeting in person' })
 export type DeliveryMethod = z.infer<typeof DeliveryMethod>
-
-export function canShip(option: DeliveryOption): boolean {
-  return option === 'ship' || option === 'both'
-}
-export function canMeet(option: DeliveryOption): boolean {
-  return option === 'meet' || option === 'both'
-}
 
 /**
  * Why a booking cannot be paid yet for want of a delivery choice, in words for the buyer; null when it can. A

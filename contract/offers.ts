@@ -1,13 +1,8 @@
 import { z } from 'zod'
 import { Id } from './common'
+import { OFFER_NOTE_MAX } from './offer-limits'
 
-/** At most this many proposals (the offer and every counter, by either side) per buyer and listing. */
-export const OFFER_MAX_ROUNDS = 3
-/** At most this many open offers per buyer across the marketplace. */
-export const OFFER_MAX_OPEN_PER_BUYER = 5
-/** Offers under this share of the asking price are refused outright. */
-export const OFFER_MIN_SHARE = 0.5
-export const OFFER_NOTE_MAX = 500
+export { OFFER_MAX_OPEN_PER_BUYER, OFFER_MAX_ROUNDS, OFFER_MIN_SHARE, OFFER_NOTE_MAX } from './offer-limits'
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point of the check
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/

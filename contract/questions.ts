@@ -1,9 +1,7 @@
 import { z } from 'zod'
+import { ANSWER_MAX, QUESTION_MAX } from './question-limits'
 
-export const QUESTION_MAX = 1000
-export const ANSWER_MAX = 2000
-/** A listing's page shows at most this many public answers, newest first. */
-export const PUBLIC_QUESTIONS_SHOWN = 20
+export { ANSWER_MAX, PUBLIC_QUESTIONS_SHOWN, QUESTION_MAX } from './question-limits'
 
 // Control characters other than tab and line breaks are refused: questions and answers are shown as text.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point of the check

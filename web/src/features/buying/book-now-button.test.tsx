@@ -90,7 +90,8 @@ describe('BookNowButton', () => {
       expect.anything(),
     )
     fireEvent.click(book)
-    fireEvent.input(screen.getByLabelText('Phone number'), { target: { value: '+1 555 0100' } })
+    // The modal's code loads when it opens.
+    fireEvent.input(await screen.findByLabelText('Phone number'), { target: { value: '+1 555 0100' } })
     fireEvent.input(screen.getByLabelText('Location'), { target: { value: 'Dhaka' } })
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
     const pay = await screen.findByRole('link', { name: `Booked — Pay now for ${product.name}` })

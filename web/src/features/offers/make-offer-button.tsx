@@ -1,7 +1,7 @@
 import { X } from 'lucide-react'
 import { type FormEvent, useId, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
-import { OFFER_MIN_SHARE, OFFER_NOTE_MAX } from '#contract/offers'
+import { OFFER_MIN_SHARE, OFFER_NOTE_MAX } from '#contract/offer-limits'
 import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import { Button, type ButtonSize } from '../../components/ui/button'

@@ -1,10 +1,10 @@
 import { ChevronRight, Handshake, ShieldCheck, Truck } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
-import { canMeet, canShip, DELIVERY_OPTION_LABELS } from '#contract/delivery'
+import { CONDITION_DEFINITIONS } from '#contract/conditions'
+import { canMeet, canShip, DELIVERY_OPTION_LABELS } from '#contract/delivery-options'
 import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
-import { CONDITION_DEFINITIONS } from '#contract/products'
 import { ProductPrice } from '../../components/product/product-price'
 import {
   BatteryHealth,
