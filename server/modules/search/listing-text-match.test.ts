@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { buildTextIndex, matchText } from './listing-text'
+
+// A text's matches in a copy, in row order, whatever the terms: whole words, prefixes that cover many words (whose
+// rows come out of order and are put back in order), few or many matching rows.
+
+const random = (seed: number) => () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+  return seed / 2 ** 31
+}
+
+const VOCABULARY = ['gaming', 'galaxy', 'game', 'gamer', 'thinkpad', 'thin', 'pro', 'probook', 'air', 'x1']
+
+describe('a text’s matches in a copy', () => {
+  const rnd = random(7)
+  const size = 3_000
+  const rowWords = Array.from({ length: size }, () => VOCABULARY.filter(() => rnd() < 0.3))
+  const index = buildTextIndex(
+    size,
+    rowWords.map((w) => w.join(' ')).join('\n'),
+    rowWords.map(() => '').join('\n'),
+    rowWords.map((w) => w.join(' ')),
+  )
+  const has = (words: string[], term: string, prefix: boolean) =>
+    words.some((w) => (prefix ? w.startsWith(term) : w === term))
+
+  for (const terms of [
+    [{ term: 'thinkpad', prefix: false }],
+    [{ term: 'ga', prefix: true }],
+    [{ term: 'g', prefix: true }],
+    [
+      { term: 'pro', prefix: false },
+      { term: 'ga', prefix: true },
+    ],
+    [
+      { term: 'air', prefix: false },
+      { term: 'thin', prefix: true },
+    ],
+    [
+      { term: 'x1', prefix: false },
+      { term: 'gamer', prefix: false },
+      { term: 'p', prefix: true },
+    ],
+  ])
+    it(`are the rows with every term, in row order: ${terms.map((t) => t.term + (t.prefix ? '*' : '')).join(' ')}`, () => {
+      const expected = rowWords.flatMap((words, r) =>
+        terms.every((t) => has(words, t.term, t.prefix)) ? [r] : [],
+      )
+      const { rows } = matchText(index, size, { terms, phrase: '', bestTier: 3 })
+      expect(Array.from(rows)).toEqual(expected)
+    })
+})
