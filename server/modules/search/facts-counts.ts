@@ -218,7 +218,10 @@ export function countFacts(
   // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
   // fails the filter and is in no choice): rows are newest first, so only those before the first such row are read.
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
-  const read = rowsToCount(f, q, outcome, bounds, noneAfter, only ?? text?.rows)
+  // Rows marked as counted (`passing`) are marked row by row: never by combination.
+  const read =
+    rowsToCount(f, q, outcome, bounds, noneAfter, only ?? text?.rows) ??
+    (passing ? { rows: everyRow(f), count: f.size, inOrder: f.newestFirst } : undefined)
   if (!read) return { facets: combosFacets(f, outcome, bounds, nowMs) }
   const { rows, count, inOrder } = read
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.

@@ -4,6 +4,7 @@ import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { readVersion } from './counts-snapshot'
 import {
+  DAY_MS,
   FACT_COLUMNS,
   type FactRow,
   factsFromRows,
@@ -251,7 +252,10 @@ export async function catchUp(
         s.view = applied.view
         s.records = applied.records
         const piled = applied.view.deadRows.length + applied.view.delta.size
-        if (piled > rebaseAt(applied.view.size, s.readApart === true) && !s.loading)
+        // Also read again once a day: a copy's counts along its price runs hold at the moment it was made, and the
+        // listings to correct them by grow with its age (facts-counts.ts, decision 0097).
+        const old = Date.now() - applied.view.base.combos.byCombo.at > DAY_MS
+        if ((old || piled > rebaseAt(applied.view.size, s.readApart === true)) && !s.loading)
           void loadFacts(db).catch((err) => logFailure(s, err))
       }
       return s.view
