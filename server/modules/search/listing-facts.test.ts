@@ -8,8 +8,7 @@ import { findBrandProducts } from './brand-products'
 import { readVersion } from './counts-snapshot'
 import { factsFacets, factsTotal } from './facts-counts'
 import { factsPage, timestampMicros } from './facts-pages'
-import { type ListingFacts, readFacts } from './listing-facts'
-import { withoutClock } from './listing-facts.test-support'
+import type { ListingFacts } from './listing-facts'
 import { catchUp, currentFacts, loadFacts } from './listing-feed'
 import { searchProducts } from './search.queries'
 
@@ -90,13 +89,6 @@ async function bothWays(qs: string, { facets = true } = {}) {
 }
 
 describe('totals and facets from the listings’ facts', () => {
-  it('read in blocks of a few listings (a row of aggregated texts each), are the copy read in one', async () => {
-    const whole = withoutClock(await readFacts(t.db))
-    expect(whole.size).toBeGreaterThan(20)
-    expect(withoutClock(await readFacts(t.db, 7))).toEqual(whole)
-    expect(withoutClock(await readFacts(t.db, 1))).toEqual(whole)
-  })
-
   it('match SQL for every kind of filter', async () => {
     await loadFacts(t.db)
     expect(currentFacts(t.db, await readVersion(t.db))).toBeDefined()

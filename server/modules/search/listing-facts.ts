@@ -124,47 +124,21 @@ export const FACT_COLUMNS =
   array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`)
 
 /** Every listing on sale, with the version it was read at. */
-export async function readFacts(db: Db, block = READ_BLOCK): Promise<ListingFacts> {
-  // One statement, so the version and the columns come from one moment of the database; each column is one text per
-  // block of READ_BLOCK listings (split here), which is far cheaper to read than a row per listing. One row for every
-  // listing made a message of hundreds of MB that the driver gathered in buffers doubling as it came (482 MB of them
-  // at its peak for 309,252 listings); a row per block keeps each message to a few MB. Newest first (the order of the
-  // index it reads; each block's aggregates in that order too), so the posting-date counts can stop at the longest
-  // choice.
-  const order = sql.raw('order by rn')
-  const rows = await rowsOf<AggregatedFacts>(
+export async function readFacts(db: Db): Promise<ListingFacts> {
+  // One statement, so the version and the columns come from one moment of the database; each column is one text
+  // (split here), which is far cheaper to read than a row per listing.
+  // Newest first (the order of the index it reads), so the posting-date counts can stop at the longest choice.
+  const [row] = await rowsOf<AggregatedFacts>(
     db,
-    sql`select v.version, blocks.* from (select version::text as version from listing_counts_version where id) as v
-    left join (select (rn - 1) / ${block} as block, count(*)::text as size,
-      ${sql.raw(COUNT_FACETS.map((name) => `string_agg(${name}, ',' order by rn) as ${name}, `).join(''))}
-      string_agg(battery, ',' ${order}) as battery, string_agg(price, ',' ${order}) as price,
-      string_agg(posted, ',' ${order}) as posted, string_agg(id, '' ${order}) as ids,
-      string_agg(words, E'\n' ${order}) as words, string_agg(title_words, E'\n' ${order}) as title_words,
-      coalesce(json_agg(title ${order}), '[]') as titles
-    from (select ${FACT_COLUMNS},
-        row_number() over (order by posted_on desc nulls last, id desc nulls last) as rn
-      from products where ${isOnSale}) as listings
-    group by block) as blocks on true
-    order by blocks.block`,
+    sql`select (select version::text from listing_counts_version where id) as version, count(*)::text as size,
+      ${sql.raw(COUNT_FACETS.map((name) => `string_agg(${name}, ',') as ${name}, `).join(''))}
+      string_agg(battery, ',') as battery, string_agg(price, ',') as price,
+      string_agg(posted, ',') as posted, string_agg(id, '') as ids, string_agg(words, E'\n') as words,
+      string_agg(title_words, E'\n') as title_words, coalesce(json_agg(title), '[]') as titles
+    from (select ${FACT_COLUMNS} from products where ${isOnSale}
+      order by posted_on desc nulls last, id desc nulls last) as listings`,
   )
-  return factsOf(joinBlocks(rows))
-}
-
-/** Listings a row of readFacts aggregates: a few MB of text at most. */
-const READ_BLOCK = 20_000
-
-/** readFacts' rows (a block of listings each, in order) as one: each column's texts joined as the database joins them. */
-function joinBlocks(rows: AggregatedFacts[]): AggregatedFacts {
-  const blocks = rows.filter((r) => Number(r.size ?? 0) > 0)
-  const joined: AggregatedFacts = {
-    version: rows[0]?.version,
-    size: String(blocks.reduce((n, r) => n + Number(r.size), 0)),
-    titles: blocks.flatMap((r) => r.titles),
-  }
-  const by = (name: string) => (name === 'ids' ? '' : name === 'words' || name === 'title_words' ? '\n' : ',')
-  for (const name of [...COUNT_FACETS, 'battery', 'price', 'posted', 'ids', 'words', 'title_words'])
-    joined[name] = blocks.flatMap((r) => (typeof r[name] === 'string' ? [r[name]] : [])).join(by(name))
-  return joined
+  return factsOf(row ?? { titles: [] })
 }
 
 /** A copy of a few listings (those changed since a copy was read), in memory: rows newest first, as the database orders them. */
