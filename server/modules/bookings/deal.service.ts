@@ -102,10 +102,8 @@ export async function markHandedOver(
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, seller, bookingId)
     if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can mark this laptop handed over')
-    // A shipped sale is handed over by its delivery (the carrier's tracker), not by the seller's word.
-    if (deal.booking.deliveryMethod === 'ship' && deal.booking.stage === 'paid') {
-      throw new AppError('CONFLICT', 'This laptop ships to the buyer: buy the shipping label instead')
-    }
+    // A shipped sale is handed over by its delivery (the carrier's tracker), not by the seller's word: the move's
+    // own rule (DEAL_MOVES.hand_over.delivery) refuses it.
     const note = input?.note ? input.note : null
     const moved = await moveDeal(tx, bookingId, 'hand_over', 'seller', {
       actorId: seller.id,

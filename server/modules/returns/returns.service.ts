@@ -137,7 +137,7 @@ export async function openReturn(
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
     if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can return this laptop')
-    assertMove(deal.booking.stage, 'open_return', 'buyer')
+    assertMove(deal.booking.stage, 'open_return', 'buyer', deal.booking.deliveryMethod)
     const [earlier] = await tx
       .select({ id: returns.id })
       .from(returns)
@@ -448,7 +448,7 @@ export async function returnFirst(
     throw new AppError('CONFLICT', `This dispute has already been ${dispute.status}`)
   }
   const deal = await lockDeal(tx, admin, dispute.bookingId)
-  assertMove(deal.booking.stage, 'return_first', 'admin')
+  assertMove(deal.booking.stage, 'return_first', 'admin', deal.booking.deliveryMethod)
   if (!deal.booking.handedOverAt) {
     throw new AppError('CONFLICT', 'The buyer never had this laptop: refund now instead')
   }
