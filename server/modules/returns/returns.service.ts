@@ -33,7 +33,7 @@ import type { PaymentProvider } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
 import type { ReturnStep } from '#server/mail/templates/deal-return'
 import type { TemplateData } from '#server/mail/templates/index'
-import { type DealMail, lockDeal } from '#server/modules/bookings'
+import { type DealMail, dealSideOf, lockDeal } from '#server/modules/bookings'
 import { assertMove, moveDeal, refundSale } from '#server/modules/deal'
 import { returnLabelOf } from './return-label'
 
@@ -586,8 +586,7 @@ export async function getBookingReturn(
     .innerJoin(products, eq(products.id, bookings.productId))
     .where(eq(bookings.id, bookingId))
   if (!row) throw notFound('Booking')
-  const isBuyer = row.booking.buyerId === caller.id
-  if (!isBuyer && row.sellerId !== caller.id && caller.role !== 'admin') throw notFound('Booking')
+  dealSideOf({ buyerId: row.booking.buyerId, sellerId: row.sellerId }, caller)
   const rets = await db.select().from(returns).where(eq(returns.bookingId, bookingId))
   const [ret] = await toReturns(db, rets)
   const end = ret ? null : returnWindowEnd(row.booking, inspectionDays)
