@@ -51,8 +51,7 @@ export async function refundSale(
   /** Takes back the share of a sale that was transferred (an admin's refund after completion). */
   takeBackShare: TakeBackShare | null = null,
 ): Promise<void> {
-  const locked = await lockStage(tx, sale.bookingId)
-  assertMove(locked.stage, sale.move, sale.party, locked.method)
+  assertMove(await lockStage(tx, sale.bookingId), sale.move, sale.party)
   const [payment] = await tx
     .select()
     .from(payments)

@@ -3,7 +3,7 @@ import { choiceOf, filterOf } from '#contract/filters'
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
 import { COUNT_FACETS, COUNTS_FLAG, type CountFacet, type CountQuery, countQueryOf } from './filters'
-import { KeptPerCopy } from './kept-per-copy'
+import { FACETS_BYTES, KeptPerCopy } from './kept-per-copy'
 
 // The facet counts and totals of a search without text, price or date are sums over `listing_counts` (one row per
 // combination of the facets' columns declared `counts` (contract/filters.ts) and battery ≥ 80%, with its number
@@ -128,7 +128,7 @@ export const sumCounts = (s: CountsSnapshot, f: CountQuery): number => facetSums
  * Sums of one copy, by query, for the queries asked lately: a copy never changes, so neither do its sums, and the
  * same few (no filter, each brand) are asked for on most requests.
  */
-const sumsOf = new KeptPerCopy<CountsSnapshot, FacetSums>(512)
+const sumsOf = new KeptPerCopy<CountsSnapshot, FacetSums>('facet sums', 1024 * 1024, () => FACETS_BYTES)
 
 /** A query as text, the same whatever order its choices came in. */
 function countKey(f: CountQuery): string {

@@ -1,7 +1,7 @@
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import { COUNT_FACETS, type CountFacet, countQueryOf, countsByValue, facetFilters } from './counts-snapshot'
 import { type Bounds, boundsOf } from './filters'
-import { KeptPerCopy } from './kept-per-copy'
+import { FACETS_BYTES, KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import {
   comboOutcomes,
   DAY_MS,
@@ -105,9 +105,15 @@ type ComboCounts = {
   choices: { end: number; n: number }[]
 }
 
+/**
+ * A kept search's counts hold its combinations' outcomes (a byte per combination) whether or not comboOutcomes still
+ * keeps them: counted here too. With the outcomes left out (512 bytes a search) the bound of 16 MB held some 30,000
+ * searches, and under searches asked once each it never filled: 12 KB of outcomes each at 100,000 listings.
+ */
 const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
-  16 * 1024 * 1024,
-  (kept) => (kept.dated ? kept.counted.byteLength : 0) + 512,
+  'counts by combination',
+  6 * 1024 * 1024,
+  (kept) => kept.outcome.byteLength + (kept.dated ? kept.counted.byteLength : 0) + 2 * FACETS_BYTES,
 )
 
 /** factsFacets of a search with facet filters alone: from the combinations, reading a listing only as the clock moves. */
@@ -350,7 +356,11 @@ function combosFacets(
 }
 
 /** Per copy, the counts by combination of the searches asked lately, at the copy's clock. */
-const combosIn = new KeptPerCopy<ListingFacts, FactsFacets>(2_048)
+const combosIn = new KeptPerCopy<ListingFacts, FactsFacets>(
+  'facets by combination',
+  2 * 1024 * 1024,
+  () => FACETS_BYTES,
+)
 
 /**
  * Per posting-date choice, the listings counted in it at the copy's clock (byCombo.at) and not at `nowMs`, among
@@ -466,8 +476,10 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
 type PassingRows = { words: Uint32Array; before: Uint32Array }
 
 const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: PassingRows }>(
+  'facets and their rows',
   64 * 1024 * 1024,
-  (kept) => kept.passing.words.byteLength + kept.passing.before.byteLength,
+  (kept) =>
+    kept.passing.words.byteLength + kept.passing.before.byteLength + FACETS_BYTES + 2 * TYPED_ARRAY_BYTES,
   (f) => f.size,
 )
 
@@ -533,7 +545,7 @@ export function factsTotal(
   )
 }
 
-const totalsIn = new KeptPerCopy<ListingFacts, number>(1_024)
+const totalsIn = new KeptPerCopy<ListingFacts, number>('totals', 256 * 1024, () => 0)
 
 export function countTotal(
   f: ListingFacts,

@@ -2,7 +2,7 @@ import type { SearchQuery } from '#contract/search'
 import type { CursorKey, Paging } from '#server/lib/paging'
 import { countQueryOf, facetFilters } from './counts-snapshot'
 import { boundsOf } from './filters'
-import { KeptPerCopy } from './kept-per-copy'
+import { KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import {
   comboOutcomes,
   filtersKey,
@@ -105,8 +105,9 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
 type KeptHits = { rows: Int32Array; tiers: Uint8Array; complete: boolean }
 
 const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(
+  'first hits',
   16 * 1024 * 1024,
-  (k) => 5 * k.rows.length + 64,
+  (k) => 5 * k.rows.length + 2 * TYPED_ARRAY_BYTES + 64,
   (f) => f.size,
 )
 

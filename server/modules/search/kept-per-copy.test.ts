@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { KeptPerCopy } from './kept-per-copy'
+import { KEPT_AT_LEAST_BYTES, KEPT_ENTRY_BYTES, KeptPerCopy } from './kept-per-copy'
+
+// A key of one character: each kept value costs its bytes, the entry and the key.
+const ENTRY = KEPT_ENTRY_BYTES + 1
 
 describe('values kept per copy', () => {
-  it('works a value out once per copy and key, and drops the oldest past the size bound', () => {
-    const kept = new KeptPerCopy<object, number[]>(5, (v) => v.length)
+  it('works a value out once per copy and key, and drops the oldest past the bound in bytes', () => {
+    const kept = new KeptPerCopy<object, number[]>('test', 5 + 3 * ENTRY, (v) => v.length)
     const copy = {}
     let made = 0
     const make = (n: number) => () => {
@@ -16,35 +19,55 @@ describe('values kept per copy', () => {
     // Another copy has its own values.
     kept.get({}, 'a', make(2))
     expect(made).toBe(2)
-    // 2 + 3 fits; one more makes 6, so the oldest ("a") goes.
+    // 2 + 3 fits with their entries; one more makes 6, so the oldest ("a") goes.
     kept.get(copy, 'b', make(3))
+    expect(kept.held(copy)).toEqual({ values: 2, bytes: 5 + 2 * ENTRY, max: 5 + 3 * ENTRY })
     kept.get(copy, 'c', make(1))
     kept.get(copy, 'b', make(3))
     expect(made).toBe(4)
     kept.get(copy, 'a', make(2))
     expect(made).toBe(5)
+    expect(kept.held(copy).bytes).toBeLessThanOrEqual(kept.held(copy).max)
   })
 
-  it('keeps a share of the size bound in proportion to the copy’s listings, when told them, up to the whole', () => {
-    const kept = new KeptPerCopy<{ size: number }, number[]>(
-      10,
-      (v) => v.length,
+  it('counts each entry, so that many small values pass the bound as surely as a few big ones', () => {
+    const kept = new KeptPerCopy<object, number>('test', 10 * ENTRY, () => 0)
+    const copy = {}
+    for (let i = 0; i < 100; i++) kept.get(copy, String(i % 10) + String.fromCharCode(65 + (i % 26)), () => i)
+    // Keys of two characters: each entry costs ENTRY + 1, so nine fit in ten entries of one.
+    expect(kept.held(copy).values).toBe(9)
+    expect(kept.held(copy).bytes).toBeLessThanOrEqual(10 * ENTRY)
+  })
+
+  it('returns a value bigger than the bound on its own without keeping it', () => {
+    const kept = new KeptPerCopy<object, number[]>('test', 4 + ENTRY, (v) => v.length)
+    const copy = {}
+    kept.get(copy, 'a', () => [1, 2])
+    expect(kept.get(copy, 'b', () => [1, 2, 3, 4, 5])).toEqual([1, 2, 3, 4, 5])
+    expect(kept.held(copy)).toEqual({ values: 1, bytes: 2 + ENTRY, max: 4 + ENTRY })
+  })
+
+  it('keeps a share of the bound in proportion to the copy’s listings, when told them, up to the whole', () => {
+    const MB = 1024 * 1024
+    const kept = new KeptPerCopy<{ size: number }, number>(
+      'test',
+      4 * MB,
+      () => 0.7 * MB,
       (c) => c.size,
     )
     let made = 0
-    const make = () => {
-      made++
-      return [0, 0, 0]
+    const make = () => ++made
+    const keep = (copy: { size: number }, keys: string[]) => {
+      for (const key of keys) kept.get(copy, key, make)
+      return kept.held(copy).values
     }
-    // 500,000 listings: half the bound (5), so a second value of 3 drops the first.
-    const half = { size: 500_000 }
-    kept.get(half, 'a', make)
-    kept.get(half, 'b', make)
-    kept.get(half, 'a', make)
-    expect(made).toBe(3)
-    // 2,000,000 listings: the whole bound (10), three values of 3 kept.
-    const whole = { size: 2_000_000 }
-    for (const key of ['a', 'b', 'c', 'a', 'b', 'c']) kept.get(whole, key, make)
-    expect(made).toBe(6)
+    // 500,000 listings: half the bound (2 MB), two values kept.
+    expect(keep({ size: 500_000 }, ['a', 'b', 'c'])).toBe(2)
+    // 2,000,000 listings: the whole bound, five kept.
+    expect(keep({ size: 2_000_000 }, ['a', 'b', 'c', 'd', 'e', 'f'])).toBe(5)
+    // 100,000 listings: a share of 0.4 MB, raised to what any copy keeps (KEPT_AT_LEAST_BYTES): one value.
+    expect(kept.maxFor(100_000)).toBe(KEPT_AT_LEAST_BYTES)
+    expect(keep({ size: 100_000 }, ['a', 'b'])).toBe(1)
+    expect(kept.maxFor(1_000_000)).toBe(4 * MB)
   })
 })

@@ -14,7 +14,7 @@ import {
   floorFilters,
 } from './counts-snapshot'
 import { boundsOf, choiceSql, columnName, FILTER_KEYS } from './filters'
-import { KeptPerCopy } from './kept-per-copy'
+import { KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, type TextIndex } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
@@ -333,8 +333,12 @@ export function comboOutcomes(f: ListingFacts, q: SearchQuery): Uint8Array {
   return outcomesIn.get(f, filtersKey(q), () => outcomesOf(f, q))
 }
 
-/** Per copy, the combinations' outcomes of the searches asked lately (a byte per combination: 8 MB at most). */
-const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(8 * 1024 * 1024, (o) => o.byteLength + 256)
+/** Per copy, the combinations' outcomes of the searches asked lately (a byte per combination: 4 MB at most). */
+const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(
+  'outcomes by combination',
+  4 * 1024 * 1024,
+  (o) => o.byteLength + TYPED_ARRAY_BYTES,
+)
 
 function outcomesOf(f: ListingFacts, q: SearchQuery): Uint8Array {
   const { combos } = f
