@@ -77,6 +77,8 @@ const Env = z.object({
   AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   // Shipped sales: days a seller has to buy the label once paid, and the buyer's days to inspect after delivery
   SHIP_WITHIN_DAYS: z.coerce.number().int().min(1).max(60).default(3),
+  // Shipping rates a buyer may ask the carrier for a minute (each one is a shipment made at the carrier)
+  SHIPPING_QUOTES_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   INSPECTION_DAYS: z.coerce.number().int().min(1).max(60).default(3),
   // Days a seller has to check a laptop delivered back before the buyer is refunded anyway.
   RETURN_CONFIRM_DAYS: z.coerce.number().int().min(1).max(60).default(3),
@@ -251,7 +253,12 @@ export type Config = {
    * `tracker.updated` webhooks (EasyPost's, or the test carrier's shared one); `testStepSeconds` is the test
    * carrier's clock.
    */
-  shipping: { easypostApiKey: string | undefined; webhookSecret: string; testStepSeconds: number }
+  shipping: {
+    easypostApiKey: string | undefined
+    webhookSecret: string
+    testStepSeconds: number
+    quotesPerMinute: number
+  }
 }
 
 export class ConfigError extends Error {
@@ -405,6 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // The test carrier signs with a secret of its own making when none is set: it and the receiver share it.
       webhookSecret: e.EASYPOST_WEBHOOK_SECRET ?? 'test-carrier-webhook-secret',
       testStepSeconds: e.TEST_CARRIER_SECONDS,
+      quotesPerMinute: e.SHIPPING_QUOTES_PER_MINUTE,
     },
   }
 }

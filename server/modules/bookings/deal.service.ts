@@ -32,6 +32,17 @@ export function wrongStage(action: string, status: BookingStatus): AppError {
 }
 
 /**
+ * Who the caller is to a deal: its buyer, the listing's seller, or (neither) an admin. Anyone else gets 404, as if
+ * the booking did not exist. Every read or move of a deal asks this (through lockDeal when it moves).
+ */
+export function dealSideOf(deal: { buyerId: string; sellerId: string }, caller: SessionUser) {
+  const isBuyer = deal.buyerId === caller.id
+  const isSeller = deal.sellerId === caller.id
+  if (!isBuyer && !isSeller && caller.role !== 'admin') throw notFound('Booking')
+  return { isBuyer, isSeller }
+}
+
+/**
  * Locks a booking for a move of its deal and says who the caller is to it. Someone who may not see the
  * booking (neither its buyer, nor the listing's seller, nor an admin) gets 404, as if it did not exist.
  */
@@ -51,10 +62,8 @@ export async function lockDeal(tx: Db, caller: SessionUser, bookingId: string) {
     .where(eq(bookings.id, bookingId))
     .for('update', { of: bookings })
   if (!row) throw notFound('Booking')
-  const isBuyer = row.booking.buyerId === caller.id
-  const isSeller = row.sellerId === caller.id
-  if (!isBuyer && !isSeller && caller.role !== 'admin') throw notFound('Booking')
-  return { ...row, isBuyer, isSeller, status: bookingStatus(row) }
+  const side = dealSideOf({ buyerId: row.booking.buyerId, sellerId: row.sellerId }, caller)
+  return { ...row, ...side, status: bookingStatus(row) }
 }
 
 /**
@@ -102,10 +111,8 @@ export async function markHandedOver(
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, seller, bookingId)
     if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can mark this laptop handed over')
-    // A shipped sale is handed over by its delivery (the carrier's tracker), not by the seller's word.
-    if (deal.booking.deliveryMethod === 'ship' && deal.booking.stage === 'paid') {
-      throw new AppError('CONFLICT', 'This laptop ships to the buyer: buy the shipping label instead')
-    }
+    // A shipped sale is handed over by its delivery (the carrier's tracker), not by the seller's word: the move's
+    // own rule (DEAL_MOVES.hand_over.delivery) refuses it.
     const note = input?.note ? input.note : null
     const moved = await moveDeal(tx, bookingId, 'hand_over', 'seller', {
       actorId: seller.id,

@@ -82,6 +82,16 @@ export async function quoteBookingRates(
 ): Promise<RateQuoteAnswer> {
   // Checked (and released) first: the carrier is not asked for a booking the caller cannot choose for.
   const { listing } = await ctx.db.transaction((tx) => lockChoosable(tx, buyer, bookingId))
+  // Each quote is a shipment made at the carrier: counted per buyer (like messages), so neither one account nor
+  // a script trying addresses runs up the carrier's calls; the per-address write limit alone misses many addresses.
+  const { count, resetMs } = await ctx.counters.increment(`shipping-quotes:${buyer.id}`, 60_000)
+  if (count > ctx.config.shipping.quotesPerMinute) {
+    const seconds = Math.max(1, Math.ceil(resetMs / 1000))
+    throw new AppError(
+      'RATE_LIMITED',
+      `You are asking for shipping rates too quickly. Please wait ${seconds} seconds and try again.`,
+    )
+  }
   const quote = await quoteRates(ctx, { from: shipFromOf(listing), to: address, parcel: parcelOf(listing) })
   return {
     shipment_id: quote.shipmentId,

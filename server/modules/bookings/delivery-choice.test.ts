@@ -49,9 +49,15 @@ const home = {
   zip: '90277',
 }
 const GOOD = '4242 4242 4242 4242'
+const QUOTES_PER_MINUTE = 12
 
 beforeAll(async () => {
-  t = await createTestApp({ TEST_CARRIER_SECONDS: '3600', LIVE_HOLDS_PER_BUYER: '100' })
+  // Room for this file's quotes by one buyer; the limit's own test uses a buyer of its own.
+  t = await createTestApp({
+    TEST_CARRIER_SECONDS: '3600',
+    LIVE_HOLDS_PER_BUYER: '100',
+    SHIPPING_QUOTES_PER_MINUTE: String(QUOTES_PER_MINUTE),
+  })
   brand = await createBrand(t.db)
   buyer = await createUser(t.db, { role: 'buyer' })
   otherBuyer = await createUser(t.db, { role: 'buyer' })
@@ -169,6 +175,25 @@ describe('quoting rates for a booking', () => {
     expect(
       (await call('POST', `/api/bookings/${booking.id}/shipping-rates`, null, { address: home })).statusCode,
     ).toBe(401)
+  })
+})
+
+describe('the buyer’s limit on quotes', () => {
+  it('answers 429 past SHIPPING_QUOTES_PER_MINUTE quotes by one buyer, without asking the carrier; other buyers quote on', async () => {
+    const quoter = await createUser(t.db, { role: 'buyer' })
+    const product = await createProduct(t.db, { seller, brand, delivery: 'ship', shipFrom, screenInches: 14 })
+    const mine = await createBooking(t.db, { buyer: quoter, product })
+    for (let i = 0; i < QUOTES_PER_MINUTE; i++) {
+      const res = await quote(mine.id, home, quoter)
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    const over = await quote(mine.id, { ...home, street1: '1 Other St' }, quoter)
+    expect(over.statusCode, over.body).toBe(429)
+    expect(errorOf(over).code).toBe('RATE_LIMITED')
+    expect(errorOf(over).message).toMatch(/too quickly\. Please wait \d+ seconds/)
+    // Counted per buyer: another buyer of the same listing is not held back by it.
+    const theirs = await createBooking(t.db, { buyer: otherBuyer, product })
+    expect((await quote(theirs.id, home, otherBuyer)).statusCode).toBe(200)
   })
 })
 

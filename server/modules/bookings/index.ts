@@ -2,6 +2,6 @@
 // Bookings and holds, the deal's handover and receipt, and the deal's emails.
 export { bookingRoutes } from './bookings.routes'
 export { bookingStatus, handoverAnswers, salesOfProducts } from './bookings.service'
-export { lockDeal, registerDealJobs, wrongStage } from './deal.service'
+export { dealSideOf, lockDeal, registerDealJobs, wrongStage } from './deal.service'
 export { type DealMail, queueDealEmails } from './deal-emails'
 export { holderOf } from './hold.service'

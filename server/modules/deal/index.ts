@@ -2,4 +2,4 @@
 // The deal's stages (the only writer of bookings.stage), a listing leaving sale, and a sale's refund.
 export { leaveSale } from './leave-sale'
 export { refundCompletedSaleIn, refundSale } from './refund'
-export { assertMove, canMove, moveDeal, stagesAwaiting } from './stages'
+export { assertDelivery, assertMove, canMove, moveDeal, stagesAwaiting } from './stages'

@@ -51,7 +51,8 @@ export async function refundSale(
   /** Takes back the share of a sale that was transferred (an admin's refund after completion). */
   takeBackShare: TakeBackShare | null = null,
 ): Promise<void> {
-  assertMove(await lockStage(tx, sale.bookingId), sale.move, sale.party)
+  const locked = await lockStage(tx, sale.bookingId)
+  assertMove(locked.stage, sale.move, sale.party, locked.method)
   const [payment] = await tx
     .select()
     .from(payments)

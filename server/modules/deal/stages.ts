@@ -6,6 +6,7 @@
 
 import { and, eq, sql } from 'drizzle-orm'
 import type { BookingEventKind } from '#contract/bookings'
+import type { DeliveryMethod } from '#contract/delivery'
 import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { type BookingStage, bookingEvents, bookings } from '#server/db/schema'
@@ -27,6 +28,11 @@ type Move = {
   words: string
   /** What the move needs besides its stage, checked by the service that asks for it. */
   needs: string
+  /**
+   * The way of delivery the move belongs to, checked with the stage by every caller: a shipped sale is handed over
+   * by its delivery and never by the seller's word, and a met one has no label. With the refusal for the other way.
+   */
+  delivery?: { method: DeliveryMethod; refusal: string }
 }
 
 /** Every move a deal can make. A stage change not in this table does not happen. */
@@ -66,6 +72,7 @@ export const DEAL_MOVES = {
     event: 'handed_over',
     words: 'mark it handed over',
     needs: 'the listing’s seller',
+    delivery: { method: 'meet', refusal: 'This laptop ships to the buyer: buy the shipping label instead' },
   },
   receive: {
     from: ['handed_over'],
@@ -147,6 +154,10 @@ export const DEAL_MOVES = {
     event: 'shipped',
     words: 'ship it',
     needs: 'a shipped sale (the buyer chose shipping) and its label bought at the carrier',
+    delivery: {
+      method: 'ship',
+      refusal: 'The buyer chose to meet in person: this sale has no shipping label',
+    },
   },
   ship_late: {
     from: ['paid'],
@@ -274,27 +285,47 @@ export function canMove(stage: BookingStage, move: DealMove, party: DealParty): 
 }
 
 /**
- * The refusal of a move the table does not have: 409 naming the stage the booking is in, or 403 when the stage
- * allows the move but not by this party. Nothing when the move exists. A service that must act before the move
- * (a processor's refund) asks this first, on the locked booking.
+ * The refusal of a move that does not fit the sale's way of delivery (409): a shipped sale's seller cannot say it
+ * was handed over, a met sale has no label to ship. Nothing when it fits, or when the move is the same either way.
+ * A service that must act before the move (buy a label at the carrier) asks this first.
  */
-export function assertMove(stage: BookingStage, move: DealMove, party: DealParty): void {
+export function assertDelivery(move: DealMove, method: DeliveryMethod): void {
+  const m: Move = DEAL_MOVES[move]
+  if (m.delivery && m.delivery.method !== method) throw new AppError('CONFLICT', m.delivery.refusal)
+}
+
+/**
+ * The refusal of a move the table does not have: 409 naming the stage the booking is in, or 403 when the stage
+ * allows the move but not by this party, or 409 when it does not fit the sale's way of delivery. Nothing when the
+ * move exists. A service that must act before the move (a processor's refund) asks this first, on the locked
+ * booking.
+ */
+export function assertMove(
+  stage: BookingStage,
+  move: DealMove,
+  party: DealParty,
+  method: DeliveryMethod,
+): void {
   const m: Move = DEAL_MOVES[move]
   if (!m.from.includes(stage)) {
     throw new AppError('CONFLICT', `You cannot ${m.words}: this booking is ${STAGE_WORDS[stage]}`)
   }
   if (!m.by.includes(party)) throw new AppError('FORBIDDEN', `You cannot ${m.words} on this booking`)
+  assertDelivery(move, method)
 }
 
-/** Locks a booking's row in the caller's transaction and gives its stage. */
-export async function lockStage(tx: Db, bookingId: string): Promise<BookingStage> {
+/** Locks a booking's row in the caller's transaction and gives its stage and way of delivery. */
+export async function lockStage(
+  tx: Db,
+  bookingId: string,
+): Promise<{ stage: BookingStage; method: DeliveryMethod }> {
   const [row] = await tx
-    .select({ stage: bookings.stage })
+    .select({ stage: bookings.stage, method: bookings.deliveryMethod })
     .from(bookings)
     .where(eq(bookings.id, bookingId))
     .for('update')
   if (!row) throw notFound('Booking')
-  return row.stage
+  return row
 }
 
 export type MoveOptions = {
@@ -339,8 +370,8 @@ export async function moveDeal(
   opts: MoveOptions,
 ): Promise<typeof bookings.$inferSelect> {
   const m: Move = DEAL_MOVES[move]
-  const stage = await lockStage(tx, bookingId)
-  assertMove(stage, move, party)
+  const { stage, method } = await lockStage(tx, bookingId)
+  assertMove(stage, move, party, method)
   const stamp = STAMPS[m.to]
   const [moved] = await tx
     .update(bookings)

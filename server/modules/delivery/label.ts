@@ -10,7 +10,7 @@ import { bookingEvents, bookings } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { lockDeal, wrongStage } from '#server/modules/bookings'
-import { moveDeal } from '#server/modules/deal'
+import { assertDelivery, moveDeal } from '#server/modules/deal'
 import {
   buyLabel,
   type ParcelRow,
@@ -43,9 +43,8 @@ export async function buyShippingLabel(
 ): Promise<LabelOutcome> {
   const deal = await ctx.db.transaction((tx) => lockDeal(tx, caller, bookingId))
   if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can buy the shipping label')
-  if (deal.booking.deliveryMethod !== 'ship') {
-    throw new AppError('CONFLICT', 'The buyer chose to meet in person: this sale has no shipping label')
-  }
+  // Before anything is bought at the carrier: the `ship` move's own rule on the way of delivery.
+  assertDelivery('ship', deal.booking.deliveryMethod)
   const before = (await saleParcelsOf(ctx.db, [bookingId])).get(bookingId)
   // Bought already: the deal moved on with it (a second click, another tab).
   if (

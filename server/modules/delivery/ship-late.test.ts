@@ -129,6 +129,24 @@ describe('a shipped sale’s money', () => {
       'This laptop ships to the buyer: buy the shipping label instead',
     )
   })
+
+  it('keeps the way of delivery in the deal’s own moves, whichever path asks: no hand_over of a shipped sale, no ship of a met one', async () => {
+    const shipped = await paidSale({ price: 30_000, shipping: 900 })
+    await expect(
+      t.db.transaction((tx) =>
+        moveDeal(tx, shipped.booking.id, 'hand_over', 'seller', { actorId: seller.id }),
+      ),
+    ).rejects.toThrow('This laptop ships to the buyer: buy the shipping label instead')
+    const met = await paidSale({ price: 30_000, shipping: null })
+    await expect(
+      t.db.transaction((tx) => moveDeal(tx, met.booking.id, 'ship', 'seller', { actorId: seller.id })),
+    ).rejects.toThrow('The buyer chose to meet in person: this sale has no shipping label')
+    const stages = await t.db
+      .select({ stage: bookings.stage })
+      .from(bookings)
+      .where(sql`${bookings.id} in (${shipped.booking.id}, ${met.booking.id})`)
+    expect(stages.map((r) => r.stage)).toEqual(['paid', 'paid'])
+  })
 })
 
 describe('the ship-within rule', () => {

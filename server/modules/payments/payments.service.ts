@@ -30,7 +30,7 @@ async function lockPayableBooking(tx: Db, buyer: SessionUser, bookingId: string)
     throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can pay for it')
   }
   if (booking.isPaid) throw new AppError('CONFLICT', 'This booking is already paid')
-  assertMove(booking.stage, 'pay', 'buyer')
+  assertMove(booking.stage, 'pay', 'buyer', booking.deliveryMethod)
   const product = await lockProduct(tx, booking.productId)
   assertOnSale(product)
   const noDelivery = whyDeliveryMissing(product.delivery, booking.deliveryMethod)

@@ -33,7 +33,7 @@ import type { PaymentProvider } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
 import type { ReturnStep } from '#server/mail/templates/deal-return'
 import type { TemplateData } from '#server/mail/templates/index'
-import { type DealMail, lockDeal } from '#server/modules/bookings'
+import { type DealMail, dealSideOf, lockDeal } from '#server/modules/bookings'
 import { assertMove, moveDeal, refundSale } from '#server/modules/deal'
 import { returnLabelOf } from './return-label'
 
@@ -137,7 +137,7 @@ export async function openReturn(
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
     if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can return this laptop')
-    assertMove(deal.booking.stage, 'open_return', 'buyer')
+    assertMove(deal.booking.stage, 'open_return', 'buyer', deal.booking.deliveryMethod)
     const [earlier] = await tx
       .select({ id: returns.id })
       .from(returns)
@@ -448,7 +448,7 @@ export async function returnFirst(
     throw new AppError('CONFLICT', `This dispute has already been ${dispute.status}`)
   }
   const deal = await lockDeal(tx, admin, dispute.bookingId)
-  assertMove(deal.booking.stage, 'return_first', 'admin')
+  assertMove(deal.booking.stage, 'return_first', 'admin', deal.booking.deliveryMethod)
   if (!deal.booking.handedOverAt) {
     throw new AppError('CONFLICT', 'The buyer never had this laptop: refund now instead')
   }
@@ -586,8 +586,7 @@ export async function getBookingReturn(
     .innerJoin(products, eq(products.id, bookings.productId))
     .where(eq(bookings.id, bookingId))
   if (!row) throw notFound('Booking')
-  const isBuyer = row.booking.buyerId === caller.id
-  if (!isBuyer && row.sellerId !== caller.id && caller.role !== 'admin') throw notFound('Booking')
+  dealSideOf({ buyerId: row.booking.buyerId, sellerId: row.sellerId }, caller)
   const rets = await db.select().from(returns).where(eq(returns.bookingId, bookingId))
   const [ret] = await toReturns(db, rets)
   const end = ret ? null : returnWindowEnd(row.booking, inspectionDays)

@@ -3,6 +3,8 @@
 export { readFactsApart } from './facts-apart'
 export { alertColumns } from './filters'
 export { catchUp, factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
+// For bench/text-index.ts, which times it.
+export { buildTextIndex } from './listing-text'
 export { type ListingFacts, SearchIndex } from './matcher'
 export { describeFilters, parseSavedQuery, type SavedFilters } from './saved-query'
 export { brandNamesOf, resolveText, searchCondition, searchProducts, searchWords } from './search.queries'

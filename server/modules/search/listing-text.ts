@@ -42,44 +42,20 @@ export type TextRows = {
  * a lexeme the parser made), the words of its brand and name likewise, and its title.
  */
 export function buildTextIndex(size: number, words: string, titleWords: string, titles: string[]): TextIndex {
-  const ids = new Map<string, number>()
-  const idOf = (w: string) => {
-    let id = ids.get(w)
-    if (id === undefined) {
-      id = ids.size
-      ids.set(w, id)
-    }
-    return id
-  }
-  const read = (text: string) => {
-    const rowEnd = new Int32Array(size)
-    // Every row's word ids one after the other, in an array that doubles as it fills: 15,000,000 ids at 1,000,000
-    // listings, which a plain array held as 8-byte numbers (and briefly twice, as it grew).
-    let flat = new Int32Array(1_024)
-    let count = 0
-    const lines = size > 0 ? text.split('\n') : []
-    for (let r = 0; r < size; r++) {
-      const line = lines[r] ?? ''
-      if (line.length > 0)
-        for (const w of line.split(' ')) {
-          if (count === flat.length) {
-            const grown = new Int32Array(flat.length * 2)
-            grown.set(flat)
-            flat = grown
-          }
-          flat[count++] = idOf(w)
-        }
-      rowEnd[r] = count
-    }
-    return { rowEnd, flat: flat.subarray(0, count) }
-  }
-  const all = read(words)
-  const title = read(titleWords)
+  const table = new WordTable()
+  const all = table.read(words, size)
+  const title = table.read(titleWords, size)
+  const ids = table.words()
   // Ids in order of first appearance, then ranked by the word's text.
-  const byText = [...ids.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  const rank = new Int32Array(ids.size)
-  byText.forEach((w, i) => {
-    rank[ids.get(w) as number] = i
+  const order = Array.from(ids, (_, id) => id).sort((a, b) => {
+    const x = ids[a] as string
+    const y = ids[b] as string
+    return x < y ? -1 : x > y ? 1 : 0
+  })
+  const byText = order.map((id) => ids[id] as string)
+  const rank = new Int32Array(ids.length)
+  order.forEach((id, i) => {
+    rank[id] = i
   })
   const postings = ({ rowEnd, flat }: { rowEnd: Int32Array; flat: Int32Array }) => {
     const start = new Int32Array(byText.length + 1)
@@ -110,6 +86,97 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
     titleRows: t.rows,
     titles: textsOf(titles),
   }
+}
+
+/**
+ * The distinct words of the texts read, each with an id in order of first appearance. A text is read in place: each
+ * word is hashed and compared where it stands, and only a word met for the first time is made a string. Splitting the
+ * texts into a string per word made 15,000,000 strings at 1,000,000 listings, and reading them was the largest part
+ * of building the copy after the database's own time (docs/decisions/0104-*).
+ */
+class WordTable {
+  /** Per slot, the id of the word there plus 1 (0: empty). */
+  private slots = new Int32Array(1 << 16)
+  private hashes: number[] = []
+  private readonly found: string[] = []
+
+  /**
+   * Each row's word ids one after the other (`flat`) and where each row's end (`rowEnd`), from rows separated by a
+   * line feed and words by a space, as `text.split('\n')` and then `line.split(' ')` would cut them.
+   */
+  read(text: string, size: number): { rowEnd: Int32Array; flat: Int32Array } {
+    const rowEnd = new Int32Array(size)
+    // An array that doubles as it fills: 15,000,000 ids at 1,000,000 listings.
+    let flat = new Int32Array(1_024)
+    let count = 0
+    let at = 0
+    for (let r = 0; r < size; r++) {
+      let end = at < text.length ? text.indexOf('\n', at) : -1
+      if (end < 0) end = text.length
+      // An empty row has no word (not one empty word).
+      if (end > at)
+        for (let start = at; ; ) {
+          let hash = 0x811c9dc5
+          let i = start
+          for (; i < end; i++) {
+            const c = text.charCodeAt(i)
+            if (c === 32) break
+            hash = Math.imul(hash ^ c, 0x01000193)
+          }
+          if (count === flat.length) {
+            const grown = new Int32Array(flat.length * 2)
+            grown.set(flat)
+            flat = grown
+          }
+          flat[count++] = this.idOf(text, start, i, hash >>> 0)
+          if (i >= end) break
+          start = i + 1
+        }
+      rowEnd[r] = count
+      at = end + 1
+    }
+    return { rowEnd, flat: flat.subarray(0, count) }
+  }
+
+  /** Every word met, by id. */
+  words(): readonly string[] {
+    return this.found
+  }
+
+  private idOf(text: string, start: number, end: number, hash: number): number {
+    const mask = this.slots.length - 1
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const held = this.slots[slot] as number
+      if (held === 0) break
+      const id = held - 1
+      if (this.hashes[id] === hash && sameText(this.found[id] as string, text, start, end)) return id
+    }
+    const id = this.found.length
+    this.found.push(text.slice(start, end))
+    this.hashes.push(hash)
+    if (this.found.length * 2 > this.slots.length) this.grow()
+    else this.place(id)
+    return id
+  }
+
+  private place(id: number) {
+    const mask = this.slots.length - 1
+    let slot = (this.hashes[id] as number) & mask
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask
+    this.slots[slot] = id + 1
+  }
+
+  private grow() {
+    this.slots = new Int32Array(this.slots.length * 2)
+    for (let id = 0; id < this.found.length; id++) this.place(id)
+  }
+}
+
+/** Whether `word` is `text` from `start` to `end`. */
+function sameText(word: string, text: string, start: number, end: number): boolean {
+  if (word.length !== end - start) return false
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) !== text.charCodeAt(start + i)) return false
+  return true
 }
 
 /** The first word at or after `text` in the sorted words. */

@@ -4,10 +4,11 @@ import { buyerContact, CancelSaleBody, ProblemBody } from '#contract/bookings'
 import type { HandoverChecklist as Ticks } from '#contract/handover'
 import { refundLaptopWords } from '#contract/refunds'
 import { GuideLink } from '../../components/guide-link'
+import { useReasonField } from '../../components/reason-field'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { FormField } from '../../components/ui/form-field'
-import { errorMessage, isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useCancelSale, useConfirmReceived, useMarkHandedOver, useReportProblem } from './bookings-api'
@@ -50,8 +51,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
   const received = useConfirmReceived()
   const problem = useReportProblem()
   const [asking, setAsking] = useState<'received' | 'problem' | null>(null)
-  const [reason, setReason] = useState('')
-  const [reasonError, setReasonError] = useState<string | undefined>()
+  const reason = useReasonField(ProblemBody, { label: 'What went wrong?', rows: 4, maxLength: 2000 })
   const [ticks, setTicks] = useState<Ticks>(NOTHING_TICKED)
   // Reporting from the checklist sends its answers with the problem, for the admin.
   const [fromChecklist, setFromChecklist] = useState(false)
@@ -70,22 +70,18 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
   }
 
   function sendProblem() {
-    const parsed = ProblemBody.safeParse({ reason })
-    if (!parsed.success) {
-      setReasonError(parsed.error.issues[0]?.message)
-      return
-    }
+    const said = reason.check()
+    if (said === null) return
     problem.mutate(
-      { bookingId: booking._id, reason: parsed.data.reason, checklist: fromChecklist ? ticks : undefined },
+      { bookingId: booking._id, reason: said, checklist: fromChecklist ? ticks : undefined },
       {
         onSuccess: () => {
           toast.success('Problem reported. An admin will look at it.')
           setAsking(null)
-          setReason('')
+          reason.reset()
         },
         onError: (err) => {
-          if (isApiError(err) && err.fields?.reason) setReasonError(err.fields.reason)
-          else {
+          if (!reason.fromServer(err)) {
             toast.error(errorMessage(err))
             setAsking(null)
           }
@@ -154,8 +150,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
                 ticks={ticks}
                 onChange={setTicks}
                 onProblem={(problemReason) => {
-                  setReason(problemReason)
-                  setReasonError(undefined)
+                  reason.set(problemReason)
                   setFromChecklist(true)
                   setAsking('problem')
                 }}
@@ -180,18 +175,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
                 Tell us what is wrong with {booking.productName}. The money waits while an admin looks at the
                 sale and either refunds you or releases it to the seller.
               </p>
-              <FormField label="What went wrong?" error={reasonError}>
-                <textarea
-                  rows={4}
-                  maxLength={2000}
-                  value={reason}
-                  onChange={(e) => {
-                    setReason(e.target.value)
-                    setReasonError(undefined)
-                  }}
-                  className="py-2"
-                />
-              </FormField>
+              {reason.field}
             </div>
           }
           tone="default"
@@ -200,7 +184,7 @@ export function BuyerDealActions({ booking }: { booking: Booking }) {
           onConfirm={sendProblem}
           onCancel={() => {
             setAsking(null)
-            setReasonError(undefined)
+            reason.clearError()
           }}
         />
       ) : null}
@@ -214,30 +198,29 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
   const cancel = useCancelSale()
   const [asking, setAsking] = useState<'handover' | 'cancel' | null>(null)
   const [note, setNote] = useState('')
-  const [reason, setReason] = useState('')
-  const [reasonError, setReasonError] = useState<string | undefined>()
   // A shipped sale is handed over by the carrier's delivery, after the seller buys its label.
   const ships = sale.delivery?.method === 'ship'
+  const reason = useReasonField(CancelSaleBody, {
+    label: ships ? 'Why can you not ship it?' : 'Why can you not hand it over?',
+    rows: 3,
+    maxLength: 500,
+  })
   // What the buyer paid, and gets back if the seller cancels: the price, and the shipping of a shipped sale.
   const paidCents = sale.price_cents + (ships ? (sale.delivery?.shipping_cents ?? 0) : 0)
 
   function confirmCancel() {
-    const parsed = CancelSaleBody.safeParse({ reason })
-    if (!parsed.success) {
-      setReasonError(parsed.error.issues[0]?.message)
-      return
-    }
+    const said = reason.check()
+    if (said === null) return
     cancel.mutate(
-      { bookingId: sale._id, reason: parsed.data.reason },
+      { bookingId: sale._id, reason: said },
       {
         onSuccess: () => {
           toast.success('Sale cancelled. The buyer is refunded in full.')
           setAsking(null)
-          setReason('')
+          reason.reset()
         },
         onError: (err) => {
-          if (isApiError(err) && err.fields?.reason) setReasonError(err.fields.reason)
-          else {
+          if (!reason.fromServer(err)) {
             toast.error(errorMessage(err))
             setAsking(null)
           }
@@ -316,21 +299,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
                 {ships ? ' and its shipping' : ''}, in full, and the listing leaves Laptop Market. We email
                 them your reason. Admins see cancelled sales on your record. This cannot be undone.
               </p>
-              <FormField
-                label={ships ? 'Why can you not ship it?' : 'Why can you not hand it over?'}
-                error={reasonError}
-              >
-                <textarea
-                  rows={3}
-                  maxLength={500}
-                  value={reason}
-                  onChange={(e) => {
-                    setReason(e.target.value)
-                    setReasonError(undefined)
-                  }}
-                  className="py-2"
-                />
-              </FormField>
+              {reason.field}
             </div>
           }
           confirmLabel="Cancel sale and refund"
@@ -339,7 +308,7 @@ export function SellerDealActions({ sale, productName }: { sale: Booking; produc
           onConfirm={confirmCancel}
           onCancel={() => {
             setAsking(null)
-            setReasonError(undefined)
+            reason.clearError()
           }}
         />
       ) : null}
