@@ -1,15 +1,16 @@
 import { CircleCheck, Pencil } from 'lucide-react'
-import { lazy, Suspense, useState } from 'react'
+import { useState } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { paths } from '#contract/pages'
 import type { Product } from '#contract/products'
 import { Button, type ButtonSize, buttonClasses } from '../../components/ui/button'
 import { cn } from '../../components/ui/cn'
+import { LazyDialog } from '../../components/ui/lazy-dialog'
 import { loginPathFrom, useSession } from '../auth'
 import { useMyBookingOf } from './bookings-api'
 
 // The modal's form and its rules load when a buyer opens it, not with every listing page.
-const BookingModal = lazy(() => import('./booking-modal').then((m) => ({ default: m.BookingModal })))
+const loadBookingModal = () => import('./booking-modal').then((m) => ({ default: m.BookingModal }))
 
 type BookNowButtonProps = {
   product: Product
@@ -73,9 +74,12 @@ export function BookNowButton({ product, size = 'md', className }: BookNowButton
         Book Now<span className="sr-only"> {product.name}</span>
       </Button>
       {isOpen && user ? (
-        <Suspense fallback={null}>
-          <BookingModal product={product} buyer={user} onClose={() => setIsOpen(false)} />
-        </Suspense>
+        <LazyDialog
+          load={loadBookingModal}
+          props={{ product, buyer: user, onClose: () => setIsOpen(false) }}
+          what="The booking form"
+          onClose={() => setIsOpen(false)}
+        />
       ) : null}
     </>
   )

@@ -1,11 +1,12 @@
 import { Flag } from 'lucide-react'
-import { lazy, Suspense, useState } from 'react'
+import { useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { sameEmail } from '#contract/email'
+import { LazyDialog } from '../../components/ui/lazy-dialog'
 import { useOnceSessionKnown, useSession } from '../auth'
 
 // The dialog and the report's rules load when someone opens it, not with every listing page.
-const ReportDialog = lazy(() => import('./report-dialog').then((m) => ({ default: m.ReportDialog })))
+const loadReportDialog = () => import('./report-dialog').then((m) => ({ default: m.ReportDialog }))
 
 /**
  * "Report this listing" on the detail page. Signed-out visitors sign in first and come back; the listing's
@@ -39,9 +40,12 @@ export function ReportListing({ productId, sellerEmail }: { productId: string; s
         Report this listing
       </button>
       {isOpen ? (
-        <Suspense fallback={null}>
-          <ReportDialog productId={productId} onClose={() => setIsOpen(false)} />
-        </Suspense>
+        <LazyDialog
+          load={loadReportDialog}
+          props={{ productId, onClose: () => setIsOpen(false) }}
+          what="The report form"
+          onClose={() => setIsOpen(false)}
+        />
       ) : null}
     </>
   )
