@@ -7,15 +7,15 @@ import { isOnSale } from '#server/lib/on-sale'
 import { limitOffset, listPaging, type PagedList } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
 import { countsSnapshot, sumCounts } from './counts-snapshot'
-import { readListingPage } from './listing-feed'
+import { readListingPage, searchWhileRead } from './listing-feed'
 import { viewTotal } from './listing-view'
 
 /** A brand's available laptops, newest first, a page at a time. */
-export async function findBrandProducts(
-  db: Db,
-  brandId: string,
-  q: ListPageQuery,
-): Promise<PagedList<Product>> {
+export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
+  return searchWhileRead(db, () => brandPage(db, brandId, q))
+}
+
+async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
   const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
   const paging = listPaging(q)
   const order = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]

@@ -7,7 +7,7 @@ import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { readFacts } from './listing-facts'
-import { factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
+import { factsStatus, keepListingsCurrent, loadFacts, searchReady, searchWhileRead } from './listing-feed'
 import { searchProducts } from './search.queries'
 
 // Search keeps its copy of the listings current by applying the change feed (migration 0027), not by reading it all
@@ -470,7 +470,33 @@ describe('an instance whose copy a bulk import left far behind', () => {
       const answer = await Promise.race([searchProducts(db, q), waited])
       expect(answer).toEqual(await searchProducts(db, q, { facts: false }))
       expect(answer).toMatchObject({ total: 5001 })
+      // One search at a time asks SQL; the rest wait for the turn, or for the copy when the read ends first.
+      const started: number[] = []
+      const gates = Array.from({ length: 4 }, () => {
+        let resolve = () => {}
+        const promise = new Promise<void>((r) => {
+          resolve = r
+        })
+        return { promise, resolve }
+      })
+      const search = (i: number) =>
+        searchWhileRead(db, async () => {
+          started.push(i)
+          await gates[i]?.promise
+          return i
+        })
+      const asked = [0, 1].map(search)
+      await vi.waitFor(() => expect(started).toEqual([0]))
+      gates[0]?.resolve()
+      await vi.waitFor(() => expect(started).toEqual([0, 1]))
+      const later = [2, 3].map(search)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(started).toEqual([0, 1])
       release()
+      // The copy read: the two waiting go at once, though the turn is still held.
+      await vi.waitFor(() => expect(started.sort()).toEqual([0, 1, 2, 3]), { timeout: 20_000 })
+      for (const gate of gates) gate.resolve()
+      expect(await Promise.all([...asked, ...later])).toEqual([0, 1, 2, 3])
       await vi.waitFor(() => expect(factsStatus(db)?.listings).toBe(5001), { timeout: 20_000 })
       expect(errors).toEqual([])
     } finally {

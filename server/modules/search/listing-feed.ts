@@ -45,6 +45,8 @@ type State = {
    * it): until it ends the view is too far behind to answer, and requests are answered by SQL rather than wait.
    */
   farBehind?: Promise<ListingFacts>
+  /** Turns at SQL for the searches that come while the copy is read whole (searchWhileRead). */
+  sqlTurns: Turns
 }
 const states = new WeakMap<Db, State>()
 
@@ -54,7 +56,7 @@ export type ReadCopy = (signal: AbortSignal) => Promise<ListingFacts>
 function stateOf(db: Db): State {
   let s = states.get(db)
   if (!s) {
-    s = { records: new Map(), loadMs: 0 }
+    s = { records: new Map(), loadMs: 0, sqlTurns: new Turns(SQL_WHILE_READ) }
     states.set(db, s)
   }
   return s
@@ -304,6 +306,78 @@ export function currentFacts(db: Db, version: string | undefined): FactsView | u
     void catchUp(db, version).catch((err) => logFailure(s, err))
   }
   return undefined
+}
+
+/**
+ * How many searches ask SQL at a time while the copy is read whole (a bulk import, the first read). Sixteen searches
+ * at once, each asking SQL for its page, total and facets, kept both cores busy, and the whole read, which needs the
+ * same cores and the same database, took 18 s instead of 3.5: every search meanwhile was slow, and the copy came late.
+ * With one at a time the copy came in about 6 s; the rest wait for the turn or for the copy, whichever comes first.
+ * docs/decisions/0103-*.
+ */
+const SQL_WHILE_READ = 1
+
+/**
+ * Runs `search` at once when the copy can answer; while it is read whole, once a turn at SQL is free or the read has
+ * ended (then the copy answers), whichever comes first. A search holds its turn until it is answered.
+ */
+export async function searchWhileRead<T>(db: Db, search: () => Promise<T>): Promise<T> {
+  const s = stateOf(db)
+  // The whole read under way while the view cannot answer: the bulk import's, or the first (only when kept current:
+  // an instance that never reads its copy answers by SQL alone).
+  const read = s.farBehind ?? (s.kept && !s.view ? s.loading : undefined)
+  if (!read) return search()
+  const turn = s.sqlTurns.take()
+  const first = await Promise.race([
+    turn.ready.then(() => 'sql' as const),
+    read.then(
+      () => 'copy' as const,
+      () => 'copy' as const,
+    ),
+  ])
+  if (first === 'copy') turn.done()
+  try {
+    return await search()
+  } finally {
+    turn.done()
+  }
+}
+
+/** At most `free` holders at a time; the rest wait in order. */
+class Turns {
+  private readonly waiting: (() => void)[] = []
+  constructor(private free: number) {}
+
+  /** A turn: `ready` once it is this holder's; `done` gives it back (or leaves the queue), once. */
+  take(): { ready: Promise<void>; done: () => void } {
+    let granted = false
+    let finished = false
+    let grant: () => void = () => undefined
+    const ready = new Promise<void>((resolve) => {
+      grant = () => {
+        granted = true
+        resolve()
+      }
+    })
+    if (this.free > 0) {
+      this.free--
+      grant()
+    } else this.waiting.push(grant)
+    return {
+      ready,
+      done: () => {
+        if (finished) return
+        finished = true
+        if (!granted) {
+          this.waiting.splice(this.waiting.indexOf(grant), 1)
+          return
+        }
+        const next = this.waiting.shift()
+        if (next) next()
+        else this.free++
+      },
+    }
+  }
 }
 
 /** What this instance holds (for /api/health): the view's version, its listings, the last whole read's time. */

@@ -41,7 +41,7 @@ import {
   plainConditions,
 } from './filters'
 import type { ListingFacts } from './listing-facts'
-import { currentFacts, readListingPage } from './listing-feed'
+import { currentFacts, readListingPage, searchWhileRead } from './listing-feed'
 import { matchTextOnce } from './listing-text'
 import { viewFacets, viewTotal } from './listing-view'
 
@@ -152,7 +152,7 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
 /**
  * The corrections of the words an instance was asked for, with the vocabulary's version each was read at. Search
  * takes a remembered one without asking the database, and its page statement reads the version row: a correction
- * read at another version is forgotten and the search runs again (see `searchProducts`). Exact, not a cache with a
+ * read at another version is forgotten and the search runs again (see `findProducts`). Exact, not a cache with a
  * lifetime: a word a new listing brings is found from the next search on.
  */
 const corrections = new WeakMap<Db, Map<string, TextMatch>>()
@@ -323,12 +323,19 @@ function bestTierIds(
 
 const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
 
-/** `facts: false` answers every count from SQL (tests compare the two). */
-export async function searchProducts(
+/**
+ * A search's page, total and facets. `facts: false` answers every count from SQL (tests compare the two). While the
+ * copy is read whole, a few searches at a time ask SQL (searchWhileRead).
+ */
+export function searchProducts(
   db: Db,
   q: SearchQuery,
   opts: { facts?: boolean } = {},
 ): Promise<SearchResult> {
+  return searchWhileRead(db, () => findProducts(db, q, opts))
+}
+
+async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): Promise<SearchResult> {
   const sort: SearchSort =
     q.q && searchWords(q.q).length > 0
       ? (q.sort ?? 'relevance')
@@ -421,7 +428,7 @@ export async function searchProducts(
     const now = rows[0]?.termsVersion ?? (await readVersion(db, 'terms_version'))
     if (now !== textMatch.termsVersion) {
       correctionsOf(db).delete(searchWords(q.q as string).join(' '))
-      return searchProducts(db, q, opts)
+      return findProducts(db, q, opts)
     }
   }
   const hasMore = rows.length > paging.pageSize
