@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { drizzle } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import type { Db } from '#server/db/client'
-import { readFacts } from './listing-facts'
+import { readFactsTwice } from './listing-facts'
 import { shareCopy } from './search-pool'
 
 // Reads the copy of the listings whole (readFacts) on a thread of its own and hands it to the instance's main thread,
@@ -11,16 +11,21 @@ import { shareCopy } from './search-pool'
 // which on the main thread would stop every request for as long.
 
 const { url } = workerData as { url: string }
-const client = new pg.Client({
-  connectionString: url,
-  options: '-c jit=off',
-  connectionTimeoutMillis: 10_000,
-  keepAlive: true,
-})
+const connect = () =>
+  new pg.Client({
+    connectionString: url,
+    options: '-c jit=off',
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+  })
+// Two connections: the words and the rest are read at once, at one moment (readFactsTwice).
+const client = connect()
+const words = connect()
 try {
-  await client.connect()
-  const facts = shareCopy(await readFacts(drizzle({ client }) as unknown as Db))
+  await Promise.all([client.connect(), words.connect()])
+  const asDb = (c: pg.Client) => drizzle({ client: c }) as unknown as Db
+  const facts = shareCopy(await readFactsTwice(asDb(client), asDb(words)))
   parentPort?.postMessage({ facts })
 } finally {
-  await client.end()
+  await Promise.allSettled([client.end(), words.end()])
 }

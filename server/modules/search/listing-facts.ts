@@ -127,19 +127,54 @@ export const FACT_COLUMNS =
 export async function readFacts(db: Db): Promise<ListingFacts> {
   // One statement, so the version and the columns come from one moment of the database; each column is one text
   // (split here), which is far cheaper to read than a row per listing.
-  // Newest first (the order of the index it reads), so the posting-date counts can stop at the longest choice.
-  const [row] = await rowsOf<AggregatedFacts>(
-    db,
-    sql`select (select version::text from listing_counts_version where id) as version, count(*)::text as size,
-      ${sql.raw(COUNT_FACETS.map((name) => `string_agg(${name}, ',') as ${name}, `).join(''))}
-      string_agg(battery, ',') as battery, string_agg(price, ',') as price,
-      string_agg(posted, ',') as posted, string_agg(id, '') as ids, string_agg(words, E'\n') as words,
-      string_agg(title_words, E'\n') as title_words, coalesce(json_agg(title), '[]') as titles
-    from (select ${FACT_COLUMNS} from products where ${isOnSale}
-      order by posted_on desc nulls last, id desc nulls last) as listings`,
-  )
+  const [row] = await rowsOf<AggregatedFacts>(db, sql`select ${FACTS}, ${WORDS} from ${LISTINGS}`)
   return factsOf(row ?? { titles: [] })
 }
+
+/**
+ * readFacts over two connections at one moment of the database: the words (half of the database's time, turning each
+ * listing's search_vector into text) on `words`, the rest on `db`, at once, so that a read uses two of the database's
+ * cores rather than one. `words` takes on `db`'s snapshot (pg_export_snapshot), so both see the same listings in the
+ * same order. docs/decisions/0105-*.
+ */
+export async function readFactsTwice(db: Db, words: Db): Promise<ListingFacts> {
+  await db.execute(sql`begin isolation level repeatable read read only`)
+  await words.execute(sql`begin isolation level repeatable read read only`)
+  try {
+    const [{ snapshot } = { snapshot: '' }] = await rowsOf<{ snapshot: string }>(
+      db,
+      sql`select pg_export_snapshot() as snapshot`,
+    )
+    await words.execute(sql`set transaction snapshot ${sql.raw(`'${snapshot.replace(/'/g, '')}'`)}`)
+    const [rest, texts] = await Promise.all([
+      rowsOf<AggregatedFacts>(db, sql`select ${FACTS} from ${LISTINGS}`),
+      rowsOf<AggregatedFacts>(words, sql`select ${WORDS}, count(*)::text as words_size from ${LISTINGS}`),
+    ])
+    const row = { ...rest[0], ...texts[0] } as AggregatedFacts
+    if (row.size !== row.words_size)
+      throw new Error(`The copy's words were read for ${row.words_size} listings, its facts for ${row.size}`)
+    return factsOf(row)
+  } finally {
+    await words.execute(sql`commit`)
+    await db.execute(sql`commit`)
+  }
+}
+
+/**
+ * Every listing on sale, newest first: the order of the index it reads, so the posting-date counts can stop at the
+ * longest choice.
+ */
+const LISTINGS = sql`(select ${FACT_COLUMNS} from products where ${isOnSale}
+  order by posted_on desc nulls last, id desc nulls last) as listings`
+
+/** The copy's columns but its words, each one text. */
+const FACTS = sql`(select version::text from listing_counts_version where id) as version, count(*)::text as size,
+  ${sql.raw(COUNT_FACETS.map((name) => `string_agg(${name}, ',') as ${name}, `).join(''))}
+  string_agg(battery, ',') as battery, string_agg(price, ',') as price,
+  string_agg(posted, ',') as posted, string_agg(id, '') as ids, coalesce(json_agg(title), '[]') as titles`
+
+/** The copy's words and the words of its brands and names, each one text (rows by a line feed). */
+const WORDS = sql`string_agg(words, E'\n') as words, string_agg(title_words, E'\n') as title_words`
 
 /** A copy of a few listings (those changed since a copy was read), in memory: rows newest first, as the database orders them. */
 export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
