@@ -116,27 +116,6 @@ export function deferEntry(rest: string, bootSrc: string): { rest: string; entry
   }
 }
 
-const STYLESHEET_HREF = /<link rel="stylesheet"[^>]*\shref="\/([^"]+\.css)"[^>]*>/g
-
-/**
- * Writes the stylesheet into a rendered page's head instead of linking it. A linked stylesheet holds the first
- * paint until it has come down, a round trip after the HTML; inline, it arrives with the HTML, so on a phone's link
- * the largest paint waits for the HTML and the picture only. The stylesheet is the whole app's (about 10 kB
- * compressed), and a rendered page is where a visit starts: the pages after it are drawn by the browser app from
- * the same document, so nothing fetches the stylesheet again. A file that cannot be read keeps its link.
- */
-export function inlineStylesheets(rest: string, read: (file: string) => string | undefined): string {
-  return rest.replace(STYLESHEET_HREF, (link, file: string) => {
-    const css = read(file)
-    // A closing style tag inside would end the element early; such a file stays linked.
-    if (css === undefined || /<\/style/i.test(css)) return link
-    // The disabled link is never fetched; it is there for the code's lazy chunks, whose loader (Vite's) links a
-    // chunk's stylesheet unless the document already names it, which would fetch the styles a second time and
-    // recalculate every element's style once they arrived.
-    return `<style>${css.trim()}</style>${link.replace(/\s*\/?>$/, ' disabled>')}`
-  })
-}
-
 /** index.html as Vite built it, cut where the page goes. */
 function readTemplate(webDir: string): Template | undefined {
   const indexFile = path.join(webDir, 'index.html')
@@ -164,13 +143,7 @@ function readTemplate(webDir: string): Template | undefined {
     for (const key of modules) visit(key)
     return [...files].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('')
   }
-  const { start, rest: ordered } = splitHead(head)
-  const rest = inlineStylesheets(ordered, (file) => {
-    const at = path.resolve(webDir, file)
-    return at.startsWith(path.resolve(webDir) + path.sep) && fs.existsSync(at)
-      ? fs.readFileSync(at, 'utf8')
-      : undefined
-  })
+  const { start, rest } = splitHead(head)
   // A build has the entry script in the head; the source index.html, at the end of the body.
   const boot = manifest[BOOT_MODULE]?.file
   const inHead = boot ? deferEntry(rest, `/${boot}`) : { rest }

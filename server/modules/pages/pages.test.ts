@@ -14,7 +14,7 @@ import { createBooking, createBrand, createProduct, createUser } from '#server/t
 import { openTestDatabase } from '#server/test/test-app'
 import * as renderer from '../../../web/src/ssr/entry-server'
 import { createReview } from '../reviews/reviews.service'
-import { acceptedEncoding, deferEntry, inlineStylesheets, splitHead } from './pages.routes'
+import { acceptedEncoding, deferEntry, splitHead } from './pages.routes'
 
 const ORIGIN = 'http://shop.test'
 /** A web folder holding the source index.html, so these tests need no `vite build`. */
@@ -302,22 +302,6 @@ describe('server-rendered public pages', () => {
       }
     },
   )
-
-  it('writes the stylesheet into the head, keeping the link of a file it cannot read or inline safely', () => {
-    const files: Record<string, string> = {
-      'assets/index-1.css': '.flex{display:flex}\n',
-      'assets/odd-1.css': 'a::after{content:"</style>"}',
-    }
-    const head =
-      '<meta name="theme-color" content="#0f766e" /><link rel="stylesheet" crossorigin href="/assets/index-1.css"><script type="module" src="/assets/boot-1.js"></script>'
-    expect(inlineStylesheets(head, (file) => files[file])).toBe(
-      '<meta name="theme-color" content="#0f766e" /><style>.flex{display:flex}</style><link rel="stylesheet" crossorigin href="/assets/index-1.css" disabled><script type="module" src="/assets/boot-1.js"></script>',
-    )
-    const missing = '<link rel="stylesheet" crossorigin href="/assets/gone-1.css">'
-    expect(inlineStylesheets(missing, (file) => files[file])).toBe(missing)
-    const odd = '<link rel="stylesheet" crossorigin href="/assets/odd-1.css">'
-    expect(inlineStylesheets(odd, (file) => files[file])).toBe(odd)
-  })
 
   it('puts the stylesheet before the entry script and leaves out the module preloads of a built index.html', () => {
     const built = `<!doctype html>

@@ -1,5 +1,5 @@
 import { SlidersHorizontal } from 'lucide-react'
-import { type ReactNode, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { MAX_PAGE_DEPTH } from '#contract/paging-limits'
 import type { Product } from '#contract/products'
@@ -42,29 +42,6 @@ function lastPageOf(result: Pick<SearchResult, 'total' | 'page_size'>): number {
   )
 }
 
-/** From this width the filter column shows beside the results; below it the Filters button opens a drawer. */
-const WIDE = '(min-width: 1024px)'
-
-/** The server's HTML of an element whose contents React neither hydrates nor replaces. */
-const AS_THE_SERVER_WROTE_IT = { __html: '' }
-
-/**
- * The filter column's contents. Below the breakpoint the column is hidden by CSS, so a browser hydrating the page
- * there leaves the column as the server wrote it rather than hydrating its 180-odd elements (most of a phone's
- * hydration beyond the cards; the drawer renders its own filters). Once the window is that wide, the column is
- * rendered for real.
- */
-export function WideColumn({ children }: { children: ReactNode }) {
-  const isWide = useMediaQuery(WIDE, false)
-  // Decided once, when the page first renders: the server renders the filters for every screen.
-  const [wasWide] = useState(
-    () => typeof window === 'undefined' || (window.matchMedia?.(WIDE).matches ?? true),
-  )
-  if (wasWide || isWide) return <div>{children}</div>
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: empty; it only keeps the server's own HTML in place
-  return <div suppressHydrationWarning dangerouslySetInnerHTML={AS_THE_SERVER_WROTE_IT} />
-}
-
 const href = (filters: Filters) => {
   const qs = writeFilters(filters).toString()
   return qs ? `?${qs}` : '?'
@@ -77,7 +54,7 @@ export function BrowsePage() {
   const search = useProductSearch(filters)
   const brands = useBrands()
   const resultsRef = useRef<HTMLDivElement>(null)
-  const isWide = useMediaQuery(WIDE)
+  const isWide = useMediaQuery('(min-width: 1024px)')
   const [isPanelOpen, setIsPanelOpen] = useState(false)
 
   function applyFilters(next: Filters, options?: { replace?: boolean }) {
@@ -120,7 +97,7 @@ export function BrowsePage() {
           aria-label="Filters"
           className="sticky top-20 hidden max-h-[calc(100dvh-6rem)] overflow-y-auto rounded-xl border border-slate-200 bg-white p-4 shadow-sm lg:block"
         >
-          <WideColumn>{filterPanel}</WideColumn>
+          {filterPanel}
         </aside>
 
         <div ref={resultsRef} className="min-w-0 scroll-mt-24">
