@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import type { ErrorBody, ErrorCode } from '#contract/errors'
-import { AppError, STATUS_BY_CODE } from './errors'
+import { AppError, RateLimited, STATUS_BY_CODE } from './errors'
 
 export function sendError(
   reply: FastifyReply,
@@ -49,7 +49,10 @@ function isDataException(err: unknown): boolean {
 
 /** The one error handler: known outcomes keep their status; anything else is a logged 500 with no internals. */
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-  if (err instanceof AppError) return sendError(reply, err.status, err.code, err.message, err.fields)
+  if (err instanceof AppError) {
+    if (err instanceof RateLimited) reply.header('retry-after', String(err.retryAfterSeconds))
+    return sendError(reply, err.status, err.code, err.message, err.fields)
+  }
 
   if (hasZodFastifySchemaValidationErrors(err)) {
     // A Map, not an object literal: a field named `__proto__` must be reported, not set the prototype.

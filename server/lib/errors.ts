@@ -31,6 +31,16 @@ export class AppError extends Error {
   }
 }
 
+/** 429: too many in a window; `retryAfterSeconds` until the caller may try again (sent as Retry-After). */
+export class RateLimited extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('RATE_LIMITED', message)
+  }
+}
+
 export function notFound(what: string): AppError {
   return new AppError('NOT_FOUND', `${what} not found`)
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import { RateLimited } from './errors'
 import { redisFrom } from './redis'
 
 /** Fixed-window counters. In Redis when configured, so that every app instance sees the same counts. */
@@ -133,4 +134,22 @@ export class RedisCounterStore implements CounterStore {
 
 export function createCounterStore(redis: Redis | string | undefined): CounterStore {
   return redis ? new RedisCounterStore(redis) : new MemoryCounterStore()
+}
+
+/**
+ * Counts one more under `key` in a window of `windowMs`; past `max` refuses with 429 in `tooFast`'s words for the
+ * seconds left (sent as Retry-After too). The one home of a limit a route or service keeps for itself (messages,
+ * shipping quotes, photo uploads).
+ */
+export async function countOrRefuse(
+  counters: CounterStore,
+  key: string,
+  windowMs: number,
+  max: number,
+  tooFast: (seconds: number) => string,
+): Promise<void> {
+  const { count, resetMs } = await counters.increment(key, windowMs)
+  if (count <= max) return
+  const seconds = Math.max(1, Math.ceil(resetMs / 1000))
+  throw new RateLimited(tooFast(seconds), seconds)
 }

@@ -19,6 +19,7 @@ import type { Db } from '#server/db/client'
 import { bookings, products } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
 import { assertOnSale, lockSaleFacts } from '#server/lib/on-sale'
+import { countOrRefuse } from '#server/lib/rate-limit'
 import type { SessionUser } from '#server/lib/session'
 import { carrierMode, quotedRate, quoteRates } from '#server/modules/shipping'
 import { getBooking } from './bookings.service'
@@ -84,14 +85,14 @@ export async function quoteBookingRates(
   const { listing } = await ctx.db.transaction((tx) => lockChoosable(tx, buyer, bookingId))
   // Each quote is a shipment made at the carrier: counted per buyer (like messages), so neither one account nor
   // a script trying addresses runs up the carrier's calls; the per-address write limit alone misses many addresses.
-  const { count, resetMs } = await ctx.counters.increment(`shipping-quotes:${buyer.id}`, 60_000)
-  if (count > ctx.config.shipping.quotesPerMinute) {
-    const seconds = Math.max(1, Math.ceil(resetMs / 1000))
-    throw new AppError(
-      'RATE_LIMITED',
+  await countOrRefuse(
+    ctx.counters,
+    `shipping-quotes:${buyer.id}`,
+    60_000,
+    ctx.config.shipping.quotesPerMinute,
+    (seconds) =>
       `You are asking for shipping rates too quickly. Please wait ${seconds} seconds and try again.`,
-    )
-  }
+  )
   const quote = await quoteRates(ctx, { from: shipFromOf(listing), to: address, parcel: parcelOf(listing) })
   return {
     shipment_id: quote.shipmentId,

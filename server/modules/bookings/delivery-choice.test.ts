@@ -191,6 +191,9 @@ describe('the buyer’s limit on quotes', () => {
     expect(over.statusCode, over.body).toBe(429)
     expect(errorOf(over).code).toBe('RATE_LIMITED')
     expect(errorOf(over).message).toMatch(/too quickly\. Please wait \d+ seconds/)
+    // The wait the message gives is the Retry-After the client is told.
+    const wait = Number(/wait (\d+) seconds/.exec(errorOf(over).message)?.[1])
+    expect(over.headers['retry-after']).toBe(String(wait))
     // Counted per buyer: another buyer of the same listing is not held back by it.
     const theirs = await createBooking(t.db, { buyer: otherBuyer, product })
     expect((await quote(theirs.id, home, otherBuyer)).statusCode).toBe(200)

@@ -12,6 +12,7 @@ import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookings, disputes, messageReads, messages, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { countOrRefuse } from '#server/lib/rate-limit'
 import type { SessionUser } from '#server/lib/session'
 
 /** A thread shows at most its latest messages (oldest first). */
@@ -129,14 +130,13 @@ export async function sendMessage(
   if (access.isBuyer && !access.isPaid && !access.sellerWrote) {
     throw new AppError('FORBIDDEN', 'You can message the seller once you have paid for this laptop.')
   }
-  const { count, resetMs } = await counters.increment(`messages:${sender.id}`, RATE_WINDOW_MS)
-  if (count > config.messages.perMinute) {
-    const seconds = Math.max(1, Math.ceil(resetMs / 1000))
-    throw new AppError(
-      'RATE_LIMITED',
-      `You are sending messages too quickly. Please wait ${seconds} seconds and try again.`,
-    )
-  }
+  await countOrRefuse(
+    counters,
+    `messages:${sender.id}`,
+    RATE_WINDOW_MS,
+    config.messages.perMinute,
+    (seconds) => `You are sending messages too quickly. Please wait ${seconds} seconds and try again.`,
+  )
   const readerId = access.otherId
   return db.transaction(async (tx) => {
     const [row] = await tx

@@ -16,7 +16,7 @@ import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
 import { lockDeal } from '#server/modules/bookings'
-import { createUpload, readPhotoFile } from '#server/modules/uploads'
+import { countPhotoUpload, createUpload, readPhotoFile } from '#server/modules/uploads'
 import {
   acceptReturn,
   answerReturnBack,
@@ -75,17 +75,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!returnWindowEnd(deal.booking, config.deal.inspectionDays)) {
         throw new AppError('CONFLICT', 'You cannot return it: it is not within its days to inspect it')
       }
-      if (config.uploadsPerMinute > 0) {
-        const { count, resetMs } = await counters.increment(`uploads:${req.ip}`, 60_000)
-        if (count > config.uploadsPerMinute) {
-          const seconds = Math.max(1, Math.ceil(resetMs / 1000))
-          reply.header('retry-after', String(seconds))
-          throw new AppError(
-            'RATE_LIMITED',
-            `Too many photos uploaded in a minute (at most ${config.uploadsPerMinute}). Try again in ${seconds} seconds.`,
-          )
-        }
-      }
+      await countPhotoUpload(counters, config.uploadsPerMinute, req.ip)
       const data = await readPhotoFile(req)
       return reply
         .code(201)

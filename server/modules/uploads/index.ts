@@ -3,4 +3,4 @@
 export { registerPhotoCleanup } from './photo-cleanup'
 export { readPhotoFile } from './read-photo'
 export { uploadRoutes } from './uploads.routes'
-export { createUpload } from './uploads.service'
+export { countPhotoUpload, createUpload } from './uploads.service'

@@ -2,10 +2,9 @@ import multipart from '@fastify/multipart'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { UPLOAD_LIMITS, Upload } from '#contract/products'
 import { errorResponses } from '#server/lib/error-responses'
-import { AppError } from '#server/lib/errors'
 import { caller, role } from '#server/lib/guard'
 import { readPhotoFile } from './read-photo'
-import { createUpload } from './uploads.service'
+import { countPhotoUpload, createUpload } from './uploads.service'
 
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, storage, counters, config } = app.ctx
@@ -26,19 +25,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      // Each photo costs about a second of CPU: the route has its own limit per client address, tighter than
-      // the general one on changes.
-      if (config.uploadsPerMinute > 0) {
-        const { count, resetMs } = await counters.increment(`uploads:${req.ip}`, 60_000)
-        if (count > config.uploadsPerMinute) {
-          const seconds = Math.max(1, Math.ceil(resetMs / 1000))
-          reply.header('retry-after', String(seconds))
-          throw new AppError(
-            'RATE_LIMITED',
-            `Too many photos uploaded in a minute (at most ${config.uploadsPerMinute}). Try again in ${seconds} seconds.`,
-          )
-        }
-      }
+      await countPhotoUpload(counters, config.uploadsPerMinute, req.ip)
       const data = await readPhotoFile(req)
       const seller = caller(req)
       return reply

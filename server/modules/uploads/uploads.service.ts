@@ -2,6 +2,7 @@ import type { Upload } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { uploads } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
+import { type CounterStore, countOrRefuse } from '#server/lib/rate-limit'
 import type { SessionUser } from '#server/lib/session'
 import type { MediaStorage } from '#server/lib/storage'
 import { storeListingPhoto } from './images'
@@ -46,4 +47,24 @@ export async function createUpload(
     .returning({ id: uploads.id })
   if (!row) throw new AppError('INTERNAL', 'The photo could not be saved')
   return { _id: row.id, card: photo.card, detail: photo.detail }
+}
+
+/**
+ * Each photo costs about a second of CPU: uploading one (a listing's, a return's) has its own limit per client
+ * address, tighter than the general one on changes; `perMinute` 0 is no limit.
+ */
+export async function countPhotoUpload(
+  counters: CounterStore,
+  perMinute: number,
+  address: string,
+): Promise<void> {
+  if (perMinute <= 0) return
+  await countOrRefuse(
+    counters,
+    `uploads:${address}`,
+    60_000,
+    perMinute,
+    (seconds) =>
+      `Too many photos uploaded in a minute (at most ${perMinute}). Try again in ${seconds} seconds.`,
+  )
 }
