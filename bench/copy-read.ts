@@ -1,16 +1,12 @@
 import path from 'node:path'
 import { readFactsApart } from '#server/modules/search'
+import { argValue } from './args'
 
 // How long reading the copy of the listings whole takes (readFactsApart: a worker thread reads PostgreSQL and builds
 // the copy), for the database at DATABASE_URL. With `--before <checkout>` that checkout's readFactsApart reads too,
 // the two alternating, so both see the same machine.
 //   DATABASE_URL=postgres://… npx tsx bench/copy-read.ts [--rounds 4] [--before <checkout>]
 
-const args = process.argv.slice(2)
-const argValue = (name: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1] : undefined
-}
 const rounds = Number(argValue('--rounds') ?? 4)
 const beforeDir = argValue('--before')
 const url = process.env.DATABASE_URL as string

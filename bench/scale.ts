@@ -9,6 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { args, argValue } from './args'
 import {
   type Draw,
   FRESH_FROM,
@@ -20,11 +21,6 @@ import {
   type SliceFigures,
 } from './mixed'
 
-const args = process.argv.slice(2)
-const argValue = (name: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1] : undefined
-}
 const MAX = Number(argValue('--max') ?? 100_000)
 /** Messages to fill for the conversation calls after discovery (0: none). */
 const MESSAGES = Number(argValue('--messages') ?? 1_000_000)

@@ -3,17 +3,13 @@ import { PgDialect } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { buildTextIndex } from '#server/modules/search'
 import { isOnSale } from '../server/lib/on-sale'
+import { argValue } from './args'
 
 // How long building the copy's text index takes (buildTextIndex, decision 0104), from the texts of every listing on
 // sale in DATABASE_URL, read once. With `--before <checkout>` the same texts are built by that checkout's
 // listing-text.ts too, the two alternating, so both see the same machine.
 //   DATABASE_URL=postgres://… npx tsx bench/text-index.ts [--rounds 6] [--before <checkout>]
 
-const args = process.argv.slice(2)
-const argValue = (name: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1] : undefined
-}
 const rounds = Number(argValue('--rounds') ?? 6)
 const beforeDir = argValue('--before')
 const builds: [string, typeof buildTextIndex][] = [['this checkout', buildTextIndex]]
