@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { choiceOf, filterOf } from '#contract/filters'
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
-import { COUNT_FACETS, COUNTS_FLAG, type CountFacet, type CountQuery, countQueryOf } from './filters'
+import { COUNT_FACETS, COUNTS_FLAG, type CountFacet, type CountQuery } from './filters'
 import { FACETS_BYTES, KeptPerCopy } from './kept-per-copy'
 
 // The facet counts and totals of a search without text, price or date are sums over `listing_counts` (one row per
@@ -11,8 +11,6 @@ import { FACETS_BYTES, KeptPerCopy } from './kept-per-copy'
 // `listing_counts_version`, which every change to the counts moves on as it commits, tells whether the copy is
 // current. So every answer is as exact as a sum in SQL, and costs one indexed row read instead of a pass over
 // tens of thousands of rows per facet: docs/decisions/0029-facet-counts-in-memory.md.
-
-export { COUNT_FACETS, type CountFacet, type CountQuery, countQueryOf }
 
 /** One facet's column: its distinct values (as search sends them) and, per row, the index of the row's value. */
 export type Column = { values: string[]; index: Uint16Array }
@@ -44,8 +42,6 @@ export type CountsSnapshot = {
 
 export type FacetSums = Record<CountFacet, Map<string, number>> & { total: number; battery80: number }
 
-const BATTERY = -1
-
 /**
  * One pass over the copy: the total of the rows passing every filter; each facet's counts by value over the rows
  * passing every *other* facet's choices (a facet's own choices stay alternatives); and the rows with a battery of
@@ -57,58 +53,84 @@ export function facetSums(s: CountsSnapshot, f: CountQuery): FacetSums {
 }
 
 function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
-  const filters = facetFilters(s, f)
-  const floors = floorFilters(s, f)
-  const indexes = COUNT_FACETS.map((name) => s.columns[name].index)
-  const acc = COUNT_FACETS.map((name) => new Float64Array(s.columns[name].values.length))
+  const values = COUNT_FACETS.map((name) => s.columns[name].index)
+  const outcome = outcomesOf(s.columns, values, s.size, f)
+  // A row without the kept flag fails the battery's filter: it counts for no facet, nor for the battery's own count
+  // (only rows with the flag are in it).
+  if (f.flag) for (let r = 0; r < s.size; r++) if (s.battery80[r] === 0) outcome[r] = NONE
   let total = 0
   let battery80 = 0
-  rows: for (let r = 0; r < s.size; r++) {
-    for (const floor of floors) if (floor.allowed[floor.index[r] as number] === 0) continue rows
-    let failed = 0
-    let failedFacet = 0
-    for (const filter of filters) {
-      if (filter.allowed[filter.index[r] as number] === 0) {
-        failed++
-        failedFacet = filter.facet
-        if (failed > 1) break
-      }
-    }
-    const hasBattery = s.battery80[r] === 1
-    if (f.flag && !hasBattery) {
-      failed++
-      failedFacet = BATTERY
-    }
-    if (failed > 1) continue
-    const n = s.n[r] as number
-    if (failed === 1) {
-      // Only the failing filter's own facet counts this row; a row without the battery counts for no battery count.
-      if (failedFacet !== BATTERY) {
-        const sums = acc[failedFacet] as Float64Array
-        const at = (indexes[failedFacet] as Uint16Array)[r] as number
-        sums[at] = (sums[at] as number) + n
-      }
-      continue
-    }
-    total += n
-    if (hasBattery) battery80 += n
-    for (let facet = 0; facet < acc.length; facet++) {
-      const sums = acc[facet] as Float64Array
-      const at = (indexes[facet] as Uint16Array)[r] as number
-      sums[at] = (sums[at] as number) + n
-    }
+  for (let r = 0; r < s.size; r++) {
+    if (outcome[r] !== 0) continue
+    total += s.n[r] as number
+    if (s.battery80[r] === 1) battery80 += s.n[r] as number
   }
-  return { total, battery80, ...countsByValue(s.columns, acc) }
+  return { total, battery80, ...valuesOf(s.columns, values, outcome, s.n) }
+}
+
+/** A row (or combination) that fails two facet filters or more, or a floor: it counts for nothing. */
+export const NONE = 255
+
+/**
+ * Per row of `size` rows, whose value of each facet is `values[facet][row]` (an index into the column's values), what
+ * a query's facet filters and floors make of it: 0 when it passes them all, 1 + the facet's place in COUNT_FACETS when
+ * it fails that facet's filter alone (it counts for that facet only), NONE otherwise.
+ */
+export function outcomesOf(
+  columns: Record<CountFacet, Column>,
+  values: Uint16Array[],
+  size: number,
+  query: CountQuery,
+) {
+  const outcome = new Uint8Array(size)
+  // A filter at a time over every row (one tight loop each, not a loop over the filters per row).
+  for (const floor of floorFilters({ columns }, query)) {
+    const of = values[floor.facet] as Uint16Array
+    const { allowed } = floor
+    for (let c = 0; c < size; c++) if (allowed[of[c] as number] === 0) outcome[c] = NONE
+  }
+  for (const filter of facetFilters({ columns }, query)) {
+    const of = values[filter.facet] as Uint16Array
+    const { allowed } = filter
+    const failsThis = filter.facet + 1
+    // Failing a first filter counts for that facet alone; failing a second (or a floor), for none.
+    for (let c = 0; c < size; c++)
+      if (allowed[of[c] as number] === 0) outcome[c] = outcome[c] === 0 ? failsThis : NONE
+  }
+  return outcome
 }
 
 /**
- * Each facet's counts by value, from sums per value index (`acc`, in COUNT_FACETS' order): values counted none
- * are left out, and so is an empty value (a processor that names no family is no choice).
+ * Each facet's counts by value, from the rows (or combinations) counted (`counted`, `values` as for outcomesOf) and
+ * their outcomes: values counted none are left out, and so is an empty value (a processor that names no family is no
+ * choice).
  */
-export function countsByValue(
+export function valuesOf(
   columns: Record<CountFacet, Column>,
-  acc: Float64Array[],
+  values: Uint16Array[],
+  outcome: Uint8Array,
+  counted: Int32Array,
+  /** The rows counted, when few (else every one is looked at). */
+  some?: number[],
 ): Record<CountFacet, Map<string, number>> {
+  const acc = COUNT_FACETS.map((name) => new Float64Array(columns[name].values.length))
+  for (let i = 0, length = some ? some.length : outcome.length; i < length; i++) {
+    const c = some ? (some[i] as number) : i
+    const o = outcome[c] as number
+    const n = counted[c] as number
+    if (o === NONE || n === 0) continue
+    if (o === 0) {
+      for (let facet = 0; facet < acc.length; facet++) {
+        const sums = acc[facet] as Float64Array
+        const at = (values[facet] as Uint16Array)[c] as number
+        sums[at] = (sums[at] as number) + n
+      }
+    } else {
+      const sums = acc[o - 1] as Float64Array
+      const at = (values[o - 1] as Uint16Array)[c] as number
+      sums[at] = (sums[at] as number) + n
+    }
+  }
   const out = {} as Record<CountFacet, Map<string, number>>
   COUNT_FACETS.forEach((name, facet) => {
     const map = new Map<string, number>()

@@ -1,6 +1,6 @@
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
-import { COUNT_FACETS, type CountFacet, countQueryOf, countsByValue, facetFilters } from './counts-snapshot'
-import { type Bounds, boundsOf } from './filters'
+import { facetFilters, NONE, valuesOf } from './counts-snapshot'
+import { type Bounds, boundsOf, type CountFacet, countQueryOf } from './filters'
 import { FACETS_BYTES, KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import {
   comboOutcomes,
@@ -12,7 +12,6 @@ import {
   firstOlder,
   firstPriceAtLeast,
   type ListingFacts,
-  NONE,
   PASSES,
   passesAll,
   TOO_OLD,
@@ -35,8 +34,6 @@ export type FactsFacets = {
   battery80: number
 }
 
-const POSTED = COUNT_FACETS.length
-
 /**
  * One pass over the copy for a search (over its text's matches, with text): the total of the listings passing every filter; each facet's
  * counts over the listings passing every *other* facet's filter (a facet's own choices stay alternatives), the
@@ -53,36 +50,6 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
 
 /** Whether a search's bounds must be tested per listing: a price range or a battery floor. */
 const rowBounds = (b: Bounds) => b.minPrice > -Infinity || b.maxPrice < Infinity || b.minBattery > -Infinity
-
-/** Each facet's counts by value, from the listings counted per combination (`counted`) and the combinations' outcomes. */
-function valuesOf(
-  f: ListingFacts,
-  outcome: Uint8Array,
-  counted: Int32Array,
-  /** The combinations counted, when few (else every one is looked at). */
-  some?: number[],
-): Record<CountFacet, Map<string, number>> {
-  const { combos } = f
-  const acc = COUNT_FACETS.map((name) => new Float64Array(f.columns[name].values.length))
-  for (let i = 0, length = some ? some.length : combos.size; i < length; i++) {
-    const c = some ? (some[i] as number) : i
-    const o = outcome[c] as number
-    const n = counted[c] as number
-    if (o === NONE || n === 0) continue
-    if (o === 0) {
-      for (let facet = 0; facet < POSTED; facet++) {
-        const sums = acc[facet] as Float64Array
-        const at = (combos.values[facet] as Uint16Array)[c] as number
-        sums[at] = (sums[at] as number) + n
-      }
-    } else {
-      const sums = acc[o - 1] as Float64Array
-      const at = (combos.values[o - 1] as Uint16Array)[c] as number
-      sums[at] = (sums[at] as number) + n
-    }
-  }
-  return countsByValue(f.columns, acc)
-}
 
 /**
  * What a search with facet filters alone (RAM and storage minimums among them, and a date filter) counts in a copy,
@@ -140,7 +107,7 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
   if (!kept.sums) {
     let total = 0
     for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) total += counted[c] as number
-    kept.sums = { total, values: valuesOf(f, outcome, counted) }
+    kept.sums = { total, values: valuesOf(f.columns, f.combos.values, outcome, counted) }
   }
   const postedWithin = POSTED_WITHIN_DAYS.map((days, i) =>
     choiceCount(
@@ -286,7 +253,14 @@ export function countFacts(
     within += bySegment[i] as number
     postedWithin.push(within)
   }
-  return { facets: { total, values: valuesOf(f, outcome, counted, some), postedWithin, battery80 } }
+  return {
+    facets: {
+      total,
+      values: valuesOf(f.columns, f.combos.values, outcome, counted, some),
+      postedWithin,
+      battery80,
+    },
+  }
 }
 
 /**
@@ -460,7 +434,7 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
     sum = byCounts ? (bySegment[i] as number) : sum + (bySegment[i] as number)
     postedWithin.push(sum)
   }
-  return { total, values: valuesOf(f, outcome, counted), postedWithin, battery80 }
+  return { total, values: valuesOf(f.columns, f.combos.values, outcome, counted), postedWithin, battery80 }
 }
 
 /**

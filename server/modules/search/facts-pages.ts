@@ -1,7 +1,7 @@
 import type { SearchQuery } from '#contract/search'
 import type { CursorKey, Paging } from '#server/lib/paging'
-import { countQueryOf, facetFilters } from './counts-snapshot'
-import { boundsOf } from './filters'
+import { facetFilters } from './counts-snapshot'
+import { boundsOf, countQueryOf } from './filters'
 import { KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import {
   comboOutcomes,

@@ -4,16 +4,16 @@ import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contra
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
+import { type Column, dictionaryColumn, type facetFilters, outcomesOf } from './counts-snapshot'
 import {
+  boundsOf,
   COUNT_FACETS,
-  type Column,
   type CountFacet,
+  choiceSql,
+  columnName,
   countQueryOf,
-  dictionaryColumn,
-  facetFilters,
-  floorFilters,
-} from './counts-snapshot'
-import { boundsOf, choiceSql, columnName, FILTER_KEYS } from './filters'
+  FILTER_KEYS,
+} from './filters'
 import { KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, type TextIndex } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
@@ -356,16 +356,15 @@ const ID_LENGTH = 36
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
 export const idAt = (f: ListingFacts, r: number) => latin1At(f.ids, r * ID_LENGTH, (r + 1) * ID_LENGTH)
 
-/** A combination that fails two facet filters or more, or a RAM or storage minimum: it counts for nothing. */
-export const NONE = 255
-
 /**
- * Per combination of a copy, what a search's facet filters and RAM and storage minimums make of it: 0 when it passes
- * them all, 1 + the facet's place in COUNT_FACETS when it fails that facet's filter alone (it counts for that facet
- * only), NONE otherwise.
+ * Per combination of a copy, what a search's facet filters and RAM and storage minimums make of it (outcomesOf): 0
+ * when it passes them all, 1 + the facet's place in COUNT_FACETS when it fails that facet's filter alone (it counts
+ * for that facet only), NONE otherwise.
  */
 export function comboOutcomes(f: ListingFacts, q: SearchQuery): Uint8Array {
-  return outcomesIn.get(f, filtersKey(q), () => outcomesOf(f, q))
+  return outcomesIn.get(f, filtersKey(q), () =>
+    outcomesOf(f.columns, f.combos.values, f.combos.size, countQueryOf(q)),
+  )
 }
 
 /** Per copy, the combinations' outcomes of the searches asked lately (a byte per combination: 4 MB at most). */
@@ -374,28 +373,6 @@ const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(
   4 * 1024 * 1024,
   (o) => o.byteLength + TYPED_ARRAY_BYTES,
 )
-
-function outcomesOf(f: ListingFacts, q: SearchQuery): Uint8Array {
-  const { combos } = f
-  const query = countQueryOf(q)
-  const n = combos.size
-  const outcome = new Uint8Array(n)
-  // A filter at a time over every combination (one tight loop each, not a loop over the filters per combination).
-  for (const floor of floorFilters(f, query)) {
-    const values = combos.values[floor.facet] as Uint16Array
-    const { allowed } = floor
-    for (let c = 0; c < n; c++) if (allowed[values[c] as number] === 0) outcome[c] = NONE
-  }
-  for (const filter of facetFilters(f, query)) {
-    const values = combos.values[filter.facet] as Uint16Array
-    const { allowed } = filter
-    const failsThis = filter.facet + 1
-    // Failing a first filter counts for that facet alone; failing a second (or a floor), for none.
-    for (let c = 0; c < n; c++)
-      if (allowed[values[c] as number] === 0) outcome[c] = outcome[c] === 0 ? failsThis : NONE
-  }
-  return outcome
-}
 
 /** The first place from `lo` up to `hi` whose price is `cents` or more (each combination's run is cheapest first). */
 export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: number): number {

@@ -1,7 +1,7 @@
 import type { SearchQuery } from '#contract/search'
-import { COUNT_FACETS, type CountFacet } from './counts-snapshot'
 import { countFacts, countTotal, type FactsFacets, factsFacets, factsTotal } from './facts-counts'
 import { type PageAsk, pageHits } from './facts-pages'
+import { COUNT_FACETS, type CountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts, lowerBound } from './listing-facts'
 import type { TextRows } from './listing-text'
 

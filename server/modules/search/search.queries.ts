@@ -18,23 +18,17 @@ import {
   timestampKey,
 } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
-import {
-  type CountQuery,
-  type CountsSnapshot,
-  countQueryOf,
-  countsSnapshot,
-  facetSums,
-  readVersion,
-  sumCounts,
-} from './counts-snapshot'
+import { type CountsSnapshot, countsSnapshot, facetSums, readVersion, sumCounts } from './counts-snapshot'
 import type { PageSpan } from './facts-pages'
 import {
   COUNT_FACETS,
   COUNTS_FLAG,
   type CountFacet,
+  type CountQuery,
   choiceSql,
   conditionOf,
   copyAnswers,
+  countQueryOf,
   countsAnswer,
   type FacetName,
   facetConditions,
