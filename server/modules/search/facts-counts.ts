@@ -1,17 +1,17 @@
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
-import { facetFilters, NONE, valuesOf } from './counts-snapshot'
-import { type Bounds, boundsOf, type CountFacet, countQueryOf } from './filters'
+import { NONE, valuesOf } from './counts-snapshot'
+import { type Bounds, boundsOf, type CountFacet } from './filters'
 import { FACETS_BYTES, KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import {
   comboOutcomes,
   DAY_MS,
-  drivingRows,
   everyRow,
   filtersKey,
   firstAtLeast,
   firstOlder,
   firstPriceAtLeast,
   type ListingFacts,
+  narrowestChoice,
   PASSES,
   passesAll,
   TOO_OLD,
@@ -533,7 +533,9 @@ export function countTotal(
     return totalByCombos(f, comboOutcomes(f, q), boundsOf(q), cap)
   const passes = passesAll(f, q, nowMs)
   let total = 0
-  for (const rows of only ? [only] : text ? [text.rows] : drivingRows(f, facetFilters(f, countQueryOf(q)))) {
+  // Without text, the rows of the narrowest facet filter's choices (every row without one).
+  const driving = only ? [only] : text ? [text.rows] : (narrowestChoice(f, q)?.lists ?? [everyRow(f)])
+  for (const rows of driving) {
     for (let n = 0; n < rows.length; n++) {
       const pass = passes(rows[n] as number)
       if (pass === TOO_OLD) {

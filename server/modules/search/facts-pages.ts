@@ -1,7 +1,6 @@
-import type { SearchQuery } from '#contract/search'
+import type { SearchQuery, SearchSort } from '#contract/search'
 import type { CursorKey, Paging } from '#server/lib/paging'
-import { facetFilters } from './counts-snapshot'
-import { boundsOf, countQueryOf } from './filters'
+import { boundsOf } from './filters'
 import { KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import {
   comboOutcomes,
@@ -10,8 +9,8 @@ import {
   firstPriceAtLeast,
   idAt,
   type ListingFacts,
+  lowerBound,
   narrowestChoice,
-  noneCombines,
   PASSES,
   passesAll,
   TOO_OLD,
@@ -21,35 +20,20 @@ import type { TextRows } from './listing-text'
 // A page of a search from a copy of the listings (listing-facts.ts): newest first, by price or by best match, its
 // first hits kept per copy and search.
 
-export type FactsSort = 'newest' | 'price_asc' | 'price_desc' | 'relevance'
-
-/**
- * The ids of a page of a search, in the search's order: `pageSize` + 1 of them when there are more (the first
- * `offset` matches skipped, or those up to the cursor's key). The listings are read in the sort's order from the
- * copy (posting order, or by price; with text, only its matches), so a page costs the matches before it at most, and
- * its rows are then one read by id. Best match (`relevance`, with text) orders the matches by tier, then newest.
- * Undefined when the copy cannot say: it is not in posting order, or the cursor's key is not one the database wrote.
- */
-export function factsPage(f: ListingFacts, ask: Omit<PageAsk, 'dead' | 'deadCount'>): string[] | undefined {
-  return pageHits(f, ask)?.map((h) => idAt(f, h.r))
-}
-
 /** Which of a search's hits a page is: `pageSize` of them after `offset` (one more is asked, to know there is more). */
 export type PageSpan = Pick<Paging, 'pageSize' | 'offset'>
 
-/** Where a page asked by cursor starts: after the listing `id` with the sort's keys `k`. */
-export type PageCursor = Pick<CursorKey, 'k' | 'id'>
-
 /**
  * What a page of a search asks of a copy: the search (`query`) in the sort's order, the page (`paging`, or the
- * listing a cursor follows), the clock "posted within" counts back from, the text's matches in this copy (with
- * text), and the rows to skip (`dead`: listings changed since the copy was read, `deadCount` of them).
+ * listing a cursor follows: after the listing `id` with the sort's keys `k`), the clock "posted within" counts back
+ * from, the text's matches in this copy (with text), and the rows to skip (`dead`: listings changed since the copy
+ * was read, `deadCount` of them).
  */
 export type PageAsk = {
   query: SearchQuery
-  sort: FactsSort
+  sort: SearchSort
   paging: PageSpan
-  cursor?: PageCursor | undefined
+  cursor?: Pick<CursorKey, 'k' | 'id'> | undefined
   nowMs: number
   text?: TextRows | undefined
   dead?: Uint8Array | undefined
@@ -60,9 +44,13 @@ export type PageAsk = {
 type Hit = { r: number; tier: number }
 
 /**
- * factsPage as rows, skipping the rows `dead` marks (listings that changed since the copy was read). A copy's pages
- * by page number are found once per search and kept (keptHits), so the next page, or the same search again, reads no
- * listing.
+ * The rows of a page of a search, in the search's order: `pageSize` + 1 of them when there are more (the first
+ * `offset` matches skipped, or those up to the cursor's key), skipping the rows `dead` marks (listings that changed
+ * since the copy was read). The listings are read in the sort's order from the copy (posting order, or by price; with
+ * text, only its matches), so a page costs the matches before it at most, and its rows are then one read by id. Best
+ * match (`relevance`, with text) orders the matches by tier, then newest. A copy's pages by page number are found
+ * once per search and kept (keptHits), so the next page, or the same search again, reads no listing. Undefined when
+ * the copy cannot say: it is not in posting order, or the cursor's key is not one the database wrote.
  */
 export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, text, dead, deadCount = 0 } = ask
@@ -129,7 +117,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, nowMs, text, dead } = ask
   if (!f.newestFirst) return undefined
   // Filters no combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
-  if (noneCombines(f, q)) return []
+  if (!comboOutcomes(f, q).includes(0)) return []
   if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
   const byPrice = sort !== 'newest'
   // Newest first walks the text's matches alone (in row order), or without text the rows of its narrowest facet
@@ -154,14 +142,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       if (v !== key) return sort === 'price_asc' ? v > key : v < key
       return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
     }
-    let lo = 0
-    let hi = n
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (isAfter(rowAt(mid))) hi = mid
-      else lo = mid + 1
-    }
-    start = lo
+    start = lowerBound(n, (i) => isAfter(rowAt(i)))
   }
   // By price, a price range is a run of byPrice: the walk starts at its first row and ends past its last, instead of
   // stepping over every cheaper (or dearer) listing.
@@ -284,7 +265,7 @@ const MERGED_KEPT = 64
  * superset of its matches. Undefined when it has no facet filter.
  */
 function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined {
-  const best = narrowestChoice(f, facetFilters(f, countQueryOf(q)))
+  const best = narrowestChoice(f, q)
   // A filter allowing every listing narrows nothing: the copy is walked as it is.
   if (!best || best.size >= f.size) return undefined
   if (best.lists.length === 1) return best.lists[0]

@@ -7,10 +7,13 @@ import { createTestApp, type TestApp } from '#server/test/test-app'
 import { findBrandProducts } from './brand-products'
 import { readVersion } from './counts-snapshot'
 import { factsFacets, factsTotal } from './facts-counts'
-import { factsPage, timestampMicros } from './facts-pages'
-import type { ListingFacts } from './listing-facts'
+import { type PageAsk, pageHits, timestampMicros } from './facts-pages'
+import { idAt, type ListingFacts } from './listing-facts'
 import { catchUp, currentFacts, loadFacts } from './listing-feed'
 import { searchProducts } from './search.queries'
+
+/** The ids of a page of a search as the copy alone chooses them. */
+const factsPage = (f: ListingFacts, ask: PageAsk) => pageHits(f, ask)?.map((h) => idAt(f, h.r))
 
 // The totals and facets of a search without text come from the per-instance copy of the listings' facts when it is
 // current. Whatever the filters, they must be exactly what SQL counts over the listings themselves.

@@ -4,7 +4,7 @@ import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contra
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
-import { type Column, dictionaryColumn, type facetFilters, outcomesOf } from './counts-snapshot'
+import { type Column, dictionaryColumn, facetFilters, outcomesOf } from './counts-snapshot'
 import {
   boundsOf,
   COUNT_FACETS,
@@ -461,14 +461,6 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
   }
 }
 
-/** Whether no listing of a copy passes a search's facet filters and RAM and storage minimums (they contradict). */
-export function noneCombines(f: ListingFacts, q: SearchQuery): boolean {
-  const outcome = comboOutcomes(f, q)
-  return !outcome.includes(0)
-}
-
-type FacetFilter = ReturnType<typeof facetFilters>[number]
-
 /** Every row, as a list of row numbers (made once per copy). */
 const allRows = new WeakMap<ListingFacts, Int32Array>()
 /** Per facet, each value's rows in row order (made once per copy and facet, when first needed). */
@@ -491,28 +483,22 @@ function valueRows(column: Column): Int32Array[] {
   return lists
 }
 
-/** A search's narrowest facet filter (the one allowing fewest rows): its choices' row lists, their size, a key. */
+/**
+ * A search's narrowest facet filter (the one allowing fewest rows): its choices' row lists (each in row order), their
+ * size, a key. Undefined when it has no facet filter.
+ */
 export function narrowestChoice(
   f: ListingFacts,
-  filters: FacetFilter[],
+  q: SearchQuery,
 ): { lists: Int32Array[]; size: number; key: string } | undefined {
   let best: { lists: Int32Array[]; size: number; key: string } | undefined
-  for (const filter of filters) {
+  for (const filter of facetFilters(f, countQueryOf(q))) {
     const name = COUNT_FACETS[filter.facet] as CountFacet
     const lists = valueRows(f.columns[name]).filter((_, v) => filter.allowed[v] === 1)
     const size = lists.reduce((n, l) => n + l.length, 0)
     if (size <= (best?.size ?? f.size)) best = { lists, size, key: `${name}:${filter.allowed.join('')}` }
   }
   return best
-}
-
-/**
- * The rows a search must read: those of the allowed choices of its narrowest facet filter (fewest rows), each
- * list in row order; every row when it has no facet filter.
- */
-export function drivingRows(f: ListingFacts, filters: FacetFilter[]): Int32Array[] {
-  const best = narrowestChoice(f, filters)
-  return best ? best.lists : [everyRow(f)]
 }
 
 /** Every row of a copy, in order (made once per copy). */

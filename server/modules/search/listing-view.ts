@@ -105,7 +105,7 @@ export function viewTotal(
 }
 
 /**
- * factsPage over a view: the base's page (its dead rows skipped) and the delta's, merged in the sort's order. Each
+ * pageHits over a view, as ids: the base's page (its dead rows skipped) and the delta's, merged in the sort's order. Each
  * part gives the matches up to the page's end, so the merge is exact; undefined when a part cannot say.
  */
 export function viewPage(
