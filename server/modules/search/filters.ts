@@ -4,6 +4,7 @@
 import { and, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import {
   choiceOf,
+  FACETS,
   FILTER_KEYS,
   FILTERS,
   type FilterDeclaration,
@@ -169,11 +170,7 @@ export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing
 
 /** The SQL of each facet's filter (undefined when the search does not set it). */
 export function facetConditions(q: SavedFilters): Record<FacetName, SQL | undefined> {
-  const out = {} as Record<FacetName, SQL | undefined>
-  for (const key of FILTER_KEYS) {
-    const facet = filterOf(key).facet
-    if (facet) out[facet.name as FacetName] = undefined
-  }
+  const out = Object.fromEntries(FACETS.map((f) => [f.name, undefined])) as Record<FacetName, SQL | undefined>
   for (const [, value, f] of filtersOf(q)) if (f.facet) out[f.facet.name as FacetName] = conditionOf(f, value)
   return out
 }

@@ -195,30 +195,23 @@ export class SearchPool {
     const posted = { id: nextId++, pending: 0 }
     searcher.worker.postMessage({ type: 'view', id: posted.id, baseId, view: rest } satisfies ToSearcher)
     // The searcher holds the views searches in flight read, and the latest: the rest go, and copies no view reads.
-    for (const [old, p] of searcher.views) {
-      if (p.pending > 0) continue
-      searcher.views.delete(old)
-      searcher.worker.postMessage({ type: 'drop-view', id: p.id } satisfies ToSearcher)
-    }
     searcher.views.set(view, posted)
-    this.dropUnread(searcher)
+    this.drop(searcher, (old) => old !== view)
     // A new copy (a rebase): the other searchers let go of the old one's views no search reads now, rather than
     // holding the old copy until their own next search of the new one.
     if (baseWasNew)
-      for (const other of this.searchers) {
-        if (other === searcher) continue
-        for (const [old, p] of other.views) {
-          if (p.pending > 0 || old.base === view.base) continue
-          other.views.delete(old)
-          other.worker.postMessage({ type: 'drop-view', id: p.id } satisfies ToSearcher)
-        }
-        this.dropUnread(other)
-      }
+      for (const other of this.searchers)
+        if (other !== searcher) this.drop(other, (old) => old.base !== view.base)
     return posted
   }
 
-  /** Drops the copies a searcher holds that none of its views reads. */
-  private dropUnread(searcher: Searcher) {
+  /** Drops a searcher's views that `which` names and no search in flight reads, then the copies no view reads. */
+  private drop(searcher: Searcher, which: (view: FactsView) => boolean) {
+    for (const [old, p] of searcher.views) {
+      if (p.pending > 0 || !which(old)) continue
+      searcher.views.delete(old)
+      searcher.worker.postMessage({ type: 'drop-view', id: p.id } satisfies ToSearcher)
+    }
     const read = new Set([...searcher.views.keys()].map((v) => v.base))
     for (const [base, id] of searcher.bases) {
       if (read.has(base)) continue
