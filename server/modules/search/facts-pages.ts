@@ -1,7 +1,7 @@
 import type { SearchQuery, SearchSort } from '#contract/search'
 import type { CursorKey, Paging } from '#server/lib/paging'
 import { boundsOf } from './filters'
-import { KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
+import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import {
   comboOutcomes,
   filtersKey,
@@ -9,13 +9,12 @@ import {
   firstPriceAtLeast,
   idAt,
   type ListingFacts,
-  lowerBound,
   narrowestChoice,
   PASSES,
   passesAll,
   TOO_OLD,
 } from './listing-facts'
-import type { TextRows } from './listing-text'
+import { lowerBound, type TextRows } from './listing-text'
 
 // A page of a search from a copy of the listings (listing-facts.ts): newest first, by price or by best match, its
 // first hits kept per copy and search.
@@ -257,7 +256,7 @@ function fewNewest(
 const NARROW_FROM = 4_096
 
 /** Per copy, the lists of rows of several choices of one facet, merged (made when first needed, the latest kept). */
-const mergedRows = new WeakMap<ListingFacts, Map<string, Int32Array>>()
+const mergedRows = onceEach((_: ListingFacts) => new Map<string, Int32Array>())
 const MERGED_KEPT = 64
 
 /**
@@ -269,11 +268,7 @@ function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined 
   // A filter allowing every listing narrows nothing: the copy is walked as it is.
   if (!best || best.size >= f.size) return undefined
   if (best.lists.length === 1) return best.lists[0]
-  let kept = mergedRows.get(f)
-  if (!kept) {
-    kept = new Map()
-    mergedRows.set(f, kept)
-  }
+  const kept = mergedRows(f)
   let rows = kept.get(best.key)
   if (!rows) {
     rows = mergeInOrder(best.lists)
@@ -311,17 +306,11 @@ export function mergeInOrder(lists: Int32Array[]): Int32Array {
 }
 
 /** Per copy, each row's place in byPrice (made when first needed). */
-const priceRankOf = new WeakMap<ListingFacts, Int32Array>()
-
-function priceRanks(f: ListingFacts): Int32Array {
-  let rank = priceRankOf.get(f)
-  if (!rank) {
-    rank = new Int32Array(f.size)
-    for (let i = 0; i < f.size; i++) rank[f.byPrice[i] as number] = i
-    priceRankOf.set(f, rank)
-  }
+const priceRanks = onceEach((f: ListingFacts) => {
+  const rank = new Int32Array(f.size)
+  for (let i = 0; i < f.size; i++) rank[f.byPrice[i] as number] = i
   return rank
-}
+})
 
 /**
  * Best match from the copy: the text's matches passing every filter, by tier (best first), then in row order (newest

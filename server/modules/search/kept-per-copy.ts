@@ -19,6 +19,22 @@ export const TYPED_ARRAY_BYTES = 128
  */
 export const FACETS_BYTES = 2_560
 
+/**
+ * `make` of each key (a copy, a column, a search, a database), made when first asked for and kept as long as the key
+ * is: for what is worked out once per key and never changes (`make` never gives undefined).
+ */
+export function onceEach<Key extends object, Value>(make: (key: Key) => Value): (key: Key) => Value {
+  const made = new WeakMap<Key, Value>()
+  return (key) => {
+    let value = made.get(key)
+    if (value === undefined) {
+      value = make(key)
+      made.set(key, value)
+    }
+    return value
+  }
+}
+
 /** Every KeptPerCopy of this thread's modules, in the order they were made: together they are what a thread keeps. */
 const everyKept: KeptPerCopy<object, unknown>[] = []
 

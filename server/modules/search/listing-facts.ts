@@ -14,8 +14,8 @@ import {
   countQueryOf,
   FILTER_KEYS,
 } from './filters'
-import { KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
-import { buildTextIndex, type TextIndex } from './listing-text'
+import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
+import { buildTextIndex, lowerBound, type TextIndex } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
@@ -384,18 +384,6 @@ export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: n
   return lo
 }
 
-/** The first of n positions where `isAtOrAfter` holds (it holds from some position on). */
-export function lowerBound(n: number, isAtOrAfter: (i: number) => boolean): number {
-  let lo = 0
-  let hi = n
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (isAtOrAfter(mid)) hi = mid
-    else lo = mid + 1
-  }
-  return lo
-}
-
 /** The first row posted before `sinceMs`, or the copy's size. */
 export const firstOlder = (f: ListingFacts, sinceMs: number) =>
   lowerBound(f.size, (r) => (f.postedMs[r] as number) < sinceMs)
@@ -408,19 +396,8 @@ const NOT_FILTERS = new Set(['q', 'sort', 'facets', 'page', 'page_size', 'limit'
  * paging, so a filter added to the search is part of the key without a change here. Made once per search: a request
  * keys its page, counts and total by it, and a parsed search is never changed afterwards.
  */
-export function filtersKey(q: SearchQuery): string {
-  let key = filtersKeyOf.get(q)
-  if (key === undefined) {
-    key = filtersText(q)
-    filtersKeyOf.set(q, key)
-  }
-  return key
-}
-
-const filtersKeyOf = new WeakMap<SearchQuery, string>()
-
-function filtersText(q: SearchQuery): string {
-  return Object.entries(q)
+export const filtersKey = onceEach((q: SearchQuery): string =>
+  Object.entries(q)
     .filter(([name, value]) => !NOT_FILTERS.has(name) && value !== undefined)
     .map(([name, value]) => {
       const text = Array.isArray(value)
@@ -432,8 +409,8 @@ function filtersText(q: SearchQuery): string {
       return `${name}=${text}`
     })
     .sort()
-    .join('&')
-}
+    .join('&'),
+)
 
 /** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
 export function firstPriceAtLeast(f: ListingFacts, cents: number): number {
@@ -461,27 +438,18 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
   }
 }
 
-/** Every row, as a list of row numbers (made once per copy). */
-const allRows = new WeakMap<ListingFacts, Int32Array>()
 /** Per facet, each value's rows in row order (made once per copy and facet, when first needed). */
-const rowsByValue = new WeakMap<Column, Int32Array[]>()
-
-function valueRows(column: Column): Int32Array[] {
-  let lists = rowsByValue.get(column)
-  if (!lists) {
-    const sizes = new Int32Array(column.values.length)
-    for (const v of column.index) sizes[v] = (sizes[v] as number) + 1
-    const built = Array.from(sizes, (n) => new Int32Array(n))
-    const filled = new Int32Array(column.values.length)
-    column.index.forEach((v, r) => {
-      ;(built[v] as Int32Array)[filled[v] as number] = r
-      filled[v] = (filled[v] as number) + 1
-    })
-    lists = built
-    rowsByValue.set(column, lists)
-  }
+const valueRows = onceEach((column: Column): Int32Array[] => {
+  const sizes = new Int32Array(column.values.length)
+  for (const v of column.index) sizes[v] = (sizes[v] as number) + 1
+  const lists = Array.from(sizes, (n) => new Int32Array(n))
+  const filled = new Int32Array(column.values.length)
+  column.index.forEach((v, r) => {
+    ;(lists[v] as Int32Array)[filled[v] as number] = r
+    filled[v] = (filled[v] as number) + 1
+  })
   return lists
-}
+})
 
 /**
  * A search's narrowest facet filter (the one allowing fewest rows): its choices' row lists (each in row order), their
@@ -501,12 +469,5 @@ export function narrowestChoice(
   return best
 }
 
-/** Every row of a copy, in order (made once per copy). */
-export function everyRow(f: ListingFacts): Int32Array {
-  let all = allRows.get(f)
-  if (!all) {
-    all = Int32Array.from({ length: f.size }, (_, r) => r)
-    allRows.set(f, all)
-  }
-  return all
-}
+/** Every row of a copy, in order, as a list of row numbers (made once per copy). */
+export const everyRow = onceEach((f: ListingFacts) => Int32Array.from({ length: f.size }, (_, r) => r))

@@ -3,6 +3,7 @@ import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { readVersion } from './counts-snapshot'
+import { onceEach } from './kept-per-copy'
 import {
   DAY_MS,
   FACT_COLUMNS,
@@ -48,19 +49,14 @@ type State = {
   /** Turns at SQL for the searches that come while the copy is read whole (searchWhileRead). */
   sqlTurns: Turns
 }
-const states = new WeakMap<Db, State>()
 
 /** Reads the copy whole elsewhere (a worker thread); stops when `signal` aborts, rejecting with its reason. */
 export type ReadCopy = (signal: AbortSignal) => Promise<ListingFacts>
 
-function stateOf(db: Db): State {
-  let s = states.get(db)
-  if (!s) {
-    s = { records: new Map(), loadMs: 0, sqlTurns: new Turns(SQL_WHILE_READ) }
-    states.set(db, s)
-  }
-  return s
-}
+/** Per database (tests open many in one process). */
+const stateOf = onceEach(
+  (_: Db): State => ({ records: new Map(), loadMs: 0, sqlTurns: new Turns(SQL_WHILE_READ) }),
+)
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 
@@ -382,14 +378,14 @@ class Turns {
 
 /** What this instance holds (for /api/health): the view's version, its listings, the last whole read's time. */
 export function factsStatus(db: Db): { version: string; listings: number; load_ms: number } | null {
-  const s = states.get(db)
-  return s?.view ? { version: s.view.version, listings: s.view.size, load_ms: s.loadMs } : null
+  const s = stateOf(db)
+  return s.view ? { version: s.view.version, listings: s.view.size, load_ms: s.loadMs } : null
 }
 
 /** False while an instance kept current (keepListingsCurrent) has not read its copy yet. */
 export function searchReady(db: Db): boolean {
-  const s = states.get(db)
-  return !s?.kept || s.view !== undefined
+  const s = stateOf(db)
+  return !s.kept || s.view !== undefined
 }
 
 /** Why a whole read apart ended early: the instance keeping the copy current stopped. */

@@ -179,22 +179,24 @@ function sameText(word: string, text: string, start: number, end: number): boole
   return true
 }
 
-/** The first word at or after `text` in the sorted words. */
-function lowerBound(words: Texts, text: string): number {
+/** The first of n positions where `isAtOrAfter` holds (it holds from some position on). */
+export function lowerBound(n: number, isAtOrAfter: (i: number) => boolean): number {
   let lo = 0
-  let hi = textCount(words)
+  let hi = n
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (textAt(words, mid) < text) lo = mid + 1
-    else hi = mid
+    if (isAtOrAfter(mid)) hi = mid
+    else lo = mid + 1
   }
   return lo
 }
 
 /** The words a term matches, as a range of `words`: itself, or every word it starts (a prefix). */
 function wordRange(words: Texts, term: string, prefix: boolean): [number, number] {
-  const lo = lowerBound(words, term)
-  if (prefix) return [lo, lowerBound(words, `${term}\uffff`)]
+  // The first word at or after `text` in the sorted words.
+  const atOrAfter = (text: string) => lowerBound(textCount(words), (i) => textAt(words, i) >= text)
+  const lo = atOrAfter(term)
+  if (prefix) return [lo, atOrAfter(`${term}\uffff`)]
   return lo < textCount(words) && textAt(words, lo) === term ? [lo, lo + 1] : [lo, lo]
 }
 

@@ -2,8 +2,8 @@ import type { SearchQuery } from '#contract/search'
 import { countFacts, countTotal, type FactsFacets, factsFacets, factsTotal } from './facts-counts'
 import { type PageAsk, pageHits } from './facts-pages'
 import { COUNT_FACETS, type CountFacet } from './filters'
-import { factsFromRows, idAt, type ListingFacts, lowerBound } from './listing-facts'
-import type { TextRows } from './listing-text'
+import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
+import { lowerBound, type TextRows } from './listing-text'
 
 // A view: the copy as last read whole (`base`), less the rows of listings changed since (`dead`), plus those
 // listings as they are now (`delta`, a small copy). listing-feed.ts keeps it current by applying the change feed;

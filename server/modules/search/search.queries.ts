@@ -34,6 +34,7 @@ import {
   facetConditions,
   plainConditions,
 } from './filters'
+import { onceEach } from './kept-per-copy'
 import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage, searchWhileRead } from './listing-feed'
 import { matchTextOnce } from './listing-text'
@@ -149,17 +150,8 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
  * read at another version is forgotten and the search runs again (see `findProducts`). Exact, not a cache with a
  * lifetime: a word a new listing brings is found from the next search on.
  */
-const corrections = new WeakMap<Db, Map<string, TextMatch>>()
+const correctionsOf = onceEach((_: Db) => new Map<string, TextMatch>())
 const MAX_CORRECTIONS = 5_000
-
-function correctionsOf(db: Db): Map<string, TextMatch> {
-  let held = corrections.get(db)
-  if (!held) {
-    held = new Map()
-    corrections.set(db, held)
-  }
-  return held
-}
 
 /** resolveText, remembered; `fresh` says whether it was read now (no need to check its version). */
 async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | null; fresh: boolean }> {
@@ -397,6 +389,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     const walked = walk ? await pageOf(walk) : undefined
     return walked && walked.length > paging.pageSize ? walked : pageBySql()
   }
+  // The copy answers a search whose every filter it applies and whose text it can match (`facts: false`: SQL alone).
+  const copyCan = opts.facts !== false && copyAnswers(q) && textMatch?.plain !== false
   // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
   const {
     rows,
@@ -404,9 +398,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     counted: pageCounted,
   } = await readListingPage(
     db,
-    opts.facts === false || !copyAnswers(q) || textMatch?.plain === false
-      ? undefined
-      : {
+    copyCan
+      ? {
           query: q,
           sort,
           paging,
@@ -414,7 +407,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
           read: pageOf,
           terms: textMatch,
           facets: wantFacets,
-        },
+        }
+      : undefined,
     textMatch ? () => textPageBySql(textMatch) : pageBySql,
   )
   if (textMatch && resolved && !resolved.fresh) {
@@ -449,10 +443,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The listings' facts give what the counts cannot (a text, a price, a date, a battery floor) in one pass, when the
   // copy is current and can match the text: the view the page was chosen from, or the one at the page's version.
   const view =
-    (wantFacets || (!onlyPage && !textTotal)) &&
-    opts.facts !== false &&
-    copyAnswers(q) &&
-    textMatch?.plain !== false
+    (wantFacets || (!onlyPage && !textTotal)) && copyCan
       ? (pageView ?? currentFacts(db, await version()))
       : undefined
   // Counted with the page when it was chosen from the view.

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer'
+import { onceEach } from './kept-per-copy'
 
 // Texts of the copy of the listings (ids, titles, words) held as bytes, not as strings: bytes move into shared memory
 // with the copy's other arrays (search-pool.ts, shareCopy), so every search thread reads the one set instead of
@@ -9,16 +10,9 @@ import { Buffer } from 'node:buffer'
 export type Texts = { bytes: Uint8Array; ends: Int32Array }
 
 /** A Buffer over the same memory as each byte array (shared or not), made once per array. */
-const buffers = new WeakMap<Uint8Array, Buffer>()
-
-export function bufferOf(bytes: Uint8Array): Buffer {
-  let buf = buffers.get(bytes)
-  if (!buf) {
-    buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    buffers.set(bytes, buf)
-  }
-  return buf
-}
+const bufferOf = onceEach((bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+)
 
 export function textsOf(list: readonly string[]): Texts {
   const ends = new Int32Array(list.length)
