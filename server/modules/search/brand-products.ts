@@ -6,7 +6,7 @@ import { products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
 import { limitOffset, listPaging, type PagedList } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
-import { countsSnapshot, sumCounts } from './counts-snapshot'
+import { countsSnapshot, facetSums } from './counts-snapshot'
 import { countQueryOf } from './filters'
 import { readListingPage, searchWhileRead } from './listing-feed'
 import { viewTotal } from './listing-view'
@@ -51,7 +51,7 @@ async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<Pag
   const page = await paging.finish(rows, async () =>
     view
       ? viewTotal(view, { brand: [brandId] }, Date.now(), Number.MAX_SAFE_INTEGER / 2)
-      : sumCounts(await countsSnapshot(db, rows[0]?.countsVersion), countQueryOf({ brand: [brandId] })),
+      : facetSums(await countsSnapshot(db, rows[0]?.countsVersion), countQueryOf({ brand: [brandId] })).total,
   )
   return { ...page, items: page.items.map(toProduct) }
 }

@@ -143,9 +143,6 @@ export function valuesOf(
   return out
 }
 
-/** The number of available listings matching every filter (a facet sum's total). */
-export const sumCounts = (s: CountsSnapshot, f: CountQuery): number => facetSums(s, f).total
-
 /**
  * Sums of one copy, by query, for the queries asked lately: a copy never changes, so neither do its sums, and the
  * same few (no filter, each brand) are asked for on most requests.

@@ -39,22 +39,11 @@ export function wholeView(base: ListingFacts): FactsView {
 /** A text's matches in each part of a view, or undefined when a part cannot match it. */
 export type TextOf = (part: ListingFacts) => TextRows | undefined
 
-/** The dead rows among a text's matches (both ascending), or every dead row without text. */
+/** The dead rows among a text's matches (both ascending: each found by bisection), or every dead row without text. */
 function deadAmong(view: FactsView, text: TextRows | undefined): Int32Array {
   if (!text || view.deadRows.length === 0) return view.deadRows
-  const has = within(view.deadRows, text.rows)
-  return view.deadRows.filter((_, i) => has[i] === 1)
-}
-
-/** Whether each of `rows` (ascending) is in `some` (ascending). */
-function within(rows: Int32Array, some: Int32Array): Uint8Array {
-  const has = new Uint8Array(rows.length)
-  let lo = 0
-  rows.forEach((r, i) => {
-    lo = lowerBound(some.length, (j) => (some[j] as number) >= r)
-    if (some[lo] === r) has[i] = 1
-  })
-  return has
+  const { rows } = text
+  return view.deadRows.filter((r) => rows[lowerBound(rows.length, (j) => (rows[j] as number) >= r)] === r)
 }
 
 const isWhole = (view: FactsView) => view.deadRows.length === 0 && view.delta.size === 0

@@ -18,7 +18,7 @@ import {
   timestampKey,
 } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
-import { type CountsSnapshot, countsSnapshot, facetSums, readVersion, sumCounts } from './counts-snapshot'
+import { type CountsSnapshot, countsSnapshot, facetSums, readVersion } from './counts-snapshot'
 import type { PageSpan } from './facts-pages'
 import {
   COUNT_FACETS,
@@ -37,7 +37,7 @@ import {
 import { onceEach } from './kept-per-copy'
 import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage, searchWhileRead } from './listing-feed'
-import { matchTextOnce } from './listing-text'
+import { matchTextOnce, type TextTerms } from './listing-text'
 import { viewFacets, viewTotal } from './listing-view'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
@@ -60,16 +60,14 @@ export function searchWords(q: string): string[] {
     .map((w) => w.slice(0, 40))
 }
 
-export type TextMatch = {
+/** A search's words as searched for (TextTerms: each a whole word, or the start of one), and in SQL. */
+export type TextMatch = TextTerms & {
   tsquery: string
   titleQuery: string
-  phrase: string
   /** The best tier a listing can reach: 3, or 2 when some word is in no listing's brand or name. */
   bestTier: 2 | 3
   /** The vocabulary's version (listing_counts_version.terms_version) this was read at. */
   termsVersion: string
-  /** Each word as searched for: a whole word, or the start of one (`prefix`). */
-  terms: { term: string; prefix: boolean }[]
   /** What was typed for each term (two words joined into one term read as that term). */
   typed: string[]
   /** Whether the database reads each term as that one word (the listings' facts can then match it in memory). */
@@ -460,7 +458,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       : (viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf))
     if (total !== undefined) return capped(total)
     if (textMatch) return countText()
-    if (counts) return capped(sumCounts(await snapshot(), counts))
+    if (counts) return capped(facetSums(await snapshot(), counts).total)
     if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
       return capped(TOTAL_THRESHOLD + 1)
     return capped(await countUpTo(db, where))
