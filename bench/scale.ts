@@ -9,6 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { SERVER_NODE_FLAGS, serverEnv } from '../scripts/server-runtime.mjs'
 import { args, argValue } from './args'
 import {
   type Draw,
@@ -699,12 +700,13 @@ async function main() {
   const startApp = (port: number) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-scale-'))
     dataDirs.push(dataDir)
-    // BENCH_APP_ARGS: node flags for the app (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
-    const nodeArgs = process.env.BENCH_APP_ARGS?.split(' ').filter(Boolean) ?? []
+    // BENCH_APP_ARGS: node flags for the app (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), after the server's own
+    // (scripts/server-runtime.mjs: what every way of starting an instance gives it).
+    const nodeArgs = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_APP_ARGS?.split(' ').filter(Boolean) ?? [])]
     return spawn(path.join(APP_DIR, 'node_modules/.bin/tsx'), [...nodeArgs, 'server/main.ts'], {
       cwd: APP_DIR,
       env: {
-        ...process.env,
+        ...serverEnv(),
         DATABASE_URL: dbUrl,
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { openDatabase } from '#server/database'
+import { SERVER_NODE_FLAGS, serverEnv } from '../scripts/server-runtime.mjs'
 import { assertPortFree } from './ports'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
@@ -57,8 +58,10 @@ const START_TIMEOUT_MS = Number(process.env.CLUSTER_START_TIMEOUT_S ?? 60) * 100
  * What an instance runs: the TypeScript server through tsx, or with CLUSTER_SERVER=dist the compiled one production
  * runs (`node dist/app/main.js`, after `npm run build:server`), which also starts in a fraction of the time.
  */
-const SERVER_ARGS =
-  process.env.CLUSTER_SERVER === 'dist' ? ['dist/app/main.js'] : ['--import', 'tsx', 'server/main.ts']
+const SERVER_ARGS = [
+  ...SERVER_NODE_FLAGS,
+  ...(process.env.CLUSTER_SERVER === 'dist' ? ['dist/app/main.js'] : ['--import', 'tsx', 'server/main.ts']),
+]
 
 async function waitForHealth(
   url: string,
@@ -142,7 +145,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const child = spawn(process.execPath, SERVER_ARGS, {
       cwd: release.appDir ?? ROOT,
       env: {
-        ...process.env,
+        ...serverEnv(),
         ...env,
         ...release.env,
         PORT: String(port),

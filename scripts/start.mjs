@@ -1,10 +1,11 @@
 // `npm start`: builds the web app (browser bundle and page renderer) and compiles the server when either is missing
 // or older than its sources, then runs the compiled server (dist/app/main.js), as the production image does.
 import './node-check.mjs'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildServer } from './build-server.mjs'
+import { runServer } from './server-runtime.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const built = path.join(root, 'dist/web/index.html')
@@ -41,6 +42,4 @@ if (staleAgainst(['server', 'contract'], [server])) {
   await buildServer()
 }
 
-const child = spawn(process.execPath, [server], { cwd: root, stdio: 'inherit' })
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+runServer(root)

@@ -114,7 +114,8 @@ let nextId = 1
  * The heap limits of a searcher. V8 sizes a thread's young generation from the machine's memory: on a machine of
  * 24 GB each searcher let its space for new objects grow to 128 MB and kept it committed, while it held 20 to 45 MB
  * of live objects. 24 MB (two halves of 8 MB) holds a search's garbage between scavenges; the old generation keeps
- * V8's own limit, so a searcher is never stopped for running out of it. docs/decisions/0092-*.
+ * V8's own limit, so a searcher is never stopped for running out of it. docs/decisions/0092-*. A server started with
+ * `--max-semi-space-size` (scripts/server-runtime.mjs) has that size in every thread, over this one: the same 8 MB.
  */
 export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
