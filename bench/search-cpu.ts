@@ -92,7 +92,7 @@ console.log(row('asked for the first time', firstMs))
 console.log(row('asked again', againMs))
 console.log(
   row(
-    `again, ${((view?.deadRows.length ?? 0) + (view?.delta.size ?? 0)).toLocaleString('en-US')} rows changed`,
+    `again, ${((view?.parts[0]?.deadRows.length ?? 0) + (view?.delta.size ?? 0) + (view?.parts[1]?.facts.size ?? 0)).toLocaleString('en-US')} rows changed`,
     changedMs,
   ),
 )

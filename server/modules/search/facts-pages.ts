@@ -35,8 +35,23 @@ export type PageAsk = {
   cursor?: Pick<CursorKey, 'k' | 'id'> | undefined
   nowMs: number
   text?: TextRows | undefined
-  dead?: Uint8Array | undefined
+  dead?: DeadMarks | undefined
   deadCount?: number
+}
+
+/**
+ * The rows of a copy whose listings changed since it was read, as one view sees them. `at[r]` is the number of the
+ * application of the change feed that found row r changed (0: not changed), in one array per copy that every view of
+ * it shares (and the feed only ever sets once per row); a view skips the rows found changed up to its own
+ * application, `upTo`. So applying a change marks a few rows in place instead of copying a mark for every listing.
+ */
+export type DeadMarks = { at: Int32Array; upTo: number }
+
+/** Whether row `r` changed as `dead` sees it. */
+export function isDead(dead: DeadMarks | undefined, r: number): boolean {
+  if (dead === undefined) return false
+  const at = dead.at[r] as number
+  return at !== 0 && at <= dead.upTo
 }
 
 /** A row of a page, with its best-match tier (0 unless the sort is best match). */
@@ -99,12 +114,12 @@ const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(
 )
 
 /** A page from kept hits, skipping dead rows; undefined when they do not reach the page's end and are not all. */
-function keptPage(kept: KeptHits, paging: PageSpan, dead: Uint8Array | undefined): Hit[] | undefined {
+function keptPage(kept: KeptHits, paging: PageSpan, dead: DeadMarks | undefined): Hit[] | undefined {
   const hits: Hit[] = []
   let skip = paging.offset
   for (let i = 0; i < kept.rows.length && hits.length <= paging.pageSize; i++) {
     const r = kept.rows[i] as number
-    if (dead && dead[r] === 1) continue
+    if (isDead(dead, r)) continue
     if (skip > 0) skip--
     else hits.push({ r, tier: kept.tiers[i] as number })
   }
@@ -171,7 +186,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     const picked = new Int32Array(candidates.length)
     let count = 0
     for (const r of candidates) {
-      if (dead && dead[r] === 1) continue
+      if (isDead(dead, r)) continue
       const at = rank[r] as number
       const i = backwards ? f.size - 1 - at : at
       if (i < start || i >= end || passes(r) !== PASSES) continue
@@ -194,7 +209,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     if (pickable && i - start > budget) return pick(pickable)
     const r = rowAt(i)
     if (has && has[r] === 0) continue
-    if (dead && dead[r] === 1) continue
+    if (isDead(dead, r)) continue
     const pass = passes(r)
     // Newest first: every later row is older still.
     if (pass === TOO_OLD && !byPrice) break
@@ -218,7 +233,7 @@ function fewNewest(
   f: ListingFacts,
   q: SearchQuery,
   passes: (r: number) => number,
-  dead: Uint8Array | undefined,
+  dead: DeadMarks | undefined,
   walk: number,
   wanted: number,
 ): Int32Array | undefined {
@@ -245,7 +260,7 @@ function fewNewest(
     }
     for (let i = lo; i < hi; i++) {
       const r = order[i] as number
-      if (dead && dead[r] === 1) continue
+      if (isDead(dead, r)) continue
       if (passes(r) === PASSES) picked.push(r)
     }
   }
@@ -330,7 +345,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
   const tiers: Hit[][] = [[], [], [], []]
   for (let i = 0; i < text.rows.length; i++) {
     const r = text.rows[i] as number
-    if (dead && dead[r] === 1) continue
+    if (isDead(dead, r)) continue
     if (passes(r) !== PASSES) continue
     const tier = text.tierAt(i)
     if (after) {

@@ -7,21 +7,25 @@ import { type PoolAnswer, type PoolAsk, searchView, type ToSearcher } from './se
 // shared, not copied) and the views over them, and answers a search's page and counts from a view, so the searches
 // of an instance use every core while the main thread reads rows and writes answers.
 
-const bases = new Map<number, ListingFacts>()
+const copies = new Map<number, ListingFacts>()
 const views = new Map<number, FactsView>()
 
 parentPort?.on('message', (message: ToSearcher) => {
   switch (message.type) {
-    case 'base':
-      bases.set(message.id, message.base)
+    case 'copy':
+      copies.set(message.id, message.copy)
       return
-    case 'drop-base':
-      bases.delete(message.id)
+    case 'drop-copy':
+      copies.delete(message.id)
       return
     case 'view': {
-      const base = bases.get(message.baseId)
-      if (!base) throw new Error(`A view of copy ${message.baseId}, which this searcher does not hold`)
-      views.set(message.id, { ...message.view, base })
+      const { marks, ...rest } = message.view
+      const parts = message.copyIds.map((id, i) => {
+        const facts = copies.get(id)
+        if (!facts) throw new Error(`A view of copy ${id}, which this searcher does not hold`)
+        return { facts, ...(marks[i] as (typeof marks)[number]) }
+      })
+      views.set(message.id, { ...rest, parts })
       return
     }
     case 'drop-view':

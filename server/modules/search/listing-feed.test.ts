@@ -7,7 +7,15 @@ import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { readFacts } from './listing-facts'
-import { factsStatus, keepListingsCurrent, loadFacts, searchReady, searchWhileRead } from './listing-feed'
+import {
+  catchUp,
+  factsStatus,
+  keepListingsCurrent,
+  loadFacts,
+  searchReady,
+  searchWhileRead,
+} from './listing-feed'
+import { viewPage, viewTotal } from './listing-view'
 import { searchProducts } from './search.queries'
 
 // Search keeps its copy of the listings current by applying the change feed (migration 0027), not by reading it all
@@ -271,6 +279,28 @@ describe('the copy of the listings, kept current by the change feed', () => {
     expect(now?.listings).toBe(onSale?.n)
   }, 300_000)
 
+  it('answers as plain SQL does once the changes settle into a part of their own, and after more changes to them', async () => {
+    const loaded = factsStatus(t.db)
+    let settled = false
+    for (let w = 0; w < 400 && !settled; w++) {
+      await randomWrite()
+      settled = ((await catchUp(t.db))?.parts.length ?? 0) > 1
+    }
+    expect(settled).toBe(true)
+    await checkSearches(30)
+    for (let burst = 0; burst < 4; burst++) {
+      const writes = int(3, 12)
+      for (let w = 0; w < writes; w++) await randomWrite()
+      await checkSearches(30)
+    }
+    const view = await catchUp(t.db)
+    expect(view?.parts.length).toBe(2)
+    // Listings of the settled part changed again: their rows there are skipped, their new ones are in the delta.
+    expect(view?.parts[1]?.deadRows.length).toBeGreaterThan(0)
+    expect(view?.delta.size).toBeGreaterThan(0)
+    expect(factsStatus(t.db)?.load_ms).toBe(loaded?.load_ms)
+  }, 300_000)
+
   it('never answers from a copy that misses a committed sale', async () => {
     const q = SearchQuery.parse({ sort: 'newest', page_size: '5' })
     const [first] = (await searchProducts(t.db, q)).items
@@ -280,6 +310,38 @@ describe('the copy of the listings, kept current by the change feed', () => {
     expect(after.byIds).toBe(true)
     expect(after.result.items.map((p) => p._id)).not.toContain(first?._id)
     expect(after.result).toEqual(await searchProducts(t.db, q, { facts: false }))
+  })
+})
+
+describe('a view of the copy, once later changes are applied', () => {
+  it('still answers as it was: the rows the later changes mark are skipped only by the views after them', async () => {
+    const before = await catchUp(t.db)
+    if (!before) throw new Error('no view')
+    const ask = {
+      query: SearchQuery.parse({ sort: 'newest' }),
+      sort: 'newest' as const,
+      paging: { pageSize: 5, offset: 0 },
+      nowMs: Date.now(),
+    }
+    const page = viewPage(before, ask)
+    const total = viewTotal(before, ask.query, ask.nowMs, 10_000)
+    const [sold, repriced] = page ?? []
+    await t.db.execute(sql`update products set is_sold = true where id = ${sold}`)
+    await t.db.execute(
+      sql`update products set resale_price_cents = resale_price_cents + 1 where id = ${repriced}`,
+    )
+    const after = await catchUp(t.db, undefined)
+    if (!after) throw new Error('no view')
+    expect(after.version).not.toBe(before.version)
+    expect(after.parts[0]?.dead.at).toBe(before.parts[0]?.dead.at)
+    // The earlier view, as a request still reading it sees it.
+    expect(viewPage(before, ask)).toEqual(page)
+    expect(viewTotal(before, ask.query, ask.nowMs, 10_000)).toBe(total)
+    // The later one: the sold listing gone, the repriced one there once (from the changes, not the copy).
+    const now = viewPage(after, ask)
+    expect(now).not.toContain(sold)
+    expect(now?.filter((id) => id === repriced)).toHaveLength(1)
+    expect(viewTotal(after, ask.query, ask.nowMs, 10_000)).toBe(total - 1)
   })
 })
 

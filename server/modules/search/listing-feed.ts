@@ -13,7 +13,7 @@ import {
   readFacts,
   rowOf,
 } from './listing-facts'
-import { type FactsView, wholeView } from './listing-view'
+import { baseOf, type FactsView, type MarkedPart, markedPart, wholeView } from './listing-view'
 import { askView, type PoolAsk, type ViewAnswer } from './search-pool'
 
 // Each instance's copy of the listings (listing-facts.ts) kept current by applying the change feed: the listings
@@ -26,8 +26,8 @@ type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, 
 
 type State = {
   view?: FactsView
-  /** The listings changed since the view's base was read that are on sale, as they are now: the delta's rows. */
-  records: Map<string, FactRow>
+  /** The listings changed since the view's base was read, as its parts hold them. */
+  changes: Changes
   /** One application of the feed at a time. */
   applying?: Promise<FactsView | undefined>
   /** One whole read at a time. */
@@ -50,24 +50,45 @@ type State = {
   sqlTurns: Turns
 }
 
+/** The listings changed since a view's base was read, as the view's parts hold them. */
+type Changes = {
+  /** Those on sale, as they are now. */
+  records: Map<string, FactRow>
+  /** Those changed since the view's last part was made: the delta's, when on sale. */
+  recent: Set<string>
+  /** The posting time of each listing in the settled part (the view's second), to find its row there. */
+  settled: Map<string, number>
+}
+
+const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settled: new Map() })
+
+/**
+ * The delta (the listings changed since the last part, made again at every change) is settled into a part of its own
+ * once it holds more than this many: then each change costs a small delta, not one of every listing changed since
+ * the copy was read, and the settled part, kept across changes, keeps its counts per copy as the base does.
+ */
+const SETTLE_AFTER = 256
+
 /** Reads the copy whole elsewhere (a worker thread); stops when `signal` aborts, rejecting with its reason. */
 export type ReadCopy = (signal: AbortSignal) => Promise<ListingFacts>
 
 /** Per database (tests open many in one process). */
 const stateOf = onceEach(
-  (_: Db): State => ({ records: new Map(), loadMs: 0, sqlTurns: new Turns(SQL_WHILE_READ) }),
+  (_: Db): State => ({ changes: noChanges(), loadMs: 0, sqlTurns: new Turns(SQL_WHILE_READ) }),
 )
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 
 /**
- * Changes piled up past this many listings: the copy is read whole again (in the background). Every application of
- * the feed builds the changed listings' small copy anew, about 6 µs a listing: at 20 changes a second a pile of
- * 2,000 costs a tenth of the instance's time, and 5,000 collapsed it within minutes (50,000 were allowed at
- * 1,000,000 listings). Read whole on a thread of its own (readCopy), a copy of 1,000,000 costs the requests nothing.
+ * Changes piled up past this many listings: the copy is read whole again (in the background). An application of the
+ * feed builds a small copy of the listings changed since the last settled part (at most SETTLE_AFTER of them, about
+ * 6 µs a listing), and every SETTLE_AFTER changes one of all the listings changed since the base: so the pile can
+ * grow to a fiftieth of the listings, 20,000 at 1,000,000, where every application used to build a copy of the whole
+ * pile and 2,000 was the most it could afford (at 20 changes a second a whole read of 1,000,000 every 100 s). Read
+ * whole on a thread of its own (readCopy), a copy of 1,000,000 costs the requests nothing but that thread's CPU.
  */
 const rebaseAt = (size: number, readApart: boolean) =>
-  readApart ? Math.min(2_000, Math.max(500, Math.floor(size / 10))) : applyAtMost(size)
+  readApart ? Math.min(20_000, Math.max(2_000, Math.floor(size / 50))) : applyAtMost(size)
 
 /** More changes than this in one application (a bulk import): the copy is read whole instead. */
 const applyAtMost = (size: number) => Math.min(50_000, Math.max(5_000, Math.floor(size / 10)))
@@ -96,9 +117,9 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
           return readFacts(db)
         })
       : readFacts(db))
-    let next: { view: FactsView; records: Map<string, FactRow> } = {
+    let next: { view: FactsView; changes: Changes } = {
       view: wholeView(base),
-      records: new Map(),
+      changes: noChanges(),
     }
     // Changes committed while it was read: applied to the new base before it replaces the view. Applications of the
     // feed to the old view go on meanwhile; the new base catches up again when one overtakes it (a few rounds),
@@ -106,13 +127,13 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
     for (let round = 0; round < 5; round++) {
       const current = s.view
       if (!current || !newer(current.version, next.view.version)) break
-      const applied = await applyFeed(db, next.view, next.records)
+      const applied = await applyFeed(db, next.view, next.changes)
       if (!applied) break
       next = applied
     }
     if (!s.view || !newer(s.view.version, next.view.version)) {
       s.view = next.view
-      s.records = next.records
+      s.changes = next.changes
       s.readApart = readApart
     }
     s.loadMs = Date.now() - started
@@ -136,12 +157,12 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
 async function applyFeed(
   db: Db,
   view: FactsView,
-  records: Map<string, FactRow>,
+  changes: Changes,
   knownBehind = false,
-): Promise<{ view: FactsView; records: Map<string, FactRow> } | undefined> {
+): Promise<{ view: FactsView; changes: Changes } | undefined> {
   if (!knownBehind) {
     // The version alone first (one indexed row): most polls find nothing new.
-    if (!newer(await readVersion(db), view.version)) return { view, records }
+    if (!newer(await readVersion(db), view.version)) return { view, changes }
   }
   // One statement: the version; the commits since the view's, and their changes by the transaction's index (`offset 0`
   // keeps that a lookup per commit: a bulk import's one transaction of thousands of changes skews the statistics of
@@ -177,39 +198,60 @@ async function applyFeed(
       left join (ch left join products on products.id = ch.changed_id) on true`,
   )
   const head = rows[0]
-  if (!head || !newer(head.feed_version, view.version)) return { view, records }
+  if (!head || !newer(head.feed_version, view.version)) return { view, changes }
   const pruned = head.oldest === null || newer(head.oldest, String(BigInt(view.version) + 1n))
   if (pruned || Number(head.changed) > limit) return undefined
   const version = head.feed_version
   const changed = rows.filter((r) => r.changed_id !== null)
-  if (changed.length === 0) return { view: { ...view, version }, records }
-  const next = new Map(records)
-  const dead = view.dead.slice()
-  const deadRows = Array.from(view.deadRows)
+  if (changed.length === 0) return { view: { ...view, version }, changes }
+  const records = new Map(changes.records)
+  let recent = new Set(changes.recent)
+  // The rows found changed now are marked in each part's one array at this application's number: the views before it
+  // (requests still reading them) do not count them, this one and those after do (DeadMarks). Applications are one at
+  // a time per copy, and an application's view is dropped only for a copy read whole since.
+  const marks = view.parts.map((part) => ({ part, upTo: part.dead.upTo + 1, rows: [] as number[] }))
+  const mark = (i: number, r: number) => {
+    const m = marks[i]
+    if (!m || r < 0 || m.part.dead.at[r] !== 0) return
+    Atomics.store(m.part.dead.at, r, m.upTo)
+    m.rows.push(r)
+  }
+  const settled = view.parts[1]?.facts
   for (const row of changed) {
     const id = row.changed_id as string
-    for (const posted of new Set([...(row.was_posted ?? []), ...(row.posted ? [row.posted] : [])])) {
-      const r = rowOf(view.base, id, Number(posted))
-      if (r >= 0 && dead[r] === 0) {
-        dead[r] = 1
-        deadRows.push(r)
-      }
-    }
-    if (row.on_sale && row.id) next.set(id, row as FactRow)
-    else next.delete(id)
+    for (const posted of new Set([...(row.was_posted ?? []), ...(row.posted ? [row.posted] : [])]))
+      mark(0, rowOf(baseOf(view), id, Number(posted)))
+    const settledPosted = changes.settled.get(id)
+    if (settled && settledPosted !== undefined) mark(1, rowOf(settled, id, settledPosted))
+    recent.add(id)
+    if (row.on_sale && row.id) records.set(id, row as FactRow)
+    else records.delete(id)
   }
-  const delta = factsFromRows(version, [...next.values()])
-  const sortedDead = Int32Array.from(deadRows).sort()
+  let parts: MarkedPart[] = marks.map(({ part, upTo, rows }) => ({
+    facts: part.facts,
+    dead: { at: part.dead.at, upTo },
+    deadRows: rows.length > 0 ? Int32Array.from([...part.deadRows, ...rows]).sort() : part.deadRows,
+  }))
+  let settledPosted = changes.settled
+  if (recent.size > SETTLE_AFTER) {
+    // Every listing changed since the base, as it is now, in a part of its own; the delta starts empty again.
+    const all = [...records.values()]
+    parts = [parts[0] as MarkedPart, markedPart(factsFromRows(version, all))]
+    settledPosted = new Map(all.map((r) => [r.id, Number(r.posted)]))
+    recent = new Set()
+  }
+  const delta = factsFromRows(
+    version,
+    [...recent].flatMap((id) => records.get(id) ?? []),
+  )
   return {
     view: {
       version,
-      base: view.base,
-      dead,
-      deadRows: sortedDead,
+      parts,
       delta,
-      size: view.base.size - sortedDead.length + delta.size,
+      size: parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size),
     },
-    records: next,
+    changes: { records, recent, settled: settledPosted },
   }
 }
 
@@ -241,18 +283,18 @@ export async function catchUp(
     }
     if (target !== undefined && !newer(target, view.version)) return view
     s.applying = (async () => {
-      const applied = await applyFeed(db, view, s.records, target !== undefined)
+      const applied = await applyFeed(db, view, s.changes, target !== undefined)
       if (!applied) {
         readWhole(db, s)
         return s.view
       }
       if (s.view === view) {
         s.view = applied.view
-        s.records = applied.records
-        const piled = applied.view.deadRows.length + applied.view.delta.size
+        s.changes = applied.changes
+        const piled = (applied.view.parts[0]?.deadRows.length ?? 0) + applied.changes.records.size
         // Also read again once a day: a copy's counts along its price runs hold at the moment it was made, and the
         // listings to correct them by grow with its age (facts-counts.ts, decision 0097).
-        const old = Date.now() - applied.view.base.combos.byCombo.at > DAY_MS
+        const old = Date.now() - baseOf(applied.view).combos.byCombo.at > DAY_MS
         if ((old || piled > rebaseAt(applied.view.size, s.readApart === true)) && !s.loading)
           void loadFacts(db).catch((err) => logFailure(s, err))
       }

@@ -1,36 +1,51 @@
 import type { SearchQuery } from '#contract/search'
 import { countFacts, countTotal, type FactsFacets, factsFacets, factsTotal } from './facts-counts'
-import { type PageAsk, pageHits } from './facts-pages'
+import { type DeadMarks, type PageAsk, pageHits } from './facts-pages'
 import { COUNT_FACETS, type CountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import { lowerBound, type TextRows } from './listing-text'
 
-// A view: the copy as last read whole (`base`), less the rows of listings changed since (`dead`), plus those
-// listings as they are now (`delta`, a small copy). listing-feed.ts keeps it current by applying the change feed;
-// search reads only views. Every count is a sum over listings, so a view's counts are the base's (kept per base,
-// which never changes), less its dead rows', plus the delta's; a page merges the base's and the delta's in order.
+// A view: the copy as last read whole (the base), then the listings changed since as the feed last settled them (a
+// small copy kept across changes), each less the rows of its listings changed since it was made (`dead`); plus the
+// listings changed since the last of them, as they are now (`delta`, made again at each change). listing-feed.ts keeps
+// it current by applying the change feed; search reads only views. Every count is a sum over listings, so a view's
+// counts are each part's (kept per copy, which never changes), less its dead rows', plus the delta's; a page merges
+// the parts' pages in order.
+
+/** A copy in a view, less the rows of its listings changed since it was made. */
+export type MarkedPart = {
+  facts: ListingFacts
+  /** Its rows whose listings changed since it was made, up to this view (DeadMarks: one array per copy). */
+  dead: DeadMarks
+  /** The same rows, ascending. */
+  deadRows: Int32Array
+}
 
 export type FactsView = {
   /** The version of the listings this view is at: every change committed up to it is applied. */
   version: string
-  base: ListingFacts
-  /** 1 for each row of `base` whose listing changed since `base` was read (it is in `delta` if still on sale). */
-  dead: Uint8Array
-  /** The same rows, ascending. */
-  deadRows: Int32Array
-  /** The listings changed since `base` was read that are on sale, as they are now. */
+  /** The base first, then (once changes settled) the copy of the listings changed since, as they were then. */
+  parts: MarkedPart[]
+  /** The listings changed since the last part was made that are on sale, as they are now. */
   delta: ListingFacts
   /** Listings on sale in the view. */
   size: number
+}
+
+/** The copy as last read whole. */
+export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as MarkedPart).facts
+
+/** A copy with no row changed yet; its marks in shared memory, for every later view and the search threads. */
+export function markedPart(facts: ListingFacts): MarkedPart {
+  const at = new Int32Array(new SharedArrayBuffer(facts.size * Int32Array.BYTES_PER_ELEMENT))
+  return { facts, dead: { at, upTo: 0 }, deadRows: new Int32Array(0) }
 }
 
 /** A view of a copy just read whole. */
 export function wholeView(base: ListingFacts): FactsView {
   return {
     version: base.version,
-    base,
-    dead: new Uint8Array(base.size),
-    deadRows: new Int32Array(0),
+    parts: [markedPart(base)],
     delta: factsFromRows(base.version, []),
     size: base.size,
   }
@@ -39,37 +54,44 @@ export function wholeView(base: ListingFacts): FactsView {
 /** A text's matches in each part of a view, or undefined when a part cannot match it. */
 export type TextOf = (part: ListingFacts) => TextRows | undefined
 
-/** The dead rows among a text's matches (both ascending: each found by bisection), or every dead row without text. */
-function deadAmong(view: FactsView, text: TextRows | undefined): Int32Array {
-  if (!text || view.deadRows.length === 0) return view.deadRows
+/** A part's dead rows among a text's matches (both ascending: each found by bisection), or every dead row without text. */
+function deadAmong(part: MarkedPart, text: TextRows | undefined): Int32Array {
+  if (!text || part.deadRows.length === 0) return part.deadRows
   const { rows } = text
-  return view.deadRows.filter((r) => rows[lowerBound(rows.length, (j) => (rows[j] as number) >= r)] === r)
+  return part.deadRows.filter((r) => rows[lowerBound(rows.length, (j) => (rows[j] as number) >= r)] === r)
 }
 
-const isWhole = (view: FactsView) => view.deadRows.length === 0 && view.delta.size === 0
-
-/** factsFacets over a view. */
+/** factsFacets over a view: each part's, less its dead rows', plus the delta's. */
 export function viewFacets(view: FactsView, q: SearchQuery, nowMs: number, textOf?: TextOf): FactsFacets {
-  const text = textOf?.(view.base)
-  const whole = factsFacets(view.base, q, nowMs, text)
-  if (isWhole(view)) return whole
-  const less = countFacts(view.base, q, nowMs, undefined, undefined, deadAmong(view, text)).facets
-  const more = countFacts(view.delta, q, nowMs, textOf?.(view.delta)).facets
+  const plus: FactsFacets[] = []
+  const less: FactsFacets[] = []
+  for (const part of view.parts) {
+    const text = textOf?.(part.facts)
+    plus.push(factsFacets(part.facts, q, nowMs, text))
+    if (part.deadRows.length > 0)
+      less.push(countFacts(part.facts, q, nowMs, undefined, undefined, deadAmong(part, text)).facets)
+  }
+  if (view.delta.size > 0) plus.push(countFacts(view.delta, q, nowMs, textOf?.(view.delta)).facets)
+  const [only] = plus
+  if (plus.length === 1 && less.length === 0 && only) return only
   const values = {} as Record<CountFacet, Map<string, number>>
   for (const name of COUNT_FACETS) {
-    const sum = new Map(whole.values[name])
-    for (const [v, n] of less.values[name]) sum.set(v, (sum.get(v) ?? 0) - n)
-    for (const [v, n] of more.values[name]) sum.set(v, (sum.get(v) ?? 0) + n)
+    const sum = new Map<string, number>()
+    for (const [sign, all] of [
+      [1, plus],
+      [-1, less],
+    ] as const)
+      for (const f of all) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + sign * n)
     for (const [v, n] of sum) if (n <= 0) sum.delete(v)
     values[name] = sum
   }
+  const total = (pick: (f: FactsFacets) => number) =>
+    plus.reduce((t, f) => t + pick(f), 0) - less.reduce((t, f) => t + pick(f), 0)
   return {
-    total: whole.total - less.total + more.total,
+    total: total((f) => f.total),
     values,
-    postedWithin: whole.postedWithin.map(
-      (n, i) => n - (less.postedWithin[i] as number) + (more.postedWithin[i] as number),
-    ),
-    battery80: whole.battery80 - less.battery80 + more.battery80,
+    postedWithin: (only?.postedWithin ?? []).map((_, i) => total((f) => f.postedWithin[i] as number)),
+    battery80: total((f) => f.battery80),
   }
 }
 
@@ -81,20 +103,26 @@ export function viewTotal(
   cap: number,
   textOf?: TextOf,
 ): number {
-  const text = textOf?.(view.base)
-  if (isWhole(view)) return factsTotal(view.base, q, nowMs, cap, text)
-  const dead = deadAmong(view, text)
-  // The base counted far enough that its dead rows cannot bring it under the cap; a power of two, so the count kept
-  // per base is found again while the dead rows grow.
-  const reach = cap + 2 ** Math.ceil(Math.log2(Math.max(1_024, dead.length)))
-  const whole = factsTotal(view.base, q, nowMs, reach, text)
-  const less = countTotal(view.base, q, nowMs, Number.POSITIVE_INFINITY, undefined, dead)
-  const more = countTotal(view.delta, q, nowMs, cap, textOf?.(view.delta))
-  return whole - less + more
+  let total = view.delta.size > 0 ? countTotal(view.delta, q, nowMs, cap, textOf?.(view.delta)) : 0
+  for (const part of view.parts) {
+    const text = textOf?.(part.facts)
+    if (part.deadRows.length === 0) {
+      total += factsTotal(part.facts, q, nowMs, cap, text)
+      continue
+    }
+    const dead = deadAmong(part, text)
+    // The part counted far enough that its dead rows cannot bring it under the cap; a power of two, so the count kept
+    // per copy is found again while the dead rows grow.
+    const reach = cap + 2 ** Math.ceil(Math.log2(Math.max(1_024, dead.length)))
+    total +=
+      factsTotal(part.facts, q, nowMs, reach, text) -
+      countTotal(part.facts, q, nowMs, Number.POSITIVE_INFINITY, undefined, dead)
+  }
+  return total
 }
 
 /**
- * pageHits over a view, as ids: the base's page (its dead rows skipped) and the delta's, merged in the sort's order. Each
+ * pageHits over a view, as ids: each part's page (its dead rows skipped) and the delta's, merged in the sort's order. Each
  * part gives the matches up to the page's end, so the merge is exact; undefined when a part cannot say.
  */
 export function viewPage(
@@ -102,21 +130,25 @@ export function viewPage(
   ask: Omit<PageAsk, 'text' | 'dead' | 'deadCount'>,
   textOf?: TextOf,
 ): string[] | undefined {
-  const { base, delta, dead } = view
   const { sort, paging } = ask
-  const baseText = textOf?.(base)
-  const skipDead = { dead, deadCount: view.deadRows.length }
-  if (delta.size === 0)
-    return pageHits(base, { ...ask, text: baseText, ...skipDead })?.map((h) => idAt(base, h.r))
+  const marked = (part: MarkedPart) => ({
+    text: textOf?.(part.facts),
+    dead: part.dead,
+    deadCount: part.deadRows.length,
+  })
+  const [first] = view.parts
+  if (first && view.parts.length === 1 && view.delta.size === 0)
+    return pageHits(first.facts, { ...ask, ...marked(first) })?.map((h) => idAt(first.facts, h.r))
   const upTo = { pageSize: paging.offset + paging.pageSize, offset: 0 }
-  const fromBase = pageHits(base, { ...ask, paging: upTo, text: baseText, ...skipDead })
-  const fromDelta = pageHits(delta, { ...ask, paging: upTo, text: textOf?.(delta) })
-  if (!fromBase || !fromDelta) return undefined
   type Entry = { f: ListingFacts; r: number; tier: number }
-  const entries: Entry[] = [
-    ...fromBase.map((h) => ({ f: base, ...h })),
-    ...fromDelta.map((h) => ({ f: delta, ...h })),
-  ]
+  const entries: Entry[] = []
+  const sources: [ListingFacts, Partial<PageAsk>][] = view.parts.map((part) => [part.facts, marked(part)])
+  if (view.delta.size > 0) sources.push([view.delta, { text: textOf?.(view.delta) }])
+  for (const [f, own] of sources) {
+    const hits = pageHits(f, { ...ask, paging: upTo, ...own })
+    if (!hits) return undefined
+    for (const h of hits) entries.push({ f, ...h })
+  }
   const id = (e: Entry) => idAt(e.f, e.r)
   const compare = (a: Entry, b: Entry): number => {
     if (sort === 'price_asc')

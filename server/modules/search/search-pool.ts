@@ -5,7 +5,7 @@ import type { FactsFacets } from './facts-counts'
 import type { PageAsk } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
 import { matchTextOnce, type TextTerms } from './listing-text'
-import { type FactsView, viewFacets, viewPage, viewTotal } from './listing-view'
+import { baseOf, type FactsView, type MarkedPart, viewFacets, viewPage, viewTotal } from './listing-view'
 
 // The searches of an instance answered from its copy of the listings on a pool of worker threads (facts-searcher.ts),
 // so that they use every core: the main thread reads the page's rows and writes the answer while the searchers pick
@@ -45,11 +45,14 @@ export function searchView(view: FactsView, ask: PoolAsk): ViewAnswer {
 }
 
 export type ToSearcher =
-  | { type: 'base'; id: number; base: ListingFacts }
-  | { type: 'drop-base'; id: number }
-  | { type: 'view'; id: number; baseId: number; view: Omit<FactsView, 'base'> }
+  | { type: 'copy'; id: number; copy: ListingFacts }
+  | { type: 'drop-copy'; id: number }
+  | { type: 'view'; id: number; copyIds: number[]; view: PostedView }
   | { type: 'drop-view'; id: number }
   | { type: 'ask'; id: number; viewId: number; ask: PoolAsk }
+
+/** A view as posted to a searcher: its parts' copies by id (each posted once), the rest as it is. */
+export type PostedView = Omit<FactsView, 'parts'> & { marks: Omit<MarkedPart, 'facts'>[] }
 
 export type PoolAnswer = { id: number; error?: string } & ViewAnswer
 
@@ -58,8 +61,8 @@ type Searcher = {
   pending: number
   /** The views posted to it, with how many of its searches in flight read each. */
   views: Map<FactsView, { id: number; pending: number }>
-  /** The copies posted to it. */
-  bases: Map<ListingFacts, number>
+  /** The copies posted to it (the views' parts). */
+  copies: Map<ListingFacts, number>
 }
 
 /** Copies whose arrays were moved into shared memory (once per copy). */
@@ -99,12 +102,12 @@ function shared<T extends Uint8Array | Int32Array>(a: T): T {
 }
 
 /**
- * A view's own parts (its dead rows, its delta) moved into shared memory once, in place, so that posting it to each
- * searcher (at every change applied) shares them rather than copying them per searcher.
+ * A view's own parts (its parts' dead rows, its delta) moved into shared memory once, in place, so that posting it to
+ * each searcher (at every change applied) shares them rather than copying them per searcher. Its parts' marks of
+ * changed rows are in shared memory from the start, one array per copy (markedPart).
  */
 function shareView(view: FactsView) {
-  view.dead = shared(view.dead)
-  view.deadRows = shared(view.deadRows)
+  for (const part of view.parts) part.deadRows = shared(part.deadRows)
   shareCopy(view.delta)
 }
 
@@ -140,7 +143,7 @@ export class SearchPool {
       })
       // The pool never keeps the instance running on its own.
       worker.unref()
-      const searcher: Searcher = { worker, pending: 0, views: new Map(), bases: new Map() }
+      const searcher: Searcher = { worker, pending: 0, views: new Map(), copies: new Map() }
       worker.on('message', (answer: PoolAnswer) => this.settle(searcher, answer))
       worker.on('error', (err) => this.fail(err))
       worker.on('exit', (code) => {
@@ -176,25 +179,31 @@ export class SearchPool {
     for (const s of this.searchers) void s.worker.terminate()
   }
 
-  /** Posts `view` (and its copy) to a searcher that does not hold it; drops the views no search reads any more. */
+  /** Posts `view` (and its copies) to a searcher that does not hold it; drops the views no search reads any more. */
   private post(searcher: Searcher, view: FactsView): { id: number; pending: number } {
     const known = searcher.views.get(view)
     if (known) return known
-    let baseId = searcher.bases.get(view.base)
-    const baseWasNew = baseId === undefined
-    if (baseId === undefined) {
-      baseId = nextId++
-      searcher.bases.set(view.base, baseId)
-      searcher.worker.postMessage({
-        type: 'base',
-        id: baseId,
-        base: shareCopy(view.base),
-      } satisfies ToSearcher)
-    }
+    const base = baseOf(view)
+    const baseWasNew = !searcher.copies.has(base)
+    const copyIds = view.parts.map(({ facts }) => {
+      let id = searcher.copies.get(facts)
+      if (id === undefined) {
+        id = nextId++
+        searcher.copies.set(facts, id)
+        searcher.worker.postMessage({ type: 'copy', id, copy: shareCopy(facts) } satisfies ToSearcher)
+      }
+      return id
+    })
     shareView(view)
-    const { base: _base, ...rest } = view
+    const { parts, ...rest } = view
+    const marks = parts.map(({ facts: _facts, ...marked }) => marked)
     const posted = { id: nextId++, pending: 0 }
-    searcher.worker.postMessage({ type: 'view', id: posted.id, baseId, view: rest } satisfies ToSearcher)
+    searcher.worker.postMessage({
+      type: 'view',
+      id: posted.id,
+      copyIds,
+      view: { ...rest, marks },
+    } satisfies ToSearcher)
     // The searcher holds the views searches in flight read, and the latest: the rest go, and copies no view reads.
     searcher.views.set(view, posted)
     this.drop(searcher, (old) => old !== view)
@@ -202,7 +211,7 @@ export class SearchPool {
     // holding the old copy until their own next search of the new one.
     if (baseWasNew)
       for (const other of this.searchers)
-        if (other !== searcher) this.drop(other, (old) => old.base !== view.base)
+        if (other !== searcher) this.drop(other, (old) => baseOf(old) !== base)
     return posted
   }
 
@@ -213,17 +222,17 @@ export class SearchPool {
       searcher.views.delete(old)
       searcher.worker.postMessage({ type: 'drop-view', id: p.id } satisfies ToSearcher)
     }
-    const read = new Set([...searcher.views.keys()].map((v) => v.base))
-    for (const [base, id] of searcher.bases) {
-      if (read.has(base)) continue
-      searcher.bases.delete(base)
-      searcher.worker.postMessage({ type: 'drop-base', id } satisfies ToSearcher)
+    const read = new Set([...searcher.views.keys()].flatMap((v) => v.parts.map((p) => p.facts)))
+    for (const [copy, id] of searcher.copies) {
+      if (read.has(copy)) continue
+      searcher.copies.delete(copy)
+      searcher.worker.postMessage({ type: 'drop-copy', id } satisfies ToSearcher)
     }
   }
 
   /** How many copies each searcher holds (a rebase lets go of the old one in every searcher). */
   copiesHeld(): number[] {
-    return this.searchers.map((s) => s.bases.size)
+    return this.searchers.map((s) => s.copies.size)
   }
 
   /** The heap limits each searcher runs with. */
