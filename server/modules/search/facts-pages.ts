@@ -26,7 +26,7 @@ export type PageSpan = Pick<Paging, 'pageSize' | 'offset'>
  * What a page of a search asks of a copy: the search (`query`) in the sort's order, the page (`paging`, or the
  * listing a cursor follows: after the listing `id` with the sort's keys `k`), the clock "posted within" counts back
  * from, the text's matches in this copy (with text), and the rows to skip (`dead`: listings changed since the copy
- * was read, `deadCount` of them).
+ * was read).
  */
 export type PageAsk = {
   query: SearchQuery
@@ -36,7 +36,6 @@ export type PageAsk = {
   nowMs: number
   text?: TextRows | undefined
   dead?: DeadMarks | undefined
-  deadCount?: number
 }
 
 /**
@@ -67,7 +66,7 @@ type Hit = { r: number; tier: number }
  * the copy cannot say: it is not in posting order, or the cursor's key is not one the database wrote.
  */
 export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
-  const { query: q, sort, paging, cursor, text, dead, deadCount = 0 } = ask
+  const { query: q, sort, paging, cursor, text, dead } = ask
   // A cursor starts where its listing is, a date filter moves with the clock, a small copy (a view's delta) changes
   // at every change: found afresh.
   if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM || !f.newestFirst)
@@ -80,10 +79,11 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     complete: false,
   }))
   let page = keptPage(kept, paging, dead)
-  if (!page) {
-    // Found again for at least twice as many listings as last time (and as the changed rows in the way), so a
-    // search paged through is walked a few times, not once per page.
-    const reach = Math.max(64, 2 * kept.rows.length, 2 * wanted + deadCount)
+  while (!page) {
+    // Found again for at least twice as many listings as last time, so a search paged through is walked a few times,
+    // not once per page; again while the changed rows among them leave the page short (only a search's own changed
+    // matches are in its way, not every row changed since the copy was read).
+    const reach = Math.max(64, 2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
     const hits = walkHits(f, {
       ...ask,

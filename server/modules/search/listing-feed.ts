@@ -208,13 +208,17 @@ async function applyFeed(
   let recent = new Set(changes.recent)
   // The rows found changed now are marked in each part's one array at this application's number: the views before it
   // (requests still reading them) do not count them, this one and those after do (DeadMarks). Applications are one at
-  // a time per copy, and an application's view is dropped only for a copy read whole since.
-  const marks = view.parts.map((part) => ({ part, upTo: part.dead.upTo + 1, rows: [] as number[] }))
+  // a time per copy, and an application's view is dropped only for a copy read whole since (or when it fails).
+  const marks = view.parts.map((part) => ({ part, upTo: part.dead.upTo + 1, rows: new Set<number>() }))
   const mark = (i: number, r: number) => {
     const m = marks[i]
-    if (!m || r < 0 || m.part.dead.at[r] !== 0) return
+    if (!m || r < 0) return
+    // Marked by this view or one before it: already among its dead rows. A mark past the view's own number was left
+    // by an application that failed before it made a view (none other can have a larger number): written over.
+    const at = m.part.dead.at[r] as number
+    if (at !== 0 && at <= m.part.dead.upTo) return
     Atomics.store(m.part.dead.at, r, m.upTo)
-    m.rows.push(r)
+    m.rows.add(r)
   }
   const settled = view.parts[1]?.facts
   for (const row of changed) {
@@ -230,7 +234,7 @@ async function applyFeed(
   let parts: MarkedPart[] = marks.map(({ part, upTo, rows }) => ({
     facts: part.facts,
     dead: { at: part.dead.at, upTo },
-    deadRows: rows.length > 0 ? Int32Array.from([...part.deadRows, ...rows]).sort() : part.deadRows,
+    deadRows: rows.size > 0 ? Int32Array.from([...part.deadRows, ...rows]).sort() : part.deadRows,
   }))
   let settledPosted = changes.settled
   if (recent.size > SETTLE_AFTER) {

@@ -127,14 +127,13 @@ export function viewTotal(
  */
 export function viewPage(
   view: FactsView,
-  ask: Omit<PageAsk, 'text' | 'dead' | 'deadCount'>,
+  ask: Omit<PageAsk, 'text' | 'dead'>,
   textOf?: TextOf,
 ): string[] | undefined {
   const { sort, paging } = ask
   const marked = (part: MarkedPart) => ({
     text: textOf?.(part.facts),
     dead: part.dead,
-    deadCount: part.deadRows.length,
   })
   const [first] = view.parts
   if (first && view.parts.length === 1 && view.delta.size === 0)

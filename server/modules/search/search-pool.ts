@@ -17,7 +17,7 @@ import { baseOf, type FactsView, type MarkedPart, viewFacets, viewPage, viewTota
  * What a search asks of a view: its page as a copy is asked for one (facts-pages.ts), with text its words as
  * resolveText made them (the copy can match them), and whether the answer needs facets.
  */
-export type PoolAsk = Omit<PageAsk, 'text' | 'dead' | 'deadCount'> & {
+export type PoolAsk = Omit<PageAsk, 'text' | 'dead'> & {
   terms?: TextTerms | undefined
   facets: boolean
 }
