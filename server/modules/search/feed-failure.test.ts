@@ -1,30 +1,18 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { isDead } from './facts-pages'
+import { rowOf } from './listing-facts'
+import { catchUp, loadFacts } from './listing-feed'
+import { viewPage, viewTotal } from './listing-view'
 
 // An application of the feed that fails after it marked the changed rows in the copy's shared array (decision 0108)
-// leaves those marks behind; the next application takes the same number and must count those rows among its dead
-// ones, or the listing is counted twice (its old row and its new one).
-
-let boom = false
-vi.mock('./listing-facts', async (orig) => {
-  const real = (await orig()) as typeof import('./listing-facts')
-  return {
-    ...real,
-    factsFromRows: (version: string, rows: Parameters<typeof real.factsFromRows>[1]) => {
-      if (boom && rows.length > 0) throw new Error('boom (simulated failure after marks)')
-      return real.factsFromRows(version, rows)
-    },
-  }
-})
-
-const { catchUp, loadFacts } = await import('./listing-feed')
-const { viewPage, viewTotal } = await import('./listing-view')
-const { rowOf } = await import('./listing-facts')
+// leaves those marks behind, one past the view's number; the next application takes the same number and must count
+// those rows among its dead ones, or the listing is counted twice (its old row and its new one). The test leaves such
+// a mark itself, as the failed application would (a module mock cannot reach a module another test file loaded).
 
 let t: TestApp
 
@@ -57,11 +45,10 @@ describe('marks left by an application of the feed that failed', () => {
       sql`select id::text as id, (extract(epoch from posted_on) * 1000000)::bigint::text as posted
         from products order by posted_on desc limit 1`,
     )
-    // Failing before the change commits: an application the database's notice starts fails as well as this one.
-    boom = true
+    const part = before.parts[0]
+    if (!part) throw new Error('no base')
+    Atomics.store(part.dead.at, rowOf(part.facts, id, Number(posted)), part.dead.upTo + 1)
     await t.db.execute(sql`update products set resale_price_cents = resale_price_cents + 1 where id = ${id}`)
-    await expect(catchUp(t.db)).rejects.toThrow(/boom/)
-    boom = false
     const after = await catchUp(t.db)
     if (!after) throw new Error('no view')
     const base = after.parts[0]
