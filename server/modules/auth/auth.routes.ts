@@ -12,6 +12,7 @@ import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import { refusedOriginMessage } from '#server/lib/origin'
+import { countOrRefuse } from '#server/lib/rate-limit'
 import { removeRecentPasskeys } from '#server/lib/security-change'
 import type { SessionUser } from '#server/lib/session'
 import { recordStepUp } from '#server/lib/step-up'
@@ -163,16 +164,14 @@ const betterAuthHandler: FastifyPluginAsyncZod = async (app) => {
         url.pathname === '/api/auth/sign-up/email' &&
         config.signupsPerAddressPerHour > 0
       ) {
-        const { count, resetMs } = await counters.increment(`signup:${req.ip}`, 60 * 60_000)
-        if (count > config.signupsPerAddressPerHour) {
-          reply.header('retry-after', String(Math.ceil(resetMs / 1000)))
-          return sendError(
-            reply,
-            429,
-            'RATE_LIMITED',
-            `Too many accounts were made from your network in the last hour. Please try again in ${Math.max(1, Math.ceil(resetMs / 60_000))} minutes.`,
-          )
-        }
+        await countOrRefuse(
+          counters,
+          `signup:${req.ip}`,
+          60 * 60_000,
+          config.signupsPerAddressPerHour,
+          (seconds) =>
+            `Too many accounts were made from your network in the last hour. Please try again in ${Math.ceil(seconds / 60)} minutes.`,
+        )
       }
       const security = await beforeSecurityCall(req, auth, url.pathname.slice(AUTH_PREFIX.length), fields)
       const record = async (status: number, body: Record<string, unknown>, setCookies: string[]) => {
