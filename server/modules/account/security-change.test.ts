@@ -221,17 +221,37 @@ describe('"I did not do this"', () => {
     expect(again.json().error.message).toMatch(/already used or has expired/)
   })
 
-  it('turns two-step sign-in off when the change it answers was turning it on', async () => {
+  it('turns two-step sign-in off when the change it answers was turning it on, and secures the account like the others', async () => {
     const victim = await signUp(t.app, { role: 'buyer' })
-    await enableTwoStep(t.app, victim)
-    const token = notMeToken((await securityEmails(victim.user.email))[0])
+    const { cookie } = await enableTwoStep(t.app, victim)
+    const mail = (await securityEmails(victim.user.email))[0]
+    expect(mail?.subject).toBe('Two-step sign-in was turned on for your Laptop Market account')
+    const token = notMeToken(mail)
+    const check = await post('/api/account/not-me/check', { token })
+    expect(check.statusCode, check.body).toBe(200)
+    expect(check.json()).toMatchObject({ kind: 'two_step.enable' })
+
     const done = await post('/api/account/not-me', { token })
-    expect(done.json()).toMatchObject({ two_step_turned_off: true })
+    expect(done.statusCode, done.body).toBe(200)
+    expect(done.json()).toMatchObject({ sessions_ended: true, two_step_turned_off: true })
     const [row] = await t.db
       .select({ on: users.twoFactorEnabled })
       .from(users)
       .where(eq(users.id, victim.user.id))
     expect(row?.on).toBe(false)
+    // As for the other changes: every session ends, the password is taken away, and the answer's link sets a
+    // new one, which then signs in without a code (someone else's authenticator no longer stands in the way).
+    expect((await me(cookie)).statusCode).toBe(401)
+    expect((await postSignIn(t.app, { email: victim.user.email, password: TEST_PASSWORD })).statusCode).toBe(
+      401,
+    )
+    const resetToken = new URL(done.json().reset_url, 'http://x').searchParams.get('token')
+    const reset = await post('/api/auth/reset-password', { token: resetToken, newPassword: 'mine-again-77' })
+    expect(reset.statusCode, reset.body).toBe(200)
+    const back = await postSignIn(t.app, { email: victim.user.email, password: 'mine-again-77' })
+    expect(back.statusCode).toBe(200)
+    expect(back.json()).not.toHaveProperty('twoFactorRedirect')
+    expect((await post('/api/account/not-me', { token })).statusCode).toBe(400)
   })
 
   it('refuses a link not signed by us, or one that expired, and changes nothing', async () => {
