@@ -58,19 +58,36 @@ export const RecentPasskeyList = z.object({ items: z.array(RecentPasskey) })
 export type RecentPasskeyList = z.infer<typeof RecentPasskeyList>
 
 /**
- * "Confirm it's you": the session proves itself again with the password, or a current code from the
- * authenticator app (or an unused backup code) when two-step sign-in is on. One of the two.
+ * "Confirm it's you": the session proves itself again with the password, a current code from the
+ * authenticator app (or an unused backup code) when two-step sign-in is on, or one of the account's passkeys
+ * (the browser's answer to `POST /api/me/step-up/passkey-options`). One of the three.
  */
 export const StepUpProof = z
   .strictObject({
     password: z.string().min(1, 'Enter your password').max(128).optional(),
     code: z.string().trim().min(1, 'Enter a code').max(32).optional(),
+    /** The browser's WebAuthn answer (navigator.credentials.get), as @simplewebauthn/browser gives it. */
+    passkey: z.record(z.string(), z.unknown()).optional(),
   })
-  .refine((v) => (v.password === undefined) !== (v.code === undefined), {
+  .refine((v) => [v.password, v.code, v.passkey].filter((proof) => proof !== undefined).length === 1, {
     message: 'Enter your password, or a code from your authenticator app',
     path: ['password'],
   })
 export type StepUpProof = z.infer<typeof StepUpProof>
+
+/** What the browser's passkey prompt is given: a challenge for this session and the account's own passkeys. */
+export const StepUpPasskeyOptions = z.object({
+  challenge: z.string(),
+  rpId: z.string().optional(),
+  timeout: z.number().optional(),
+  userVerification: z.string().optional(),
+  allowCredentials: z
+    .array(
+      z.object({ id: z.string(), type: z.literal('public-key'), transports: z.array(z.string()).optional() }),
+    )
+    .optional(),
+})
+export type StepUpPasskeyOptions = z.infer<typeof StepUpPasskeyOptions>
 
 /** Until when this session's proof holds (null: none now), and which proofs the account can give. */
 export const StepUpState = z.object({
@@ -79,5 +96,7 @@ export const StepUpState = z.object({
   password: z.boolean(),
   /** Two-step sign-in is on: a code from the authenticator app (or a backup code) proves it too. */
   code: z.boolean(),
+  /** The account has a passkey: one of them proves it too. */
+  passkey: z.boolean(),
 })
 export type StepUpState = z.infer<typeof StepUpState>

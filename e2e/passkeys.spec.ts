@@ -25,7 +25,10 @@ async function addVirtualAuthenticator(page: Page) {
   return { cdp, authenticatorId }
 }
 
-test('add a passkey, sign out, sign in with the passkey alone, then remove it', async ({ page, baseURL }) => {
+test('add a passkey, sign out, sign in with the passkey alone, then confirm it is you with it and remove it', async ({
+  page,
+  baseURL,
+}) => {
   const site = (baseURL ?? '').replace('127.0.0.1', 'localhost')
   expect(new URL(site).hostname).toBe('localhost')
   const person = await signUpByApi(site, { name: 'Pat Passkey', emailPrefix: 'passkey', password: PASSWORD })
@@ -71,8 +74,14 @@ test('add a passkey, sign out, sign in with the passkey alone, then remove it', 
   // Removed, it is gone from the list and written to the activity.
   await section.getByRole('button', { name: 'Remove Work laptop' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
-  // The passkey's own session proved nothing yet: removing one asks for the password too.
-  await confirmItsYou(page, PASSWORD)
+  // The passkey's own session proved nothing yet: removing one asks "Confirm it's you", which the passkey
+  // itself answers (the password stays on offer beside it).
+  const confirm = page.getByRole('dialog', { name: "Confirm it's you" })
+  await expect(confirm.getByRole('button', { name: 'Use a passkey' })).toBeVisible()
+  await expect(confirm.getByLabel('Your password')).toBeFocused()
+  await saveScreenshots(page, 'confirm-its-you-passkey', { part: 'viewport' })
+  await confirm.getByRole('button', { name: 'Use a passkey' }).click()
+  await expect(confirm).toBeHidden()
   await expect(page.getByText('Passkey removed')).toBeVisible()
   await expect(section.getByText('You have no passkeys yet.')).toBeVisible()
   await expect(page.getByText('Removed a passkey').first()).toBeVisible()

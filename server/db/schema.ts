@@ -230,11 +230,11 @@ export const knownDevices = pgTable(
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A session that proved itself again (its password, or a second factor) for changes that need it: the
+ * A session that proved itself again (its password, a second factor or a passkey) for changes that need it: the
  * proof holds for that session alone, for a few minutes (server/lib/step-up.ts). Kept on the server, so no
  * cookie the browser could forge carries it; ending the session ends its proof.
  */
-export const STEP_UP_METHODS = ['password', 'code'] as const
+export const STEP_UP_METHODS = ['password', 'code', 'passkey'] as const
 
 export const stepUps = pgTable(
   'step_ups',

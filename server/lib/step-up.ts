@@ -7,15 +7,15 @@ import type { Guard } from './guard'
 import type { SessionUser } from './session'
 
 // The step-up rule's one home. A change an attacker with a copied session cookie must not make (a sign-in
-// factor, payout details, the email address) needs the session to have proved itself again, with its password
-// or a second factor, in the last STEP_UP_SECONDS. The proof is kept in the database against the session (a
+// factor, payout details, the email address) needs the session to have proved itself again, with its password,
+// a second factor or a passkey, in the last STEP_UP_SECONDS. The proof is kept in the database against the session (a
 // cookie could be copied or forged with the session), and ends with it.
 
 /** How long one proof holds, for the session that gave it. */
 export const STEP_UP_SECONDS = 5 * 60
 
 export const STEP_UP_MESSAGE =
-  "Confirm it's you: enter your password (or a code from your authenticator app) to make this change."
+  "Confirm it's you: enter your password (or a code from your authenticator app, or use a passkey) to make this change."
 
 export type StepUpMethod = (typeof STEP_UP_METHODS)[number]
 

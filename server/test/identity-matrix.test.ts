@@ -539,6 +539,12 @@ const ROWS: Row[] = [
     expected: { ...SIGNED_OUT, buyer: 400, otherBuyer: 400, seller: 400, otherSeller: 400, admin: 400 },
   },
   {
+    // A passkey's challenge for the proof: these accounts have no passkey, so it is refused.
+    method: 'POST',
+    route: '/api/me/step-up/passkey-options',
+    expected: { ...SIGNED_OUT, buyer: 400, otherBuyer: 400, seller: 400, otherSeller: 400, admin: 400 },
+  },
+  {
     // A phone that is no phone: refused before anything changes (the journey itself is in users.test.ts).
     method: 'POST',
     route: '/api/me/start-selling',

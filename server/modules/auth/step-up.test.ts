@@ -16,8 +16,10 @@ import {
   type SignedIn,
   signIn,
   signUp,
+  stepUp,
   TEST_PASSWORD,
 } from '#server/test/auth-helpers'
+import { addPasskey, SoftPasskey } from '#server/test/passkey-authenticator'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { currentCode, enableTwoStep } from '#server/test/two-factor'
 import { SIGN_IN_LIMITS } from './sign-in-limit'
@@ -42,6 +44,7 @@ const NEEDS_STEP_UP_SUMMARY =
 const OPENAPI_NOT_A_FACTOR: Record<string, string> = {
   'PUT /api/email-settings': 'which emails to get, not the address',
   'POST /api/me/step-up': 'the proof itself',
+  'POST /api/me/step-up/passkey-options': "the passkey proof's challenge: changes no factor",
   'DELETE /api/me': 'erasing the account takes the password (and a code) with the call',
   'POST /api/unsubscribe': 'an emailed link turning an email off, not the address',
   'POST /api/account/not-me':
@@ -268,7 +271,7 @@ describe("confirming it's you", () => {
 
     const { totpURI, cookie } = await enableTwoStep(t.app, who)
     const state = await t.app.inject({ method: 'GET', url: '/api/me/step-up', headers: { cookie } })
-    expect(state.json()).toEqual({ fresh_until: null, password: true, code: true })
+    expect(state.json()).toEqual({ fresh_until: null, password: true, code: true, passkey: false })
     const wrong = await postStepUp(t.app, cookie, { code: '000000' })
     expect(wrong.statusCode).toBe(400)
     // The code that turned two-step on is used up: the next one (inside the window) is taken.
@@ -293,6 +296,9 @@ describe("confirming it's you", () => {
     const who = await signUp(t.app, { role: 'buyer' })
     expect((await postStepUp(t.app, who.cookie, {})).statusCode).toBe(400)
     expect((await postStepUp(t.app, who.cookie, { password: 'x', code: '123456' })).statusCode).toBe(400)
+    expect((await postStepUp(t.app, who.cookie, { password: 'x', passkey: { id: 'k' } })).statusCode).toBe(
+      400,
+    )
     expect((await postStepUp(t.app, '', { password: TEST_PASSWORD })).statusCode).toBe(401)
   })
 
@@ -302,5 +308,127 @@ describe("confirming it's you", () => {
     expect(started.statusCode).toBe(200)
     const [row] = await t.db.select().from(stepUps).where(eq(stepUps.userId, who.user.id))
     expect(row?.method).toBe('password')
+  })
+
+  it("with one of the account's own passkeys, the person checked, for the session that asked", async () => {
+    const who = await signUp(t.app, { role: 'seller' })
+    await stepUp(t.app, who)
+    const key = new SoftPasskey(originOf(t.app))
+    expect((await addPasskey(t.app, who.cookie, key)).statusCode).toBe(200)
+    const stranger = await signUp(t.app, { role: 'seller' })
+    await stepUp(t.app, stranger)
+    const strangersKey = new SoftPasskey(originOf(t.app))
+    expect((await addPasskey(t.app, stranger.cookie, strangersKey)).statusCode).toBe(200)
+
+    // A session of the same account signed in later has proved nothing yet.
+    const fresh = await signIn(t.app, { email: who.user.email })
+    const other = await signIn(t.app, { email: who.user.email })
+    const state = await t.app.inject({
+      method: 'GET',
+      url: '/api/me/step-up',
+      headers: { cookie: fresh.cookie },
+    })
+    expect(state.json()).toEqual({ fresh_until: null, password: true, code: false, passkey: true })
+    const askOptions = (cookie: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/me/step-up/passkey-options',
+        headers: { cookie, origin: originOf(t.app) },
+      })
+    const refusal = (message: string) => ({
+      error: { code: 'VALIDATION', message, fields: { passkey: message } },
+    })
+    const NOT_CHECKED = 'That passkey could not confirm it is you. Please try again.'
+    const GONE = 'That passkey check took too long or was already used. Please try again.'
+
+    // An answer to no challenge of this session.
+    const unasked = await postStepUp(t.app, fresh.cookie, { passkey: key.authenticate({ challenge: 'x' }) })
+    expect(unasked.json()).toEqual(refusal(GONE))
+
+    // The challenge offers the account's own passkeys only, and asks the device to check the person.
+    const asked = await askOptions(fresh.cookie)
+    expect(asked.statusCode, asked.body).toBe(200)
+    const options = asked.json() as { challenge: string; allowCredentials: { id: string }[] }
+    expect(options).toMatchObject({ userVerification: 'required', rpId: t.app.ctx.config.webauthnRpId })
+    expect(options.allowCredentials.map((c) => c.id)).toEqual([key.id])
+
+    // Another account's passkey signing this challenge is not a proof, and uses the challenge up.
+    const strangers = await postStepUp(t.app, fresh.cookie, { passkey: strangersKey.authenticate(options) })
+    expect(strangers.statusCode).toBe(400)
+    expect(strangers.json()).toEqual(refusal(NOT_CHECKED))
+    expect((await postStepUp(t.app, fresh.cookie, { passkey: key.authenticate(options) })).json()).toEqual(
+      refusal(GONE),
+    )
+
+    // A device that did not check the person (no fingerprint, face or PIN) proves nothing.
+    key.verified = false
+    const unverified = await postStepUp(t.app, fresh.cookie, {
+      passkey: key.authenticate((await askOptions(fresh.cookie)).json()),
+    })
+    expect(unverified.json()).toEqual(refusal(NOT_CHECKED))
+    key.verified = true
+
+    // A challenge given to one session is not answered from another.
+    const elsewhere = (await askOptions(other.cookie)).json()
+    expect((await postStepUp(t.app, fresh.cookie, { passkey: key.authenticate(elsewhere) })).json()).toEqual(
+      refusal(GONE),
+    )
+    expect(await t.db.select().from(stepUps).where(eq(stepUps.userId, who.user.id))).toEqual([
+      expect.objectContaining({ sessionId: expect.any(String), method: 'password' }),
+    ])
+
+    const proved = await postStepUp(t.app, fresh.cookie, {
+      passkey: key.authenticate((await askOptions(fresh.cookie)).json()),
+    })
+    expect(proved.statusCode, proved.body).toBe(200)
+    expect((proved.json() as { fresh_until: string | null }).fresh_until).not.toBeNull()
+
+    // It counts like a password: payout details change from this session, not from the other.
+    const body = { account_holder: 'Sam Seller', routing_number: '110000000', account_number: '000123456789' }
+    const payout = (cookie: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/payouts/account',
+        headers: { cookie, origin: originOf(t.app) },
+        payload: body,
+      })
+    expect((await payout(other.cookie)).statusCode).toBe(403)
+    expect((await payout(fresh.cookie)).statusCode).toBe(200)
+
+    const methods = await t.db
+      .select({ method: stepUps.method })
+      .from(stepUps)
+      .where(eq(stepUps.userId, who.user.id))
+    expect(methods.map((m) => m.method).sort()).toEqual(['passkey', 'password'])
+    const log = await t.db
+      .select({ result: auditEvents.result, detail: auditEvents.detail })
+      .from(auditEvents)
+      .where(sql`${auditEvents.actorId} = ${who.user.id} and ${auditEvents.kind} = 'step_up'`)
+    expect(log.filter((r) => r.detail?.startsWith('passkey'))).toEqual([
+      { result: 'failure', detail: 'passkey VALIDATION 400' },
+      { result: 'failure', detail: 'passkey VALIDATION 400' },
+      { result: 'failure', detail: 'passkey VALIDATION 400' },
+      { result: 'failure', detail: 'passkey VALIDATION 400' },
+      { result: 'failure', detail: 'passkey VALIDATION 400' },
+      { result: 'success', detail: 'passkey' },
+    ])
+  })
+
+  it('with a passkey is not offered to an account that has none', async () => {
+    const who = await signUp(t.app, { role: 'buyer' })
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/me/step-up/passkey-options',
+      headers: { cookie: who.cookie, origin: originOf(t.app) },
+    })
+    expect(asked.statusCode).toBe(400)
+    expect(asked.json().error.message).toBe(
+      'Your account has no passkey: confirm with your password instead.',
+    )
+    const answered = await postStepUp(t.app, who.cookie, {
+      passkey: new SoftPasskey(originOf(t.app)).authenticate({ challenge: 'x' }),
+    })
+    expect(answered.statusCode).toBe(400)
+    expect(await t.db.select().from(stepUps).where(eq(stepUps.userId, who.user.id))).toEqual([])
   })
 })

@@ -2,7 +2,7 @@ import { fromNodeHeaders } from 'better-auth/node'
 import { and, eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { StepUpProof, StepUpState } from '#contract/account'
+import { StepUpPasskeyOptions, StepUpProof, StepUpState } from '#contract/account'
 import { accounts } from '#server/db/schema'
 import { auditOrigin, writeAudit } from '#server/lib/audit'
 import type { Auth } from '#server/lib/auth'
@@ -10,9 +10,16 @@ import { errorResponses } from '#server/lib/error-responses'
 import { AppError } from '#server/lib/errors'
 import { caller, signedIn } from '#server/lib/guard'
 import type { SessionUser } from '#server/lib/session'
-import { recordStepUp, STEP_UP_MESSAGE, stepUpUntil } from '#server/lib/step-up'
+import { recordStepUp, STEP_UP_MESSAGE, type StepUpMethod, stepUpUntil } from '#server/lib/step-up'
 import { checkCurrentCode } from './current-code'
 import { createSignInLimiter } from './sign-in-limit'
+import {
+  checkStepUpPasskey,
+  hasPasskey,
+  PASSKEY_CHALLENGE_GONE,
+  PASSKEY_NOT_CHECKED,
+  passkeyStepUpOptions,
+} from './step-up-passkey'
 
 /**
  * The auth library's own routes that change a sign-in factor or the email address, by path under /api/auth.
@@ -71,8 +78,14 @@ async function hasPassword(req: FastifyRequest, userId: string): Promise<string 
 
 /** `GET` and `POST /api/me/step-up`: what a session can prove itself with, and the proof. */
 export const stepUpRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, auth, counters } = app.ctx
+  const { db, auth, counters, config } = app.ctx
   const limiter = createSignInLimiter(counters)
+  const stateOf = async (req: FastifyRequest, user: SessionUser, until: Date | null) => ({
+    fresh_until: until ? until.toISOString() : null,
+    password: (await hasPassword(req, user.id)) !== null,
+    code: user.twoFactorEnabled ?? false,
+    passkey: await hasPasskey(db, user.id),
+  })
 
   app.get(
     '/me/step-up',
@@ -89,11 +102,24 @@ export const stepUpRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = caller(req)
       const until = user.sessionId ? await stepUpUntil(db, user.sessionId) : null
       reply.header('cache-control', 'private, no-store')
-      return {
-        fresh_until: until ? until.toISOString() : null,
-        password: (await hasPassword(req, user.id)) !== null,
-        code: user.twoFactorEnabled ?? false,
-      }
+      return stateOf(req, user, until)
+    },
+  )
+
+  app.post(
+    '/me/step-up/passkey-options',
+    {
+      config: { guard: signedIn },
+      schema: {
+        tags: ['auth'],
+        summary:
+          "Confirm it's you with a passkey: a challenge for this session, offering the account's own passkeys (400 when it has none); the browser's answer goes to POST /api/me/step-up",
+        response: { 200: StepUpPasskeyOptions, ...errorResponses(400, 401) },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store')
+      return passkeyStepUpOptions(db, config, caller(req))
     },
   )
 
@@ -104,14 +130,15 @@ export const stepUpRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary:
-          "Confirm it's you: the password, or a code from the authenticator app (or a backup code) when two-step sign-in is on; holds 5 minutes for this session. Wrong guesses count like sign-in's",
+          "Confirm it's you: the password, a code from the authenticator app (or a backup code) when two-step sign-in is on, or the answer of one of the account's passkeys; holds 5 minutes for this session. Wrong guesses count like sign-in's",
         body: StepUpProof,
         response: { 200: StepUpState, ...errorResponses(400, 401, 429) },
       },
     },
     async (req, reply) => {
       const user = caller(req)
-      const method = req.body.password !== undefined ? 'password' : 'code'
+      const method: StepUpMethod =
+        req.body.password !== undefined ? 'password' : req.body.passkey !== undefined ? 'passkey' : 'code'
       const outcome = await prove(req, auth, limiter, user, req.body).catch(async (err: unknown) => {
         const status = err instanceof AppError ? err.status : 500
         const code = err instanceof AppError ? err.code : 'INTERNAL'
@@ -135,11 +162,7 @@ export const stepUpRoutes: FastifyPluginAsyncZod = async (app) => {
         detail: outcome,
       })
       reply.header('cache-control', 'private, no-store')
-      return {
-        fresh_until: until.toISOString(),
-        password: (await hasPassword(req, user.id)) !== null,
-        code: user.twoFactorEnabled ?? false,
-      }
+      return stateOf(req, user, until)
     },
   )
 }
@@ -151,7 +174,7 @@ async function prove(
   limiter: ReturnType<typeof createSignInLimiter>,
   user: SessionUser,
   proof: StepUpProof,
-): Promise<'password' | 'code'> {
+): Promise<StepUpMethod> {
   const reservation = await limiter.reserve('password', user.id, req.ip)
   if (reservation.blocked) {
     throw new AppError('RATE_LIMITED', 'Too many wrong passwords or codes. Please try again later.')
@@ -176,6 +199,20 @@ async function prove(
         })
       }
       return 'password'
+    }
+    if (proof.passkey !== undefined) {
+      const outcome = await checkStepUpPasskey(req.server.ctx.db, req.server.ctx.config, user, proof.passkey)
+      // A passkey cannot be guessed, but a refused answer is counted like a wrong code all the same.
+      await reservation.settle(
+        outcome === 'checked' ? 'succeeded' : outcome === 'refused' ? 'failed' : 'other',
+      )
+      if (outcome === 'expired') {
+        throw new AppError('VALIDATION', PASSKEY_CHALLENGE_GONE, { passkey: PASSKEY_CHALLENGE_GONE })
+      }
+      if (outcome === 'refused') {
+        throw new AppError('VALIDATION', PASSKEY_NOT_CHECKED, { passkey: PASSKEY_NOT_CHECKED })
+      }
+      return 'passkey'
     }
     if (!user.twoFactorEnabled) {
       await reservation.settle('other')

@@ -1,0 +1,2 @@
+ALTER TABLE "step_ups" DROP CONSTRAINT "step_ups_method_check";--> statement-breakpoint
+ALTER TABLE "step_ups" ADD CONSTRAINT "step_ups_method_check" CHECK ("step_ups"."method" in ('password', 'code', 'passkey'));
