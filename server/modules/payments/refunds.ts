@@ -4,14 +4,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { type CancelSaleBody, OPEN_SALE_STATUSES } from '#contract/bookings'
 import type { FeeRule } from '#contract/fees'
-import { OPEN_RETURN_STATUSES } from '#contract/returns'
 import type { Db } from '#server/db/client'
-import { bookings, disputes, products, returns } from '#server/db/schema'
+import { bookings, disputes, products } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
 import type { PaymentProvider } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, lockDeal, queueDealEmails } from '#server/modules/bookings'
-import { refundSale } from '#server/modules/deal'
+import { moveReturnsOf, refundSale } from '#server/modules/deal'
 
 async function takeListingDown(tx: Db, productId: string) {
   const now = new Date()
@@ -101,10 +100,7 @@ export async function refundOpenSaleOfListing(
     .set({ status: 'refunded', resolvedBy: admin.id, resolvedAt: sql`now()` })
     .where(and(eq(disputes.bookingId, open.id), inArray(disputes.status, ['open', 'returning'])))
   // A return under way ends with the refund (the laptop stays where it is).
-  await tx
-    .update(returns)
-    .set({ status: 'refunded', closedAt: sql`now()` })
-    .where(and(eq(returns.bookingId, open.id), inArray(returns.status, [...OPEN_RETURN_STATUSES])))
+  await moveReturnsOf(tx, [open.id], 'refund_removed', ['admin'], { closedAt: sql`now()` })
   await queueDealEmails(tx, mail, open.id, { kind: 'cancelled', by: 'admin', reason: null })
   return true
 }

@@ -6,6 +6,7 @@ import { parcelOf } from '#contract/delivery'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookings, parcels, products, returns } from '#server/db/schema'
+import { canMoveReturn, moveReturn } from '#server/modules/deal'
 import { hasReturnLabelMoney, postReturnLabelMoney } from '#server/modules/ledger'
 import { buyLabel, type ParcelRow, type PostalAddress, quoteRates, voidLabel } from '#server/modules/shipping'
 import { queueReturnEmails, type ReturnsDeps, returnDeliveredBack } from './returns.service'
@@ -64,12 +65,12 @@ export async function buyReturnLabel(
     // The booking first, then the return, like every step of a return.
     await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, row.booking.id)).for('update')
     const [ret] = await tx.select().from(returns).where(eq(returns.id, returnId)).for('update')
-    if (ret?.status !== 'accepted') {
+    if (!ret || !canMoveReturn('buy_label', ['system'], ret)) {
       // Recorded by an earlier run (the label's cost posted then), or the return ended while the label was bought.
       return (await hasReturnLabelMoney(tx, row.booking.id)) ? ('already' as const) : ('void' as const)
     }
     await postReturnLabelMoney(tx, row.booking.id, bought.costCents)
-    await tx.update(returns).set({ status: 'label_bought' }).where(eq(returns.id, returnId))
+    await moveReturn(tx, ret, 'buy_label', ['system'])
     await queueReturnEmails(tx, deps.mail, row.booking.id, 'label', ['buyer'], {
       labelUrl: bought.labelUrl,
       trackingCode: bought.trackingCode,

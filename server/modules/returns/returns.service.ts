@@ -1,8 +1,9 @@
 // Returns (docs/decisions/0076): a buyer sends back a laptop that is not as described, within the inspection window.
 // Every step locks the booking (through the bookings module's `lockDeal`, which also says who the caller is to it)
 // and then the return, in that order, so two answers to one return take turns and the second finds it moved on.
-// Stage changes go through the deal's table (server/modules/deal/stages.ts); the refund through the deal's
-// `refundSale`, the one place a sale's money is given back.
+// Stage changes go through the deal's table (server/modules/deal/stages.ts), and the return's status changes, with
+// who may make each, through the return's own table beside it (server/modules/deal/return-moves.ts); the refund
+// through the deal's `refundSale`, the one place a sale's money is given back.
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { FeeRule } from '#contract/fees'
@@ -34,7 +35,21 @@ import type { SessionUser } from '#server/lib/session'
 import type { ReturnStep } from '#server/mail/templates/deal-return'
 import type { TemplateData } from '#server/mail/templates/index'
 import { type DealMail, dealSideOf, lockDeal } from '#server/modules/bookings'
-import { assertMove, moveDeal, refundSale } from '#server/modules/deal'
+import {
+  assertMove,
+  assertReturnMove,
+  assertReturnParty,
+  assertReturnStatus,
+  canMoveReturn,
+  moveDeal,
+  moveReturn,
+  openReturnRow,
+  RETURN_MOVES,
+  type ReturnMove,
+  type ReturnParty,
+  refundSale,
+  returnPartiesOf,
+} from '#server/modules/deal'
 import { returnLabelOf } from './return-label'
 
 export type ReturnsDeps = {
@@ -73,21 +88,18 @@ async function lockReturnOf(tx: Db, bookingId: string): Promise<ReturnRow> {
   return row
 }
 
-const STATUS_REFUSAL: Record<ReturnRow['status'], string> = {
-  requested: 'is waiting for the seller',
-  declined: 'was declined by the seller and waits for an admin',
-  accepted: 'is accepted already',
-  refused: 'was refused by an admin',
-  label_bought: 'is on its way back',
-  delivered_back: 'is back with the seller',
-  refunded: 'is refunded',
-  disputed: 'waits for an admin',
-}
-
-function assertReturnStatus(ret: ReturnRow, allowed: readonly ReturnRow['status'][], words: string) {
-  if (!allowed.includes(ret.status)) {
-    throw new AppError('CONFLICT', `You cannot ${words}: this return ${STATUS_REFUSAL[ret.status]}`)
-  }
+/**
+ * Locks a sale and its return for a move of the return by the caller, in that order, asking the return's table
+ * whether the move is the caller's (403, before the return is looked at) and whether the return's status starts it
+ * (409).
+ */
+async function lockReturnFor(tx: Db, caller: SessionUser, bookingId: string, move: ReturnMove) {
+  const deal = await lockDeal(tx, caller, bookingId)
+  const parties = returnPartiesOf(deal, caller)
+  assertReturnParty(move, parties)
+  const ret = await lockReturnOf(tx, bookingId)
+  assertReturnStatus(move, ret)
+  return { deal, ret, parties }
 }
 
 /** Queues a return step's email to each side named, in the caller's transaction. */
@@ -136,13 +148,11 @@ export async function openReturn(
 ): Promise<string> {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
-    if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can return this laptop')
+    const parties = returnPartiesOf(deal, buyer)
+    assertReturnParty('open', parties)
     assertMove(deal.booking.stage, 'open_return', 'buyer', deal.booking.deliveryMethod)
-    const [earlier] = await tx
-      .select({ id: returns.id })
-      .from(returns)
-      .where(eq(returns.bookingId, bookingId))
-    if (earlier) throw new AppError('CONFLICT', 'This laptop has been returned once already')
+    const [earlier] = await tx.select().from(returns).where(eq(returns.bookingId, bookingId))
+    assertReturnStatus('open', earlier ?? null)
     const handedOverAt = deal.booking.handedOverAt
     if (!returnWindowEnd(deal.booking, deps.inspectionDays)) {
       const ended = handedOverAt ? new Date(handedOverAt.getTime() + deps.inspectionDays * DAY_MS) : null
@@ -161,17 +171,13 @@ export async function openReturn(
       throw new AppError('VALIDATION', message, { photos: message })
     }
     await moveDeal(tx, bookingId, 'open_return', 'buyer', { actorId: buyer.id, note: input.reason })
-    const [row] = await tx
-      .insert(returns)
-      .values({
-        bookingId,
-        openedBy: buyer.id,
-        method: returnMethodOf(deal.booking),
-        reason: input.reason,
-        failedCheck: input.failed_check,
-      })
-      .returning({ id: returns.id })
-    if (!row) throw new AppError('INTERNAL', 'The return could not be saved')
+    const row = await openReturnRow(tx, 'open', parties, {
+      bookingId,
+      openedBy: buyer.id,
+      method: returnMethodOf(deal.booking),
+      reason: input.reason,
+      failedCheck: input.failed_check,
+    })
     await tx
       .insert(returnPhotos)
       .values(photoIds.map((uploadId, position) => ({ returnId: row.id, uploadId, position })))
@@ -180,24 +186,32 @@ export async function openReturn(
   })
 }
 
-/** An accepted return: a shipped sale's label is bought by the `returns.label` job; a met one is handed back. */
+/** The seller's or an admin's acceptance of a return, by the return's table. */
 async function acceptIn(
   tx: Db,
   deps: ReturnsDeps,
   ret: ReturnRow,
+  move: 'accept' | 'admin_accept',
+  parties: readonly ReturnParty[],
   by: { id: string },
   decisionReason: string | null,
-  step: 'accepted' | 'return_first' = 'accepted',
 ) {
-  await tx
-    .update(returns)
-    .set({
-      status: 'accepted',
-      acceptedAt: sql`now()`,
-      decidedBy: by.id,
-      ...(decisionReason ? { decisionReason } : {}),
-    })
-    .where(eq(returns.id, ret.id))
+  await moveReturn(tx, ret, move, parties, {
+    acceptedAt: sql`now()`,
+    decidedBy: by.id,
+    ...(decisionReason ? { decisionReason } : {}),
+  })
+  await afterAccepted(tx, deps, ret, decisionReason, 'accepted')
+}
+
+/** An accepted return: a shipped sale's label is bought by the `returns.label` job; a met one is handed back. */
+async function afterAccepted(
+  tx: Db,
+  deps: ReturnsDeps,
+  ret: ReturnRow,
+  decisionReason: string | null,
+  step: 'accepted' | 'return_first',
+) {
   if (ret.method === 'ship') await deps.jobs.send('returns.label', { returnId: ret.id }, { tx })
   await queueReturnEmails(
     tx,
@@ -214,11 +228,8 @@ async function acceptIn(
 /** The seller accepts a requested return. */
 export async function acceptReturn(db: Db, deps: ReturnsDeps, seller: SessionUser, bookingId: string) {
   return db.transaction(async (tx) => {
-    const deal = await lockDeal(tx, seller, bookingId)
-    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can accept this return')
-    const ret = await lockReturnOf(tx, bookingId)
-    assertReturnStatus(ret, ['requested'], 'accept this return')
-    await acceptIn(tx, deps, ret, seller, null)
+    const { ret, parties } = await lockReturnFor(tx, seller, bookingId, 'accept')
+    await acceptIn(tx, deps, ret, 'accept', parties, seller, null)
     return 1
   })
 }
@@ -232,14 +243,8 @@ export async function declineReturn(
   input: DeclineReturnBody,
 ) {
   return db.transaction(async (tx) => {
-    const deal = await lockDeal(tx, seller, bookingId)
-    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can decline this return')
-    const ret = await lockReturnOf(tx, bookingId)
-    assertReturnStatus(ret, ['requested'], 'decline this return')
-    await tx
-      .update(returns)
-      .set({ status: 'declined', declineReason: input.reason })
-      .where(eq(returns.id, ret.id))
+    const { ret, parties } = await lockReturnFor(tx, seller, bookingId, 'decline')
+    await moveReturn(tx, ret, 'decline', parties, { declineReason: input.reason })
     await queueReturnEmails(tx, deps.mail, bookingId, 'declined', ['buyer'], { reason: input.reason })
     return 1
   })
@@ -261,15 +266,16 @@ export async function decideReturn(
     .from(returns)
     .where(eq(returns.id, returnId))
   if (!found) throw notFound('Return')
-  await lockDeal(tx, admin, found.bookingId)
+  const parties = returnPartiesOf(await lockDeal(tx, admin, found.bookingId), admin)
   const ret = await lockReturnOf(tx, found.bookingId)
+  const accept = input.decision === 'accept'
   if (ret.status === 'label_bought' && (await returnParcelLost(tx, ret.id))) {
-    return endLostReturn(tx, deps, admin, ret, input)
+    assertReturnMove(accept ? 'lost_refund' : 'lost_release', parties, ret)
+    return endLostReturn(tx, deps, admin, parties, ret, input)
   }
-  const words = input.decision === 'accept' ? 'accept this return' : 'refuse this return'
-  assertReturnStatus(ret, ['requested', 'declined'], words)
-  if (input.decision === 'accept') {
-    await acceptIn(tx, deps, ret, admin, input.reason)
+  assertReturnMove(accept ? 'admin_accept' : 'refuse', parties, ret)
+  if (accept) {
+    await acceptIn(tx, deps, ret, 'admin_accept', parties, admin, input.reason)
     await queueReturnEmails(tx, deps.mail, ret.bookingId, 'accepted', ['seller'], { reason: input.reason })
     return 1
   }
@@ -278,10 +284,11 @@ export async function decideReturn(
     fee: deps.fee,
     note: input.reason,
   })
-  await tx
-    .update(returns)
-    .set({ status: 'refused', decidedBy: admin.id, decisionReason: input.reason, closedAt: sql`now()` })
-    .where(eq(returns.id, ret.id))
+  await moveReturn(tx, ret, 'refuse', parties, {
+    decidedBy: admin.id,
+    decisionReason: input.reason,
+    closedAt: sql`now()`,
+  })
   await queueReturnEmails(tx, deps.mail, ret.bookingId, 'refused', ['buyer', 'seller'], {
     reason: input.reason,
   })
@@ -314,15 +321,15 @@ async function endLostReturn(
   tx: Db,
   deps: ReturnsDeps,
   admin: SessionUser,
+  parties: readonly ReturnParty[],
   ret: ReturnRow,
   input: DecideReturnBody,
 ) {
   if (input.decision === 'accept') {
-    await refundReturnIn(tx, deps, ret, 'admin', admin.id, input.reason)
-    await tx
-      .update(returns)
-      .set({ decidedBy: admin.id, decisionReason: input.reason })
-      .where(eq(returns.id, ret.id))
+    await refundReturnIn(tx, deps, ret, 'lost_refund', parties, admin.id, input.reason, {
+      decidedBy: admin.id,
+      decisionReason: input.reason,
+    })
     return 1
   }
   await moveDeal(tx, ret.bookingId, 'refuse_return', 'admin', {
@@ -330,10 +337,11 @@ async function endLostReturn(
     fee: deps.fee,
     note: input.reason,
   })
-  await tx
-    .update(returns)
-    .set({ status: 'refused', decidedBy: admin.id, decisionReason: input.reason, closedAt: sql`now()` })
-    .where(eq(returns.id, ret.id))
+  await moveReturn(tx, ret, 'lost_release', parties, {
+    decidedBy: admin.id,
+    decisionReason: input.reason,
+    closedAt: sql`now()`,
+  })
   if (ret.disputeId) {
     await tx
       .update(disputes)
@@ -346,15 +354,25 @@ async function endLostReturn(
   return 1
 }
 
-/** Refunds a returned sale (the seller found it as sent, the days to check it passed, or an admin ended a lost one). */
+/** Who makes the deal's refund_return move for each of the return's moves that refund it. */
+const REFUNDED_BY = { back_as_sent: 'seller', refund_unanswered: 'system', lost_refund: 'admin' } as const
+
+/**
+ * Refunds a returned sale (the seller found it as sent, the days to check it passed, or an admin ended a lost one):
+ * the return's move checked first, before the processor refunds.
+ */
 async function refundReturnIn(
   tx: Db,
   deps: ReturnsDeps,
   ret: ReturnRow,
-  party: 'seller' | 'system' | 'admin',
+  move: keyof typeof REFUNDED_BY,
+  parties: readonly ReturnParty[],
   actorId: string | null,
   note: string | null,
+  set: { decidedBy?: string; decisionReason?: string } = {},
 ) {
+  assertReturnMove(move, parties, ret)
+  const party = REFUNDED_BY[move]
   await refundSale(
     tx,
     (payment) => deps.provider.refund(payment),
@@ -368,10 +386,11 @@ async function refundReturnIn(
     },
     deps.fee,
   )
-  await tx
-    .update(returns)
-    .set({ status: 'refunded', closedAt: sql`now()`, ...(note ? { backNote: note } : {}) })
-    .where(eq(returns.id, ret.id))
+  await moveReturn(tx, ret, move, parties, {
+    ...set,
+    closedAt: sql`now()`,
+    ...(note ? { backNote: note } : {}),
+  })
   if (ret.disputeId) {
     await tx
       .update(disputes)
@@ -394,19 +413,11 @@ export async function answerReturnBack(
   input: ReturnBackBody,
 ) {
   return db.transaction(async (tx) => {
-    const deal = await lockDeal(tx, seller, bookingId)
-    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can say how the laptop came back')
-    const ret = await lockReturnOf(tx, bookingId)
-    assertReturnStatus(
-      ret,
-      ret.method === 'ship' ? ['delivered_back'] : ['accepted'],
-      ret.method === 'ship' && (ret.status === 'accepted' || ret.status === 'label_bought')
-        ? 'answer before the carrier delivers it back'
-        : 'say how it came back',
-    )
+    const move = input.as_sent ? 'back_as_sent' : 'back_otherwise'
+    const { ret, parties } = await lockReturnFor(tx, seller, bookingId, move)
     const note = input.note ? input.note : null
-    if (input.as_sent) {
-      await refundReturnIn(tx, deps, ret, 'seller', seller.id, note)
+    if (move === 'back_as_sent') {
+      await refundReturnIn(tx, deps, ret, move, parties, seller.id, note)
       return 1
     }
     const reason = note ?? ''
@@ -421,10 +432,7 @@ export async function answerReturnBack(
         stageBefore: 'returning',
       })
     }
-    await tx
-      .update(returns)
-      .set({ status: 'disputed', backNote: reason, closedAt: sql`now()` })
-      .where(eq(returns.id, ret.id))
+    await moveReturn(tx, ret, move, parties, { backNote: reason, closedAt: sql`now()` })
     await queueReturnEmails(tx, deps.mail, bookingId, 'disputed', ['buyer', 'seller'], { reason })
     return 1
   })
@@ -448,30 +456,27 @@ export async function returnFirst(
     throw new AppError('CONFLICT', `This dispute has already been ${dispute.status}`)
   }
   const deal = await lockDeal(tx, admin, dispute.bookingId)
+  const parties = returnPartiesOf(deal, admin)
+  assertReturnParty('return_first', parties)
   assertMove(deal.booking.stage, 'return_first', 'admin', deal.booking.deliveryMethod)
   if (!deal.booking.handedOverAt) {
     throw new AppError('CONFLICT', 'The buyer never had this laptop: refund now instead')
   }
-  const [earlier] = await tx
-    .select({ id: returns.id })
-    .from(returns)
-    .where(eq(returns.bookingId, dispute.bookingId))
-  if (earlier)
-    throw new AppError('CONFLICT', 'This laptop has been returned once already: refund now instead')
+  const [earlier] = await tx.select().from(returns).where(eq(returns.bookingId, dispute.bookingId))
+  assertReturnStatus('return_first', earlier ?? null)
   await moveDeal(tx, dispute.bookingId, 'return_first', 'admin', { actorId: admin.id, note: reason })
-  const [row] = await tx
-    .insert(returns)
-    .values({
-      bookingId: dispute.bookingId,
-      openedBy: admin.id,
-      method: returnMethodOf(deal.booking),
-      reason: dispute.reason,
-      disputeId: dispute.id,
-    })
-    .returning()
-  if (!row) throw new AppError('INTERNAL', 'The return could not be saved')
+  const row = await openReturnRow(tx, 'return_first', parties, {
+    bookingId: dispute.bookingId,
+    openedBy: admin.id,
+    method: returnMethodOf(deal.booking),
+    reason: dispute.reason,
+    disputeId: dispute.id,
+    acceptedAt: sql`now()`,
+    decidedBy: admin.id,
+    decisionReason: reason,
+  })
   await tx.update(disputes).set({ status: 'returning' }).where(eq(disputes.id, dispute.id))
-  await acceptIn(tx, deps, row, admin, reason, 'return_first')
+  await afterAccepted(tx, deps, row, reason, 'return_first')
   return row.id
 }
 
@@ -486,11 +491,8 @@ export async function returnDeliveredBack(
   at: Date = new Date(),
 ) {
   const [ret] = await tx.select().from(returns).where(eq(returns.id, returnId)).for('update')
-  if (ret?.status !== 'label_bought') return false
-  await tx
-    .update(returns)
-    .set({ status: 'delivered_back', deliveredBackAt: at })
-    .where(eq(returns.id, ret.id))
+  if (!ret || !canMoveReturn('deliver_back', ['system'], ret)) return false
+  await moveReturn(tx, ret, 'deliver_back', ['system'], { deliveredBackAt: at })
   await queueReturnEmails(tx, deps.mail, ret.bookingId, 'delivered_back', ['seller'], {
     by: new Date(at.getTime() + deps.returnConfirmDays * DAY_MS).toISOString(),
   })
@@ -517,12 +519,13 @@ export async function refundUnansweredReturns(db: Db, deps: ReturnsDeps, limit =
       // The booking first, then the return, like every step.
       await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, d.bookingId)).for('update')
       const [ret] = await tx.select().from(returns).where(eq(returns.id, d.id)).for('update')
-      if (ret?.status !== 'delivered_back') return
+      if (!ret || !canMoveReturn('refund_unanswered', ['system'], ret)) return
       await refundReturnIn(
         tx,
         deps,
         ret,
-        'system',
+        'refund_unanswered',
+        ['system'],
         null,
         `The seller did not answer within ${deps.returnConfirmDays} days`,
       )
@@ -617,7 +620,7 @@ export async function findReturns(db: Db, which: 'awaiting' | 'all' = 'awaiting'
     .where(
       which === 'awaiting'
         ? or(
-            inArray(returns.status, ['requested', 'declined']),
+            inArray(returns.status, [...RETURN_MOVES.admin_accept.from]),
             and(
               eq(returns.status, 'label_bought'),
               sql`exists (select 1 from ${parcels} p where p.purpose = 'return' and p.return_id = ${returns.id}
