@@ -3,18 +3,23 @@ import type { z } from 'zod'
 import { isApiError } from '../lib/api-client'
 import { FormField } from './ui/form-field'
 
-type ReasonBody = z.ZodType<{ reason: string }, { reason: string }>
+/** A call's body with a text field under `key` (its reason, or a note the call needs). */
+type ReasonBody<K extends string> = z.ZodType<{ [P in K]?: string }, unknown>
 
 /**
- * The one reason field of the deal's dialogs (a buyer's problem, a seller's cancellation, an admin's refund): a
- * textarea checked against the call's own body schema before it is sent, and showing the server's word on the
- * reason under it. `check` answers the reason to send, or shows why it cannot be sent; `fromServer` is true when
- * the server refused the reason (then shown under the field, the dialog kept open).
+ * The one reason field of the deal's dialogs (a buyer's problem or return, a seller's cancellation or answer to a
+ * return, an admin's refund or decision on a return): a textarea checked against the call's own body schema before
+ * it is sent, and showing the server's word on the reason under it. `check` answers the reason to send, or shows why
+ * it cannot be sent; `fromServer` is true when the server refused the reason (then shown under the field, the dialog
+ * kept open). The field is the body's `reason` unless `key` names another (a note); `with` gives the rest of the
+ * body the check needs (a choice made elsewhere in the dialog).
  */
-export function useReasonField(
-  body: ReasonBody,
+export function useReasonField<K extends string = 'reason'>(
+  body: ReasonBody<NoInfer<K>>,
   look: { label: string; hint?: ReactNode; rows: number; maxLength: number },
+  opts: { key?: K; with?: Record<string, unknown> } = {},
 ) {
+  const key = opts.key ?? ('reason' as K)
   const [reason, setReason] = useState('')
   const [error, setError] = useState<string | undefined>()
   return {
@@ -34,14 +39,16 @@ export function useReasonField(
       setError(undefined)
     },
     check(): string | null {
-      const parsed = body.safeParse({ reason })
-      if (parsed.success) return parsed.data.reason
-      setError(parsed.error.issues[0]?.message)
+      const parsed = body.safeParse({ ...opts.with, [key]: reason })
+      if (parsed.success) return parsed.data[key] ?? ''
+      const issues = parsed.error.issues
+      setError((issues.find((i) => i.path[0] === key) ?? issues[0])?.message)
       return null
     },
     fromServer(err: unknown): boolean {
-      if (isApiError(err) && err.fields?.reason) {
-        setError(err.fields.reason)
+      const said = isApiError(err) ? err.fields?.[key] : undefined
+      if (said) {
+        setError(said)
         return true
       }
       return false

@@ -3,13 +3,13 @@ import { checkLabel, HANDOVER_CHECKS } from '#contract/handover'
 import { type AdminReturn, DecideReturnBody, RETURN_STATUS_WORDS } from '#contract/returns'
 import { PhotoThumbs } from '../../components/photos/photo-thumbs'
 import { QueryState } from '../../components/query-state'
+import { useReasonField } from '../../components/reason-field'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
-import { FormField } from '../../components/ui/form-field'
 import { ListSkeleton } from '../../components/ui/list-skeleton'
 import { PageHeader } from '../../components/ui/page-header'
-import { errorMessage, isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/api-client'
 import { formatDate, formatMoney } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useAdminReturns, useDecideReturn } from './returns-api'
@@ -35,24 +35,28 @@ export function ReturnsPage() {
   const returns = useAdminReturns(which)
   const decide = useDecideReturn()
   const [asking, setAsking] = useState<Decision | null>(null)
-  const [reason, setReason] = useState('')
-  const [reasonError, setReasonError] = useState<string | undefined>()
+  const reason = useReasonField(
+    DecideReturnBody,
+    {
+      label: 'Your reason',
+      hint: 'The buyer and the seller both see it, on the deal and in their emails.',
+      rows: 3,
+      maxLength: 500,
+    },
+    { with: { decision: asking?.decision } },
+  )
 
   function close() {
     setAsking(null)
-    setReason('')
-    setReasonError(undefined)
+    reason.reset()
   }
 
   function confirm() {
     if (!asking) return
-    const parsed = DecideReturnBody.safeParse({ decision: asking.decision, reason })
-    if (!parsed.success) {
-      setReasonError(parsed.error.issues[0]?.message)
-      return
-    }
+    const said = reason.check()
+    if (said === null) return
     decide.mutate(
-      { returnId: asking.ret._id, body: parsed.data },
+      { returnId: asking.ret._id, body: { decision: asking.decision, reason: said } },
       {
         onSuccess: () => {
           toast.success(
@@ -67,8 +71,7 @@ export function ReturnsPage() {
           close()
         },
         onError: (err) => {
-          if (isApiError(err) && err.fields?.reason) setReasonError(err.fields.reason)
-          else {
+          if (!reason.fromServer(err)) {
             toast.error(errorMessage(err))
             close()
           }
@@ -154,22 +157,7 @@ export function ReturnsPage() {
                       : `${asking.ret.buyer.name} hands the laptop back. Once it is back as sent, the buyer is refunded.`
                     : `The sale completes and ${asking.ret.seller.name} is paid. This cannot be undone.`}
               </p>
-              <FormField
-                label="Your reason"
-                hint="The buyer and the seller both see it, on the deal and in their emails."
-                error={reasonError}
-              >
-                <textarea
-                  rows={3}
-                  maxLength={500}
-                  value={reason}
-                  onChange={(e) => {
-                    setReason(e.target.value)
-                    setReasonError(undefined)
-                  }}
-                  className="py-2"
-                />
-              </FormField>
+              {reason.field}
             </div>
           }
           confirmLabel={

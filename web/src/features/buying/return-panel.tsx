@@ -11,6 +11,7 @@ import {
 import { PhotoPicker } from '../../components/photos/photo-picker'
 import { PhotoThumbs } from '../../components/photos/photo-thumbs'
 import { countPhotos, usePhotoUploads } from '../../components/photos/use-photo-uploads'
+import { useReasonField } from '../../components/reason-field'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
 import { FormField } from '../../components/ui/form-field'
@@ -137,12 +138,17 @@ export function BuyerReturnPanel({ booking }: { booking: Booking }) {
   )
 }
 
-type OpenErrors = Partial<Record<'reason' | 'failed_check' | 'photos', string>>
+type OpenErrors = Partial<Record<'failed_check' | 'photos', string>>
 
 function OpenReturnDialog({ booking, onClose }: { booking: Booking; onClose: () => void }) {
   const photos = usePhotoUploads([], returnPhotosUrl(booking._id))
   const openReturn = useOpenReturn()
-  const [reason, setReason] = useState('')
+  // The same field as a problem report's (deal-actions.tsx), checked against this call's own body.
+  const reason = useReasonField(OpenReturnBody.pick({ reason: true }), {
+    label: 'What is not as described?',
+    rows: 4,
+    maxLength: 2000,
+  })
   const [failedCheck, setFailedCheck] = useState('')
   const [errors, setErrors] = useState<OpenErrors>({})
 
@@ -152,12 +158,18 @@ function OpenReturnDialog({ booking, onClose }: { booking: Booking; onClose: () 
       return
     }
     const ids = photos.items.flatMap((p) => (p.status === 'done' && p.uploadId ? [p.uploadId] : []))
-    const parsed = OpenReturnBody.safeParse({ reason, failed_check: failedCheck || undefined, photos: ids })
+    const said = reason.check()
+    const parsed = OpenReturnBody.safeParse({
+      reason: said ?? reason.reason,
+      failed_check: failedCheck || undefined,
+      photos: ids,
+    })
     if (!parsed.success) {
+      // The reason's own message is under its field.
       const next: OpenErrors = {}
       for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof OpenErrors
-        next[key] ??= issue.message
+        const key = issue.path[0] as keyof OpenErrors | 'reason'
+        if (key !== 'reason') next[key] ??= issue.message
       }
       setErrors(next)
       return
@@ -170,8 +182,10 @@ function OpenReturnDialog({ booking, onClose }: { booking: Booking; onClose: () 
           onClose()
         },
         onError: (err) => {
-          if (isApiError(err) && err.fields) setErrors(err.fields as OpenErrors)
-          else {
+          if (isApiError(err) && err.fields) {
+            reason.fromServer(err)
+            setErrors(err.fields as OpenErrors)
+          } else {
             toast.error(errorMessage(err))
             onClose()
           }
@@ -211,18 +225,7 @@ function OpenReturnDialog({ booking, onClose }: { booking: Booking; onClose: () 
               ))}
             </select>
           </FormField>
-          <FormField label="What is not as described?" error={errors.reason}>
-            <textarea
-              rows={4}
-              maxLength={2000}
-              value={reason}
-              onChange={(e) => {
-                setReason(e.target.value)
-                setErrors((x) => ({ ...x, reason: undefined }))
-              }}
-              className="py-2"
-            />
-          </FormField>
+          {reason.field}
           <PhotoPicker photos={photos} error={errors.photos} hint="Show what is not as described." />
         </div>
       }
@@ -241,8 +244,16 @@ export function SellerReturnPanel({ sale, productName }: { sale: Booking; produc
   const query = useBookingReturn(sale._id, shown)
   const answer = useAnswerReturn()
   const [asking, setAsking] = useState<'decline' | 'otherwise' | 'as_sent' | null>(null)
-  const [text, setText] = useState('')
-  const [textError, setTextError] = useState<string | undefined>()
+  const decline = useReasonField(DeclineReturnBody, {
+    label: 'Why do you decline?',
+    rows: 3,
+    maxLength: 500,
+  })
+  const otherwise = useReasonField(
+    ReturnBackBody,
+    { label: 'What is different from how you sent it?', rows: 3, maxLength: 2000 },
+    { key: 'note', with: { as_sent: false } },
+  )
   const ret = query.data?.return
   if (!shown || !ret) return null
   const isBack = ret.method === 'ship' ? ret.status === 'delivered_back' : ret.status === 'accepted'
@@ -254,12 +265,11 @@ export function SellerReturnPanel({ sale, productName }: { sale: Booking; produc
         onSuccess: () => {
           toast.success(done)
           setAsking(null)
-          setText('')
+          decline.reset()
+          otherwise.reset()
         },
         onError: (err) => {
-          if (isApiError(err) && (err.fields?.reason || err.fields?.note))
-            setTextError(err.fields.reason ?? err.fields.note)
-          else {
+          if (!decline.fromServer(err) && !otherwise.fromServer(err)) {
             toast.error(errorMessage(err))
             setAsking(null)
           }
@@ -270,16 +280,16 @@ export function SellerReturnPanel({ sale, productName }: { sale: Booking; produc
 
   function confirm() {
     if (asking === 'decline') {
-      const parsed = DeclineReturnBody.safeParse({ reason: text })
-      if (!parsed.success) return setTextError(parsed.error.issues[0]?.message)
-      return send({ step: 'decline', reason: parsed.data.reason }, 'Return declined. An admin decides.')
+      const said = decline.check()
+      if (said === null) return
+      return send({ step: 'decline', reason: said }, 'Return declined. An admin decides.')
     }
-    const parsed = ReturnBackBody.safeParse({ as_sent: asking === 'as_sent', note: text || undefined })
-    if (!parsed.success) return setTextError(parsed.error.issues[0]?.message)
-    send(
-      { step: 'back', body: parsed.data },
-      parsed.data.as_sent ? 'Thank you. The buyer is refunded.' : 'Sent to an admin, who decides.',
-    )
+    if (asking === 'as_sent') {
+      return send({ step: 'back', body: { as_sent: true } }, 'Thank you. The buyer is refunded.')
+    }
+    const said = otherwise.check()
+    if (said === null) return
+    send({ step: 'back', body: { as_sent: false, note: said } }, 'Sent to an admin, who decides.')
   }
 
   return (
@@ -341,25 +351,7 @@ export function SellerReturnPanel({ sale, productName }: { sale: Booking; produc
                     ? `${sale.userName} is refunded ${formatMoney(sale.price_cents)} in full through the processor. This cannot be undone.`
                     : 'Nothing is refunded yet: an admin reads what you say and decides.'}
               </p>
-              {asking !== 'as_sent' ? (
-                <FormField
-                  label={
-                    asking === 'decline' ? 'Why do you decline?' : 'What is different from how you sent it?'
-                  }
-                  error={textError}
-                >
-                  <textarea
-                    rows={3}
-                    maxLength={asking === 'decline' ? 500 : 2000}
-                    value={text}
-                    onChange={(e) => {
-                      setText(e.target.value)
-                      setTextError(undefined)
-                    }}
-                    className="py-2"
-                  />
-                </FormField>
-              ) : null}
+              {asking === 'decline' ? decline.field : asking === 'otherwise' ? otherwise.field : null}
             </div>
           }
           confirmLabel={
@@ -373,7 +365,8 @@ export function SellerReturnPanel({ sale, productName }: { sale: Booking; produc
           onConfirm={confirm}
           onCancel={() => {
             setAsking(null)
-            setTextError(undefined)
+            decline.clearError()
+            otherwise.clearError()
           }}
         />
       ) : null}
