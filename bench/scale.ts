@@ -612,6 +612,7 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
     `\nLong tail while ${BULK.toLocaleString('en-US')} listings are loaded in one statement (and vacuum analyze), then ${perSecond} writes/s at once: ${CONNECTIONS} connections, ${MIXED_DURATION_S} s measured from the first write; load average ${loadAverage()}`,
   )
   const url = `http://127.0.0.1:${PORT}`
+  let copyHeld: Promise<number> | undefined
   const m = await mixedRun({
     url,
     // Freshness on the same instance (no second one here).
@@ -630,6 +631,20 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
       const started = Date.now()
       await seedListings(client, 1, BULK, modelCount)
       const loaded = Date.now()
+      // When the copy holds the bulk load (searches answer without it until then), watched meanwhile.
+      const bulkVersion = (
+        await client.query<{ v: string }>('select version::text as v from listing_counts_version where id')
+      ).rows[0]?.v as string
+      copyHeld = (async () => {
+        for (;;) {
+          const health = (await (await fetch(`${url}/api/health`)).json()) as {
+            listing_copy?: { version: string } | null
+          }
+          if (health.listing_copy && BigInt(health.listing_copy.version) >= BigInt(bulkVersion))
+            return (Date.now() - loaded) / 1000
+          await new Promise((r) => setTimeout(r, 100))
+        }
+      })()
       await client.query('vacuum analyze products')
       await client.query('vacuum analyze product_images')
       await client.query('analyze users')
@@ -667,6 +682,7 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
       row('whole run', { ...m, rps: m.rps }),
     ],
   )
+  console.log(`The copy held the bulk load ${(await copyHeld)?.toFixed(1)} s after it committed`)
   console.log(
     `${m.bad} bad answers; ${m.writes} writes, fresh p50 / p99 ${quantile(m.fresh, 0.5).toFixed(0)} / ${quantile(m.fresh, 0.99).toFixed(0)} ms; RSS ${m.rssStartMb.toFixed(0)} → ${m.rssMb.toFixed(0)} MB; load average ${loadAverage()}`,
   )

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
+import { products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { readVersion } from './counts-snapshot'
@@ -58,6 +59,12 @@ type Changes = {
   recent: Set<string>
   /** The posting time of each listing in the settled part (the view's second), to find its row there. */
   settled: Map<string, number>
+  /**
+   * Commits too large to apply, left to the whole read under way (readBulk): their versions, and the posting times
+   * the base holds their listings at where they were posted again (for when those change again). Until a whole read
+   * replaces the view, its listings on sale are as they were before those commits.
+   */
+  leftOut?: { versions: string[]; posted: Map<string, string[]> }
 }
 
 const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settled: new Map() })
@@ -164,45 +171,38 @@ async function applyFeed(
     // The version alone first (one indexed row): most polls find nothing new.
     if (!newer(await readVersion(db), view.version)) return { view, changes }
   }
-  // One statement: the version; the commits since the view's, and their changes by the transaction's index (`offset 0`
-  // keeps that a lookup per commit: a bulk import's one transaction of thousands of changes skews the statistics of
-  // `tx`, and the planner then hashed the whole feed, 12 ms at every commit at 100,000 listings); and every
-  // listing changed as it is now (none when only counts or brands moved the version on), with the posting times it
-  // had (where the base holds it). Past `limit` changes only the count is read: the copy is then read whole.
   const limit = applyAtMost(view.size)
-  const rows = await rowsOf<
-    Partial<FactRow> & {
-      feed_version: string
-      oldest: string | null
-      changed: string
-      changed_id: string | null
-      was_posted: string[] | null
-      on_sale: boolean | null
-    }
-  >(
-    db,
-    sql`with v as (select version from listing_counts_version where id),
-      k as (select tx from listing_change_commits where version > ${view.version} and version <= (select version from v)),
-      c as (select c.product_id, c.posted_on from k cross join lateral (
-        select product_id, posted_on from listing_changes c where c.tx = k.tx offset 0) c),
-      n as (select count(*) as changed from c),
-      ch as (
-        select c.product_id as changed_id,
-          array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted
-        from c where (select changed from n) <= ${limit}
-        group by c.product_id)
-      select (select version::text from v) as feed_version,
-        (select min(version)::text from listing_change_commits) as oldest, (select changed::text from n) as changed,
-        ch.changed_id::text as changed_id, ch.was_posted, ${FACT_COLUMNS}, ${isOnSale} as on_sale
-      from (select 1) as one
-      left join (ch left join products on products.id = ch.changed_id) on true`,
-  )
-  const head = rows[0]
+  let rows = await readChanges(db, view.version, limit)
+  let head = rows[0]
   if (!head || !newer(head.feed_version, view.version)) return { view, changes }
-  const pruned = head.oldest === null || newer(head.oldest, String(BigInt(view.version) + 1n))
-  if (pruned || Number(head.changed) > limit) return undefined
+  const pruned = (h: ChangeRow) => h.oldest === null || newer(h.oldest, String(BigInt(view.version) + 1n))
+  if (pruned(head)) return undefined
+  let bulkRows: ChangedListing[] = []
+  if (Number(head.changed) > limit) {
+    // Too many to apply: the commits among them too large to apply (a bulk import) are left to a whole read, and
+    // the rest applied, so that searches go on from the view (without the bulk's listings until the read lands)
+    // and every other change still shows at once. Decision 0111.
+    const bulk = await readBulk(db, view.version, head.feed_version, limit)
+    if (!bulk) return undefined
+    rows = await readChanges(db, view.version, limit, bulk.versions)
+    head = rows[0]
+    if (!head || pruned(head) || Number(head.changed) > limit) return undefined
+    bulkRows = bulk.rows.filter((r) => !r.on_sale)
+    const posted = new Map(changes.leftOut?.posted)
+    for (const r of bulk.rows)
+      if (r.on_sale)
+        posted.set(r.changed_id as string, [
+          ...(posted.get(r.changed_id as string) ?? []),
+          ...(r.was_posted ?? []),
+        ])
+    changes = {
+      ...changes,
+      leftOut: { versions: [...(changes.leftOut?.versions ?? []), ...bulk.versions], posted },
+    }
+  }
   const version = head.feed_version
-  const changed = rows.filter((r) => r.changed_id !== null)
+  // The left-out commits' listings no longer on sale leave the view now (marks alone: nothing to build); then the rest.
+  const changed = [...bulkRows, ...rows.filter((r) => r.changed_id !== null)]
   if (changed.length === 0) return { view: { ...view, version }, changes }
   const records = new Map(changes.records)
   let recent = new Set(changes.recent)
@@ -223,7 +223,12 @@ async function applyFeed(
   const settled = view.parts[1]?.facts
   for (const row of changed) {
     const id = row.changed_id as string
-    for (const posted of new Set([...(row.was_posted ?? []), ...(row.posted ? [row.posted] : [])]))
+    const leftOutPosted = changes.leftOut?.posted.get(id) ?? []
+    for (const posted of new Set([
+      ...(row.was_posted ?? []),
+      ...(row.posted ? [row.posted] : []),
+      ...leftOutPosted,
+    ]))
       mark(0, rowOf(baseOf(view), id, Number(posted)))
     const settledPosted = changes.settled.get(id)
     if (settled && settledPosted !== undefined) mark(1, rowOf(settled, id, settledPosted))
@@ -255,8 +260,76 @@ async function applyFeed(
       delta,
       size: parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size),
     },
-    changes: { records, recent, settled: settledPosted },
+    changes: { records, recent, settled: settledPosted, leftOut: changes.leftOut },
   }
+}
+
+/** A listing changed: as it is now (when on sale), with the posting times it had. */
+type ChangedListing = Partial<FactRow> & {
+  changed_id: string | null
+  was_posted: string[] | null
+  on_sale: boolean | null
+}
+
+type ChangeRow = ChangedListing & { feed_version: string; oldest: string | null; changed: string }
+
+/**
+ * One statement: the version; the commits since `version` (but those in `skip`), and their changes by the transaction's
+ * index (`offset 0` keeps that a lookup per commit: a bulk import's one transaction of thousands of changes skews the
+ * statistics of `tx`, and the planner then hashed the whole feed, 12 ms at every commit at 100,000 listings); and
+ * every listing changed as it is now (none when only counts or brands moved the version on), with the posting times
+ * it had (where the base holds it). Past `limit` changes only the count is read.
+ */
+function readChanges(db: Db, version: string, limit: number, skip: string[] = []) {
+  return rowsOf<ChangeRow>(
+    db,
+    sql`with v as (select version from listing_counts_version where id),
+      k as (select tx from listing_change_commits where version > ${version} and version <= (select version from v)
+        and version <> all(${`{${skip.join(',')}}`}::bigint[])),
+      c as (select c.product_id, c.posted_on from k cross join lateral (
+        select product_id, posted_on from listing_changes c where c.tx = k.tx offset 0) c),
+      n as (select count(*) as changed from c),
+      ch as (
+        select c.product_id as changed_id,
+          array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted
+        from c where (select changed from n) <= ${limit}
+        group by c.product_id)
+      select (select version::text from v) as feed_version,
+        (select min(version)::text from listing_change_commits) as oldest, (select changed::text from n) as changed,
+        ch.changed_id::text as changed_id, ch.was_posted, ${FACT_COLUMNS}, ${isOnSale} as on_sale
+      from (select 1) as one
+      left join (ch left join products on products.id = ch.changed_id) on true`,
+  )
+}
+
+/**
+ * The commits between `version` and `upTo` too large to apply (more than a quarter of `limit` changes each: a bulk
+ * import, a seller's every listing), and of their listings those no longer on sale (they leave the view by marks
+ * alone) or posted again (the posting times the base holds them at, for when they change again): undefined when no
+ * commit is that large. A bulk import of new listings reads no listing here.
+ */
+async function readBulk(db: Db, version: string, upTo: string, limit: number) {
+  const rows = await rowsOf<
+    { versions: string[] | null } & Omit<ChangeRow, 'feed_version' | 'oldest' | 'changed'>
+  >(
+    db,
+    sql`with b as (select k.version, k.tx from listing_change_commits k
+        where k.version > ${version} and k.version <= ${upTo}
+          and (select count(*) from listing_changes c where c.tx = k.tx) > ${Math.floor(limit / 4)}),
+      l as (select c.product_id::text as changed_id,
+          array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted,
+          coalesce(bool_or(${isOnSale}), false) as on_sale
+        from listing_changes c left join products on products.id = c.product_id
+        where c.tx in (select tx from b)
+        group by c.product_id
+        having not coalesce(bool_or(${isOnSale}), false)
+          or bool_or(c.posted_on is distinct from ${products.postedOn}))
+      select (select array_agg(version::text order by version) from b) as versions, l.*
+      from (select 1) as one left join l on true`,
+  )
+  const versions = rows[0]?.versions
+  if (!versions?.length) return undefined
+  return { versions, rows: rows.filter((r) => r.changed_id !== null) }
 }
 
 /**
@@ -299,7 +372,8 @@ export async function catchUp(
         // Also read again once a day: a copy's counts along its price runs hold at the moment it was made, and the
         // listings to correct them by grow with its age (facts-counts.ts, decision 0097).
         const old = Date.now() - baseOf(applied.view).combos.byCombo.at > DAY_MS
-        if ((old || piled > rebaseAt(applied.view.size, s.readApart === true)) && !s.loading)
+        const leftOut = applied.changes.leftOut !== undefined
+        if ((old || leftOut || piled > rebaseAt(applied.view.size, s.readApart === true)) && !s.loading)
           void loadFacts(db).catch((err) => logFailure(s, err))
       }
       return s.view
@@ -422,10 +496,17 @@ class Turns {
   }
 }
 
-/** What this instance holds (for /api/health): the view's version, its listings, the last whole read's time. */
+/**
+ * What this instance holds (for /api/health): the version every change up to which its view holds (before a commit
+ * left to a whole read, while one is), its listings, the last whole read's time.
+ */
 export function factsStatus(db: Db): { version: string; listings: number; load_ms: number } | null {
   const s = stateOf(db)
-  return s.view ? { version: s.view.version, listings: s.view.size, load_ms: s.loadMs } : null
+  if (!s.view) return null
+  // Left-out versions are in the order they committed.
+  const firstLeftOut = s.changes.leftOut?.versions[0]
+  const version = firstLeftOut ? String(BigInt(firstLeftOut) - 1n) : s.view.version
+  return { version, listings: s.view.size, load_ms: s.loadMs }
 }
 
 /** False while an instance kept current (keepListingsCurrent) has not read its copy yet. */
