@@ -607,7 +607,8 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
   const lenovo = (await client.query<{ id: string }>(`select id from brands where name = 'Lenovo'`)).rows[0]
     ?.id
   const perSecond = Number(process.env.BENCH_MIXED_RATES ?? 20)
-  const firstS = 10
+  // BENCH_FIRST_S: the first slice's seconds, printed apart.
+  const firstS = Number(process.env.BENCH_FIRST_S ?? 10)
   console.log(
     `\nLong tail while ${BULK.toLocaleString('en-US')} listings are loaded in one statement (and vacuum analyze), then ${perSecond} writes/s at once: ${CONNECTIONS} connections, ${MIXED_DURATION_S} s measured from the first write; load average ${loadAverage()}`,
   )
