@@ -43,8 +43,10 @@ type State = {
   /** Whether the view's base was read apart: then a rebase costs the requests nothing and comes sooner. */
   readApart?: boolean
   /**
-   * The whole read under way because the feed could not bring the view up (a bulk import, or the feed pruned past
-   * it): until it ends the view is too far behind to answer, and requests are answered by SQL rather than wait.
+   * The whole read under way because the feed could not bring the view up (the feed pruned past it, or more changes
+   * at once than it applies with no single commit to leave out: a bulk commit alone is left to a read while the
+   * view goes on answering, Changes.leftOut): until it ends the view is too far behind to answer, and requests are
+   * answered by SQL rather than wait.
    */
   farBehind?: Promise<ListingFacts>
   /** Turns at SQL for the searches that come while the copy is read whole (searchWhileRead). */
