@@ -558,6 +558,8 @@ export const listingChanges = pgTable(
     productId: uuid('product_id').notNull(),
     /** When the listing was posted before this change: where a copy in posting order holds it. */
     postedOn: timestamp('posted_on', { withTimezone: true }),
+    /** The change created the listing: no copy read before it holds the listing (migration 0053). */
+    created: boolean('created').notNull().default(false),
   },
   (t) => [index('listing_changes_tx_idx').on(t.tx)],
 )

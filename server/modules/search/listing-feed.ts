@@ -1,6 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
-import { products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { readVersion } from './counts-snapshot'
@@ -51,6 +50,9 @@ type State = {
   farBehind?: Promise<ListingFacts>
   /** Turns at SQL for the searches that come while the copy is read whole (searchWhileRead). */
   sqlTurns: Turns
+  /** Background whole reads failed in a row (readAgain), and when the next may start. */
+  readFailures: number
+  readAgainAt: number
 }
 
 /** The listings changed since a view's base was read, as the view's parts hold them. */
@@ -62,11 +64,10 @@ type Changes = {
   /** The posting time of each listing in the settled part (the view's second), to find its row there. */
   settled: Map<string, number>
   /**
-   * Commits too large to apply, left to the whole read under way (readBulk): their versions, and the posting times
-   * the base holds their listings at where they were posted again (for when those change again). Until a whole read
-   * replaces the view, its listings on sale are as they were before those commits.
+   * The versions of commits too large to apply, left to the whole read under way (readBulk): until it replaces the
+   * view, the listings they changed are out of it unless changed again since.
    */
-  leftOut?: { versions: string[]; posted: Map<string, string[]> }
+  leftOut?: string[]
 }
 
 const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settled: new Map() })
@@ -83,7 +84,13 @@ export type ReadCopy = (signal: AbortSignal) => Promise<ListingFacts>
 
 /** Per database (tests open many in one process). */
 const stateOf = onceEach(
-  (_: Db): State => ({ changes: noChanges(), loadMs: 0, sqlTurns: new Turns(SQL_WHILE_READ) }),
+  (_: Db): State => ({
+    changes: noChanges(),
+    loadMs: 0,
+    sqlTurns: new Turns(SQL_WHILE_READ),
+    readFailures: 0,
+    readAgainAt: 0,
+  }),
 )
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
@@ -189,21 +196,14 @@ async function applyFeed(
     rows = await readChanges(db, view.version, limit, bulk.versions)
     head = rows[0]
     if (!head || pruned(head) || Number(head.changed) > limit) return undefined
-    bulkRows = bulk.rows.filter((r) => !r.on_sale)
-    const posted = new Map(changes.leftOut?.posted)
-    for (const r of bulk.rows)
-      if (r.on_sale)
-        posted.set(r.changed_id as string, [
-          ...(posted.get(r.changed_id as string) ?? []),
-          ...(r.was_posted ?? []),
-        ])
-    changes = {
-      ...changes,
-      leftOut: { versions: [...(changes.leftOut?.versions ?? []), ...bulk.versions], posted },
-    }
+    // Every listing of theirs that the view may hold leaves it now, as if taken off sale (marks alone: nothing is
+    // built); those still on sale come back with the whole read, or as they are now when they change again before it.
+    bulkRows = bulk.rows.map((r) => ({ ...r, on_sale: false }))
+    // Left for the read: the commits' listings on sale now (a bulk import's new ones), unless there are none.
+    if (bulk.onSale > 0) changes = { ...changes, leftOut: [...(changes.leftOut ?? []), ...bulk.versions] }
   }
   const version = head.feed_version
-  // The left-out commits' listings no longer on sale leave the view now (marks alone: nothing to build); then the rest.
+  // The left-out commits' listings first, then the rest (as they are now).
   const changed = [...bulkRows, ...rows.filter((r) => r.changed_id !== null)]
   if (changed.length === 0) return { view: { ...view, version }, changes }
   const records = new Map(changes.records)
@@ -225,12 +225,7 @@ async function applyFeed(
   const settled = view.parts[1]?.facts
   for (const row of changed) {
     const id = row.changed_id as string
-    const leftOutPosted = changes.leftOut?.posted.get(id) ?? []
-    for (const posted of new Set([
-      ...(row.was_posted ?? []),
-      ...(row.posted ? [row.posted] : []),
-      ...leftOutPosted,
-    ]))
+    for (const posted of new Set([...(row.was_posted ?? []), ...(row.posted ? [row.posted] : [])]))
       mark(0, rowOf(baseOf(view), id, Number(posted)))
     const settledPosted = changes.settled.get(id)
     if (settled && settledPosted !== undefined) mark(1, rowOf(settled, id, settledPosted))
@@ -306,32 +301,38 @@ function readChanges(db: Db, version: string, limit: number, skip: string[] = []
 
 /**
  * The commits between `version` and `upTo` too large to apply (more than a quarter of `limit` changes each: a bulk
- * import, a seller's every listing), and of their listings those no longer on sale (they leave the view by marks
- * alone) or posted again (the posting times the base holds them at, for when they change again): undefined when no
- * commit is that large. A bulk import of new listings reads no listing here.
+ * import, a seller's every listing), the listings they changed that the view may hold (all but those the commits
+ * created: a bulk import of new listings reads none here) with the posting times they had, and how many of all their
+ * listings are on sale now; undefined when no commit is that large.
  */
 async function readBulk(db: Db, version: string, upTo: string, limit: number) {
-  const rows = await rowsOf<
-    { versions: string[] | null } & Omit<ChangeRow, 'feed_version' | 'oldest' | 'changed'>
-  >(
+  const large = Math.floor(limit / 4)
+  const rows = await rowsOf<{ versions: string[] | null; on_sale_now: string } & ChangedListing>(
     db,
+    // Each commit's changes counted only as far as `large` + 1; read by the transaction's index one commit at a time
+    // (`offset 0`, as readChanges). A listing a commit created (migration 0053) is held by no view before it.
     sql`with b as (select k.version, k.tx from listing_change_commits k
         where k.version > ${version} and k.version <= ${upTo}
-          and (select count(*) from listing_changes c where c.tx = k.tx) > ${Math.floor(limit / 4)}),
-      l as (select c.product_id::text as changed_id,
+          and (select count(*) from (select 1 from listing_changes c where c.tx = k.tx limit ${large + 1}) n) > ${large}),
+      c as (select c.product_id, c.posted_on, c.created from b cross join lateral (
+        select product_id, posted_on, created from listing_changes c where c.tx = b.tx offset 0) c),
+      l as (select c.product_id, bool_or(not c.created) as held,
           array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted,
           coalesce(bool_or(${isOnSale}), false) as on_sale
-        from listing_changes c left join products on products.id = c.product_id
-        where c.tx in (select tx from b)
-        group by c.product_id
-        having not coalesce(bool_or(${isOnSale}), false)
-          or bool_or(c.posted_on is distinct from ${products.postedOn}))
-      select (select array_agg(version::text order by version) from b) as versions, l.*
-      from (select 1) as one left join l on true`,
+        from c left join products on products.id = c.product_id
+        group by c.product_id)
+      select (select array_agg(version::text order by version) from b) as versions,
+        (select count(*) from l where on_sale)::text as on_sale_now,
+        l.product_id::text as changed_id, l.was_posted, l.on_sale
+      from (select 1) as one left join l on l.held`,
   )
   const versions = rows[0]?.versions
   if (!versions?.length) return undefined
-  return { versions, rows: rows.filter((r) => r.changed_id !== null) }
+  return {
+    versions,
+    onSale: Number(rows[0]?.on_sale_now ?? 0),
+    rows: rows.filter((r) => r.changed_id !== null),
+  }
 }
 
 /**
@@ -375,8 +376,7 @@ export async function catchUp(
         // listings to correct them by grow with its age (facts-counts.ts, decision 0097).
         const old = Date.now() - baseOf(applied.view).combos.byCombo.at > DAY_MS
         const leftOut = applied.changes.leftOut !== undefined
-        if ((old || leftOut || piled > rebaseAt(applied.view.size, s.readApart === true)) && !s.loading)
-          void loadFacts(db).catch((err) => logFailure(s, err))
+        if (old || leftOut || piled > rebaseAt(applied.view.size, s.readApart === true)) readAgain(db, s)
       }
       return s.view
     })().finally(() => {
@@ -387,6 +387,24 @@ export async function catchUp(
     if (target === undefined || (now && !newer(target, now.version))) return now
   }
   return s.view
+}
+
+/**
+ * Reads the copy whole in the background (changes piled up, a commit left out, a day old) unless a read is under way;
+ * after a failed one, not before a wait that doubles with each failure in a row (up to 30 s), as the poll waits.
+ */
+function readAgain(db: Db, s: State) {
+  if (s.loading || Date.now() < s.readAgainAt) return
+  void loadFacts(db).then(
+    () => {
+      s.readFailures = 0
+    },
+    (err) => {
+      s.readFailures++
+      s.readAgainAt = Date.now() + Math.min(30_000, 250 * 2 ** s.readFailures)
+      logFailure(s, err)
+    },
+  )
 }
 
 /**
@@ -418,8 +436,9 @@ export function currentFacts(db: Db, version: string | undefined): FactsView | u
   const s = stateOf(db)
   const view = s.view
   if (view && version !== undefined && view.version === version) return view
-  // Read whole meanwhile: the poll catches up after it (and alone logs a failed read), not every request.
-  if (s.farBehind) return undefined
+  // Read whole meanwhile: the poll catches up after it (and alone logs a failed read), not every request. A commit
+  // left to the read: a page SQL chose holds listings the view does not, so its counts are SQL's too.
+  if (s.farBehind || s.changes.leftOut) return undefined
   if (!view || version === undefined || newer(version, view.version)) {
     void catchUp(db, version).catch((err) => logFailure(s, err))
   }
@@ -506,7 +525,7 @@ export function factsStatus(db: Db): { version: string; listings: number; load_m
   const s = stateOf(db)
   if (!s.view) return null
   // Left-out versions are in the order they committed.
-  const firstLeftOut = s.changes.leftOut?.versions[0]
+  const firstLeftOut = s.changes.leftOut?.[0]
   const version = firstLeftOut ? String(BigInt(firstLeftOut) - 1n) : s.view.version
   return { version, listings: s.view.size, load_ms: s.loadMs }
 }
