@@ -674,6 +674,38 @@ describe('an instance whose copy a bulk import left behind', () => {
   }, 180_000)
 })
 
+describe('an instance whose copy the feed can no longer bring up', () => {
+  it('answers searches by SQL while it reads the copy whole, without waiting for the read', async () => {
+    const h = await heldReads()
+    const { db } = h
+    try {
+      const brand = await createBrand(db)
+      const seller = await createUser(db, { role: 'seller' })
+      await bulkInsert(db, brand.id, seller.id, 3)
+      await vi.waitFor(async () => expect(factsStatus(db)?.version).toBe(await versionOf(db)), {
+        timeout: 20_000,
+      })
+      h.hold()
+      // A change, and the feed pruned past it (as the feed's cleanup does to a copy left behind for long).
+      await bulkInsert(db, brand.id, seller.id, 2)
+      await db.execute(sql`delete from listing_change_commits`)
+      const now = await versionOf(db)
+      await vi.waitFor(() => expect(h.reads.started).toBe(2), { timeout: 20_000 })
+      const q = SearchQuery.parse({ sort: 'price_asc', facets: '1' })
+      const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 15_000))
+      const answer = await Promise.race([searchProducts(db, q), waited])
+      expect(answer).toEqual(await searchProducts(db, q, { facts: false }))
+      expect(answer).toMatchObject({ total: 5 })
+      h.release()
+      await vi.waitFor(() => expect(factsStatus(db)?.version).toBe(now), { timeout: 20_000 })
+      expect(factsStatus(db)?.listings).toBe(5)
+      expect(h.errors).toEqual([])
+    } finally {
+      await h.close()
+    }
+  }, 120_000)
+})
+
 describe('an instance whose whole read fails after a bulk import', () => {
   it('tries again later each time, not at every poll, and logs each failure', async () => {
     const { database, drop } = await openTestDatabase()
