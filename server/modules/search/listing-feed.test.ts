@@ -541,6 +541,18 @@ async function heldReads() {
 const versionOf = async (db: TestApp['db']) =>
   (await rowsOf<{ v: string }>(db, sql`select version::text as v from listing_counts_version where id`))[0]?.v
 
+/** Until the copy holds every change committed so far. */
+const copyCurrent = (db: TestApp['db']) =>
+  vi.waitFor(async () => expect(factsStatus(db)?.version).toBe(await versionOf(db)), { timeout: 20_000 })
+
+/** A brand and two sellers for a test of its own database. */
+async function brandAndSellers(db: TestApp['db']) {
+  const brand = await createBrand(db)
+  const seller = await createUser(db, { role: 'seller' })
+  const other = await createUser(db, { role: 'seller' })
+  return { brand, seller, other }
+}
+
 /** `n` listings of one seller in one statement: more changes than the feed applies at once (5,000 at least). */
 const bulkInsert = (db: TestApp['db'], brandId: string, sellerId: string, n: number) =>
   db.execute(sql`
@@ -556,11 +568,9 @@ describe('an instance whose copy a bulk import left behind', () => {
     const h = await heldReads()
     const { db } = h
     try {
-      const brand = await createBrand(db)
-      const seller = await createUser(db, { role: 'seller' })
-      const other = await createUser(db, { role: 'seller' })
+      const { brand, seller, other } = await brandAndSellers(db)
       await bulkInsert(db, brand.id, other.id, 3)
-      await vi.waitFor(async () => expect(factsStatus(db)?.version).toBe(await versionOf(db)))
+      await copyCurrent(db)
       const before = await versionOf(db)
       h.hold()
       await bulkInsert(db, brand.id, seller.id, 5001)
@@ -611,16 +621,10 @@ describe('an instance whose copy a bulk import left behind', () => {
     const h = await heldReads()
     const { db } = h
     try {
-      const brand = await createBrand(db)
-      const seller = await createUser(db, { role: 'seller' })
-      const other = await createUser(db, { role: 'seller' })
+      const { brand, seller, other } = await brandAndSellers(db)
       await bulkInsert(db, brand.id, seller.id, 5001)
       await bulkInsert(db, brand.id, other.id, 2)
-      const synced = () =>
-        vi.waitFor(async () => expect(factsStatus(db)?.version).toBe(await versionOf(db)), {
-          timeout: 20_000,
-        })
-      await synced()
+      await copyCurrent(db)
       expect(factsStatus(db)?.listings).toBe(5003)
       h.hold()
       // The seller's every listing posted again and repriced in one statement (left to the read), then one of them
@@ -654,7 +658,7 @@ describe('an instance whose copy a bulk import left behind', () => {
           .sort(),
       )
       h.release()
-      await synced()
+      await copyCurrent(db)
       expect(await searchProducts(db, all)).toEqual(await searchProducts(db, all, { facts: false }))
       expect((await searchProducts(db, all)).total).toBe(5003)
       // The seller disabled: one statement takes their every listing off sale, out of the view at once, and nothing
@@ -679,12 +683,9 @@ describe('an instance whose copy the feed can no longer bring up', () => {
     const h = await heldReads()
     const { db } = h
     try {
-      const brand = await createBrand(db)
-      const seller = await createUser(db, { role: 'seller' })
+      const { brand, seller } = await brandAndSellers(db)
       await bulkInsert(db, brand.id, seller.id, 3)
-      await vi.waitFor(async () => expect(factsStatus(db)?.version).toBe(await versionOf(db)), {
-        timeout: 20_000,
-      })
+      await copyCurrent(db)
       h.hold()
       // A change, and the feed pruned past it (as the feed's cleanup does to a copy left behind for long).
       await bulkInsert(db, brand.id, seller.id, 2)
@@ -730,8 +731,7 @@ describe('an instance whose whole read fails after a bulk import', () => {
     )
     try {
       await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
-      const brand = await createBrand(db)
-      const seller = await createUser(db, { role: 'seller' })
+      const { brand, seller } = await brandAndSellers(db)
       await bulkInsert(db, brand.id, seller.id, 5001)
       await vi.waitFor(() => expect(reads).toBeGreaterThan(1), { timeout: 20_000 })
       // The copy falls back to reading on its own thread once the worker fails; a second in, with a poll every 10 ms,
@@ -757,8 +757,7 @@ describe('an instance reading its copy for the first time', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve
     })
-    const brand = await createBrand(db)
-    const seller = await createUser(db, { role: 'seller' })
+    const { brand, seller } = await brandAndSellers(db)
     await bulkInsert(db, brand.id, seller.id, 20)
     const feed = keepListingsCurrent(
       db,
