@@ -7,7 +7,7 @@ import type { Db } from '#server/db/client'
 import { bookings, disputes, productHolds, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
-import { moveDeal } from '#server/modules/deal'
+import { assertDealParty, dealPartiesOf, moveDeal } from '#server/modules/deal'
 import { bookingStatus } from './bookings.service'
 import { type DealMail, queueDealEmails, sendBookedEmail } from './deal-emails'
 
@@ -75,10 +75,8 @@ export async function lockDeal(tx: Db, caller: SessionUser, bookingId: string) {
 export async function cancelBooking(db: Db, buyer: SessionUser, bookingId: string, mail: DealMail) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
-    if (!deal.isBuyer) {
-      throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can cancel the booking')
-    }
-    await moveDeal(tx, bookingId, 'cancel', 'buyer', {
+    const party = assertDealParty('cancel', dealPartiesOf(deal, buyer))
+    await moveDeal(tx, bookingId, 'cancel', party, {
       actorId: buyer.id,
       set: { sellerEmailPending: false },
     })
@@ -110,11 +108,11 @@ export async function markHandedOver(
 ) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, seller, bookingId)
-    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can mark this laptop handed over')
+    const party = assertDealParty('hand_over', dealPartiesOf(deal, seller))
     // A shipped sale is handed over by its delivery (the carrier's tracker), not by the seller's word: the move's
     // own rule (DEAL_MOVES.hand_over.delivery) refuses it.
     const note = input?.note ? input.note : null
-    const moved = await moveDeal(tx, bookingId, 'hand_over', 'seller', {
+    const moved = await moveDeal(tx, bookingId, 'hand_over', party, {
       actorId: seller.id,
       note,
       set: { handoverNote: note },
@@ -143,8 +141,8 @@ export async function confirmReceived(
 ) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
-    if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can confirm they received the laptop')
-    await moveDeal(tx, bookingId, 'receive', 'buyer', {
+    const party = assertDealParty('receive', dealPartiesOf(deal, buyer))
+    await moveDeal(tx, bookingId, 'receive', party, {
       actorId: buyer.id,
       fee,
       set: { handoverChecklist: input.checklist, handoverCheckedAt: new Date() },
@@ -164,9 +162,9 @@ export async function reportProblem(
 ) {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
-    if (!deal.isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can report a problem with this sale')
+    const party = assertDealParty('report', dealPartiesOf(deal, buyer))
     const stageBefore = deal.booking.stage
-    await moveDeal(tx, bookingId, 'report', 'buyer', {
+    await moveDeal(tx, bookingId, 'report', party, {
       actorId: buyer.id,
       note: input.reason,
       // The checklist as ticked when reporting, kept for the admin who handles the dispute.

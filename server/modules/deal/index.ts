@@ -16,4 +16,15 @@ export {
   type ReturnParty,
   returnPartiesOf,
 } from './return-moves'
-export { assertDelivery, assertMove, canMove, moveDeal, stagesAwaiting } from './stages'
+export {
+  assertDealParty,
+  assertDelivery,
+  assertMove,
+  canMove,
+  DEAL_MOVES,
+  type DealMove,
+  type DealParty,
+  dealPartiesOf,
+  moveDeal,
+  stagesAwaiting,
+} from './stages'

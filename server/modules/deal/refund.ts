@@ -6,9 +6,18 @@ import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookings, payments } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import type { SessionUser } from '#server/lib/session'
 import { postSaleMoney } from '#server/modules/ledger'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide'
-import { assertMove, type DealMove, type DealParty, lockStage, moveDeal } from './stages'
+import {
+  assertDealParty,
+  assertMove,
+  type DealMove,
+  type DealParty,
+  dealPartiesOf,
+  lockStage,
+  moveDeal,
+} from './stages'
 
 /** The processor's side of a refund: gives a succeeded payment's money back (PaymentProvider.refund). */
 export type RefundCall = (payment: { provider: 'stripe' | 'test'; transactionId: string }) => Promise<void>
@@ -83,7 +92,7 @@ export async function refundSale(
 export async function refundCompletedSale(
   db: Db,
   refund: RefundCall,
-  admin: { id: string },
+  admin: Pick<SessionUser, 'id' | 'role'>,
   bookingId: string,
   fee: FeeRule,
   takeBackShare: TakeBackShare | null = null,
@@ -99,7 +108,7 @@ export async function refundCompletedSale(
 export async function refundCompletedSaleIn(
   tx: Db,
   refund: RefundCall,
-  admin: { id: string },
+  admin: Pick<SessionUser, 'id' | 'role'>,
   bookingId: string,
   fee: FeeRule,
   takeBackShare: TakeBackShare | null = null,
@@ -111,13 +120,15 @@ export async function refundCompletedSaleIn(
   if (booking.stage === 'disputed')
     throw new AppError('CONFLICT', 'This sale is disputed: refund it from its dispute')
   if (booking.stage === 'refunded') throw new AppError('CONFLICT', 'This sale is refunded already')
+  // The admin refunds as an admin, not as a side of the sale.
+  const party = assertDealParty('refund_completed', dealPartiesOf({ isBuyer: false, isSeller: false }, admin))
   await refundSale(
     tx,
     refund,
     {
       bookingId,
       move: 'refund_completed',
-      party: 'admin',
+      party,
       actorId: admin.id,
       reason: 'Refunded by an admin after completion',
       note,

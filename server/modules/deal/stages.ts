@@ -2,7 +2,8 @@
 // that writes `bookings.stage`: it refuses a move the table does not have (409, naming the stage the booking is
 // in), writes the stage with the move's timestamp and its event row, and posts the ledger transaction that
 // belongs to the move, all in the caller's transaction. Services decide when to ask for a move; the table
-// decides whether the move exists.
+// decides whether the move exists and whose it is: every path that moves a deal for a caller asks
+// `assertDealParty` (403 in the move's own words) with the caller's parties (`dealPartiesOf`) before anything else.
 
 import { and, eq, sql } from 'drizzle-orm'
 import type { BookingEventKind } from '#contract/bookings'
@@ -11,6 +12,7 @@ import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { type BookingStage, bookingEvents, bookings } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import type { SessionUser } from '#server/lib/session'
 import { postLabelMoney, postSaleMoney } from '#server/modules/ledger'
 
 /** Who makes a move: a side of the deal, an admin, or the product itself (a job, a webhook, a rule). */
@@ -26,6 +28,8 @@ type Move = {
   event: BookingEventKind
   /** How the move reads in a refusal: "You cannot <words>: this booking is …". */
   words: string
+  /** The refusal (403) of a caller who is not a party that makes this move. */
+  refusal: string
   /** What the move needs besides its stage, checked by the service that asks for it. */
   needs: string
   /**
@@ -44,6 +48,7 @@ export const DEAL_MOVES = {
     posting: 'charge',
     event: 'paid',
     words: 'pay for it',
+    refusal: 'Only the buyer who booked this laptop can pay for it',
     needs: 'the listing on sale (server/lib/on-sale.ts), held for this booking, and a payment that succeeded',
   },
   cancel: {
@@ -53,6 +58,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'cancelled',
     words: 'cancel this booking',
+    refusal: 'Only the buyer who booked this laptop can cancel the booking',
     needs: 'nothing paid; the system cancels when the listing leaves sale',
   },
   book_again: {
@@ -62,6 +68,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'booked_again',
     words: 'book it again',
+    refusal: 'Only the buyer who booked this laptop can book it again',
     needs: 'the listing on sale',
   },
   hand_over: {
@@ -71,6 +78,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'handed_over',
     words: 'mark it handed over',
+    refusal: 'Only the seller can mark this laptop handed over',
     needs: 'the listing’s seller',
     delivery: { method: 'meet', refusal: 'This laptop ships to the buyer: buy the shipping label instead' },
   },
@@ -81,6 +89,7 @@ export const DEAL_MOVES = {
     posting: 'complete',
     event: 'received',
     words: 'confirm receipt',
+    refusal: 'Only the buyer can confirm they received the laptop',
     needs: 'the handover checklist all ticked',
   },
   auto_complete: {
@@ -90,6 +99,7 @@ export const DEAL_MOVES = {
     posting: 'complete',
     event: 'auto_completed',
     words: 'complete the sale',
+    refusal: 'Only the product completes a sale by itself',
     needs: 'AUTO_COMPLETE_DAYS since the handover',
   },
   report: {
@@ -99,6 +109,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'problem_reported',
     words: 'report a problem',
+    refusal: 'Only the buyer can report a problem with this sale',
     needs: 'a reason; a dispute opens',
   },
   freeze: {
@@ -108,6 +119,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'frozen',
     words: 'hold the sale for an admin',
+    refusal: 'Only the product holds a sale for an admin',
     needs: 'the laptop’s serial reported stolen; a dispute opens',
   },
   release: {
@@ -117,6 +129,7 @@ export const DEAL_MOVES = {
     posting: 'complete',
     event: 'released',
     words: 'release the sale',
+    refusal: 'Only an admin can release a sale',
     needs: 'an open dispute',
   },
   refund_dispute: {
@@ -126,6 +139,7 @@ export const DEAL_MOVES = {
     posting: 'refund',
     event: 'refunded',
     words: 'refund the buyer',
+    refusal: 'Only an admin can refund a disputed sale',
     needs: 'an open dispute; the processor’s refund',
   },
   cancel_sale: {
@@ -135,6 +149,7 @@ export const DEAL_MOVES = {
     posting: 'refund',
     event: 'cancelled',
     words: 'cancel the sale',
+    refusal: 'Only the seller can cancel this sale',
     needs: 'a reason; the processor’s refund; the listing leaves the market',
   },
   refund_completed: {
@@ -144,6 +159,7 @@ export const DEAL_MOVES = {
     posting: 'refund',
     event: 'refunded',
     words: 'refund the buyer',
+    refusal: 'Only an admin can refund a completed sale',
     needs: 'the processor’s refund; a transferred share taken back first',
   },
   ship: {
@@ -153,6 +169,7 @@ export const DEAL_MOVES = {
     posting: 'label',
     event: 'shipped',
     words: 'ship it',
+    refusal: 'Only the seller can buy the shipping label',
     needs: 'a shipped sale (the buyer chose shipping) and its label bought at the carrier',
     delivery: {
       method: 'ship',
@@ -166,6 +183,7 @@ export const DEAL_MOVES = {
     posting: 'refund',
     event: 'ship_late',
     words: 'cancel the sale for shipping late',
+    refusal: 'Only the product cancels a sale that was not shipped in time',
     needs:
       'a shipped sale with no label SHIP_WITHIN_DAYS after payment; the processor’s refund; the listing leaves the market',
   },
@@ -176,6 +194,7 @@ export const DEAL_MOVES = {
     posting: 'refund',
     event: 'refunded',
     words: 'refund the buyer',
+    refusal: 'Only an admin can remove a listing',
     needs: 'the listing removed after a report; the processor’s refund',
   },
   deliver: {
@@ -185,6 +204,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'delivered',
     words: 'mark it delivered',
+    refusal: 'Only the carrier’s tracker says a sale is delivered',
     needs:
       'the carrier’s tracker says delivered (the sale’s parcel); the handover is stamped with the delivery time',
   },
@@ -195,6 +215,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'parcel_lost',
     words: 'hold the sale for an admin',
+    refusal: 'Only the carrier’s tracker says a parcel is lost',
     needs: 'the carrier’s tracker says failure or return_to_sender (the sale’s parcel); a dispute opens',
   },
   // Returns (server/modules/returns, docs/decisions/0076). While a return is open the deal is `returning`, so the
@@ -206,6 +227,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'return_opened',
     words: 'return it',
+    refusal: 'Only the buyer can return this laptop',
     needs:
       'the inspection window open (INSPECTION_DAYS from the handover or delivery), a reason, the failed checklist item, photos',
   },
@@ -216,6 +238,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'return_first',
     words: 'ask for the laptop back',
+    refusal: 'Only an admin can ask for the laptop back',
     needs: 'an open dispute of a sale the buyer has; no return before',
   },
   refuse_return: {
@@ -225,6 +248,7 @@ export const DEAL_MOVES = {
     posting: 'complete',
     event: 'return_refused',
     words: 'refuse the return',
+    refusal: 'Only an admin can decide this return',
     needs:
       'a return the seller declined or has not answered, or a return parcel the carrier lost (released to the seller); the admin’s reason',
   },
@@ -235,6 +259,7 @@ export const DEAL_MOVES = {
     posting: 'refund',
     event: 'return_refunded',
     words: 'refund the return',
+    refusal: 'Only the seller, the product or an admin refunds a return',
     needs:
       'the laptop back with the seller, as sent (the seller says so, or RETURN_CONFIRM_DAYS pass), or a return parcel the carrier lost (an admin refunds the buyer); the processor’s refund',
   },
@@ -245,6 +270,7 @@ export const DEAL_MOVES = {
     posting: null,
     event: 'return_disputed',
     words: 'say it came back otherwise',
+    refusal: 'Only the seller can say how the laptop came back',
     needs: 'the laptop back with the seller; what is different; a dispute opens (or reopens) for an admin',
   },
 } as const satisfies Record<string, Move>
@@ -285,6 +311,33 @@ export function canMove(stage: BookingStage, move: DealMove, party: DealParty): 
 }
 
 /**
+ * Which parties of a deal the caller is: its buyer, the listing's seller, an admin (as lockDeal or dealSideOf say
+ * who they are to the deal). Never `system`: that is the product itself, not a caller.
+ */
+export function dealPartiesOf(
+  side: { isBuyer: boolean; isSeller: boolean },
+  caller: Pick<SessionUser, 'role'>,
+): DealParty[] {
+  const parties: DealParty[] = []
+  if (side.isBuyer) parties.push('buyer')
+  if (side.isSeller) parties.push('seller')
+  if (caller.role === 'admin') parties.push('admin')
+  return parties
+}
+
+/**
+ * The one check of who may make a move: the refusal (403, the move's own words) of a move that is not any of these
+ * parties'. Nothing when one of them makes it. Every path that moves a deal for a caller asks it before it looks at
+ * the stage, and moveDeal asks it again for the party the move is made as.
+ */
+export function assertDealParty(move: DealMove, parties: readonly DealParty[]): DealParty {
+  const m: Move = DEAL_MOVES[move]
+  const party = parties.find((p) => m.by.includes(p))
+  if (!party) throw new AppError('FORBIDDEN', m.refusal)
+  return party
+}
+
+/**
  * The refusal of a move that does not fit the sale's way of delivery (409): a shipped sale's seller cannot say it
  * was handed over, a met sale has no label to ship. Nothing when it fits, or when the move is the same either way.
  * A service that must act before the move (buy a label at the carrier) asks this first.
@@ -296,7 +349,7 @@ export function assertDelivery(move: DealMove, method: DeliveryMethod): void {
 
 /**
  * The refusal of a move the table does not have: 409 naming the stage the booking is in, or 403 when the stage
- * allows the move but not by this party, or 409 when it does not fit the sale's way of delivery. Nothing when the
+ * allows the move but not by this party (the move's refusal), or 409 when it does not fit the sale's way of delivery. Nothing when the
  * move exists. A service that must act before the move (a processor's refund) asks this first, on the locked
  * booking.
  */
@@ -310,7 +363,7 @@ export function assertMove(
   if (!m.from.includes(stage)) {
     throw new AppError('CONFLICT', `You cannot ${m.words}: this booking is ${STAGE_WORDS[stage]}`)
   }
-  if (!m.by.includes(party)) throw new AppError('FORBIDDEN', `You cannot ${m.words} on this booking`)
+  assertDealParty(move, [party])
   assertDelivery(move, method)
 }
 

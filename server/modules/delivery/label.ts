@@ -10,7 +10,7 @@ import { bookingEvents, bookings } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
 import type { SessionUser } from '#server/lib/session'
 import { lockDeal, wrongStage } from '#server/modules/bookings'
-import { assertDelivery, moveDeal } from '#server/modules/deal'
+import { assertDealParty, assertDelivery, dealPartiesOf, moveDeal } from '#server/modules/deal'
 import {
   buyLabel,
   type ParcelRow,
@@ -42,7 +42,7 @@ export async function buyShippingLabel(
   onVoidRefused: (err: Error, parcel: ParcelRow) => void = () => {},
 ): Promise<LabelOutcome> {
   const deal = await ctx.db.transaction((tx) => lockDeal(tx, caller, bookingId))
-  if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can buy the shipping label')
+  const party = assertDealParty('ship', dealPartiesOf(deal, caller))
   // Before anything is bought at the carrier: the `ship` move's own rule on the way of delivery.
   assertDelivery('ship', deal.booking.deliveryMethod)
   const before = (await saleParcelsOf(ctx.db, [bookingId])).get(bookingId)
@@ -71,7 +71,7 @@ export async function buyShippingLabel(
       .for('update')
     if (!row) throw notFound('Booking')
     if (row.stage === 'paid') {
-      await moveDeal(tx, bookingId, 'ship', 'seller', {
+      await moveDeal(tx, bookingId, 'ship', party, {
         actorId: caller.id,
         note: `${parcel.carrier} ${parcel.service}, tracking number ${parcel.trackingCode}`,
       })

@@ -8,7 +8,10 @@ import { AppError, notFound } from '#server/lib/errors'
 import type { PaymentProvider } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
 import { bookingStatus, type DealMail, handoverAnswers, queueDealEmails } from '#server/modules/bookings'
-import { moveDeal, refundSale } from '#server/modules/deal'
+import { assertDealParty, dealPartiesOf, moveDeal, refundSale } from '#server/modules/deal'
+
+/** An admin deciding a dispute acts as an admin, not as a side of the sale (even on a sale of their own). */
+const NOT_A_SIDE = { isBuyer: false, isSeller: false }
 
 const buyers = alias(users, 'buyers')
 const sellers = alias(users, 'sellers')
@@ -120,13 +123,14 @@ export async function refundDispute(
 ) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
+    const party = assertDealParty('refund_dispute', dealPartiesOf(NOT_A_SIDE, admin))
     await refundSale(
       tx,
       (payment) => provider.refund(payment),
       {
         bookingId: booking.id,
         move: 'refund_dispute',
-        party: 'admin',
+        party,
         actorId: admin.id,
         reason: 'Refunded after a dispute',
         note: reason,
@@ -149,7 +153,8 @@ export async function refundDispute(
 export async function releaseDispute(db: Db, admin: SessionUser, id: string, mail: DealMail, fee: FeeRule) {
   return db.transaction(async (tx) => {
     const { dispute, booking } = await lockOpenDispute(tx, id)
-    await moveDeal(tx, booking.id, 'release', 'admin', { actorId: admin.id, fee })
+    const party = assertDealParty('release', dealPartiesOf(NOT_A_SIDE, admin))
+    await moveDeal(tx, booking.id, 'release', party, { actorId: admin.id, fee })
     await tx
       .update(disputes)
       .set({ status: 'released', resolvedBy: admin.id, resolvedAt: sql`now()` })

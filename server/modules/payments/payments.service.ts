@@ -10,7 +10,7 @@ import { assertOnSale, whyNotOnSale } from '#server/lib/on-sale'
 import type { Connect, WebhookOutcome } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, holderOf, queueDealEmails } from '#server/modules/bookings'
-import { assertMove, canMove, moveDeal } from '#server/modules/deal'
+import { assertDealParty, assertMove, canMove, dealPartiesOf, moveDeal } from '#server/modules/deal'
 import { closeOffersOnSale } from '#server/modules/offers'
 import { handleConnectEvent } from '#server/modules/payouts'
 import { refreshPriceGuideForProduct } from '#server/modules/price-guide'
@@ -24,11 +24,17 @@ type ProductRow = typeof products.$inferSelect
  * that this buyer may pay for it now. Every payment path starts here, inside its transaction.
  */
 async function lockPayableBooking(tx: Db, buyer: SessionUser, bookingId: string) {
-  const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update')
-  if (!booking) throw notFound('Booking')
-  if (booking.buyerId !== buyer.id) {
-    throw new AppError('FORBIDDEN', 'Only the buyer who booked this laptop can pay for it')
-  }
+  const [row] = await tx
+    .select({ booking: bookings, sellerId: products.sellerId })
+    .from(bookings)
+    .innerJoin(products, eq(products.id, bookings.productId))
+    .where(eq(bookings.id, bookingId))
+    .for('update', { of: bookings })
+  if (!row) throw notFound('Booking')
+  const { booking } = row
+  // Anyone else who is signed in is refused here (403), not told the booking does not exist.
+  const side = { isBuyer: booking.buyerId === buyer.id, isSeller: row.sellerId === buyer.id }
+  assertDealParty('pay', dealPartiesOf(side, buyer))
   if (booking.isPaid) throw new AppError('CONFLICT', 'This booking is already paid')
   assertMove(booking.stage, 'pay', 'buyer', booking.deliveryMethod)
   const product = await lockProduct(tx, booking.productId)

@@ -6,11 +6,10 @@ import { type CancelSaleBody, OPEN_SALE_STATUSES } from '#contract/bookings'
 import type { FeeRule } from '#contract/fees'
 import type { Db } from '#server/db/client'
 import { bookings, disputes, products } from '#server/db/schema'
-import { AppError } from '#server/lib/errors'
 import type { PaymentProvider } from '#server/lib/payment-provider'
 import type { SessionUser } from '#server/lib/session'
 import { type DealMail, lockDeal, queueDealEmails } from '#server/modules/bookings'
-import { moveReturnsOf, refundSale } from '#server/modules/deal'
+import { assertDealParty, dealPartiesOf, moveReturnsOf, refundSale } from '#server/modules/deal'
 
 async function takeListingDown(tx: Db, productId: string) {
   const now = new Date()
@@ -35,14 +34,14 @@ export async function cancelSale(
 ): Promise<number> {
   const cancelled = await db.transaction(async (tx) => {
     const deal = await lockDeal(tx, seller, bookingId)
-    if (!deal.isSeller) throw new AppError('FORBIDDEN', 'Only the seller can cancel this sale')
+    const party = assertDealParty('cancel_sale', dealPartiesOf(deal, seller))
     await refundSale(
       tx,
       (payment) => provider.refund(payment),
       {
         bookingId,
         move: 'cancel_sale',
-        party: 'seller',
+        party,
         actorId: seller.id,
         note: input.reason,
         reason: 'The seller cancelled the sale',
@@ -82,13 +81,15 @@ export async function refundOpenSaleOfListing(
     )
     .for('update')
   if (!open) return false
+  // The admin removes the listing as an admin, not as a side of its sale.
+  const party = assertDealParty('refund_removed', dealPartiesOf({ isBuyer: false, isSeller: false }, admin))
   await refundSale(
     tx,
     (payment) => provider.refund(payment),
     {
       bookingId: open.id,
       move: 'refund_removed',
-      party: 'admin',
+      party,
       actorId: admin.id,
       note: 'The listing was removed after a report',
       reason: 'Refunded when an admin removed the listing',
