@@ -14,7 +14,6 @@ export {
   RETURN_MOVES,
   type ReturnMove,
   type ReturnParty,
-  returnPartiesOf,
 } from './return-moves'
 export {
   assertDealParty,

@@ -10,10 +10,10 @@ import { OPEN_RETURN_STATUSES, type ReturnStatus } from '#contract/returns'
 import type { Db } from '#server/db/client'
 import { returns } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
-import type { SessionUser } from '#server/lib/session'
+import { type DealParty, partyOf } from './stages'
 
-/** Who makes a return's move: a side of the deal, an admin, or the product itself (a job, a carrier's webhook). */
-export type ReturnParty = 'buyer' | 'seller' | 'admin' | 'system'
+/** Who makes a return's move: the deal's parties (a side of the deal, an admin, or the product itself). */
+export type ReturnParty = DealParty
 
 type ReturnRow = typeof returns.$inferSelect
 type ReturnMethod = ReturnRow['method']
@@ -185,25 +185,10 @@ export function opensReturn(move: ReturnMove): boolean {
   return Array.isArray(m.from) && m.from.length === 0
 }
 
-/**
- * Which parties of a return the caller is: its buyer, the listing's seller, an admin (as lockDeal or dealSideOf
- * say who they are to the deal). A caller with none of these never reaches a return (404 before).
- */
-export function returnPartiesOf(
-  side: { isBuyer: boolean; isSeller: boolean },
-  caller: SessionUser,
-): ReturnParty[] {
-  const parties: ReturnParty[] = []
-  if (side.isBuyer) parties.push('buyer')
-  if (side.isSeller) parties.push('seller')
-  if (caller.role === 'admin') parties.push('admin')
-  return parties
-}
-
 /** The refusal (403) of a move that is not any of these parties': nothing when one of them makes it. */
 export function assertReturnParty(move: ReturnMove, parties: readonly ReturnParty[]): void {
   const m: Move = RETURN_MOVES[move]
-  if (!parties.some((p) => m.by.includes(p))) throw new AppError('FORBIDDEN', m.refusal)
+  partyOf(m, parties)
 }
 
 /**

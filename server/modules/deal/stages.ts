@@ -331,7 +331,17 @@ export function dealPartiesOf(
  * the stage, and moveDeal asks it again for the party the move is made as.
  */
 export function assertDealParty(move: DealMove, parties: readonly DealParty[]): DealParty {
-  const m: Move = DEAL_MOVES[move]
+  return partyOf(DEAL_MOVES[move], parties)
+}
+
+/**
+ * The party among `parties` a move of a table (the deal's, a return's: return-moves.ts) is made by, or its refusal
+ * (403, the move's own words).
+ */
+export function partyOf(
+  m: { by: readonly DealParty[]; refusal: string },
+  parties: readonly DealParty[],
+): DealParty {
   const party = parties.find((p) => m.by.includes(p))
   if (!party) throw new AppError('FORBIDDEN', m.refusal)
   return party

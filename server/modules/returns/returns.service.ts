@@ -41,6 +41,7 @@ import {
   assertReturnParty,
   assertReturnStatus,
   canMoveReturn,
+  dealPartiesOf,
   moveDeal,
   moveReturn,
   openReturnRow,
@@ -48,7 +49,6 @@ import {
   type ReturnMove,
   type ReturnParty,
   refundSale,
-  returnPartiesOf,
 } from '#server/modules/deal'
 import { returnLabelOf } from './return-label'
 
@@ -95,7 +95,7 @@ async function lockReturnOf(tx: Db, bookingId: string): Promise<ReturnRow> {
  */
 async function lockReturnFor(tx: Db, caller: SessionUser, bookingId: string, move: ReturnMove) {
   const deal = await lockDeal(tx, caller, bookingId)
-  const parties = returnPartiesOf(deal, caller)
+  const parties = dealPartiesOf(deal, caller)
   assertReturnParty(move, parties)
   const ret = await lockReturnOf(tx, bookingId)
   assertReturnStatus(move, ret)
@@ -148,7 +148,7 @@ export async function openReturn(
 ): Promise<string> {
   return db.transaction(async (tx) => {
     const deal = await lockDeal(tx, buyer, bookingId)
-    const parties = returnPartiesOf(deal, buyer)
+    const parties = dealPartiesOf(deal, buyer)
     assertReturnParty('open', parties)
     assertMove(deal.booking.stage, 'open_return', 'buyer', deal.booking.deliveryMethod)
     const [earlier] = await tx.select().from(returns).where(eq(returns.bookingId, bookingId))
@@ -266,7 +266,7 @@ export async function decideReturn(
     .from(returns)
     .where(eq(returns.id, returnId))
   if (!found) throw notFound('Return')
-  const parties = returnPartiesOf(await lockDeal(tx, admin, found.bookingId), admin)
+  const parties = dealPartiesOf(await lockDeal(tx, admin, found.bookingId), admin)
   const ret = await lockReturnOf(tx, found.bookingId)
   const accept = input.decision === 'accept'
   if (ret.status === 'label_bought' && (await returnParcelLost(tx, ret.id))) {
@@ -456,7 +456,7 @@ export async function returnFirst(
     throw new AppError('CONFLICT', `This dispute has already been ${dispute.status}`)
   }
   const deal = await lockDeal(tx, admin, dispute.bookingId)
-  const parties = returnPartiesOf(deal, admin)
+  const parties = dealPartiesOf(deal, admin)
   assertReturnParty('return_first', parties)
   assertMove(deal.booking.stage, 'return_first', 'admin', deal.booking.deliveryMethod)
   if (!deal.booking.handedOverAt) {
