@@ -1,6 +1,8 @@
 // `npm run bench:search-cpu`: the instance's CPU for one search, in the process, on the database DATABASE_URL names
 // (one that `npm run bench:scale` filled). Searches asked for the first time (nothing kept from them) and the same
 // searches asked again, drawn from the mixed run's mix (bench/mixed.ts). See bench/README.md.
+import fs from 'node:fs'
+import { Session } from 'node:inspector'
 import { sql } from 'drizzle-orm'
 import { SearchQuery } from '#contract/search'
 import { catchUp, loadFacts, searchProducts } from '#server/modules/search'
@@ -55,6 +57,26 @@ async function cpuOf(list: { q: ReturnType<typeof schema.parse> }[]): Promise<nu
   return spent
 }
 
+/** A CPU profile of this thread from now on (node:inspector), written to a file when stopped. */
+async function startProfile() {
+  const session = new Session()
+  session.connect()
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (err, res) => (err ? reject(err) : resolve(res))),
+    )
+  await post('Profiler.enable')
+  await post('Profiler.start')
+  return {
+    stopInto: async (file: string) => {
+      const { profile } = (await post('Profiler.stop')) as { profile: object }
+      fs.writeFileSync(file, JSON.stringify(profile))
+      session.disconnect()
+      console.log(`CPU profile of the first-time searches: ${file}`)
+    },
+  }
+}
+
 const row = (name: string, ms: number[]) => {
   const mean = ms.reduce((a, b) => a + b, 0) / ms.length
   const cell = (x: number) => x.toFixed(2).padStart(7)
@@ -64,7 +86,11 @@ const row = (name: string, ms: number[]) => {
 // Whatever a copy builds on its first searches (a facet's lists of rows, the price ranks) is built by 400 others first.
 await cpuOf(queries(400, 8))
 const first = queries(FIRST, 9)
+// BENCH_PROFILE=<file>: a CPU profile of the searches asked for the first time alone (not the copy's read), for
+// Chrome's DevTools or a summary of its functions' own time.
+const profile = process.env.BENCH_PROFILE ? await startProfile() : undefined
 const firstMs = await cpuOf(first)
+if (profile) await profile.stopInto(process.env.BENCH_PROFILE as string)
 const again = first.slice(0, 400)
 await cpuOf(again)
 const againMs = await cpuOf(again)
