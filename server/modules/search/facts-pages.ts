@@ -1,7 +1,7 @@
 import type { SearchQuery, SearchSort } from '#contract/search'
 import type { CursorKey, Paging } from '#server/lib/paging'
 import { boundsOf } from './filters'
-import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
+import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
 import {
   comboOutcomes,
   filtersKey,
@@ -185,7 +185,8 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     const rank = priceRanks(f)
     const picked = new Int32Array(candidates.length)
     let count = 0
-    for (const r of candidates) {
+    for (let c = 0; c < candidates.length; c++) {
+      const r = candidates[c] as number
       if (isDead(dead, r)) continue
       const at = rank[r] as number
       const i = backwards ? f.size - 1 - at : at
@@ -198,26 +199,35 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
   if (pickable && text && pickable.length * 64 <= f.size) return pick(pickable)
   const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
-  let has: Uint8Array | undefined
-  if (byPrice && text) {
-    has = new Uint8Array(f.size)
-    for (const r of text.rows) has[r] = 1
+  const walk = (has: Uint8Array | undefined): Hit[] | undefined => {
+    const hits: Hit[] = []
+    let skip = paging.offset
+    for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
+      if (pickable && i - start > budget) return undefined
+      const r = rowAt(i)
+      if (has && has[r] === 0) continue
+      if (isDead(dead, r)) continue
+      const pass = passes(r)
+      // Newest first: every later row is older still.
+      if (pass === TOO_OLD && !byPrice) break
+      if (pass !== PASSES) continue
+      if (skip > 0) skip--
+      else hits.push({ r, tier: 0 })
+    }
+    return hits
   }
-  const hits: Hit[] = []
-  let skip = paging.offset
-  for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
-    if (pickable && i - start > budget) return pick(pickable)
-    const r = rowAt(i)
-    if (has && has[r] === 0) continue
-    if (isDead(dead, r)) continue
-    const pass = passes(r)
-    // Newest first: every later row is older still.
-    if (pass === TOO_OLD && !byPrice) break
-    if (pass !== PASSES) continue
-    if (skip > 0) skip--
-    else hits.push({ r, tier: 0 })
-  }
-  return hits
+  // By price with text, the walk knows the text's matches by a mark each (unmarked again after).
+  const hits =
+    byPrice && text
+      ? withMarks(f.size, (has) => {
+          const { rows } = text
+          for (let i = 0; i < rows.length; i++) has[rows[i] as number] = 1
+          const walked = walk(has)
+          for (let i = 0; i < rows.length; i++) has[rows[i] as number] = 0
+          return walked
+        })
+      : walk(undefined)
+  return hits ?? pick(pickable as Int32Array)
 }
 
 /** How many rows of a walk in row order cost as much as one row picked out of it, then sorted into place. */
@@ -357,10 +367,12 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
       }
     }
     const bucket = tiers[tier] as Hit[]
-    bucket.push({ r, tier })
+    // A tier's rows past `wanted` come after as many others: never on the page.
+    if (bucket.length < wanted) bucket.push({ r, tier })
     if (tier === top && bucket.length >= wanted) break
   }
-  const ordered = tiers.reverse().flat()
+  const ordered: Hit[] = []
+  for (let tier = 3; tier >= 0 && ordered.length < wanted; tier--) ordered.push(...(tiers[tier] as Hit[]))
   return ordered.slice(paging.offset, wanted)
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { KEPT_AT_LEAST_BYTES, KEPT_ENTRY_BYTES, KeptPerCopy } from './kept-per-copy'
+import { KEPT_AT_LEAST_BYTES, KEPT_ENTRY_BYTES, KeptPerCopy, withMarks } from './kept-per-copy'
 
 // A key of one character: each kept value costs its bytes, the entry and the key.
 const ENTRY = KEPT_ENTRY_BYTES + 1
@@ -69,5 +69,27 @@ describe('values kept per copy', () => {
     expect(kept.maxFor(100_000)).toBe(KEPT_AT_LEAST_BYTES)
     expect(keep({ size: 100_000 }, ['a', 'b'])).toBe(1)
     expect(kept.maxFor(1_000_000)).toBe(4 * MB)
+  })
+
+  it('lends one array of marks per thread, all 0, and unmarks it when a use fails midway', () => {
+    const unmarked = (size: number) => withMarks(size, (m) => m.subarray(0, size).every((v) => v === 0))
+    const first = withMarks(10, (m) => m)
+    expect(withMarks(10, (m) => m)).toBe(first)
+    expect(() =>
+      withMarks(10, (m) => {
+        m[3] = 1
+        throw new Error('midway')
+      }),
+    ).toThrow('midway')
+    expect(unmarked(10)).toBe(true)
+    // A use within another's gets marks of its own.
+    withMarks(10, (outer) => {
+      outer[2] = 1
+      expect(unmarked(10)).toBe(true)
+      outer[2] = 0
+    })
+    // A larger copy gets a larger array.
+    expect(withMarks(5_000, (m) => m.length)).toBeGreaterThanOrEqual(5_000)
+    expect(unmarked(5_000)).toBe(true)
   })
 })

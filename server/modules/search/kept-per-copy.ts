@@ -126,3 +126,27 @@ export class KeptPerCopy<Copy extends object, Value> {
     return kept
   }
 }
+
+/** The thread's marks (withMarks): all 0 between calls. */
+let marks = new Uint8Array(0)
+let marking = false
+
+/**
+ * A mark per row of a copy of `size` rows, all 0, for one synchronous call: `use` must leave every mark it set at 0
+ * again. One array per thread, reused: a search's marks were a new array of a byte per listing (1 MB at 1,000,000
+ * listings) up to three times a search, which the garbage collector then had to reclaim, on its own threads.
+ */
+export function withMarks<T>(size: number, use: (marks: Uint8Array) => T): T {
+  // Within another's call (not done today): marks of its own.
+  if (marking) return use(new Uint8Array(size))
+  if (marks.length < size) marks = new Uint8Array(size)
+  marking = true
+  try {
+    return use(marks)
+  } catch (err) {
+    marks.fill(0)
+    throw err
+  } finally {
+    marking = false
+  }
+}

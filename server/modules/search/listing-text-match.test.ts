@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { withMarks } from './kept-per-copy'
 import { buildTextIndex, matchText } from './listing-text'
 
 // A text's matches in a copy, in row order, whatever the terms: whole words, prefixes that cover many words (whose
@@ -48,5 +49,7 @@ describe('a text’s matches in a copy', () => {
       )
       const { rows } = matchText(index, size, { terms, phrase: '', bestTier: 3 })
       expect(Array.from(rows)).toEqual(expected)
+      // The thread's marks, which the match used, are left unmarked for the next.
+      expect(withMarks(size, (marks) => marks.subarray(0, size).every((m) => m === 0))).toBe(true)
     })
 })

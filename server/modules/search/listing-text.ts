@@ -1,4 +1,4 @@
-import { KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
+import { KeptPerCopy, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
 import { type Texts, textAt, textCount, textsOf } from './shared-texts'
 
 // The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index: per word, the
@@ -210,17 +210,23 @@ function rowsWithAll(
   rows: Int32Array,
   ranges: [number, number][],
 ): Int32Array {
-  const seen = new Uint8Array(size)
   const found: number[] = []
-  ranges.forEach(([lo, hi], i) => {
-    const last = i === ranges.length - 1
-    for (let p = start[lo] as number, end = start[hi] as number; p < end; p++) {
-      const r = rows[p] as number
-      if (seen[r] === i) {
-        seen[r] = i + 1
-        if (last) found.push(r)
+  withMarks(size, (seen) => {
+    ranges.forEach(([lo, hi], i) => {
+      const last = i === ranges.length - 1
+      for (let p = start[lo] as number, end = start[hi] as number; p < end; p++) {
+        const r = rows[p] as number
+        if (seen[r] === i) {
+          seen[r] = i + 1
+          if (last) found.push(r)
+        }
       }
-    }
+    })
+    // Only the first term's rows were marked (a later term marks only rows every term before it did).
+    const [first] = ranges
+    if (first)
+      for (let p = start[first[0]] as number, end = start[first[1]] as number; p < end; p++)
+        seen[rows[p] as number] = 0
   })
   return Int32Array.from(found).sort()
 }
