@@ -53,6 +53,8 @@ type State = {
   /** Background whole reads failed in a row (readAgain), and when the next may start. */
   readFailures: number
   readAgainAt: number
+  /** When a change last moved the view (Date.now()). */
+  movedAt: number
 }
 
 /** The listings changed since a view's base was read, as the view's parts hold them. */
@@ -90,6 +92,7 @@ const stateOf = onceEach(
     sqlTurns: new Turns(SQL_WHILE_READ),
     readFailures: 0,
     readAgainAt: 0,
+    movedAt: 0,
   }),
 )
 
@@ -369,6 +372,7 @@ export async function catchUp(
         return s.view
       }
       if (s.view === view) {
+        if (applied.view.version !== view.version) s.movedAt = Date.now()
         s.view = applied.view
         s.changes = applied.changes
         const piled = (applied.view.parts[0]?.deadRows.length ?? 0) + applied.changes.records.size
@@ -636,6 +640,12 @@ export async function readListingPage<R extends { id: string; countsVersion: str
   return { rows, view: currentFacts(db, rows[0]?.countsVersion) }
 }
 
+/**
+ * How long after a change last moved the view a search reads the database's version before it chooses its page: under
+ * writes that read costs less than the second choice it saves; on a quiet copy it is not made.
+ */
+const WRITES_LATELY_MS = 1_000
+
 async function pageByView<R extends { id: string; countsVersion: string }>(
   db: Db,
   { read, facets = false, ...ask }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
@@ -657,6 +667,15 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   // version or later: changes committed during the request) are the page's. Rows already read at the version the
   // view caught up to are kept: only the listings the page gained are read again.
   let caughtUp = false
+  if (Date.now() - s.movedAt < WRITES_LATELY_MS) {
+    // Under writes, a page chosen from the view and then found older than its rows was chosen again from the view
+    // caught up to them (most searches, at 20 writes a second). The database's version is read first instead and the
+    // view caught up to it: every change committed before the request is in the view the page is chosen from, once.
+    // The rows, read after, may be newer (changes committed during the request), as after any catch-up.
+    const now = await readVersion(db)
+    if (newer(now, view.version)) view = await catchUp(db, now, false)
+    caughtUp = true
+  }
   let kept: Map<string, R> | undefined
   for (let attempt = 0; attempt < 3 && view; attempt++) {
     // The page, and the counts the answer needs, chosen in one go (on a search thread when the instance has them).

@@ -114,6 +114,21 @@ describe('searches on the pool’s threads', () => {
     expect(pool.answered()).toBeGreaterThan(before)
   }, 300_000)
 
+  it('choose a page once under writes: from the view caught up to the database before the page is chosen', async () => {
+    const newest = (n: number) => sql`update products set resale_price_cents = resale_price_cents + 100
+      where id = (select id from products where not is_sold order by posted_on desc offset ${n} limit 1)`
+    // A change the instance applied just now: writes are under way.
+    await t.db.execute(newest(0))
+    await catchUp(t.db)
+    // Another it has not applied yet (no feed runs in this test), committed before the search is asked.
+    await t.db.execute(newest(1))
+    const before = pool.answered()
+    const found = await page('facets=1', true)
+    // One choice of the page, not one from the view behind and another once its rows said it was behind.
+    expect(pool.answered() - before).toBe(1)
+    expect(found).toEqual(await page('facets=1', false))
+  }, 300_000)
+
   it('are answered on the main thread once the pool stopped', async () => {
     pool.stop()
     const answered = pool.answered()
