@@ -56,21 +56,6 @@ export type PostedView = Omit<FactsView, 'parts'> & { marks: Omit<MarkedPart, 'f
 
 export type PoolAnswer = { id: number; error?: string } & ViewAnswer
 
-/** A search waiting for a free searcher. */
-type Queued = {
-  view: FactsView
-  ask: PoolAsk
-  resolve: (a: ViewAnswer) => void
-  reject: (e: Error) => void
-}
-
-/**
- * Searches a searcher is given at a time. Two: the one it works on and the next, so that it need not wait for the main
- * thread's turn between them (with one at a time the searchers sat idle that long: 130–150 searches a second against
- * 200 at 1,000,000 listings). The rest wait in the pool's queue for whichever searcher has room first.
- */
-const IN_FLIGHT = 2
-
 type Searcher = {
   worker: Worker
   pending: number
@@ -143,8 +128,6 @@ export class SearchPool {
     number,
     { resolve: (a: ViewAnswer) => void; reject: (e: Error) => void; searcher: Searcher; view: FactsView }
   >()
-  /** Searches waiting for a free searcher, oldest first. */
-  private readonly queued: Queued[] = []
   private failed: Error | undefined
   /** Searches answered by the searchers. */
   answered = 0
@@ -175,30 +158,19 @@ export class SearchPool {
     return this.failed === undefined
   }
 
-  /**
-   * searchView on a searcher: the least busy when one has room, else the first to have room. Searches wait here, in one queue,
-   * not in a searcher's: a long search (a text matching much of the copy, counted) holds up none but its own, where a
-   * queue per searcher kept the searches behind it waiting while the other searcher had none.
-   */
+  /** searchView on the searcher with the fewest searches in flight. */
   ask(view: FactsView, ask: PoolAsk): Promise<ViewAnswer> {
     if (this.failed) return Promise.reject(this.failed)
-    return new Promise((resolve, reject) => {
-      const waiter = { view, ask, resolve, reject }
-      let free: Searcher | undefined
-      for (const s of this.searchers) if (s.pending < (free?.pending ?? IN_FLIGHT)) free = s
-      if (free) this.send(free, waiter)
-      else this.queued.push(waiter)
-    })
-  }
-
-  /** Sends a search to a searcher (posting it the view first when it does not hold it). */
-  private send(searcher: Searcher, { view, ask, resolve, reject }: Queued) {
+    let searcher = this.searchers[0] as Searcher
+    for (const s of this.searchers) if (s.pending < searcher.pending) searcher = s
     const posted = this.post(searcher, view)
     const id = nextId++
     searcher.pending++
     posted.pending++
-    this.waiting.set(id, { resolve, reject, searcher, view })
-    searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, searcher, view })
+      searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
+    })
   }
 
   /** Stops every searcher; searches in flight fail (their callers answer on this thread). */
@@ -263,11 +235,6 @@ export class SearchPool {
     return this.searchers.map((s) => s.copies.size)
   }
 
-  /** The searches each searcher has been given and not answered, and how many wait in the queue. */
-  load(): { inFlight: number[]; queued: number } {
-    return { inFlight: this.searchers.map((s) => s.pending), queued: this.queued.length }
-  }
-
   /** The heap limits each searcher runs with. */
   limits(): (ResourceLimits | undefined)[] {
     return this.searchers.map((s) => s.worker.resourceLimits)
@@ -280,8 +247,6 @@ export class SearchPool {
     searcher.pending--
     const posted = searcher.views.get(waiter.view)
     if (posted) posted.pending--
-    const next = this.queued.shift()
-    if (next) this.send(searcher, next)
     if (answer.error !== undefined) waiter.reject(new Error(`A searcher failed: ${answer.error}`))
     else {
       this.answered++
@@ -296,7 +261,6 @@ export class SearchPool {
       this.waiting.delete(id)
       waiter.reject(err)
     }
-    for (const waiter of this.queued.splice(0)) waiter.reject(err)
     this.onFailure(err)
   }
 }
