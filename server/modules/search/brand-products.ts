@@ -30,7 +30,14 @@ async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<Pag
   // page's ids from the brand's index, then their rows (joins and photos for one page only).
   const { rows, view } = await readListingPage(
     db,
-    { query: { brand: [brandId] }, sort: 'newest', paging, cursor: paging.cursor, read: pageOf },
+    {
+      query: { brand: [brandId] },
+      sort: 'newest',
+      // The page alone: the paging's functions cannot be sent to a search thread.
+      paging: { pageSize: paging.pageSize, offset: paging.offset },
+      cursor: paging.cursor,
+      read: pageOf,
+    },
     () =>
       pageOf(
         limitOffset(

@@ -40,4 +40,13 @@ describe('the search pool’s memory', () => {
     expect(pool.copiesHeld()).toEqual([1, 1])
     // Each searcher loads the server's modules when it starts: slow on a busy machine.
   }, 120_000)
+
+  it('refuses a search it cannot send to a searcher, and counts nothing in flight for it', async () => {
+    const view = wholeView(factsFromRows('4', []))
+    // A paging with a function (as a list's paging has): no thread can be sent it.
+    const unsendable = { ...ask, paging: { ...ask.paging, finish: () => undefined } } as unknown as PoolAsk
+    await expect(pool.ask(view, unsendable)).rejects.toThrow()
+    expect(pool.inFlight()).toEqual([0, 0])
+    expect(await pool.ask(view, ask)).toEqual({ ids: [], total: undefined, facets: undefined })
+  }, 120_000)
 })

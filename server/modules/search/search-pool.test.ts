@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchQuery, SearchResult } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
+import { findBrandProducts } from './brand-products'
 import { catchUp, loadFacts } from './listing-feed'
 import { searchProducts } from './search.queries'
 import { startSearchPool } from './search-pool'
@@ -127,6 +128,16 @@ describe('searches on the pool’s threads', () => {
     // One choice of the page, not one from the view behind and another once its rows said it was behind.
     expect(pool.answered() - before).toBe(1)
     expect(found).toEqual(await page('facets=1', false))
+  }, 300_000)
+
+  it('answer a brand’s page, by cursor too (its paging is sent without its functions)', async () => {
+    const lenovo = brands[0] as string
+    const before = pool.answered()
+    const first = await findBrandProducts(t.db, lenovo, { page_size: 5 })
+    const next = await findBrandProducts(t.db, lenovo, { page_size: 5, cursor: first.nextCursor as string })
+    expect(pool.answered() - before).toBe(2)
+    expect(next.items[0]?._id).not.toBe(first.items[0]?._id)
+    expect(new Set([...first.items, ...next.items].map((p) => p.category_id))).toEqual(new Set([lenovo]))
   }, 300_000)
 
   it('are answered on the main thread once the pool stopped', async () => {

@@ -165,11 +165,13 @@ export class SearchPool {
     for (const s of this.searchers) if (s.pending < searcher.pending) searcher = s
     const posted = this.post(searcher, view)
     const id = nextId++
-    searcher.pending++
-    posted.pending++
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject, searcher, view })
+      // An ask that cannot be posted (a value no thread can be sent, such as a function) is refused here, and leaves
+      // the searcher as it was: counted in flight, it would have stayed so for good (and its view held with it).
       searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
+      searcher.pending++
+      posted.pending++
+      this.waiting.set(id, { resolve, reject, searcher, view })
     })
   }
 
@@ -233,6 +235,11 @@ export class SearchPool {
   /** How many copies each searcher holds (a rebase lets go of the old one in every searcher). */
   copiesHeld(): number[] {
     return this.searchers.map((s) => s.copies.size)
+  }
+
+  /** The searches each searcher has been given and not yet answered. */
+  inFlight(): number[] {
+    return this.searchers.map((s) => s.pending)
   }
 
   /** The heap limits each searcher runs with. */
