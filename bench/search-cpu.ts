@@ -6,25 +6,17 @@ import { Session } from 'node:inspector'
 import { sql } from 'drizzle-orm'
 import { SearchQuery } from '#contract/search'
 import { catchUp, loadFacts, searchProducts } from '#server/modules/search'
-import { openMigratedDatabase } from '../server/db/client'
 import { isOnSale } from '../server/lib/on-sale'
 import { rowsOf } from '../server/lib/paging'
+import { openFilledDatabase } from './filled-db'
 import { mixedPaths, pathSource, quantile } from './mixed'
 
-const url = process.env.DATABASE_URL
-if (!url) {
-  console.error('DATABASE_URL must name a PostgreSQL database that `npm run bench:scale` filled')
-  process.exit(1)
-}
 /** BENCH_SEARCHES: how many searches never asked before are timed (default 2,000). */
 const FIRST = Number(process.env.BENCH_SEARCHES ?? 2_000)
 /** BENCH_CHANGED: how many listings change before the searches are asked again of the copy's view (default 1,000). */
 const CHANGED = Number(process.env.BENCH_CHANGED ?? 1_000)
 
-const { db, close } = await openMigratedDatabase({ driver: 'postgres', url })
-const brandIds = (await rowsOf<{ id: string }>(db, sql`select id::text as id from brands order by name`)).map(
-  (r) => r.id,
-)
+const { db, close, brandIds } = await openFilledDatabase()
 const schema = SearchQuery
 /** `--long-tail`: the searches drawn as the scale bench's long tail draws them (the wide space), not the mixed run's. */
 const LONG_TAIL = process.argv.includes('--long-tail')

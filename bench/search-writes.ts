@@ -6,24 +6,16 @@ import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { SearchQuery } from '#contract/search'
 import { keepListingsCurrent, loadFacts, searchProducts, startSearchPool } from '#server/modules/search'
-import { openMigratedDatabase } from '../server/db/client'
 import { rowsOf } from '../server/lib/paging'
+import { openFilledDatabase } from './filled-db'
 import { pathSource } from './mixed'
 
-const url = process.env.DATABASE_URL
-if (!url) {
-  console.error('DATABASE_URL must name a PostgreSQL database that `npm run bench:scale` filled')
-  process.exit(1)
-}
 /** BENCH_WRITES: writes a second (default 20); BENCH_DURATION: seconds of searches (20); BENCH_CONNECTIONS: at once (16). */
 const WRITES = Number(process.env.BENCH_WRITES ?? 20)
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 20)
 const AT_ONCE = Number(process.env.BENCH_CONNECTIONS ?? 16)
 
-const { db, close } = await openMigratedDatabase({ driver: 'postgres', url })
-const brandIds = (await rowsOf<{ id: string }>(db, sql`select id::text as id from brands order by name`)).map(
-  (r) => r.id,
-)
+const { db, close, brandIds } = await openFilledDatabase()
 const source = pathSource({ kind: 'long-tail' }, brandIds, 11)
 await loadFacts(db)
 const quiet = { info() {}, warn() {}, error: (obj: unknown, msg: string) => console.error(msg, obj) }
