@@ -4,9 +4,9 @@ import { storageLabel } from './units'
 
 // Every filter of a search, declared once as data: its query parameter and contract type, the column it reads, its
 // operator, and whether and how it is a facet (its label, choices, order). Everything else is derived from this
-// table: the search's query schema and facets (contract/search.ts), the SQL condition, the kept counts, the copy's
-// columns, the alert test and a saved search's words (server/modules/search/filters.ts), and the page's filter
-// parameters and panel (web/src/features/products). A new facet filter is one row here (plus a migration when its
+// table: the search's query schema and facets (contract/search.ts), the SQL condition, the copy's columns, the alert
+// test and a saved search's words (server/modules/search/filters.ts), and the page's filter parameters and panel
+// (web/src/features/products). A new facet filter is one row here (plus a migration when its
 // column is new): docs/decisions/0079-filters-as-data.md.
 //
 // The table holds no schema objects, so a page can read it without the schema library: a parameter is declared as
@@ -147,7 +147,7 @@ export type FacetDeclaration = {
   order?: 'count' | 'listed' | 'number' | 'text'
   /** The choices the page offers before the server has counted them; `listed` orders by them. */
   choices?: readonly (string | number)[]
-  /** A choice's count is said up to TOTAL_THRESHOLD (a count summed from a kept flag). */
+  /** A choice's count is said up to TOTAL_THRESHOLD. */
   capped?: boolean
 }
 
@@ -167,11 +167,6 @@ export type FilterDeclaration = {
   values?: 'whole' | readonly Bucket[]
   /** The value as the column holds it (dollars as cents: 100). */
   scale?: number
-  /**
-   * The kept counts (`listing_counts`, one row per combination of facet values) answer it: its column there (an `in`
-   * filter's, holding what `column` holds, or its whole number), or a flag there that is true at `at` or more.
-   */
-  counts?: string | { flag: string; at: number }
   /** For a bound the copy tests per listing: its array in the copy (server/modules/search/listing-facts.ts). */
   row?: 'price' | 'battery'
   facet?: FacetDeclaration
@@ -193,7 +188,6 @@ export const FILTERS = {
     param: listOf({ kind: 'id' }),
     column: 'brandId',
     op: 'in',
-    counts: 'brand_id',
     facet: {
       name: 'brand',
       legend: 'Brand',
@@ -207,7 +201,6 @@ export const FILTERS = {
     param: listOf(wordOf(CONDITIONS), 3),
     column: 'condition',
     op: 'in',
-    counts: 'condition',
     facet: {
       name: 'condition',
       legend: 'Condition',
@@ -238,7 +231,6 @@ export const FILTERS = {
     param: listOf(whole(1, 1024, 'RAM')),
     column: 'ramGb',
     op: 'in',
-    counts: 'ram_gb',
     facet: {
       name: 'ram',
       legend: 'RAM',
@@ -254,7 +246,6 @@ export const FILTERS = {
     param: listOf(whole(1, 65_536, 'Storage')),
     column: 'storageGb',
     op: 'in',
-    counts: 'storage_gb',
     facet: {
       name: 'storage',
       legend: 'Storage',
@@ -270,7 +261,6 @@ export const FILTERS = {
     column: 'screenInches',
     op: 'in',
     values: 'whole',
-    counts: 'screen_class',
     facet: {
       name: 'screen',
       legend: 'Screen size',
@@ -291,14 +281,12 @@ export const FILTERS = {
       { value: 'standard', label: 'Standard (14–15.9″)', below: 16 },
       { value: 'large', label: 'Large (16″ and up)' },
     ],
-    counts: 'screen_class',
     facet: { name: 'display', legend: 'Display', any: 'Any display', order: 'listed' },
   },
   processor: {
     param: listOf(wordOf(PROCESSOR_FAMILIES), PROCESSOR_FAMILIES.length),
     column: 'processorFamily',
     op: 'in',
-    counts: 'processor_family',
     facet: {
       name: 'processor',
       legend: 'Processor',
@@ -330,8 +318,6 @@ export const FILTERS = {
     column: 'batteryHealthPct',
     op: 'atLeast',
     row: 'battery',
-    // The counts know "80% or more" (the facet's choice), not other floors.
-    counts: { flag: 'battery_80', at: BATTERY_FACET_PCT },
     facet: {
       name: 'battery',
       legend: 'Battery',

@@ -157,7 +157,7 @@ const pageColumns = {
   sellerEmail: sql<string>`(select u.email from users u where u.id = ${products.sellerId})`,
   sellerPhone: products.sellerPhone,
   offerFloorCents: products.offerFloorCents,
-  // The version of listing_counts as this statement saw it: a total from the counts' copy needs no other read.
+  // The listings' version as this statement saw it: the copy of the listings at that version answers the counts.
   countsVersion: sql<string>`(select version::text from listing_counts_version where id)`,
   // The vocabulary's version: a search with a remembered correction checks it (search.queries.ts).
   termsVersion: sql<string>`(select terms_version::text from listing_counts_version where id)`,

@@ -4,10 +4,8 @@ import type { Product } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
-import { limitOffset, listPaging, type PagedList } from '#server/lib/paging'
+import { limitOffset, listPaging, type PagedList, rowsOf } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
-import { countsSnapshot, facetSums } from './counts-snapshot'
-import { countQueryOf } from './filters'
 import { readListingPage, searchWhileRead } from './listing-feed'
 import { viewTotal } from './listing-view'
 
@@ -54,11 +52,12 @@ async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<Pag
         ),
       ),
   )
-  // The brand's total from the view the page came from; else from listing_counts, kept by triggers.
+  // The brand's total from the view the page came from; else counted on the brand's index.
   const page = await paging.finish(rows, async () =>
     view
       ? viewTotal(view, { brand: [brandId] }, Date.now(), Number.MAX_SAFE_INTEGER / 2)
-      : facetSums(await countsSnapshot(db, rows[0]?.countsVersion), countQueryOf({ brand: [brandId] })).total,
+      : ((await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from ${products} where ${where}`))[0]
+          ?.n ?? 0),
   )
   return { ...page, items: page.items.map(toProduct) }
 }

@@ -1,16 +1,10 @@
 import { sql } from 'drizzle-orm'
-import { choiceOf, filterOf } from '#contract/filters'
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
-import { COUNT_FACETS, COUNTS_FLAG, type CountFacet, type CountQuery } from './filters'
-import { FACETS_BYTES, KeptPerCopy } from './kept-per-copy'
+import { COUNT_FACETS, type CountFacet, type CountQuery } from './filters'
 
-// The facet counts and totals of a search without text, price or date are sums over `listing_counts` (one row per
-// combination of the facets' columns declared `counts` (contract/filters.ts) and battery ≥ 80%, with its number
-// of available listings). Each instance keeps a copy of that table and sums it in memory; one row,
-// `listing_counts_version`, which every change to the counts moves on as it commits, tells whether the copy is
-// current. So every answer is as exact as a sum in SQL, and costs one indexed row read instead of a pass over
-// tens of thousands of rows per facet: docs/decisions/0029-facet-counts-in-memory.md.
+// The copy's facet columns (listing-facts.ts) and what a search's facet filters make of their rows, and the version row
+// every change search reads moves on.
 
 /** One facet's column: its distinct values (as search sends them) and, per row, the index of the row's value. */
 export type Column = { values: string[]; index: Uint16Array }
@@ -29,43 +23,6 @@ export function dictionaryColumn(rowValues: string[]): Column {
     index[i] = at
   })
   return { values, index }
-}
-
-/** The copy, by column: row r has `n[r]` listings with the values `columns[f].values[columns[f].index[r]]`. */
-export type CountsSnapshot = {
-  version: string
-  size: number
-  n: Int32Array
-  battery80: Uint8Array
-  columns: Record<CountFacet, Column>
-}
-
-export type FacetSums = Record<CountFacet, Map<string, number>> & { total: number; battery80: number }
-
-/**
- * One pass over the copy: the total of the rows passing every filter; each facet's counts by value over the rows
- * passing every *other* facet's choices (a facet's own choices stay alternatives); and the rows with a battery of
- * 80% or more passing every filter but the battery's. A row failing exactly one facet's filter counts for that facet
- * alone; failing two, for none.
- */
-export function facetSums(s: CountsSnapshot, f: CountQuery): FacetSums {
-  return sumsOf.get(s, countKey(f), () => sumFacets(s, f))
-}
-
-function sumFacets(s: CountsSnapshot, f: CountQuery): FacetSums {
-  const values = COUNT_FACETS.map((name) => s.columns[name].index)
-  const outcome = outcomesOf(s.columns, values, s.size, f)
-  // A row without the kept flag fails the battery's filter: it counts for no facet, nor for the battery's own count
-  // (only rows with the flag are in it).
-  if (f.flag) for (let r = 0; r < s.size; r++) if (s.battery80[r] === 0) outcome[r] = NONE
-  let total = 0
-  let battery80 = 0
-  for (let r = 0; r < s.size; r++) {
-    if (outcome[r] !== 0) continue
-    total += s.n[r] as number
-    if (s.battery80[r] === 1) battery80 += s.n[r] as number
-  }
-  return { total, battery80, ...valuesOf(s.columns, values, outcome, s.n) }
 }
 
 /** A row (or combination) that fails two facet filters or more, or a floor: it counts for nothing. */
@@ -143,21 +100,6 @@ export function valuesOf(
   return out
 }
 
-/**
- * Sums of one copy, by query, for the queries asked lately: a copy never changes, so neither do its sums, and the
- * same few (no filter, each brand) are asked for on most requests.
- */
-const sumsOf = new KeptPerCopy<CountsSnapshot, FacetSums>('facet sums', 1024 * 1024, () => FACETS_BYTES)
-
-/** A query as text, the same whatever order its choices came in. */
-function countKey(f: CountQuery): string {
-  const set = (values: ReadonlySet<string> | undefined) => (values ? [...values].sort().join(',') : '*')
-  return [
-    ...COUNT_FACETS.map((name) => `${set(f.sets[name])}${f.floors[name] ?? ''}`),
-    f.flag ? 'b' : '',
-  ].join('|')
-}
-
 type Columns = { columns: Record<CountFacet, Column> }
 
 /** Per facet `accepts` tests (in COUNT_FACETS' order), the values' indexes it accepts, with the rows' value indexes. */
@@ -185,8 +127,8 @@ export const floorFilters = (s: Columns, f: CountQuery) =>
   })
 
 /**
- * A version of the version row: `version` moves on at every change to the counts or to a listing's facts search
- * filters on, `terms_version` at every change to the titles' vocabulary, `brands_version` at every change to the brands.
+ * A version of the version row: `version` moves on at every change to a listing's facts search filters on (and
+ * every change the feed notes), `terms_version` at every change to the titles' vocabulary, `brands_version` at every change to the brands.
  */
 export async function readVersion(
   db: Db,
@@ -197,57 +139,4 @@ export async function readVersion(
     sql`select ${sql.raw(which)}::text as v from listing_counts_version where id`,
   )
   return row?.v ?? '0'
-}
-
-type Held = { version: string; snapshot: Promise<CountsSnapshot> }
-/** Per database (tests open many in one process); a transaction is another key and loads its own. */
-const held = new WeakMap<Db, Held>()
-
-/**
- * The counts as of now: the copy when its version is the database's, else a fresh one. `known`: the version a
- * statement of this request has just read (saves reading it again).
- */
-export async function countsSnapshot(db: Db, known?: string): Promise<CountsSnapshot> {
-  const version = known ?? (await readVersion(db))
-  const mine = held.get(db)
-  if (mine && mine.version === version) return mine.snapshot
-  const snapshot: Promise<CountsSnapshot> = loadSnapshot(db, version).then((loaded) => {
-    // Known by the version it was read at, which may be newer than the one read first.
-    if (held.get(db)?.snapshot === snapshot) held.set(db, { version: loaded.version, snapshot })
-    return loaded
-  })
-  held.set(db, { version, snapshot })
-  snapshot.catch(() => {
-    if (held.get(db)?.snapshot === snapshot) held.delete(db)
-  })
-  return snapshot
-}
-
-async function loadSnapshot(db: Db, versionRead: string): Promise<CountsSnapshot> {
-  // The version and the rows in one statement, so they come from one moment of the database.
-  // Each facet's column as declared, and the kept flag.
-  const counted = COUNT_FACETS.map((name) => filterOf(name).counts as string)
-  const rows = await rowsOf<Record<string, string | number | boolean>>(
-    db,
-    sql`select (select version::text from listing_counts_version where id) as version, ${sql.raw(
-      [...new Set(counted)].map((c) => `${c}::text as ${c}`).join(', '),
-    )}, ${sql.raw(COUNTS_FLAG.flag)} as flag, n
-    from listing_counts where n > 0`,
-  )
-  return {
-    // With rows, their own version (a commit may have come between the two reads; the next request reloads).
-    version: (rows[0]?.version as string | undefined) ?? versionRead,
-    size: rows.length,
-    n: Int32Array.from(rows, (r) => Number(r.n)),
-    battery80: Uint8Array.from(rows, (r) => (r.flag === true ? 1 : 0)),
-    columns: Object.fromEntries(
-      COUNT_FACETS.map((name, i) => {
-        const column = counted[i] as string
-        return [
-          name,
-          dictionaryColumn(rows.map((r) => String(choiceOf(filterOf(name), r[column] as string) ?? ''))),
-        ]
-      }),
-    ) as Record<CountFacet, Column>,
-  }
 }

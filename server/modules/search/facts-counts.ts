@@ -1,5 +1,5 @@
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
-import { NONE, valuesOf } from './counts-snapshot'
+import { NONE, valuesOf } from './facet-columns'
 import { type Bounds, boundsOf, type CountFacet } from './filters'
 import { FACETS_BYTES, KeptPerCopy, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import {

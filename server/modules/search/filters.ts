@@ -1,5 +1,5 @@
 // What the server derives from each filter's declaration (contract/filters.ts): its SQL condition, its test of a new
-// listing for alerts, how the kept counts and the copy of the listings apply it, and its words in a saved search.
+// listing for alerts, how the copy of the listings applies it, and its words in a saved search.
 // Nothing here names a filter: a filter declared there is searched, counted, alerted and described from here.
 import { and, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import {
@@ -51,8 +51,8 @@ export function alertColumns() {
 }
 
 /**
- * The filters answered from a column of choices in the kept counts and in the copy: the `in` filters (their key is
- * their facet's name), in the table's order.
+ * The filters answered from a column of choices in the copy: the `in` filters (their key is their facet's name), in
+ * the table's order.
  */
 export const COUNT_FACETS = FILTER_KEYS.filter((k) => filterOf(k).op === 'in') as CountFacet[]
 export type CountFacet = { [K in FilterKey]: (typeof FILTERS)[K]['op'] extends 'in' ? K : never }[FilterKey]
@@ -78,27 +78,16 @@ const boundName = (f: FilterDeclaration) =>
   `${f.op === 'atLeast' ? 'min' : 'max'}${(f.row as Row).replace(/^./, (c) => c.toUpperCase())}` as keyof Bounds
 
 /**
- * The filters a sum of the kept counts (and the copy's facet columns) applies: each `in` filter's accepted choices
- * (as text), floors on a facet's choices, and the kept flag (a battery of BATTERY_FACET_PCT or more).
+ * The filters the copy's facet columns apply: each `in` filter's accepted choices (as text), and floors on a facet's
+ * choices (at least this much RAM).
  */
 export type CountQuery = {
   sets: Partial<Record<CountFacet, ReadonlySet<string>>>
   floors: Partial<Record<CountFacet, number>>
-  flag?: boolean
 }
 
-/** The kept flag of listing_counts, from the one filter declaring it. */
-export const COUNTS_FLAG = (() => {
-  const flags = FILTER_KEYS.flatMap((k) => {
-    const counts = filterOf(k).counts
-    return typeof counts === 'object' ? [{ key: k, ...counts }] : []
-  })
-  if (flags.length !== 1) throw new Error('listing_counts keeps one flag')
-  return flags[0] as { key: FilterKey; flag: string; at: number }
-})()
-
 const scaled = (f: FilterDeclaration, value: number) => (f.scale ? Math.round(value * f.scale) : value)
-/** A choice as the copy and the counts hold it: text (an id as the database prints it, lower case). */
+/** A choice as the copy holds it: text (an id as the database prints it, lower case). */
 const choiceText = (f: FilterDeclaration, v: unknown) =>
   columnOf(f).columnType === 'PgUUID' ? String(v).toLowerCase() : String(v)
 
@@ -212,30 +201,6 @@ export function savedOrder<T extends FilterKey | Entry>(items: T[]): T[] {
   return [...items.filter((i) => !last(i)), ...items.filter(last)]
 }
 
-/** How the kept counts apply a filter (undefined: they cannot answer it with this value). */
-function countsApply(f: FilterDeclaration, value: unknown, key: FilterKey, into: CountQuery): boolean {
-  if (f.op === 'in') {
-    into.sets[key as CountFacet] = new Set((value as unknown[]).map((v) => choiceText(f, v)))
-    return true
-  }
-  const facet = f.op === 'atLeast' ? floorFacet(f) : undefined
-  if (facet) {
-    into.floors[facet] = value as number
-    return true
-  }
-  if (typeof f.counts === 'object' && value === f.counts.at) {
-    into.flag = true
-    return true
-  }
-  return false
-}
-
-/** Whether the kept counts can answer every filter the search sets (the text aside). */
-export function countsAnswer(q: SavedFilters): boolean {
-  const into: CountQuery = { sets: {}, floors: {} }
-  return filtersOf(q).every(([key, value, f]) => countsApply(f, value, key, into))
-}
-
 /** Whether the in-memory copy of the listings can answer every filter the search sets. */
 export function copyAnswers(q: SavedFilters): boolean {
   return filtersOf(q).every(
@@ -243,10 +208,15 @@ export function copyAnswers(q: SavedFilters): boolean {
   )
 }
 
-/** The filters a sum of the kept counts (and the copy's facet columns) applies. */
+/** The filters the copy's facet columns apply: `in` filters' choices, and floors on a facet's choices. */
 export function countQueryOf(q: SavedFilters): CountQuery {
   const out: CountQuery = { sets: {}, floors: {} }
-  for (const [key, value, f] of filtersOf(q)) countsApply(f, value, key, out)
+  for (const [key, value, f] of filtersOf(q)) {
+    if (f.op === 'in')
+      out.sets[key as CountFacet] = new Set((value as unknown[]).map((v) => choiceText(f, v)))
+    const facet = f.op === 'atLeast' ? floorFacet(f) : undefined
+    if (facet) out.floors[facet] = value as number
+  }
   return out
 }
 

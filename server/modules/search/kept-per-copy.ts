@@ -42,7 +42,7 @@ const everyKept: KeptPerCopy<object, unknown>[] = []
 export const keptOfThread = (): readonly KeptPerCopy<object, unknown>[] => everyKept
 
 /**
- * Values worked out from a copy that never changes (the counts' or the listings' facts), kept per copy and key: the
+ * Values worked out from a copy that never changes (the listings' facts), kept per copy and key: the
  * same searches are asked of one copy again and again, and their answers over it cannot change. The oldest go first
  * once the kept values' bytes pass `maxBytes`; a copy's values go with the copy. A value bigger than the bound on its
  * own is returned and not kept.

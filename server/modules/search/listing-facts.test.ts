@@ -5,7 +5,7 @@ import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { findBrandProducts } from './brand-products'
-import { readVersion } from './counts-snapshot'
+import { readVersion } from './facet-columns'
 import { factsFacets, factsTotal } from './facts-counts'
 import { type PageAsk, pageHits, timestampMicros } from './facts-pages'
 import { idAt, type ListingFacts } from './listing-facts'
@@ -227,7 +227,7 @@ describe('totals and facets from the listings’ facts', () => {
       const q = SearchQuery.parse({ ...Object.fromEntries(new URLSearchParams(qs)), facets: '1' })
       return (await searchProducts(t.db, q)).facets?.brand.find((c) => c.value === brandIds[2])?.label
     }
-    // From the counts' sums, and from the facts' counts (a price filter).
+    // Facet-filter counts, and counts under a price filter.
     expect(await label('')).toBe('Apple')
     expect(await label('max_price=1500')).toBe('Apple')
     await t.db.execute(sql`update brands set name = 'Apple Inc.' where id = ${brandIds[2]}`)
@@ -409,7 +409,7 @@ describe('totals and facets from the listings’ facts', () => {
   it('are used again once a listing changed, as soon as the change is applied', async () => {
     await loadFacts(t.db)
     const before = await readVersion(t.db)
-    // A price change alone leaves listing_counts as it was; the version row must still move on.
+    // A price change alone: the version row must still move on.
     await t.db.execute(sql`
       update products set resale_price_cents = 3 where id = (select id from products where not is_sold
         and removed_at is null and expired_at is null order by posted_on desc limit 1)`)

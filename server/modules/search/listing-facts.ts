@@ -4,7 +4,7 @@ import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contra
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
-import { type Column, dictionaryColumn, facetFilters, outcomesOf } from './counts-snapshot'
+import { type Column, dictionaryColumn, facetFilters, outcomesOf } from './facet-columns'
 import {
   boundsOf,
   COUNT_FACETS,
@@ -21,8 +21,8 @@ import { latin1At, latin1Bytes } from './shared-texts'
 // The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
 // total of a search without text are one pass in memory whatever its filters (a price range, a posting date, a
 // battery floor), instead of a statement that groups every matching listing (tens of thousands at 100,000 listings).
-// The copy is used only when it is as current as the database: the version row that listing_counts keeps also moves
-// on when a listing's price, date or battery changes (migration 0018). When the copy is behind, the caller answers
+// The copy is used only when it is as current as the database: the version row moves on at every change to what it
+// holds (migrations 0018, 0027). When the copy is behind, the caller answers
 // from SQL and one reload starts in the background: docs/decisions/0031-listing-facts-in-memory.md.
 // Here: the copy, and which of its rows a search's filters let through; a search's counts over it are
 // facts-counts.ts, its pages facts-pages.ts, and the copy less its changed listings plus them as they are now

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
-import { readVersion } from './counts-snapshot'
+import { readVersion } from './facet-columns'
 import { onceEach } from './kept-per-copy'
 import {
   DAY_MS,

@@ -18,18 +18,14 @@ import {
   timestampKey,
 } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
-import { type CountsSnapshot, countsSnapshot, facetSums, readVersion } from './counts-snapshot'
+import { readVersion } from './facet-columns'
 import type { PageSpan } from './facts-pages'
 import {
   COUNT_FACETS,
-  COUNTS_FLAG,
   type CountFacet,
-  type CountQuery,
   choiceSql,
   conditionOf,
   copyAnswers,
-  countQueryOf,
-  countsAnswer,
   type FacetName,
   facetConditions,
   plainConditions,
@@ -423,34 +419,19 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const nextCursor = hasMore && last ? encodeCursor({ s: sort, k: plan.keyOf(last), id: last.id }) : null
 
   const onlyPage = !cursor && paging.offset === 0 && !hasMore
-  // A sum over listing_counts when every filter is one of its columns (no text, price or date).
-  const counts = !textMatch && countsAnswer(q) ? countQueryOf(q) : undefined
-  // The page's statement read the version of the counts and facts too: no second read when a copy is current.
-  let versionRead: Promise<string> | undefined
-  const version = () => {
-    const known = pageView?.version ?? rows[0]?.countsVersion
-    versionRead ??= known !== undefined ? Promise.resolve(known) : readVersion(db)
-    return versionRead
-  }
-  // The counts' copy is read once per answer: its total and its facets share it.
-  let held: Promise<CountsSnapshot> | undefined
-  const snapshot = () => {
-    held ??= version().then((v) => countsSnapshot(db, v))
-    return held
-  }
-  // The listings' facts give what the counts cannot (a text, a price, a date, a battery floor) in one pass, when the
-  // copy is current and can match the text: the view the page was chosen from, or the one at the page's version.
+  // The listings' facts give the counts in one pass, when the copy is current and can match the text: the view the page
+  // was chosen from, or the one at the version the page's statement read (no second read of it).
   const view =
     (wantFacets || (!onlyPage && !textTotal)) && copyCan
-      ? (pageView ?? currentFacts(db, await version()))
+      ? (pageView ?? currentFacts(db, rows[0]?.countsVersion ?? (await readVersion(db))))
       : undefined
   // Counted with the page when it was chosen from the view.
   const withPage = view === pageView ? pageCounted : undefined
   const viewCounts =
     wantFacets && view ? (withPage?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
   // The total: from the listings' facts when the copy is current (exact up to the threshold, in memory); a text's
-  // counted up to TEXT_TOTAL_THRESHOLD; else summed from listing_counts when the filters allow (exact, a few hundred
-  // rows); else "10,000+" when the planner expects far more matches than that; else counted up to TOTAL_THRESHOLD + 1.
+  // counted up to TEXT_TOTAL_THRESHOLD; else "10,000+" when the planner expects far more matches than that; else
+  // counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
     // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
     const total = !view
@@ -458,7 +439,6 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       : (viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf))
     if (total !== undefined) return capped(total)
     if (textMatch) return countText()
-    if (counts) return capped(facetSums(await snapshot(), counts).total)
     if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
       return capped(TOTAL_THRESHOLD + 1)
     return capped(await countUpTo(db, where))
@@ -479,9 +459,9 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
     result.facets = viewCounts
       ? await facetsOf(brandNames, viewCounts.values, (name) =>
-          name === facetOfKey(COUNTS_FLAG.key) ? [viewCounts.battery80] : viewCounts.postedWithin,
+          name === POSTED_FACET ? viewCounts.postedWithin : [viewCounts.battery80],
         )
-      : await countFacets(db, brandNames, base, filters, counts, snapshot)
+      : await countFacets(db, brandNames, base, filters)
   }
   return result
 }
@@ -495,15 +475,13 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
 const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as unknown as Facets
 
 const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
+/** The threshold facet of a posting date (the copy counts it per choice; the other, the battery's, as one count). */
+const POSTED_FACET = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.name
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
 
-/** A threshold facet's choices as conditions; `widest`: the one every other lies within. */
-function thresholdConditions(f: (typeof FACETS)[number]) {
-  const filter = filterOf(f.key)
-  const choices = (f.choices ?? []).map(Number)
-  const widest = filter.op === 'withinDays' ? Math.max(...choices) : Math.min(...choices)
-  return { each: choices.map((c) => conditionOf(filter, c)), widest: conditionOf(filter, widest) }
-}
+/** A threshold facet's choices, each as its filter at that value. */
+const thresholdConditions = (f: (typeof FACETS)[number]) =>
+  (f.choices ?? []).map((c) => conditionOf(filterOf(f.key), Number(c)))
 
 /** The answer's facets from each `in` facet's counts by choice and each threshold facet's counts per choice. */
 async function facetsOf(
@@ -533,35 +511,13 @@ async function countFacets(
   names: () => Promise<Map<string, string>>,
   base: SQL,
   filters: Record<FacetName, SQL | undefined>,
-  summary: CountQuery | undefined,
-  snapshot: () => Promise<CountsSnapshot>,
 ) {
   // Every facet's filter but one (`and` of none is undefined: true).
   const allBut = (skip: FacetName) =>
     and(...Object.entries(filters).map(([name, f]) => (name === skip ? undefined : f))) ?? sql`true`
-  const sums = summary ? facetSums(await snapshot(), summary) : undefined
-  if (sums) {
-    // The kept flag's facet from the sums; any other threshold facet (the date) read from the newest-first index.
-    const counted = new Map<FacetName, number[]>([[facetOfKey(COUNTS_FLAG.key), [sums.battery80]]])
-    for (const f of THRESHOLD_FACETS.filter((f) => f.key !== COUNTS_FLAG.key)) {
-      const { each, widest } = thresholdConditions(f)
-      const [row] = await rowsOf<Record<string, unknown>>(
-        db,
-        sql`select ${sql.join(
-          each.map((c, i) => sql`count(*) filter (where ${c}) as t${sql.raw(String(i))}`),
-          sql`, `,
-        )} from ${products} where ${base} and ${allBut(f.name)} and ${widest}`,
-      )
-      counted.set(
-        f.name,
-        each.map((_, i) => Number(row?.[`t${i}`] ?? 0)),
-      )
-    }
-    return facetsOf(names, sums, (name) => counted.get(name) ?? [])
-  }
   // One scan of the listings matching the text and the non-facet filters, grouped per facet.
   const thresholds = THRESHOLD_FACETS.flatMap((f) =>
-    thresholdConditions(f).each.map((c) => sql`count(*) filter (where ${allBut(f.name)} and ${c})`),
+    thresholdConditions(f).map((c) => sql`count(*) filter (where ${allBut(f.name)} and ${c})`),
   )
   const rows = await rowsOf<Record<string, unknown>>(
     db,
