@@ -5,6 +5,7 @@
 // their latency. The bench's own listings are taken off sale at the end. See bench/README.md.
 import pg from 'pg'
 import { openFilledDatabase } from './filled-db'
+import { NEW_LISTING_SQL } from './mixed'
 
 /** BENCH_CONNECTIONS: writers at once (default 8); BENCH_DURATION: seconds (20). */
 const AT_ONCE = Number(process.env.BENCH_CONNECTIONS ?? 8)
@@ -49,18 +50,11 @@ async function writer(seed: number) {
                 : 'removal'
     const at = performance.now()
     if (kind === 'new') {
-      const { rows } = await pool.query<{ id: string }>(
-        `with ins as (
-          insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
-            description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on)
-          values ('Lenovo ThinkPad P16 Gen 2 workstation', $1, $2, '+880 1711 000000', $3, $3 + 50000,
-            'Used workstation with an RTX card, 64 GB RAM and a 2 TB SSD.', 'Excellent', 'Dhaka', 1,
-            'Intel Core i9-13980HX', 64, 2048, 16, now())
-          returning id)
-        insert into product_images (product_id, position, card_url, detail_url)
-        select id, 1, '/images/laptop-placeholder.svg', '/images/laptop-placeholder.svg' from ins returning product_id as id`,
-        [owner?.brand_id, owner?.seller_id, nextPrice++],
-      )
+      const { rows } = await pool.query<{ id: string }>(NEW_LISTING_SQL, [
+        owner?.brand_id,
+        owner?.seller_id,
+        nextPrice++,
+      ])
       live.push(rows[0]?.id as string)
     } else {
       const at = Math.floor(rnd() * live.length)

@@ -141,6 +141,20 @@ export function rssMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS
   return read(pid)
 }
 
+/**
+ * A writer's new listing with its photo, in one statement: $1 its brand, $2 its seller, $3 its price in cents. Returns
+ * its id.
+ */
+export const NEW_LISTING_SQL = `with ins as (
+    insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+      description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on)
+    values ('Lenovo ThinkPad P16 Gen 2 workstation', $1, $2, '+880 1711 000000', $3, $3 + 50000,
+      'Used workstation with an RTX card, 64 GB RAM and a 2 TB SSD.', 'Excellent', 'Dhaka', 1,
+      'Intel Core i9-13980HX', 64, 2048, 16, now())
+    returning id)
+  insert into product_images (product_id, position, card_url, detail_url)
+  select id, 1, '/images/laptop-placeholder.svg', '/images/laptop-placeholder.svg' from ins returning product_id as id`
+
 /** Prices of the writer's listings, in dollars: above every bench listing's, so a search can find them alone. */
 export const FRESH_FROM = 5_000
 
@@ -170,18 +184,7 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
     else kind = roll < 0.35 ? 'new' : roll < 0.65 ? 'price' : roll < 0.85 ? 'sale' : 'removal'
     const price = (nextPrice++ % 900_000) + FRESH_FROM
     if (kind === 'new') {
-      const { rows } = await pool.query<{ id: string }>(
-        `with ins as (
-          insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
-            description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on)
-          values ('Lenovo ThinkPad P16 Gen 2 workstation', $1, $2, '+880 1711 000000', $3, $3 + 50000,
-            'Used workstation with an RTX card, 64 GB RAM and a 2 TB SSD.', 'Excellent', 'Dhaka', 1,
-            'Intel Core i9-13980HX', 64, 2048, 16, now())
-          returning id)
-        insert into product_images (product_id, position, card_url, detail_url)
-        select id, 1, '/images/laptop-placeholder.svg', '/images/laptop-placeholder.svg' from ins returning product_id as id`,
-        [brandId, sellerId, price * 100],
-      )
+      const { rows } = await pool.query<{ id: string }>(NEW_LISTING_SQL, [brandId, sellerId, price * 100])
       const id = rows[0]?.id as string
       live.set(id, price)
       pending.set(id, { wants: 'present', at: Date.now() })
