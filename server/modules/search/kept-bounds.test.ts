@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { SearchQuery } from '#contract/search'
+import { pageHits } from './facts-pages'
 import { COUNT_FACETS } from './filters'
-import { keptOfThread } from './kept-per-copy'
+import { KEPT_ENTRY_BYTES, keptOfThread, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { DAY_MS, type FactRow, factsFromRows } from './listing-facts'
 import { wholeView } from './listing-view'
 import { searchView } from './search-pool'
@@ -106,5 +107,31 @@ describe('what a search thread keeps', () => {
     }
     // Maps were filled to their bounds (what was kept was dropped as searches came), and passed none.
     expect(reached, [...reached].join(', ')).toContain('outcomes by combination')
+  })
+
+  it('walks a search asked for the first time only as far as its page, and further as later pages are asked', () => {
+    const copy = factsFromRows('1', rowsOf(6_000))
+    const firstHits = kept.find((k) => k.name === 'first hits')
+    const query = SearchQuery.parse({ min_price: '500' })
+    const key = `newest||min_price=500`
+    /** The hits kept for the search: its entry's bytes less what surrounds its rows (5 bytes a row). */
+    const keptRows = () =>
+      ((firstHits?.held(copy).bytes ?? 0) - KEPT_ENTRY_BYTES - key.length - 2 * TYPED_ARRAY_BYTES - 64) / 5
+    const page = (n: number) =>
+      pageHits(copy, {
+        query,
+        sort: 'newest',
+        paging: { pageSize: 24, offset: (n - 1) * 24 },
+        nowMs: Date.now(),
+      })?.length
+    expect(page(1)).toBe(25)
+    // The page and one more (to know there is more): not a walk past it for a next page seldom asked.
+    expect(keptRows()).toBe(25)
+    // A next page walks again, twice as far as it needs, so paging on walks a few times, not once a page.
+    expect(page(2)).toBe(25)
+    expect(keptRows()).toBe(98)
+    expect(page(3)).toBe(25)
+    expect(page(4)).toBe(25)
+    expect(keptRows()).toBe(98)
   })
 })
