@@ -3,6 +3,7 @@
 // searches asked again, drawn from the mixed run's mix (bench/mixed.ts). See bench/README.md.
 import fs from 'node:fs'
 import { Session } from 'node:inspector'
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks'
 import { sql } from 'drizzle-orm'
 import { SearchQuery } from '#contract/search'
 import { catchUp, loadFacts, searchProducts } from '#server/modules/search'
@@ -69,6 +70,26 @@ async function startProfile() {
   }
 }
 
+/** The garbage collections of this process while `run` runs: scavenges, full collections, and the time they paused it. */
+async function gcDuring<T>(
+  run: () => Promise<T>,
+): Promise<{ value: T; minor: number; major: number; ms: number }> {
+  const entries: PerformanceEntry[] = []
+  const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()))
+  observer.observe({ entryTypes: ['gc'] })
+  const value = await run()
+  entries.push(...observer.takeRecords())
+  observer.disconnect()
+  const kind = (e: PerformanceEntry) =>
+    (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0
+  return {
+    value,
+    minor: entries.filter((e) => kind(e) === constants.NODE_PERFORMANCE_GC_MINOR).length,
+    major: entries.filter((e) => kind(e) === constants.NODE_PERFORMANCE_GC_MAJOR).length,
+    ms: entries.reduce((sum, e) => sum + e.duration, 0),
+  }
+}
+
 const row = (name: string, ms: number[]) => {
   const mean = ms.reduce((a, b) => a + b, 0) / ms.length
   const cell = (x: number) => x.toFixed(2).padStart(7)
@@ -81,7 +102,7 @@ const first = queries(FIRST, 9)
 // BENCH_PROFILE=<file>: a CPU profile of the searches asked for the first time alone (not the copy's read), for
 // Chrome's DevTools or a summary of its functions' own time.
 const profile = process.env.BENCH_PROFILE ? await startProfile() : undefined
-const firstMs = await cpuOf(first)
+const { value: firstMs, ...firstGc } = await gcDuring(() => cpuOf(first))
 if (profile) await profile.stopInto(process.env.BENCH_PROFILE as string)
 const again = first.slice(0, 400)
 await cpuOf(again)
@@ -120,6 +141,9 @@ first.forEach(({ q }, i) => {
   const kind = `${q.q ? 'text' : 'no text'}, ${q.sort ?? (q.q ? 'relevance' : 'newest')}${q.facets ? ', facets' : ''}`
   kinds.set(kind, [...(kinds.get(kind) ?? []), firstMs[i] as number])
 })
+console.log(
+  `\nGarbage collected while the first-time searches ran: ${firstGc.minor} scavenges, ${firstGc.major} full collections, ${firstGc.ms.toFixed(0)} ms paused (${(firstGc.ms / firstMs.length).toFixed(3)} ms a search)`,
+)
 console.log('\nAsked for the first time, by kind (share of the CPU)')
 const spent = firstMs.reduce((a, b) => a + b, 0)
 for (const [kind, ms] of [...kinds].sort(
