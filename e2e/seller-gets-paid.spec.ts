@@ -37,7 +37,6 @@ async function signUpByApi(request: APIRequestContext, role: 'buyer' | 'seller',
   if (role === 'buyer') await confirmEmail(request, email)
 }
 
-/** The Finance page's "Owed by sellers", in cents (zero or below): what all sellers owe after late refunds. */
 /**
  * The whole page, only `part` of it, or (`'viewport'`, for a dialog over the page) what the screen shows, at both
  * widths (the page scrolled to the top, so the sticky bar stays there).

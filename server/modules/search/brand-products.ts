@@ -1,10 +1,10 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm'
-import type { ListPageQuery } from '#contract/paging'
+import { type ListPageQuery, TOTAL_THRESHOLD } from '#contract/paging'
 import type { Product } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
-import { limitOffset, listPaging, type PagedList, rowsOf } from '#server/lib/paging'
+import { countUpTo, limitOffset, listPaging, type PagedList } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
 import { readListingPage, searchWhileRead } from './listing-feed'
 import { viewTotal } from './listing-view'
@@ -52,12 +52,10 @@ async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<Pag
         ),
       ),
   )
-  // The brand's total from the view the page came from; else counted on the brand's index.
+  // The brand's total from the view the page came from; else counted on the brand's index. Either stops past the
+  // threshold, where the total is said as "10,000+".
   const page = await paging.finish(rows, async () =>
-    view
-      ? viewTotal(view, { brand: [brandId] }, Date.now(), Number.MAX_SAFE_INTEGER / 2)
-      : ((await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from ${products} where ${where}`))[0]
-          ?.n ?? 0),
+    view ? viewTotal(view, { brand: [brandId] }, Date.now(), TOTAL_THRESHOLD) : countUpTo(db, where),
   )
   return { ...page, items: page.items.map(toProduct) }
 }

@@ -62,7 +62,8 @@ type Hit = { r: number; tier: number }
  * since the copy was read). The listings are read in the sort's order from the copy (posting order, or by price; with
  * text, only its matches), so a page costs the matches before it at most, and its rows are then one read by id. Best
  * match (`relevance`, with text) orders the matches by tier, then newest. A copy's pages by page number are found
- * once per search and kept (keptHits), so the next page, or the same search again, reads no listing. Undefined when
+ * once per search and kept (keptHits), so the same search again reads no listing, and a next page walks again only
+ * now and then (twice as far each time). Undefined when
  * the copy cannot say: it is not in posting order, or the cursor's key is not one the database wrote.
  */
 export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {

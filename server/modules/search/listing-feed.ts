@@ -277,7 +277,7 @@ type ChangeRow = ChangedListing & { feed_version: string; oldest: string | null;
  * One statement: the version; the commits since `version` (but those in `skip`), and their changes by the transaction's
  * index (`offset 0` keeps that a lookup per commit: a bulk import's one transaction of thousands of changes skews the
  * statistics of `tx`, and the planner then hashed the whole feed, 12 ms at every commit at 100,000 listings); and
- * every listing changed as it is now (none when only counts or brands moved the version on), with the posting times
+ * every listing changed as it is now (none when only brands moved the version on), with the posting times
  * it had (where the base holds it). Past `limit` changes only the count is read.
  */
 function readChanges(db: Db, version: string, limit: number, skip: string[] = []) {
