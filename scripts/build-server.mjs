@@ -19,8 +19,10 @@ export const SERVER_ENTRIES = {
   'media-migrate-cli': 'server/media-migrate-cli.ts',
   'backup-cli': 'server/backup-cli.ts',
   'restore-cli': 'server/restore-cli.ts',
-  // Started by server/modules/search/facts-apart.ts as a worker thread (facts-worker.js beside the chunk).
+  // Worker threads (server/lib/worker-script.ts finds each beside the chunk that starts it): the reader of search's
+  // copy of the listings (facts-apart.ts) and the searchers of its pool (search-pool.ts).
   'facts-worker': 'server/modules/search/facts-worker.ts',
+  'facts-searcher': 'server/modules/search/facts-searcher.ts',
 }
 
 /** Rewrites `import.meta.dirname` in the project's own files to the source file's folder, seen from dist/app. */

@@ -1,4 +1,5 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads'
+import { workerScript } from '#server/lib/worker-script'
 import type { ListingFacts } from './listing-facts'
 
 /**
@@ -27,15 +28,12 @@ export function readFactsApart(
       reject(signal.reason)
       return
     }
-    const compiled = import.meta.url.endsWith('.js')
-    const worker = new Worker(
-      new URL(compiled ? './facts-worker.js' : './facts-worker.ts', import.meta.url),
-      {
-        workerData: { url },
-        execArgv: compiled ? [] : ['--import', 'tsx'],
-        resourceLimits: READER_LIMITS,
-      },
-    )
+    const script = workerScript('facts-worker', import.meta.url)
+    const worker = new Worker(script.url, {
+      workerData: { url },
+      execArgv: script.execArgv,
+      resourceLimits: READER_LIMITS,
+    })
     let received = false
     // A read that hangs (a connection gone quiet, a lock held) is stopped: the caller reads on its own thread.
     const deadline = setTimeout(() => {

@@ -1,6 +1,7 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
+import { workerScript } from '#server/lib/worker-script'
 import type { FactsFacets } from './facts-counts'
 import type { PageAsk } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
@@ -137,8 +138,9 @@ export class SearchPool {
     private readonly onFailure: (err: Error) => void,
   ) {
     this.searchers = Array.from({ length: size }, () => {
-      const worker = new Worker(new URL('./facts-searcher.ts', import.meta.url), {
-        execArgv: ['--import', 'tsx'],
+      const script = workerScript('facts-searcher', import.meta.url)
+      const worker = new Worker(script.url, {
+        execArgv: script.execArgv,
         resourceLimits: SEARCHER_LIMITS,
       })
       // The pool never keeps the instance running on its own.
