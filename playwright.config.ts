@@ -66,6 +66,8 @@ export default defineConfig({
     // First listings are reviewed only in the journey about review (e2e/listing-trust.spec.ts starts its own server):
     // the other journeys' new sellers list laptops that must be on sale at once.
     // Payouts every 5 s, landing 2 s later, so the seller's journey sees its payout arrive.
+    // The test carrier moves a parcel a step every 2 s (20 s by default), so the return journey's parcels (out and
+    // back, four steps each) arrive in seconds instead of two minutes; e2e/shipping.spec.ts's own server does the same.
     env: {
       E2E_PORT: String(port),
       PUBLIC_URL: baseURL,
@@ -73,6 +75,7 @@ export default defineConfig({
       LISTING_REVIEW_FIRST: '0',
       PAYOUT_INTERVAL_SECONDS: '5',
       TEST_PAYOUT_SECONDS: '2',
+      TEST_CARRIER_SECONDS: '2',
     },
     reuseExistingServer: false,
     timeout: 180_000,

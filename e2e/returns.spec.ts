@@ -8,8 +8,8 @@ import { expectNoSeriousAxeViolations, newSignedIn, saveScreenshots } from './he
 
 // A shipped laptop comes back: the buyer of a delivered sale returns it as not as described (the failed check, the
 // reason, a photo); the seller accepts; the return label is bought at the seller's cost and the buyer prints it; the
-// test carrier carries it back (TEST_CARRIER_SECONDS a step); the seller confirms it is as sent and the buyer is
-// refunded in full.
+// test carrier carries it back (TEST_CARRIER_SECONDS a step: 2 s on the e2e server, playwright.config.ts); the seller
+// confirms it is as sent and the buyer is refunded in full.
 
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 const ADDRESS = {
@@ -26,7 +26,7 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, second
     const v = await read()
     if (v !== undefined) return v
     if (Date.now() > end) throw new Error(`Waited ${seconds} s for ${what}`)
-    await new Promise((r) => setTimeout(r, 1000))
+    await new Promise((r) => setTimeout(r, 250))
   }
 }
 

@@ -90,8 +90,9 @@ describe('BookNowButton', () => {
       expect.anything(),
     )
     fireEvent.click(book)
-    // The modal's code loads when it opens.
-    fireEvent.input(await screen.findByLabelText('Phone number'), { target: { value: '+1 555 0100' } })
+    // The modal's code loads when it opens: on a busy machine that import alone took longer than findBy's default 1 s.
+    const phone = await screen.findByLabelText('Phone number', {}, { timeout: 5_000 })
+    fireEvent.input(phone, { target: { value: '+1 555 0100' } })
     fireEvent.input(screen.getByLabelText('Location'), { target: { value: 'Dhaka' } })
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
     const pay = await screen.findByRole('link', { name: `Booked — Pay now for ${product.name}` })
