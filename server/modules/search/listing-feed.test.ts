@@ -690,9 +690,15 @@ describe('an instance whose copy the feed can no longer bring up', () => {
       await copyCurrent(db)
       h.hold()
       const readsBefore = h.reads.started
-      // A change, and the feed pruned past it (as the feed's cleanup does to a copy left behind for long).
-      await bulkInsert(db, brand.id, seller.id, 2)
-      await db.execute(sql`delete from listing_change_commits`)
+      // A change, and the feed pruned past it (as the feed's cleanup does to a copy left behind for long), in one
+      // transaction: its commit's note is written at once (the deferred trigger made immediate) and pruned before the
+      // commit, so the instance never sees the change in the feed. Pruned after the commit, an instance that applied
+      // the change in between (a busy machine's test pauses) never needed the whole read this test waits for.
+      await db.transaction(async (tx) => {
+        await bulkInsert(tx, brand.id, seller.id, 2)
+        await tx.execute(sql`set constraints all immediate`)
+        await tx.execute(sql`delete from listing_change_commits`)
+      })
       const now = await versionOf(db)
       await vi.waitFor(() => expect(h.reads.started).toBeGreaterThan(readsBefore), { timeout: 20_000 })
       const q = SearchQuery.parse({ sort: 'price_asc', facets: '1' })
