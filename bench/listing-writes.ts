@@ -4,8 +4,9 @@
 // `npm run bench:scale` filled). Every trigger a change sets off runs, at commit too. Prints the changes a second and
 // their latency. The bench's own listings are taken off sale at the end. See bench/README.md.
 import pg from 'pg'
+import { random } from '../server/test/random'
 import { openFilledDatabase } from './filled-db'
-import { NEW_LISTING_SQL } from './mixed'
+import { NEW_LISTING_SQL, quantile } from './mixed'
 
 /** BENCH_CONNECTIONS: writers at once (default 8); BENCH_DURATION: seconds (20). */
 const AT_ONCE = Number(process.env.BENCH_CONNECTIONS ?? 8)
@@ -28,11 +29,7 @@ const kinds = new Map<string, number>()
 const until = Date.now() + DURATION_S * 1000
 
 async function writer(seed: number) {
-  let state = seed
-  const rnd = () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0
-    return state / 2 ** 32
-  }
+  const rnd = random(seed)
   const live: string[] = []
   while (Date.now() < until) {
     const roll = rnd()
@@ -48,7 +45,7 @@ async function writer(seed: number) {
               : roll < 0.85
                 ? 'sale'
                 : 'removal'
-    const at = performance.now()
+    const started = performance.now()
     if (kind === 'new') {
       const { rows } = await pool.query<{ id: string }>(NEW_LISTING_SQL, [
         owner?.brand_id,
@@ -76,7 +73,7 @@ async function writer(seed: number) {
         live.splice(at, 1)
       }
     }
-    latencies.push(performance.now() - at)
+    latencies.push(performance.now() - started)
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
   }
 }
@@ -89,9 +86,7 @@ await pool.query(
 )
 await pool.end()
 
-latencies.sort((a, b) => a - b)
-const q = (p: number) =>
-  (latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0).toFixed(1)
+const q = (p: number) => quantile(latencies, p).toFixed(1)
 console.log(
   `${latencies.length.toLocaleString('en-US')} listing changes in ${DURATION_S} s from ${AT_ONCE} connections (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}):`,
 )

@@ -9,24 +9,29 @@ import { workerScript } from './worker-script'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
-/** Each workerScript('name', import.meta.url) in the server's sources, with the folder of the file that starts it. */
-function workersStarted(): { name: string; dir: string }[] {
-  const found: { name: string; dir: string }[] = []
+/** The server's own source files (not tests), with their text. */
+function serverSources(): { file: string; text: string }[] {
+  const found: { file: string; text: string }[] = []
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name)
       if (entry.isDirectory()) walk(file)
-      else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
-        for (const m of fs
-          .readFileSync(file, 'utf8')
-          .matchAll(/workerScript\('([\w-]+)', import\.meta\.url\)/g))
-          found.push({ name: m[1] as string, dir: path.dirname(file) })
-      }
+      else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+        found.push({ file, text: fs.readFileSync(file, 'utf8') })
     }
   }
   walk(path.join(root, 'server'))
   return found
 }
+
+/** Each workerScript('name', import.meta.url) in the server's sources, with the folder of the file that starts it. */
+const workersStarted = () =>
+  serverSources().flatMap(({ file, text }) =>
+    [...text.matchAll(/workerScript\('([\w-]+)', import\.meta\.url\)/g)].map((m) => ({
+      name: m[1] as string,
+      dir: path.dirname(file),
+    })),
+  )
 
 describe('worker threads', () => {
   it('are each an entry of the compiled server, built from the script beside the module starting it', () => {
@@ -37,6 +42,12 @@ describe('worker threads', () => {
       expect(entries[name], name).toBe(path.relative(root, path.join(dir, `${name}.ts`)))
       expect(fs.existsSync(path.join(dir, `${name}.ts`)), name).toBe(true)
     }
+  })
+
+  it('are started only through workerScript, never from a path written by hand', () => {
+    const starting = serverSources().filter(({ text }) => /new Worker\(/.test(text))
+    expect(starting.length).toBeGreaterThan(0)
+    for (const { file, text } of starting) expect(text, path.relative(root, file)).toMatch(/workerScript\(/)
   })
 
   it('runs the source through tsx, and the compiled .js beside compiled code as it is', () => {

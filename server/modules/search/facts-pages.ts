@@ -86,8 +86,7 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     // time, so a search paged through is walked a few times, not once per page; again while the changed rows among
     // them leave the page short (only a search's own changed matches are in its way, not every row changed since the
     // copy was read).
-    const reach =
-      kept.rows.length === 0 && !kept.complete ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
+    const reach = kept.rows.length === 0 ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
     const hits = walkHits(f, {
       ...ask,
