@@ -490,35 +490,6 @@ export const searchTerms = pgTable(
 )
 
 /**
- * How many available listings (unsold, not removed, seller not disabled) have each combination of the facet
- * values, kept by triggers on products and users (migration 0006). Nothing reads it since decision 0113 (the copy
- * of the listings counts every search); it stays for one release, because migrations only add and an instance of
- * the release before reads it until it is replaced, and the next release's migration drops it with its triggers.
- */
-export const listingCounts = pgTable(
-  'listing_counts',
-  {
-    brandId: uuid('brand_id').notNull(),
-    condition: text('condition').notNull(),
-    ramGb: integer('ram_gb').notNull(),
-    storageGb: integer('storage_gb').notNull(),
-    /** floor(screen_inches): the screen facet's size class. */
-    screenClass: integer('screen_class').notNull(),
-    /** processor_family, or '' when the processor names none. */
-    processorFamily: text('processor_family').notNull(),
-    /** Battery health of at least 80% (BATTERY_FACET_PCT): the "Battery 80% or more" facet and filter. */
-    battery80: boolean('battery_80').notNull().default(false),
-    n: integer('n').notNull(),
-  },
-  (t) => [
-    primaryKey({
-      name: 'listing_counts_pkey',
-      columns: [t.brandId, t.condition, t.ramGb, t.storageGb, t.screenClass, t.processorFamily, t.battery80],
-    }),
-  ],
-)
-
-/**
  * One row: a number that grows with every transaction that changes what search reads of the listings (bumped at its
  * commit by a deferred trigger), so an instance's copy of the listings is known to be current by reading one row; and
  * one that grows with every transaction that adds a word to `search_terms` or marks one as in a name, so a correction
