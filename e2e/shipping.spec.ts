@@ -24,7 +24,9 @@ const BASE = `http://127.0.0.1:${PORT}`
 const DB_NAME = `laptop_e2e_shipping_${PORT}`
 const ADMIN_URL = process.env.E2E_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const DATABASE_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`)
-const DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-shipping-'))
+// Made when the server starts, not when the file is loaded: Playwright loads it in processes that run none of its
+// tests (the runner, to list them), which would each leave a folder behind.
+let DATA_DIR = ''
 const SHARED_DATA_DIR = process.env.E2E_DATA_DIR
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 const SHIP_FROM = {
@@ -63,6 +65,7 @@ test.beforeAll(async () => {
   test.setTimeout(240_000)
   await adminQuery(`drop database if exists ${DB_NAME}`)
   await adminQuery(`create database ${DB_NAME}`)
+  DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-shipping-'))
   process.env.E2E_DATA_DIR = DATA_DIR
   server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: path.join(import.meta.dirname, '..'),
@@ -105,7 +108,7 @@ test.afterAll(async () => {
     server.kill('SIGTERM')
     await exited
   }
-  fs.rmSync(DATA_DIR, { recursive: true, force: true })
+  if (DATA_DIR) fs.rmSync(DATA_DIR, { recursive: true, force: true })
   await adminQuery(`drop database if exists ${DB_NAME}`).catch(() => undefined)
 })
 
