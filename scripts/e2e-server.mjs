@@ -1,13 +1,18 @@
-// Starts the built app for the end-to-end tests on a new, empty data folder, so every run begins
-// from the demo data alone; removes the folder when the server stops.
+// Starts the built app for the end-to-end tests on a new, empty data folder, so every run begins from the demo data
+// alone; removes the folder when the server stops. The server is the compiled one (dist/app/main.js) with the flags
+// `npm start` and the image give it, so the journeys run what production runs.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { SERVER_NODE_FLAGS, serverEnv } from './server-runtime.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
-if (!fs.existsSync(path.join(root, 'dist/web/index.html'))) {
-  console.error('dist/web is missing: run `npx vite build` first (`npm run test:e2e` does).')
+if (
+  !fs.existsSync(path.join(root, 'dist/web/index.html')) ||
+  !fs.existsSync(path.join(root, 'dist/app/main.js'))
+) {
+  console.error('dist/ is missing: run `npm run build` first (`npm run test:e2e` does).')
   process.exit(1)
 }
 
@@ -41,11 +46,11 @@ const named = process.env.E2E_DATA_DIR
 const isFresh = named && path.basename(named).startsWith(PREFIX) && !fs.existsSync(named)
 if (isFresh) fs.mkdirSync(named, { recursive: true })
 const dataDir = isFresh ? named : fs.mkdtempSync(path.join(os.tmpdir(), PREFIX))
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/app/main.js'], {
   cwd: root,
   stdio: 'inherit',
   env: {
-    ...process.env,
+    ...serverEnv(),
     NODE_ENV: 'development',
     DATA_DIR: dataDir,
     DATABASE_URL: '',
