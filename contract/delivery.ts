@@ -27,6 +27,13 @@ export function whyDeliveryMissing(option: DeliveryOption, method: DeliveryMetho
   return null
 }
 
+/** A parcel's carrier statuses that say it will not reach its address: it failed, or goes back to its sender. */
+export const LOST_PARCEL_STATUSES = ['failure', 'return_to_sender'] as const
+
+/** Whether a parcel's carrier status (a label's) says the carrier lost it (LOST_PARCEL_STATUSES). */
+export const isParcelLost = (status: string | null | undefined): boolean =>
+  (LOST_PARCEL_STATUSES as readonly string[]).includes(status ?? '')
+
 /**
  * The boxes a laptop ships in, by screen size (inside dimensions in inches, and the packed weight a laptop of
  * that size usually comes to with its charger and padding). The seller may change the weight and the box.

@@ -105,6 +105,23 @@ export const ReturnBackBody = z
   })
 export type ReturnBackBody = z.infer<typeof ReturnBackBody>
 
+/**
+ * The moves a person makes on a return, as the server's table of them names them
+ * (server/modules/deal/return-moves.ts; the others are the product's own). A return says which of them its reader
+ * can make now (`moves`): the pages offer those, and no rule of when is written twice.
+ */
+export const RETURN_ACTIONS = [
+  'accept',
+  'decline',
+  'back_as_sent',
+  'back_otherwise',
+  'admin_accept',
+  'refuse',
+  'lost_refund',
+  'lost_release',
+] as const
+export type ReturnAction = (typeof RETURN_ACTIONS)[number]
+
 export const ReturnPhoto = z.object({ _id: z.string(), card: z.string(), detail: z.string() })
 
 /** A return as both sides and admins see it. */
@@ -139,6 +156,8 @@ export const Return = z.object({
   acceptedAt: z.string().nullable(),
   deliveredBackAt: z.string().nullable(),
   closedAt: z.string().nullable(),
+  /** What the reader of the return can do now (the server's table of moves says; RETURN_ACTIONS). */
+  moves: z.array(z.enum(RETURN_ACTIONS)),
 })
 export type Return = z.infer<typeof Return>
 

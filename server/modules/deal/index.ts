@@ -14,6 +14,7 @@ export {
   RETURN_MOVES,
   type ReturnMove,
   type ReturnParty,
+  returnMovesNow,
 } from './return-moves'
 export {
   assertDealParty,

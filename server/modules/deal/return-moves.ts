@@ -6,7 +6,7 @@
 
 import { and, eq, inArray } from 'drizzle-orm'
 import type { PgInsertValue, PgUpdateSetSource } from 'drizzle-orm/pg-core'
-import { OPEN_RETURN_STATUSES, type ReturnStatus } from '#contract/returns'
+import { OPEN_RETURN_STATUSES, RETURN_ACTIONS, type ReturnAction, type ReturnStatus } from '#contract/returns'
 import type { Db } from '#server/db/client'
 import { returns } from '#server/db/schema'
 import { AppError } from '#server/lib/errors'
@@ -34,6 +34,8 @@ type Move = {
   again?: string
   /** Statuses that refuse the move in other words (a shipped return answered before it is back). */
   early?: { statuses: readonly ReturnStatus[]; words: string }
+  /** A move only for a return whose parcel the carrier lost (isParcelLost of its label's status). */
+  parcelLost?: true
   /** What the move needs besides its status, checked by the service that asks for it. */
   needs: string
 }
@@ -135,6 +137,7 @@ export const RETURN_MOVES = {
   },
   lost_refund: {
     from: { ship: ['label_bought'], meet: [] },
+    parcelLost: true,
     to: 'refunded',
     by: ['admin'],
     words: 'accept this return',
@@ -143,6 +146,7 @@ export const RETURN_MOVES = {
   },
   lost_release: {
     from: { ship: ['label_bought'], meet: [] },
+    parcelLost: true,
     to: 'refused',
     by: ['admin'],
     words: 'refuse this return',
@@ -160,6 +164,10 @@ export const RETURN_MOVES = {
 } as const satisfies Record<string, Move>
 
 export type ReturnMove = keyof typeof RETURN_MOVES
+
+/** The moves a person makes (RETURN_ACTIONS, which the pages read) are moves of the table. */
+const actionsAreMoves: ReturnAction extends ReturnMove ? true : never = true
+void actionsAreMoves
 
 /** How each status reads in a refusal ("… this return is accepted already"). */
 export const RETURN_STATUS_WORDS: Record<ReturnStatus, string> = {
@@ -233,6 +241,22 @@ export function canMoveReturn(
   } catch {
     return false
   }
+}
+
+/**
+ * What these parties can do now to a return (`parcelLost`: its label's parcel is lost, isParcelLost): the table's
+ * person moves from its status that are theirs. A return's readers are sent it (Return.moves), so the pages offer
+ * what the table allows and nothing else.
+ */
+export function returnMovesNow(
+  ret: Pick<ReturnRow, 'status' | 'method'>,
+  parties: readonly ReturnParty[],
+  parcelLost: boolean,
+): ReturnAction[] {
+  return RETURN_ACTIONS.filter((move) => {
+    const m: Move = RETURN_MOVES[move]
+    return (parcelLost || m.parcelLost !== true) && canMoveReturn(move, parties, ret)
+  })
 }
 
 /** Columns a move writes besides the status (who decided, why, when). */

@@ -8,8 +8,14 @@ import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ErrorBody } from '#contract/errors'
-import { RETURN_STATUSES, type ReturnStatus } from '#contract/returns'
-import { bookings, returns } from '#server/db/schema'
+import {
+  AdminReturnList,
+  BookingReturn,
+  RETURN_ACTIONS,
+  RETURN_STATUSES,
+  type ReturnStatus,
+} from '#contract/returns'
+import { bookings, parcels, returns } from '#server/db/schema'
 import { bearerFor } from '#server/test/auth-helpers'
 import { dealAt } from '#server/test/deals'
 import { type BrandRow, createBrand, createUser, type UserRow } from '#server/test/factories'
@@ -162,6 +168,72 @@ describe('every return path asks the return’s table', () => {
         expect(await sale.statusNow()).toBe(allowed ? RETURN_MOVES.deliver_back.to : status)
       }
     }
+  })
+
+  it('a return tells each reader the moves the table gives them now, and the pages offer those alone', async () => {
+    const readAs = async (who: UserRow, bookingId: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/bookings/${bookingId}/return`,
+        headers: await bearerFor(t.app, who),
+      })
+      expect(res.statusCode).toBe(200)
+      return BookingReturn.parse(res.json()).return?.moves
+    }
+    for (const method of ['meet', 'ship'] as const) {
+      const sale = await saleWithReturn(method)
+      for (const status of RETURN_STATUSES) {
+        await sale.setStatus(status)
+        for (const [party, person] of Object.entries(PEOPLE)) {
+          // Written from the table here, not by the code under test: the person moves of this party from this
+          // status (the lost parcel's only with a lost parcel, below).
+          const expected = RETURN_ACTIONS.filter((move) => {
+            const m: { by: readonly ReturnParty[]; parcelLost?: true } = RETURN_MOVES[move]
+            return (
+              !m.parcelLost &&
+              m.by.includes(party as ReturnParty) &&
+              returnMoveFrom(move, method).includes(status)
+            )
+          })
+          expect(
+            await readAs(person(), sale.bookingId),
+            `${party} reading a ${method} return ${status}`,
+          ).toEqual(expected)
+        }
+      }
+    }
+    // A shipped return whose parcel the carrier lost: an admin is offered ending it, in the list and on the sale.
+    const lost = await saleWithReturn('ship')
+    await lost.setStatus('label_bought')
+    const [row] = await t.db
+      .select({ bookingId: returns.bookingId })
+      .from(returns)
+      .where(eq(returns.id, lost.returnId))
+    await t.db.insert(parcels).values({
+      bookingId: row?.bookingId as string,
+      purpose: 'return',
+      returnId: lost.returnId,
+      mode: 'test',
+      carrierShipmentId: `shp_${lost.returnId}`,
+      trackerId: `trk_${lost.returnId}`,
+      trackingCode: `EZ${lost.returnId.slice(0, 10)}`,
+      carrier: 'USPS',
+      service: 'Priority',
+      labelUrl: 'https://example.test/label.pdf',
+      costCents: 900,
+      status: 'in_transit',
+    })
+    expect(await readAs(admin, lost.bookingId)).toEqual([])
+    await t.db.update(parcels).set({ status: 'failure' }).where(eq(parcels.returnId, lost.returnId))
+    expect(await readAs(admin, lost.bookingId)).toEqual(['lost_refund', 'lost_release'])
+    expect(await readAs(seller, lost.bookingId)).toEqual([])
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/returns?status=awaiting',
+      headers: await bearerFor(t.app, admin),
+    })
+    const listed = AdminReturnList.parse(list.json()).find((r) => r._id === lost.returnId)
+    expect(listed?.moves).toEqual(['lost_refund', 'lost_release'])
   })
 
   it('no code but the table’s writes a return’s status', () => {

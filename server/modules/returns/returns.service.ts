@@ -4,8 +4,9 @@
 // Stage changes go through the deal's table (server/modules/deal/stages.ts), and the return's status changes, with
 // who may make each, through the return's own table beside it (server/modules/deal/return-moves.ts); the refund
 // through the deal's `refundSale`, the one place a sale's money is given back.
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, exists, inArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import { isParcelLost, LOST_PARCEL_STATUSES } from '#contract/delivery'
 import type { FeeRule } from '#contract/fees'
 import {
   type AdminReturn,
@@ -49,6 +50,7 @@ import {
   type ReturnMove,
   type ReturnParty,
   refundSale,
+  returnMovesNow,
 } from '#server/modules/deal'
 import { returnLabelOf } from './return-label'
 
@@ -295,9 +297,6 @@ export async function decideReturn(
   return 1
 }
 
-/** The carrier statuses of a return parcel that will not reach the seller: an admin ends the return. */
-const LOST_PARCEL = ['failure', 'return_to_sender'] as const
-
 /** Whether this return's parcel failed or went back to the buyer (the carrier's last word). */
 async function returnParcelLost(db: Db, returnId: string): Promise<boolean> {
   const [lost] = await db
@@ -307,7 +306,7 @@ async function returnParcelLost(db: Db, returnId: string): Promise<boolean> {
       and(
         eq(parcels.purpose, 'return'),
         eq(parcels.returnId, returnId),
-        inArray(parcels.status, LOST_PARCEL),
+        inArray(parcels.status, LOST_PARCEL_STATUSES),
       ),
     )
   return Boolean(lost)
@@ -539,7 +538,8 @@ export async function refundUnansweredReturns(db: Db, deps: ReturnsDeps, limit =
 // Reading
 // ---------------------------------------------------------------------------------------------
 
-async function toReturns(db: Db, rows: ReturnRow[]): Promise<Return[]> {
+/** Returns as their reader sees them: `parties` are what the reader is to each (what they can do now, Return.moves). */
+async function toReturns(db: Db, rows: ReturnRow[], parties: readonly ReturnParty[]): Promise<Return[]> {
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.id)
   const photos = await db
@@ -554,26 +554,30 @@ async function toReturns(db: Db, rows: ReturnRow[]): Promise<Return[]> {
     .where(inArray(returnPhotos.returnId, ids))
     .orderBy(asc(returnPhotos.position))
   const labels = await returnLabelOf(db, ids)
-  return rows.map((r) => ({
-    _id: r.id,
-    bookingId: r.bookingId,
-    status: r.status,
-    method: r.method,
-    reason: r.reason,
-    failed_check: r.failedCheck,
-    photos: photos
-      .filter((p) => p.returnId === r.id)
-      .map((p) => ({ _id: p.id, card: p.card, detail: p.detail })),
-    declineReason: r.declineReason,
-    decisionReason: r.decisionReason,
-    backNote: r.backNote,
-    fromDispute: r.disputeId !== null,
-    label: labels.get(r.id) ?? null,
-    createdAt: r.createdAt.toISOString(),
-    acceptedAt: iso(r.acceptedAt),
-    deliveredBackAt: iso(r.deliveredBackAt),
-    closedAt: iso(r.closedAt),
-  }))
+  return rows.map((r) => {
+    const label = labels.get(r.id) ?? null
+    return {
+      _id: r.id,
+      bookingId: r.bookingId,
+      status: r.status,
+      method: r.method,
+      reason: r.reason,
+      failed_check: r.failedCheck,
+      photos: photos
+        .filter((p) => p.returnId === r.id)
+        .map((p) => ({ _id: p.id, card: p.card, detail: p.detail })),
+      declineReason: r.declineReason,
+      decisionReason: r.decisionReason,
+      backNote: r.backNote,
+      fromDispute: r.disputeId !== null,
+      label,
+      createdAt: r.createdAt.toISOString(),
+      acceptedAt: iso(r.acceptedAt),
+      deliveredBackAt: iso(r.deliveredBackAt),
+      closedAt: iso(r.closedAt),
+      moves: returnMovesNow(r, parties, isParcelLost(label?.status)),
+    }
+  })
 }
 
 /** A booking's return for its buyer, its seller or an admin (404 for anyone else), and until when one can open. */
@@ -589,9 +593,9 @@ export async function getBookingReturn(
     .innerJoin(products, eq(products.id, bookings.productId))
     .where(eq(bookings.id, bookingId))
   if (!row) throw notFound('Booking')
-  dealSideOf({ buyerId: row.booking.buyerId, sellerId: row.sellerId }, caller)
+  const side = dealSideOf({ buyerId: row.booking.buyerId, sellerId: row.sellerId }, caller)
   const rets = await db.select().from(returns).where(eq(returns.bookingId, bookingId))
-  const [ret] = await toReturns(db, rets)
+  const [ret] = await toReturns(db, rets, dealPartiesOf(side, caller))
   const end = ret ? null : returnWindowEnd(row.booking, inspectionDays)
   return { return: ret ?? null, canOpenUntil: end ? end.toISOString() : null }
 }
@@ -623,17 +627,29 @@ export async function findReturns(db: Db, which: 'awaiting' | 'all' = 'awaiting'
             inArray(returns.status, [...RETURN_MOVES.admin_accept.from]),
             and(
               eq(returns.status, 'label_bought'),
-              sql`exists (select 1 from ${parcels} p where p.purpose = 'return' and p.return_id = ${returns.id}
-                and p.status in ('failure', 'return_to_sender'))`,
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(parcels)
+                  .where(
+                    and(
+                      eq(parcels.purpose, 'return'),
+                      eq(parcels.returnId, returns.id),
+                      inArray(parcels.status, LOST_PARCEL_STATUSES),
+                    ),
+                  ),
+              ),
             ),
           )
         : undefined,
     )
     .orderBy(which === 'awaiting' ? asc(returns.createdAt) : desc(returns.createdAt), asc(returns.id))
     .limit(200)
+  // The admin's list: what an admin can do to each (findReturns is an admin's route).
   const wire = await toReturns(
     db,
     rows.map((r) => r.ret),
+    ['admin'],
   )
   return rows.map((r, i) => ({
     ...(wire[i] as Return),

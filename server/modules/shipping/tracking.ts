@@ -4,6 +4,7 @@
 // receiving the same event waits for the first and then finds it done); the parcel's row is locked, and its
 // status only moves forward (STATUS_RANK), so a late or replayed older step changes nothing.
 import { and, eq, ne } from 'drizzle-orm'
+import { isParcelLost } from '#contract/delivery'
 import type { AppContext } from '#server/app-context'
 import type { Db } from '#server/db/client'
 import { bookings, carrierEvents, disputes, parcelEvents, parcels, products } from '#server/db/schema'
@@ -212,7 +213,7 @@ async function saleParcelMoved(
       data: { ...told, step: 'delivered' },
     })
   }
-  if ((status === 'failure' || status === 'return_to_sender') && canMove(sale.stage, 'lose', 'system')) {
+  if (isParcelLost(status) && canMove(sale.stage, 'lose', 'system')) {
     const what = status === 'failure' ? 'could not be delivered' : 'is being sent back to the seller'
     await moveDeal(tx, sale.id, 'lose', 'system', {
       actorId: null,

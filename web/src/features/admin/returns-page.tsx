@@ -16,13 +16,8 @@ import { useAdminReturns, useDecideReturn } from './returns-api'
 
 type Decision = { ret: AdminReturn; decision: 'accept' | 'refuse' }
 
-/** A return parcel the carrier lost (failure) or sent back to the buyer: the admin ends the return. */
-function isLostParcel(ret: AdminReturn): boolean {
-  return (
-    ret.status === 'label_bought' &&
-    (ret.label?.status === 'failure' || ret.label?.status === 'return_to_sender')
-  )
-}
+/** A return whose parcel the carrier lost (failure, or back to the buyer): the server offers ending it. */
+const isLostParcel = (ret: AdminReturn) => ret.moves.includes('lost_refund')
 
 /**
  * `/dashboard/returns`: returns of laptops not as described. Those the seller declined (or has not answered) wait
@@ -189,7 +184,8 @@ function ReturnCard({
 }) {
   const headingId = `return-${ret._id}`
   const failed = HANDOVER_CHECKS.find((c) => c.key === ret.failed_check)
-  const canDecide = ret.status === 'requested' || ret.status === 'declined'
+  // What the server's table of moves lets an admin do now: decide the return, or end one whose parcel was lost.
+  const canDecide = ret.moves.includes('admin_accept')
   const lost = isLostParcel(ret)
   return (
     <article

@@ -50,11 +50,14 @@ const requested: Return = {
   acceptedAt: null,
   deliveredBackAt: null,
   closedAt: null,
+  // As its seller reads it: the server's table of moves says what they can do now.
+  moves: ['accept', 'decline'],
 }
 
 const labelled: Return = {
   ...requested,
   status: 'label_bought',
+  moves: [],
   acceptedAt: '2026-11-27T11:00:00.000Z',
   label: {
     url: '/test-carrier/labels/shp_1.pdf',
@@ -169,6 +172,16 @@ describe("the seller's return", () => {
     expect(sentCalls()[0]).toMatchObject({ url: '/api/bookings/b1/return/accept', method: 'PUT' })
   })
 
+  it('offers only the moves the server says the reader can make now', async () => {
+    // A requested return read by someone the table gives no move (an admin on the sale's page, say): no buttons.
+    answer = { return: { ...requested, moves: [] }, canOpenUntil: null }
+    renderWithApp(<SellerReturnPanel sale={{ ...booking, status: 'returning' }} productName="XPS 13" />)
+    expect(await screen.findByText(/The buyer’s reason/)).toBeTruthy()
+    expect(screen.queryByRole('button', { name: /Accept the return/ })).toBeNull()
+    expect(screen.queryByRole('button', { name: /^Decline/ })).toBeNull()
+    expect(screen.queryByRole('button', { name: /Confirm it is as sent/ })).toBeNull()
+  })
+
   it('declines with a reason of at least 10 characters', async () => {
     answer = { return: requested, canOpenUntil: null }
     renderWithApp(<SellerReturnPanel sale={{ ...booking, status: 'returning' }} productName="XPS 13" />)
@@ -192,7 +205,12 @@ describe("the seller's return", () => {
 
   it('once delivered back: confirms it is as sent (refunding the buyer) or says what is different', async () => {
     answer = {
-      return: { ...labelled, status: 'delivered_back', deliveredBackAt: '2026-11-29T10:00:00.000Z' },
+      return: {
+        ...labelled,
+        status: 'delivered_back',
+        deliveredBackAt: '2026-11-29T10:00:00.000Z',
+        moves: ['back_as_sent', 'back_otherwise'],
+      },
       canOpenUntil: null,
     }
     renderWithApp(<SellerReturnPanel sale={{ ...booking, status: 'returning' }} productName="XPS 13" />)

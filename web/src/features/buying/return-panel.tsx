@@ -256,7 +256,6 @@ export function SellerReturnPanel({ sale, productName }: { sale: Booking; produc
   )
   const ret = query.data?.return
   if (!shown || !ret) return null
-  const isBack = ret.method === 'ship' ? ret.status === 'delivered_back' : ret.status === 'accepted'
 
   function send(step: SellerReturnStep, done: string) {
     answer.mutate(
@@ -295,25 +294,29 @@ export function SellerReturnPanel({ sale, productName }: { sale: Booking; produc
   return (
     <div className="space-y-1.5">
       <ReturnSummary ret={ret} booking={sale} side="seller" />
-      {ret.status === 'requested' ? (
+      {ret.moves.includes('accept') || ret.moves.includes('decline') ? (
         <span className="flex flex-wrap gap-2">
-          <Button
-            size="sm"
-            disabled={answer.isPending}
-            onClick={() =>
-              send(
-                { step: 'accept' },
-                ret.method === 'ship'
-                  ? 'Return accepted. We are buying the return label at your cost.'
-                  : 'Return accepted. The buyer hands it back to you.',
-              )
-            }
-          >
-            Accept the return<span className="sr-only"> of {productName}</span>
-          </Button>
-          <Button size="sm" variant="secondary" onClick={() => setAsking('decline')}>
-            Decline<span className="sr-only"> the return of {productName}</span>
-          </Button>
+          {ret.moves.includes('accept') ? (
+            <Button
+              size="sm"
+              disabled={answer.isPending}
+              onClick={() =>
+                send(
+                  { step: 'accept' },
+                  ret.method === 'ship'
+                    ? 'Return accepted. We are buying the return label at your cost.'
+                    : 'Return accepted. The buyer hands it back to you.',
+                )
+              }
+            >
+              Accept the return<span className="sr-only"> of {productName}</span>
+            </Button>
+          ) : null}
+          {ret.moves.includes('decline') ? (
+            <Button size="sm" variant="secondary" onClick={() => setAsking('decline')}>
+              Decline<span className="sr-only"> the return of {productName}</span>
+            </Button>
+          ) : null}
         </span>
       ) : null}
       {ret.status === 'delivered_back' && ret.deliveredBackAt ? (
@@ -322,14 +325,18 @@ export function SellerReturnPanel({ sale, productName }: { sale: Booking; produc
           buyer is refunded.
         </span>
       ) : null}
-      {isBack ? (
+      {ret.moves.includes('back_as_sent') || ret.moves.includes('back_otherwise') ? (
         <span className="flex flex-wrap gap-2">
-          <Button size="sm" onClick={() => setAsking('as_sent')}>
-            Confirm it is as sent<span className="sr-only"> ({productName})</span>
-          </Button>
-          <Button size="sm" variant="danger-outline" onClick={() => setAsking('otherwise')}>
-            It came back otherwise<span className="sr-only"> ({productName})</span>
-          </Button>
+          {ret.moves.includes('back_as_sent') ? (
+            <Button size="sm" onClick={() => setAsking('as_sent')}>
+              Confirm it is as sent<span className="sr-only"> ({productName})</span>
+            </Button>
+          ) : null}
+          {ret.moves.includes('back_otherwise') ? (
+            <Button size="sm" variant="danger-outline" onClick={() => setAsking('otherwise')}>
+              It came back otherwise<span className="sr-only"> ({productName})</span>
+            </Button>
+          ) : null}
         </span>
       ) : null}
       {asking ? (
