@@ -7,8 +7,9 @@ import { FormField } from './ui/form-field'
 type ReasonBody<K extends string> = z.ZodType<{ [P in K]?: string }, unknown>
 
 /**
- * The one reason field of the deal's dialogs (a buyer's problem or return, a seller's cancellation or answer to a
- * return, an admin's refund or decision on a return): a textarea checked against the call's own body schema before
+ * The one reason field of the dialogs that send a reason (a buyer's problem or return, a seller's cancellation or
+ * answer to a return, an admin's refund or decision on a return, a report of a listing or a review, an admin's
+ * rejection of a listing): a textarea checked against the call's own body schema before
  * it is sent, and showing the server's word on the reason under it. `check` answers the reason to send, or shows why
  * it cannot be sent; `fromServer` is true when the server refused the reason (then shown under the field, the dialog
  * kept open). The field is the body's `reason` unless `key` names another (a note); `with` gives the rest of the

@@ -9,11 +9,11 @@ import {
 import { paths } from '#contract/pages'
 import { ProductImage } from '../../components/product/product-image'
 import { QueryState } from '../../components/query-state'
+import { useReasonField } from '../../components/reason-field'
 import { Alert } from '../../components/ui/alert'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog'
-import { FormField } from '../../components/ui/form-field'
 import { ListSkeleton } from '../../components/ui/list-skeleton'
 import { PageHeader } from '../../components/ui/page-header'
 import { errorMessage } from '../../lib/api-client'
@@ -32,8 +32,7 @@ export function ListingReviewsPage() {
   const decide = useDecideListingReview()
   const [rejecting, setRejecting] = useState<ListingReview | null>(null)
   const [stolen, setStolen] = useState<ListingReview | null>(null)
-  const [reason, setReason] = useState('')
-  const [reasonError, setReasonError] = useState<string | undefined>()
+  const reason = useReasonField(RejectListingBody, { label: 'Reason', rows: 4, maxLength: 2000 })
 
   function approve(item: ListingReview) {
     decide.mutate(
@@ -47,20 +46,19 @@ export function ListingReviewsPage() {
 
   function sendRejection() {
     if (!rejecting) return
-    const parsed = RejectListingBody.safeParse({ reason })
-    if (!parsed.success) {
-      setReasonError(parsed.error.issues[0]?.message)
-      return
-    }
+    const said = reason.check()
+    if (said === null) return
     decide.mutate(
-      { id: rejecting._id, action: 'reject', reason: parsed.data.reason },
+      { id: rejecting._id, action: 'reject', reason: said },
       {
         onSuccess: () => {
           toast.success(`${rejecting.name} was rejected; the seller is emailed the reason`)
           setRejecting(null)
-          setReason('')
+          reason.reset()
         },
-        onError: (err) => toast.error(errorMessage(err)),
+        onError: (err) => {
+          if (!reason.fromServer(err)) toast.error(errorMessage(err))
+        },
       },
     )
   }
@@ -216,7 +214,7 @@ export function ListingReviewsPage() {
                           variant="secondary"
                           onClick={() => {
                             setRejecting(item)
-                            setReasonError(undefined)
+                            reason.clearError()
                           }}
                           disabled={isBusy}
                           aria-label={`Reject ${item.name}`}
@@ -253,18 +251,7 @@ export function ListingReviewsPage() {
                 The seller is emailed your reason as the statement of reasons: say which rule the listing
                 breaks and what to change. They can edit it and send it back.
               </p>
-              <FormField label="Reason" error={reasonError}>
-                <textarea
-                  rows={4}
-                  maxLength={2000}
-                  value={reason}
-                  onChange={(e) => {
-                    setReason(e.target.value)
-                    setReasonError(undefined)
-                  }}
-                  className="py-2"
-                />
-              </FormField>
+              {reason.field}
             </div>
           }
           tone="default"

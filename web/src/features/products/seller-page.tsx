@@ -7,8 +7,8 @@ import { NewReviewReport, type Review, type SellerPage as SellerPageData } from 
 import { VerifiedSellerBadge } from '../../components/product/product-status'
 import { Stars } from '../../components/product/seller-rating'
 import { LoadFailed } from '../../components/query-state'
+import { useReasonField } from '../../components/reason-field'
 import { Button, buttonClasses } from '../../components/ui/button'
-import { FormField } from '../../components/ui/form-field'
 import { Skeleton } from '../../components/ui/skeleton'
 import { isApiError } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
@@ -113,8 +113,11 @@ function ReportReview({ reviewId }: { reviewId: string }) {
   const navigate = useNavigate()
   const location = useLocation()
   const [isOpen, setIsOpen] = useState(false)
-  const [reason, setReason] = useState('')
-  const [error, setError] = useState<string>()
+  const reason = useReasonField(NewReviewReport, {
+    label: 'Why should an admin look at this review?',
+    rows: 2,
+    maxLength: 1000,
+  })
   const [isSent, setIsSent] = useState(false)
   const formId = useId()
 
@@ -133,17 +136,13 @@ function ReportReview({ reviewId }: { reviewId: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    const parsed = NewReviewReport.safeParse({ reason })
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message)
-      return
-    }
+    const said = reason.check()
+    if (said === null) return
     try {
-      await reportReview(reviewId, parsed.data)
+      await reportReview(reviewId, { reason: said })
       setIsSent(true)
     } catch (err) {
-      if (isApiError(err) && err.fields?.reason) setError(err.fields.reason)
-      else toast.error(isApiError(err) ? err.message : 'The report could not be sent')
+      if (!reason.fromServer(err)) toast.error(isApiError(err) ? err.message : 'The report could not be sent')
     }
   }
 
@@ -160,9 +159,7 @@ function ReportReview({ reviewId }: { reviewId: string }) {
     )
   return (
     <form id={formId} noValidate onSubmit={submit} className="mt-3 space-y-2">
-      <FormField label="Why should an admin look at this review?" error={error}>
-        <textarea rows={2} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
-      </FormField>
+      {reason.field}
       <div className="flex gap-2">
         <Button type="submit" size="sm" variant="secondary">
           Send report
