@@ -6,9 +6,18 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /** A bare server answering every request with `body`, listening on a free port of 127.0.0.1. */
-export function bareServer(body: Buffer, contentType: string): Promise<{ url: string; server: http.Server }> {
+export function bareServer(
+  body: Buffer,
+  contentType: string,
+  /** The body's encoding (br, gzip), when it is sent compressed. */
+  contentEncoding?: string,
+): Promise<{ url: string; server: http.Server }> {
   const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length })
+    res.writeHead(200, {
+      'content-type': contentType,
+      'content-length': body.length,
+      ...(contentEncoding ? { 'content-encoding': contentEncoding } : {}),
+    })
     res.end(body)
   })
   return new Promise((resolve, reject) => {

@@ -2,6 +2,8 @@
 // node:http server answering the very same bytes, measured in alternating slices in one process, so load from other
 // work on the machine falls on every side alike. With `--before`, the same app from another checkout (an earlier
 // commit, say) is measured in the same slices: before, after and bare take turns, round after round.
+// `RATIO_ENCODING=br` (or gzip): every request asks for that encoding, as a browser does, and the bare server answers
+// the app's compressed bytes.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,6 +16,9 @@ const ROUNDS = Number(process.env.RATIO_ROUNDS ?? 10)
 const SLICE_S = Number(process.env.RATIO_SLICE ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const RATIO_TARGET = 0.5
+/** RATIO_ENCODING: the accept-encoding every request sends (none by default). */
+const ENCODING = process.env.RATIO_ENCODING
+const HEADERS = ENCODING ? { 'accept-encoding': ENCODING } : undefined
 
 const loadAverage = () =>
   os
@@ -67,6 +72,7 @@ async function slice(side: Side, durationS: number, counted = true) {
     url: side.url,
     connections: CONNECTIONS,
     duration: durationS,
+    headers: HEADERS,
     workers: 1,
     timeout: 10,
   })
@@ -81,7 +87,7 @@ async function main() {
   const before = beforeAt > 0 ? path.resolve(process.argv[beforeAt + 1] ?? '') : undefined
   console.log(`node ${process.version}, ${os.cpus().length} CPUs; load average at start: ${loadAverage()}`)
   console.log(
-    `${ROUNDS} rounds of ${SLICE_S} s slices, ${CONNECTIONS} connections${before ? `; before: ${before}` : ''}\n`,
+    `${ROUNDS} rounds of ${SLICE_S} s slices, ${CONNECTIONS} connections${ENCODING ? `, accept-encoding: ${ENCODING}` : ''}${before ? `; before: ${before}` : ''}\n`,
   )
   const after = await startApp(ROOT)
   const old = before ? await startApp(before) : undefined
@@ -91,10 +97,15 @@ async function main() {
       const pathOf = async (app: App) =>
         endpoint === 'advertised' ? '/api/advertised_product' : brandPath(app)
       const afterPath = await pathOf(after)
-      // The exact bytes the app sends a client that asks for no compression, as autocannon does.
-      const res = await after.app.inject({ url: afterPath })
+      // The exact bytes the app sends a client that asks as the slices ask (compressed with RATIO_ENCODING).
+      const res = await after.app.inject({ url: afterPath, headers: HEADERS })
       if (res.statusCode !== 200) throw new Error(`${afterPath} answered ${res.statusCode}`)
-      const bare = await bareServer(res.rawPayload, String(res.headers['content-type'] ?? 'application/json'))
+      const encoding = res.headers['content-encoding']
+      const bare = await bareServer(
+        res.rawPayload,
+        String(res.headers['content-type'] ?? 'application/json'),
+        typeof encoding === 'string' ? encoding : undefined,
+      )
       const sides: Side[] = [
         ...(old
           ? [{ name: 'before', url: old.url + (await pathOf(old)), requests: 0, seconds: 0, failed: 0 }]

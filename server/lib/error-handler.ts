@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import type { ErrorBody, ErrorCode } from '#contract/errors'
 import { AppError, RateLimited, STATUS_BY_CODE } from './errors'
+import { acceptedEncoding, COMPRESS_FROM_BYTES, KeptJson } from './kept-json'
 
 export function sendError(
   reply: FastifyReply,
@@ -24,9 +25,19 @@ function codeForStatus(status: number): ErrorCode {
   return CODE_BY_STATUS.get(status) ?? 'VALIDATION'
 }
 
-/** Sends an already-serialized JSON body (from the public cache) without serializing it again. */
-export function sendJson(reply: FastifyReply, body: string | Buffer) {
-  return reply.type('application/json').send(body as never)
+/**
+ * Sends an already-serialized JSON body without serializing it again; a kept one (the public cache's KeptJson) in the
+ * encoding the client takes, compressed once for every request that takes it (the compression plugin leaves a body
+ * that says its encoding alone).
+ */
+export function sendJson(reply: FastifyReply, body: string | Buffer | KeptJson) {
+  reply.type('application/json')
+  if (!(body instanceof KeptJson)) return reply.send(body as never)
+  reply.header('vary', 'accept-encoding')
+  const encoding =
+    body.bytes >= COMPRESS_FROM_BYTES ? acceptedEncoding(reply.request.headers['accept-encoding']) : undefined
+  if (!encoding) return reply.send(body.text)
+  return reply.header('content-encoding', encoding).send(body.encodedAs(encoding))
 }
 
 /**

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
 import { publicDataVersion } from '#server/db/schema'
+import { KeptJson } from './kept-json'
 
 /**
  * A short-lived cache of serialized public read responses (brands, advertised, category).
@@ -19,9 +20,9 @@ export class PublicCache {
     return this.ttlMs > 0
   }
 
-  /** The answer serialized as JSON. */
-  async get(key: string, load: () => Promise<unknown>): Promise<string> {
-    return this.remember(key, async () => JSON.stringify(await load()))
+  /** The answer serialized as JSON, kept with its compressed forms (KeptJson). */
+  async get(key: string, load: () => Promise<unknown>): Promise<KeptJson> {
+    return this.remember(key, async () => new KeptJson(JSON.stringify(await load())))
   }
 
   /** Any value as it is (a rendered page, say); undefined is never kept. */

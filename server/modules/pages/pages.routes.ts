@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { GUIDES } from '#contract/guides'
 import { isPagePath, paths } from '#contract/pages'
 import type { AppInstance } from '#server/app-context'
+import { acceptedEncoding } from '#server/lib/kept-json'
 import {
   countListedProducts,
   findSitemapProducts,
@@ -186,21 +187,6 @@ const gzipped = (body: Buffer) =>
   new Promise<Buffer>((resolve, reject) =>
     zlib.gzip(body, { level: 6 }, (err, out) => (err ? reject(err) : resolve(out))),
   )
-
-/** br when the client takes it, else gzip, else none; `;q=0` refuses an encoding. */
-export function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
-  const accepted = new Set(
-    String(header ?? '')
-      .toLowerCase()
-      .split(',')
-      .map((part) => part.trim().split(/\s*;\s*/))
-      .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q))
-      .map(([name]) => name),
-  )
-  if (accepted.has('br')) return 'br'
-  if (accepted.has('gzip')) return 'gzip'
-  return undefined
-}
 
 export type PageRoutesOptions = {
   renderer: PageRenderer | undefined

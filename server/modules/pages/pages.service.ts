@@ -34,8 +34,9 @@ export function pageData(
   viewer?: { id: string; role: string } | null,
 ): EntryServer.PageData {
   return {
-    brands: async () => JSON.parse(await cache.get('brands', () => findBrands(db))),
-    advertised: async () => JSON.parse(await cache.get('advertised', () => findAdvertisedProducts(db))),
+    brands: async () => JSON.parse((await cache.get('brands', () => findBrands(db))).text),
+    advertised: async () =>
+      JSON.parse((await cache.get('advertised', () => findAdvertisedProducts(db))).text),
     product: async (id) => {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined
       const product = await findProductById(db, id, viewer)
@@ -44,11 +45,11 @@ export function pageData(
       return row ? 'gone' : undefined
     },
     questions: async (productId) =>
-      JSON.parse(await cache.get(`questions:${productId}`, () => findPublicQuestions(db, productId))),
+      JSON.parse((await cache.get(`questions:${productId}`, () => findPublicQuestions(db, productId))).text),
     seller: async (id) => {
       if (id.length > 64) return undefined
       try {
-        return JSON.parse(await cache.get(`seller:${id}`, () => findSellerPage(db, id)))
+        return JSON.parse((await cache.get(`seller:${id}`, () => findSellerPage(db, id))).text)
       } catch (error) {
         if (error instanceof AppError && error.code === 'NOT_FOUND') return undefined
         throw error

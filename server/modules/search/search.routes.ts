@@ -4,6 +4,7 @@ import { ListPageQuery } from '#contract/paging'
 import { ProductList } from '#contract/products'
 import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { sendJson } from '#server/lib/error-handler'
+import { KeptJson } from '#server/lib/kept-json'
 import { pagingHeaders } from '#server/lib/paging'
 import { getBrand } from '#server/modules/brands'
 import { findBrandProducts } from './brand-products'
@@ -26,12 +27,12 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
-      // Cached as the paging headers beside the items, already serialized: a hit builds no link and sends the text
-      // as it is. (Kept as a string, not bytes: Node writes a short string body with the headers in one write.)
+      // Cached as the paging headers beside the items, already serialized (and compressed once per encoding asked
+      // for, KeptJson): a hit builds no link and sends the text, or its compressed bytes, as they are.
       const page = await cache.remember(key, async () => {
         await getBrand(db, req.params.id)
         const found = await findBrandProducts(db, req.params.id, req.query)
-        return { headers: pagingHeaders(req.url, found), body: JSON.stringify(found.items) }
+        return { headers: pagingHeaders(req.url, found), body: new KeptJson(JSON.stringify(found.items)) }
       })
       reply.headers(page.headers)
       return sendJson(reply, page.body)

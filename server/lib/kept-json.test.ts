@@ -1,0 +1,80 @@
+import zlib from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createBrand, createProduct, createUser } from '#server/test/factories'
+import { createTestApp, type TestApp } from '#server/test/test-app'
+import { acceptedEncoding, KeptJson } from './kept-json'
+
+// A kept public answer (the public cache's) is compressed once per encoding a client asks for, not once per request;
+// what a client gets decodes to the same JSON whichever encoding it takes.
+
+let t: TestApp
+
+beforeAll(async () => {
+  // The public cache on, as in production (tests turn it off by default).
+  t = await createTestApp({ PUBLIC_CACHE_TTL_MS: '60000' })
+  const brand = await createBrand(t.db)
+  const seller = await createUser(t.db, { role: 'seller' })
+  // Enough advertised listings that the answer is past the size worth compressing.
+  for (let i = 0; i < 6; i++) await createProduct(t.db, { brand, seller, isAdvertised: true })
+})
+
+afterAll(async () => {
+  await t?.close()
+})
+
+describe('kept answers', () => {
+  it('are sent in the encoding the client takes, each decoding to the same JSON, and vary by it', async () => {
+    const get = (encoding?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/advertised_product',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      })
+    const plain = await get()
+    expect(plain.statusCode).toBe(200)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.headers.vary).toContain('accept-encoding')
+    const json = plain.json()
+    expect(json.length).toBeGreaterThanOrEqual(6)
+
+    const br = await get('gzip, deflate, br')
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toContain('accept-encoding')
+    expect(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString())).toEqual(json)
+
+    const gzip = await get('gzip;q=1.0, br;q=0')
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(JSON.parse(zlib.gunzipSync(gzip.rawPayload).toString())).toEqual(json)
+  })
+
+  it('are compressed once per encoding, however many requests take it', async () => {
+    // A new kept answer: the one the test before kept (and compressed) goes.
+    t.app.ctx.cache.clear()
+    const brotli = vi.spyOn(zlib, 'brotliCompressSync')
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/advertised_product',
+          headers: { 'accept-encoding': 'br' },
+        })
+        expect(res.statusCode).toBe(200)
+      }
+      // The first request compresses it; the others send those bytes.
+      expect(brotli).toHaveBeenCalledTimes(1)
+    } finally {
+      brotli.mockRestore()
+    }
+    const kept = new KeptJson(JSON.stringify({ words: 'laptop '.repeat(400) }))
+    expect(kept.encodedAs('br')).toBe(kept.encodedAs('br'))
+    expect(kept.encodedAs('gzip')).toBe(kept.encodedAs('gzip'))
+    expect(zlib.gunzipSync(kept.encodedAs('gzip')).toString()).toBe(kept.text)
+  })
+
+  it('reads the client’s encodings as pages do', () => {
+    expect(acceptedEncoding('gzip, deflate, br')).toBe('br')
+    expect(acceptedEncoding('gzip;q=1.0, br;q=0')).toBe('gzip')
+    expect(acceptedEncoding('identity')).toBeUndefined()
+    expect(acceptedEncoding(undefined)).toBeUndefined()
+  })
+})
