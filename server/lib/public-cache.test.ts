@@ -23,9 +23,9 @@ describe('PublicCache', () => {
   it('returns the serialized body and keeps it for the TTL', async () => {
     const cache = new PublicCache(1000)
     const c = counter()
-    expect(await cache.get('brands', c.load)).toBe('{"call":1}')
+    expect((await cache.get('brands', c.load)).text).toBe('{"call":1}')
     vi.advanceTimersByTime(999)
-    expect(await cache.get('brands', c.load)).toBe('{"call":1}')
+    expect((await cache.get('brands', c.load)).text).toBe('{"call":1}')
     expect(c.calls).toBe(1)
   })
 
@@ -34,15 +34,15 @@ describe('PublicCache', () => {
     const c = counter()
     await cache.get('brands', c.load)
     vi.advanceTimersByTime(1000)
-    expect(await cache.get('brands', c.load)).toBe('{"call":2}')
+    expect((await cache.get('brands', c.load)).text).toBe('{"call":2}')
     expect(c.calls).toBe(2)
   })
 
   it('keeps each key apart', async () => {
     const cache = new PublicCache(1000)
-    expect(await cache.get('a', async () => 'A')).toBe('"A"')
-    expect(await cache.get('b', async () => 'B')).toBe('"B"')
-    expect(await cache.get('a', async () => 'other')).toBe('"A"')
+    expect((await cache.get('a', async () => 'A')).text).toBe('"A"')
+    expect((await cache.get('b', async () => 'B')).text).toBe('"B"')
+    expect((await cache.get('a', async () => 'other')).text).toBe('"A"')
   })
 
   it('forgets everything on clear', async () => {
@@ -50,7 +50,7 @@ describe('PublicCache', () => {
     const c = counter()
     await cache.get('brands', c.load)
     cache.clear()
-    expect(await cache.get('brands', c.load)).toBe('{"call":2}')
+    expect((await cache.get('brands', c.load)).text).toBe('{"call":2}')
   })
 
   it('does not keep what a load read before a clear that happened while it ran', async () => {
@@ -59,8 +59,8 @@ describe('PublicCache', () => {
     const slow = cache.get('advertised', () => new Promise<string>((resolve) => (release = resolve)))
     cache.clear()
     release('before the write')
-    expect(await slow).toBe('"before the write"')
-    expect(await cache.get('advertised', async () => 'after the write')).toBe('"after the write"')
+    expect((await slow).text).toBe('"before the write"')
+    expect((await cache.get('advertised', async () => 'after the write')).text).toBe('"after the write"')
   })
 
   it('caches nothing when the TTL is 0', async () => {
@@ -78,7 +78,7 @@ describe('PublicCache', () => {
         throw new Error('Brand not found')
       }),
     ).rejects.toThrow('Brand not found')
-    expect(await cache.get('category:x', async () => [])).toBe('[]')
+    expect((await cache.get('category:x', async () => [])).text).toBe('[]')
   })
 
   it('shares one load between requests that miss together', async () => {

@@ -178,12 +178,15 @@ describe('public_data_version', () => {
       await cache.get('brands', async () => 'old')
       await createUser(t.db, { role: 'buyer' })
       await new Promise((r) => setTimeout(r, 100))
-      expect(await cache.get('brands', async () => 'new')).toBe('"old"')
+      expect((await cache.get('brands', async () => 'new')).text).toBe('"old"')
       await createBrand(t.db)
-      await vi.waitFor(async () => expect(await cache.get('brands', async () => 'new')).toBe('"new"'), {
-        timeout: 1000,
-        interval: 10,
-      })
+      await vi.waitFor(
+        async () => expect((await cache.get('brands', async () => 'new')).text).toBe('"new"'),
+        {
+          timeout: 1000,
+          interval: 10,
+        },
+      )
     } finally {
       watch.stop()
     }
