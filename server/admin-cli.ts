@@ -5,11 +5,8 @@ import { parseArgs } from 'node:util'
 import { z } from 'zod'
 import { PASSWORD_MESSAGES } from '#contract/passwords'
 import { passwordRefusal } from '#server/lib/passwords'
-import { findDemoAccounts, REMOVE_DEMO_COMMAND, upsertPasswordAccount } from '#server/modules/users'
 import { ConfigError, loadConfig } from './config'
-import { openDatabase } from './database'
 import { DataDirLockedError } from './db/lock'
-import { removeDemoAccountsNow } from './demo-removal'
 
 const USAGE = 'Usage: npm run admin -- --email E --password P [--name N] [--remove-demo | --keep-demo]'
 
@@ -58,6 +55,13 @@ async function main() {
     if (parsed.success) console.error('  Give --remove-demo or --keep-demo, not both')
     process.exit(2)
   }
+  // The database and the accounts' module (most of the server) load only for arguments that pass: a usage
+  // error answers at once.
+  const [
+    { openDatabase },
+    { findDemoAccounts, REMOVE_DEMO_COMMAND, upsertPasswordAccount },
+    { removeDemoAccountsNow },
+  ] = await Promise.all([import('./database'), import('#server/modules/users'), import('./demo-removal')])
   const config = loadConfig()
   const database = config.databaseUrl
     ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
