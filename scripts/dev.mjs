@@ -2,10 +2,16 @@
 import './node-check.mjs'
 import { spawn } from 'node:child_process'
 import path from 'node:path'
+import { SERVER_NODE_FLAGS, serverEnv } from './server-runtime.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const children = [
-  spawn(process.execPath, ['--import', 'tsx', '--watch', 'server/main.ts'], { cwd: root, stdio: 'inherit' }),
+  // With the node flags and glibc settings every other way of starting an instance uses (decision 0106).
+  spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', '--watch', 'server/main.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: serverEnv(),
+  }),
   spawn(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js')], {
     cwd: root,
     stdio: 'inherit',

@@ -1,8 +1,9 @@
 // What a server process starts with beyond its code: node flags and environment that can only be given when the
 // process starts (V8 sizes the main thread's heap, and glibc sets up its allocator, before any of the server runs).
-// Every way of starting an instance uses these: `npm start` (scripts/start.mjs), `npm run serve`, the image
-// (scripts/image.sh), the systemd unit (deploy/systemd/laptop-market@.service), the cluster harness and the scale
-// bench, so that what is measured is what runs (server/server-runtime.test.ts checks the copies in the image and the
+// Every way of starting an instance uses these: `npm start` (scripts/start.mjs), `npm run serve`, `npm run dev`, the
+// end-to-end server (scripts/e2e-server.mjs), the image (scripts/image.sh), the systemd unit
+// (deploy/systemd/laptop-market@.service), the cluster harness and the scale bench, so that what is measured is what
+// runs (server/server-runtime.test.ts checks the copies in the image and the
 // unit). docs/decisions/0106-*.
 import { spawn } from 'node:child_process'
 import path from 'node:path'
