@@ -297,18 +297,17 @@ export async function decideReturn(
   return 1
 }
 
+/** The return parcel of `returnId` (an id, or a column) when the carrier lost it: it failed, or went back to the buyer. */
+const lostReturnParcel = (returnId: string | typeof returns.id) =>
+  and(
+    eq(parcels.purpose, 'return'),
+    eq(parcels.returnId, returnId),
+    inArray(parcels.status, LOST_PARCEL_STATUSES),
+  )
+
 /** Whether this return's parcel failed or went back to the buyer (the carrier's last word). */
 async function returnParcelLost(db: Db, returnId: string): Promise<boolean> {
-  const [lost] = await db
-    .select({ id: parcels.id })
-    .from(parcels)
-    .where(
-      and(
-        eq(parcels.purpose, 'return'),
-        eq(parcels.returnId, returnId),
-        inArray(parcels.status, LOST_PARCEL_STATUSES),
-      ),
-    )
+  const [lost] = await db.select({ id: parcels.id }).from(parcels).where(lostReturnParcel(returnId))
   return Boolean(lost)
 }
 
@@ -627,18 +626,7 @@ export async function findReturns(db: Db, which: 'awaiting' | 'all' = 'awaiting'
             inArray(returns.status, [...RETURN_MOVES.admin_accept.from]),
             and(
               eq(returns.status, 'label_bought'),
-              exists(
-                db
-                  .select({ one: sql`1` })
-                  .from(parcels)
-                  .where(
-                    and(
-                      eq(parcels.purpose, 'return'),
-                      eq(parcels.returnId, returns.id),
-                      inArray(parcels.status, LOST_PARCEL_STATUSES),
-                    ),
-                  ),
-              ),
+              exists(db.select({ one: sql`1` }).from(parcels).where(lostReturnParcel(returns.id))),
             ),
           )
         : undefined,
