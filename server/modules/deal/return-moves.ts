@@ -18,6 +18,12 @@ export type ReturnParty = DealParty
 type ReturnRow = typeof returns.$inferSelect
 type ReturnMethod = ReturnRow['method']
 
+/**
+ * A return as the table reads it: its status, its way back, and whether the carrier lost its label's parcel (the
+ * returns service's lostReturnParcel; unsaid means not lost, so a lost parcel's move is refused).
+ */
+export type ReturnState = Pick<ReturnRow, 'status' | 'method'> & { parcelLost?: boolean }
+
 type Move = {
   /**
    * The statuses the move starts from, by the return's way back when they differ (a shipped return is answered once
@@ -34,7 +40,10 @@ type Move = {
   again?: string
   /** Statuses that refuse the move in other words (a shipped return answered before it is back). */
   early?: { statuses: readonly ReturnStatus[]; words: string }
-  /** A move only for a return whose parcel the carrier lost (isParcelLost of its label's status). */
+  /**
+   * A move only for a return whose parcel the carrier lost (ReturnState.parcelLost); any other return is refused it
+   * as a return in a status the move does not start from.
+   */
   parcelLost?: true
   /** What the move needs besides its status, checked by the service that asks for it. */
   needs: string
@@ -201,16 +210,22 @@ export function assertReturnParty(move: ReturnMove, parties: readonly ReturnPart
 
 /**
  * The refusal (409) of a move the table does not have from the return's status (null: the sale has no return),
- * naming the status it is in. Nothing when the move exists.
+ * naming the status it is in; a lost parcel's move is refused so too when the return's parcel is not said lost.
+ * Nothing when the move exists.
  */
-export function assertReturnStatus(move: ReturnMove, ret: Pick<ReturnRow, 'status' | 'method'> | null): void {
+export function assertReturnStatus(move: ReturnMove, ret: ReturnState | null): void {
   const m: Move = RETURN_MOVES[move]
   if (opensReturn(move)) {
     if (ret) throw new AppError('CONFLICT', m.again ?? `You cannot ${m.words}: this laptop has been returned`)
     return
   }
   if (!ret) throw new AppError('CONFLICT', `You cannot ${m.words}: this sale has no return`)
-  if (returnMoveFrom(move, ret.method).includes(ret.status)) return
+  if (
+    returnMoveFrom(move, ret.method).includes(ret.status) &&
+    (m.parcelLost !== true || ret.parcelLost === true)
+  ) {
+    return
+  }
   const words = m.early?.statuses.includes(ret.status) ? m.early.words : m.words
   throw new AppError('CONFLICT', `You cannot ${words}: this return ${RETURN_STATUS_WORDS[ret.status]}`)
 }
@@ -223,7 +238,7 @@ export function assertReturnStatus(move: ReturnMove, ret: Pick<ReturnRow, 'statu
 export function assertReturnMove(
   move: ReturnMove,
   parties: readonly ReturnParty[],
-  ret: Pick<ReturnRow, 'status' | 'method'> | null,
+  ret: ReturnState | null,
 ): void {
   assertReturnParty(move, parties)
   assertReturnStatus(move, ret)
@@ -233,7 +248,7 @@ export function assertReturnMove(
 export function canMoveReturn(
   move: ReturnMove,
   parties: readonly ReturnParty[],
-  ret: Pick<ReturnRow, 'status' | 'method'> | null,
+  ret: ReturnState | null,
 ): boolean {
   try {
     assertReturnMove(move, parties, ret)
@@ -244,19 +259,17 @@ export function canMoveReturn(
 }
 
 /**
- * What these parties can do now to a return (`parcelLost`: its label's parcel is lost, isParcelLost): the table's
- * person moves from its status that are theirs. A return's readers are sent it (Return.moves), so the pages offer
- * what the table allows and nothing else.
+ * What these parties can do now to a return (`parcelLost`: its label's parcel is lost): the table's person moves
+ * that assertReturnMove allows them. A return's readers are sent it (Return.moves), so the pages offer what the
+ * table allows and nothing else; the admin's decision picks its move from it too.
  */
 export function returnMovesNow(
   ret: Pick<ReturnRow, 'status' | 'method'>,
   parties: readonly ReturnParty[],
   parcelLost: boolean,
 ): ReturnAction[] {
-  return RETURN_ACTIONS.filter((move) => {
-    const m: Move = RETURN_MOVES[move]
-    return (parcelLost || m.parcelLost !== true) && canMoveReturn(move, parties, ret)
-  })
+  const state: ReturnState = { status: ret.status, method: ret.method, parcelLost }
+  return RETURN_ACTIONS.filter((move) => canMoveReturn(move, parties, state))
 }
 
 /** Columns a move writes besides the status (who decided, why, when). */
@@ -304,7 +317,7 @@ export async function openReturnRow(
  */
 export async function moveReturn(
   tx: Db,
-  ret: Pick<ReturnRow, 'id' | 'status' | 'method'>,
+  ret: ReturnState & Pick<ReturnRow, 'id'>,
   move: ReturnMove,
   parties: readonly ReturnParty[],
   set: ReturnSet = {},

@@ -21,6 +21,8 @@ import { dealAt } from '#server/test/deals'
 import { type BrandRow, createBrand, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import {
+  assertReturnMove,
+  moveReturn,
   RETURN_MOVES,
   RETURN_STATUS_WORDS,
   type ReturnMove,
@@ -234,6 +236,29 @@ describe('every return path asks the return’s table', () => {
     })
     const listed = AdminReturnList.parse(list.json()).find((r) => r._id === lost.returnId)
     expect(listed?.moves).toEqual(['lost_refund', 'lost_release'])
+  })
+
+  it('a lost parcel’s move is refused by the table itself unless the return’s parcel is said lost', async () => {
+    const sale = await saleWithReturn('ship')
+    await sale.setStatus('label_bought')
+    const onItsWay = { id: sale.returnId, status: 'label_bought', method: 'ship' } as const
+    for (const move of ['lost_refund', 'lost_release'] as const) {
+      // Refused as the status's refusal, in the words the admin's decision gives a return on its way back.
+      expect(() => assertReturnMove(move, ['admin'], onItsWay), move).toThrow(
+        refusalOf(move, 'label_bought').message,
+      )
+      expect(() => assertReturnMove(move, ['admin'], { ...onItsWay, parcelLost: false }), move).toThrow(
+        refusalOf(move, 'label_bought').message,
+      )
+      await expect(t.db.transaction((tx) => moveReturn(tx, onItsWay, move, ['admin']))).rejects.toThrow(
+        refusalOf(move, 'label_bought').message,
+      )
+      expect(await sale.statusNow()).toBe('label_bought')
+      expect(() => assertReturnMove(move, ['admin'], { ...onItsWay, parcelLost: true })).not.toThrow()
+      expect(() => assertReturnMove(move, ['seller'], { ...onItsWay, parcelLost: true })).toThrow(
+        RETURN_MOVES[move].refusal,
+      )
+    }
   })
 
   it('no code but the table’s writes a return’s status', () => {

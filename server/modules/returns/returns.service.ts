@@ -254,7 +254,8 @@ export async function declineReturn(
 
 /**
  * An admin decides a return the seller declined or has not answered: accept it (as the seller's acceptance), or
- * refuse it (the sale completes and the seller's share is available). Both sides see the admin's reason.
+ * refuse it (the sale completes and the seller's share is available); or ends one whose parcel the carrier lost, when
+ * the table offers that move now (returnMovesNow, as the admin's page does). Both sides see the admin's reason.
  */
 export async function decideReturn(
   tx: Db,
@@ -269,12 +270,13 @@ export async function decideReturn(
     .where(eq(returns.id, returnId))
   if (!found) throw notFound('Return')
   const parties = dealPartiesOf(await lockDeal(tx, admin, found.bookingId), admin)
-  const ret = await lockReturnOf(tx, found.bookingId)
+  const row = await lockReturnOf(tx, found.bookingId)
+  const ret = { ...row, parcelLost: await returnParcelLost(tx, row.id) }
   const accept = input.decision === 'accept'
-  if (ret.status === 'label_bought' && (await returnParcelLost(tx, ret.id))) {
-    assertReturnMove(accept ? 'lost_refund' : 'lost_release', parties, ret)
+  if (returnMovesNow(ret, parties, ret.parcelLost).includes(accept ? 'lost_refund' : 'lost_release')) {
     return endLostReturn(tx, deps, admin, parties, ret, input)
   }
+  // Otherwise the decision's own move (the table gives it the same refusals as the lost parcel's).
   assertReturnMove(accept ? 'admin_accept' : 'refuse', parties, ret)
   if (accept) {
     await acceptIn(tx, deps, ret, 'admin_accept', parties, admin, input.reason)
@@ -320,7 +322,7 @@ async function endLostReturn(
   deps: ReturnsDeps,
   admin: SessionUser,
   parties: readonly ReturnParty[],
-  ret: ReturnRow,
+  ret: ReturnRow & { parcelLost: boolean },
   input: DecideReturnBody,
 ) {
   if (input.decision === 'accept') {
@@ -362,7 +364,7 @@ const REFUNDED_BY = { back_as_sent: 'seller', refund_unanswered: 'system', lost_
 async function refundReturnIn(
   tx: Db,
   deps: ReturnsDeps,
-  ret: ReturnRow,
+  ret: ReturnRow & { parcelLost?: boolean },
   move: keyof typeof REFUNDED_BY,
   parties: readonly ReturnParty[],
   actorId: string | null,
@@ -625,7 +627,7 @@ export async function findReturns(db: Db, which: 'awaiting' | 'all' = 'awaiting'
         ? or(
             inArray(returns.status, [...RETURN_MOVES.admin_accept.from]),
             and(
-              eq(returns.status, 'label_bought'),
+              inArray(returns.status, [...RETURN_MOVES.lost_refund.from.ship]),
               exists(db.select({ one: sql`1` }).from(parcels).where(lostReturnParcel(returns.id))),
             ),
           )
