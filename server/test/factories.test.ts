@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { verifyPassword } from 'better-auth/crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,6 +7,7 @@ import { accounts, productImages } from '#server/db/schema'
 import {
   createBooking,
   createBrand,
+  createParcel,
   createPayment,
   createProduct,
   createUser,
@@ -116,5 +118,19 @@ describe('factories', () => {
     })
     const payment = await createPayment(t.db, { booking })
     expect(payment).toMatchObject({ bookingId: booking.id, amountCents: 65000, status: 'succeeded' })
+  })
+
+  it('make a sale’s label and a return’s, each once however often asked', async () => {
+    const seller = await createUser(t.db, { role: 'seller' })
+    const product = await createProduct(t.db, { seller, brand: await createBrand(t.db) })
+    const booking = await createBooking(t.db, { buyer: await createUser(t.db), product })
+    const sale = await createParcel(t.db, { bookingId: booking.id })
+    expect(sale).toMatchObject({ purpose: 'sale', returnId: null, mode: 'test', status: 'pre_transit' })
+    const returnId = randomUUID()
+    const back = await createParcel(t.db, { bookingId: booking.id, returnId, costCents: 1200 })
+    expect(back).toMatchObject({ purpose: 'return', returnId, costCents: 1200 })
+    expect(back.id).not.toBe(sale.id)
+    expect((await createParcel(t.db, { bookingId: booking.id, returnId, costCents: 5 })).id).toBe(back.id)
+    expect((await createParcel(t.db, { bookingId: booking.id })).id).toBe(sale.id)
   })
 })

@@ -14,10 +14,17 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FeeRule, feeCents } from '#contract/fees'
 import type { Db } from '#server/db/client'
-import { bookings, parcels, payments, productHolds, returns } from '#server/db/schema'
+import { bookings, payments, productHolds, returns } from '#server/db/schema'
 import type { SessionUser } from '#server/lib/session'
 import { choosePaymentProvider } from '#server/modules/payments'
-import { createBooking, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
+import {
+  createBooking,
+  createBrand,
+  createParcel,
+  createProduct,
+  createUser,
+  type UserRow,
+} from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import {
   completeOverdueSales,
@@ -579,22 +586,11 @@ describe('the ledger under random sequences', () => {
                       // A label exists only for a return that was accepted (or is bought already).
                       if (!ret || sale.shipping === 0 || (ret.status !== 'accepted' && ret.label === 0)) break
                       const cost = 300 + (sale.price % 1_700)
-                      await t.db
-                        .insert(parcels)
-                        .values({
-                          bookingId: sale.bookingId,
-                          purpose: 'return',
-                          returnId: ret.id,
-                          mode: 'test',
-                          carrierShipmentId: `shp_${ret.id}`,
-                          trackerId: `trk_${ret.id}`,
-                          trackingCode: `EZ${ret.id.slice(0, 10)}`,
-                          carrier: 'USPS',
-                          service: 'Priority',
-                          labelUrl: 'https://example.test/label.pdf',
-                          costCents: cost,
-                        })
-                        .onConflictDoNothing()
+                      await createParcel(t.db, {
+                        bookingId: sale.bookingId,
+                        returnId: ret.id,
+                        costCents: cost,
+                      })
                       const deps = { ...returnsDeps(t.app.ctx), provider, fee }
                       let answer = ''
                       outcome = await step(o.crash, async (db) => {

@@ -18,7 +18,7 @@ import {
 import { bookings, parcels, returns } from '#server/db/schema'
 import { bearerFor } from '#server/test/auth-helpers'
 import { dealAt } from '#server/test/deals'
-import { type BrandRow, createBrand, createUser, type UserRow } from '#server/test/factories'
+import { type BrandRow, createBrand, createParcel, createUser, type UserRow } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import {
   assertReturnMove,
@@ -207,24 +207,7 @@ describe('every return path asks the return’s table', () => {
     // A shipped return whose parcel the carrier lost: an admin is offered ending it, in the list and on the sale.
     const lost = await saleWithReturn('ship')
     await lost.setStatus('label_bought')
-    const [row] = await t.db
-      .select({ bookingId: returns.bookingId })
-      .from(returns)
-      .where(eq(returns.id, lost.returnId))
-    await t.db.insert(parcels).values({
-      bookingId: row?.bookingId as string,
-      purpose: 'return',
-      returnId: lost.returnId,
-      mode: 'test',
-      carrierShipmentId: `shp_${lost.returnId}`,
-      trackerId: `trk_${lost.returnId}`,
-      trackingCode: `EZ${lost.returnId.slice(0, 10)}`,
-      carrier: 'USPS',
-      service: 'Priority',
-      labelUrl: 'https://example.test/label.pdf',
-      costCents: 900,
-      status: 'in_transit',
-    })
+    await createParcel(t.db, { bookingId: lost.bookingId, returnId: lost.returnId, status: 'in_transit' })
     expect(await readAs(admin, lost.bookingId)).toEqual([])
     await t.db.update(parcels).set({ status: 'failure' }).where(eq(parcels.returnId, lost.returnId))
     expect(await readAs(admin, lost.bookingId)).toEqual(['lost_refund', 'lost_release'])
