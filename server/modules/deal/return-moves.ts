@@ -49,7 +49,10 @@ type Move = {
   needs: string
 }
 
-/** Every move a return can make. A status change not in this table does not happen. */
+/**
+ * Every move a return can make. A status change not in this table does not happen. The moves a person makes
+ * (RETURN_ACTIONS, which the pages read) are among them: the table must have each.
+ */
 export const RETURN_MOVES = {
   open: {
     from: [],
@@ -170,13 +173,9 @@ export const RETURN_MOVES = {
     refusal: 'Only an admin can remove a listing',
     needs: 'the listing removed after a report and the sale refunded (the laptop stays where it is)',
   },
-} as const satisfies Record<string, Move>
+} as const satisfies Record<ReturnAction, Move> & Record<string, Move>
 
 export type ReturnMove = keyof typeof RETURN_MOVES
-
-/** The moves a person makes (RETURN_ACTIONS, which the pages read) are moves of the table. */
-const actionsAreMoves: ReturnAction extends ReturnMove ? true : never = true
-void actionsAreMoves
 
 /** How each status reads in a refusal ("… this return is accepted already"). */
 export const RETURN_STATUS_WORDS: Record<ReturnStatus, string> = {
