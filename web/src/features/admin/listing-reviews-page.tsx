@@ -141,7 +141,7 @@ export function ListingReviewsPage() {
                       <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-slate-700 text-sm sm:grid-cols-2">
                         <div>
                           <dt className="inline font-medium text-slate-900">Seller: </dt>
-                          <dd className="inline break-all">
+                          <dd className="inline break-words">
                             {item.seller_name} ({item.seller_email})
                           </dd>
                         </div>
