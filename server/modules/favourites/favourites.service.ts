@@ -5,6 +5,7 @@ import type { AlertChoice, Favourite, FavouriteStatus } from '#contract/favourit
 import type { Db } from '#server/db/client'
 import { brands, emailPreferences, favourites, products, users } from '#server/db/schema'
 import { AppError, notFound } from '#server/lib/errors'
+import { isoTime } from '#server/lib/iso-time'
 import type { SessionUser } from '#server/lib/session'
 import { productColumns, toProduct } from '#server/modules/products'
 
@@ -94,7 +95,7 @@ export async function findFavourites(db: Db, user: SessionUser): Promise<Favouri
     savedPrice: row.savedPriceCents / 100,
     price: row.resalePriceCents / 100,
     status: statusOf(row),
-    savedAt: new Date(row.savedAt).toISOString(),
+    savedAt: isoTime(row.savedAt),
   }))
 }
 

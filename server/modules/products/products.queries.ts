@@ -6,6 +6,7 @@ import { PRICE_GUIDE_MIN_SALES } from '#contract/price-guide'
 import { PLACEHOLDER_IMAGE, type Product } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { brands, favourites, productHolds, products, users } from '#server/db/schema'
+import { isoTime } from '#server/lib/iso-time'
 import { isListed } from '#server/lib/listing-sql'
 import { limitOffset, rowsOf } from '#server/lib/paging'
 import { sellerRatingSql, toSellerRating } from './seller-rating'
@@ -100,17 +101,17 @@ export function toProduct(row: ProductRow): Product {
     screen_inches: row.screenInches,
     advertise: row.isAdvertised,
     sellStatus: row.isSold,
-    postedOn: new Date(row.postedOn).toISOString(),
-    on_sale_since: new Date(row.onSaleSince).toISOString(),
+    postedOn: isoTime(row.postedOn),
+    on_sale_since: isoTime(row.onSaleSince),
     seller_id: row.sellerId,
     seller_rating: toSellerRating(row.sellerRating),
-    reservedUntil: row.reservedUntil && !row.isSold ? new Date(row.reservedUntil).toISOString() : null,
+    reservedUntil: row.reservedUntil && !row.isSold ? isoTime(row.reservedUntil) : null,
     battery_health_pct: row.batteryHealthPct,
     battery_cycles: row.batteryCycles,
     // Checked facts say where they came from and when; typed figures never look checked.
     battery_verified: row.batteryReportSource !== null,
     battery_source: row.batteryReportSource,
-    battery_report_date: row.batteryReportDate ? new Date(row.batteryReportDate).toISOString() : null,
+    battery_report_date: row.batteryReportDate ? isoTime(row.batteryReportDate) : null,
     battery_report_is_old: row.batteryReportDate ? isBatteryReportOld(row.batteryReportDate) : false,
     price_guide: row.priceGuide
       ? {
@@ -121,7 +122,7 @@ export function toProduct(row: ProductRow): Product {
         }
       : null,
     expired: row.expiredAt !== null,
-    renewedOn: new Date(row.renewedAt).toISOString(),
+    renewedOn: isoTime(row.renewedAt),
     offers_enabled: row.offersEnabled,
     delivery: row.delivery,
     parcel: parcelOfListing(row),
