@@ -128,8 +128,7 @@ function prepareReads(pool: pg.Pool) {
     const [config] = args
     if (config && typeof config === 'object' && !('name' in config && config.name)) {
       const text = (config as { text?: unknown }).text
-      if (typeof text === 'string' && READ.test(text))
-        args[0] = { ...config, name: `r${crypto.createHash('sha1').update(text).digest('base64url')}` }
+      if (typeof text === 'string' && READ.test(text)) args[0] = { ...config, name: statementName(text) }
     }
     return query(...args)
   }
@@ -137,6 +136,23 @@ function prepareReads(pool: pg.Pool) {
 }
 
 const READ = /^\s*(select|with)\s/i
+
+/**
+ * The names of the statements met lately, by text: a search sends the same few texts again and again, and hashing a
+ * page statement's 5 KB each time cost more than the rest of sending it. Forgotten all at once when full.
+ */
+const names = new Map<string, string>()
+const NAMES_KEPT = 2_000
+
+function statementName(text: string): string {
+  let name = names.get(text)
+  if (name === undefined) {
+    if (names.size >= NAMES_KEPT) names.clear()
+    name = `r${crypto.createHash('sha1').update(text).digest('base64url')}`
+    names.set(text, name)
+  }
+  return name
+}
 
 /** Any fixed number: instances starting together take turns, and the later ones find nothing left to apply. */
 const MIGRATION_LOCK = 7_140_431_151
