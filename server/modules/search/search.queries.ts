@@ -341,9 +341,16 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     return wantFacets ? { ...empty, facets: emptyFacets() } : empty
   }
   const textMatch = text ?? undefined
-  const filters = facetConditions(q)
-  const base = baseFilters(q, textMatch)
-  const where = and(base, ...Object.values(filters)) as SQL
+  // The search as SQL, built when SQL answers: the copy answers most searches without it.
+  let asSql: { filters: Record<FacetName, SQL | undefined>; base: SQL; where: SQL } | undefined
+  const sqlOf = () => {
+    if (!asSql) {
+      const filters = facetConditions(q)
+      const base = baseFilters(q, textMatch)
+      asSql = { filters, base, where: and(base, ...Object.values(filters)) as SQL }
+    }
+    return asSql
+  }
   const plan = sortPlan(sort, textMatch)
 
   // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
@@ -361,7 +368,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
         db
           .select({ id: products.id })
           .from(products)
-          .where(cursor ? and(where, plan.after(cursor)) : where)
+          .where(cursor ? and(sqlOf().where, plan.after(cursor)) : sqlOf().where)
           .orderBy(...plan.orderBy)
           .getSQL(),
         paging.pageSize + 1,
@@ -375,11 +382,12 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
   // (then best match walks the newest listings for its best tier: bestTierIds).
   let textTotal: { total: number; isEstimate: boolean } | undefined
-  const countText = async () => capped(await countUpTo(db, where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
+  const countText = async () =>
+    capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
   const textPageBySql = async (m: TextMatch) => {
     textTotal = await countText()
     const walk =
-      sort === 'relevance' && textTotal.isEstimate ? bestTierIds(where, m, cursor, paging) : undefined
+      sort === 'relevance' && textTotal.isEstimate ? bestTierIds(sqlOf().where, m, cursor, paging) : undefined
     const walked = walk ? await pageOf(walk) : undefined
     return walked && walked.length > paging.pageSize ? walked : pageBySql()
   }
@@ -439,9 +447,9 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       : (viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf))
     if (total !== undefined) return capped(total)
     if (textMatch) return countText()
-    if ((await estimateRows(db, where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
+    if ((await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
       return capped(TOTAL_THRESHOLD + 1)
-    return capped(await countUpTo(db, where))
+    return capped(await countUpTo(db, sqlOf().where))
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
   const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
@@ -461,7 +469,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       ? await facetsOf(brandNames, viewCounts.values, (name) =>
           name === POSTED_FACET ? viewCounts.postedWithin : [viewCounts.battery80],
         )
-      : await countFacets(db, brandNames, base, filters)
+      : await countFacets(db, brandNames, sqlOf().base, sqlOf().filters)
   }
   return result
 }
