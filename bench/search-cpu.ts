@@ -150,6 +150,22 @@ for (const [kind, ms] of [...kinds].sort(
   (a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0),
 ))
   console.log(`${row(kind, ms)}  ${((100 * ms.reduce((a, b) => a + b, 0)) / spent).toFixed(0).padStart(3)}%`)
+// The same CPU by what a search sets: each part's searches with it and without it, side by side.
+const parts: [string, (q: (typeof first)[number]['q']) => boolean][] = [
+  ['text', (q) => q.q !== undefined],
+  ['facets', (q) => q.facets !== undefined],
+  ['a price range', (q) => q.min_price !== undefined || q.max_price !== undefined],
+  ['a battery floor', (q) => q.min_battery_pct !== undefined],
+  ['a posting date', (q) => q.posted_within !== undefined],
+  ['a page past the first', (q) => (q.page ?? 1) > 1],
+  ['a sort by price', (q) => q.sort === 'price_asc' || q.sort === 'price_desc'],
+]
+console.log('\nAsked for the first time, by what the search sets (share of the CPU)')
+for (const [name, has] of parts) {
+  const withIt = firstMs.filter((_, i) => has((first[i] as (typeof first)[number]).q))
+  const share = (100 * withIt.reduce((a, b) => a + b, 0)) / spent
+  if (withIt.length > 0) console.log(`${row(`with ${name}`, withIt)}  ${share.toFixed(0).padStart(3)}%`)
+}
 console.log('\nSlowest asked for the first time:')
 for (const [ms, path] of firstMs
   .map((ms, i) => [ms, first[i]?.path ?? ''] as const)
