@@ -1,5 +1,5 @@
 import { KeptPerCopy, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
-import { type Texts, textAt, textCount, textsOf } from './shared-texts'
+import { bytesOf, type Texts, textAt, textCount, textIncludes, textsOf } from './shared-texts'
 
 // The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index: per word, the
 // rows having it. A text search is then matched in memory, as PostgreSQL would match it against search_vector, and
@@ -243,6 +243,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
   let tiers: Uint8Array | undefined
   /** Per match: 1 when its brand or name has every word (both lists ascending: one merge). */
   let inTitle: Uint8Array | undefined
+  const phrase = bytesOf(text.phrase)
   return {
     rows,
     best: text.bestTier,
@@ -267,8 +268,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
           if (b <= a) t++
         }
       }
-      const tier =
-        (textAt(ix.titles, rows[i] as number).includes(text.phrase) ? 2 : 0) + (inTitle[i] as number)
+      const tier = (textIncludes(ix.titles, rows[i] as number, phrase) ? 2 : 0) + (inTitle[i] as number)
       tiers[i] = tier
       return tier
     },

@@ -35,6 +35,29 @@ export function textAt(t: Texts, i: number): string {
   return bufferOf(t.bytes).toString('utf8', start, t.ends[i] as number)
 }
 
+/** A text as bytes, as `textIncludes` looks for it. */
+export const bytesOf = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf8'))
+
+/**
+ * Whether text i holds `needle` (a text's bytes, bytesOf), as `textAt(t, i).includes(text)` would say, read in place:
+ * UTF-8 bytes match only at a character's start, so bytes found are the text found. Best match asks it of every
+ * match it ranks (thousands for a common word), and decoding each title into a string first took longer than the rest
+ * of ranking it.
+ */
+export function textIncludes(t: Texts, i: number, needle: Uint8Array): boolean {
+  const { bytes, ends } = t
+  const start = i === 0 ? 0 : (ends[i - 1] as number)
+  const last = (ends[i] as number) - needle.length
+  const first = needle[0]
+  if (first === undefined) return true
+  search: for (let at = start; at <= last; at++) {
+    if (bytes[at] !== first) continue
+    for (let k = 1; k < needle.length; k++) if (bytes[at + k] !== needle[k]) continue search
+    return true
+  }
+  return false
+}
+
 /** Text of one-byte characters (ids) as bytes. */
 export function latin1Bytes(text: string): Uint8Array {
   const bytes = new Uint8Array(text.length)
