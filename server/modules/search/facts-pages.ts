@@ -173,11 +173,24 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }
   const passes = passesAll(f, q, nowMs)
   const wanted = paging.offset + paging.pageSize + 1
-  // Newest first with few matches among many rows to walk (a brand's listings in a narrow price range): the matches
-  // picked from the combinations passing the facet filters, each one's run of the price range, and put in row order.
-  if (!byPrice && !text && !cursor && f.size >= NARROW_FROM) {
-    const picked = fewNewest(f, q, passes, dead, n, wanted)
-    if (picked) return Array.from(picked.subarray(paging.offset, wanted), (r) => ({ r, tier: 0 }))
+  // Few matches among many rows to walk (a brand's listings in a narrow price range, a rare combination of filters):
+  // the matches picked from the combinations passing the facet filters, each one's run of the price range, and put
+  // in the walk's order (row order, or their places in byPrice).
+  if (!text && !cursor && f.size >= NARROW_FROM) {
+    const picked = fewPicked(
+      f,
+      q,
+      passes,
+      dead,
+      byPrice ? end - start : n,
+      wanted,
+      byPrice ? sort : undefined,
+    )
+    if (picked)
+      return Array.from(picked.subarray(paging.offset, wanted), (i) => ({
+        r: byPrice ? rowAt(i) : i,
+        tier: 0,
+      }))
   }
   // By price with candidates (a text's matches, a narrow facet filter's rows): those that pass, picked by their place
   // in byPrice, cost one look at each candidate; the walk over byPrice costs every listing it passes on the way. The
@@ -237,18 +250,19 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
 const PICK_COST = 8
 
 /**
- * The rows passing a search (no text, newest first), in row order, when they are so few among the `walk` rows a walk
+ * The rows passing a search without text, in the walk's order, when they are so few among the `walk` rows a walk
  * would read to find `wanted` of them that picking them all costs less; else undefined (walk). Their number is
  * first estimated from the combinations passing the facet filters and the share of the price range, without reading
- * a row.
+ * a row. In row order (newest first), or by price as their places in the walk (byPrice's order, or backwards).
  */
-function fewNewest(
+function fewPicked(
   f: ListingFacts,
   q: SearchQuery,
   passes: (r: number) => number,
   dead: DeadMarks | undefined,
   walk: number,
   wanted: number,
+  byPrice?: 'price_asc' | 'price_desc',
 ): Int32Array | undefined {
   const outcome = comboOutcomes(f, q)
   const { rows: comboRows, byCombo } = f.combos
@@ -258,9 +272,14 @@ function fewNewest(
   const priced = minPrice > -Infinity || maxPrice < Infinity
   const inRange = priced ? firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice) : f.size
   const estimate = (passing * inRange) / Math.max(1, f.size)
-  // A walk stops at `wanted` matches: spread over the posting order, that is about wanted / estimate of its rows.
+  // A walk stops at `wanted` matches: spread over the walk's order, that is about wanted / estimate of its rows (a
+  // walk by price reads the price range alone: `walk` is its length).
   const walked = estimate > 0 ? Math.min(walk, (wanted * walk) / estimate) : walk
   if (estimate * PICK_COST >= walked) return undefined
+  const rank = byPrice ? priceRanks(f) : undefined
+  const last = f.size - 1
+  const placeOf = (r: number) =>
+    rank ? (byPrice === 'price_desc' ? last - (rank[r] as number) : (rank[r] as number)) : r
   const { start, rows: order, price } = byCombo
   const picked: number[] = []
   for (let c = 0; c < outcome.length; c++) {
@@ -274,7 +293,7 @@ function fewNewest(
     for (let i = lo; i < hi; i++) {
       const r = order[i] as number
       if (isDead(dead, r)) continue
-      if (passes(r) === PASSES) picked.push(r)
+      if (passes(r) === PASSES) picked.push(placeOf(r))
     }
   }
   return Int32Array.from(picked).sort()

@@ -70,6 +70,10 @@ const queries = () => {
     `brand=${dell}&min_price=1000&max_price=1025`,
     'min_price=1600&max_price=1650&min_battery_pct=95',
     `brand=${razer},${lenovo}&condition=Good&max_price=400&sort=newest`,
+    // By price with few matches among the price range's rows: picked from the combinations too, put in price order.
+    `brand=${razer}&condition=Good&sort=price_asc`,
+    `brand=${razer}&condition=Fair&sort=price_desc&min_battery_pct=70`,
+    'processor=apple-m&ram=16&sort=price_asc&max_price=1200',
     // Filters that contradict each other: no listing passes, whatever the order.
     'ram=8&min_ram_gb=16&sort=price_desc',
     'ram=8&min_ram_gb=16&condition=Good',
