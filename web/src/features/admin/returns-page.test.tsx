@@ -99,6 +99,8 @@ describe('the admin’s returns', () => {
     renderWithApp(<ReturnsPage />)
     const card = await screen.findByTestId('admin-return')
     expect(within(card).getByText('The seller declined: an admin decides')).toBeTruthy()
+    // The way back, said the same before and after the laptop travels.
+    expect(within(card).getByText('Way back: by parcel')).toBeTruthy()
     expect(within(card).getByText(declined.reason)).toBeTruthy()
     expect(within(card).getByText(/It left here holding a five-hour charge/)).toBeTruthy()
     expect(within(card).getByText(/✗ Failed: The battery/)).toBeTruthy()

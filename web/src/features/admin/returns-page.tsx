@@ -203,7 +203,7 @@ function ReturnCard({
           <span>
             opened <time dateTime={ret.createdAt}>{formatDate(ret.createdAt)}</time>
           </span>
-          <span>{ret.method === 'ship' ? 'Shipped back' : 'Handed back in person'}</span>
+          <span>{ret.method === 'ship' ? 'Way back: by parcel' : 'Way back: in person'}</span>
           {ret.fromDispute ? <span>From a dispute (“Return first”)</span> : null}
         </p>
       </div>
