@@ -203,10 +203,11 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     let count = 0
     for (let c = 0; c < candidates.length; c++) {
       const r = candidates[c] as number
-      if (isDead(dead, r)) continue
+      // The filters first: most candidates fail them, and each other test reads memory of its own.
+      if (passes(r) !== PASSES || isDead(dead, r)) continue
       const at = rank[r] as number
       const i = backwards ? f.size - 1 - at : at
-      if (i < start || i >= end || passes(r) !== PASSES) continue
+      if (i < start || i >= end) continue
       picked[count++] = i
     }
     const inOrder = picked.subarray(0, count).sort()
@@ -222,11 +223,10 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       if (pickable && i - start > budget) return undefined
       const r = rowAt(i)
       if (has && has[r] === 0) continue
-      if (isDead(dead, r)) continue
       const pass = passes(r)
       // Newest first: every later row is older still.
       if (pass === TOO_OLD && !byPrice) break
-      if (pass !== PASSES) continue
+      if (pass !== PASSES || isDead(dead, r)) continue
       if (skip > 0) skip--
       else hits.push({ r, tier: 0 })
     }
@@ -292,8 +292,7 @@ function fewPicked(
     }
     for (let i = lo; i < hi; i++) {
       const r = order[i] as number
-      if (isDead(dead, r)) continue
-      if (passes(r) === PASSES) picked.push(placeOf(r))
+      if (passes(r) === PASSES && !isDead(dead, r)) picked.push(placeOf(r))
     }
   }
   return Int32Array.from(picked).sort()
@@ -377,8 +376,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
   const tiers: Hit[][] = [[], [], [], []]
   for (let i = 0; i < text.rows.length; i++) {
     const r = text.rows[i] as number
-    if (isDead(dead, r)) continue
-    if (passes(r) !== PASSES) continue
+    if (passes(r) !== PASSES || isDead(dead, r)) continue
     const tier = text.tierAt(i)
     if (after) {
       // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).

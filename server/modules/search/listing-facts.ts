@@ -438,13 +438,20 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
   // The facet filters and RAM and storage minimums: the row's combination's outcome.
   const outcome = comboOutcomes(f, q)
   const { ofRow } = f.combos
+  const { postedMs, priceCents, battery } = f
   const { minPrice, maxPrice, minBattery } = bounds
+  // Each test reads an array of its own, a row's value far from the last row's: only those a search sets are read.
+  const dated = postedAfter > -Infinity
+  const priced = minPrice > -Infinity || maxPrice < Infinity
+  const floored = minBattery > -Infinity
   return (r) => {
-    if ((f.postedMs[r] as number) < postedAfter) return TOO_OLD
+    if (dated && (postedMs[r] as number) < postedAfter) return TOO_OLD
     if (outcome[ofRow[r] as number] !== 0) return FAILS
-    const price = f.priceCents[r] as number
-    if (price < minPrice || price > maxPrice) return FAILS
-    return (f.battery[r] as number) < minBattery ? FAILS : PASSES
+    if (priced) {
+      const price = priceCents[r] as number
+      if (price < minPrice || price > maxPrice) return FAILS
+    }
+    return floored && (battery[r] as number) < minBattery ? FAILS : PASSES
   }
 }
 
