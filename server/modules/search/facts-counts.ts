@@ -209,15 +209,22 @@ export function countFacts(
   let segmentEnd = ends[0] ?? Infinity
   const { postedMs: postedMsOf, priceCents, battery: batteryOf } = f
   const { minPrice, maxPrice, minBattery } = bounds
+  const priced = minPrice > -Infinity || maxPrice < Infinity
+  // Without a date filter, rows in row order find their posting-date choice by their place alone.
+  const readPosted = q.posted_within !== undefined || !inOrder
   for (let n = 0; n < count; n++) {
     const r = rows[n] as number
     const c = ofRow[r] as number
     const o = outcome[c] as number
     if (o === NONE) continue
-    const postedMs = postedMsOf[r] as number
+    // Read only when a test needs it (each array is read far from the last row's place): the posting time for a
+    // date filter or rows out of order, the price for a price range.
+    const postedMs = readPosted ? (postedMsOf[r] as number) : 0
     if (postedMs < noneAfter) continue
-    const price = priceCents[r] as number
-    if (price < minPrice || price > maxPrice) continue
+    if (priced) {
+      const price = priceCents[r] as number
+      if (price < minPrice || price > maxPrice) continue
+    }
     const postedFails = postedMs < postedAfter
     const battery = batteryOf[r] as number
     const batteryFails = battery < minBattery
