@@ -214,7 +214,13 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     return Array.from(inOrder.subarray(paging.offset, wanted), (i) => ({ r: rowAt(i), tier: 0 }))
   }
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
-  if (pickable && text && pickable.length * 64 <= f.size) return pick(pickable)
+  // A text with few matches is picked at once (walking it needs a mark per listing); so is one whose matches the facet
+  // filters leave so few of that a walk would read more rows than there are matches before it filled the page.
+  if (pickable && text) {
+    const share = passingRows(f, comboOutcomes(f, q)) / f.size
+    const walked = (wanted * f.size) / Math.max(1, pickable.length * share)
+    if (pickable.length * 64 <= f.size || walked > pickable.length) return pick(pickable)
+  }
   const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
   const walk = (has: Uint8Array | undefined): Hit[] | undefined => {
     const hits: Hit[] = []
@@ -265,9 +271,8 @@ function fewPicked(
   byPrice?: 'price_asc' | 'price_desc',
 ): Int32Array | undefined {
   const outcome = comboOutcomes(f, q)
-  const { rows: comboRows, byCombo } = f.combos
-  let passing = 0
-  for (let c = 0; c < outcome.length; c++) if (outcome[c] === 0) passing += comboRows[c] as number
+  const { byCombo } = f.combos
+  const passing = passingRows(f, outcome)
   const { minPrice, maxPrice } = boundsOf(q)
   const priced = minPrice > -Infinity || maxPrice < Infinity
   const inRange = priced ? firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice) : f.size
@@ -296,6 +301,14 @@ function fewPicked(
     }
   }
   return Int32Array.from(picked).sort()
+}
+
+/** The rows whose combination passes every facet filter (`outcome`: comboOutcomes), counted by combination. */
+function passingRows(f: ListingFacts, outcome: Uint8Array): number {
+  const { rows } = f.combos
+  let passing = 0
+  for (let c = 0; c < outcome.length; c++) if (outcome[c] === 0) passing += rows[c] as number
+  return passing
 }
 
 /** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */

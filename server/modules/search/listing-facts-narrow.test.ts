@@ -66,6 +66,9 @@ const queries = () => {
     // that SQL counts a text's matches to).
     `q=laptop&sort=price_desc&condition=Fair&brand=${dell}`,
     `condition=Fair&ram=32&sort=price_desc&max_price=1500`,
+    // A text every listing matches, with facet filters that leave a handful: picked, as a walk would read every row.
+    `q=laptop&brand=${razer}&condition=Good&ram=16&sort=price_asc`,
+    `q=laptop&brand=${razer}&processor=apple-m&sort=price_desc`,
     // Newest first with few matches among the rows a walk would read: picked from the combinations' price runs.
     `brand=${dell}&min_price=1000&max_price=1025`,
     'min_price=1600&max_price=1650&min_battery_pct=95',
