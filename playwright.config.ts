@@ -6,6 +6,12 @@ const port = Number(process.env.E2E_PORT ?? 4173)
 // The server's data folder, named here so the tests can read what it writes there (the emails it saves as
 // .eml files without SMTP). Set once in the runner; its workers inherit it.
 process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `laptop-market-e2e-${port}-${Date.now().toString(36)}`)
+// The run's seeded data folder: the shared server makes it (scripts/e2e-server.mjs), and it and the journeys that
+// start a server of their own (through that script) each start on a copy instead of seeding one of their own.
+process.env.E2E_TEMPLATE_DIR ??= path.join(
+  os.tmpdir(),
+  `laptop-market-e2e-seeded-${port}-${Date.now().toString(36)}`,
+)
 const baseURL = `http://127.0.0.1:${port}`
 const ci = Boolean(process.env.CI)
 
@@ -59,7 +65,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // The built app (dist/web, made by `vite build` in `npm run test:e2e`) on a new, empty data folder.
+    // The built app (dist/web, made by `vite build` in `npm run test:e2e`) on a new data folder, a copy of the seeded one.
     command: 'node scripts/e2e-server.mjs',
     url: `${baseURL}/api/health`,
     // PUBLIC_URL: sign-in checks the browser's Origin against it, and the browser is on 127.0.0.1.
@@ -72,6 +78,7 @@ export default defineConfig({
       E2E_PORT: String(port),
       PUBLIC_URL: baseURL,
       E2E_DATA_DIR: process.env.E2E_DATA_DIR,
+      E2E_TEMPLATE_DIR: process.env.E2E_TEMPLATE_DIR,
       LISTING_REVIEW_FIRST: '0',
       PAYOUT_INTERVAL_SECONDS: '5',
       TEST_PAYOUT_SECONDS: '2',

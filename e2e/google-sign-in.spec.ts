@@ -8,6 +8,7 @@ import { createOTP } from '@better-auth/utils/otp'
 import { expect, request as playwrightRequest, test } from '@playwright/test'
 import type { Me } from '#contract/users'
 import { authenticatorCode } from '#server/test/totp'
+import { SERVER_NODE_FLAGS, serverEnv } from '../scripts/server-runtime.mjs'
 import { confirmEmail } from './helpers'
 import { type LocalOidcProvider, startLocalOidcProvider } from './support/local-oidc-provider'
 
@@ -59,11 +60,12 @@ test.beforeAll(async () => {
   appURL = `http://127.0.0.1:${port}`
   provider = await startLocalOidcProvider({ appBaseURL: appURL, accounts: [googleUser, twoStepUser] })
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-google-'))
-  app = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // The compiled server with the node flags every instance starts with, as the shared e2e server runs it.
+  app = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/app/main.js'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
-      ...process.env,
+      ...serverEnv(),
       NODE_ENV: 'development',
       DATA_DIR: dataDir,
       DATABASE_URL: '',

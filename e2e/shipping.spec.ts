@@ -9,17 +9,18 @@ import type { z } from 'zod'
 import type { Booking } from '#contract/bookings'
 import type { Brand } from '#contract/brands'
 import type { RateQuoteAnswer } from '#contract/delivery'
+import { SERVER_NODE_FLAGS, serverEnv } from '../scripts/server-runtime.mjs'
 import { expectNoSeriousAxeViolations, saveScreenshots, signUpConfirmed } from './helpers'
 
 // A laptop that travels, end to end (docs/decisions/0084): a seller lists it to ship, a buyer gets the test
 // carrier's rates to their address, picks one and pays price + shipping; the seller buys the label on My Product;
 // the test carrier's clock (TEST_CARRIER_SECONDS=2) carries the parcel to delivered through its signed webhooks, the
 // deal following it on both sides; the inspection window ends and the seller is paid. It runs its own server on
-// PostgreSQL (the e2e port + 1000), so the test can move the delivery back past INSPECTION_DAYS and run the
-// auto-complete job at once instead of waiting days. With E2E_SCREENSHOTS_DIR set, the deal is saved at 1366 and
-// 390 px as the seller and the buyer.
+// PostgreSQL (the e2e port + 1100: e2e/listing-trust.spec.ts's is on + 1000, and the two files may run at once), so
+// the test can move the delivery back past INSPECTION_DAYS and run the auto-complete job at once instead of waiting
+// days. With E2E_SCREENSHOTS_DIR set, the deal is saved at 1366 and 390 px as the seller and the buyer.
 
-const PORT = Number(process.env.E2E_PORT ?? 4173) + 1000
+const PORT = Number(process.env.E2E_PORT ?? 4173) + 1100
 const BASE = `http://127.0.0.1:${PORT}`
 const DB_NAME = `laptop_e2e_shipping_${PORT}`
 const ADMIN_URL = process.env.E2E_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -67,11 +68,12 @@ test.beforeAll(async () => {
   await adminQuery(`create database ${DB_NAME}`)
   DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-shipping-'))
   process.env.E2E_DATA_DIR = DATA_DIR
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // The compiled server with the node flags every instance starts with, as the shared e2e server runs it.
+  server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/app/main.js'], {
     cwd: path.join(import.meta.dirname, '..'),
     stdio: 'ignore',
     env: {
-      ...process.env,
+      ...serverEnv(),
       NODE_ENV: 'development',
       DATA_DIR,
       DATABASE_URL,
