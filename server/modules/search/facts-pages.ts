@@ -216,19 +216,21 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
   // A text with few matches is picked at once (walking it needs a mark per listing); so is one whose matches the facet
   // filters leave so few of that a walk would read more rows than there are matches before it filled the page.
-  if (pickable && text) {
-    const share = passingRows(f, comboOutcomes(f, q)) / f.size
-    const walked = (wanted * f.size) / Math.max(1, pickable.length * share)
-    if (pickable.length * 64 <= f.size || walked > pickable.length) return pick(pickable)
-  }
+  // The rows a walk by price with text reads before its page is full, about: as many as the listings over the text's
+  // matches that pass the facet filters, times the page's end.
+  const walked =
+    byPrice && text
+      ? (wanted * f.size) / Math.max(1, text.rows.length * (passingRows(f, comboOutcomes(f, q)) / f.size))
+      : 0
+  if (pickable && text && (pickable.length * 64 <= f.size || walked > pickable.length)) return pick(pickable)
   const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
-  const walk = (has: Uint8Array | undefined): Hit[] | undefined => {
+  const walk = (has: ((r: number) => boolean) | undefined): Hit[] | undefined => {
     const hits: Hit[] = []
     let skip = paging.offset
     for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
       if (pickable && i - start > budget) return undefined
       const r = rowAt(i)
-      if (has && has[r] === 0) continue
+      if (has && !has(r)) continue
       const pass = passes(r)
       // Newest first: every later row is older still.
       if (pass === TOO_OLD && !byPrice) break
@@ -238,18 +240,32 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     }
     return hits
   }
-  // By price with text, the walk knows the text's matches by a mark each (unmarked again after).
-  const hits =
-    byPrice && text
-      ? withMarks(f.size, (has) => {
+  // By price with text, the walk knows the text's matches by a mark each (unmarked again after), or, when it reads
+  // fewer rows than marking every match would write, each by a bisection of the matches.
+  const hits = !(byPrice && text)
+    ? walk(undefined)
+    : walked * Math.log2(text.rows.length + 1) < 2 * text.rows.length
+      ? walk((r) => hasRow(text.rows, r))
+      : withMarks(f.size, (has) => {
           const { rows } = text
           for (let i = 0; i < rows.length; i++) has[rows[i] as number] = 1
-          const walked = walk(has)
+          const found = walk((r) => has[r] === 1)
           for (let i = 0; i < rows.length; i++) has[rows[i] as number] = 0
-          return walked
+          return found
         })
-      : walk(undefined)
   return hits ?? pick(pickable as Int32Array)
+}
+
+/** Whether ascending `rows` hold `r`. */
+function hasRow(rows: Int32Array, r: number): boolean {
+  let lo = 0
+  let hi = rows.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((rows[mid] as number) < r) lo = mid + 1
+    else hi = mid
+  }
+  return rows[lo] === r
 }
 
 /** How many rows of a walk in row order cost as much as one row picked out of it, then sorted into place. */
