@@ -60,7 +60,7 @@ async function askOf(p: string) {
       : q.sort
   const terms = hasText ? await resolveText(db, q.q as string) : undefined
   // A text the copy cannot match is answered by SQL: no search thread's work.
-  if (hasText && (!terms || !terms.plain)) return undefined
+  if (hasText && !terms?.plain) return undefined
   const paging = readPaging(q)
   const ask = { query: q, sort, paging, nowMs: Date.now(), terms, facets: q.facets !== undefined }
   return { path: p, ask, kind: `${hasText ? 'text' : 'no text'}, ${sort}${q.facets ? ', facets' : ''}` }
@@ -88,7 +88,10 @@ const timed = (run: () => void) => {
 }
 
 // Whatever a copy builds on its first searches (a facet's lists of rows, the price ranks) is built by 400 others first.
-for (const { ask } of await draw(400, 8)) sides.forEach((side, i) => side.searchView(views[i], ask))
+for (const { ask } of await draw(400, 8))
+  sides.forEach((side, i) => {
+    side.searchView(views[i], ask)
+  })
 const asks = await draw(COUNT, 9)
 const spent = sides.map(() => [] as number[])
 let differ = 0
@@ -115,7 +118,9 @@ console.log(
   `\nA search thread's time for one search asked for the first time, ms (${process.version}, load ${loadavg()[0]?.toFixed(1)})`,
 )
 console.log(`${''.padEnd(30)}     n   mean    p50    p95    p99`)
-sides.forEach((side, i) => console.log(row(side.name, spent[i] as number[])))
+sides.forEach((side, i) => {
+  console.log(row(side.name, spent[i] as number[]))
+})
 const [before, after] = spent as [number[], number[]]
 // Search by search: the ratio of the two sides' times, whose middle and geometric mean a few searches delayed by the
 // machine move far less than they move the means.
