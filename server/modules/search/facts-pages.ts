@@ -258,14 +258,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
 
 /** Whether ascending `rows` hold `r`. */
 function hasRow(rows: Int32Array, r: number): boolean {
-  let lo = 0
-  let hi = rows.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((rows[mid] as number) < r) lo = mid + 1
-    else hi = mid
-  }
-  return rows[lo] === r
+  return rows[firstAtLeast(rows, 0, rows.length, r)] === r
 }
 
 /** How many rows of a walk in row order cost as much as one row picked out of it, then sorted into place. */
