@@ -258,17 +258,12 @@ export function canMoveReturn(
 }
 
 /**
- * What these parties can do now to a return (`parcelLost`: its label's parcel is lost): the table's person moves
- * that assertReturnMove allows them. A return's readers are sent it (Return.moves), so the pages offer what the
- * table allows and nothing else; the admin's decision picks its move from it too.
+ * What these parties can do now to a return (with `parcelLost` when its label's parcel is lost): the table's person
+ * moves that assertReturnMove allows them. A return's readers are sent it (Return.moves), so the pages offer what
+ * the table allows and nothing else; the admin's decision picks its move from it too.
  */
-export function returnMovesNow(
-  ret: Pick<ReturnRow, 'status' | 'method'>,
-  parties: readonly ReturnParty[],
-  parcelLost: boolean,
-): ReturnAction[] {
-  const state: ReturnState = { status: ret.status, method: ret.method, parcelLost }
-  return RETURN_ACTIONS.filter((move) => canMoveReturn(move, parties, state))
+export function returnMovesNow(ret: ReturnState, parties: readonly ReturnParty[]): ReturnAction[] {
+  return RETURN_ACTIONS.filter((move) => canMoveReturn(move, parties, ret))
 }
 
 /** Columns a move writes besides the status (who decided, why, when). */

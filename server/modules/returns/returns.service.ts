@@ -273,7 +273,7 @@ export async function decideReturn(
   const row = await lockReturnOf(tx, found.bookingId)
   const ret = { ...row, parcelLost: await returnParcelLost(tx, row.id) }
   const accept = input.decision === 'accept'
-  if (returnMovesNow(ret, parties, ret.parcelLost).includes(accept ? 'lost_refund' : 'lost_release')) {
+  if (returnMovesNow(ret, parties).includes(accept ? 'lost_refund' : 'lost_release')) {
     return endLostReturn(tx, deps, admin, parties, ret, input)
   }
   // Otherwise the decision's own move (the table gives it the same refusals as the lost parcel's).
@@ -576,7 +576,7 @@ async function toReturns(db: Db, rows: ReturnRow[], parties: readonly ReturnPart
       acceptedAt: iso(r.acceptedAt),
       deliveredBackAt: iso(r.deliveredBackAt),
       closedAt: iso(r.closedAt),
-      moves: returnMovesNow(r, parties, isParcelLost(label?.status)),
+      moves: returnMovesNow({ ...r, parcelLost: isParcelLost(label?.status) }, parties),
     }
   })
 }
