@@ -5,8 +5,9 @@ import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { findBrandProducts } from './brand-products'
 import { catchUp, loadFacts } from './listing-feed'
+import type { FactsView } from './listing-view'
 import { searchProducts } from './search.queries'
-import { startSearchPool } from './search-pool'
+import { type PoolAsk, SearchPool, searchView, startSearchPool } from './search-pool'
 
 // Searches answered on the pool's worker threads, which share the copy of the listings: every page, total and facet
 // must be what SQL gives, by page number and by cursor, with text and without, also once listings changed since the
@@ -138,6 +139,39 @@ describe('searches on the pool’s threads', () => {
     expect(pool.answered() - before).toBe(2)
     expect(next.items[0]?._id).not.toBe(first.items[0]?._id)
     expect(new Set([...first.items, ...next.items].map((p) => p.category_id))).toEqual(new Set([lenovo]))
+  }, 300_000)
+
+  it('give each searcher two searches at a time, and the rest to the first searcher free', async () => {
+    const view = (await catchUp(t.db)) as FactsView
+    const asks: PoolAsk[] = queries()
+      .filter((qs) => !qs.includes('q='))
+      .map((qs, i) => ({
+        query: SearchQuery.parse(Object.fromEntries(new URLSearchParams(qs))),
+        sort: i % 2 ? 'price_asc' : 'newest',
+        paging: { pageSize: 7, offset: 7 * i },
+        nowMs: Date.now(),
+        facets: i % 3 === 0,
+      }))
+    const own = new SearchPool(2, () => undefined)
+    try {
+      const answers = asks.map((ask) => own.ask(view, ask))
+      expect(own.inFlight()).toEqual([2, 2])
+      expect(own.waitingForSearcher()).toBe(asks.length - 4)
+      expect(await Promise.all(answers)).toEqual(asks.map((ask) => searchView(view, ask)))
+      expect(own.inFlight()).toEqual([0, 0])
+      expect(own.waitingForSearcher()).toBe(0)
+      // Those still waiting for a searcher when the pool stops fail with those in flight (their callers answer here).
+      const stopped = asks.map((ask) =>
+        own.ask(view, ask).then(
+          () => 'answered',
+          () => 'failed',
+        ),
+      )
+      own.stop()
+      expect(await Promise.all(stopped)).toEqual(asks.map(() => 'failed'))
+    } finally {
+      own.stop()
+    }
   }, 300_000)
 
   it('are answered on the main thread once the pool stopped', async () => {

@@ -121,6 +121,22 @@ let nextId = 1
  * V8's own limit, so a searcher is never stopped for running out of it. docs/decisions/0092-*. A server started with
  * `--max-semi-space-size` (scripts/server-runtime.mjs) has that size in every thread, over this one: the same 8 MB.
  */
+/**
+ * The searches a searcher is given at a time: the one it answers and the next, so that it never waits for this thread
+ * to send one. The rest wait here for the first searcher to be free, rather than each behind the searches of the
+ * searcher that had fewest when it came: a search of 40 ms held up every search given to its searcher after it, while
+ * the other searcher went idle.
+ */
+const IN_FLIGHT = 2
+
+/** A search not yet given to a searcher, and its caller's promise. */
+type Search = {
+  view: FactsView
+  ask: PoolAsk
+  resolve: (a: ViewAnswer) => void
+  reject: (e: Error) => void
+}
+
 export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 export class SearchPool {
@@ -129,6 +145,8 @@ export class SearchPool {
     number,
     { resolve: (a: ViewAnswer) => void; reject: (e: Error) => void; searcher: Searcher; view: FactsView }
   >()
+  /** Searches asked while every searcher had IN_FLIGHT, in the order they came. */
+  private readonly queued: Search[] = []
   private failed: Error | undefined
   /** Searches answered by the searchers. */
   answered = 0
@@ -160,21 +178,36 @@ export class SearchPool {
     return this.failed === undefined
   }
 
-  /** searchView on the searcher with the fewest searches in flight. */
+  /**
+   * searchView on a searcher: at once on the one with the fewest searches in flight when it has fewer than
+   * IN_FLIGHT, else once one has (the searches waiting for it go in the order they came).
+   */
   ask(view: FactsView, ask: PoolAsk): Promise<ViewAnswer> {
     if (this.failed) return Promise.reject(this.failed)
-    let searcher = this.searchers[0] as Searcher
-    for (const s of this.searchers) if (s.pending < searcher.pending) searcher = s
+    return new Promise((resolve, reject) => {
+      let searcher = this.searchers[0] as Searcher
+      for (const s of this.searchers) if (s.pending < searcher.pending) searcher = s
+      const search = { view, ask, resolve, reject }
+      if (searcher.pending < IN_FLIGHT) this.send(searcher, search)
+      else this.queued.push(search)
+    })
+  }
+
+  /** Gives a searcher a search. */
+  private send(searcher: Searcher, { view, ask, resolve, reject }: Search) {
     const posted = this.post(searcher, view)
     const id = nextId++
-    return new Promise((resolve, reject) => {
+    try {
+      searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
+    } catch (err) {
       // An ask that cannot be posted (a value no thread can be sent, such as a function) is refused here, and leaves
       // the searcher as it was: counted in flight, it would have stayed so for good (and its view held with it).
-      searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
-      searcher.pending++
-      posted.pending++
-      this.waiting.set(id, { resolve, reject, searcher, view })
-    })
+      reject(err as Error)
+      return
+    }
+    searcher.pending++
+    posted.pending++
+    this.waiting.set(id, { resolve, reject, searcher, view })
   }
 
   /** Stops every searcher; searches in flight fail (their callers answer on this thread). */
@@ -244,6 +277,11 @@ export class SearchPool {
     return this.searchers.map((s) => s.pending)
   }
 
+  /** The searches waiting for a searcher. */
+  waitingForSearcher(): number {
+    return this.queued.length
+  }
+
   /** The heap limits each searcher runs with. */
   limits(): (ResourceLimits | undefined)[] {
     return this.searchers.map((s) => s.worker.resourceLimits)
@@ -261,6 +299,9 @@ export class SearchPool {
       this.answered++
       waiter.resolve({ ids: answer.ids, total: answer.total, facets: answer.facets })
     }
+    // The searcher that is free first takes the search that has waited longest.
+    while (searcher.pending < IN_FLIGHT && this.queued.length > 0 && !this.failed)
+      this.send(searcher, this.queued.shift() as Search)
   }
 
   private fail(err: Error) {
@@ -270,6 +311,7 @@ export class SearchPool {
       this.waiting.delete(id)
       waiter.reject(err)
     }
+    for (const search of this.queued.splice(0)) search.reject(err)
     this.onFailure(err)
   }
 }
