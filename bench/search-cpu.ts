@@ -16,6 +16,7 @@ import { mixedPaths, pathSource, quantile } from './mixed'
 const FIRST = Number(process.env.BENCH_SEARCHES ?? 2_000)
 /** BENCH_CHANGED: how many listings change before the searches are asked again of the copy's view (default 1,000). */
 const CHANGED = Number(process.env.BENCH_CHANGED ?? 1_000)
+/** BENCH_SLOWEST: how many of the slowest first-time searches are listed (default 5). */
 
 const { db, close, brandIds } = await openFilledDatabase()
 const schema = SearchQuery
@@ -170,6 +171,6 @@ console.log('\nSlowest asked for the first time:')
 for (const [ms, path] of firstMs
   .map((ms, i) => [ms, first[i]?.path ?? ''] as const)
   .sort((a, b) => b[0] - a[0])
-  .slice(0, 5))
+  .slice(0, Number(process.env.BENCH_SLOWEST ?? 5)))
   console.log(`${ms.toFixed(1).padStart(7)} ms  ${decodeURIComponent(path)}`)
 await close()
