@@ -125,7 +125,7 @@ let nextId = 1
  * The searches a searcher is given at a time: the one it answers and the next, so that it never waits for this thread
  * to send one. The rest wait here for the first searcher to be free, rather than each behind the searches of the
  * searcher that had fewest when it came: a search of 40 ms held up every search given to its searcher after it, while
- * the other searcher went idle.
+ * the other searcher went idle. docs/decisions/0125-*.
  */
 const IN_FLIGHT = 2
 
