@@ -141,6 +141,83 @@ export function rssMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS
   return read(pid)
 }
 
+/** The CPU seconds a run's parts used, read from /proc (each thread's user and system time). */
+export type CpuUse = {
+  /** The instance's main thread, its worker threads (searches, whole reads of the copy), V8's helper threads. */
+  main: number
+  workers: number
+  v8: number
+  /** The instance's other threads (libuv's pool, the tsx parent). */
+  other: number
+  /** Every PostgreSQL process working for the database (backends, autovacuum). */
+  postgres: number
+  /** This process: the load generator and the writer. */
+  bench: number
+  /** The whole machine's busy time, and its seconds of wall clock. */
+  machine: number
+  wallS: number
+}
+
+const TICKS_PER_S = 100
+
+/** The user and system time of a process's threads by what each thread is (its name), and of its children. */
+function threadCpu(pid: number, into: Record<'main' | 'workers' | 'v8' | 'other', number>) {
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const s = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S
+      const kind =
+        name === 'MainThread'
+          ? 'main'
+          : name === 'WorkerThread'
+            ? 'workers'
+            : name.startsWith('V8')
+              ? 'v8'
+              : 'other'
+      into[kind] += s
+      const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim()
+      for (const c of children ? children.split(/\s+/) : []) threadCpu(Number(c), into)
+    }
+  } catch {}
+}
+
+/** The CPU seconds used so far by the instance `pid`, PostgreSQL's processes for database `dbName`, and this process. */
+export function cpuUse(pid: number | undefined, dbName: string): CpuUse {
+  const app = { main: 0, workers: 0, v8: 0, other: 0 }
+  if (pid) threadCpu(pid, app)
+  let postgres = 0
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue
+    try {
+      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8')
+      if (!cmd.startsWith('postgres: ') || !cmd.split(/\s+/).includes(dbName)) continue
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      postgres += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S
+    } catch {}
+  }
+  const own = process.cpuUsage()
+  const cpu = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').split(/\s+/).slice(1).map(Number)
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const busy = cpu.slice(0, 8).reduce((a, b, i) => (i === 3 || i === 4 ? a : a + b), 0) / TICKS_PER_S
+  return {
+    ...app,
+    postgres,
+    bench: (own.user + own.system) / 1e6,
+    machine: busy,
+    wallS: performance.now() / 1000,
+  }
+}
+
+/** What a run used between two readings, in milliseconds of CPU a request; the machine's in cores busy. */
+export function cpuPerRequest(from: CpuUse, to: CpuUse, requests: number): string {
+  const per = (k: keyof CpuUse) => (((to[k] - from[k]) * 1000) / Math.max(1, requests)).toFixed(2)
+  const cores = (to.machine - from.machine) / Math.max(1e-3, to.wallS - from.wallS)
+  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}; PostgreSQL ${per('postgres')}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
+}
+
 /**
  * A writer's new listing with its photo, in one statement: $1 its brand, $2 its seller, $3 its price in cents. Returns
  * its id.
@@ -339,7 +416,10 @@ export async function mixedRun(opts: {
     },
     Number(process.env.BENCH_RSS_EVERY ?? 5) * 1000,
   )
+  const dbName = new URL(opts.dbUrl).pathname.slice(1)
+  const cpuAtStart = cpuUse(opts.appPid, dbName)
   const result = await run(opts.durationS, times)
+  const cpuAtEnd = cpuUse(opts.appPid, dbName)
   clearInterval(sampler)
   clearInterval(peakSampler)
   const rss = rssMb(opts.appPid)
@@ -350,6 +430,7 @@ export async function mixedRun(opts: {
       .map((n) => n.toFixed(2))
       .join(' ')}`,
   )
+  console.log(`  ${cpuPerRequest(cpuAtStart, cpuAtEnd, times.length)}`)
   const written = writer ? await writer.stop() : { writes: 0, fresh: [], staleAtEnd: 0 }
   // A long run also prints its figures per slice (BENCH_MIXED_SLICE seconds, default 30): whether they hold while the
   // changes pile up, and whether the first seconds of writes cost more than later ones.
