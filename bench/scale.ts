@@ -196,8 +196,20 @@ async function seedReference(client: pg.Client) {
   return models.length
 }
 
-/** Adds listings `from`..`to` (1-based numbers), all in one statement. */
-async function seedListings(client: pg.Client, from: number, to: number, modelCount: number) {
+/** The seller's phone on the listings of the `--after-bulk` run's bulk load, which the next such run deletes. */
+const BULK_PHONE = '+880 1711 000001'
+
+/**
+ * Adds listings `from`..`to` (1-based numbers), all in one statement, with the seller's phone `phone` (the fill's, or
+ * BULK_PHONE for a bulk load that a later run takes away again).
+ */
+async function seedListings(
+  client: pg.Client,
+  from: number,
+  to: number,
+  modelCount: number,
+  phone = '+880 1711 000000',
+) {
   const h = (salt: number) => `abs(hashint4(i * 7 + ${salt}))`
   // A version of the app from before battery evidence (measured with --app-dir) has no battery columns.
   const hasBattery =
@@ -239,7 +251,7 @@ async function seedListings(client: pg.Client, from: number, to: number, modelCo
         is_advertised, is_sold, sold_at, removed_at, posted_on${batteryColumns})
       select
         brand || ' ' || model || case r6 % 4 when 0 then ' ' || ram || 'GB/' || storage || 'GB' when 1 then ' - like new' else '' end,
-        brand_id, 'bench-seller-' || (1 + r2 * 7 % ${SELLERS}), '+880 1711 000000', price, price + 20000 + r4 * 150,
+        brand_id, 'bench-seller-' || (1 + r2 * 7 % ${SELLERS}), '${phone}', price, price + 20000 + r4 * 150,
         'Used ' || brand || ' ' || model || ' with ' || processor || ', ' || ram || ' GB RAM and a ' || storage
           || ' GB SSD. ' || (array['Battery holds a full working day.', 'A few light scratches on the lid.',
           'Comes with the original charger and box.', 'Keyboard and trackpad work perfectly.',
@@ -594,7 +606,11 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
 
 /** The `--after-bulk` run: see AFTER_BULK. */
 async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, modelCount: number) {
-  const deleted = await client.query(`delete from products where seller_id like 'bench-seller-%'`)
+  // An earlier run's bulk load alone: the fill's listings have the same sellers.
+  const deleted = await client.query(
+    `delete from products where seller_id like 'bench-seller-%' and seller_phone = $1`,
+    [BULK_PHONE],
+  )
   if (deleted.rowCount) {
     await client.query('vacuum analyze products')
     await client.query('vacuum analyze product_images')
@@ -630,7 +646,7 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
     firstS,
     beforeWrites: async () => {
       const started = Date.now()
-      await seedListings(client, 1, BULK, modelCount)
+      await seedListings(client, 1, BULK, modelCount, BULK_PHONE)
       const loaded = Date.now()
       // When the copy holds the bulk load (searches answer without it until then), watched meanwhile.
       const bulkVersion = (
