@@ -115,13 +115,6 @@ function shareView(view: FactsView) {
 let nextId = 1
 
 /**
- * The heap limits of a searcher. V8 sizes a thread's young generation from the machine's memory: on a machine of
- * 24 GB each searcher let its space for new objects grow to 128 MB and kept it committed, while it held 20 to 45 MB
- * of live objects. 24 MB (two halves of 8 MB) holds a search's garbage between scavenges; the old generation keeps
- * V8's own limit, so a searcher is never stopped for running out of it. docs/decisions/0092-*. A server started with
- * `--max-semi-space-size` (scripts/server-runtime.mjs) has that size in every thread, over this one: the same 8 MB.
- */
-/**
  * The searches a searcher is given at a time: the one it answers and the next, so that it never waits for this thread
  * to send one. The rest wait here for the first searcher to be free, rather than each behind the searches of the
  * searcher that had fewest when it came: a search of 40 ms held up every search given to its searcher after it, while
@@ -137,6 +130,13 @@ type Search = {
   reject: (e: Error) => void
 }
 
+/**
+ * The heap limits of a searcher. V8 sizes a thread's young generation from the machine's memory: on a machine of
+ * 24 GB each searcher let its space for new objects grow to 128 MB and kept it committed, while it held 20 to 45 MB
+ * of live objects. 24 MB (two halves of 8 MB) holds a search's garbage between scavenges; the old generation keeps
+ * V8's own limit, so a searcher is never stopped for running out of it. docs/decisions/0092-*. A server started with
+ * `--max-semi-space-size` (scripts/server-runtime.mjs) has that size in every thread, over this one: the same 8 MB.
+ */
 export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 export class SearchPool {
