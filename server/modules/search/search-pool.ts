@@ -195,13 +195,16 @@ export class SearchPool {
 
   /** Gives a searcher a search. */
   private send(searcher: Searcher, { view, ask, resolve, reject }: Search) {
-    const posted = this.post(searcher, view)
     const id = nextId++
+    let posted: { id: number; pending: number }
     try {
+      posted = this.post(searcher, view)
       searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
     } catch (err) {
       // An ask that cannot be posted (a value no thread can be sent, such as a function) is refused here, and leaves
-      // the searcher as it was: counted in flight, it would have stayed so for good (and its view held with it).
+      // the searcher as it was: counted in flight, it would have stayed so for good (and its view held with it). Its
+      // caller answers on this thread; a search taken from the queue is refused the same way, not thrown where the
+      // searcher's answer is handled.
       reject(err as Error)
       return
     }
