@@ -123,22 +123,32 @@ export type MixedFigures = {
   staleAtEnd: number
 }
 
-/** The resident memory of a process and its children (tsx runs the app in a child), in MB. */
+/** A process and every process under it (tsx runs the app in a child), as their pids; gone ones are left out. */
+function processTree(pid: number): number[] {
+  const tree = [pid]
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      let children = ''
+      try {
+        children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim()
+      } catch {}
+      for (const c of children ? children.split(/\s+/) : []) tree.push(...processTree(Number(c)))
+    }
+  } catch {}
+  return tree
+}
+
+/** The resident memory of a process and its children, in MB. */
 export function rssMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   if (!pid) return Number.NaN
-  const read = (p: number): number => {
-    let kb = 0
+  let kb = 0
+  for (const p of processTree(pid)) {
     try {
       const status = fs.readFileSync(`/proc/${p}/status`, 'utf8')
-      kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
-      for (const task of fs.readdirSync(`/proc/${p}/task`)) {
-        const children = fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim()
-        for (const c of children ? children.split(/\s+/) : []) kb += read(Number(c)) * 1024
-      }
+      kb += Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
     } catch {}
-    return kb / 1024
   }
-  return read(pid)
+  return kb / 1024
 }
 
 /** The CPU seconds a run's parts used, read from /proc (each thread's user and system time). */
@@ -160,42 +170,49 @@ export type CpuUse = {
 
 const TICKS_PER_S = 100
 
-/** The user and system time of a process's threads by what each thread is (its name), and of its children. */
-function threadCpu(pid: number, into: Record<'main' | 'workers' | 'v8' | 'other', number>) {
-  try {
-    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      const s = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S
-      const kind =
-        name === 'MainThread'
-          ? 'main'
-          : name === 'WorkerThread'
-            ? 'workers'
-            : name.startsWith('V8')
-              ? 'v8'
-              : 'other'
-      into[kind] += s
-      const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim()
-      for (const c of children ? children.split(/\s+/) : []) threadCpu(Number(c), into)
-    }
-  } catch {}
+/** A /proc stat line's name (between its parentheses) and its user and system time in seconds. */
+function readStat(path: string): { name: string; seconds: number } {
+  const stat = fs.readFileSync(path, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S,
+  }
 }
+
+/** What a thread of the instance is, by its name. */
+const threadKind = (name: string) =>
+  name === 'MainThread'
+    ? 'main'
+    : name === 'WorkerThread'
+      ? 'workers'
+      : name.startsWith('V8')
+        ? 'v8'
+        : 'other'
 
 /** The CPU seconds used so far by the instance `pid`, PostgreSQL's processes for database `dbName`, and this process. */
 export function cpuUse(pid: number | undefined, dbName: string): CpuUse {
   const app = { main: 0, workers: 0, v8: 0, other: 0 }
-  if (pid) threadCpu(pid, app)
+  for (const p of pid ? processTree(pid) : []) {
+    let tasks: string[] = []
+    try {
+      tasks = fs.readdirSync(`/proc/${p}/task`)
+    } catch {}
+    // A thread that ended meanwhile is left out, not the rest of its process.
+    for (const task of tasks) {
+      try {
+        const { name, seconds } = readStat(`/proc/${p}/task/${task}/stat`)
+        app[threadKind(name)] += seconds
+      } catch {}
+    }
+  }
   let postgres = 0
   for (const p of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(p)) continue
     try {
       const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8')
       if (!cmd.startsWith('postgres: ') || !cmd.split(/\s+/).includes(dbName)) continue
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      postgres += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S
+      postgres += readStat(`/proc/${p}/stat`).seconds
     } catch {}
   }
   const own = process.cpuUsage()
