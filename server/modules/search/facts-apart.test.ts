@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
+import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { openTestDatabase } from '#server/test/test-app'
 import { readFactsApart } from './facts-apart'
@@ -48,6 +49,21 @@ describe.runIf(postgres)('the copy of the listings read on a worker thread', () 
     const apart = await readFactsApart(opened.url as string)
     expect(apart.size).toBeGreaterThan(2_000)
     expect(withoutClock(apart)).toEqual(withoutClock(here))
+    // A bulk load's listings alone (the listings on sale that one commit changed), as listing-feed.ts reads them.
+    await db.execute(sql`
+      insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+        description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on, is_sold)
+      select 'XPS 13 ' || i, ${brands[0]}, ${seller.id}, '+880 1711 000000', 30000 + i, 250000, 'Like new.', 'Good',
+        'Dhaka', 1, 'Apple M2', 16, 512, 13.3, now() - make_interval(secs => i), i % 5 = 0
+      from generate_series(1, 500) i`)
+    const [{ version } = { version: '' }] = await rowsOf<{ version: string }>(
+      db,
+      sql`select max(version)::text as version from listing_change_commits`,
+    )
+    const partHere = await readFacts(db, [version])
+    const partApart = await readFactsApart(opened.url as string, { commits: [version] })
+    expect(partApart.size).toBe(400)
+    expect(withoutClock(partApart)).toEqual(withoutClock(partHere))
     // A read past its deadline is stopped and says so (the instance then reads on its own thread).
     await expect(readFactsApart(opened.url as string, { timeoutMs: 1 })).rejects.toThrow(
       /worker thread took over/,

@@ -14,14 +14,18 @@ export const READER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 const READ_TIMEOUT_MS = 120_000
 
 /**
- * The copy of the listings read whole on a worker thread (facts-worker.ts) from the PostgreSQL database at `url`:
+ * The copy of the listings (or of those the commits at `commits` changed: readFacts) read whole on a worker thread (facts-worker.ts) from the PostgreSQL database at `url`:
  * the instance goes on answering while the copy is built, and only receives it (about 0.1 s at 1,000,000 listings).
  * The worker runs the project's TypeScript as the server does: through tsx from the sources, or the compiled
  * facts-worker.js beside the compiled server (dist/app, scripts/build-server.mjs).
  */
 export function readFactsApart(
   url: string,
-  { timeoutMs = READ_TIMEOUT_MS, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
+  {
+    timeoutMs = READ_TIMEOUT_MS,
+    signal,
+    commits,
+  }: { timeoutMs?: number; signal?: AbortSignal; commits?: string[] | undefined } = {},
 ): Promise<ListingFacts> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -30,7 +34,7 @@ export function readFactsApart(
     }
     const script = workerScript('facts-worker', import.meta.url)
     const worker = new Worker(script.url, {
-      workerData: { url },
+      workerData: { url, commits },
       execArgv: script.execArgv,
       resourceLimits: READER_LIMITS,
     })

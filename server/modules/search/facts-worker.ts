@@ -10,7 +10,7 @@ import { shareCopy } from './search-pool'
 // (facts-apart.ts). At 1,000,000 listings building the copy takes seconds of CPU,
 // which on the main thread would stop every request for as long.
 
-const { url } = workerData as { url: string }
+const { url, commits } = workerData as { url: string; commits?: string[] }
 const connect = () =>
   new pg.Client({
     connectionString: url,
@@ -24,7 +24,7 @@ const words = connect()
 try {
   await Promise.all([client.connect(), words.connect()])
   const asDb = (c: pg.Client) => drizzle({ client: c }) as unknown as Db
-  const facts = shareCopy(await readFactsTwice(asDb(client), asDb(words)))
+  const facts = shareCopy(await readFactsTwice(asDb(client), asDb(words), commits))
   parentPort?.postMessage({ facts })
 } finally {
   await Promise.allSettled([client.end(), words.end()])

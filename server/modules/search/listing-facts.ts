@@ -129,11 +129,14 @@ export const FACT_COLUMNS =
   array_to_string(tsvector_to_array(search_vector), ' ') as words,
   array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`)
 
-/** Every listing on sale, with the version it was read at. */
-export async function readFacts(db: Db): Promise<ListingFacts> {
+/**
+ * Every listing on sale, with the version it was read at; with `commits` (their versions), only the listings those
+ * commits changed that are on sale (a bulk load's part of a view: listing-feed.ts).
+ */
+export async function readFacts(db: Db, commits?: string[]): Promise<ListingFacts> {
   // One statement, so the version and the columns come from one moment of the database; each column is one text
   // (split here), which is far cheaper to read than a row per listing.
-  const [row] = await rowsOf<AggregatedFacts>(db, sql`select ${FACTS}, ${WORDS} from ${LISTINGS}`)
+  const [row] = await rowsOf<AggregatedFacts>(db, sql`select ${FACTS}, ${WORDS} from ${listingsOf(commits)}`)
   return factsOf(row ?? { titles: [] })
 }
 
@@ -143,7 +146,7 @@ export async function readFacts(db: Db): Promise<ListingFacts> {
  * cores rather than one. `words` takes on `db`'s snapshot (pg_export_snapshot), so both see the same listings in the
  * same order. docs/decisions/0105-*.
  */
-export async function readFactsTwice(db: Db, words: Db): Promise<ListingFacts> {
+export async function readFactsTwice(db: Db, words: Db, commits?: string[]): Promise<ListingFacts> {
   await db.execute(sql`begin isolation level repeatable read read only`)
   await words.execute(sql`begin isolation level repeatable read read only`)
   try {
@@ -153,8 +156,11 @@ export async function readFactsTwice(db: Db, words: Db): Promise<ListingFacts> {
     )
     await words.execute(sql`set transaction snapshot ${sql.raw(`'${snapshot.replace(/'/g, '')}'`)}`)
     const [rest, texts] = await Promise.all([
-      rowsOf<AggregatedFacts>(db, sql`select ${FACTS} from ${LISTINGS}`),
-      rowsOf<AggregatedFacts>(words, sql`select ${WORDS}, count(*)::text as words_size from ${LISTINGS}`),
+      rowsOf<AggregatedFacts>(db, sql`select ${FACTS} from ${listingsOf(commits)}`),
+      rowsOf<AggregatedFacts>(
+        words,
+        sql`select ${WORDS}, count(*)::text as words_size from ${listingsOf(commits)}`,
+      ),
     ])
     const row = { ...rest[0], ...texts[0] } as AggregatedFacts
     if (row.size !== row.words_size)
@@ -167,10 +173,11 @@ export async function readFactsTwice(db: Db, words: Db): Promise<ListingFacts> {
 }
 
 /**
- * Every listing on sale, newest first: the order of the index it reads, so the posting-date counts can stop at the
- * longest choice.
+ * Every listing on sale (or those the commits at `commits` changed), newest first: the order of the index it reads, so
+ * the posting-date counts can stop at the longest choice.
  */
-const LISTINGS = sql`(select ${FACT_COLUMNS} from products where ${isOnSale}
+const listingsOf = (commits?: string[]) => sql`(select ${FACT_COLUMNS} from products where ${isOnSale}
+  ${commits ? sql`and products.id in (select c.product_id from listing_change_commits k join listing_changes c on c.tx = k.tx where k.version = any(${`{${commits.join(',')}}`}::bigint[]))` : sql``}
   order by posted_on desc nulls last, id desc nulls last) as listings`
 
 /** The copy's columns but its words, each one text. */

@@ -510,16 +510,18 @@ async function heldReads() {
       release = resolve
     })
   }
-  const reads = { started: 0 }
+  // Reads started; and of them, those of some commits' listings alone (a bulk load read apart).
+  const reads = { started: 0, parts: 0 }
   const feed = keepListingsCurrent(
     db,
     { error: (_obj, msg) => errors.push(msg) },
     10,
     undefined,
-    async () => {
+    async (_signal, commits) => {
       reads.started++
+      if (commits) reads.parts++
       if (reads.started > 1) await held
-      return readFacts(db)
+      return readFacts(db, commits)
     },
   )
   await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
@@ -680,6 +682,66 @@ describe('an instance whose copy a bulk import left behind', () => {
   }, 180_000)
 })
 
+describe('an instance reading a bulk import apart', () => {
+  it('adds the import alone to its view, and answers as SQL does whatever changed the import meanwhile and after', async () => {
+    const h = await heldReads()
+    const { db } = h
+    try {
+      const { brand, seller, other } = await brandAndSellers(db)
+      await bulkInsert(db, brand.id, other.id, 3)
+      await copyCurrent(db)
+      h.hold()
+      const readsBefore = { ...h.reads }
+      await bulkInsert(db, brand.id, seller.id, 5001)
+      await vi.waitFor(() => expect(h.reads.started).toBeGreaterThan(readsBefore.started), { timeout: 20_000 })
+      // The import's listings alone are read, not the copy whole.
+      expect(h.reads.parts).toBe(readsBefore.parts + 1)
+      const imported = (name: string) =>
+        sql`(select id from products where seller_id = ${seller.id} and name = ${name})`
+      // While its read is held: one of the import sold, one repriced and posted again, one repriced (each changed
+      // before or after the read's moment, as it lands: the view must hold each once, as it is now).
+      await db.execute(sql`update products set is_sold = true where id = ${imported('ThinkPad T14 10')}`)
+      await db.execute(
+        sql`update products set resale_price_cents = 100, posted_on = now() where id = ${imported('ThinkPad T14 20')}`,
+      )
+      h.release()
+      await db.execute(sql`update products set resale_price_cents = 150 where id = ${imported('ThinkPad T14 30')}`)
+      await copyCurrent(db)
+      expect(factsStatus(db)?.listings).toBe(5003)
+      // The same searches through the copy (its base, the import's part, the changes since) and through SQL.
+      const same = async () => {
+        for (const params of [
+          { sort: 'price_asc', facets: '1' },
+          { sort: 'price_desc', page: '3', page_size: '5' },
+          { q: 'thinkpad', max_price: '210', facets: '1' },
+          { max_price: '2', facets: '1' },
+          { page: '2', page_size: '7', facets: '1' },
+        ]) {
+          const q = SearchQuery.parse(params)
+          expect(await searchProducts(db, q)).toEqual(await searchProducts(db, q, { facts: false }))
+        }
+      }
+      await same()
+      const cheapest = await searchProducts(db, SearchQuery.parse({ sort: 'price_asc', page_size: '2' }))
+      expect(cheapest.items.map((p) => p.name)).toEqual(['ThinkPad T14 20', 'ThinkPad T14 30'])
+      // After it landed: more of the import changed, each found in the import's part.
+      await db.execute(sql`update products set is_sold = true where id = ${imported('ThinkPad T14 40')}`)
+      await db.execute(sql`update products set resale_price_cents = 120 where id = ${imported('ThinkPad T14 20')}`)
+      await db.execute(
+        sql`update products set posted_on = now() - interval '1 year' where id = ${imported('ThinkPad T14 50')}`,
+      )
+      await copyCurrent(db)
+      expect(factsStatus(db)?.listings).toBe(5002)
+      await same()
+      // No whole read was needed.
+      expect(h.reads.started - h.reads.parts).toBe(readsBefore.started - readsBefore.parts)
+      expect(h.errors).toEqual([])
+    } finally {
+      await h.close()
+    }
+  }, 180_000)
+})
+
 describe('an instance whose copy the feed can no longer bring up', () => {
   it('answers searches by SQL while it reads the copy whole, without waiting for the read', async () => {
     const h = await heldReads()
@@ -722,7 +784,7 @@ describe('an instance whose whole read fails after a bulk import', () => {
     const { db } = database
     const errors: string[] = []
     let reads = 0
-    // Every whole read after the first fails, apart and on the instance's own thread alike.
+    // Every read after the first fails (whole, or of a bulk load alone), apart and on the instance's own thread alike.
     const execute = db.execute.bind(db)
     vi.spyOn(db, 'execute').mockImplementation(((query: SQL) =>
       reads > 1 && new PgDialect().sqlToQuery(query).sql.includes('string_agg(brand')
@@ -733,9 +795,9 @@ describe('an instance whose whole read fails after a bulk import', () => {
       { error: (_obj, msg) => errors.push(msg) },
       10,
       undefined,
-      async () => {
+      async (_signal, commits) => {
         reads++
-        return readFacts(db)
+        return readFacts(db, commits)
       },
     )
     try {

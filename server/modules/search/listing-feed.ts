@@ -20,7 +20,8 @@ import { askView, type PoolAsk, type ViewAnswer } from './search-pool'
 // changed since the copy's version (migration 0027 notes them in the changing transaction, and the version each
 // transaction committed as) are read, and the copy becomes a new view: the same base less their old rows, plus a
 // small copy of them as they are now. Nothing is read whole again until the changes pile up; then a whole read runs
-// in the background while searches go on from the view. docs/decisions/0037-listing-change-feed.md.
+// in the background while searches go on from the view. docs/decisions/0037-listing-change-feed.md. A commit too
+// large to apply (a bulk load) is read apart, its listings alone, into a part of the view of its own (decision 0127).
 
 type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
 
@@ -39,6 +40,9 @@ type State = {
   readCopy?: ReadCopy
   /** Stops the whole read under way apart, when the instance stops. */
   stopRead?: AbortController
+  /** The read under way of the listings of the commits left out (readPart), and what stops it with the instance. */
+  readingPart?: Promise<void>
+  stopPart?: AbortController
   /** Whether the view's base was read apart: then a rebase costs the requests nothing and comes sooner. */
   readApart?: boolean
   /**
@@ -59,6 +63,11 @@ type State = {
 
 /** The listings changed since a view's base was read, as the view's parts hold them. */
 type Changes = {
+  /**
+   * How many of the view's first parts were read from the database: the base, then one per bulk load read apart
+   * (readPart). The part settled from the feed, if any, comes after them.
+   */
+  reads: number
   /** Those on sale, as they are now. */
   records: Map<string, FactRow>
   /** Those changed since the view's last part was made: the delta's, when on sale. */
@@ -66,13 +75,16 @@ type Changes = {
   /** The posting time of each listing in the settled part (the view's second), to find its row there. */
   settled: Map<string, number>
   /**
-   * The versions of commits too large to apply, left to the whole read under way (readBulk): until it replaces the
-   * view, the listings they changed are out of it unless changed again since.
+   * The versions of commits too large to apply (readBulk), left to a read of their listings (readPart) or a whole
+   * read: until one lands, the listings they changed are out of the view unless changed again since.
    */
   leftOut?: string[]
 }
 
-const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settled: new Map() })
+const noChanges = (): Changes => ({ reads: 1, records: new Map(), recent: new Set(), settled: new Map() })
+
+/** More parts read apart than this (the base and two bulk loads): the copy is read whole again, into one. */
+const MOST_READS = 3
 
 /**
  * The delta (the listings changed since the last part, made again at every change) is settled into a part of its own
@@ -81,8 +93,11 @@ const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settl
  */
 const SETTLE_AFTER = 256
 
-/** Reads the copy whole elsewhere (a worker thread); stops when `signal` aborts, rejecting with its reason. */
-export type ReadCopy = (signal: AbortSignal) => Promise<ListingFacts>
+/**
+ * Reads the copy whole elsewhere (a worker thread), or the listings on sale that the commits at `commits` changed;
+ * stops when `signal` aborts, rejecting with its reason.
+ */
+export type ReadCopy = (signal: AbortSignal, commits?: string[]) => Promise<ListingFacts>
 
 /** Per database (tests open many in one process). */
 const stateOf = onceEach(
@@ -225,13 +240,15 @@ async function applyFeed(
     Atomics.store(m.part.dead.at, r, m.upTo)
     m.rows.add(r)
   }
-  const settled = view.parts[1]?.facts
+  const { reads } = changes
+  const settled = view.parts[reads]?.facts
   for (const row of changed) {
     const id = row.changed_id as string
+    // The parts read from the database hold a listing at the posting time it had then: one it had since, or has now.
     for (const posted of new Set([...(row.was_posted ?? []), ...(row.posted ? [row.posted] : [])]))
-      mark(0, rowOf(baseOf(view), id, Number(posted)))
+      for (let i = 0; i < reads; i++) mark(i, rowOf((view.parts[i] as MarkedPart).facts, id, Number(posted)))
     const settledPosted = changes.settled.get(id)
-    if (settled && settledPosted !== undefined) mark(1, rowOf(settled, id, settledPosted))
+    if (settled && settledPosted !== undefined) mark(reads, rowOf(settled, id, settledPosted))
     recent.add(id)
     if (row.on_sale && row.id) records.set(id, row as FactRow)
     else records.delete(id)
@@ -245,7 +262,7 @@ async function applyFeed(
   if (recent.size > SETTLE_AFTER) {
     // Every listing changed since the base, as it is now, in a part of its own; the delta starts empty again.
     const all = [...records.values()]
-    parts = [parts[0] as MarkedPart, markedPart(factsFromRows(version, all))]
+    parts = [...parts.slice(0, reads), markedPart(factsFromRows(version, all))]
     settledPosted = new Map(all.map((r) => [r.id, Number(r.posted)]))
     recent = new Set()
   }
@@ -260,7 +277,7 @@ async function applyFeed(
       delta,
       size: parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size),
     },
-    changes: { records, recent, settled: settledPosted, leftOut: changes.leftOut },
+    changes: { reads, records, recent, settled: settledPosted, leftOut: changes.leftOut },
   }
 }
 
@@ -375,12 +392,16 @@ export async function catchUp(
         if (applied.view.version !== view.version) s.movedAt = Date.now()
         s.view = applied.view
         s.changes = applied.changes
-        const piled = (applied.view.parts[0]?.deadRows.length ?? 0) + applied.changes.records.size
+        const { reads, records, leftOut } = applied.changes
+        const piled = applied.view.parts
+          .slice(0, reads)
+          .reduce((n, part) => n + part.deadRows.length, records.size)
         // Also read again once a day: a copy's counts along its price runs hold at the moment it was made, and the
         // listings to correct them by grow with its age (facts-counts.ts, decision 0097).
         const old = Date.now() - baseOf(applied.view).combos.byCombo.at > DAY_MS
-        const leftOut = applied.changes.leftOut !== undefined
-        if (old || leftOut || piled > rebaseAt(applied.view.size, s.readApart === true)) readAgain(db, s)
+        if (old || reads > MOST_READS || piled > rebaseAt(applied.view.size, s.readApart === true))
+          readAgain(db, s)
+        else if (leftOut) readPart(db, s, leftOut)
       }
       return s.view
     })().finally(() => {
@@ -403,11 +424,107 @@ function readAgain(db: Db, s: State) {
     () => {
       s.readFailures = 0
     },
-    (err) => {
-      s.readFailures++
-      s.readAgainAt = Date.now() + Math.min(30_000, 250 * 2 ** s.readFailures)
-      logFailure(s, err)
-    },
+    (err) => readFailed(s, err),
+  )
+}
+
+/** A background read failed: logged, and the next not before a wait that doubles with each failure in a row. */
+function readFailed(s: State, err: unknown) {
+  s.readFailures++
+  s.readAgainAt = Date.now() + Math.min(30_000, 250 * 2 ** s.readFailures)
+  logFailure(s, err)
+}
+
+/**
+ * Reads the listings the left-out commits changed (a bulk load: a tenth of the listings, say) into a part of their own,
+ * on a worker thread when the instance has one, and adds it to the view (addPart): the bulk load is searchable in a
+ * read of its own listings, not of every listing (decision 0127). Unless a read is under way, or one failed lately
+ * (readAgain's waits).
+ */
+function readPart(db: Db, s: State, commits: string[]) {
+  if (s.loading || s.readingPart || Date.now() < s.readAgainAt) return
+  const stop = new AbortController()
+  s.stopPart = stop
+  s.readingPart = (async () => {
+    const part = await (s.readCopy ? s.readCopy(stop.signal, commits) : readFacts(db, commits))
+    await addPart(db, s, part, commits)
+    s.readFailures = 0
+  })()
+    .catch((err) => {
+      if (!stop.signal.aborted) readFailed(s, err)
+    })
+    .finally(() => {
+      s.readingPart = undefined
+      if (s.stopPart === stop) s.stopPart = undefined
+    })
+}
+
+/**
+ * A part read of the left-out commits' listings (`commits`) added to the view, once the view is at the part's version
+ * or later, as one application of the feed. The listings changed by other commits after the first of them up to the
+ * view's version are in the view already as they are now (or off sale): their rows in the part are dead from the
+ * start. Nothing is added when a whole read replaced the view meanwhile (it holds the commits' listings).
+ */
+async function addPart(db: Db, s: State, part: ListingFacts, commits: string[]) {
+  const stillLeftOut = () => commits.every((v) => s.changes.leftOut?.includes(v))
+  for (let round = 0; ; round++) {
+    while (s.applying) await s.applying.catch(() => undefined)
+    if (!s.view || !stillLeftOut()) return
+    if (!newer(part.version, s.view.version)) break
+    if (round === 3) throw new Error(`The copy could not catch up to a bulk load's part (${part.version})`)
+    await catchUp(db, part.version)
+  }
+  const view = s.view
+  s.applying = (async () => {
+    const beside = await readChangedBeside(db, commits, view.version)
+    // A whole read landed meanwhile.
+    if (s.view !== view || !stillLeftOut()) return s.view
+    const added = markedPart(part)
+    const dead = new Set<number>()
+    for (const { id, posted } of beside)
+      for (const us of posted) {
+        const r = us === null ? -1 : rowOf(part, id, Number(us))
+        if (r >= 0) dead.add(r)
+      }
+    for (const r of dead) Atomics.store(added.dead.at, r, 1)
+    if (dead.size > 0) {
+      added.dead.upTo = 1
+      added.deadRows = Int32Array.from(dead).sort()
+    }
+    const { reads, leftOut = [] } = s.changes
+    const rest = leftOut.filter((v) => !commits.includes(v))
+    s.view = {
+      ...view,
+      parts: [...view.parts.slice(0, reads), added, ...view.parts.slice(reads)],
+      size: view.size + part.size - dead.size,
+    }
+    s.changes = { ...s.changes, reads: reads + 1, leftOut: rest.length > 0 ? rest : undefined }
+    s.movedAt = Date.now()
+    s.kept?.log.info?.({ listings: part.size, commits: commits.length }, 'Search read a bulk load apart')
+    return s.view
+  })().finally(() => {
+    s.applying = undefined
+  })
+  await s.applying
+}
+
+/**
+ * The listings that commits after the first of `commits` up to `upTo` changed, but for `commits` themselves; each with
+ * every posting time it had in a commit since the first (listing_changes notes the time before the change) and the
+ * one it has now: a part read of the commits' listings holds each at one of them.
+ */
+function readChangedBeside(db: Db, commits: string[], upTo: string) {
+  const first = commits.reduce((a, b) => (newer(a, b) ? b : a))
+  return rowsOf<{ id: string; posted: (string | null)[] }>(
+    db,
+    sql`with c as (select c.product_id, c.posted_on, k.version from listing_change_commits k cross join lateral (
+        select product_id, posted_on from listing_changes c where c.tx = k.tx offset 0) c
+      where k.version > ${first} and k.version <> all(${`{${commits.join(',')}}`}::bigint[]))
+      select c.product_id::text as id, array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text)
+          || (extract(epoch from products.posted_on) * 1000000)::bigint::text as posted
+      from c left join products on products.id = c.product_id
+      group by c.product_id, products.posted_on
+      having min(c.version) <= ${upTo}`,
   )
 }
 
@@ -611,6 +728,7 @@ export function keepListingsCurrent(
     if (timer) clearTimeout(timer)
     unlisten?.()
     s.stopRead?.abort(new StoppedError())
+    s.stopPart?.abort(new StoppedError())
     s.kept = undefined
     s.readCopy = undefined
   }
