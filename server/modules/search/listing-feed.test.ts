@@ -693,7 +693,9 @@ describe('an instance reading a bulk import apart', () => {
       h.hold()
       const readsBefore = { ...h.reads }
       await bulkInsert(db, brand.id, seller.id, 5001)
-      await vi.waitFor(() => expect(h.reads.started).toBeGreaterThan(readsBefore.started), { timeout: 20_000 })
+      await vi.waitFor(() => expect(h.reads.started).toBeGreaterThan(readsBefore.started), {
+        timeout: 20_000,
+      })
       // The import's listings alone are read, not the copy whole.
       expect(h.reads.parts).toBe(readsBefore.parts + 1)
       const imported = (name: string) =>
@@ -705,7 +707,9 @@ describe('an instance reading a bulk import apart', () => {
         sql`update products set resale_price_cents = 100, posted_on = now() where id = ${imported('ThinkPad T14 20')}`,
       )
       h.release()
-      await db.execute(sql`update products set resale_price_cents = 150 where id = ${imported('ThinkPad T14 30')}`)
+      await db.execute(
+        sql`update products set resale_price_cents = 150 where id = ${imported('ThinkPad T14 30')}`,
+      )
       await copyCurrent(db)
       expect(factsStatus(db)?.listings).toBe(5003)
       // The same searches through the copy (its base, the import's part, the changes since) and through SQL.
@@ -726,7 +730,9 @@ describe('an instance reading a bulk import apart', () => {
       expect(cheapest.items.map((p) => p.name)).toEqual(['ThinkPad T14 20', 'ThinkPad T14 30'])
       // After it landed: more of the import changed, each found in the import's part.
       await db.execute(sql`update products set is_sold = true where id = ${imported('ThinkPad T14 40')}`)
-      await db.execute(sql`update products set resale_price_cents = 120 where id = ${imported('ThinkPad T14 20')}`)
+      await db.execute(
+        sql`update products set resale_price_cents = 120 where id = ${imported('ThinkPad T14 20')}`,
+      )
       await db.execute(
         sql`update products set posted_on = now() - interval '1 year' where id = ${imported('ThinkPad T14 50')}`,
       )
