@@ -65,15 +65,19 @@ type State = {
 type Changes = {
   /**
    * How many of the view's first parts were read from the database: the base, then one per bulk load read apart
-   * (readPart). The part settled from the feed, if any, comes after them.
+   * (readPart). The parts settled from the feed, if any, come after them.
    */
   reads: number
   /** Those on sale, as they are now. */
   records: Map<string, FactRow>
   /** Those changed since the view's last part was made: the delta's, when on sale. */
   recent: Set<string>
-  /** The posting time of each listing in the settled part (the view's second), to find its row there. */
-  settled: Map<string, number>
+  /**
+   * Per part settled from the feed (those after the parts read), the posting time of each listing it holds, to find
+   * its row there: first every listing changed since the base as it was when that part was made; then, when there is
+   * a second, those changed since the first, as they were when the second was made.
+   */
+  settled: Map<string, number>[]
   /**
    * The versions of commits too large to apply (readBulk), left to a read of their listings (readPart) or a whole
    * read: until one lands, the listings they changed are out of the view unless changed again since.
@@ -81,16 +85,20 @@ type Changes = {
   leftOut?: string[]
 }
 
-const noChanges = (): Changes => ({ reads: 1, records: new Map(), recent: new Set(), settled: new Map() })
+const noChanges = (): Changes => ({ reads: 1, records: new Map(), recent: new Set(), settled: [] })
 
 /** More parts read apart than this (the base and two bulk loads): the copy is read whole again, into one. */
 const MOST_READS = 3
 
 /**
- * The delta (the listings changed since the last part, made again at every change) is settled into a part of its own
- * once it holds more than this many: then each change costs a small delta, not one of every listing changed since
- * the copy was read, and the settled part, kept across changes, keeps its counts per copy as the base does.
+ * The delta (the listings changed since the last part, made again at every change) is settled once it holds more than
+ * DELTA_AT_MOST: into a part of the listings changed since the first settled part (made again each time), or once
+ * those are more than SETTLE_AFTER, into a first part of every listing changed since the base (the second goes). A
+ * change then costs a delta of a few listings, and every sixteenth a part of up to 256, rather than a delta of up to
+ * 256 at every change: a copy of a listing costs about 15 µs, most of it its words. Each part, kept across changes,
+ * keeps its counts per copy as the base does.
  */
+const DELTA_AT_MOST = 16
 const SETTLE_AFTER = 256
 
 /**
@@ -115,8 +123,8 @@ const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 
 /**
  * Changes piled up past this many listings: the copy is read whole again (in the background). An application of the
- * feed builds a small copy of the listings changed since the last settled part (at most SETTLE_AFTER of them, about
- * 6 µs a listing), and every SETTLE_AFTER changes one of all the listings changed since the base: so the pile can
+ * feed builds small copies of the listings changed since the last settled parts (DELTA_AT_MOST, SETTLE_AFTER), and
+ * every SETTLE_AFTER changes or so one of all the listings changed since the base: so the pile can
  * grow to a fiftieth of the listings, 20,000 at 1,000,000, where every application used to build a copy of the whole
  * pile and 2,000 was the most it could afford (at 20 changes a second a whole read of 1,000,000 every 100 s). Read
  * whole on a thread of its own (readCopy), a copy of 1,000,000 costs the requests nothing but that thread's CPU.
@@ -243,14 +251,16 @@ async function applyFeed(
     m.rows.add(r)
   }
   const { reads } = changes
-  const settled = view.parts[reads]?.facts
   for (const row of changed) {
     const id = row.changed_id as string
     // The parts read from the database hold a listing at the posting time it had then: one it had since, or has now.
     for (const posted of new Set([...(row.was_posted ?? []), ...(row.posted ? [row.posted] : [])]))
       for (let i = 0; i < reads; i++) mark(i, rowOf((view.parts[i] as MarkedPart).facts, id, Number(posted)))
-    const settledPosted = changes.settled.get(id)
-    if (settled && settledPosted !== undefined) mark(reads, rowOf(settled, id, settledPosted))
+    changes.settled.forEach((held, k) => {
+      const posted = held.get(id)
+      const part = view.parts[reads + k]
+      if (part && posted !== undefined) mark(reads + k, rowOf(part.facts, id, posted))
+    })
     recent.add(id)
     if (row.on_sale && row.id) records.set(id, row as FactRow)
     else records.delete(id)
@@ -260,12 +270,23 @@ async function applyFeed(
     dead: { at: part.dead.at, upTo },
     deadRows: rows.size > 0 ? withRows(part.deadRows, rows) : part.deadRows,
   }))
-  let settledPosted = changes.settled
-  if (recent.size > SETTLE_AFTER) {
-    // Every listing changed since the base, as it is now, in a part of its own; the delta starts empty again.
-    const all = [...records.values()]
-    parts = [...parts.slice(0, reads), markedPart(factsFromRows(version, all))]
-    settledPosted = new Map(all.map((r) => [r.id, Number(r.posted)]))
+  let settled = changes.settled
+  if (recent.size > DELTA_AT_MOST) {
+    // The listings changed since the first settled part was made, as they are now, in a second part; past
+    // SETTLE_AFTER of them (or with no first part), every listing changed since the base in a first part, alone. The
+    // delta starts empty again.
+    const [first, second] = settled
+    const since = first && new Set([...(second?.keys() ?? []), ...recent])
+    const settle = (at: number, rows: FactRow[]) => {
+      parts = [...parts.slice(0, at), markedPart(factsFromRows(version, rows))]
+      settled = [...settled.slice(0, at - reads), new Map(rows.map((r) => [r.id, Number(r.posted)]))]
+    }
+    if (since && since.size <= SETTLE_AFTER)
+      settle(
+        reads + 1,
+        [...since].flatMap((id) => records.get(id) ?? []),
+      )
+    else settle(reads, [...records.values()])
     recent = new Set()
   }
   const delta = factsFromRows(
@@ -279,7 +300,7 @@ async function applyFeed(
       delta,
       size: parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size),
     },
-    changes: { reads, records, recent, settled: settledPosted, leftOut: changes.leftOut },
+    changes: { reads, records, recent, settled, leftOut: changes.leftOut },
   }
 }
 
