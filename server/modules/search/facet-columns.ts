@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
-import { COUNT_FACETS, type CountFacet, type CountQuery } from './filters'
+import { COUNT_FACETS, type CountFacet, type CountQuery, perCountFacet } from './filters'
 
 // The copy's facet columns (listing-facts.ts) and what a search's facet filters make of their rows, and the version row
 // every change search reads moves on.
@@ -88,16 +88,14 @@ export function valuesOf(
       sums[at] = (sums[at] as number) + n
     }
   }
-  const out = {} as Record<CountFacet, Map<string, number>>
-  COUNT_FACETS.forEach((name, facet) => {
+  return perCountFacet((name, facet) => {
     const map = new Map<string, number>()
     const sums = acc[facet] as Float64Array
     columns[name].values.forEach((value, i) => {
       if (sums[i] && value !== '') map.set(value, sums[i] as number)
     })
-    out[name] = map
+    return map
   })
-  return out
 }
 
 type Columns = { columns: Record<CountFacet, Column> }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { filterOf } from '#contract/filters'
+import { FILTER_KEYS, filterOf } from '#contract/filters'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
@@ -12,7 +12,7 @@ import {
   choiceSql,
   columnName,
   countQueryOf,
-  FILTER_KEYS,
+  perCountFacet,
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, lowerBound, type TextIndex } from './listing-text'
@@ -192,7 +192,7 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
   return factsOf({
     version,
     size: String(sorted.length),
-    ...Object.fromEntries(COUNT_FACETS.map((name) => [name, join(name)])),
+    ...perCountFacet((name) => join(name)),
     battery: join('battery'),
     price: join('price'),
     posted: join('posted'),
@@ -214,7 +214,6 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   const size = Number(text('size') || 0)
   const split = (name: string) => (size > 0 ? text(name).split(',') : [])
   const numbers = (name: string) => split(name).map(Number)
-  const column = (name: string): Column => dictionaryColumn(split(name))
   const postedUs = Float64Array.from(numbers('posted'))
   const postedMs = postedUs.map((us) => us / 1000)
   const priceCents = Int32Array.from(numbers('price'))
@@ -223,10 +222,7 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
-  const columns = Object.fromEntries(COUNT_FACETS.map((name) => [name, column(name)])) as Record<
-    CountFacet,
-    Column
-  >
+  const columns = perCountFacet((name): Column => dictionaryColumn(split(name)))
   const battery = Int16Array.from(numbers('battery'))
   const byPrice = priceOrder(priceCents, ids)
   return {
@@ -234,10 +230,7 @@ function factsOf(row: AggregatedFacts): ListingFacts {
     size,
     newestFirst,
     columns,
-    valueRows: Object.fromEntries(COUNT_FACETS.map((name) => [name, valueRowsOf(columns[name])])) as Record<
-      CountFacet,
-      Int32Array[]
-    >,
+    valueRows: perCountFacet((name) => valueRowsOf(columns[name])),
     battery,
     priceCents,
     postedMs,

@@ -1,9 +1,10 @@
 // A saved search's query: the `/productcard` query string parsed by the search's own rules, kept in one
 // canonical spelling (so saving the same search twice finds the first), and described in words.
 
+import { FILTER_KEYS } from '#contract/filters'
 import { SearchQuery } from '#contract/search'
 import { AppError } from '#server/lib/errors'
-import { describeEach, FILTER_KEYS, type SavedFilters, savedOrder } from './filters'
+import { describeEach, type SavedFilters, savedOrder } from './filters'
 
 export type { SavedFilters }
 

@@ -26,8 +26,8 @@ import {
   choiceSql,
   conditionOf,
   copyAnswers,
-  type FacetName,
   facetConditions,
+  perCountFacet,
   plainConditions,
 } from './filters'
 import { onceEach } from './kept-per-copy'
@@ -342,7 +342,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   const textMatch = text ?? undefined
   // The search as SQL, built when SQL answers: the copy answers most searches without it.
-  let asSql: { filters: Record<FacetName, SQL | undefined>; base: SQL; where: SQL } | undefined
+  let asSql: { filters: Partial<Record<FilterKey, SQL>>; base: SQL; where: SQL } | undefined
   const sqlOf = () => {
     if (!asSql) {
       const filters = facetConditions(q)
@@ -466,8 +466,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     const brandNames = async () =>
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
     result.facets = viewCounts
-      ? await facetsOf(brandNames, viewCounts.values, (name) =>
-          name === POSTED_FACET ? viewCounts.postedWithin : [viewCounts.battery80],
+      ? await facetsOf(brandNames, viewCounts.values, (key) =>
+          key === POSTED_FILTER ? viewCounts.postedWithin : [viewCounts.battery80],
         )
       : await countFacets(db, brandNames, sqlOf().base, sqlOf().filters)
   }
@@ -484,7 +484,7 @@ const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as
 
 const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
 /** The threshold facet of a posting date (the copy counts it per choice; the other, the battery's, as one count). */
-const POSTED_FACET = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.name
+const POSTED_FILTER = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.key
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
 
 /** A threshold facet's choices, each as its filter at that value. */
@@ -495,7 +495,7 @@ const thresholdConditions = (f: (typeof FACETS)[number]) =>
 async function facetsOf(
   names: () => Promise<Map<string, string>>,
   values: Record<CountFacet, Map<string, number>>,
-  thresholds: (facet: FacetName) => number[],
+  thresholds: (key: FilterKey) => number[],
 ): Promise<Facets> {
   const brandNames = await names()
   const facets = emptyFacets()
@@ -503,7 +503,7 @@ async function facetsOf(
     const counted =
       filterOf(f.key).op === 'in'
         ? [...values[f.key as CountFacet]]
-        : (f.choices ?? []).map((c, i) => [String(c), thresholds(f.name)[i] ?? 0] as const)
+        : (f.choices ?? []).map((c, i) => [String(c), thresholds(f.key)[i] ?? 0] as const)
     facets[f.name] = orderChoices(
       f.key,
       counted
@@ -518,55 +518,45 @@ async function countFacets(
   db: Db,
   names: () => Promise<Map<string, string>>,
   base: SQL,
-  filters: Record<FacetName, SQL | undefined>,
+  filters: Partial<Record<FilterKey, SQL>>,
 ) {
   // Every facet's filter but one (`and` of none is undefined: true).
-  const allBut = (skip: FacetName) =>
-    and(...Object.entries(filters).map(([name, f]) => (name === skip ? undefined : f))) ?? sql`true`
-  // One scan of the listings matching the text and the non-facet filters, grouped per facet.
-  const thresholds = THRESHOLD_FACETS.flatMap((f) =>
-    thresholdConditions(f).map((c) => sql`count(*) filter (where ${allBut(f.name)} and ${c})`),
+  const allBut = (skip: FilterKey) =>
+    and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
+  // One scan of the listings matching the text and the non-facet filters, grouped per facet; the threshold facets'
+  // counts are columns `t<facet>_<choice>` of the row of no group.
+  const thresholds = THRESHOLD_FACETS.flatMap((f, i) =>
+    thresholdConditions(f).map(
+      (c, j) => sql`count(*) filter (where ${allBut(f.key)} and ${c}) as ${sql.raw(`t${i}_${j}`)}`,
+    ),
   )
   const rows = await rowsOf<Record<string, unknown>>(
     db,
     sql`select ${sql.join(
       CHOICE_SQL.map((c, i) => {
         const n = sql.raw(String(i))
-        return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(facetOfKey(COUNT_FACETS[i] as CountFacet))}) as c${n}`
+        return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(COUNT_FACETS[i] as CountFacet)}) as c${n}`
       }),
       sql`, `,
-    )}, ${sql.join(
-      thresholds.map((c, j) => sql`${c} as t${sql.raw(String(j))}`),
-      sql`, `,
-    )}
+    )}, ${sql.join(thresholds, sql`, `)}
     from ${products} where ${base}
     group by grouping sets (${sql.join(
       CHOICE_SQL.map((c) => sql`(${c})`),
       sql`, `,
     )}, ())`,
   )
-  const values = Object.fromEntries(COUNT_FACETS.map((name) => [name, new Map<string, number>()])) as Record<
-    CountFacet,
-    Map<string, number>
-  >
-  const all: number[] = []
+  const values = perCountFacet(() => new Map<string, number>())
+  let all: Record<string, unknown> = {}
   for (const row of rows) {
     const i = COUNT_FACETS.findIndex((_, n) => Number(row[`g${n}`]) === 0)
     if (i >= 0) values[COUNT_FACETS[i] as CountFacet].set(String(row[`v${i}`]), Number(row[`c${i}`] ?? 0))
-    else all.push(...thresholds.map((_, j) => Number(row[`t${j}`] ?? 0)))
+    else all = row
   }
-  let at = 0
-  const byFacet = new Map(
-    THRESHOLD_FACETS.map((f) => {
-      const n = (f.choices ?? []).length
-      at += n
-      return [f.name, all.slice(at - n, at)] as const
-    }),
-  )
-  return facetsOf(names, values, (name) => byFacet.get(name) ?? [])
+  return facetsOf(names, values, (key) => {
+    const i = THRESHOLD_FACETS.findIndex((f) => f.key === key)
+    return (THRESHOLD_FACETS[i]?.choices ?? []).map((_, j) => Number(all[`t${i}_${j}`] ?? 0))
+  })
 }
-
-const facetOfKey = (key: string) => filterOf(key as FilterKey).facet?.name as FacetName
 
 /** The brands' names by id (the names facets, saved searches and alerts say). */
 export async function brandNamesOf(db: Db): Promise<Map<string, string>> {
