@@ -1,6 +1,7 @@
 import { and, type SQL, sql } from 'drizzle-orm'
 import { FACETS, type FilterKey, filterOf, labelOf, orderChoices } from '#contract/filters'
 import { TOTAL_THRESHOLD } from '#contract/paging'
+import type { Product } from '#contract/products'
 import type { Facets, SearchQuery, SearchResult, SearchSort, Suggestions } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products } from '#server/db/schema'
@@ -201,7 +202,8 @@ export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | nul
   return and(baseFilters(q, text ?? undefined), ...Object.values(facetConditions(q))) as SQL
 }
 
-const capped = (n: number, cap = TOTAL_THRESHOLD) =>
+type Total = { total: number; isEstimate: boolean }
+const capped = (n: number, cap = TOTAL_THRESHOLD): Total =>
   n > cap ? { total: cap, isEstimate: true } : { total: n, isEstimate: false }
 
 /**
@@ -327,17 +329,18 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const wantFacets = q.facets === '1' || q.facets === 'true'
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
   const text = resolved?.match ?? null
+  const answer = (items: Product[], counted: Total, nextCursor: string | null): SearchResult => ({
+    items,
+    total: counted.total,
+    total_is_estimate: counted.isEstimate,
+    page: paging.page,
+    page_size: paging.pageSize,
+    next_cursor: nextCursor,
+    sort,
+  })
   if (q.q && !text) {
     // Nothing searchable was typed (only punctuation or symbols): nothing matches.
-    const empty: SearchResult = {
-      items: [],
-      total: 0,
-      total_is_estimate: false,
-      page: paging.page,
-      page_size: paging.pageSize,
-      next_cursor: null,
-      sort,
-    }
+    const empty = answer([], capped(0), null)
     return wantFacets ? { ...empty, facets: emptyFacets() } : empty
   }
   const textMatch = text ?? undefined
@@ -381,7 +384,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     : undefined
   // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
   // (then best match walks the newest listings for its best tier: bestTierIds).
-  let textTotal: { total: number; isEstimate: boolean } | undefined
+  let textTotal: Total | undefined
   const countText = async () =>
     capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
   const textPageBySql = async (m: TextMatch) => {
@@ -453,15 +456,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
   const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
-  const result: SearchResult = {
-    items: pageRows.map((r) => toProduct(r)),
-    total: counted.total,
-    total_is_estimate: counted.isEstimate,
-    page: paging.page,
-    page_size: paging.pageSize,
-    next_cursor: nextCursor,
-    sort,
-  }
+  const items = pageRows.map((r) => toProduct(r))
+  const result = answer(items, counted, nextCursor)
   if (wantFacets) {
     const brandNames = async () =>
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
