@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { FILTER_KEYS, filterOf } from '#contract/filters'
+import { FILTER_KEYS, type FilterDeclaration, filterOf } from '#contract/filters'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
@@ -99,10 +99,10 @@ export type Combos = {
   }
 }
 
-/** What the copy holds of one listing, each column as text, as the database gives it: each facet's choice, ... */
-export type FactRow = Record<CountFacet, string> & {
-  battery: string
-  price: string
+type Row = NonNullable<FilterDeclaration['row']>
+
+/** What the copy holds of one listing, each column as text, as the database gives it. */
+export type FactRow = Record<CountFacet | Row, string> & {
   /** Microseconds since 1970. */
   posted: string
   id: string
@@ -111,20 +111,21 @@ export type FactRow = Record<CountFacet, string> & {
   title: string
 }
 
-/** The per-listing arrays the declared bounds read (a price; a battery, -1 when not reported). */
-const ROW_COLUMNS = [
-  ...new Map(
-    FILTER_KEYS.flatMap((k) => {
-      const f = filterOf(k)
-      return f.row ? [[f.row, `coalesce(${columnName(f)}, -1)::text as ${f.row}`] as const] : []
-    }),
-  ).values(),
-]
+/** The per-listing arrays the declared bounds read (a price; a battery, -1 when not reported), by name. */
+const ROW_COLUMNS = new Map(
+  FILTER_KEYS.flatMap((k) => {
+    const f = filterOf(k)
+    return f.row ? [[f.row, `coalesce(${columnName(f)}, -1)::text as ${f.row}`] as const] : []
+  }),
+)
+
+/** FactRow's columns of one value per listing (each facet's choice, each bound's value, the posting time). */
+const LISTED = [...COUNT_FACETS, ...ROW_COLUMNS.keys(), 'posted'] as const
 
 /** The columns of FactRow, read from `products`. */
 export const FACT_COLUMNS =
   sql.raw(`${COUNT_FACETS.map((name) => `${choiceSql(name)} as ${name}`).join(', ')},
-  ${ROW_COLUMNS.join(', ')},
+  ${[...ROW_COLUMNS.values()].join(', ')},
   (extract(epoch from posted_on) * 1000000)::bigint::text as posted, id::text as id,
   array_to_string(tsvector_to_array(search_vector), ' ') as words,
   array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`)
@@ -175,9 +176,8 @@ const LISTINGS = sql`(select ${FACT_COLUMNS} from products where ${isOnSale}
 
 /** The copy's columns but its words, each one text. */
 const FACTS = sql`(select version::text from listing_counts_version where id) as version, count(*)::text as size,
-  ${sql.raw(COUNT_FACETS.map((name) => `string_agg(${name}, ',') as ${name}, `).join(''))}
-  string_agg(battery, ',') as battery, string_agg(price, ',') as price,
-  string_agg(posted, ',') as posted, string_agg(id, '') as ids, coalesce(json_agg(title), '[]') as titles`
+  ${sql.raw(LISTED.map((name) => `string_agg(${name}, ',') as ${name}`).join(', '))},
+  string_agg(id, '') as ids, coalesce(json_agg(title), '[]') as titles`
 
 /** The copy's words and the words of its brands and names, each one text (rows by a line feed). */
 const WORDS = sql`string_agg(words, E'\n') as words, string_agg(title_words, E'\n') as title_words`
@@ -192,10 +192,7 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
   return factsOf({
     version,
     size: String(sorted.length),
-    ...perCountFacet((name) => join(name)),
-    battery: join('battery'),
-    price: join('price'),
-    posted: join('posted'),
+    ...Object.fromEntries(LISTED.map((name) => [name, join(name)])),
     ids: join('id', ''),
     words: join('words', '\n'),
     title_words: join('title_words', '\n'),
