@@ -388,28 +388,18 @@ export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: n
 export const firstOlder = (f: ListingFacts, sinceMs: number) =>
   lowerBound(f.size, (r) => (f.postedMs[r] as number) < sinceMs)
 
-/** The fields of a search that are no filter (the text is keyed by its words, resolved). */
-const NOT_FILTERS = new Set(['q', 'sort', 'facets', 'page', 'page_size', 'limit', 'cursor'])
-
 /**
- * A search's filters as text, the same whatever order its choices came in: every field but the text, sort and
- * paging, so a filter added to the search is part of the key without a change here. Made once per search: a request
- * keys its page, counts and total by it, and a parsed search is never changed afterwards.
+ * A search's filters (the declared ones: not its text, sort or paging) as text, the same whatever order its choices
+ * came in. Made once per search: a request keys its page, counts and total by it, and a parsed search is never
+ * changed afterwards.
  */
 export const filtersKey = onceEach((q: SearchQuery): string =>
-  Object.entries(q)
-    .filter(([name, value]) => !NOT_FILTERS.has(name) && value !== undefined)
-    .map(([name, value]) => {
-      const text = Array.isArray(value)
-        ? value
-            .map((v) => String(v).toLowerCase())
-            .sort()
-            .join(',')
-        : String(value)
-      return `${name}=${text}`
-    })
-    .sort()
-    .join('&'),
+  FILTER_KEYS.flatMap((key) => {
+    const value = q[key]
+    if (value === undefined) return []
+    const choices = Array.isArray(value) ? value.map((v) => String(v).toLowerCase()).sort() : [value]
+    return [`${key}=${choices.join(',')}`]
+  }).join('&'),
 )
 
 /** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
