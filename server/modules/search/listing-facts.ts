@@ -459,7 +459,7 @@ export function narrowestChoice(
   q: SearchQuery,
 ): { lists: Int32Array[]; size: number; key: string } | undefined {
   let best: { lists: Int32Array[]; size: number; key: string } | undefined
-  for (const filter of facetFilters(f, countQueryOf(q))) {
+  for (const filter of facetFilters(f.columns, countQueryOf(q))) {
     const name = COUNT_FACETS[filter.facet] as CountFacet
     const lists = f.valueRows[name].filter((_, v) => filter.allowed[v] === 1)
     const size = lists.reduce((n, l) => n + l.length, 0)
