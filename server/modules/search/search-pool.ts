@@ -141,10 +141,7 @@ export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 export class SearchPool {
   private readonly searchers: Searcher[]
-  private readonly waiting = new Map<
-    number,
-    { resolve: (a: ViewAnswer) => void; reject: (e: Error) => void; searcher: Searcher; view: FactsView }
-  >()
+  private readonly waiting = new Map<number, Search & { searcher: Searcher }>()
   /** Searches asked while every searcher had IN_FLIGHT, in the order they came. */
   private readonly queued: Search[] = []
   private failed: Error | undefined
@@ -194,23 +191,24 @@ export class SearchPool {
   }
 
   /** Gives a searcher a search. */
-  private send(searcher: Searcher, { view, ask, resolve, reject }: Search) {
+  private send(searcher: Searcher, search: Search) {
     const id = nextId++
     let posted: { id: number; pending: number }
     try {
-      posted = this.post(searcher, view)
-      searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
+      posted = this.post(searcher, search.view)
+      const message: ToSearcher = { type: 'ask', id, viewId: posted.id, ask: search.ask }
+      searcher.worker.postMessage(message)
     } catch (err) {
       // An ask that cannot be posted (a value no thread can be sent, such as a function) is refused here, and leaves
       // the searcher as it was: counted in flight, it would have stayed so for good (and its view held with it). Its
       // caller answers on this thread; a search taken from the queue is refused the same way, not thrown where the
       // searcher's answer is handled.
-      reject(err as Error)
+      search.reject(err as Error)
       return
     }
     searcher.pending++
     posted.pending++
-    this.waiting.set(id, { resolve, reject, searcher, view })
+    this.waiting.set(id, { ...search, searcher })
   }
 
   /** Stops every searcher; searches in flight fail (their callers answer on this thread). */
