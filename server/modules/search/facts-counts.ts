@@ -14,6 +14,7 @@ import {
   narrowestChoice,
   PASSES,
   passesAll,
+  sumPassing,
   TOO_OLD,
 } from './listing-facts'
 import type { TextRows } from './listing-text'
@@ -67,8 +68,9 @@ type ComboCounts = {
   /** The total and each facet's counts by value, summed from `counted` (undefined once `end` moved). */
   sums?: { total: number; values: Record<CountFacet, Map<string, number>> }
   /** Each posting-date choice: its end, and the rows before it whose combination passes every filter (-1: none yet). */
-  choices: { end: number; n: number }[]
+  choices: Choice[]
 }
+type Choice = { end: number; n: number }
 
 /**
  * A kept search's counts hold its combinations' outcomes (a byte per combination) whether or not comboOutcomes still
@@ -87,33 +89,24 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
   const dated = q.posted_within !== undefined
   const kept = comboCountsIn.get(f, filtersKey(q), () => {
     const outcome = comboOutcomes(f, q)
-    let battery80 = 0
-    if (!dated)
-      for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) battery80 += combos.battery80[c] as number
     return {
       outcome,
       dated,
       // Without a date filter every row counts, and always will: the combinations' own counts.
       end: dated ? 0 : f.size,
       counted: dated ? new Int32Array(combos.size) : combos.rows,
-      battery80,
+      battery80: dated ? 0 : sumPassing(outcome, combos.battery80),
       choices: POSTED_WITHIN_DAYS.map(() => ({ end: -1, n: 0 })),
     }
   })
   if (q.posted_within !== undefined) moveEnd(f, kept, firstOlder(f, nowMs - q.posted_within * DAY_MS))
   const { outcome, counted } = kept
-  if (!kept.sums) {
-    let total = 0
-    for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) total += counted[c] as number
-    kept.sums = { total, values: valuesOf(f.columns, f.combos.values, outcome, counted) }
+  kept.sums ??= {
+    total: sumPassing(outcome, counted),
+    values: valuesOf(f.columns, combos.values, outcome, counted),
   }
   const postedWithin = POSTED_WITHIN_DAYS.map((days, i) =>
-    choiceCount(
-      f,
-      outcome,
-      kept.choices[i] as ComboCounts['choices'][number],
-      firstOlder(f, nowMs - days * DAY_MS),
-    ),
+    choiceCount(f, outcome, kept.choices[i] as Choice, firstOlder(f, nowMs - days * DAY_MS)),
   )
   return { total: kept.sums.total, values: kept.sums.values, postedWithin, battery80: kept.battery80 }
 }
@@ -140,7 +133,7 @@ function moveEnd(f: ListingFacts, kept: ComboCounts, end: number) {
 }
 
 /** A posting-date choice's count at `end`: the rows passed since it was last counted, or from the counts per block. */
-function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: { end: number; n: number }, end: number) {
+function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: Choice, end: number) {
   const { combos } = f
   if (choice.end === end) return choice.n
   if (choice.end >= 0 && Math.abs(end - choice.end) <= combos.block) {
@@ -148,10 +141,8 @@ function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: { end: number
     choice.n += end > choice.end ? passed : -passed
   } else {
     const k = Math.min(Math.floor(end / combos.block), combos.before.length - 1)
-    const before = combos.before[k] as Int32Array
-    let n = 0
-    for (let c = 0; c < before.length; c++) if (outcome[c] === 0) n += before[c] as number
-    choice.n = n + passingBetween(f, outcome, k * combos.block, end)
+    choice.n =
+      sumPassing(outcome, combos.before[k] as Int32Array) + passingBetween(f, outcome, k * combos.block, end)
   }
   choice.end = end
   return choice.n

@@ -12,6 +12,7 @@ import {
   narrowestChoice,
   PASSES,
   passesAll,
+  sumPassing,
   TOO_OLD,
 } from './listing-facts'
 import { lowerBound, type TextRows } from './listing-text'
@@ -220,7 +221,8 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   // matches that pass the facet filters, times the page's end.
   const walked =
     byPrice && text
-      ? (wanted * f.size) / Math.max(1, text.rows.length * (passingRows(f, comboOutcomes(f, q)) / f.size))
+      ? (wanted * f.size) /
+        Math.max(1, text.rows.length * (sumPassing(comboOutcomes(f, q), f.combos.rows) / f.size))
       : 0
   if (pickable && text && (pickable.length * 64 <= f.size || walked > pickable.length)) return pick(pickable)
   const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
@@ -281,7 +283,7 @@ function fewPicked(
 ): Int32Array | undefined {
   const outcome = comboOutcomes(f, q)
   const { byCombo } = f.combos
-  const passing = passingRows(f, outcome)
+  const passing = sumPassing(outcome, f.combos.rows)
   const { minPrice, maxPrice } = boundsOf(q)
   const priced = minPrice > -Infinity || maxPrice < Infinity
   const inRange = priced ? firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice) : f.size
@@ -310,14 +312,6 @@ function fewPicked(
     }
   }
   return Int32Array.from(picked).sort()
-}
-
-/** The rows whose combination passes every facet filter (`outcome`: comboOutcomes), counted by combination. */
-function passingRows(f: ListingFacts, outcome: Uint8Array): number {
-  const { rows } = f.combos
-  let passing = 0
-  for (let c = 0; c < outcome.length; c++) if (outcome[c] === 0) passing += rows[c] as number
-  return passing
 }
 
 /** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */

@@ -374,6 +374,13 @@ const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(
   (o) => o.byteLength + TYPED_ARRAY_BYTES,
 )
 
+/** The sum of `counts` (one per combination) over the combinations passing every facet filter (comboOutcomes: 0). */
+export function sumPassing(outcome: Uint8Array, counts: Int32Array): number {
+  let n = 0
+  for (let c = 0; c < counts.length; c++) if (outcome[c] === 0) n += counts[c] as number
+  return n
+}
+
 /** The first place from `lo` up to `hi` whose price is `cents` or more (each combination's run is cheapest first). */
 export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: number): number {
   while (lo < hi) {
