@@ -164,24 +164,20 @@ async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | 
 }
 
 const textCondition = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.tsquery})`
+/** The title holds the words as typed, in a row (the exact model). */
+const inTitle = (m: TextMatch) => sql`position(${m.phrase} in ${products.searchTitle}) > 0`
+/** Every word is in the brand or name. */
+const inName = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery})`
 
 /**
- * The listings of the best tier a text can reach: its words as typed in a row in the title, and every word in the
- * brand or name (3); when some word is in no listing's brand or name, the words in a row alone (2).
+ * The listings of the best tier a text can reach: inTitle and inName (3); when some word is in no listing's brand or
+ * name, inTitle alone (2).
  */
 const bestTierCondition = (m: TextMatch) =>
-  m.bestTier === 3
-    ? sql`position(${m.phrase} in ${products.searchTitle}) > 0
-    and ${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery})`
-    : sql`position(${m.phrase} in ${products.searchTitle}) > 0`
+  m.bestTier === 3 ? sql`${inTitle(m)} and ${inName(m)}` : inTitle(m)
 
-/**
- * Best match: 3 when the title holds the words as typed in a row (the exact model), 1 more when every word is in
- * the brand or name, then newest. An integer, so keyset paging over it is exact.
- */
-const relevanceTier = (m: TextMatch) =>
-  sql<number>`((position(${m.phrase} in ${products.searchTitle}) > 0)::int * 2
-    + (${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery}))::int)`
+/** Best match: 2 for inTitle, 1 more for inName, then newest. An integer, so keyset paging over it is exact. */
+const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + (${inName(m)})::int)`
 
 // ---------------------------------------------------------------------------------------------
 // Filters
