@@ -287,7 +287,8 @@ const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
   (ix) => ix.titles.ends.length,
 )
 
-/** matchText, kept per copy for the texts searched lately. */
-export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): TextRows {
-  return matchedIn.get(ix, textKey(text), () => matchText(ix, size, text))
-}
+/** A text's matches in each copy it is asked of (matchText), kept per copy for the texts searched lately. */
+export const textMatchesIn =
+  (text: TextTerms) =>
+  (copy: { text: TextIndex; size: number }): TextRows =>
+    matchedIn.get(copy.text, textKey(text), () => matchText(copy.text, copy.size, text))

@@ -5,7 +5,7 @@ import { workerScript } from '#server/lib/worker-script'
 import type { FactsFacets } from './facts-counts'
 import type { PageAsk } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
-import { matchTextOnce, type TextTerms } from './listing-text'
+import { type TextTerms, textMatchesIn } from './listing-text'
 import { baseOf, type FactsView, type MarkedPart, viewFacets, viewPage, viewTotal } from './listing-view'
 
 // The searches of an instance answered from its copy of the listings on a pool of worker threads (facts-searcher.ts),
@@ -33,7 +33,7 @@ export type ViewAnswer = { ids?: string[] | undefined; total?: number; facets?: 
 /** A search's page and counts from a view, in one go (on a searcher, or on this thread without a pool). */
 export function searchView(view: FactsView, ask: PoolAsk): ViewAnswer {
   const { query, sort, paging, cursor, nowMs, terms } = ask
-  const textOf = terms ? (part: ListingFacts) => matchTextOnce(part.text, part.size, terms) : undefined
+  const textOf = terms ? textMatchesIn(terms) : undefined
   const ids = viewPage(view, { query, sort, paging, cursor, nowMs }, textOf)
   if (!ids) return {}
   if (ask.facets) {

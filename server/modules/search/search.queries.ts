@@ -32,9 +32,8 @@ import {
   plainConditions,
 } from './filters'
 import { onceEach } from './kept-per-copy'
-import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage, searchWhileRead } from './listing-feed'
-import { matchTextOnce, type TextTerms } from './listing-text'
+import { type TextTerms, textMatchesIn } from './listing-text'
 import { viewFacets, viewTotal } from './listing-view'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
@@ -375,9 +374,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       ),
     )
   // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
-  const textOf = textMatch
-    ? (part: ListingFacts) => matchTextOnce(part.text, part.size, textMatch)
-    : undefined
+  const textOf = textMatch ? textMatchesIn(textMatch) : undefined
   // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
   // (then best match walks the newest listings for its best tier: bestTierIds).
   let textTotal: Total | undefined
