@@ -65,7 +65,7 @@ export type ListingFacts = {
  * filters (and RAM and storage minimums, which are values of facets too) are then tested once per combination
  * instead of once per listing, and a search with no other filter is counted from the combinations alone.
  */
-export type Combos = {
+type Combos = {
   ofRow: Int32Array
   size: number
   /** Per facet (in COUNT_FACETS' order), each combination's value (an index into the column's values). */

@@ -5,7 +5,7 @@
 // the listing's words. `posted_within` and the sort do not apply: an alert is about a listing just posted.
 import { type AlertListing, alertTest, type SavedFilters } from './filters'
 
-export type StoredSearch = {
+type StoredSearch = {
   id: string
   userId: string
   filters: SavedFilters

@@ -53,7 +53,7 @@ export type ToSearcher =
   | { type: 'ask'; id: number; viewId: number; ask: PoolAsk }
 
 /** A view as posted to a searcher: its parts' copies by id (each posted once), the rest as it is. */
-export type PostedView = Omit<FactsView, 'parts'> & { marks: Omit<MarkedPart, 'facts'>[] }
+type PostedView = Omit<FactsView, 'parts'> & { marks: Omit<MarkedPart, 'facts'>[] }
 
 export type PoolAnswer = { id: number; error?: string } & ViewAnswer
 

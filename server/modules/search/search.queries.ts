@@ -57,7 +57,7 @@ export function searchWords(q: string): string[] {
 }
 
 /** A search's words as searched for (TextTerms: each a whole word, or the start of one), and in SQL. */
-export type TextMatch = TextTerms & {
+type TextMatch = TextTerms & {
   tsquery: string
   titleQuery: string
   /** The best tier a listing can reach: 3, or 2 when some word is in no listing's brand or name. */
