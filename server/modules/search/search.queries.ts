@@ -323,7 +323,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, KEY_COUNT[sort]) : undefined
   const wantFacets = q.facets === '1' || q.facets === 'true'
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
-  const text = resolved?.match ?? null
+  const textMatch = resolved?.match ?? undefined
   const answer = (items: Product[], counted: Total, nextCursor: string | null): SearchResult => ({
     items,
     total: counted.total,
@@ -333,12 +333,11 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     next_cursor: nextCursor,
     sort,
   })
-  if (q.q && !text) {
+  if (q.q && !textMatch) {
     // Nothing searchable was typed (only punctuation or symbols): nothing matches.
     const empty = answer([], capped(0), null)
     return wantFacets ? { ...empty, facets: emptyFacets() } : empty
   }
-  const textMatch = text ?? undefined
   // The search as SQL, built when SQL answers: the copy answers most searches without it.
   let asSql: { filters: Partial<Record<FilterKey, SQL>>; base: SQL; where: SQL } | undefined
   const sqlOf = () => {
@@ -353,13 +352,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
 
   // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
   // every row an offset skips or a sort looks at. One statement: the ids as a subquery, and their rows.
-  const pageOf = (ids: SQL) =>
-    selectPageRows(db, {
-      where: sql`${products.id} in (${ids})`,
-      orderBy: plan.orderBy,
-      k0: plan.k0,
-      k1: plan.k1,
-    })
+  const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
   const pageBySql = () =>
     pageOf(
       limitOffset(
@@ -390,25 +383,11 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The copy answers a search whose every filter it applies and whose text it can match (`facts: false`: SQL alone).
   const copyCan = opts.facts !== false && copyAnswers(q) && textMatch?.plain !== false
   // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
-  const {
-    rows,
-    view: pageView,
-    counted: pageCounted,
-  } = await readListingPage(
-    db,
-    copyCan
-      ? {
-          query: q,
-          sort,
-          paging,
-          cursor,
-          read: pageOf,
-          terms: textMatch,
-          facets: wantFacets,
-        }
-      : undefined,
-    textMatch ? () => textPageBySql(textMatch) : pageBySql,
-  )
+  const fromFacts = copyCan
+    ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
+    : undefined
+  const bySql = textMatch ? () => textPageBySql(textMatch) : pageBySql
+  const { rows, view: pageView, counted: pageCounted } = await readListingPage(db, fromFacts, bySql)
   if (textMatch && resolved && !resolved.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
     const now = rows[0]?.termsVersion ?? (await readVersion(db, 'terms_version'))
