@@ -356,11 +356,7 @@ const ID_LENGTH = 36
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
 export const idAt = (f: ListingFacts, r: number) => latin1At(f.ids, r * ID_LENGTH, (r + 1) * ID_LENGTH)
 
-/**
- * Per combination of a copy, what a search's facet filters and RAM and storage minimums make of it (outcomesOf): 0
- * when it passes them all, 1 + the facet's place in COUNT_FACETS when it fails that facet's filter alone (it counts
- * for that facet only), NONE otherwise.
- */
+/** What a search's facet filters and floors make of each combination of a copy (outcomesOf), kept per copy. */
 export function comboOutcomes(f: ListingFacts, q: SearchQuery): Uint8Array {
   return outcomesIn.get(f, filtersKey(q), () =>
     outcomesOf(f.columns, f.combos.values, f.combos.size, countQueryOf(q)),

@@ -204,7 +204,7 @@ const capped = (n: number, cap = TOTAL_THRESHOLD): Total =>
 /**
  * A text search counts at most this many matches and says "1,000+" past it: a count reads every match it counts
  * from the table (a full-text index cannot count alone), so a common word would cost a pass over thousands of
- * listings on every request. Counted first, it also says whether the matches are many (see `bestTierPage`).
+ * listings on every request. Counted first, it also says whether the matches are many (see `bestTierIds`).
  */
 export const TEXT_TOTAL_THRESHOLD = 1_000
 
