@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
-import { COUNT_FACETS, type CountFacet, type CountQuery } from './filters'
+import { COUNT_FACETS, type CountFacet, type CountQuery, perCountFacet } from './filters'
 
 // The copy's facet columns (listing-facts.ts) and what a search's facet filters make of their rows, and the version row
 // every change search reads moves on.
 
 /** One facet's column: its distinct values (as search sends them) and, per row, the index of the row's value. */
 export type Column = { values: string[]; index: Uint16Array }
+type Columns = Record<CountFacet, Column>
 
 /** A column from each row's value: the distinct values in order of first appearance, and each row's index. */
 export function dictionaryColumn(rowValues: string[]): Column {
@@ -33,20 +34,15 @@ export const NONE = 255
  * a query's facet filters and floors make of it: 0 when it passes them all, 1 + the facet's place in COUNT_FACETS when
  * it fails that facet's filter alone (it counts for that facet only), NONE otherwise.
  */
-export function outcomesOf(
-  columns: Record<CountFacet, Column>,
-  values: Uint16Array[],
-  size: number,
-  query: CountQuery,
-) {
+export function outcomesOf(columns: Columns, values: Uint16Array[], size: number, query: CountQuery) {
   const outcome = new Uint8Array(size)
   // A filter at a time over every row (one tight loop each, not a loop over the filters per row).
-  for (const floor of floorFilters({ columns }, query)) {
+  for (const floor of floorFilters(columns, query)) {
     const of = values[floor.facet] as Uint16Array
     const { allowed } = floor
     for (let c = 0; c < size; c++) if (allowed[of[c] as number] === 0) outcome[c] = NONE
   }
-  for (const filter of facetFilters({ columns }, query)) {
+  for (const filter of facetFilters(columns, query)) {
     const of = values[filter.facet] as Uint16Array
     const { allowed } = filter
     const failsThis = filter.facet + 1
@@ -63,7 +59,7 @@ export function outcomesOf(
  * choice).
  */
 export function valuesOf(
-  columns: Record<CountFacet, Column>,
+  columns: Columns,
   values: Uint16Array[],
   outcome: Uint8Array,
   counted: Int32Array,
@@ -88,40 +84,39 @@ export function valuesOf(
       sums[at] = (sums[at] as number) + n
     }
   }
-  const out = {} as Record<CountFacet, Map<string, number>>
-  COUNT_FACETS.forEach((name, facet) => {
+  return perCountFacet((name, facet) => {
     const map = new Map<string, number>()
     const sums = acc[facet] as Float64Array
     columns[name].values.forEach((value, i) => {
       if (sums[i] && value !== '') map.set(value, sums[i] as number)
     })
-    out[name] = map
+    return map
   })
-  return out
 }
 
-type Columns = { columns: Record<CountFacet, Column> }
-
 /** Per facet `accepts` tests (in COUNT_FACETS' order), the values' indexes it accepts, with the rows' value indexes. */
-function valueFilters(s: Columns, accepts: (name: CountFacet) => ((value: string) => boolean) | undefined) {
+function valueFilters(
+  columns: Columns,
+  accepts: (name: CountFacet) => ((value: string) => boolean) | undefined,
+) {
   return COUNT_FACETS.flatMap((name, facet) => {
     const test = accepts(name)
     if (!test) return []
-    const { values, index } = s.columns[name]
+    const { values, index } = columns[name]
     return [{ facet, index, allowed: Uint8Array.from(values, (v) => (test(v) ? 1 : 0)) }]
   })
 }
 
 /** Each facet filter of the query as the values' indexes it accepts, with the rows' value indexes. */
-export const facetFilters = (s: Columns, f: CountQuery) =>
-  valueFilters(s, (name) => {
+export const facetFilters = (columns: Columns, f: CountQuery) =>
+  valueFilters(columns, (name) => {
     const accepted = f.sets[name]
     return accepted && ((v) => accepted.has(v))
   })
 
 /** Each floor of the query (at least this much RAM) as the facet's values it accepts: a row failing one counts for none. */
-export const floorFilters = (s: Columns, f: CountQuery) =>
-  valueFilters(s, (name) => {
+const floorFilters = (columns: Columns, f: CountQuery) =>
+  valueFilters(columns, (name) => {
     const min = f.floors[name]
     return min === undefined ? undefined : (v) => Number(v) >= min
   })

@@ -14,18 +14,18 @@ import {
   narrowestChoice,
   PASSES,
   passesAll,
+  sumPassing,
   TOO_OLD,
 } from './listing-facts'
 import type { TextRows } from './listing-text'
 
-// A search's counts in a copy of the listings (listing-facts.ts): its total, and its facets (each facet's counts
-// over the listings passing every *other* filter, the posting-date choices, the battery choice), kept per copy and
-// search where the clock cannot change them.
+// A search's counts in a copy of the listings (listing-facts.ts): its total and its facets, kept per copy and search
+// where the clock cannot change them.
 
 /** How many rows read in row order cost as much as one read out of it (measured at 1,000,000 listings: 6–8). */
 const OUT_OF_ORDER_COST = 8
 
-/** The counts of a search without text: its total, each facet's counts by value, the posting-date and battery facets. */
+/** A search's total, each facet's counts by value, the posting-date and battery facets. */
 export type FactsFacets = {
   total: number
   values: Record<CountFacet, Map<string, number>>
@@ -35,10 +35,9 @@ export type FactsFacets = {
 }
 
 /**
- * One pass over the copy for a search (over its text's matches, with text): the total of the listings passing every filter; each facet's
- * counts over the listings passing every *other* facet's filter (a facet's own choices stay alternatives), the
- * posting-date choices and the battery choice likewise. A listing failing exactly one facet's filter counts for that
- * facet alone; failing two, for none. `nowMs`: the clock "posted within" counts back from.
+ * A search's counts in a copy (with text, over its matches): the total of the listings passing every filter; each
+ * facet's counts over the listings passing every *other* facet's filter (a facet's own choices stay alternatives),
+ * the posting-date and battery choices likewise. `nowMs`: the clock "posted within" counts back from.
  */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
   if (!f.newestFirst) return countFacts(f, q, nowMs, text).facets
@@ -69,8 +68,9 @@ type ComboCounts = {
   /** The total and each facet's counts by value, summed from `counted` (undefined once `end` moved). */
   sums?: { total: number; values: Record<CountFacet, Map<string, number>> }
   /** Each posting-date choice: its end, and the rows before it whose combination passes every filter (-1: none yet). */
-  choices: { end: number; n: number }[]
+  choices: Choice[]
 }
+type Choice = { end: number; n: number }
 
 /**
  * A kept search's counts hold its combinations' outcomes (a byte per combination) whether or not comboOutcomes still
@@ -89,33 +89,24 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
   const dated = q.posted_within !== undefined
   const kept = comboCountsIn.get(f, filtersKey(q), () => {
     const outcome = comboOutcomes(f, q)
-    let battery80 = 0
-    if (!dated)
-      for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) battery80 += combos.battery80[c] as number
     return {
       outcome,
       dated,
       // Without a date filter every row counts, and always will: the combinations' own counts.
       end: dated ? 0 : f.size,
       counted: dated ? new Int32Array(combos.size) : combos.rows,
-      battery80,
+      battery80: dated ? 0 : sumPassing(outcome, combos.battery80),
       choices: POSTED_WITHIN_DAYS.map(() => ({ end: -1, n: 0 })),
     }
   })
   if (q.posted_within !== undefined) moveEnd(f, kept, firstOlder(f, nowMs - q.posted_within * DAY_MS))
   const { outcome, counted } = kept
-  if (!kept.sums) {
-    let total = 0
-    for (let c = 0; c < combos.size; c++) if (outcome[c] === 0) total += counted[c] as number
-    kept.sums = { total, values: valuesOf(f.columns, f.combos.values, outcome, counted) }
+  kept.sums ??= {
+    total: sumPassing(outcome, counted),
+    values: valuesOf(f.columns, combos.values, outcome, counted),
   }
   const postedWithin = POSTED_WITHIN_DAYS.map((days, i) =>
-    choiceCount(
-      f,
-      outcome,
-      kept.choices[i] as ComboCounts['choices'][number],
-      firstOlder(f, nowMs - days * DAY_MS),
-    ),
+    choiceCount(f, outcome, kept.choices[i] as Choice, firstOlder(f, nowMs - days * DAY_MS)),
   )
   return { total: kept.sums.total, values: kept.sums.values, postedWithin, battery80: kept.battery80 }
 }
@@ -142,7 +133,7 @@ function moveEnd(f: ListingFacts, kept: ComboCounts, end: number) {
 }
 
 /** A posting-date choice's count at `end`: the rows passed since it was last counted, or from the counts per block. */
-function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: { end: number; n: number }, end: number) {
+function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: Choice, end: number) {
   const { combos } = f
   if (choice.end === end) return choice.n
   if (choice.end >= 0 && Math.abs(end - choice.end) <= combos.block) {
@@ -150,10 +141,8 @@ function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: { end: number
     choice.n += end > choice.end ? passed : -passed
   } else {
     const k = Math.min(Math.floor(end / combos.block), combos.before.length - 1)
-    const before = combos.before[k] as Int32Array
-    let n = 0
-    for (let c = 0; c < before.length; c++) if (outcome[c] === 0) n += before[c] as number
-    choice.n = n + passingBetween(f, outcome, k * combos.block, end)
+    choice.n =
+      sumPassing(outcome, combos.before[k] as Int32Array) + passingBetween(f, outcome, k * combos.block, end)
   }
   choice.end = end
   return choice.n
@@ -254,20 +243,21 @@ export function countFacts(
     total++
     if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
   }
-  const postedWithin: number[] = []
-  let within = 0
-  for (let i = 0; i < segments; i++) {
-    within += bySegment[i] as number
-    postedWithin.push(within)
-  }
   return {
     facets: {
       total,
       values: valuesOf(f.columns, f.combos.values, outcome, counted, some),
-      postedWithin,
+      postedWithin: choicesOf(bySegment, segments),
       battery80,
     },
   }
+}
+
+/** Each posting-date choice's count: the sum of its segment's and those before (segment i: within choice i alone). */
+function choicesOf(bySegment: Float64Array, segments: number): number[] {
+  const choices = Array.from(bySegment.subarray(0, segments))
+  for (let i = 1; i < segments; i++) choices[i] = (choices[i] as number) + (choices[i - 1] as number)
+  return choices
 }
 
 /**
@@ -434,21 +424,11 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
     counted[c] = n
     total += n
   }
-  // By the counts, each choice's own rows were summed; row by row, its segment's (summed into choices here).
-  const postedWithin: number[] = []
-  let sum = 0
-  for (let i = 0; i < segments; i++) {
-    sum = byCounts ? (bySegment[i] as number) : sum + (bySegment[i] as number)
-    postedWithin.push(sum)
-  }
+  // By the counts, each choice's own rows were summed; row by row, its segment's.
+  const postedWithin = byCounts ? Array.from(bySegment.subarray(0, segments)) : choicesOf(bySegment, segments)
   return { total, values: valuesOf(f.columns, f.combos.values, outcome, counted), postedWithin, battery80 }
 }
 
-/**
- * Per copy, the counts of the searches asked lately, and the rows each counted: a copy never changes, so neither do
- * they. Only the posting-date choices move with the clock: each is the counted rows posted since then, which (rows
- * being newest first) are those before the first row older than that, found by bisection.
- */
 /**
  * The rows a search counted in its total, a bit per row, with the count before each block of 256 rows: how many of
  * them come before any row is a sum of at most eight words. A list of row numbers took 4 bytes a row, so at 1,000,000
@@ -456,6 +436,10 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
  */
 type PassingRows = { words: Uint32Array; before: Uint32Array }
 
+/**
+ * Per copy, the counts of the searches asked lately, and the rows each counted. Only the posting-date choices move
+ * with the clock: each is the counted rows before the first row older than its start (rows are newest first).
+ */
 const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: PassingRows }>(
   'facets and their rows',
   64 * 1024 * 1024,

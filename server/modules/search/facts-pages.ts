@@ -12,6 +12,7 @@ import {
   narrowestChoice,
   PASSES,
   passesAll,
+  sumPassing,
   TOO_OLD,
 } from './listing-facts'
 import { lowerBound, type TextRows } from './listing-text'
@@ -177,15 +178,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   // the matches picked from the combinations passing the facet filters, each one's run of the price range, and put
   // in the walk's order (row order, or their places in byPrice).
   if (!text && !cursor && f.size >= NARROW_FROM) {
-    const picked = fewPicked(
-      f,
-      q,
-      passes,
-      dead,
-      byPrice ? end - start : n,
-      wanted,
-      byPrice ? sort : undefined,
-    )
+    const picked = fewPicked(f, q, passes, dead, byPrice ? end - start : n, wanted, sort)
     if (picked)
       return Array.from(picked.subarray(paging.offset, wanted), (i) => ({
         r: byPrice ? rowAt(i) : i,
@@ -195,8 +188,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   // By price with candidates (a text's matches, a narrow facet filter's rows): those that pass, picked by their place
   // in byPrice, cost one look at each candidate; the walk over byPrice costs every listing it passes on the way. The
   // walk is tried first and gives up after twice as many listings as there are candidates (a filter that few of them
-  // pass sends it over most of the copy); a text with very few matches is picked at once (walking it needs a mark per
-  // listing).
+  // pass sends it over most of the copy).
   const pick = (candidates: Int32Array): Hit[] => {
     const rank = priceRanks(f)
     const picked = new Int32Array(candidates.length)
@@ -214,13 +206,13 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     return Array.from(inOrder.subarray(paging.offset, wanted), (i) => ({ r: rowAt(i), tier: 0 }))
   }
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
-  // A text with few matches is picked at once (walking it needs a mark per listing); so is one whose matches the facet
-  // filters leave so few of that a walk would read more rows than there are matches before it filled the page.
-  // The rows a walk by price with text reads before its page is full, about: as many as the listings over the text's
-  // matches that pass the facet filters, times the page's end.
+  // A text is picked at once when its matches are few (walking them needs a mark per listing), or when a walk would
+  // read more rows than there are matches before its page is full: about the page's end times the listings per match
+  // passing the facet filters.
   const walked =
     byPrice && text
-      ? (wanted * f.size) / Math.max(1, text.rows.length * (passingRows(f, comboOutcomes(f, q)) / f.size))
+      ? (wanted * f.size) /
+        Math.max(1, text.rows.length * (sumPassing(comboOutcomes(f, q), f.combos.rows) / f.size))
       : 0
   if (pickable && text && (pickable.length * 64 <= f.size || walked > pickable.length)) return pick(pickable)
   const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
@@ -277,11 +269,11 @@ function fewPicked(
   dead: DeadMarks | undefined,
   walk: number,
   wanted: number,
-  byPrice?: 'price_asc' | 'price_desc',
+  sort: Exclude<SearchSort, 'relevance'>,
 ): Int32Array | undefined {
   const outcome = comboOutcomes(f, q)
   const { byCombo } = f.combos
-  const passing = passingRows(f, outcome)
+  const passing = sumPassing(outcome, f.combos.rows)
   const { minPrice, maxPrice } = boundsOf(q)
   const priced = minPrice > -Infinity || maxPrice < Infinity
   const inRange = priced ? firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice) : f.size
@@ -290,10 +282,10 @@ function fewPicked(
   // walk by price reads the price range alone: `walk` is its length).
   const walked = estimate > 0 ? Math.min(walk, (wanted * walk) / estimate) : walk
   if (estimate * PICK_COST >= walked) return undefined
-  const rank = byPrice ? priceRanks(f) : undefined
+  const rank = sort !== 'newest' ? priceRanks(f) : undefined
   const last = f.size - 1
   const placeOf = (r: number) =>
-    rank ? (byPrice === 'price_desc' ? last - (rank[r] as number) : (rank[r] as number)) : r
+    rank ? (sort === 'price_desc' ? last - (rank[r] as number) : (rank[r] as number)) : r
   const { start, rows: order, price } = byCombo
   const picked: number[] = []
   for (let c = 0; c < outcome.length; c++) {
@@ -310,14 +302,6 @@ function fewPicked(
     }
   }
   return Int32Array.from(picked).sort()
-}
-
-/** The rows whose combination passes every facet filter (`outcome`: comboOutcomes), counted by combination. */
-function passingRows(f: ListingFacts, outcome: Uint8Array): number {
-  const { rows } = f.combos
-  let passing = 0
-  for (let c = 0; c < outcome.length; c++) if (outcome[c] === 0) passing += rows[c] as number
-  return passing
 }
 
 /** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */

@@ -1,6 +1,6 @@
 import { and, type SQL, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { filterOf } from '#contract/filters'
+import { FILTER_KEYS, filterOf } from '#contract/filters'
 import { SearchQuery } from '#contract/search'
 import { products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
@@ -14,7 +14,6 @@ import {
   alertOf,
   conditionOf,
   copyAnswers,
-  FILTER_KEYS,
   facetConditions,
   plainConditions,
 } from './filters'

@@ -4,24 +4,18 @@
 import { and, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import {
   choiceOf,
-  FACETS,
   FILTER_KEYS,
-  FILTERS,
+  type FILTERS,
   type FilterDeclaration,
   type FilterKey,
   filterOf,
   labelOf,
 } from '#contract/filters'
-import type { Facets, SearchQuery } from '#contract/search'
+import type { SearchQuery } from '#contract/search'
 import { products } from '#server/db/schema'
-
-export { FILTER_KEYS, FILTERS, type FilterKey }
 
 /** What a saved search keeps: the filters (paging, facets and the page's own markers dropped). */
 export type SavedFilters = Omit<SearchQuery, 'page' | 'page_size' | 'limit' | 'cursor' | 'facets'>
-
-/** The facets that are filters (every facet is). */
-export type FacetName = keyof Facets
 
 const COLUMNS = getTableColumns(products)
 type Product = typeof products.$inferSelect
@@ -56,6 +50,10 @@ export function alertColumns() {
  */
 export const COUNT_FACETS = FILTER_KEYS.filter((k) => filterOf(k).op === 'in') as CountFacet[]
 export type CountFacet = { [K in FilterKey]: (typeof FILTERS)[K]['op'] extends 'in' ? K : never }[FilterKey]
+
+/** A value for each of COUNT_FACETS, by name. */
+export const perCountFacet = <T>(make: (name: CountFacet, facet: number) => T) =>
+  Object.fromEntries(COUNT_FACETS.map((name, facet) => [name, make(name, facet)])) as Record<CountFacet, T>
 
 /** A facet's choice of a listing in SQL, as text ('' for none): what the copy holds and SQL facets group by. */
 export function choiceSql(name: CountFacet): string {
@@ -94,7 +92,7 @@ const choiceText = (f: FilterDeclaration, v: unknown) =>
 type Entry = [FilterKey, unknown, FilterDeclaration]
 
 /** The filters a search sets, in the table's order, each with its value. */
-export function filtersOf(q: SavedFilters): Entry[] {
+function filtersOf(q: SavedFilters): Entry[] {
   const out: Entry[] = []
   for (const key of FILTER_KEYS) {
     const value = (q as Record<string, unknown>)[key]
@@ -157,11 +155,11 @@ export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing
   }
 }
 
-/** The SQL of each facet's filter (undefined when the search does not set it). */
-export function facetConditions(q: SavedFilters): Record<FacetName, SQL | undefined> {
-  const out = Object.fromEntries(FACETS.map((f) => [f.name, undefined])) as Record<FacetName, SQL | undefined>
-  for (const [, value, f] of filtersOf(q)) if (f.facet) out[f.facet.name as FacetName] = conditionOf(f, value)
-  return out
+/** The SQL of each facet's filter the search sets, by the filter's key. */
+export function facetConditions(q: SavedFilters): Partial<Record<FilterKey, SQL>> {
+  return Object.fromEntries(
+    filtersOf(q).flatMap(([key, value, f]) => (f.facet ? [[key, conditionOf(f, value)]] : [])),
+  )
 }
 
 /** The SQL of the filters that are no facet (a price, a floor), in the table's order. */
@@ -177,18 +175,18 @@ export function alertTest(q: SavedFilters): (l: AlertListing) => boolean {
   return (l) => tests.every((test) => test(l))
 }
 
+type Words = (
+  value: unknown,
+  all: Record<string, unknown>,
+  names: ReadonlyMap<string, string>,
+) => string | undefined
+
 /** The filters in words, in a saved search's order (the text is the caller's). */
 export function describeEach(q: SavedFilters, names: ReadonlyMap<string, string>): string[] {
   const parts: string[] = []
   for (const [key, value, f] of savedOrder(filtersOf(q))) {
     const said = f.words
-      ? (
-          f.words as (
-            v: unknown,
-            all: Record<string, unknown>,
-            n: ReadonlyMap<string, string>,
-          ) => string | undefined
-        )(value, q, names)
+      ? (f.words as Words)(value, q, names)
       : (value as unknown[]).map((v) => labelOf(key, String(v), names)).join(' or ')
     if (said) parts.push(said)
   }

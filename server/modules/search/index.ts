@@ -1,12 +1,12 @@
 // Front door of the search module (docs/decisions/0054): what the rest of the server may use of it.
 // Search over the listings: filters, the in-memory copy of the listings, matching and saved queries.
 export { readFactsApart } from './facts-apart'
-export { alertColumns } from './filters'
+export { alertColumns, type SavedFilters } from './filters'
 export { catchUp, factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
 // For bench/text-index.ts, which times it.
 export { buildTextIndex } from './listing-text'
 export { type ListingFacts, SearchIndex } from './matcher'
-export { describeFilters, parseSavedQuery, type SavedFilters } from './saved-query'
+export { describeFilters, parseSavedQuery } from './saved-query'
 export { brandNamesOf, resolveText, searchCondition, searchProducts, searchWords } from './search.queries'
 export { searchRoutes } from './search.routes'
 export { startSearchPool } from './search-pool'

@@ -1,5 +1,5 @@
 /** The copy's size at which a KeptPerCopy given `listingsOf` keeps its whole `maxBytes`. */
-export const KEPT_FULL_AT_LISTINGS = 1_000_000
+const KEPT_FULL_AT_LISTINGS = 1_000_000
 
 /** What a KeptPerCopy given `listingsOf` keeps at least, however small the copy. */
 export const KEPT_AT_LEAST_BYTES = 1024 * 1024

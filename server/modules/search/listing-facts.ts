@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { filterOf } from '#contract/filters'
+import { FILTER_KEYS, type FilterDeclaration, filterOf } from '#contract/filters'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
@@ -12,7 +12,7 @@ import {
   choiceSql,
   columnName,
   countQueryOf,
-  FILTER_KEYS,
+  perCountFacet,
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, lowerBound, type TextIndex } from './listing-text'
@@ -65,7 +65,7 @@ export type ListingFacts = {
  * filters (and RAM and storage minimums, which are values of facets too) are then tested once per combination
  * instead of once per listing, and a search with no other filter is counted from the combinations alone.
  */
-export type Combos = {
+type Combos = {
   ofRow: Int32Array
   size: number
   /** Per facet (in COUNT_FACETS' order), each combination's value (an index into the column's values). */
@@ -99,10 +99,10 @@ export type Combos = {
   }
 }
 
-/** What the copy holds of one listing, each column as text, as the database gives it: each facet's choice, ... */
-export type FactRow = Record<CountFacet, string> & {
-  battery: string
-  price: string
+type Row = NonNullable<FilterDeclaration['row']>
+
+/** What the copy holds of one listing, each column as text, as the database gives it. */
+export type FactRow = Record<CountFacet | Row, string> & {
   /** Microseconds since 1970. */
   posted: string
   id: string
@@ -111,20 +111,21 @@ export type FactRow = Record<CountFacet, string> & {
   title: string
 }
 
-/** The per-listing arrays the declared bounds read (a price; a battery, -1 when not reported). */
-const ROW_COLUMNS = [
-  ...new Map(
-    FILTER_KEYS.flatMap((k) => {
-      const f = filterOf(k)
-      return f.row ? [[f.row, `coalesce(${columnName(f)}, -1)::text as ${f.row}`] as const] : []
-    }),
-  ).values(),
-]
+/** The per-listing arrays the declared bounds read (a price; a battery, -1 when not reported), by name. */
+const ROW_COLUMNS = new Map(
+  FILTER_KEYS.flatMap((k) => {
+    const f = filterOf(k)
+    return f.row ? [[f.row, `coalesce(${columnName(f)}, -1)::text as ${f.row}`] as const] : []
+  }),
+)
+
+/** FactRow's columns of one value per listing (each facet's choice, each bound's value, the posting time). */
+const LISTED = [...COUNT_FACETS, ...ROW_COLUMNS.keys(), 'posted'] as const
 
 /** The columns of FactRow, read from `products`. */
 export const FACT_COLUMNS =
   sql.raw(`${COUNT_FACETS.map((name) => `${choiceSql(name)} as ${name}`).join(', ')},
-  ${ROW_COLUMNS.join(', ')},
+  ${[...ROW_COLUMNS.values()].join(', ')},
   (extract(epoch from posted_on) * 1000000)::bigint::text as posted, id::text as id,
   array_to_string(tsvector_to_array(search_vector), ' ') as words,
   array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`)
@@ -182,9 +183,8 @@ const listingsOf = (commits?: string[]) => sql`(select ${FACT_COLUMNS} from prod
 
 /** The copy's columns but its words, each one text. */
 const FACTS = sql`(select version::text from listing_counts_version where id) as version, count(*)::text as size,
-  ${sql.raw(COUNT_FACETS.map((name) => `string_agg(${name}, ',') as ${name}, `).join(''))}
-  string_agg(battery, ',') as battery, string_agg(price, ',') as price,
-  string_agg(posted, ',') as posted, string_agg(id, '') as ids, coalesce(json_agg(title), '[]') as titles`
+  ${sql.raw(LISTED.map((name) => `string_agg(${name}, ',') as ${name}`).join(', '))},
+  string_agg(id, '') as ids, coalesce(json_agg(title), '[]') as titles`
 
 /** The copy's words and the words of its brands and names, each one text (rows by a line feed). */
 const WORDS = sql`string_agg(words, E'\n') as words, string_agg(title_words, E'\n') as title_words`
@@ -199,10 +199,7 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
   return factsOf({
     version,
     size: String(sorted.length),
-    ...Object.fromEntries(COUNT_FACETS.map((name) => [name, join(name)])),
-    battery: join('battery'),
-    price: join('price'),
-    posted: join('posted'),
+    ...Object.fromEntries(LISTED.map((name) => [name, join(name)])),
     ids: join('id', ''),
     words: join('words', '\n'),
     title_words: join('title_words', '\n'),
@@ -221,7 +218,6 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   const size = Number(text('size') || 0)
   const split = (name: string) => (size > 0 ? text(name).split(',') : [])
   const numbers = (name: string) => split(name).map(Number)
-  const column = (name: string): Column => dictionaryColumn(split(name))
   const postedUs = Float64Array.from(numbers('posted'))
   const postedMs = postedUs.map((us) => us / 1000)
   const priceCents = Int32Array.from(numbers('price'))
@@ -230,10 +226,7 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
-  const columns = Object.fromEntries(COUNT_FACETS.map((name) => [name, column(name)])) as Record<
-    CountFacet,
-    Column
-  >
+  const columns = perCountFacet((name): Column => dictionaryColumn(split(name)))
   const battery = Int16Array.from(numbers('battery'))
   const byPrice = priceOrder(priceCents, ids)
   return {
@@ -241,10 +234,7 @@ function factsOf(row: AggregatedFacts): ListingFacts {
     size,
     newestFirst,
     columns,
-    valueRows: Object.fromEntries(COUNT_FACETS.map((name) => [name, valueRowsOf(columns[name])])) as Record<
-      CountFacet,
-      Int32Array[]
-    >,
+    valueRows: perCountFacet((name) => valueRowsOf(columns[name])),
     battery,
     priceCents,
     postedMs,
@@ -373,11 +363,7 @@ const ID_LENGTH = 36
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
 export const idAt = (f: ListingFacts, r: number) => latin1At(f.ids, r * ID_LENGTH, (r + 1) * ID_LENGTH)
 
-/**
- * Per combination of a copy, what a search's facet filters and RAM and storage minimums make of it (outcomesOf): 0
- * when it passes them all, 1 + the facet's place in COUNT_FACETS when it fails that facet's filter alone (it counts
- * for that facet only), NONE otherwise.
- */
+/** What a search's facet filters and floors make of each combination of a copy (outcomesOf), kept per copy. */
 export function comboOutcomes(f: ListingFacts, q: SearchQuery): Uint8Array {
   return outcomesIn.get(f, filtersKey(q), () =>
     outcomesOf(f.columns, f.combos.values, f.combos.size, countQueryOf(q)),
@@ -390,6 +376,13 @@ const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(
   4 * 1024 * 1024,
   (o) => o.byteLength + TYPED_ARRAY_BYTES,
 )
+
+/** The sum of `counts` (one per combination) over the combinations passing every facet filter (comboOutcomes: 0). */
+export function sumPassing(outcome: Uint8Array, counts: Int32Array): number {
+  let n = 0
+  for (let c = 0; c < counts.length; c++) if (outcome[c] === 0) n += counts[c] as number
+  return n
+}
 
 /** The first place from `lo` up to `hi` whose price is `cents` or more (each combination's run is cheapest first). */
 export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: number): number {
@@ -405,28 +398,18 @@ export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: n
 export const firstOlder = (f: ListingFacts, sinceMs: number) =>
   lowerBound(f.size, (r) => (f.postedMs[r] as number) < sinceMs)
 
-/** The fields of a search that are no filter (the text is keyed by its words, resolved). */
-const NOT_FILTERS = new Set(['q', 'sort', 'facets', 'page', 'page_size', 'limit', 'cursor'])
-
 /**
- * A search's filters as text, the same whatever order its choices came in: every field but the text, sort and
- * paging, so a filter added to the search is part of the key without a change here. Made once per search: a request
- * keys its page, counts and total by it, and a parsed search is never changed afterwards.
+ * A search's filters (the declared ones: not its text, sort or paging) as text, the same whatever order its choices
+ * came in. Made once per search: a request keys its page, counts and total by it, and a parsed search is never
+ * changed afterwards.
  */
 export const filtersKey = onceEach((q: SearchQuery): string =>
-  Object.entries(q)
-    .filter(([name, value]) => !NOT_FILTERS.has(name) && value !== undefined)
-    .map(([name, value]) => {
-      const text = Array.isArray(value)
-        ? value
-            .map((v) => String(v).toLowerCase())
-            .sort()
-            .join(',')
-        : String(value)
-      return `${name}=${text}`
-    })
-    .sort()
-    .join('&'),
+  FILTER_KEYS.flatMap((key) => {
+    const value = q[key]
+    if (value === undefined) return []
+    const choices = Array.isArray(value) ? value.map((v) => String(v).toLowerCase()).sort() : [value]
+    return [`${key}=${choices.join(',')}`]
+  }).join('&'),
 )
 
 /** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
@@ -486,7 +469,7 @@ export function narrowestChoice(
   q: SearchQuery,
 ): { lists: Int32Array[]; size: number; key: string } | undefined {
   let best: { lists: Int32Array[]; size: number; key: string } | undefined
-  for (const filter of facetFilters(f, countQueryOf(q))) {
+  for (const filter of facetFilters(f.columns, countQueryOf(q))) {
     const name = COUNT_FACETS[filter.facet] as CountFacet
     const lists = f.valueRows[name].filter((_, v) => filter.allowed[v] === 1)
     const size = lists.reduce((n, l) => n + l.length, 0)

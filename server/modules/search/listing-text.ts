@@ -45,7 +45,7 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
   const table = new WordTable()
   const all = table.read(words, size)
   const title = table.read(titleWords, size)
-  const ids = table.words()
+  const ids = table.found
   // Ids in order of first appearance, then ranked by the word's text.
   const order = Array.from(ids, (_, id) => id).sort((a, b) => {
     const x = ids[a] as string
@@ -54,9 +54,7 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
   })
   const byText = order.map((id) => ids[id] as string)
   const rank = new Int32Array(ids.length)
-  order.forEach((id, i) => {
-    rank[id] = i
-  })
+  for (let i = 0; i < order.length; i++) rank[order[i] as number] = i
   const postings = ({ rowEnd, flat }: { rowEnd: Int32Array; flat: Int32Array }) => {
     const start = new Int32Array(byText.length + 1)
     for (const id of flat) {
@@ -98,7 +96,8 @@ class WordTable {
   /** Per slot, the id of the word there plus 1 (0: empty). */
   private slots = new Int32Array(1 << 16)
   private hashes: number[] = []
-  private readonly found: string[] = []
+  /** Every word met, by id. */
+  readonly found: string[] = []
 
   /**
    * Each row's word ids one after the other (`flat`) and where each row's end (`rowEnd`), from rows separated by a
@@ -136,11 +135,6 @@ class WordTable {
       at = end + 1
     }
     return { rowEnd, flat: flat.subarray(0, count) }
-  }
-
-  /** Every word met, by id. */
-  words(): readonly string[] {
-    return this.found
   }
 
   private idOf(text: string, start: number, end: number, hash: number): number {
@@ -293,7 +287,8 @@ const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
   (ix) => ix.titles.ends.length,
 )
 
-/** matchText, kept per copy for the texts searched lately. */
-export function matchTextOnce(ix: TextIndex, size: number, text: TextTerms): TextRows {
-  return matchedIn.get(ix, textKey(text), () => matchText(ix, size, text))
-}
+/** A text's matches in each copy it is asked of (matchText), kept per copy for the texts searched lately. */
+export const textMatchesIn =
+  (text: TextTerms) =>
+  (copy: { text: TextIndex; size: number }): TextRows =>
+    matchedIn.get(copy.text, textKey(text), () => matchText(copy.text, copy.size, text))

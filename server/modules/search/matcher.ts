@@ -5,7 +5,7 @@
 // the listing's words. `posted_within` and the sort do not apply: an alert is about a listing just posted.
 import { type AlertListing, alertTest, type SavedFilters } from './filters'
 
-export type StoredSearch = {
+type StoredSearch = {
   id: string
   userId: string
   filters: SavedFilters
@@ -93,14 +93,8 @@ export class SearchIndex {
   /** The searches the listing matches, leaving out its own seller's. */
   matchesOf(listing: ListingFacts): { searchId: string; userId: string }[] {
     const words = new Set(listing.words)
-    const out: { searchId: string; userId: string }[] = []
-    for (const list of [this.#anyBrand, this.#byBrand.get(listing.brandId) ?? []]) {
-      for (const s of list) {
-        if (s.userId !== listing.sellerId && matches(s, listing, words)) {
-          out.push({ searchId: s.id, userId: s.userId })
-        }
-      }
-    }
-    return out
+    return [this.#anyBrand, this.#byBrand.get(listing.brandId) ?? []]
+      .flatMap((list) => list.filter((s) => s.userId !== listing.sellerId && matches(s, listing, words)))
+      .map((s) => ({ searchId: s.id, userId: s.userId }))
   }
 }

@@ -5,7 +5,7 @@ import { workerScript } from '#server/lib/worker-script'
 import type { FactsFacets } from './facts-counts'
 import type { PageAsk } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
-import { matchTextOnce, type TextTerms } from './listing-text'
+import { type TextTerms, textMatchesIn } from './listing-text'
 import { baseOf, type FactsView, type MarkedPart, viewFacets, viewPage, viewTotal } from './listing-view'
 
 // The searches of an instance answered from its copy of the listings on a pool of worker threads (facts-searcher.ts),
@@ -33,7 +33,7 @@ export type ViewAnswer = { ids?: string[] | undefined; total?: number; facets?: 
 /** A search's page and counts from a view, in one go (on a searcher, or on this thread without a pool). */
 export function searchView(view: FactsView, ask: PoolAsk): ViewAnswer {
   const { query, sort, paging, cursor, nowMs, terms } = ask
-  const textOf = terms ? (part: ListingFacts) => matchTextOnce(part.text, part.size, terms) : undefined
+  const textOf = terms ? textMatchesIn(terms) : undefined
   const ids = viewPage(view, { query, sort, paging, cursor, nowMs }, textOf)
   if (!ids) return {}
   if (ask.facets) {
@@ -53,7 +53,7 @@ export type ToSearcher =
   | { type: 'ask'; id: number; viewId: number; ask: PoolAsk }
 
 /** A view as posted to a searcher: its parts' copies by id (each posted once), the rest as it is. */
-export type PostedView = Omit<FactsView, 'parts'> & { marks: Omit<MarkedPart, 'facts'>[] }
+type PostedView = Omit<FactsView, 'parts'> & { marks: Omit<MarkedPart, 'facts'>[] }
 
 export type PoolAnswer = { id: number; error?: string } & ViewAnswer
 
@@ -141,10 +141,7 @@ export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 export class SearchPool {
   private readonly searchers: Searcher[]
-  private readonly waiting = new Map<
-    number,
-    { resolve: (a: ViewAnswer) => void; reject: (e: Error) => void; searcher: Searcher; view: FactsView }
-  >()
+  private readonly waiting = new Map<number, Search & { searcher: Searcher }>()
   /** Searches asked while every searcher had IN_FLIGHT, in the order they came. */
   private readonly queued: Search[] = []
   private failed: Error | undefined
@@ -194,23 +191,24 @@ export class SearchPool {
   }
 
   /** Gives a searcher a search. */
-  private send(searcher: Searcher, { view, ask, resolve, reject }: Search) {
+  private send(searcher: Searcher, search: Search) {
     const id = nextId++
     let posted: { id: number; pending: number }
     try {
-      posted = this.post(searcher, view)
-      searcher.worker.postMessage({ type: 'ask', id, viewId: posted.id, ask } satisfies ToSearcher)
+      posted = this.post(searcher, search.view)
+      const message: ToSearcher = { type: 'ask', id, viewId: posted.id, ask: search.ask }
+      searcher.worker.postMessage(message)
     } catch (err) {
       // An ask that cannot be posted (a value no thread can be sent, such as a function) is refused here, and leaves
       // the searcher as it was: counted in flight, it would have stayed so for good (and its view held with it). Its
       // caller answers on this thread; a search taken from the queue is refused the same way, not thrown where the
       // searcher's answer is handled.
-      reject(err as Error)
+      search.reject(err as Error)
       return
     }
     searcher.pending++
     posted.pending++
-    this.waiting.set(id, { resolve, reject, searcher, view })
+    this.waiting.set(id, { ...search, searcher })
   }
 
   /** Stops every searcher; searches in flight fail (their callers answer on this thread). */

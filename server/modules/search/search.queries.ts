@@ -1,6 +1,7 @@
 import { and, type SQL, sql } from 'drizzle-orm'
 import { FACETS, type FilterKey, filterOf, labelOf, orderChoices } from '#contract/filters'
 import { TOTAL_THRESHOLD } from '#contract/paging'
+import type { Product } from '#contract/products'
 import type { Facets, SearchQuery, SearchResult, SearchSort, Suggestions } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products } from '#server/db/schema'
@@ -26,14 +27,13 @@ import {
   choiceSql,
   conditionOf,
   copyAnswers,
-  type FacetName,
   facetConditions,
+  perCountFacet,
   plainConditions,
 } from './filters'
 import { onceEach } from './kept-per-copy'
-import type { ListingFacts } from './listing-facts'
 import { currentFacts, readListingPage, searchWhileRead } from './listing-feed'
-import { matchTextOnce, type TextTerms } from './listing-text'
+import { type TextTerms, textMatchesIn } from './listing-text'
 import { viewFacets, viewTotal } from './listing-view'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
@@ -57,7 +57,7 @@ export function searchWords(q: string): string[] {
 }
 
 /** A search's words as searched for (TextTerms: each a whole word, or the start of one), and in SQL. */
-export type TextMatch = TextTerms & {
+type TextMatch = TextTerms & {
   tsquery: string
   titleQuery: string
   /** The best tier a listing can reach: 3, or 2 when some word is in no listing's brand or name. */
@@ -163,24 +163,20 @@ async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | 
 }
 
 const textCondition = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.tsquery})`
+/** The title holds the words as typed, in a row (the exact model). */
+const inTitle = (m: TextMatch) => sql`position(${m.phrase} in ${products.searchTitle}) > 0`
+/** Every word is in the brand or name. */
+const inName = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery})`
 
 /**
- * The listings of the best tier a text can reach: its words as typed in a row in the title, and every word in the
- * brand or name (3); when some word is in no listing's brand or name, the words in a row alone (2).
+ * The listings of the best tier a text can reach: inTitle and inName (3); when some word is in no listing's brand or
+ * name, inTitle alone (2).
  */
 const bestTierCondition = (m: TextMatch) =>
-  m.bestTier === 3
-    ? sql`position(${m.phrase} in ${products.searchTitle}) > 0
-    and ${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery})`
-    : sql`position(${m.phrase} in ${products.searchTitle}) > 0`
+  m.bestTier === 3 ? sql`${inTitle(m)} and ${inName(m)}` : inTitle(m)
 
-/**
- * Best match: 3 when the title holds the words as typed in a row (the exact model), 1 more when every word is in
- * the brand or name, then newest. An integer, so keyset paging over it is exact.
- */
-const relevanceTier = (m: TextMatch) =>
-  sql<number>`((position(${m.phrase} in ${products.searchTitle}) > 0)::int * 2
-    + (${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery}))::int)`
+/** Best match: 2 for inTitle, 1 more for inName, then newest. An integer, so keyset paging over it is exact. */
+const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + (${inName(m)})::int)`
 
 // ---------------------------------------------------------------------------------------------
 // Filters
@@ -201,13 +197,14 @@ export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | nul
   return and(baseFilters(q, text ?? undefined), ...Object.values(facetConditions(q))) as SQL
 }
 
-const capped = (n: number, cap = TOTAL_THRESHOLD) =>
+type Total = { total: number; isEstimate: boolean }
+const capped = (n: number, cap = TOTAL_THRESHOLD): Total =>
   n > cap ? { total: cap, isEstimate: true } : { total: n, isEstimate: false }
 
 /**
  * A text search counts at most this many matches and says "1,000+" past it: a count reads every match it counts
  * from the table (a full-text index cannot count alone), so a common word would cost a pass over thousands of
- * listings on every request. Counted first, it also says whether the matches are many (see `bestTierPage`).
+ * listings on every request. Counted first, it also says whether the matches are many (see `bestTierIds`).
  */
 export const TEXT_TOTAL_THRESHOLD = 1_000
 
@@ -326,23 +323,23 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, KEY_COUNT[sort]) : undefined
   const wantFacets = q.facets === '1' || q.facets === 'true'
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
-  const text = resolved?.match ?? null
-  if (q.q && !text) {
+  const textMatch = resolved?.match ?? undefined
+  const answer = (items: Product[], counted: Total, nextCursor: string | null): SearchResult => ({
+    items,
+    total: counted.total,
+    total_is_estimate: counted.isEstimate,
+    page: paging.page,
+    page_size: paging.pageSize,
+    next_cursor: nextCursor,
+    sort,
+  })
+  if (q.q && !textMatch) {
     // Nothing searchable was typed (only punctuation or symbols): nothing matches.
-    const empty: SearchResult = {
-      items: [],
-      total: 0,
-      total_is_estimate: false,
-      page: paging.page,
-      page_size: paging.pageSize,
-      next_cursor: null,
-      sort,
-    }
+    const empty = answer([], capped(0), null)
     return wantFacets ? { ...empty, facets: emptyFacets() } : empty
   }
-  const textMatch = text ?? undefined
   // The search as SQL, built when SQL answers: the copy answers most searches without it.
-  let asSql: { filters: Record<FacetName, SQL | undefined>; base: SQL; where: SQL } | undefined
+  let asSql: { filters: Partial<Record<FilterKey, SQL>>; base: SQL; where: SQL } | undefined
   const sqlOf = () => {
     if (!asSql) {
       const filters = facetConditions(q)
@@ -355,13 +352,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
 
   // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
   // every row an offset skips or a sort looks at. One statement: the ids as a subquery, and their rows.
-  const pageOf = (ids: SQL) =>
-    selectPageRows(db, {
-      where: sql`${products.id} in (${ids})`,
-      orderBy: plan.orderBy,
-      k0: plan.k0,
-      k1: plan.k1,
-    })
+  const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
   const pageBySql = () =>
     pageOf(
       limitOffset(
@@ -376,12 +367,10 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       ),
     )
   // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
-  const textOf = textMatch
-    ? (part: ListingFacts) => matchTextOnce(part.text, part.size, textMatch)
-    : undefined
+  const textOf = textMatch ? textMatchesIn(textMatch) : undefined
   // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
   // (then best match walks the newest listings for its best tier: bestTierIds).
-  let textTotal: { total: number; isEstimate: boolean } | undefined
+  let textTotal: Total | undefined
   const countText = async () =>
     capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
   const textPageBySql = async (m: TextMatch) => {
@@ -394,25 +383,11 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The copy answers a search whose every filter it applies and whose text it can match (`facts: false`: SQL alone).
   const copyCan = opts.facts !== false && copyAnswers(q) && textMatch?.plain !== false
   // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
-  const {
-    rows,
-    view: pageView,
-    counted: pageCounted,
-  } = await readListingPage(
-    db,
-    copyCan
-      ? {
-          query: q,
-          sort,
-          paging,
-          cursor,
-          read: pageOf,
-          terms: textMatch,
-          facets: wantFacets,
-        }
-      : undefined,
-    textMatch ? () => textPageBySql(textMatch) : pageBySql,
-  )
+  const fromFacts = copyCan
+    ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
+    : undefined
+  const bySql = textMatch ? () => textPageBySql(textMatch) : pageBySql
+  const { rows, view: pageView, counted: pageCounted } = await readListingPage(db, fromFacts, bySql)
   if (textMatch && resolved && !resolved.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
     const now = rows[0]?.termsVersion ?? (await readVersion(db, 'terms_version'))
@@ -453,21 +428,14 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
   const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
-  const result: SearchResult = {
-    items: pageRows.map((r) => toProduct(r)),
-    total: counted.total,
-    total_is_estimate: counted.isEstimate,
-    page: paging.page,
-    page_size: paging.pageSize,
-    next_cursor: nextCursor,
-    sort,
-  }
+  const items = pageRows.map((r) => toProduct(r))
+  const result = answer(items, counted, nextCursor)
   if (wantFacets) {
     const brandNames = async () =>
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
     result.facets = viewCounts
-      ? await facetsOf(brandNames, viewCounts.values, (name) =>
-          name === POSTED_FACET ? viewCounts.postedWithin : [viewCounts.battery80],
+      ? await facetsOf(brandNames, viewCounts.values, (key) =>
+          key === POSTED_FILTER ? viewCounts.postedWithin : [viewCounts.battery80],
         )
       : await countFacets(db, brandNames, sqlOf().base, sqlOf().filters)
   }
@@ -484,7 +452,7 @@ const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as
 
 const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
 /** The threshold facet of a posting date (the copy counts it per choice; the other, the battery's, as one count). */
-const POSTED_FACET = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.name
+const POSTED_FILTER = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.key
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
 
 /** A threshold facet's choices, each as its filter at that value. */
@@ -495,7 +463,7 @@ const thresholdConditions = (f: (typeof FACETS)[number]) =>
 async function facetsOf(
   names: () => Promise<Map<string, string>>,
   values: Record<CountFacet, Map<string, number>>,
-  thresholds: (facet: FacetName) => number[],
+  thresholds: (key: FilterKey) => number[],
 ): Promise<Facets> {
   const brandNames = await names()
   const facets = emptyFacets()
@@ -503,7 +471,7 @@ async function facetsOf(
     const counted =
       filterOf(f.key).op === 'in'
         ? [...values[f.key as CountFacet]]
-        : (f.choices ?? []).map((c, i) => [String(c), thresholds(f.name)[i] ?? 0] as const)
+        : (f.choices ?? []).map((c, i) => [String(c), thresholds(f.key)[i] ?? 0] as const)
     facets[f.name] = orderChoices(
       f.key,
       counted
@@ -518,55 +486,45 @@ async function countFacets(
   db: Db,
   names: () => Promise<Map<string, string>>,
   base: SQL,
-  filters: Record<FacetName, SQL | undefined>,
+  filters: Partial<Record<FilterKey, SQL>>,
 ) {
   // Every facet's filter but one (`and` of none is undefined: true).
-  const allBut = (skip: FacetName) =>
-    and(...Object.entries(filters).map(([name, f]) => (name === skip ? undefined : f))) ?? sql`true`
-  // One scan of the listings matching the text and the non-facet filters, grouped per facet.
-  const thresholds = THRESHOLD_FACETS.flatMap((f) =>
-    thresholdConditions(f).map((c) => sql`count(*) filter (where ${allBut(f.name)} and ${c})`),
+  const allBut = (skip: FilterKey) =>
+    and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
+  // One scan of the listings matching the text and the non-facet filters, grouped per facet; the threshold facets'
+  // counts are columns `t<facet>_<choice>` of the row of no group.
+  const thresholds = THRESHOLD_FACETS.flatMap((f, i) =>
+    thresholdConditions(f).map(
+      (c, j) => sql`count(*) filter (where ${allBut(f.key)} and ${c}) as ${sql.raw(`t${i}_${j}`)}`,
+    ),
   )
   const rows = await rowsOf<Record<string, unknown>>(
     db,
     sql`select ${sql.join(
       CHOICE_SQL.map((c, i) => {
         const n = sql.raw(String(i))
-        return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(facetOfKey(COUNT_FACETS[i] as CountFacet))}) as c${n}`
+        return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(COUNT_FACETS[i] as CountFacet)}) as c${n}`
       }),
       sql`, `,
-    )}, ${sql.join(
-      thresholds.map((c, j) => sql`${c} as t${sql.raw(String(j))}`),
-      sql`, `,
-    )}
+    )}, ${sql.join(thresholds, sql`, `)}
     from ${products} where ${base}
     group by grouping sets (${sql.join(
       CHOICE_SQL.map((c) => sql`(${c})`),
       sql`, `,
     )}, ())`,
   )
-  const values = Object.fromEntries(COUNT_FACETS.map((name) => [name, new Map<string, number>()])) as Record<
-    CountFacet,
-    Map<string, number>
-  >
-  const all: number[] = []
+  const values = perCountFacet(() => new Map<string, number>())
+  let all: Record<string, unknown> = {}
   for (const row of rows) {
     const i = COUNT_FACETS.findIndex((_, n) => Number(row[`g${n}`]) === 0)
     if (i >= 0) values[COUNT_FACETS[i] as CountFacet].set(String(row[`v${i}`]), Number(row[`c${i}`] ?? 0))
-    else all.push(...thresholds.map((_, j) => Number(row[`t${j}`] ?? 0)))
+    else all = row
   }
-  let at = 0
-  const byFacet = new Map(
-    THRESHOLD_FACETS.map((f) => {
-      const n = (f.choices ?? []).length
-      at += n
-      return [f.name, all.slice(at - n, at)] as const
-    }),
-  )
-  return facetsOf(names, values, (name) => byFacet.get(name) ?? [])
+  return facetsOf(names, values, (key) => {
+    const i = THRESHOLD_FACETS.findIndex((f) => f.key === key)
+    return (THRESHOLD_FACETS[i]?.choices ?? []).map((_, j) => Number(all[`t${i}_${j}`] ?? 0))
+  })
 }
-
-const facetOfKey = (key: string) => filterOf(key as FilterKey).facet?.name as FacetName
 
 /** The brands' names by id (the names facets, saved searches and alerts say). */
 export async function brandNamesOf(db: Db): Promise<Map<string, string>> {
