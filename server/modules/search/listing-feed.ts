@@ -484,7 +484,7 @@ function readPart(db: Db, s: State, commits: string[]) {
   s.stopPart = stop
   s.readingPart = (async () => {
     const part = await (s.readCopy ? s.readCopy(stop.signal, commits) : readFacts(db, commits))
-    await addPart(db, s, part, commits)
+    await addPart(db, s, part, commits, stop.signal)
     s.readFailures = 0
   })()
     .catch((err) => {
@@ -498,44 +498,54 @@ function readPart(db: Db, s: State, commits: string[]) {
 
 /**
  * A part read of the left-out commits' listings (`commits`) added to the view, once the view is at the part's version
- * or later, as one application of the feed. The listings changed by other commits after the first of them up to the
- * view's version are in the view already as they are now (or off sale): their rows in the part are dead from the
- * start. Nothing is added when a whole read replaced the view meanwhile (it holds the commits' listings).
+ * or later, as one application of the feed. Dead in the part from the start: the listings the view already holds as
+ * they are now (`records`: changed by an applied commit since, or in the same application as, a left-out one), and
+ * those that commits after the part's version up to the view's changed (as they are now in the view, or off sale).
+ * Nothing is added when a whole read replaced the view meanwhile (it holds the commits' listings), nor when more
+ * commits were left out since the read began (they may have changed the part's listings too: all of them are read
+ * again, together); a part with no listing on sale brings the commits in as it is, with no part.
  */
-async function addPart(db: Db, s: State, part: ListingFacts, commits: string[]) {
-  const stillLeftOut = () => commits.every((v) => s.changes.leftOut?.includes(v))
+async function addPart(db: Db, s: State, part: ListingFacts, commits: string[], stop: AbortSignal) {
+  const sameLeftOut = () =>
+    s.changes.leftOut?.length === commits.length && commits.every((v) => s.changes.leftOut?.includes(v))
   for (let round = 0; ; round++) {
     while (s.applying) await s.applying.catch(() => undefined)
-    if (!s.view || !stillLeftOut()) return
+    if (stop.aborted || !s.view || !sameLeftOut()) return
     if (!newer(part.version, s.view.version)) break
     if (round === 3) throw new Error(`The copy could not catch up to a bulk load's part (${part.version})`)
     await catchUp(db, part.version)
   }
   const view = s.view
   s.applying = (async () => {
-    const beside = await readChangedBeside(db, commits, view.version)
+    const since = newer(view.version, part.version)
+      ? await readChangedSince(db, part.version, view.version)
+      : []
     // A whole read landed meanwhile.
-    if (s.view !== view || !stillLeftOut()) return s.view
+    if (s.view !== view || !sameLeftOut()) return s.view
+    const { reads, records } = s.changes
+    if (part.size === 0) {
+      s.changes = { ...s.changes, leftOut: undefined }
+      return s.view
+    }
     const added = markedPart(part)
     const dead = new Set<number>()
-    for (const { id, posted } of beside)
-      for (const us of posted) {
-        const r = us === null ? -1 : rowOf(part, id, Number(us))
-        if (r >= 0) dead.add(r)
-      }
+    const find = (id: string, us: string | null) => {
+      const r = us === null ? -1 : rowOf(part, id, Number(us))
+      if (r >= 0) dead.add(r)
+    }
+    for (const [id, row] of records) find(id, row.posted)
+    for (const { id, posted } of since) for (const us of posted) find(id, us)
     for (const r of dead) Atomics.store(added.dead.at, r, 1)
     if (dead.size > 0) {
       added.dead.upTo = 1
       added.deadRows = Int32Array.from(dead).sort()
     }
-    const { reads, leftOut = [] } = s.changes
-    const rest = leftOut.filter((v) => !commits.includes(v))
     s.view = {
       ...view,
       parts: [...view.parts.slice(0, reads), added, ...view.parts.slice(reads)],
       size: view.size + part.size - dead.size,
     }
-    s.changes = { ...s.changes, reads: reads + 1, leftOut: rest.length > 0 ? rest : undefined }
+    s.changes = { ...s.changes, reads: reads + 1, leftOut: undefined }
     s.movedAt = Date.now()
     s.kept?.log.info?.({ listings: part.size, commits: commits.length }, 'Search read a bulk load apart')
     return s.view
@@ -546,22 +556,20 @@ async function addPart(db: Db, s: State, part: ListingFacts, commits: string[]) 
 }
 
 /**
- * The listings that commits after the first of `commits` up to `upTo` changed, but for `commits` themselves; each with
- * every posting time it had in a commit since the first (listing_changes notes the time before the change) and the
- * one it has now: a part read of the commits' listings holds each at one of them.
+ * The listings that commits after `from` up to `upTo` changed, each with every posting time it had since `from`
+ * (listing_changes notes the time before a change) and the one it has now: a part read at `from` holds each at one of
+ * them.
  */
-function readChangedBeside(db: Db, commits: string[], upTo: string) {
-  const first = commits.reduce((a, b) => (newer(a, b) ? b : a))
+function readChangedSince(db: Db, from: string, upTo: string) {
   return rowsOf<{ id: string; posted: (string | null)[] }>(
     db,
-    sql`with c as (select c.product_id, c.posted_on, k.version from listing_change_commits k cross join lateral (
+    sql`with c as (select c.product_id, c.posted_on from listing_change_commits k cross join lateral (
         select product_id, posted_on from listing_changes c where c.tx = k.tx offset 0) c
-      where k.version > ${first} and k.version <> all(${`{${commits.join(',')}}`}::bigint[]))
+      where k.version > ${from} and k.version <= ${upTo})
       select c.product_id::text as id, array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text)
           || (extract(epoch from products.posted_on) * 1000000)::bigint::text as posted
       from c left join products on products.id = c.product_id
-      group by c.product_id, products.posted_on
-      having min(c.version) <= ${upTo}`,
+      group by c.product_id, products.posted_on`,
   )
 }
 
