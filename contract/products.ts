@@ -95,6 +95,8 @@ export type ListingPriceGuide = z.infer<typeof ListingPriceGuide>
 
 export const ProductImage = z.object({
   card: z.string(),
+  /** The 960-pixel size between the two, which phones take; photos stored before it have none. */
+  medium: z.string().optional(),
   detail: z.string(),
 })
 
@@ -467,7 +469,12 @@ export const SellerListingCounts = z.object({
 export type SellerListingCounts = z.infer<typeof SellerListingCounts>
 export const SellerCountsQuery = z.strictObject({ email: z.email({ message: 'A valid email is required' }) })
 
-export const Upload = z.object({ _id: z.string(), card: z.string(), detail: z.string() })
+export const Upload = z.object({
+  _id: z.string(),
+  card: z.string(),
+  medium: z.string().optional(),
+  detail: z.string(),
+})
 export type Upload = z.infer<typeof Upload>
 
 export const UPLOAD_LIMITS = { maxBytes: 10 * 1024 * 1024, maxPixels: 40_000_000, maxPhotos: 6 }

@@ -21,7 +21,7 @@ import { listingReviewRoutes } from '#server/modules/listing-reviews'
 import { messageRoutes, registerMessageJobs } from '#server/modules/messages'
 import { readFigures } from '#server/modules/metrics'
 import { offerRoutes, registerOfferJobs } from '#server/modules/offers'
-import { loadBuiltRenderer, type PageRenderer, pageRoutes } from '#server/modules/pages'
+import { inlineScriptHashes, loadBuiltRenderer, type PageRenderer, pageRoutes } from '#server/modules/pages'
 import { choosePaymentProvider, paymentRoutes } from '#server/modules/payments'
 import { payoutRoutes, registerPayoutJobs } from '#server/modules/payouts'
 import { priceGuideRoutes, registerPriceGuideJobs } from '#server/modules/price-guide'
@@ -204,7 +204,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   turnAwayPlugin(app, () => config.turnAwayWhileLoading && !searchReady(database.db))
   app.addHook('onRequest', originCheck(config))
 
-  const headers = securityHeaders({ production: config.env === 'production' })
+  const headers = securityHeaders({
+    production: config.env === 'production',
+    scriptHashes: inlineScriptHashes(config.webDistDir),
+  })
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(headers)
     done()

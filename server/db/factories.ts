@@ -108,7 +108,7 @@ export async function createBrand(db: Db, input: NewBrand = {}): Promise<BrandRo
   return brand
 }
 
-export type NewProductImage = { id?: string; cardUrl: string; detailUrl: string }
+export type NewProductImage = { id?: string; cardUrl: string; mediumUrl?: string | null; detailUrl: string }
 
 export type NewProduct = Partial<
   Omit<typeof products.$inferInsert, 'sellerId' | 'brandId' | 'sellerPhone' | 'soldAt'>
@@ -164,6 +164,7 @@ export async function createProduct(db: Db, input: NewProduct): Promise<CreatedP
             productId: product.id,
             position: i + 1,
             cardUrl: p.cardUrl,
+            mediumUrl: p.mediumUrl ?? null,
             detailUrl: p.detailUrl,
             createdAt: postedOn,
           })),

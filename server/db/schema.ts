@@ -464,6 +464,8 @@ export const productImages = pgTable(
     position: smallint('position').notNull(),
     cardUrl: text('card_url').notNull(),
     detailUrl: text('detail_url').notNull(),
+    /** The 960-pixel size a phone's gallery takes; null for photos stored before it existed (and outside images). */
+    mediumUrl: text('medium_url'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -972,6 +974,8 @@ export const uploads = pgTable(
       .references(() => users.id),
     cardUrl: text('card_url').notNull(),
     detailUrl: text('detail_url').notNull(),
+    /** The 960-pixel size; null for photos uploaded before it existed. */
+    mediumUrl: text('medium_url'),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     bytes: integer('bytes').notNull(),

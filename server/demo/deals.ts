@@ -129,6 +129,7 @@ export async function seedDemoDeals(
       images: source.images.slice(0, 1).map((image) => ({
         id: stableUuid(`deal-image:${deal.key}`),
         cardUrl: image.cardUrl,
+        mediumUrl: image.mediumUrl,
         detailUrl: image.detailUrl,
       })),
     })

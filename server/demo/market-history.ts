@@ -155,6 +155,7 @@ export async function seedMarketHistory(
           productId: id,
           position: 1,
           cardUrl: image.cardUrl,
+          mediumUrl: image.mediumUrl,
           detailUrl: image.detailUrl,
           createdAt: postedOn,
         })

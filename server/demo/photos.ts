@@ -11,6 +11,7 @@ export type PlannedPhoto = {
   position: number
   view: PhotoView
   cardKey: string
+  mediumKey: string
   detailKey: string
 }
 
@@ -26,6 +27,7 @@ export function planPhotos(productId: string, index: number): PlannedPhoto[] {
     position: i + 1,
     view,
     cardKey: `products/${productId}/${i + 1}-card.webp`,
+    mediumKey: `products/${productId}/${i + 1}-medium.webp`,
     detailKey: `products/${productId}/${i + 1}-detail.webp`,
   }))
 }
@@ -47,7 +49,7 @@ export function lookOf(product: DemoProduct): LaptopLook {
   }
 }
 
-type Rendered = { card: Buffer; detail: Buffer }
+type Rendered = { card: Buffer; medium: Buffer; detail: Buffer }
 
 // The demo pictures never change, so one process renders each at most once (tests seed often).
 const rendered = new Map<string, Promise<Rendered>>()
@@ -77,8 +79,9 @@ export async function writeDemoPhotos(
     while (next < tasks.length) {
       const task = tasks[next++]
       if (!task) break
-      const { card, detail } = await renderOnce(task.look, task.photo.view, task.backdrop)
+      const { card, medium, detail } = await renderOnce(task.look, task.photo.view, task.backdrop)
       await storage.put(task.photo.cardKey, card)
+      await storage.put(task.photo.mediumKey, medium)
       await storage.put(task.photo.detailKey, detail)
     }
   }

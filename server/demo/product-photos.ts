@@ -1,5 +1,5 @@
 // Product "photos" for the demo listings: a laptop drawing on a soft studio backdrop, rendered
-// to WebP in the shop's one aspect ratio (4:3) at card and detail sizes.
+// to WebP in the shop's one aspect ratio (4:3) at card, medium and detail sizes.
 
 import sharp from 'sharp'
 import { darken, fmt, mix, polygon } from './geometry'
@@ -33,6 +33,7 @@ export const BACKDROPS: readonly (readonly [string, string])[] = [
 ]
 
 export const CARD_SIZE = { width: 640, height: 480 } as const
+export const MEDIUM_SIZE = { width: 960, height: 720 } as const
 export const DETAIL_SIZE = { width: 1280, height: 960 } as const
 
 type PhotoLayers = { backdrop: string; laptop: string }
@@ -116,22 +117,27 @@ export async function composeProductPhotoSvg(
   )
 }
 
-/** Renders one view once at detail size and derives the card from it. */
+/** Renders one view once at detail size and derives the smaller sizes from it. */
 export async function renderProductPhoto(
   look: LaptopLook,
   view: PhotoView,
   backdrop: number,
-): Promise<{ card: Buffer; detail: Buffer }> {
+): Promise<{ card: Buffer; medium: Buffer; detail: Buffer }> {
   const svg = await composeProductPhotoSvg(look, view, backdrop, DETAIL_SIZE)
   const flat = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true })
   const image = () => sharp(flat.data, { raw: flat.info })
-  const [detail, card] = await Promise.all([
+  const [detail, medium, card] = await Promise.all([
     // Low encoder effort: flat illustrations compress well anyway, and seeding stays quick.
     image().webp({ quality: 80, effort: 0 }).toBuffer(),
+    // The size phones download on a listing's page gets an upload's usual effort: a third fewer bytes than at 1.
+    image()
+      .resize(MEDIUM_SIZE.width, MEDIUM_SIZE.height, { kernel: 'linear' })
+      .webp({ quality: 80, effort: 4 })
+      .toBuffer(),
     image()
       .resize(CARD_SIZE.width, CARD_SIZE.height, { kernel: 'linear' })
       .webp({ quality: 82, effort: 1 })
       .toBuffer(),
   ])
-  return { card, detail }
+  return { card, medium, detail }
 }

@@ -149,6 +149,7 @@ export async function seedDemo(
         images: photos.map((p) => ({
           id: stableUuid(`image:${p.cardKey}`),
           cardUrl: storage.url(p.cardKey),
+          mediumUrl: storage.url(p.mediumKey),
           detailUrl: storage.url(p.detailKey),
         })),
       })

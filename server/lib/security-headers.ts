@@ -6,12 +6,16 @@ import helmet, { type HelmetOptions } from 'helmet'
  * start from helmet's rules. Running helmet's middleware per request rebuilt them each time and cost the
  * public read endpoints a third of their throughput; these values never change while the process runs.
  */
-export function securityHeaders(opts: { production: boolean }): Record<string, string> {
+export function securityHeaders(opts: {
+  production: boolean
+  /** CSP sources (`'sha256-…'`) of the inline scripts the app's own pages carry: the rendered pages' boot script. */
+  scriptHashes?: string[]
+}): Record<string, string> {
   const options: HelmetOptions = {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", 'https://js.stripe.com'],
+        scriptSrc: ["'self'", ...(opts.scriptHashes ?? []), 'https://js.stripe.com'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:', 'http:'],
         connectSrc: ["'self'", 'https://api.stripe.com'],

@@ -15,7 +15,7 @@ import { createBooking, createBrand, createProduct, createUser } from '#server/t
 import { openTestDatabase } from '#server/test/test-app'
 import * as renderer from '../../../web/src/ssr/entry-server'
 import { createReview } from '../reviews/reviews.service'
-import { deferEntry, splitHead } from './pages.routes'
+import { deferEntry, scriptHashSource, splitHead } from './pages.routes'
 
 const ORIGIN = 'http://shop.test'
 /** A web folder holding the source index.html, so these tests need no `vite build`. */
@@ -30,6 +30,9 @@ fs.writeFileSync(
     'src/app/app.tsx': { file: 'assets/app-1.js', isDynamicEntry: true },
   }),
 )
+const BOOT_CODE = 'document.documentElement.dataset.booted="yes";'
+fs.mkdirSync(path.join(webDir, 'assets'))
+fs.writeFileSync(path.join(webDir, 'assets/boot-1.js'), `${BOOT_CODE}\n`)
 
 let app: AppInstance
 let db: Db
@@ -338,10 +341,15 @@ describe('server-rendered public pages', () => {
   })
 
   it('starts a rendered page’s code from the boot script, with the entry and the page’s chunks in an inert template', async () => {
-    const html = (await app.inject({ url: '/productcard' })).body
+    const res = await app.inject({ url: '/productcard' })
+    const html = res.body
     const head = html.slice(0, html.indexOf('</head>'))
-    const scripts = [...html.matchAll(/<script type="module"[^>]*>/g)].map((m) => m[0])
-    expect(scripts).toEqual(['<script type="module" src="/assets/boot-1.js">'])
+    // The boot script is in the page, not a request of its own, and the content security policy lets it run.
+    const scripts = [...html.matchAll(/<script type="module"[^>]*>([^<]*)<\/script>/g)].map((m) => m[0])
+    expect(scripts).toEqual([`<script type="module">${BOOT_CODE}</script>`])
+    expect(html).not.toContain('boot-1.js')
+    const scriptSrc = String(res.headers['content-security-policy']).match(/script-src ([^;]*)/)?.[1]
+    expect(scriptSrc?.split(' ')).toContain(scriptHashSource(BOOT_CODE))
     const template = head.match(/<template id="page-code" data-entry="([^"]+)">(.*?)<\/template>/)
     expect(template?.[1]).toBe('/src/main.tsx')
     expect(template?.[2]).toBe('<link rel="modulepreload" crossorigin href="/assets/app-1.js">')
@@ -352,11 +360,12 @@ describe('server-rendered public pages', () => {
   it('swaps the entry script for the boot script, and leaves a head without one as it is', () => {
     const rest =
       '<link rel="stylesheet" href="/assets/a.css"><script type="module" crossorigin src="/assets/index-1.js"></script>'
-    expect(deferEntry(rest, '/assets/boot-1.js')).toEqual({
-      rest: '<link rel="stylesheet" href="/assets/a.css"><script type="module" src="/assets/boot-1.js"></script>',
+    const boot = '<script type="module">start()</script>'
+    expect(deferEntry(rest, boot)).toEqual({
+      rest: '<link rel="stylesheet" href="/assets/a.css"><script type="module">start()</script>',
       entry: '/assets/index-1.js',
     })
-    expect(deferEntry('<link rel="stylesheet" href="/assets/a.css">', '/assets/boot-1.js')).toEqual({
+    expect(deferEntry('<link rel="stylesheet" href="/assets/a.css">', boot)).toEqual({
       rest: '<link rel="stylesheet" href="/assets/a.css">',
     })
   })

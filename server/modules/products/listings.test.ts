@@ -517,8 +517,8 @@ describe('PATCH /api/products/{id}: the same rules, and a refusal changes nothin
     expect(res.statusCode, res.body).toBe(200)
     const answer = Product.parse((await detail(id)).json())
     expect(answer.images).toEqual([
-      { card: photo2.card, detail: photo2.detail },
-      { card: photo1.card, detail: photo1.detail },
+      { card: photo2.card, medium: photo2.medium, detail: photo2.detail },
+      { card: photo1.card, medium: photo1.medium, detail: photo1.detail },
       { card: url, detail: url },
     ])
     expect(answer.img).toBe(photo2.card)

@@ -11,8 +11,10 @@ import { isListed } from '#server/lib/listing-sql'
 import { limitOffset, rowsOf } from '#server/lib/paging'
 import { sellerRatingSql, toSellerRating } from './seller-rating'
 
-const imagesJson = sql<{ card: string; detail: string }[]>`coalesce((
-  select json_agg(json_build_object('card', pi.card_url, 'detail', pi.detail_url) order by pi.position)
+// json_strip_nulls: a photo stored before the medium size existed has no `medium` key rather than a null.
+const imagesJson = sql<{ card: string; medium?: string; detail: string }[]>`coalesce((
+  select json_agg(json_strip_nulls(json_build_object('card', pi.card_url, 'medium', pi.medium_url, 'detail', pi.detail_url))
+    order by pi.position)
   from product_images pi where pi.product_id = ${products.id}), '[]'::json)`
 
 /**

@@ -39,7 +39,7 @@ import { countListingStates, listingState, sellerListings, statesOf } from './li
 import { ownerFields, savedCounts, selectPageRows, toProduct } from './products.queries'
 
 type ProductRow = typeof products.$inferSelect
-type Photo = { cardUrl: string; detailUrl: string }
+type Photo = { cardUrl: string; mediumUrl: string | null; detailUrl: string }
 
 const toCents = (dollars: number) => Math.round(dollars * 100)
 
@@ -53,7 +53,7 @@ export type PhotoSources = { storage: MediaStorage; fetchImage: FetchOutsideImag
 async function photoFromUrl(db: Db, seller: SessionUser, url: string, sources: PhotoSources): Promise<Photo> {
   if (url.startsWith(MEDIA_PREFIX)) {
     const [own] = await db
-      .select({ cardUrl: uploads.cardUrl, detailUrl: uploads.detailUrl })
+      .select({ cardUrl: uploads.cardUrl, mediumUrl: uploads.mediumUrl, detailUrl: uploads.detailUrl })
       .from(uploads)
       .where(and(eq(uploads.uploaderId, seller.id), or(eq(uploads.cardUrl, url), eq(uploads.detailUrl, url))))
       .limit(1)
@@ -63,7 +63,7 @@ async function photoFromUrl(db: Db, seller: SessionUser, url: string, sources: P
     }
     return own
   }
-  if (!url.startsWith('https://')) return { cardUrl: url, detailUrl: url }
+  if (!url.startsWith('https://')) return { cardUrl: url, mediumUrl: null, detailUrl: url }
   let data: Buffer
   try {
     data = await sources.fetchImage(url)
@@ -73,7 +73,7 @@ async function photoFromUrl(db: Db, seller: SessionUser, url: string, sources: P
   }
   try {
     const upload = await createUpload(db, sources.storage, seller, data)
-    return { cardUrl: upload.card, detailUrl: upload.detail }
+    return { cardUrl: upload.card, mediumUrl: upload.medium ?? null, detailUrl: upload.detail }
   } catch (err) {
     if (err instanceof AppError && err.code === 'VALIDATION') {
       throw new AppError('VALIDATION', err.message, { img: err.message })
@@ -98,14 +98,19 @@ async function resolvePhotos(
       })
     }
     const rows = await db
-      .select({ id: uploads.id, cardUrl: uploads.cardUrl, detailUrl: uploads.detailUrl })
+      .select({
+        id: uploads.id,
+        cardUrl: uploads.cardUrl,
+        mediumUrl: uploads.mediumUrl,
+        detailUrl: uploads.detailUrl,
+      })
       .from(uploads)
       .where(and(inArray(uploads.id, uploadIds), eq(uploads.uploaderId, seller.id)))
     const byId = new Map(rows.map((r) => [r.id, r]))
     for (const id of uploadIds) {
       const row = byId.get(id)
       if (!row) throw new AppError('VALIDATION', 'Unknown photo', { images: 'Unknown photo' })
-      photos.push({ cardUrl: row.cardUrl, detailUrl: row.detailUrl })
+      photos.push({ cardUrl: row.cardUrl, mediumUrl: row.mediumUrl, detailUrl: row.detailUrl })
     }
   }
   if (photos.length + (imageUrl ? 1 : 0) === 0)
@@ -321,7 +326,11 @@ export async function updateProduct(
       .for('update')
     if (!locked) throw new AppError('CONFLICT', 'A sold laptop cannot be edited')
     const currentPhotos = await tx
-      .select({ cardUrl: productImages.cardUrl, detailUrl: productImages.detailUrl })
+      .select({
+        cardUrl: productImages.cardUrl,
+        mediumUrl: productImages.mediumUrl,
+        detailUrl: productImages.detailUrl,
+      })
       .from(productImages)
       .where(eq(productImages.productId, id))
       .orderBy(productImages.position)

@@ -35,12 +35,17 @@ function keyOf(url: string): string | undefined {
   return url.startsWith(MEDIA_PREFIX) ? url.slice(MEDIA_PREFIX.length) : undefined
 }
 
-/** Removes unattached photos older than a day, both sizes from the store, then their rows. Safe to run twice. */
+/** Removes unattached photos older than a day, every size from the store, then their rows. Safe to run twice. */
 export async function removeStalePhotos(db: Db, storage: MediaStorage): Promise<number> {
   let removed = 0
   for (;;) {
     const stale = await db
-      .select({ id: uploads.id, cardUrl: uploads.cardUrl, detailUrl: uploads.detailUrl })
+      .select({
+        id: uploads.id,
+        cardUrl: uploads.cardUrl,
+        mediumUrl: uploads.mediumUrl,
+        detailUrl: uploads.detailUrl,
+      })
       .from(uploads)
       .where(
         and(sql`${uploads.createdAt} < now() - make_interval(hours => ${UNATTACHED_PHOTO_HOURS})`, isUnused),
@@ -48,8 +53,8 @@ export async function removeStalePhotos(db: Db, storage: MediaStorage): Promise<
       .limit(BATCH)
     if (stale.length === 0) return removed
     for (const photo of stale) {
-      for (const url of [photo.cardUrl, photo.detailUrl]) {
-        const key = keyOf(url)
+      for (const url of [photo.cardUrl, photo.mediumUrl, photo.detailUrl]) {
+        const key = url ? keyOf(url) : undefined
         if (key) await storage.remove(key)
       }
     }

@@ -9,7 +9,7 @@ import { storeListingPhoto } from './images'
 import { countUnattachedPhotos, UNATTACHED_PHOTO_HOURS } from './photo-cleanup'
 
 /**
- * A seller's listing photo: checked and resized into its two sizes in storage, then recorded as theirs so
+ * A seller's listing photo: checked and resized into its sizes in storage, then recorded as theirs so
  * that only they can attach it to a listing. A picture refused is a 400 on the `file` field.
  */
 export async function createUpload(
@@ -39,6 +39,7 @@ export async function createUpload(
     .values({
       uploaderId: seller.id,
       cardUrl: photo.card,
+      mediumUrl: photo.medium,
       detailUrl: photo.detail,
       width: photo.width,
       height: photo.height,
@@ -46,7 +47,7 @@ export async function createUpload(
     })
     .returning({ id: uploads.id })
   if (!row) throw new AppError('INTERNAL', 'The photo could not be saved')
-  return { _id: row.id, card: photo.card, detail: photo.detail }
+  return { _id: row.id, card: photo.card, medium: photo.medium, detail: photo.detail }
 }
 
 /**

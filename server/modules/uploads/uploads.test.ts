@@ -95,23 +95,31 @@ function exifTags(exif: Buffer): { ifd0: number[]; gps: number[] } {
   return { ifd0: ifd0.map((e) => e.tag), gps: gpsPointer ? entries(gpsPointer.value).map((e) => e.tag) : [] }
 }
 
-/** Uploads and checks the answer, the row and both stored WebP sizes; returns them for further checks. */
+/** Uploads and checks the answer, the row and the three stored WebP sizes; returns them for further checks. */
 async function uploadAccepted(data: Buffer, filename: string, contentType: string) {
   const before = await storedSoFar()
   const res = await postUpload(fileBody(data, filename, contentType))
   expect(res.statusCode, res.body).toBe(201)
   const upload = Upload.parse(res.json())
-  expect(await storedSoFar()).toEqual({ rows: before.rows + 1, files: before.files + 2 })
+  expect(await storedSoFar()).toEqual({ rows: before.rows + 1, files: before.files + 3 })
   const [row] = await t.db.select().from(uploads).where(eq(uploads.id, upload._id))
-  expect(row).toMatchObject({ uploaderId: seller.user.id, cardUrl: upload.card, detailUrl: upload.detail })
+  expect(row).toMatchObject({
+    uploaderId: seller.user.id,
+    cardUrl: upload.card,
+    mediumUrl: upload.medium,
+    detailUrl: upload.detail,
+  })
   const card = t.storage.files.get(keyOf(upload.card))
+  const medium = upload.medium ? t.storage.files.get(keyOf(upload.medium)) : undefined
   const detail = t.storage.files.get(keyOf(upload.detail))
-  if (!card || !detail) throw new Error('the two sizes were not stored')
+  if (!card || !medium || !detail) throw new Error('the three sizes were not stored')
   const cardMeta = await sharp(card).metadata()
+  const mediumMeta = await sharp(medium).metadata()
   const detailMeta = await sharp(detail).metadata()
   expect([cardMeta.format, cardMeta.width, cardMeta.height]).toEqual(['webp', 640, 480])
+  expect([mediumMeta.format, mediumMeta.width, mediumMeta.height]).toEqual(['webp', 960, 720])
   expect([detailMeta.format, detailMeta.width, detailMeta.height]).toEqual(['webp', 1280, 960])
-  return { upload, row, card, detail, cardMeta, detailMeta }
+  return { upload, row, card, medium, detail, cardMeta, mediumMeta, detailMeta }
 }
 
 async function expectRefused(
@@ -128,7 +136,7 @@ async function expectRefused(
 }
 
 describe('POST /api/uploads: accepted photos', () => {
-  it('strips EXIF and GPS from a JPEG and stores WebP at 640x480 and 1280x960', async () => {
+  it('strips EXIF and GPS from a JPEG and stores WebP at 640x480, 960x720 and 1280x960', async () => {
     const jpeg = await picture(1600, 1200)
       .jpeg({ quality: 90 })
       .withExif({
@@ -149,13 +157,14 @@ describe('POST /api/uploads: accepted photos', () => {
     expect(tags.gps).toEqual(expect.arrayContaining([0x0001, 0x0002, 0x0003, 0x0004]))
     expect(jpeg.includes('AcmeCam')).toBe(true)
 
-    const { card, detail, cardMeta, detailMeta, row } = await uploadAccepted(
+    const { card, medium, detail, cardMeta, mediumMeta, detailMeta, row } = await uploadAccepted(
       jpeg,
       'IMG_0042.JPG',
       'image/jpeg',
     )
     for (const [bytes, meta] of [
       [card, cardMeta],
+      [medium, mediumMeta],
       [detail, detailMeta],
     ] as const) {
       expect(meta.exif).toBeUndefined()
@@ -214,13 +223,14 @@ describe('POST /api/uploads: accepted photos', () => {
   })
 
   it('serves the stored sizes from /media as long-cached WebP', async () => {
-    const { upload, card, detail } = await uploadAccepted(
+    const { upload, card, medium, detail } = await uploadAccepted(
       await picture(800, 600).jpeg().toBuffer(),
       'photo.jpg',
       'image/jpeg',
     )
     for (const [url, bytes] of [
       [upload.card, card],
+      [upload.medium ?? '', medium],
       [upload.detail, detail],
     ] as const) {
       const res = await t.app.inject({ method: 'GET', url })

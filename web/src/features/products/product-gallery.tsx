@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { GALLERY_SIZES, ProductImage, photoSrcSet } from '../../components/product/product-image'
 import { cn } from '../../components/ui/cn'
 
-type Photo = { card: string; detail: string }
+type Photo = { card: string; medium?: string; detail: string }
 
 /** The large photo with a row of thumbnails that choose it. */
 export function ProductGallery({ name, photos }: { name: string; photos: Photo[] }) {
