@@ -328,24 +328,34 @@ type ChangedListing = Partial<FactRow> & {
 type ChangeRow = ChangedListing & { feed_version: string; oldest: string | null; changed: string }
 
 /**
- * One statement: the version; the commits since `version` (but those in `skip`), and their changes by the transaction's
- * index (`offset 0` keeps that a lookup per commit: a bulk import's one transaction of thousands of changes skews the
- * statistics of `tx`, and the planner then hashed the whole feed, 12 ms at every commit at 100,000 listings); and
- * every listing changed as it is now (none when only brands moved the version on), with the posting times
+ * The changes of the commits `where` picks (a condition on listing_change_commits): each listing changed, its posting
+ * time before the change, whether the change created it. Read by the transaction's index one commit at a time (`offset
+ * 0` keeps that a lookup per commit: a bulk import's one transaction of thousands of changes skews the statistics of
+ * `tx`, and the planner then hashed the whole feed, 12 ms at every commit at 100,000 listings).
+ */
+const changesOf = (where: SQL) => sql`(select c.product_id, c.posted_on, c.created
+  from (select tx from listing_change_commits where ${where}) k cross join lateral (
+    select product_id, posted_on, created from listing_changes c where c.tx = k.tx offset 0) c)`
+
+/** A posting time in microseconds since 1970, as text (as FactRow holds it). */
+const postedUs = (column: SQL) => sql`(extract(epoch from ${column}) * 1000000)::bigint::text`
+
+/** Per listing changed (grouped by it), the posting times it had before its changes. */
+const WAS_POSTED = sql`array_agg(distinct ${postedUs(sql`c.posted_on`)}) as was_posted`
+
+/**
+ * One statement: the version; the commits since `version` (but those in `skip`), and their changes (changesOf); and every listing changed as it is now (none when only brands moved the version on), with the posting times
  * it had (where the base holds it). Past `limit` changes only the count is read.
  */
 function readChanges(db: Db, version: string, limit: number, skip: string[] = []) {
   return rowsOf<ChangeRow>(
     db,
     sql`with v as (select version from listing_counts_version where id),
-      k as (select tx from listing_change_commits where version > ${version} and version <= (select version from v)
-        and version <> all(${`{${skip.join(',')}}`}::bigint[])),
-      c as (select c.product_id, c.posted_on from k cross join lateral (
-        select product_id, posted_on from listing_changes c where c.tx = k.tx offset 0) c),
+      c as ${changesOf(sql`version > ${version} and version <= (select version from v)
+        and version <> all(${`{${skip.join(',')}}`}::bigint[])`)},
       n as (select count(*) as changed from c),
       ch as (
-        select c.product_id as changed_id,
-          array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted
+        select c.product_id as changed_id, ${WAS_POSTED}
         from c where (select changed from n) <= ${limit}
         group by c.product_id)
       select (select version::text from v) as feed_version,
@@ -366,15 +376,13 @@ async function readBulk(db: Db, version: string, upTo: string, limit: number) {
   const large = Math.floor(limit / 4)
   const rows = await rowsOf<{ versions: string[] | null; on_sale_now: string } & ChangedListing>(
     db,
-    // Each commit's changes counted only as far as `large` + 1; read by the transaction's index one commit at a time
-    // (`offset 0`, as readChanges). A listing a commit created (migration 0053) is held by no view before it.
-    sql`with b as (select k.version, k.tx from listing_change_commits k
+    // Each commit's changes counted only as far as `large` + 1. A listing a commit created (migration 0053) is held by
+    // no view before it.
+    sql`with b as (select k.version from listing_change_commits k
         where k.version > ${version} and k.version <= ${upTo}
           and (select count(*) from (select 1 from listing_changes c where c.tx = k.tx limit ${large + 1}) n) > ${large}),
-      c as (select c.product_id, c.posted_on, c.created from b cross join lateral (
-        select product_id, posted_on, created from listing_changes c where c.tx = b.tx offset 0) c),
-      l as (select c.product_id, bool_or(not c.created) as held,
-          array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text) as was_posted,
+      c as ${changesOf(sql`version in (select version from b)`)},
+      l as (select c.product_id, bool_or(not c.created) as held, ${WAS_POSTED},
           coalesce(bool_or(${isOnSale}), false) as on_sale
         from c left join products on products.id = c.product_id
         group by c.product_id)
@@ -483,8 +491,9 @@ function readPart(db: Db, s: State, commits: string[]) {
   const stop = new AbortController()
   s.stopPart = stop
   s.readingPart = (async () => {
+    const started = Date.now()
     const part = await (s.readCopy ? s.readCopy(stop.signal, commits) : readFacts(db, commits))
-    await addPart(db, s, part, commits, stop.signal)
+    await addPart(db, s, part, commits, stop.signal, Date.now() - started)
     s.readFailures = 0
   })()
     .catch((err) => {
@@ -505,7 +514,16 @@ function readPart(db: Db, s: State, commits: string[]) {
  * commits were left out since the read began (they may have changed the part's listings too: all of them are read
  * again, together); a part with no listing on sale brings the commits in as it is, with no part.
  */
-async function addPart(db: Db, s: State, part: ListingFacts, commits: string[], stop: AbortSignal) {
+async function addPart(
+  db: Db,
+  s: State,
+  part: ListingFacts,
+  commits: string[],
+  stop: AbortSignal,
+  /** How long the read took (for the log). */
+  readMs: number,
+) {
+  const read = Date.now()
   const sameLeftOut = () =>
     s.changes.leftOut?.length === commits.length && commits.every((v) => s.changes.leftOut?.includes(v))
   for (let round = 0; ; round++) {
@@ -547,7 +565,10 @@ async function addPart(db: Db, s: State, part: ListingFacts, commits: string[], 
     }
     s.changes = { ...s.changes, reads: reads + 1, leftOut: undefined }
     s.movedAt = Date.now()
-    s.kept?.log.info?.({ listings: part.size, commits: commits.length }, 'Search read a bulk load apart')
+    s.kept?.log.info?.(
+      { listings: part.size, commits: commits.length, read_ms: readMs, added_ms: Date.now() - read },
+      'Search read a bulk load apart',
+    )
     return s.view
   })().finally(() => {
     s.applying = undefined
@@ -563,11 +584,9 @@ async function addPart(db: Db, s: State, part: ListingFacts, commits: string[], 
 function readChangedSince(db: Db, from: string, upTo: string) {
   return rowsOf<{ id: string; posted: (string | null)[] }>(
     db,
-    sql`with c as (select c.product_id, c.posted_on from listing_change_commits k cross join lateral (
-        select product_id, posted_on from listing_changes c where c.tx = k.tx offset 0) c
-      where k.version > ${from} and k.version <= ${upTo})
-      select c.product_id::text as id, array_agg(distinct (extract(epoch from c.posted_on) * 1000000)::bigint::text)
-          || (extract(epoch from products.posted_on) * 1000000)::bigint::text as posted
+    sql`with c as ${changesOf(sql`version > ${from} and version <= ${upTo}`)}
+      select c.product_id::text as id, array_agg(distinct ${postedUs(sql`c.posted_on`)})
+          || ${postedUs(sql`products.posted_on`)} as posted
       from c left join products on products.id = c.product_id
       group by c.product_id, products.posted_on`,
   )
