@@ -24,7 +24,7 @@ const [{ v: version }] = (await admin.query('select version::text as v from list
 console.log(`${BULK} listings inserted in ${Date.now() - t} ms (commit version ${version})`)
 for (let round = 1; round <= 3; round++) {
   t = Date.now()
-  const facts = await readFactsApart(url, { commits: [version] })
+  const facts = await readFactsApart(url, { commits: [version], background: true })
   console.log(`read ${round}: ${facts.size} listings in ${Date.now() - t} ms`)
 }
 await admin.query('delete from products where seller_phone = $1', [PHONE])

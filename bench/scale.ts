@@ -42,6 +42,12 @@ const NO_LIST = args.includes('--no-list')
  */
 const AFTER_BULK = args.includes('--after-bulk')
 const BULK = Number(argValue('--bulk') ?? 100_000)
+/**
+ * With --after-bulk: instead of loading BULK new listings, change this many listings on sale in one statement (each
+ * repriced by a cent, then back by the next such run): a bulk change of listings the copy holds, which piles its
+ * changes past a whole read of it (listing-feed.ts rebaseAt), as 20,000 single changes do over time.
+ */
+const BULK_UPDATE = argValue('--bulk-update') === undefined ? undefined : Number(argValue('--bulk-update'))
 /** With --after-bulk: the writes start once the app's copy holds the bulk load, not the moment it is committed. */
 const COPY_FIRST = args.includes('--copy-first')
 /** Seconds of each mixed run (quiet, 5 writes/s, 20 writes/s). */
@@ -640,7 +646,7 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
   // BENCH_FIRST_S: the first slice's seconds, printed apart.
   const firstS = Number(process.env.BENCH_FIRST_S ?? 10)
   console.log(
-    `\nLong tail while ${BULK.toLocaleString('en-US')} listings are loaded in one statement (and vacuum analyze), then ${perSecond} writes/s at once: ${CONNECTIONS} connections, ${MIXED_DURATION_S} s measured from the first write; load average ${loadAverage()}`,
+    `\nLong tail while ${BULK_UPDATE === undefined ? `${BULK.toLocaleString('en-US')} listings are loaded` : `${BULK_UPDATE.toLocaleString('en-US')} listings are repriced`} in one statement (and vacuum analyze), then ${perSecond} writes/s at once: ${CONNECTIONS} connections, ${MIXED_DURATION_S} s measured from the first write; load average ${loadAverage()}`,
   )
   const url = `http://127.0.0.1:${PORT}`
   let copyHeld: Promise<number> | undefined
@@ -660,7 +666,16 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
     firstS,
     beforeWrites: async () => {
       const started = Date.now()
-      await seedListings(client, 1, BULK, modelCount, BULK_PHONE)
+      if (BULK_UPDATE === undefined) await seedListings(client, 1, BULK, modelCount, BULK_PHONE)
+      // A cent up on odd runs and down on even ones (by the first listing's price): prices stay where the fill put them.
+      else
+        await client.query(
+          `update products set resale_price_cents = resale_price_cents + case when (select resale_price_cents % 2
+             from products where id = (select id from products where not is_sold and removed_at is null order by id limit 1)) = 0
+             then 1 else -1 end
+           where id in (select id from products where not is_sold and removed_at is null order by id limit $1)`,
+          [BULK_UPDATE],
+        )
       const loaded = Date.now()
       // When the copy holds the bulk load (searches answer without it until then), watched meanwhile.
       const bulkVersion = (
@@ -676,9 +691,13 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
           await new Promise((r) => setTimeout(r, 100))
         }
       })()
-      await client.query('vacuum analyze products')
-      await client.query('vacuum analyze product_images')
-      await client.query('analyze users')
+      // A bulk change leaves the table's statistics as they were: the writes start at once, beside the whole read of the
+      // copy that it starts.
+      if (BULK_UPDATE === undefined) {
+        await client.query('vacuum analyze products')
+        await client.query('vacuum analyze product_images')
+        await client.query('analyze users')
+      }
       const health = (await (await fetch(`${url}/api/health`)).json()) as {
         listing_copy?: { version: string } | null
       }

@@ -46,7 +46,7 @@ async function main() {
     app.log.child({ module: 'search' }),
     config.searchFeedPollMs,
     database.listen,
-    databaseUrl ? (signal, commits) => readFactsApart(databaseUrl, { signal, commits }) : undefined,
+    databaseUrl ? (signal, read) => readFactsApart(databaseUrl, { signal, ...read }) : undefined,
   )
   // The searches of the copy are answered on worker threads sharing it (search-pool.ts).
   const searchPool = startSearchPool(database.db, config.searchThreads, app.log.child({ module: 'search' }))

@@ -61,7 +61,7 @@ describe.runIf(postgres)('the copy of the listings read on a worker thread', () 
       sql`select max(version)::text as version from listing_change_commits`,
     )
     const partHere = await readFacts(db, [version])
-    const partApart = await readFactsApart(opened.url as string, { commits: [version] })
+    const partApart = await readFactsApart(opened.url as string, { commits: [version], background: true })
     expect(partApart.size).toBe(400)
     expect(withoutClock(partApart)).toEqual(withoutClock(partHere))
     // A read past its deadline is stopped and says so (the instance then reads on its own thread).

@@ -25,7 +25,8 @@ export function readFactsApart(
     timeoutMs = READ_TIMEOUT_MS,
     signal,
     commits,
-  }: { timeoutMs?: number; signal?: AbortSignal; commits?: string[] | undefined } = {},
+    background = false,
+  }: { timeoutMs?: number; signal?: AbortSignal; commits?: string[] | undefined; background?: boolean } = {},
 ): Promise<ListingFacts> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -34,7 +35,7 @@ export function readFactsApart(
     }
     const script = workerScript('facts-worker', import.meta.url)
     const worker = new Worker(script.url, {
-      workerData: { url, commits },
+      workerData: { url, commits, background },
       execArgv: script.execArgv,
       resourceLimits: READER_LIMITS,
     })

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { drizzle } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import type { Db } from '#server/db/client'
+import { lowerThreadPriority } from '#server/lib/thread-priority'
 import { readFacts, readFactsTwice } from './listing-facts'
 import { shareCopy } from './search-pool'
 
@@ -10,7 +11,10 @@ import { shareCopy } from './search-pool'
 // (facts-apart.ts). At 1,000,000 listings building the copy takes seconds of CPU,
 // which on the main thread would stop every request for as long.
 
-const { url, commits } = workerData as { url: string; commits?: string[] }
+const { url, commits, background } = workerData as { url: string; commits?: string[]; background: boolean }
+// The read yields to the searches: on a busy machine it takes the CPU they leave rather than an equal share beside them
+// (decision 0129).
+if (background) lowerThreadPriority(10)
 const connect = () =>
   new pg.Client({
     connectionString: url,
@@ -18,11 +22,12 @@ const connect = () =>
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
   })
-// The copy whole over two connections: the words and the rest at once, at one moment (readFactsTwice). A bulk load's
-// part (`commits`) over one: read alone, a part of 100,000 listings took the same 2 s over one connection as over two,
-// and one reads its listings once rather than twice, leaving a core of the database to the searches (decision 0129).
+// The first read over two connections: the words and the rest at once, at one moment (readFactsTwice), as the
+// instance waits for it. A read while a view answers (a rebase, a bulk load's part) over one: it reads the listings
+// once rather than twice (a part of 100,000 listings took the same 2 s over one as over two), leaving a core of the
+// database to the searches (decision 0129).
 const client = connect()
-const words = commits ? undefined : connect()
+const words = background ? undefined : connect()
 try {
   await Promise.all([client.connect(), words?.connect()])
   const asDb = (c: pg.Client) => drizzle({ client: c }) as unknown as Db

@@ -518,7 +518,7 @@ async function heldReads() {
     { error: (_obj, msg) => errors.push(msg) },
     10,
     undefined,
-    async (_signal, commits) => {
+    async (_signal, { commits }) => {
       reads.started++
       if (commits) reads.parts++
       if (reads.started > 1) await held
@@ -802,7 +802,7 @@ describe('an instance whose whole read fails after a bulk import', () => {
       { error: (_obj, msg) => errors.push(msg) },
       10,
       undefined,
-      async (_signal, commits) => {
+      async (_signal, { commits }) => {
         reads++
         return readFacts(db, commits)
       },

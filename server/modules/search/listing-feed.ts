@@ -103,9 +103,13 @@ const SETTLE_AFTER = 256
 
 /**
  * Reads the copy whole elsewhere (a worker thread), or the listings on sale that the commits at `commits` changed;
- * stops when `signal` aborts, rejecting with its reason.
+ * stops when `signal` aborts, rejecting with its reason. `background`: a view answers meanwhile (every read but the
+ * first), so the read yields to the searches (facts-worker.ts).
  */
-export type ReadCopy = (signal: AbortSignal, commits?: string[]) => Promise<ListingFacts>
+export type ReadCopy = (
+  signal: AbortSignal,
+  read: { commits?: string[]; background: boolean },
+) => Promise<ListingFacts>
 
 /** Per database (tests open many in one process). */
 const stateOf = onceEach(
@@ -147,7 +151,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
     let readApart = apart !== undefined
     if (apart) s.stopRead = stopRead
     const base = await (apart
-      ? apart(stopRead.signal).catch((err) => {
+      ? apart(stopRead.signal, { background: s.view !== undefined }).catch((err) => {
           // Stopped with the instance: nothing to read any more.
           if (stopRead.signal.aborted) throw err
           logFailure(
@@ -492,7 +496,9 @@ function readPart(db: Db, s: State, commits: string[]) {
   s.stopPart = stop
   s.readingPart = (async () => {
     const started = Date.now()
-    const part = await (s.readCopy ? s.readCopy(stop.signal, commits) : readFacts(db, commits))
+    const part = await (s.readCopy
+      ? s.readCopy(stop.signal, { commits, background: true })
+      : readFacts(db, commits))
     await addPart(db, s, part, commits, stop.signal, Date.now() - started)
     s.readFailures = 0
   })()
