@@ -50,6 +50,8 @@ const BULK = Number(argValue('--bulk') ?? 100_000)
 const BULK_UPDATE = argValue('--bulk-update') === undefined ? undefined : Number(argValue('--bulk-update'))
 /** With --after-bulk: the writes start once the app's copy holds the bulk load, not the moment it is committed. */
 const COPY_FIRST = args.includes('--copy-first')
+/** The compiled server (dist/app/main.js) rather than the sources through tsx. */
+const COMPILED = args.includes('--compiled')
 /** Seconds of each mixed run (quiet, 5 writes/s, 20 writes/s). */
 const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_DURATION ?? 40)
 const SIZES = [1_000, 100_000, 1_000_000].filter((n) => n <= Math.max(MAX, 1_000))
@@ -769,7 +771,14 @@ async function main() {
     // BENCH_APP_ARGS: node flags for the app (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), after the server's own
     // (scripts/server-runtime.mjs: what every way of starting an instance gives it).
     const nodeArgs = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_APP_ARGS?.split(' ').filter(Boolean) ?? [])]
-    return spawn(path.join(APP_DIR, 'node_modules/.bin/tsx'), [...nodeArgs, 'server/main.ts'], {
+    // --compiled: the compiled server (dist/app/main.js, `npm run build` first), as production and `npm start` run it;
+    // else the sources through tsx (no build needed, but every worker thread compiles its modules as it starts).
+    const [command, entry] = COMPILED
+      ? [path.join(APP_DIR, 'node_modules/.bin/node'), 'dist/app/main.js']
+      : [path.join(APP_DIR, 'node_modules/.bin/tsx'), 'server/main.ts']
+    if (COMPILED && !fs.existsSync(path.join(APP_DIR, entry)))
+      throw new Error(`${path.join(APP_DIR, entry)} is missing: run \`npm run build\` there first`)
+    return spawn(command, [...nodeArgs, entry], {
       cwd: APP_DIR,
       env: {
         ...serverEnv(),
