@@ -119,6 +119,9 @@ const ROW_COLUMNS = new Map(
   }),
 )
 
+/** A posting time as FactRow holds it, in SQL: microseconds since 1970, as text (`column`: the column's SQL text). */
+export const postedUs = (column: string) => `(extract(epoch from ${column}) * 1000000)::bigint::text`
+
 /** FactRow's columns of one value per listing (each facet's choice, each bound's value, the posting time). */
 const LISTED = [...COUNT_FACETS, ...ROW_COLUMNS.keys(), 'posted'] as const
 
@@ -126,7 +129,7 @@ const LISTED = [...COUNT_FACETS, ...ROW_COLUMNS.keys(), 'posted'] as const
 export const FACT_COLUMNS =
   sql.raw(`${COUNT_FACETS.map((name) => `${choiceSql(name)} as ${name}`).join(', ')},
   ${[...ROW_COLUMNS.values()].join(', ')},
-  (extract(epoch from posted_on) * 1000000)::bigint::text as posted, id::text as id,
+  ${postedUs('posted_on')} as posted, id::text as id,
   array_to_string(tsvector_to_array(search_vector), ' ') as words,
   array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`)
 
