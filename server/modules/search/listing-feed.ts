@@ -10,6 +10,7 @@ import {
   type FactRow,
   factsFromRows,
   type ListingFacts,
+  postedUs,
   readFacts,
   rowOf,
 } from './listing-facts'
@@ -341,15 +342,13 @@ const changesOf = (where: SQL) => sql`(select c.product_id, c.posted_on, c.creat
   from (select tx from listing_change_commits where ${where}) k cross join lateral (
     select product_id, posted_on, created from listing_changes c where c.tx = k.tx offset 0) c)`
 
-/** A posting time in microseconds since 1970, as text (as FactRow holds it). */
-const postedUs = (column: SQL) => sql`(extract(epoch from ${column}) * 1000000)::bigint::text`
-
-/** Per listing changed (grouped by it), the posting times it had before its changes. */
-const WAS_POSTED = sql`array_agg(distinct ${postedUs(sql`c.posted_on`)}) as was_posted`
+/** Per listing changed (grouped by it), the posting times it had before its changes (as FactRow holds them). */
+const POSTED_BEFORE = sql.raw(`array_agg(distinct ${postedUs('c.posted_on')})`)
 
 /**
- * One statement: the version; the commits since `version` (but those in `skip`), and their changes (changesOf); and every listing changed as it is now (none when only brands moved the version on), with the posting times
- * it had (where the base holds it). Past `limit` changes only the count is read.
+ * One statement: the version; the commits since `version` (but those in `skip`), and their changes (changesOf); and
+ * every listing changed as it is now (none when only brands moved the version on), with the posting times it had
+ * (where the base holds it). Past `limit` changes only the count is read.
  */
 function readChanges(db: Db, version: string, limit: number, skip: string[] = []) {
   return rowsOf<ChangeRow>(
@@ -359,7 +358,7 @@ function readChanges(db: Db, version: string, limit: number, skip: string[] = []
         and version <> all(${`{${skip.join(',')}}`}::bigint[])`)},
       n as (select count(*) as changed from c),
       ch as (
-        select c.product_id as changed_id, ${WAS_POSTED}
+        select c.product_id as changed_id, ${POSTED_BEFORE} as was_posted
         from c where (select changed from n) <= ${limit}
         group by c.product_id)
       select (select version::text from v) as feed_version,
@@ -386,7 +385,7 @@ async function readBulk(db: Db, version: string, upTo: string, limit: number) {
         where k.version > ${version} and k.version <= ${upTo}
           and (select count(*) from (select 1 from listing_changes c where c.tx = k.tx limit ${large + 1}) n) > ${large}),
       c as ${changesOf(sql`version in (select version from b)`)},
-      l as (select c.product_id, bool_or(not c.created) as held, ${WAS_POSTED},
+      l as (select c.product_id, bool_or(not c.created) as held, ${POSTED_BEFORE} as was_posted,
           coalesce(bool_or(${isOnSale}), false) as on_sale
         from c left join products on products.id = c.product_id
         group by c.product_id)
@@ -513,7 +512,7 @@ function readPart(db: Db, s: State, commits: string[]) {
 
 /**
  * A part read of the left-out commits' listings (`commits`) added to the view, once the view is at the part's version
- * or later, as one application of the feed. Dead in the part from the start: the listings the view already holds as
+ * or later, between two applications of the feed. Dead in the part from the start: the listings the view already holds as
  * they are now (`records`: changed by an applied commit since, or in the same application as, a left-out one), and
  * those that commits after the part's version up to the view's changed (as they are now in the view, or off sale).
  * Nothing is added when a whole read replaced the view meanwhile (it holds the commits' listings), nor when more
@@ -532,24 +531,27 @@ async function addPart(
   const read = Date.now()
   const sameLeftOut = () =>
     s.changes.leftOut?.length === commits.length && commits.every((v) => s.changes.leftOut?.includes(v))
+  // The listings changed since the part's read are read between applications of the feed, not inside one (searches
+  // wait for an application: they waited for this read too); the part is then added at once, with nothing awaited
+  // between, if the view did not move meanwhile, else read again from where it is.
   for (let round = 0; ; round++) {
     while (s.applying) await s.applying.catch(() => undefined)
+    // Stopped, or a whole read landed meanwhile (it holds the commits' listings), or more commits were left out.
     if (stop.aborted || !s.view || !sameLeftOut()) return
-    if (!newer(part.version, s.view.version)) break
-    if (round === 3) throw new Error(`The copy could not catch up to a bulk load's part (${part.version})`)
-    await catchUp(db, part.version)
-  }
-  const view = s.view
-  s.applying = (async () => {
+    if (round === 8) throw new Error(`The copy could not catch up to a bulk load's part (${part.version})`)
+    const view = s.view
+    if (newer(part.version, view.version)) {
+      await catchUp(db, part.version)
+      continue
+    }
     const since = newer(view.version, part.version)
       ? await readChangedSince(db, part.version, view.version)
       : []
-    // A whole read landed meanwhile.
-    if (s.view !== view || !sameLeftOut()) return s.view
+    if (s.applying || s.view !== view || stop.aborted || !sameLeftOut()) continue
     const { reads, records } = s.changes
     if (part.size === 0) {
       s.changes = { ...s.changes, leftOut: undefined }
-      return s.view
+      return
     }
     const added = markedPart(part)
     const dead = new Set<number>()
@@ -572,14 +574,17 @@ async function addPart(
     s.changes = { ...s.changes, reads: reads + 1, leftOut: undefined }
     s.movedAt = Date.now()
     s.kept?.log.info?.(
-      { listings: part.size, commits: commits.length, read_ms: readMs, added_ms: Date.now() - read },
+      {
+        listings: part.size,
+        commits: commits.length,
+        read_ms: readMs,
+        added_ms: Date.now() - read,
+        rounds: round + 1,
+      },
       'Search read a bulk load apart',
     )
-    return s.view
-  })().finally(() => {
-    s.applying = undefined
-  })
-  await s.applying
+    return
+  }
 }
 
 /**
@@ -593,8 +598,8 @@ function readChangedSince(db: Db, from: string, upTo: string) {
     // The posting time now looked up per listing: joined to `products`, the planner (which expects a bulk commit's
     // changes of every commit, a million rows) hashed every listing, 500 ms at 1,000,000 while the view waited.
     sql`with c as ${changesOf(sql`version > ${from} and version <= ${upTo}`)}
-      select c.product_id::text as id, array_agg(distinct ${postedUs(sql`c.posted_on`)})
-          || (select ${postedUs(sql`products.posted_on`)} from products where products.id = c.product_id) as posted
+      select c.product_id::text as id, ${POSTED_BEFORE}
+          || (select ${sql.raw(postedUs('products.posted_on'))} from products where products.id = c.product_id) as posted
       from c group by c.product_id`,
   )
 }
