@@ -648,7 +648,7 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
   // BENCH_FIRST_S: the first slice's seconds, printed apart.
   const firstS = Number(process.env.BENCH_FIRST_S ?? 10)
   console.log(
-    `\nLong tail while ${BULK_UPDATE === undefined ? `${BULK.toLocaleString('en-US')} listings are loaded` : `${BULK_UPDATE.toLocaleString('en-US')} listings are repriced`} in one statement (and vacuum analyze), then ${perSecond} writes/s at once: ${CONNECTIONS} connections, ${MIXED_DURATION_S} s measured from the first write; load average ${loadAverage()}`,
+    `\nLong tail while ${BULK_UPDATE === undefined ? `${BULK.toLocaleString('en-US')} listings are loaded` : `${BULK_UPDATE.toLocaleString('en-US')} listings are repriced`} in one statement${BULK_UPDATE === undefined ? ' (and vacuum analyze)' : ''}, then ${perSecond} writes/s at once: ${CONNECTIONS} connections, ${MIXED_DURATION_S} s measured from the first write; load average ${loadAverage()}`,
   )
   const url = `http://127.0.0.1:${PORT}`
   let copyHeld: Promise<number> | undefined
