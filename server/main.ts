@@ -1,7 +1,7 @@
 import net from 'node:net'
 import v8 from 'node:v8'
 import { postUnpostedSales } from '#server/modules/ledger'
-import { keepListingsCurrent, readFactsApart, startSearchPool } from '#server/modules/search'
+import { factsReader, keepListingsCurrent, startSearchPool } from '#server/modules/search'
 import { demoAccountsRefusal, findDemoAccounts } from '#server/modules/users'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
@@ -40,13 +40,13 @@ async function main() {
   const app = await buildApp({ config, database, storage })
   // Search reads its copy of the listings now and keeps it current from the change feed; until the first read,
   // /api/health says `loading` (listing-feed.ts). On PostgreSQL the copy is read whole on a worker thread.
-  const { databaseUrl } = config
+  const reader = config.databaseUrl ? factsReader(config.databaseUrl) : undefined
   const feed = keepListingsCurrent(
     database.db,
     app.log.child({ module: 'search' }),
     config.searchFeedPollMs,
     database.listen,
-    databaseUrl ? (signal, read) => readFactsApart(databaseUrl, { signal, ...read }) : undefined,
+    reader?.read,
   )
   // The searches of the copy are answered on worker threads sharing it (search-pool.ts).
   const searchPool = startSearchPool(database.db, config.searchThreads, app.log.child({ module: 'search' }))
@@ -100,6 +100,7 @@ async function main() {
     net.Server.prototype.close.call(app.server)
     await new Promise((resolve) => setTimeout(resolve, ACCEPTED_REQUEST_GRACE_MS))
     feed.stop()
+    reader?.stop()
     searchPool.stop()
     await app.close()
     await database.close()

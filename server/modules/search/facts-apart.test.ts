@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { openTestDatabase } from '#server/test/test-app'
-import { readFactsApart } from './facts-apart'
+import { factsReader, readFactsApart } from './facts-apart'
 import { type ListingFacts, readFacts } from './listing-facts'
 
 // On PostgreSQL an instance reads its copy of the listings on a worker thread: the copy it receives must be the one
@@ -75,5 +75,21 @@ describe.runIf(postgres)('the copy of the listings read on a worker thread', () 
     stop.abort(new Error('the instance stops'))
     await expect(reading).rejects.toThrow('the instance stops')
     expect(Date.now() - started).toBeLessThan(1_000)
+
+    // An instance's reader: after its first read a spare thread waits, and the next read while a view answers is
+    // made by it (another spare starts after); the spare ends when the instance stops.
+    const reader = factsReader(opened.url as string)
+    const signal = new AbortController().signal
+    expect(reader.hasSpare()).toBe(false)
+    expect(withoutClock(await reader.read(signal, { background: false }))).toEqual(
+      withoutClock(await readFacts(db)),
+    )
+    await expect.poll(() => reader.hasSpare()).toBe(true)
+    const part = reader.read(signal, { commits: [version], background: true })
+    expect(reader.hasSpare()).toBe(false)
+    expect(withoutClock(await part)).toEqual(withoutClock(partHere))
+    await expect.poll(() => reader.hasSpare()).toBe(true)
+    reader.stop()
+    expect(reader.hasSpare()).toBe(false)
   })
 })

@@ -1,20 +1,24 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { drizzle } from 'drizzle-orm/node-postgres'
-import pg from 'pg'
 import type { Db } from '#server/db/client'
 import { lowerThreadPriority } from '#server/lib/thread-priority'
-import { readFacts, readFactsTwice } from './listing-facts'
-import { shareCopy } from './search-pool'
 
 // Reads the copy of the listings whole (readFacts) on a thread of its own and hands it to the instance's main thread,
 // its arrays in shared memory (so the instance's search threads share them too: search-pool.ts), not copied
-// (facts-apart.ts). At 1,000,000 listings building the copy takes seconds of CPU,
-// which on the main thread would stop every request for as long.
+// (facts-apart.ts). At 1,000,000 listings building the copy takes seconds of CPU, which on the main thread would stop
+// every request for as long. The thread starts before it is asked (a spare, facts-apart.ts) and reads once, what the
+// first message asks: then it ends, and its heap with it.
 
-const { url, commits, background } = workerData as { url: string; commits?: string[]; background: boolean }
-// The read yields to the searches: on a busy machine it takes the CPU they leave rather than an equal share beside them
-// (decision 0129).
+const { url, background } = workerData as { url: string; background: boolean }
+// A read while a view answers yields to the searches: on a busy machine it takes the CPU they leave rather than an
+// equal share beside them (decision 0129). Lowered before the reading code loads (the driver, the copy's modules):
+// that load is most of the thread's start.
 if (background) lowerThreadPriority(10)
+const [{ default: pg }, { drizzle }, { readFacts, readFactsTwice }, { shareCopy }] = await Promise.all([
+  import('pg'),
+  import('drizzle-orm/node-postgres'),
+  import('./listing-facts'),
+  import('./search-pool'),
+])
 const connect = () =>
   new pg.Client({
     connectionString: url,
@@ -22,19 +26,27 @@ const connect = () =>
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
   })
-// The first read over two connections: the words and the rest at once, at one moment (readFactsTwice), as the
-// instance waits for it. A read while a view answers (a rebase, a bulk load's part) over one: it reads the listings
-// once rather than twice (a part of 100,000 listings took the same 2 s over one as over two), leaving a core of the
-// database to the searches (decision 0129).
-const client = connect()
-const words = background ? undefined : connect()
-try {
-  await Promise.all([client.connect(), words?.connect()])
-  const asDb = (c: pg.Client) => drizzle({ client: c }) as unknown as Db
-  const facts = shareCopy(
-    await (words ? readFactsTwice(asDb(client), asDb(words), commits) : readFacts(asDb(client), commits)),
-  )
-  parentPort?.postMessage({ facts })
-} finally {
-  await Promise.allSettled([client.end(), words?.end()])
+const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as unknown as Db
+
+/**
+ * The first read over two connections: the words and the rest at once, at one moment (readFactsTwice), as the instance
+ * waits for it. A read while a view answers (a rebase, a bulk load's part) over one: it reads the listings once rather
+ * than twice (a part of 100,000 listings took the same 2 s over one as over two), leaving a core of the database to
+ * the searches (decision 0129).
+ */
+async function read(commits: string[] | undefined) {
+  const client = connect()
+  const words = background ? undefined : connect()
+  try {
+    await Promise.all([client.connect(), words?.connect()])
+    const facts = shareCopy(
+      await (words ? readFactsTwice(asDb(client), asDb(words), commits) : readFacts(asDb(client), commits)),
+    )
+    parentPort?.postMessage({ facts })
+  } finally {
+    await Promise.allSettled([client.end(), words?.end()])
+  }
 }
+
+// A failed read throws here: the instance hears it as the thread's error.
+parentPort?.once('message', ({ commits }: { commits?: string[] }) => read(commits))

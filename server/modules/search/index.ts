@@ -1,6 +1,6 @@
 // Front door of the search module (docs/decisions/0054): what the rest of the server may use of it.
 // Search over the listings: filters, the in-memory copy of the listings, matching and saved queries.
-export { readFactsApart } from './facts-apart'
+export { factsReader, readFactsApart } from './facts-apart'
 export { alertColumns, type SavedFilters } from './filters'
 export { catchUp, factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
 // For bench/text-index.ts, which times it.
