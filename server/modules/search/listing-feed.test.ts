@@ -14,6 +14,7 @@ import {
   loadFacts,
   searchReady,
   searchWhileRead,
+  settleLevel,
 } from './listing-feed'
 import { viewPage, viewTotal } from './listing-view'
 import { searchProducts } from './search.queries'
@@ -283,12 +284,18 @@ describe('the copy of the listings, kept current by the change feed', () => {
     const loaded = factsStatus(t.db)
     // Until the changes settled twice: every listing changed since the base in one part, those changed since in a
     // second (the delta empty again, as right after a settling).
-    let view = await catchUp(t.db)
-    for (let w = 0; w < 400 && (view?.parts.length ?? 0) < 3; w++) {
-      await randomWrite()
-      view = await catchUp(t.db)
+    // (The writes before may have settled more already.) Right after a settling, so the few changes below settle none.
+    const settledAt = async (parts: number) => {
+      let view = await catchUp(t.db)
+      for (let w = 0; w < 400 && !((view?.parts.length ?? 0) >= parts && view?.delta.size === 0); w++) {
+        await randomWrite()
+        view = await catchUp(t.db)
+      }
+      expect(view?.parts.length).toBeGreaterThanOrEqual(parts)
+      return view
     }
-    expect(view?.parts.length).toBe(3)
+    let view = await settledAt(3)
+    const levels = view?.parts.length
     await checkSearches(30)
     // A listing of each settled part changed again: its row there is skipped, its new one is in the delta.
     for (const part of view?.parts.slice(1) ?? [])
@@ -296,9 +303,8 @@ describe('the copy of the listings, kept current by the change feed', () => {
         sql`update products set resale_price_cents = resale_price_cents + 100 where id = ${idAt(part.facts, 0)}`,
       )
     view = await catchUp(t.db)
-    expect(view?.parts.length).toBe(3)
-    expect(view?.parts[1]?.deadRows.length).toBeGreaterThan(0)
-    expect(view?.parts[2]?.deadRows.length).toBeGreaterThan(0)
+    expect(view?.parts.length).toBe(levels)
+    for (const part of view?.parts.slice(1) ?? []) expect(part.deadRows.length).toBeGreaterThan(0)
     expect(view?.delta.size).toBeGreaterThan(0)
     await checkSearches(30)
     for (let burst = 0; burst < 4; burst++) {
@@ -306,8 +312,37 @@ describe('the copy of the listings, kept current by the change feed', () => {
       for (let w = 0; w < writes; w++) await randomWrite()
       await checkSearches(30)
     }
+    // On to four levels settled from the feed, each skipping its listings changed since.
+    view = await settledAt(5)
+    expect(view?.parts.length).toBe(5)
+    await checkSearches(30)
     expect(factsStatus(t.db)?.load_ms).toBe(loaded?.load_ms)
   }, 300_000)
+
+  it('settles the delta into the deepest level it fits with the levels after it, the first taking every change', () => {
+    const held = (...ids: string[]) => new Map(ids.map((id) => [id, 0]))
+    const most = [Number.POSITIVE_INFINITY, 6, 3]
+    // While there is room, a new level of the delta's listings alone.
+    expect(settleLevel([], new Set(['a', 'b']), most)).toEqual({ level: 0, since: new Set(['a', 'b']) })
+    expect(settleLevel([held('a')], new Set(['b', 'c']), most)).toEqual({
+      level: 1,
+      since: new Set(['b', 'c']),
+    })
+    expect(settleLevel([held('a'), held('b')], new Set(['c']), most).level).toBe(2)
+    // The last level made again with them while they fit it; a listing in both counts once.
+    expect(settleLevel([held('a'), held('b'), held('c', 'd')], new Set(['d']), most)).toEqual({
+      level: 2,
+      since: new Set(['c', 'd']),
+    })
+    // Past it, the level before takes them all (the last goes); past every bounded level, the first.
+    expect(settleLevel([held('a'), held('b', 'c'), held('d', 'e')], new Set(['f', 'g']), most)).toEqual({
+      level: 1,
+      since: new Set(['b', 'c', 'd', 'e', 'f', 'g']),
+    })
+    expect(
+      settleLevel([held('a'), held('b', 'c', 'x'), held('d', 'e')], new Set(['f', 'g']), most).level,
+    ).toBe(0)
+  })
 
   it('never answers from a copy that misses a committed sale', async () => {
     const q = SearchQuery.parse({ sort: 'newest', page_size: '5' })

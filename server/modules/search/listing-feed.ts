@@ -75,8 +75,8 @@ type Changes = {
   recent: Set<string>
   /**
    * Per part settled from the feed (those after the parts read), the posting time of each listing it holds, to find
-   * its row there: first every listing changed since the base as it was when that part was made; then, when there is
-   * a second, those changed since the first, as they were when the second was made.
+   * its row there: first every listing changed since the base as it was when that part was made; then each level's,
+   * those changed since the level before it was made, as they were when it was made (SETTLED_AT_MOST).
    */
   settled: Map<string, number>[]
   /**
@@ -93,14 +93,18 @@ const MOST_READS = 3
 
 /**
  * The delta (the listings changed since the last part, made again at every change) is settled once it holds more than
- * DELTA_AT_MOST: into a part of the listings changed since the first settled part (made again each time), or once
- * those are more than SETTLE_AFTER, into a first part of every listing changed since the base (the second goes). A
- * change then costs a delta of a few listings, and every sixteenth a part of up to 256, rather than a delta of up to
- * 256 at every change: a copy of a listing costs about 15 µs, most of it its words. Each part, kept across changes,
- * keeps its counts per copy as the base does.
+ * DELTA_AT_MOST, into the parts settled from the feed: levels, each of the listings changed since the level before it
+ * was made, and the first of every listing changed since the base. The delta's listings join the last level (made
+ * again with them) while its listings fit SETTLED_AT_MOST, else the level before it (the levels after that go). A
+ * level of up to SETTLED_AT_MOST[k] listings is then made again about every SETTLED_AT_MOST[k + 1] changes: a change
+ * costs a delta of a few listings, every sixteenth a part of up to 128, and only every 8,192nd or so a part of every
+ * listing changed since the base (up to 20,000 at 1,000,000 listings: rebaseAt). A copy of a listing costs about 15 µs
+ * of the main thread, most of it its words: with two levels (256, then all) that whole part was made again every 256
+ * changes, 180 ms at 12,000 changes, every 13 s at 20 writes a second. Each part, kept across changes, keeps its
+ * counts per copy as the base does.
  */
 const DELTA_AT_MOST = 16
-const SETTLE_AFTER = 256
+const SETTLED_AT_MOST = [Number.POSITIVE_INFINITY, 8_192, 1_024, 128]
 
 /**
  * Reads the copy whole elsewhere (a worker thread), or the listings on sale that the commits at `commits` changed;
@@ -128,8 +132,8 @@ const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 
 /**
  * Changes piled up past this many listings: the copy is read whole again (in the background). An application of the
- * feed builds small copies of the listings changed since the last settled parts (DELTA_AT_MOST, SETTLE_AFTER), and
- * every SETTLE_AFTER changes or so one of all the listings changed since the base: so the pile can
+ * feed builds small copies of the listings changed since the last settled parts (DELTA_AT_MOST, SETTLED_AT_MOST), and
+ * only every 8,192 changes or so one of all the listings changed since the base: so the pile can
  * grow to a fiftieth of the listings, 20,000 at 1,000,000, where every application used to build a copy of the whole
  * pile and 2,000 was the most it could afford (at 20 changes a second a whole read of 1,000,000 every 100 s). Read
  * whole on a thread of its own (readCopy), a copy of 1,000,000 costs the requests nothing but that thread's CPU.
@@ -277,21 +281,10 @@ async function applyFeed(
   }))
   let settled = changes.settled
   if (recent.size > DELTA_AT_MOST) {
-    // The listings changed since the first settled part was made, as they are now, in a second part; past
-    // SETTLE_AFTER of them (or with no first part), every listing changed since the base in a first part, alone. The
-    // delta starts empty again.
-    const [first, second] = settled
-    const since = first && new Set([...(second?.keys() ?? []), ...recent])
-    const settle = (at: number, rows: FactRow[]) => {
-      parts = [...parts.slice(0, at), markedPart(factsFromRows(version, rows))]
-      settled = [...settled.slice(0, at - reads), new Map(rows.map((r) => [r.id, Number(r.posted)]))]
-    }
-    if (since && since.size <= SETTLE_AFTER)
-      settle(
-        reads + 1,
-        [...since].flatMap((id) => records.get(id) ?? []),
-      )
-    else settle(reads, [...records.values()])
+    const { level, since } = settleLevel(settled, recent)
+    const rows = level === 0 ? [...records.values()] : [...since].flatMap((id) => records.get(id) ?? [])
+    parts = [...parts.slice(0, reads + level), markedPart(factsFromRows(version, rows))]
+    settled = [...settled.slice(0, level), new Map(rows.map((r) => [r.id, Number(r.posted)]))]
     recent = new Set()
   }
   const delta = factsFromRows(
@@ -307,6 +300,26 @@ async function applyFeed(
     },
     changes: { reads, records, recent, settled, leftOut: changes.leftOut },
   }
+}
+
+/**
+ * The level of the parts settled from the feed that the delta's listings (`recent`) settle into, with the listings it
+ * then holds: the deepest that fits them with those of the levels after it (a new one while there is room); the first
+ * fits every listing changed since the base (SETTLED_AT_MOST).
+ */
+export function settleLevel(
+  settled: ReadonlyMap<string, unknown>[],
+  recent: ReadonlySet<string>,
+  most: readonly number[] = SETTLED_AT_MOST,
+): { level: number; since: Set<string> } {
+  let level = Math.min(settled.length, most.length - 1)
+  const since = new Set(recent)
+  for (const held of settled.slice(level)) for (const id of held.keys()) since.add(id)
+  while (level > 0 && since.size > (most[level] as number)) {
+    level--
+    for (const id of (settled[level] as ReadonlyMap<string, unknown>).keys()) since.add(id)
+  }
+  return { level, since }
 }
 
 /** Ascending rows with `more` (none of them among them) merged in: one pass, not a sort of them all again. */
