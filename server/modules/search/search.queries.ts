@@ -182,9 +182,11 @@ const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + 
 // Filters
 // ---------------------------------------------------------------------------------------------
 
-/** On sale, matching the text and the filters that are no facet. */
-function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
-  return and(isOnSale, text ? textCondition(text) : undefined, ...plainConditions(q)) as SQL
+/** A search as SQL: its facet filters, the rest (`base`: on sale, the text, the other filters), and all as one WHERE. */
+function searchSql(q: SearchQuery, text: TextMatch | undefined) {
+  const filters = facetConditions(q)
+  const base = and(isOnSale, text ? textCondition(text) : undefined, ...plainConditions(q)) as SQL
+  return { filters, base, where: and(base, ...Object.values(filters)) as SQL }
 }
 
 /**
@@ -194,7 +196,7 @@ function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
 export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | null> {
   const text = q.q ? await resolveText(db, q.q) : null
   if (q.q && !text) return null
-  return and(baseFilters(q, text ?? undefined), ...Object.values(facetConditions(q))) as SQL
+  return searchSql(q, text ?? undefined).where
 }
 
 type Total = { total: number; isEstimate: boolean }
@@ -339,13 +341,9 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     return wantFacets ? { ...empty, facets: emptyFacets() } : empty
   }
   // The search as SQL, built when SQL answers: the copy answers most searches without it.
-  let asSql: { filters: Partial<Record<FilterKey, SQL>>; base: SQL; where: SQL } | undefined
+  let asSql: ReturnType<typeof searchSql> | undefined
   const sqlOf = () => {
-    if (!asSql) {
-      const filters = facetConditions(q)
-      const base = baseFilters(q, textMatch)
-      asSql = { filters, base, where: and(base, ...Object.values(filters)) as SQL }
-    }
+    asSql ??= searchSql(q, textMatch)
     return asSql
   }
   const plan = sortPlan(sort, textMatch)
