@@ -38,9 +38,7 @@ import { viewFacets, viewTotal } from './listing-view'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
 
-// ---------------------------------------------------------------------------------------------
-// Text: words corrected against the titles' vocabulary, then one full-text query.
-// ---------------------------------------------------------------------------------------------
+// --- Text: words corrected against the titles' vocabulary, then one full-text query. ---
 
 const MAX_WORDS = 8
 
@@ -139,10 +137,9 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
 }
 
 /**
- * The corrections of the words an instance was asked for, with the vocabulary's version each was read at. Search
- * takes a remembered one without asking the database, and its page statement reads the version row: a correction
- * read at another version is forgotten and the search runs again (see `findProducts`). Exact, not a cache with a
- * lifetime: a word a new listing brings is found from the next search on.
+ * The corrections an instance was asked for, each with the vocabulary's version it was read at. A search takes a
+ * remembered one without asking the database; its page statement reads the version, and a correction read at another
+ * is forgotten and the search runs again (findProducts): exact, not a cache with a lifetime.
  */
 const correctionsOf = onceEach((_: Db) => new Map<string, TextMatch>())
 const MAX_CORRECTIONS = 5_000
@@ -168,19 +165,10 @@ const inTitle = (m: TextMatch) => sql`position(${m.phrase} in ${products.searchT
 /** Every word is in the brand or name. */
 const inName = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery})`
 
-/**
- * The listings of the best tier a text can reach: inTitle and inName (3); when some word is in no listing's brand or
- * name, inTitle alone (2).
- */
-const bestTierCondition = (m: TextMatch) =>
-  m.bestTier === 3 ? sql`${inTitle(m)} and ${inName(m)}` : inTitle(m)
-
 /** Best match: 2 for inTitle, 1 more for inName, then newest. An integer, so keyset paging over it is exact. */
 const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + (${inName(m)})::int)`
 
-// ---------------------------------------------------------------------------------------------
-// Filters
-// ---------------------------------------------------------------------------------------------
+// --- Filters ---
 
 /** A search as SQL: its facet filters, the rest (`base`: on sale, the text, the other filters), and all as one WHERE. */
 function searchSql(q: SearchQuery, text: TextMatch | undefined) {
@@ -213,9 +201,7 @@ export const TEXT_TOTAL_THRESHOLD = 1_000
 /** How far above the threshold the planner's estimate must be before the count is skipped. */
 const ESTIMATE_MARGIN = 3
 
-// ---------------------------------------------------------------------------------------------
-// GET /api/search
-// ---------------------------------------------------------------------------------------------
+// --- GET /api/search ---
 
 const postedText = sql<string>`${products.postedOn}::text`
 
@@ -295,7 +281,7 @@ function bestTierIds(
       where ${products.isSold} = false and ${products.removedAt} is null and ${products.expiredAt} is null
       order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
       limit ${BEST_TIER_WALK}) as products
-    where ${where} and ${bestTierCondition(text)} ${after}
+    where ${where} and ${inTitle(text)} ${text.bestTier === 3 ? sql`and ${inName(text)}` : sql``} ${after}
     order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
     limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
@@ -440,11 +426,10 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   return result
 }
 
-// ---------------------------------------------------------------------------------------------
-// Facets, as contract/filters.ts declares them: each facet's counts apply every other facet's filter, so choices of one
-// facet stay alternatives. A facet of a column's choices (an `in` filter) counts per choice; a facet of thresholds (a
-// posting date, a battery floor) counts each of its declared choices as its filter at that value.
-// ---------------------------------------------------------------------------------------------
+// --- Facets, as contract/filters.ts declares them ---
+// Each facet's counts apply every other facet's filter, so choices of one facet stay alternatives. A facet of a
+// column's choices (an `in` filter) counts per choice; a facet of thresholds (a posting date, a battery floor) counts
+// each of its declared choices as its filter at that value.
 
 const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as unknown as Facets
 
@@ -452,10 +437,6 @@ const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
 /** The threshold facet of a posting date (the copy counts it per choice; the other, the battery's, as one count). */
 const POSTED_FILTER = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.key
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
-
-/** A threshold facet's choices, each as its filter at that value. */
-const thresholdConditions = (f: (typeof FACETS)[number]) =>
-  (f.choices ?? []).map((c) => conditionOf(filterOf(f.key), Number(c)))
 
 /** The answer's facets from each `in` facet's counts by choice and each threshold facet's counts per choice. */
 async function facetsOf(
@@ -490,10 +471,11 @@ async function countFacets(
   const allBut = (skip: FilterKey) =>
     and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
   // One scan of the listings matching the text and the non-facet filters, grouped per facet; the threshold facets'
-  // counts are columns `t<facet>_<choice>` of the row of no group.
+  // counts (each choice as its filter at that value) are columns `t<facet>_<choice>` of the row of no group.
   const thresholds = THRESHOLD_FACETS.flatMap((f, i) =>
-    thresholdConditions(f).map(
-      (c, j) => sql`count(*) filter (where ${allBut(f.key)} and ${c}) as ${sql.raw(`t${i}_${j}`)}`,
+    (f.choices ?? []).map(
+      (c, j) =>
+        sql`count(*) filter (where ${allBut(f.key)} and ${conditionOf(filterOf(f.key), Number(c))}) as ${sql.raw(`t${i}_${j}`)}`,
     ),
   )
   const rows = await rowsOf<Record<string, unknown>>(
@@ -549,9 +531,7 @@ function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string, string
   return names
 }
 
-// ---------------------------------------------------------------------------------------------
-// GET /api/search/suggest
-// ---------------------------------------------------------------------------------------------
+// --- GET /api/search/suggest ---
 
 export async function suggest(db: Db, q: string): Promise<Suggestions> {
   const words = searchWords(q)
