@@ -257,11 +257,9 @@ function choicesOf(bySegment: Float64Array, segments: number): number[] {
 }
 
 /**
- * The rows countFacts reads: a list given (a text's matches, a view's changed rows), a price range's run of the price
- * order when that costs less than the alternative (its rows are read out of row order, each from another part of
- * memory: several times the cost of a row read in order), or every row up to the first one older than `noneAfter`.
- * Undefined: counted by combination instead (combosFacets), which without a date filter reads only the combinations
- * the facet filters leave, each one's price run by its counts (or row by row under a battery floor).
+ * The rows countFacts reads: a list given, a price range's run of the price order when that costs less than the
+ * alternative (its rows are read out of row order: OUT_OF_ORDER_COST), or every row up to the first one older than
+ * `noneAfter`. Undefined: counted by combination instead (combosFacets), when there is no date filter.
  */
 function rowsToCount(
   f: ListingFacts,
@@ -304,9 +302,9 @@ function combosCost(f: ListingFacts, outcome: Uint8Array, rowByRow: boolean): nu
 const RUN_COST = 16
 
 /**
- * countByCombos at `nowMs`: counted at the copy's own clock (byCombo.at, where its counts along byCombo hold; kept
- * per copy under `keep`, the search's filters), less the rows that left a posting-date choice since (crossedSince).
- * A copy so old that those are many is counted row by row at `nowMs`.
+ * countByCombos at `nowMs`: counted at the copy's clock (byCombo.at, where the counts along byCombo hold; kept per
+ * copy under `keep`), less the rows that left a posting-date choice since; a copy so old that those are many is
+ * counted row by row at `nowMs`.
  */
 function combosFacets(
   f: ListingFacts,
@@ -365,10 +363,9 @@ function crossedSince(
 }
 
 /**
- * countFacts without a date filter, by combination, at the clock `nowMs`: only the combinations the facet filters
- * leave are read, each one's run of the price range (its rows are cheapest first). At the copy's own clock and
- * without a battery floor, a run is counted from the counts along byCombo; else row by row, one after the other in
- * memory. The same counts as reading every listing in row order.
+ * countFacts without a date filter, by combination, at `nowMs`: only the combinations the facet filters leave are
+ * read, each one's run of the price range. At the copy's clock and without a battery floor, a run is counted from the
+ * counts along byCombo; else row by row (one after the other in memory).
  */
 function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, nowMs: number): FactsFacets {
   const { start, price, battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
@@ -426,9 +423,9 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
 }
 
 /**
- * The rows a search counted in its total, a bit per row, with the count before each block of 256 rows: how many of
- * them come before any row is a sum of at most eight words. A list of row numbers took 4 bytes a row, so at 1,000,000
- * listings the kept facets held two broad searches at a time and every other one was counted again.
+ * The rows a search counted in its total, a bit per row, with the count before each block of 256 rows (how many come
+ * before a row is a sum of at most eight words): a list of row numbers, 4 bytes a row, kept two broad searches at
+ * 1,000,000 listings.
  */
 type PassingRows = { words: Uint32Array; before: Uint32Array }
 
@@ -488,9 +485,9 @@ function bitCount(x: number): number {
 }
 
 /**
- * The total alone of a search (no facets asked for): the listings passing every filter, counted up to `cap` + 1 and
- * no further. Far cheaper than `factsFacets`: only the text's matches are read, or without text the listings of the
- * narrowest facet filter's choices (a brand's, say), and each is dropped at the first filter it fails.
+ * The total alone of a search: the listings passing every filter, counted up to `cap` + 1. Far cheaper than
+ * `factsFacets`: only the text's matches are read (or the narrowest facet filter's rows, or the combinations), and
+ * each is dropped at the first filter it fails.
  */
 export function factsTotal(
   f: ListingFacts,

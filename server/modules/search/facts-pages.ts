@@ -78,11 +78,9 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }))
   let page = keptPage(kept, paging, dead)
   while (!page) {
-    // Found first as far as the page asked for: most searches are asked once, and a walk past the page (for a next
-    // page seldom asked) cost them up to twice the walk. Found again for at least twice as many listings as last
-    // time, so a search paged through is walked a few times, not once per page; again while the changed rows among
-    // them leave the page short (only a search's own changed matches are in its way, not every row changed since the
-    // copy was read).
+    // Found first as far as the page asked for (most searches are asked once: walking past the page cost them up to
+    // twice); then for twice as many as last time, so a search paged through is walked a few times, not once per
+    // page, and again while its own changed matches leave the page short.
     const reach = kept.rows.length === 0 ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
     const hits = walkHits(f, {
@@ -134,11 +132,9 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   if (!comboOutcomes(f, q).includes(0)) return []
   if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
   const byPrice = sort !== 'newest'
-  // Newest first walks the text's matches alone (in row order), or without text the rows of its narrowest facet
-  // filter's choices (a brand's listings, not every listing); by price, every row, skipping the others.
-  const narrow = !text && f.size >= NARROW_FROM ? narrowestRows(f, q) : undefined
-  /** Rows in row order holding every match (and more): the text's matches, or the narrowest filter's rows. */
-  const few = text ? text.rows : narrow
+  // Rows in row order holding every match (and more): the text's matches, or the rows of the narrowest facet filter's
+  // choices (a brand's listings). Newest first walks them alone; by price, every row, skipping the others.
+  const few = text ? text.rows : f.size >= NARROW_FROM ? narrowestRows(f, q) : undefined
   const matches = !byPrice ? few : undefined
   const n = matches ? matches.length : f.size
   const backwards = sort === 'price_desc'
@@ -165,8 +161,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     }
     start = lowerBound(n, (i) => isAfter(rowAt(i)))
   }
-  // By price, a price range is a run of byPrice: the walk starts at its first row and ends past its last, instead of
-  // stepping over every cheaper (or dearer) listing.
+  // By price, a price range is a run of byPrice: the walk covers that run alone.
   let end = n
   if (byPrice && (q.min_price !== undefined || q.max_price !== undefined)) {
     const { minPrice, maxPrice } = boundsOf(q)
@@ -178,8 +173,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const passes = passesAll(f, q, nowMs)
   const wanted = paging.offset + paging.pageSize + 1
   // Few matches among many rows to walk (a brand's listings in a narrow price range, a rare combination of filters):
-  // the matches picked from the combinations passing the facet filters, each one's run of the price range, and put
-  // in the walk's order (row order, or their places in byPrice).
+  // picked from the combinations' price runs and put in the walk's order.
   if (!text && !cursor && f.size >= NARROW_FROM) {
     const picked = fewPicked(f, q, passes, dead, byPrice ? end - start : n, wanted, placeOf)
     if (picked)
@@ -188,10 +182,9 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
         tier: 0,
       }))
   }
-  // By price with candidates (a text's matches, a narrow facet filter's rows): those that pass, picked by their place
-  // in byPrice, cost one look at each candidate; the walk over byPrice costs every listing it passes on the way. The
-  // walk is tried first and gives up after twice as many listings as there are candidates (a filter that few of them
-  // pass sends it over most of the copy).
+  // By price with candidates (`few`): picking those that pass by their place in byPrice costs one look at each; the
+  // walk over byPrice costs every listing on the way, so it gives up after twice as many listings as there are
+  // candidates (a filter few of them pass would send it over most of the copy).
   const pick = (candidates: Int32Array): Hit[] => {
     const picked = new Int32Array(candidates.length)
     let count = 0
@@ -208,8 +201,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
   // A text is picked at once when its matches are few (walking them needs a mark per listing), or when a walk would
-  // read more rows than there are matches before its page is full: about the page's end times the listings per match
-  // passing the facet filters.
+  // read more rows than there are matches: about the page's end times the listings per match passing the filters.
   const walked =
     byPrice && text
       ? (wanted * f.size) /
@@ -307,10 +299,7 @@ const NARROW_FROM = 4_096
 const mergedRows = onceEach((_: ListingFacts) => new Map<string, Int32Array>())
 const MERGED_KEPT = 64
 
-/**
- * The rows of the choices of a search's narrowest facet filter (the one allowing fewest rows), in row order: a
- * superset of its matches. Undefined when it has no facet filter.
- */
+/** The rows of the choices of a search's narrowest facet filter, in row order; undefined without one. */
 function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined {
   const best = narrowestChoice(f, q)
   // A filter allowing every listing narrows nothing: the copy is walked as it is.
@@ -361,9 +350,9 @@ const priceRanks = onceEach((f: ListingFacts) => {
 })
 
 /**
- * Best match from the copy: the text's matches passing every filter, by tier (best first), then in row order (newest
- * first, ties by id, as in SQL); a cursor's listing is found by its tier, time and id. The matches are read in row
- * order and stop as soon as the page is filled from the best tier left (`top`): nothing can come before those.
+ * Best match from the copy: the text's matches passing every filter, by tier, then in row order (newest first, ties
+ * by id, as in SQL); a cursor's listing is found by its tier, time and id. The reading stops once the page is filled
+ * from the best tier left (`top`): nothing can come before those.
  */
 function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | undefined {
   const { query: q, paging, cursor, nowMs, dead } = ask

@@ -5,12 +5,10 @@ import { COUNT_FACETS, type CountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import type { TextRows } from './listing-text'
 
-// A view: the copy as last read whole (the base), then the listings changed since as the feed last settled them (a
-// small copy kept across changes), each less the rows of its listings changed since it was made (`dead`); plus the
-// listings changed since the last of them, as they are now (`delta`, made again at each change). listing-feed.ts keeps
-// it current by applying the change feed; search reads only views. Every count is a sum over listings, so a view's
-// counts are each part's (kept per copy, which never changes), less its dead rows', plus the delta's; a page merges
-// the parts' pages in order.
+// A view: the copy as last read whole (the base) and the parts listing-feed.ts added since, each less its rows whose
+// listings changed since it was made (`dead`), plus the listings changed since the last part, as they are now
+// (`delta`). Search reads only views. Every count is a sum over listings, so a view's are each part's (kept per
+// copy, which never changes), less its dead rows', plus the delta's; a page merges the parts' pages in order.
 
 /** A copy in a view, less the rows of its listings changed since it was made. */
 export type MarkedPart = {
