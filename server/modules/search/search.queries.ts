@@ -286,6 +286,14 @@ function bestTierIds(
     limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
 
+/** The ids of a page of the listings `where` matches, in `orderBy`'s order (`limit` after `offset`), as SQL. */
+export const pageIds = (where: SQL, orderBy: SQL[], limit: number, offset: number) =>
+  limitOffset(
+    sql`select ${products.id} from ${products} where ${where} order by ${sql.join(orderBy, sql`, `)}`,
+    limit,
+    offset,
+  )
+
 const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
 
 /**
@@ -337,19 +345,10 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
   // every row an offset skips or a sort looks at. One statement: the ids as a subquery, and their rows.
   const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
-  const pageBySql = () =>
-    pageOf(
-      limitOffset(
-        db
-          .select({ id: products.id })
-          .from(products)
-          .where(cursor ? and(sqlOf().where, plan.after(cursor)) : sqlOf().where)
-          .orderBy(...plan.orderBy)
-          .getSQL(),
-        paging.pageSize + 1,
-        paging.offset,
-      ),
-    )
+  const pageBySql = () => {
+    const where = cursor ? (and(sqlOf().where, plan.after(cursor)) as SQL) : sqlOf().where
+    return pageOf(pageIds(where, plan.orderBy, paging.pageSize + 1, paging.offset))
+  }
   // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
   const textOf = textMatch ? textMatchesIn(textMatch) : undefined
   // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
