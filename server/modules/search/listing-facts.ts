@@ -338,20 +338,17 @@ export function rowOf(f: ListingFacts, id: string, postedUs: number): number {
   return at < f.size && idAt(f, at) === id ? at : -1
 }
 
-/** Rows by (price, id): sorted once per copy, in the background load, not in a request. */
+/**
+ * Rows by (price, id), sorted once per copy in the background load, not in a request. Ids compare by their bytes
+ * (one-byte characters: byte order is text order).
+ */
 function priceOrder(priceCents: Int32Array, ids: Uint8Array): Int32Array {
-  return Int32Array.from({ length: priceCents.length }, (_, r) => r).sort(
-    (a, b) => (priceCents[a] as number) - (priceCents[b] as number) || compareIdBytes(ids, a, b),
-  )
-}
-
-/** Rows a and b by id, as text order (the ids' characters are one byte each: byte order is text order). */
-function compareIdBytes(ids: Uint8Array, a: number, b: number): number {
-  for (let i = 0, x = a * ID_LENGTH, y = b * ID_LENGTH; i < ID_LENGTH; i++, x++, y++) {
-    const d = (ids[x] as number) - (ids[y] as number)
-    if (d !== 0) return d
-  }
-  return 0
+  return Int32Array.from({ length: priceCents.length }, (_, r) => r).sort((a, b) => {
+    const d = (priceCents[a] as number) - (priceCents[b] as number)
+    for (let x = a * ID_LENGTH, y = b * ID_LENGTH, i = 0; d === 0 && i < ID_LENGTH; i++, x++, y++)
+      if (ids[x] !== ids[y]) return (ids[x] as number) - (ids[y] as number)
+    return d
+  })
 }
 
 const ID_LENGTH = 36
