@@ -1,7 +1,7 @@
 import type { SearchQuery } from '#contract/search'
 import { countFacts, countTotal, type FactsFacets, factsFacets, factsTotal } from './facts-counts'
 import { type DeadMarks, hasRow, type PageAsk, pageHits } from './facts-pages'
-import { COUNT_FACETS, type CountFacet } from './filters'
+import { perCountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import type { TextRows } from './listing-text'
 
@@ -70,17 +70,13 @@ export function viewFacets(view: FactsView, q: SearchQuery, nowMs: number, textO
   if (view.delta.size > 0) plus.push(countFacts(view.delta, q, nowMs, textOf?.(view.delta)?.rows))
   const [only] = plus
   if (plus.length === 1 && less.length === 0 && only) return only
-  const values = {} as Record<CountFacet, Map<string, number>>
-  for (const name of COUNT_FACETS) {
+  const values = perCountFacet((name) => {
     const sum = new Map<string, number>()
-    for (const [sign, all] of [
-      [1, plus],
-      [-1, less],
-    ] as const)
-      for (const f of all) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + sign * n)
+    for (const f of plus) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + n)
+    for (const f of less) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) - n)
     for (const [v, n] of sum) if (n <= 0) sum.delete(v)
-    values[name] = sum
-  }
+    return sum
+  })
   const total = (pick: (f: FactsFacets) => number) =>
     plus.reduce((t, f) => t + pick(f), 0) - less.reduce((t, f) => t + pick(f), 0)
   return {

@@ -351,8 +351,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
   const textOf = textMatch ? textMatchesIn(textMatch) : undefined
-  // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
-  // (then best match walks the newest listings for its best tier: bestTierIds).
+  // By SQL, a text search counts its matches first (up to TEXT_TOTAL_THRESHOLD): many, and best match walks the newest
+  // listings for its best tier (bestTierIds).
   let textTotal: Total | undefined
   const countText = async () =>
     capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
@@ -365,7 +365,6 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   // The copy answers a search whose every filter it applies and whose text it can match (`facts: false`: SQL alone).
   const copyCan = opts.facts !== false && copyAnswers(q) && textMatch?.plain !== false
-  // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
   const fromFacts = copyCan
     ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
     : undefined
@@ -385,8 +384,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const nextCursor = hasMore && last ? encodeCursor({ s: sort, k: plan.keyOf(last), id: last.id }) : null
 
   const onlyPage = !cursor && paging.offset === 0 && !hasMore
-  // The listings' facts give the counts in one pass, when the copy is current and can match the text: the view the page
-  // was chosen from, or the one at the version the page's statement read (no second read of it).
+  // The counts come from the copy when it can: the view the page was chosen from, or the one at the version the
+  // page's statement read.
   const view =
     (wantFacets || (!onlyPage && !textTotal)) && copyCan
       ? (pageView ?? currentFacts(db, rows[0]?.countsVersion ?? (await readVersion(db))))
@@ -395,11 +394,9 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const withPage = view === pageView ? pageCounted : undefined
   const viewCounts =
     wantFacets && view ? (withPage?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
-  // The total: from the listings' facts when the copy is current (exact up to the threshold, in memory); a text's
-  // counted up to TEXT_TOTAL_THRESHOLD; else "10,000+" when the planner expects far more matches than that; else
-  // counted up to TOTAL_THRESHOLD + 1.
+  // The total: from the view (without facets it stops at the threshold); a text's counted up to
+  // TEXT_TOTAL_THRESHOLD; "10,000+" when the planner expects far more matches; else counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
-    // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
     const total = !view
       ? undefined
       : (viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf))
@@ -513,9 +510,8 @@ export async function brandNamesOf(db: Db): Promise<Map<string, string>> {
 }
 
 /**
- * The brand names, kept per instance with the brands' version they were read at or after: a change to the brands
- * moves that version on (migration 0037) and nothing else does, so while a request's statement reads the same
- * version they are current, however many listings changed meanwhile.
+ * The brand names, kept per instance with the brands' version they were read at: only a change to the brands moves
+ * it on (migration 0037), so they are current while a request's statement reads the same version.
  */
 const brandNamesHeld = new WeakMap<Db, { version: string; names: Promise<Map<string, string>> }>()
 
