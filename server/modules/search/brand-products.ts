@@ -4,10 +4,11 @@ import type { Product } from '#contract/products'
 import type { Db } from '#server/db/client'
 import { products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
-import { countUpTo, limitOffset, listPaging, type PagedList } from '#server/lib/paging'
+import { countUpTo, listPaging, type PagedList } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
 import { readListingPage, searchWhileRead } from './listing-feed'
 import { viewTotal } from './listing-view'
+import { pageIds } from './search.queries'
 
 /** A brand's available laptops, newest first, a page at a time. */
 export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
@@ -36,21 +37,10 @@ async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<Pag
       cursor: paging.cursor,
       read: pageOf,
     },
-    () =>
-      pageOf(
-        limitOffset(
-          db
-            .select({ id: products.id })
-            .from(products)
-            .where(
-              paging.after ? and(where, paging.after(sql`${products.postedOn}`, sql`${products.id}`)) : where,
-            )
-            .orderBy(...order)
-            .getSQL(),
-          paging.limit,
-          paging.offset,
-        ),
-      ),
+    () => {
+      const after = paging.after?.(sql`${products.postedOn}`, sql`${products.id}`)
+      return pageOf(pageIds(after ? (and(where, after) as SQL) : where, order, paging.limit, paging.offset))
+    },
   )
   // The brand's total from the view the page came from; else counted on the brand's index. Either stops past the
   // threshold, where the total is said as "10,000+".

@@ -54,9 +54,8 @@ export function outcomesOf(columns: Columns, values: Uint16Array[], size: number
 }
 
 /**
- * Each facet's counts by value, from the rows (or combinations) counted (`counted`, `values` as for outcomesOf) and
- * their outcomes: values counted none are left out, and so is an empty value (a processor that names no family is no
- * choice).
+ * Each facet's counts by value, from the rows (or combinations) counted and their outcomes (`values` as for
+ * outcomesOf): values counted none are left out, and so is an empty one (a processor that names no family).
  */
 export function valuesOf(
   columns: Columns,
@@ -122,8 +121,8 @@ const floorFilters = (columns: Columns, f: CountQuery) =>
   })
 
 /**
- * A version of the version row: `version` moves on at every change to a listing's facts search filters on (and
- * every change the feed notes), `terms_version` at every change to the titles' vocabulary, `brands_version` at every change to the brands.
+ * A version of the version row: `version` moves on at every change the feed notes (a listing's facts), `terms_version`
+ * at every change to the titles' vocabulary, `brands_version` at every change to the brands.
  */
 export async function readVersion(
   db: Db,

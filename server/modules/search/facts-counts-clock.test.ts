@@ -59,7 +59,7 @@ describe('counts by combination as the clock moves', () => {
         { min_battery_pct: '60', max_price: '900' },
       ]) {
         const q = SearchQuery.parse(search)
-        const oneByOne = countFacts(copy, q, nowMs, undefined, undefined, everyRow(copy)).facets
+        const oneByOne = countFacts(copy, q, nowMs, everyRow(copy))
         expect(factsFacets(copy, q, nowMs), JSON.stringify(search)).toEqual(oneByOne)
         // Asked again (kept at the copy's clock): the same.
         expect(factsFacets(copy, q, nowMs)).toEqual(oneByOne)

@@ -40,10 +40,10 @@ export type FactsFacets = {
  * the posting-date and battery choices likewise. `nowMs`: the clock "posted within" counts back from.
  */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
-  if (!f.newestFirst) return countFacts(f, q, nowMs, text).facets
+  if (!f.newestFirst) return countFacts(f, q, nowMs, text?.rows)
   // Facet filters alone (RAM and storage minimums among them, a date filter too): from the combinations, kept.
   if (!text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
-  if (q.posted_within !== undefined) return countFacts(f, q, nowMs, text).facets
+  if (q.posted_within !== undefined) return countFacts(f, q, nowMs, text?.rows)
   return heldFacets(f, q, nowMs, text)
 }
 
@@ -51,10 +51,9 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
 const rowBounds = (b: Bounds) => b.minPrice > -Infinity || b.maxPrice < Infinity || b.minBattery > -Infinity
 
 /**
- * What a search with facet filters alone (RAM and storage minimums among them, and a date filter) counts in a copy,
- * kept per copy and search. Only its date filter and the posting-date choices move with the clock: each lets through
- * the rows before the first one posted before its start (rows are newest first), and when that row moves, only the
- * rows it passed are read again.
+ * What a search with facet filters alone (and a date filter) counts in a copy, kept per copy and search. Only the date
+ * filter and choices move with the clock: each passes the rows before the first posted before its start (rows are
+ * newest first), and when that row moves, only the rows it passed are read again.
  */
 type ComboCounts = {
   outcome: Uint8Array
@@ -73,9 +72,8 @@ type ComboCounts = {
 type Choice = { end: number; n: number }
 
 /**
- * A kept search's counts hold its combinations' outcomes (a byte per combination) whether or not comboOutcomes still
- * keeps them: counted here too. With the outcomes left out (512 bytes a search) the bound of 16 MB held some 30,000
- * searches, and under searches asked once each it never filled: 12 KB of outcomes each at 100,000 listings.
+ * A kept search's bytes count its combinations' outcomes (a byte per combination), which comboOutcomes may have let
+ * go: left out, the bound held some 30,000 searches of 12 KB each at 100,000 listings, and never filled.
  */
 const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
   'counts by combination',
@@ -83,7 +81,7 @@ const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
   (kept) => kept.outcome.byteLength + (kept.dated ? kept.counted.byteLength : 0) + 2 * FACETS_BYTES,
 )
 
-/** factsFacets of a search with facet filters alone: from the combinations, reading a listing only as the clock moves. */
+/** factsFacets of a search with facet filters alone, reading a listing only as the clock moves. */
 function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacets {
   const { combos } = f
   const dated = q.posted_within !== undefined
@@ -157,18 +155,18 @@ function passingBetween(f: ListingFacts, outcome: Uint8Array, from: number, to: 
 }
 
 /**
- * factsFacets in one pass over the listings that can count (a text's matches, a price range's run of the price
- * order, or those posted since the date filter's start or the longest choice); `passing` also marks the rows counted
- * in the total (a bit per row). Each listing's facet filters are its combination's outcome (comboOutcomes).
+ * factsFacets in one pass over the listings that can count (`given`: a text's matches or a view's changed rows; else a
+ * price range's run of the price order, or those posted since the date filter's start or the longest choice);
+ * `passing` also marks the rows counted in the total (a bit per row). Each listing's facet filters are its
+ * combination's outcome (comboOutcomes).
  */
 export function countFacts(
   f: ListingFacts,
   q: SearchQuery,
   nowMs: number,
-  text?: TextRows,
+  given?: ArrayLike<number>,
   passing?: Uint32Array,
-  only?: Int32Array,
-): { facets: FactsFacets } {
+): FactsFacets {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const bounds = boundsOf(q)
@@ -182,9 +180,9 @@ export function countFacts(
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
   // Rows marked as counted (`passing`) are marked row by row: never by combination.
   const read =
-    rowsToCount(f, q, outcome, bounds, noneAfter, only ?? text?.rows) ??
+    rowsToCount(f, q, outcome, bounds, noneAfter, given) ??
     (passing ? { rows: everyRow(f), count: f.size, inOrder: f.newestFirst } : undefined)
-  if (!read) return { facets: combosFacets(f, outcome, bounds, nowMs) }
+  if (!read) return combosFacets(f, outcome, bounds, nowMs)
   const { rows, count, inOrder } = read
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
   const some = count * 4 < f.combos.size ? ([] as number[]) : undefined
@@ -244,12 +242,10 @@ export function countFacts(
     if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
   }
   return {
-    facets: {
-      total,
-      values: valuesOf(f.columns, f.combos.values, outcome, counted, some),
-      postedWithin: choicesOf(bySegment, segments),
-      battery80,
-    },
+    total,
+    values: valuesOf(f.columns, f.combos.values, outcome, counted, some),
+    postedWithin: choicesOf(bySegment, segments),
+    battery80,
   }
 }
 
@@ -261,11 +257,9 @@ function choicesOf(bySegment: Float64Array, segments: number): number[] {
 }
 
 /**
- * The rows countFacts reads: a list given (a text's matches, a view's changed rows), a price range's run of the price
- * order when that costs less than the alternative (its rows are read out of row order, each from another part of
- * memory: several times the cost of a row read in order), or every row up to the first one older than `noneAfter`.
- * Undefined: counted by combination instead (combosFacets), which without a date filter reads only the combinations
- * the facet filters leave, each one's price run by its counts (or row by row under a battery floor).
+ * The rows countFacts reads: a list given, a price range's run of the price order when that costs less than the
+ * alternative (its rows are read out of row order: OUT_OF_ORDER_COST), or every row up to the first one older than
+ * `noneAfter`. Undefined: counted by combination instead (combosFacets), when there is no date filter.
  */
 function rowsToCount(
   f: ListingFacts,
@@ -308,9 +302,9 @@ function combosCost(f: ListingFacts, outcome: Uint8Array, rowByRow: boolean): nu
 const RUN_COST = 16
 
 /**
- * countByCombos at `nowMs`: counted at the copy's own clock (byCombo.at, where its counts along byCombo hold; kept
- * per copy under `keep`, the search's filters), less the rows that left a posting-date choice since (crossedSince).
- * A copy so old that those are many is counted row by row at `nowMs`.
+ * countByCombos at `nowMs`: counted at the copy's clock (byCombo.at, where the counts along byCombo hold; kept per
+ * copy under `keep`), less the rows that left a posting-date choice since; a copy so old that those are many is
+ * counted row by row at `nowMs`.
  */
 function combosFacets(
   f: ListingFacts,
@@ -369,10 +363,9 @@ function crossedSince(
 }
 
 /**
- * countFacts without a date filter, by combination, at the clock `nowMs`: only the combinations the facet filters
- * leave are read, each one's run of the price range (its rows are cheapest first). At the copy's own clock and
- * without a battery floor, a run is counted from the counts along byCombo; else row by row, one after the other in
- * memory. The same counts as reading every listing in row order.
+ * countFacts without a date filter, by combination, at `nowMs`: only the combinations the facet filters leave are
+ * read, each one's run of the price range. At the copy's clock and without a battery floor, a run is counted from the
+ * counts along byCombo; else row by row (one after the other in memory).
  */
 function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, nowMs: number): FactsFacets {
   const { start, price, battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
@@ -430,9 +423,9 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
 }
 
 /**
- * The rows a search counted in its total, a bit per row, with the count before each block of 256 rows: how many of
- * them come before any row is a sum of at most eight words. A list of row numbers took 4 bytes a row, so at 1,000,000
- * listings the kept facets held two broad searches at a time and every other one was counted again.
+ * The rows a search counted in its total, a bit per row, with the count before each block of 256 rows (how many come
+ * before a row is a sum of at most eight words): a list of row numbers, 4 bytes a row, kept two broad searches at
+ * 1,000,000 listings.
  */
 type PassingRows = { words: Uint32Array; before: Uint32Array }
 
@@ -458,7 +451,7 @@ function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRo
   }
   const known = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
     const words = new Uint32Array(Math.ceil(f.size / 32))
-    const { facets } = countFacts(f, q, nowMs, text, words)
+    const facets = countFacts(f, q, nowMs, text?.rows, words)
     const before = new Uint32Array(Math.ceil(words.length / 8) + 1)
     let sum = 0
     for (let b = 0; b < before.length; b++) {
@@ -492,9 +485,9 @@ function bitCount(x: number): number {
 }
 
 /**
- * The total alone of a search (no facets asked for): the listings passing every filter, counted up to `cap` + 1 and
- * no further. Far cheaper than `factsFacets`: only the text's matches are read, or without text the listings of the
- * narrowest facet filter's choices (a brand's, say), and each is dropped at the first filter it fails.
+ * The total alone of a search: the listings passing every filter, counted up to `cap` + 1. Far cheaper than
+ * `factsFacets`: only the text's matches are read (or the narrowest facet filter's rows, or the combinations), and
+ * each is dropped at the first filter it fails.
  */
 export function factsTotal(
   f: ListingFacts,
@@ -504,28 +497,28 @@ export function factsTotal(
   text?: TextRows,
 ): number {
   // Without a posting date the total does not move with the clock: kept per copy and search.
-  if (q.posted_within !== undefined) return countTotal(f, q, nowMs, cap, text)
+  if (q.posted_within !== undefined) return countTotal(f, q, nowMs, cap, text?.rows)
   return totalsIn.get(f, `${cap}|${text?.key ?? ''}|${filtersKey(q)}`, () =>
-    countTotal(f, q, nowMs, cap, text),
+    countTotal(f, q, nowMs, cap, text?.rows),
   )
 }
 
 const totalsIn = new KeptPerCopy<ListingFacts, number>('totals', 256 * 1024, () => 0)
 
+/** factsTotal over the rows `given` (a text's matches, a view's changed rows), else over every row. */
 export function countTotal(
   f: ListingFacts,
   q: SearchQuery,
   nowMs: number,
   cap: number,
-  text?: TextRows,
-  only?: ArrayLike<number>,
+  given?: ArrayLike<number>,
 ): number {
-  if (!only && !text && f.newestFirst && q.posted_within === undefined)
+  if (!given && f.newestFirst && q.posted_within === undefined)
     return totalByCombos(f, comboOutcomes(f, q), boundsOf(q), cap)
   const passes = passesAll(f, q, nowMs)
   let total = 0
-  // Without text, the rows of the narrowest facet filter's choices (every row without one).
-  const driving = only ? [only] : text ? [text.rows] : (narrowestChoice(f, q)?.lists ?? [everyRow(f)])
+  // Without given rows, those of the narrowest facet filter's choices (every row without one).
+  const driving = given ? [given] : (narrowestChoice(f, q)?.lists ?? [everyRow(f)])
   for (const rows of driving) {
     for (let n = 0; n < rows.length; n++) {
       const pass = passes(rows[n] as number)

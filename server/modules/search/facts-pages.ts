@@ -24,10 +24,8 @@ import { lowerBound, type TextRows } from './listing-text'
 export type PageSpan = Pick<Paging, 'pageSize' | 'offset'>
 
 /**
- * What a page of a search asks of a copy: the search (`query`) in the sort's order, the page (`paging`, or the
- * listing a cursor follows: after the listing `id` with the sort's keys `k`), the clock "posted within" counts back
- * from, the text's matches in this copy (with text), and the rows to skip (`dead`: listings changed since the copy
- * was read).
+ * What a page of a search asks of a copy: the search in the sort's order, the page (or the listing a cursor follows),
+ * the clock "posted within" counts back from, the text's matches in this copy, and the rows to skip (`dead`).
  */
 export type PageAsk = {
   query: SearchQuery
@@ -40,10 +38,10 @@ export type PageAsk = {
 }
 
 /**
- * The rows of a copy whose listings changed since it was read, as one view sees them. `at[r]` is the number of the
- * application of the change feed that found row r changed (0: not changed), in one array per copy that every view of
- * it shares (and the feed only ever sets once per row); a view skips the rows found changed up to its own
- * application, `upTo`. So applying a change marks a few rows in place instead of copying a mark for every listing.
+ * The rows of a copy whose listings changed since it was read, as one view sees them: `at[r]` is the application of
+ * the change feed that found row r changed (0: not changed), one array per copy shared by its views (the feed sets a
+ * row once); a view skips those up to its own application, `upTo`. Applying a change marks a few rows in place
+ * instead of copying a mark for every listing.
  */
 export type DeadMarks = { at: Int32Array; upTo: number }
 
@@ -58,14 +56,12 @@ export function isDead(dead: DeadMarks | undefined, r: number): boolean {
 type Hit = { r: number; tier: number }
 
 /**
- * The rows of a page of a search, in the search's order: `pageSize` + 1 of them when there are more (the first
- * `offset` matches skipped, or those up to the cursor's key), skipping the rows `dead` marks (listings that changed
- * since the copy was read). The listings are read in the sort's order from the copy (posting order, or by price; with
- * text, only its matches), so a page costs the matches before it at most, and its rows are then one read by id. Best
- * match (`relevance`, with text) orders the matches by tier, then newest. A copy's pages by page number are found
- * once per search and kept (keptHits), so the same search again reads no listing, and a next page walks again only
- * now and then (twice as far each time). Undefined when
- * the copy cannot say: it is not in posting order, or the cursor's key is not one the database wrote.
+ * The rows of a page of a search, in the search's order: `pageSize` + 1 of them when there are more (after `offset`
+ * matches or the cursor's key), skipping the rows `dead` marks. The copy is read in the sort's order (posting order or
+ * by price; with text, its matches alone), so a page costs the matches before it at most. Best match (`relevance`)
+ * orders by tier, then newest. Pages by number are found once per search and kept (hitsIn), walked again now and then
+ * (twice as far each time). Undefined when the copy cannot say: not in posting order, or a cursor the database did
+ * not write.
  */
 export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, text, dead } = ask
@@ -82,11 +78,9 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }))
   let page = keptPage(kept, paging, dead)
   while (!page) {
-    // Found first as far as the page asked for: most searches are asked once, and a walk past the page (for a next
-    // page seldom asked) cost them up to twice the walk. Found again for at least twice as many listings as last
-    // time, so a search paged through is walked a few times, not once per page; again while the changed rows among
-    // them leave the page short (only a search's own changed matches are in its way, not every row changed since the
-    // copy was read).
+    // Found first as far as the page asked for (most searches are asked once: walking past the page cost them up to
+    // twice); then for twice as many as last time, so a search paged through is walked a few times, not once per
+    // page, and again while its own changed matches leave the page short.
     const reach = kept.rows.length === 0 ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
     const hits = walkHits(f, {
@@ -138,16 +132,21 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   if (!comboOutcomes(f, q).includes(0)) return []
   if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
   const byPrice = sort !== 'newest'
-  // Newest first walks the text's matches alone (in row order), or without text the rows of its narrowest facet
-  // filter's choices (a brand's listings, not every listing); by price, every row, skipping the others.
-  const narrow = !text && f.size >= NARROW_FROM ? narrowestRows(f, q) : undefined
-  /** Rows in row order holding every match (and more): the text's matches, or the narrowest filter's rows. */
-  const few = text ? text.rows : narrow
+  // Rows in row order holding every match (and more): the text's matches, or the rows of the narrowest facet filter's
+  // choices (a brand's listings). Newest first walks them alone; by price, every row, skipping the others.
+  const few = text ? text.rows : f.size >= NARROW_FROM ? narrowestRows(f, q) : undefined
   const matches = !byPrice ? few : undefined
   const n = matches ? matches.length : f.size
   const backwards = sort === 'price_desc'
   const rowAt = (i: number) =>
     byPrice ? (f.byPrice[backwards ? f.size - 1 - i : i] as number) : matches ? (matches[i] as number) : i
+  // A row's place in the walk: by price, its place in byPrice (or backwards); newest first, its row number.
+  let rank: Int32Array | undefined
+  const placeOf = (r: number) => {
+    if (!byPrice) return r
+    rank ??= priceRanks(f)
+    return backwards ? f.size - 1 - (rank[r] as number) : (rank[r] as number)
+  }
   let start = 0
   if (cursor) {
     const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
@@ -162,8 +161,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     }
     start = lowerBound(n, (i) => isAfter(rowAt(i)))
   }
-  // By price, a price range is a run of byPrice: the walk starts at its first row and ends past its last, instead of
-  // stepping over every cheaper (or dearer) listing.
+  // By price, a price range is a run of byPrice: the walk covers that run alone.
   let end = n
   if (byPrice && (q.min_price !== undefined || q.max_price !== undefined)) {
     const { minPrice, maxPrice } = boundsOf(q)
@@ -175,30 +173,26 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const passes = passesAll(f, q, nowMs)
   const wanted = paging.offset + paging.pageSize + 1
   // Few matches among many rows to walk (a brand's listings in a narrow price range, a rare combination of filters):
-  // the matches picked from the combinations passing the facet filters, each one's run of the price range, and put
-  // in the walk's order (row order, or their places in byPrice).
+  // picked from the combinations' price runs and put in the walk's order.
   if (!text && !cursor && f.size >= NARROW_FROM) {
-    const picked = fewPicked(f, q, passes, dead, byPrice ? end - start : n, wanted, sort)
+    const picked = fewPicked(f, q, passes, dead, byPrice ? end - start : n, wanted, placeOf)
     if (picked)
       return Array.from(picked.subarray(paging.offset, wanted), (i) => ({
         r: byPrice ? rowAt(i) : i,
         tier: 0,
       }))
   }
-  // By price with candidates (a text's matches, a narrow facet filter's rows): those that pass, picked by their place
-  // in byPrice, cost one look at each candidate; the walk over byPrice costs every listing it passes on the way. The
-  // walk is tried first and gives up after twice as many listings as there are candidates (a filter that few of them
-  // pass sends it over most of the copy).
+  // By price with candidates (`few`): picking those that pass by their place in byPrice costs one look at each; the
+  // walk over byPrice costs every listing on the way, so it gives up after twice as many listings as there are
+  // candidates (a filter few of them pass would send it over most of the copy).
   const pick = (candidates: Int32Array): Hit[] => {
-    const rank = priceRanks(f)
     const picked = new Int32Array(candidates.length)
     let count = 0
     for (let c = 0; c < candidates.length; c++) {
       const r = candidates[c] as number
       // The filters first: most candidates fail them, and each other test reads memory of its own.
       if (passes(r) !== PASSES || isDead(dead, r)) continue
-      const at = rank[r] as number
-      const i = backwards ? f.size - 1 - at : at
+      const i = placeOf(r)
       if (i < start || i >= end) continue
       picked[count++] = i
     }
@@ -207,8 +201,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
   // A text is picked at once when its matches are few (walking them needs a mark per listing), or when a walk would
-  // read more rows than there are matches before its page is full: about the page's end times the listings per match
-  // passing the facet filters.
+  // read more rows than there are matches: about the page's end times the listings per match passing the filters.
   const walked =
     byPrice && text
       ? (wanted * f.size) /
@@ -248,8 +241,8 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   return hits ?? pick(pickable as Int32Array)
 }
 
-/** Whether ascending `rows` hold `r`. */
-function hasRow(rows: Int32Array, r: number): boolean {
+/** Whether ascending `rows` hold `r` (by bisection). */
+export function hasRow(rows: Int32Array, r: number): boolean {
   return rows[firstAtLeast(rows, 0, rows.length, r)] === r
 }
 
@@ -257,10 +250,9 @@ function hasRow(rows: Int32Array, r: number): boolean {
 const PICK_COST = 8
 
 /**
- * The rows passing a search without text, in the walk's order, when they are so few among the `walk` rows a walk
- * would read to find `wanted` of them that picking them all costs less; else undefined (walk). Their number is
- * first estimated from the combinations passing the facet filters and the share of the price range, without reading
- * a row. In row order (newest first), or by price as their places in the walk (byPrice's order, or backwards).
+ * The places (`placeOf`) of the rows passing a search without text, in order, when they are so few among the `walk`
+ * rows a walk would read to find `wanted` of them that picking them all costs less; else undefined (walk). Their
+ * number is first estimated from the combinations passing the facet filters and the share of the price range.
  */
 function fewPicked(
   f: ListingFacts,
@@ -269,7 +261,7 @@ function fewPicked(
   dead: DeadMarks | undefined,
   walk: number,
   wanted: number,
-  sort: Exclude<SearchSort, 'relevance'>,
+  placeOf: (r: number) => number,
 ): Int32Array | undefined {
   const outcome = comboOutcomes(f, q)
   const { byCombo } = f.combos
@@ -282,10 +274,6 @@ function fewPicked(
   // walk by price reads the price range alone: `walk` is its length).
   const walked = estimate > 0 ? Math.min(walk, (wanted * walk) / estimate) : walk
   if (estimate * PICK_COST >= walked) return undefined
-  const rank = sort !== 'newest' ? priceRanks(f) : undefined
-  const last = f.size - 1
-  const placeOf = (r: number) =>
-    rank ? (sort === 'price_desc' ? last - (rank[r] as number) : (rank[r] as number)) : r
   const { start, rows: order, price } = byCombo
   const picked: number[] = []
   for (let c = 0; c < outcome.length; c++) {
@@ -311,10 +299,7 @@ const NARROW_FROM = 4_096
 const mergedRows = onceEach((_: ListingFacts) => new Map<string, Int32Array>())
 const MERGED_KEPT = 64
 
-/**
- * The rows of the choices of a search's narrowest facet filter (the one allowing fewest rows), in row order: a
- * superset of its matches. Undefined when it has no facet filter.
- */
+/** The rows of the choices of a search's narrowest facet filter, in row order; undefined without one. */
 function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined {
   const best = narrowestChoice(f, q)
   // A filter allowing every listing narrows nothing: the copy is walked as it is.
@@ -365,9 +350,9 @@ const priceRanks = onceEach((f: ListingFacts) => {
 })
 
 /**
- * Best match from the copy: the text's matches passing every filter, by tier (best first), then in row order (newest
- * first, ties by id, as in SQL); a cursor's listing is found by its tier, time and id. The matches are read in row
- * order and stop as soon as the page is filled from the best tier left (`top`): nothing can come before those.
+ * Best match from the copy: the text's matches passing every filter, by tier, then in row order (newest first, ties
+ * by id, as in SQL); a cursor's listing is found by its tier, time and id. The reading stops once the page is filled
+ * from the best tier left (`top`): nothing can come before those.
  */
 function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | undefined {
   const { query: q, paging, cursor, nowMs, dead } = ask

@@ -181,22 +181,23 @@ type Words = (
   names: ReadonlyMap<string, string>,
 ) => string | undefined
 
+/** The filters in a saved search's order: the table's, those it lists last at the end. */
+export const SAVED_ORDER = [
+  ...FILTER_KEYS.filter((k) => filterOf(k).savedLast !== true),
+  ...FILTER_KEYS.filter((k) => filterOf(k).savedLast === true),
+]
+
 /** The filters in words, in a saved search's order (the text is the caller's). */
 export function describeEach(q: SavedFilters, names: ReadonlyMap<string, string>): string[] {
-  const parts: string[] = []
-  for (const [key, value, f] of savedOrder(filtersOf(q))) {
+  return SAVED_ORDER.flatMap((key) => {
+    const value = (q as Record<string, unknown>)[key]
+    const f = filterOf(key)
+    if (value === undefined) return []
     const said = f.words
       ? (f.words as Words)(value, q, names)
       : (value as unknown[]).map((v) => labelOf(key, String(v), names)).join(' or ')
-    if (said) parts.push(said)
-  }
-  return parts
-}
-
-/** Filters in a saved search's order: the table's, those it lists last at the end. */
-export function savedOrder<T extends FilterKey | Entry>(items: T[]): T[] {
-  const last = (item: T) => filterOf(typeof item === 'string' ? item : item[0]).savedLast === true
-  return [...items.filter((i) => !last(i)), ...items.filter(last)]
+    return said ? [said] : []
+  })
 }
 
 /** Whether the in-memory copy of the listings can answer every filter the search sets. */

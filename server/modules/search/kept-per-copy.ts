@@ -4,10 +4,7 @@ const KEPT_FULL_AT_LISTINGS = 1_000_000
 /** What a KeptPerCopy given `listingsOf` keeps at least, however small the copy. */
 export const KEPT_AT_LEAST_BYTES = 1024 * 1024
 
-/**
- * What a kept value costs beside its own bytes (`bytesOf`): the map's entry and its key, counted as one byte a
- * character (keys are ASCII) and a few words of headers.
- */
+/** A kept value's map entry and headers, beside its key (ASCII: a byte a character) and its own bytes (`bytesOf`). */
 export const KEPT_ENTRY_BYTES = 96
 
 /** A typed array's object and its buffer's, beside its elements. */
@@ -42,20 +39,16 @@ const everyKept: KeptPerCopy<object, unknown>[] = []
 export const keptOfThread = (): readonly KeptPerCopy<object, unknown>[] => everyKept
 
 /**
- * Values worked out from a copy that never changes (the listings' facts), kept per copy and key: the
- * same searches are asked of one copy again and again, and their answers over it cannot change. The oldest go first
- * once the kept values' bytes pass `maxBytes`; a copy's values go with the copy. A value bigger than the bound on its
- * own is returned and not kept.
+ * Values worked out from a copy that never changes (the listings' facts), kept per copy and key: the same searches
+ * are asked of one copy again and again, and their answers over it cannot change. The oldest go first once the kept
+ * bytes pass `maxBytes`; a copy's values go with the copy; a value bigger than the bound is returned, not kept.
  *
- * Every kept map counts bytes as held: `bytesOf` gives a value's arrays and the objects around them (with anything it
- * holds that another map may drop), and each entry adds its key and KEPT_ENTRY_BYTES. Bounds counted in values, or in
- * rows matched rather than bytes, held several times what they said: under searches asked once each (every one new)
- * the maps kept filling for the copy's whole life, and the instance grew for minutes. The bounds of one thread's maps
- * add up to a small known total (kept-per-copy.test.ts), which a few thousand new searches fill.
+ * Bounds are in bytes as held (`bytesOf`: a value's arrays and objects, plus its key and KEPT_ENTRY_BYTES): bounds
+ * counted in values or rows matched held several times what they said, and under searches asked once each the
+ * instance grew for minutes. A thread's bounds add up to a small known total (kept-per-copy.test.ts).
  *
- * With `listingsOf`, values whose size grows with the copy's listings (a bit or a row number per listing matched)
- * keep `maxBytes` at 1,000,000 listings and a share of it in proportion below (KEPT_AT_LEAST_BYTES at least): as many
- * searches kept at any size.
+ * With `listingsOf`, values that grow with the copy (a bit or a row per listing) keep `maxBytes` at 1,000,000
+ * listings and a share in proportion below (KEPT_AT_LEAST_BYTES at least): as many searches kept at any size.
  */
 export class KeptPerCopy<Copy extends object, Value> {
   private readonly byCopy = new WeakMap<Copy, { values: Map<string, Value>; bytes: number; max: number }>()
@@ -133,8 +126,8 @@ let marking = false
 
 /**
  * A mark per row of a copy of `size` rows, all 0, for one synchronous call: `use` must leave every mark it set at 0
- * again. One array per thread, reused: a search's marks were a new array of a byte per listing (1 MB at 1,000,000
- * listings) up to three times a search, which the garbage collector then had to reclaim, on its own threads.
+ * again. One array per thread, reused: a new one per search (1 MB at 1,000,000 listings, up to three a search) kept
+ * the garbage collector busy.
  */
 export function withMarks<T>(size: number, use: (marks: Uint8Array) => T): T {
   // Within another's call (not done today): marks of its own.

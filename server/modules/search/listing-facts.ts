@@ -18,15 +18,12 @@ import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, lowerBound, type TextIndex } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
-// The filter columns of every listing on sale, copied into each instance as arrays, so that the facet counts and the
-// total of a search without text are one pass in memory whatever its filters (a price range, a posting date, a
-// battery floor), instead of a statement that groups every matching listing (tens of thousands at 100,000 listings).
-// The copy is used only when it is as current as the database: the version row moves on at every change to what it
-// holds (migrations 0018, 0027). When the copy is behind, the caller answers
-// from SQL and one reload starts in the background: docs/decisions/0031-listing-facts-in-memory.md.
-// Here: the copy, and which of its rows a search's filters let through; a search's counts over it are
-// facts-counts.ts, its pages facts-pages.ts, and the copy less its changed listings plus them as they are now
-// listing-view.ts.
+// The filter columns of every listing on sale, copied into each instance as arrays, so that a search's counts and
+// total are one pass in memory whatever its filters, instead of a statement that groups every matching listing (tens
+// of thousands at 100,000 listings). The copy is used only when as current as the database (the version row moves on
+// at every change to what it holds, migrations 0018, 0027); when behind, SQL answers and a reload starts in the
+// background: docs/decisions/0031-listing-facts-in-memory.md. Here: the copy, and which rows a search's filters let
+// through; its counts are facts-counts.ts, its pages facts-pages.ts, the copy with its changes listing-view.ts.
 
 export const DAY_MS = 86_400_000
 
@@ -35,9 +32,8 @@ export type ListingFacts = {
   size: number
   columns: Record<CountFacet, Column>
   /**
-   * Per facet, each value's rows in row order (a search's narrowest facet filter walks them: narrowestChoice). Made
-   * with the copy, on the thread that reads it, and shared with the search threads: each made its own on its first
-   * searches of a copy, about 115 ms at 1,000,000 listings, and held 25 MB of them.
+   * Per facet, each value's rows in row order (narrowestChoice walks them). Made with the copy and shared with the
+   * search threads: made by each on its first searches, they cost 115 ms and 25 MB at 1,000,000 listings.
    */
   valueRows: Record<CountFacet, Int32Array[]>
   /** -1: not reported. */
@@ -60,10 +56,9 @@ export type ListingFacts = {
 
 /**
  * The distinct combinations of the facet columns' values among the rows (about 28,000 at 1,000,000 listings): each
- * row's combination, each combination's value of each facet, its rows, its rows with a battery at
- * BATTERY_FACET_PCT or more, and how many of its rows come before each block of `block` rows. A search's facet
- * filters (and RAM and storage minimums, which are values of facets too) are then tested once per combination
- * instead of once per listing, and a search with no other filter is counted from the combinations alone.
+ * row's one (`ofRow`), and per combination its values, its rows and those with a battery at BATTERY_FACET_PCT or more.
+ * A search's facet filters (RAM and storage minimums too) are then tested once per combination instead of once per
+ * listing, and a search with no other filter is counted from the combinations alone.
  */
 type Combos = {
   ofRow: Int32Array
@@ -76,10 +71,9 @@ type Combos = {
   /** before[k][c]: the rows of combination c among rows 0 .. k * block - 1 (combinations first seen later: none). */
   before: Int32Array[]
   /**
-   * The rows again, grouped by combination, cheapest first within each (byPrice's order): combination c's are at
-   * start[c] .. start[c + 1] - 1. A count walks the combinations a search's facet filters leave, each one's run of
-   * a price range, reading each row's price, battery and posting time from the arrays in that same order (one after
-   * the other in memory), instead of every listing.
+   * The rows grouped by combination, cheapest first within each: combination c's are at start[c] .. start[c + 1] - 1.
+   * A count walks the combinations a search leaves, each one's run of a price range, reading price, battery and
+   * posting time from arrays in that same order (one after the other in memory).
    */
   byCombo: {
     start: Int32Array
@@ -88,10 +82,9 @@ type Combos = {
     battery: Int16Array
     postedMs: Float64Array
     /**
-     * Counts along that order, so that a run of rows is counted by two reads instead of row by row: `battery80[i]`
-     * the rows before position i with a battery at BATTERY_FACET_PCT or more, `within[k][i]` those posted within
-     * POSTED_WITHIN_DAYS[k] of `at` (the clock when the copy was made; facts-counts.ts corrects for the rows that
-     * left a choice since).
+     * Counts along that order, so a run is counted by two reads: `battery80[i]` the rows before position i with a
+     * battery at BATTERY_FACET_PCT or more, `within[k][i]` those posted within POSTED_WITHIN_DAYS[k] of `at` (the
+     * copy's clock; facts-counts.ts corrects for the rows that left a choice since).
      */
     at: number
     battery80: Int32Array
@@ -345,20 +338,17 @@ export function rowOf(f: ListingFacts, id: string, postedUs: number): number {
   return at < f.size && idAt(f, at) === id ? at : -1
 }
 
-/** Rows by (price, id): sorted once per copy, in the background load, not in a request. */
+/**
+ * Rows by (price, id), sorted once per copy in the background load, not in a request. Ids compare by their bytes
+ * (one-byte characters: byte order is text order).
+ */
 function priceOrder(priceCents: Int32Array, ids: Uint8Array): Int32Array {
-  return Int32Array.from({ length: priceCents.length }, (_, r) => r).sort(
-    (a, b) => (priceCents[a] as number) - (priceCents[b] as number) || compareIdBytes(ids, a, b),
-  )
-}
-
-/** Rows a and b by id, as text order (the ids' characters are one byte each: byte order is text order). */
-function compareIdBytes(ids: Uint8Array, a: number, b: number): number {
-  for (let i = 0, x = a * ID_LENGTH, y = b * ID_LENGTH; i < ID_LENGTH; i++, x++, y++) {
-    const d = (ids[x] as number) - (ids[y] as number)
-    if (d !== 0) return d
-  }
-  return 0
+  return Int32Array.from({ length: priceCents.length }, (_, r) => r).sort((a, b) => {
+    const d = (priceCents[a] as number) - (priceCents[b] as number)
+    for (let x = a * ID_LENGTH, y = b * ID_LENGTH, i = 0; d === 0 && i < ID_LENGTH; i++, x++, y++)
+      if (ids[x] !== ids[y]) return (ids[x] as number) - (ids[y] as number)
+    return d
+  })
 }
 
 const ID_LENGTH = 36
@@ -402,9 +392,8 @@ export const firstOlder = (f: ListingFacts, sinceMs: number) =>
   lowerBound(f.size, (r) => (f.postedMs[r] as number) < sinceMs)
 
 /**
- * A search's filters (the declared ones: not its text, sort or paging) as text, the same whatever order its choices
- * came in. Made once per search: a request keys its page, counts and total by it, and a parsed search is never
- * changed afterwards.
+ * A search's declared filters (not its text, sort or paging) as text, the same whatever order its choices came in.
+ * Made once per search (a parsed search never changes): its page, counts and total are kept by it.
  */
 export const filtersKey = onceEach((q: SearchQuery): string =>
   FILTER_KEYS.flatMap((key) => {

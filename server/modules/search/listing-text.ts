@@ -26,9 +26,9 @@ export type TextTerms = { terms: { term: string; prefix: boolean }[]; phrase: st
 export type TextRows = {
   rows: Int32Array
   /**
-   * The tier of the i-th matching row (worked out when first asked for, and kept): 3 when the title holds the words
-   * in a row and every word is in the brand or name; 2 for the first alone; 1 for the second alone. A best-match page
-   * asks only for the matches it reads, not for every match of a common word.
+   * The tier of the i-th matching row, worked out when first asked for (a best-match page asks for the matches it
+   * reads, not every match of a common word): 2 when the title holds the words in a row, plus 1 when every word is
+   * in the brand or name.
    */
   tierAt: (i: number) => number
   /** No row has a higher tier (resolveText's `bestTier`). */
@@ -87,10 +87,9 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
 }
 
 /**
- * The distinct words of the texts read, each with an id in order of first appearance. A text is read in place: each
- * word is hashed and compared where it stands, and only a word met for the first time is made a string. Splitting the
- * texts into a string per word made 15,000,000 strings at 1,000,000 listings, and reading them was the largest part
- * of building the copy after the database's own time (docs/decisions/0104-*).
+ * The distinct words of the texts read, each with an id in order of first appearance. A text is read in place (each
+ * word hashed and compared where it stands, made a string only when new): a string per word, 15,000,000 at 1,000,000
+ * listings, was the largest part of building the copy after the database's time (docs/decisions/0104-*).
  */
 class WordTable {
   /** Per slot, the id of the word there plus 1 (0: empty). */
@@ -274,10 +273,8 @@ const textKey = (text: TextTerms) =>
   `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
 
 /**
- * Per copy, the matches of the texts searched lately: 48 MB at 1,000,000 listings (a row number and a tier, 5 bytes,
- * per match: about 10,000,000 matching rows), and in proportion to a smaller copy's listings.
- * A common word matches a good part of the listings: at 1,000,000 listings, 2,000,000 rows kept a handful of texts
- * and the others were matched again at every search.
+ * Per copy, the matches of the texts searched lately: 48 MB at 1,000,000 listings (5 bytes a match: about 10,000,000),
+ * in proportion below. A common word matches a good part of the listings: 2,000,000 rows kept a handful of texts.
  */
 const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
   'text matches',

@@ -1,16 +1,14 @@
 import type { SearchQuery } from '#contract/search'
 import { countFacts, countTotal, type FactsFacets, factsFacets, factsTotal } from './facts-counts'
-import { type DeadMarks, type PageAsk, pageHits } from './facts-pages'
-import { COUNT_FACETS, type CountFacet } from './filters'
+import { type DeadMarks, hasRow, type PageAsk, pageHits } from './facts-pages'
+import { perCountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
-import { lowerBound, type TextRows } from './listing-text'
+import type { TextRows } from './listing-text'
 
-// A view: the copy as last read whole (the base), then the listings changed since as the feed last settled them (a
-// small copy kept across changes), each less the rows of its listings changed since it was made (`dead`); plus the
-// listings changed since the last of them, as they are now (`delta`, made again at each change). listing-feed.ts keeps
-// it current by applying the change feed; search reads only views. Every count is a sum over listings, so a view's
-// counts are each part's (kept per copy, which never changes), less its dead rows', plus the delta's; a page merges
-// the parts' pages in order.
+// A view: the copy as last read whole (the base) and the parts listing-feed.ts added since, each less its rows whose
+// listings changed since it was made (`dead`), plus the listings changed since the last part, as they are now
+// (`delta`). Search reads only views. Every count is a sum over listings, so a view's are each part's (kept per
+// copy, which never changes), less its dead rows', plus the delta's; a page merges the parts' pages in order.
 
 /** A copy in a view, less the rows of its listings changed since it was made. */
 export type MarkedPart = {
@@ -54,11 +52,10 @@ export function wholeView(base: ListingFacts): FactsView {
 /** A text's matches in each part of a view, or undefined when a part cannot match it. */
 export type TextOf = (part: ListingFacts) => TextRows | undefined
 
-/** A part's dead rows among a text's matches (both ascending: each found by bisection), or every dead row without text. */
+/** A part's dead rows among a text's matches, or every dead row without text. */
 function deadAmong(part: MarkedPart, text: TextRows | undefined): Int32Array {
   if (!text || part.deadRows.length === 0) return part.deadRows
-  const { rows } = text
-  return part.deadRows.filter((r) => rows[lowerBound(rows.length, (j) => (rows[j] as number) >= r)] === r)
+  return part.deadRows.filter((r) => hasRow(text.rows, r))
 }
 
 /** factsFacets over a view: each part's, less its dead rows', plus the delta's. */
@@ -68,23 +65,18 @@ export function viewFacets(view: FactsView, q: SearchQuery, nowMs: number, textO
   for (const part of view.parts) {
     const text = textOf?.(part.facts)
     plus.push(factsFacets(part.facts, q, nowMs, text))
-    if (part.deadRows.length > 0)
-      less.push(countFacts(part.facts, q, nowMs, undefined, undefined, deadAmong(part, text)).facets)
+    if (part.deadRows.length > 0) less.push(countFacts(part.facts, q, nowMs, deadAmong(part, text)))
   }
-  if (view.delta.size > 0) plus.push(countFacts(view.delta, q, nowMs, textOf?.(view.delta)).facets)
+  if (view.delta.size > 0) plus.push(countFacts(view.delta, q, nowMs, textOf?.(view.delta)?.rows))
   const [only] = plus
   if (plus.length === 1 && less.length === 0 && only) return only
-  const values = {} as Record<CountFacet, Map<string, number>>
-  for (const name of COUNT_FACETS) {
+  const values = perCountFacet((name) => {
     const sum = new Map<string, number>()
-    for (const [sign, all] of [
-      [1, plus],
-      [-1, less],
-    ] as const)
-      for (const f of all) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + sign * n)
+    for (const f of plus) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + n)
+    for (const f of less) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) - n)
     for (const [v, n] of sum) if (n <= 0) sum.delete(v)
-    values[name] = sum
-  }
+    return sum
+  })
   const total = (pick: (f: FactsFacets) => number) =>
     plus.reduce((t, f) => t + pick(f), 0) - less.reduce((t, f) => t + pick(f), 0)
   return {
@@ -103,7 +95,7 @@ export function viewTotal(
   cap: number,
   textOf?: TextOf,
 ): number {
-  let total = view.delta.size > 0 ? countTotal(view.delta, q, nowMs, cap, textOf?.(view.delta)) : 0
+  let total = view.delta.size > 0 ? countTotal(view.delta, q, nowMs, cap, textOf?.(view.delta)?.rows) : 0
   for (const part of view.parts) {
     const text = textOf?.(part.facts)
     if (part.deadRows.length === 0) {
@@ -116,7 +108,7 @@ export function viewTotal(
     const reach = cap + 2 ** Math.ceil(Math.log2(Math.max(1_024, dead.length)))
     total +=
       factsTotal(part.facts, q, nowMs, reach, text) -
-      countTotal(part.facts, q, nowMs, Number.POSITIVE_INFINITY, undefined, dead)
+      countTotal(part.facts, q, nowMs, Number.POSITIVE_INFINITY, dead)
   }
   return total
 }
@@ -131,25 +123,25 @@ export function viewPage(
   textOf?: TextOf,
 ): string[] | undefined {
   const { sort, paging } = ask
-  const marked = (part: MarkedPart) => ({
-    text: textOf?.(part.facts),
-    dead: part.dead,
-  })
-  const [first] = view.parts
-  if (first && view.parts.length === 1 && view.delta.size === 0)
-    return pageHits(first.facts, { ...ask, ...marked(first) })?.map((h) => idAt(first.facts, h.r))
+  const sources: [ListingFacts, Partial<PageAsk>][] = view.parts.map((part) => [
+    part.facts,
+    { text: textOf?.(part.facts), dead: part.dead },
+  ])
+  if (view.delta.size > 0) sources.push([view.delta, { text: textOf?.(view.delta) }])
+  if (sources.length === 1) {
+    const [f, own] = sources[0] as (typeof sources)[number]
+    return pageHits(f, { ...ask, ...own })?.map((h) => idAt(f, h.r))
+  }
   const upTo = { pageSize: paging.offset + paging.pageSize, offset: 0 }
   type Entry = { f: ListingFacts; r: number; tier: number }
   const entries: Entry[] = []
-  const sources: [ListingFacts, Partial<PageAsk>][] = view.parts.map((part) => [part.facts, marked(part)])
-  if (view.delta.size > 0) sources.push([view.delta, { text: textOf?.(view.delta) }])
   for (const [f, own] of sources) {
     const hits = pageHits(f, { ...ask, paging: upTo, ...own })
     if (!hits) return undefined
     for (const h of hits) entries.push({ f, ...h })
   }
   const id = (e: Entry) => idAt(e.f, e.r)
-  const compare = (a: Entry, b: Entry): number => {
+  entries.sort((a, b) => {
     if (sort === 'price_asc')
       return (a.f.priceCents[a.r] as number) - (b.f.priceCents[b.r] as number) || -descending(id(a), id(b))
     if (sort === 'price_desc')
@@ -159,8 +151,7 @@ export function viewPage(
       descending(a.f.postedUs[a.r] as number, b.f.postedUs[b.r] as number) ||
       descending(id(a), id(b))
     )
-  }
-  entries.sort(compare)
+  })
   return entries.slice(paging.offset, paging.offset + paging.pageSize + 1).map(id)
 }
 

@@ -1,16 +1,15 @@
 // A saved search's query: the `/productcard` query string parsed by the search's own rules, kept in one
 // canonical spelling (so saving the same search twice finds the first), and described in words.
 
-import { FILTER_KEYS } from '#contract/filters'
 import { SearchQuery } from '#contract/search'
 import { AppError } from '#server/lib/errors'
-import { describeEach, type SavedFilters, savedOrder } from './filters'
+import { describeEach, SAVED_ORDER, type SavedFilters } from './filters'
 
 /** Parameters of the page that are not filters: dropped before parsing. */
 const NOT_FILTERS = new Set(['page', 'page_size', 'limit', 'cursor', 'facets', 'saved_search'])
 
 /** The order the canonical query lists its filters in: the text, the filters in a saved search's order, the sort. */
-const ORDER = ['q', ...savedOrder(FILTER_KEYS), 'sort']
+const ORDER = ['q', ...SAVED_ORDER, 'sort']
 
 /** Parses a `/productcard` query string; a 400 naming `query` (and the filter at fault) when it does not parse. */
 export function parseSavedQuery(raw: string): { filters: SavedFilters; query: string } {

@@ -14,10 +14,7 @@ import { baseOf, type FactsView, type MarkedPart, viewFacets, viewPage, viewTota
 // rows changed since, and those listings as they are now: listing-view.ts) is posted to a searcher before the first
 // search of it. docs/decisions/0080-searches-on-worker-threads.md.
 
-/**
- * What a search asks of a view: its page as a copy is asked for one (facts-pages.ts), with text its words as
- * resolveText made them (the copy can match them), and whether the answer needs facets.
- */
+/** What a search asks of a view: its page (facts-pages.ts), its words as resolveText made them, whether with facets. */
 export type PoolAsk = Omit<PageAsk, 'text' | 'dead'> & {
   terms?: TextTerms | undefined
   facets: boolean
@@ -25,8 +22,7 @@ export type PoolAsk = Omit<PageAsk, 'text' | 'dead'> & {
 
 /**
  * A view's answer to a search: the page's ids (`pageSize` + 1 when there are more; undefined when the view cannot
- * say), the facets when asked for, and the total when the page alone does not tell it (a later page, a cursor, more
- * than a page).
+ * say), the facets when asked for, and the total when the page alone does not tell it.
  */
 export type ViewAnswer = { ids?: string[] | undefined; total?: number; facets?: FactsFacets }
 
@@ -69,10 +65,7 @@ type Searcher = {
 /** Copies whose arrays were moved into shared memory (once per copy). */
 const sharedCopies = new WeakSet<ListingFacts>()
 
-/**
- * Moves every array of a copy into shared memory, in place (the same values, the same objects around them), so that
- * posting the copy to a searcher shares its arrays instead of copying them. A copy never changes once read.
- */
+/** Moves every array of a copy (which never changes) into shared memory, in place, so posting it shares them. */
 export function shareCopy(f: ListingFacts): ListingFacts {
   if (sharedCopies.has(f)) return f
   const share = (value: unknown): unknown => {
@@ -93,7 +86,7 @@ export function shareCopy(f: ListingFacts): ListingFacts {
   return f
 }
 
-/** Typed arrays moved into shared memory: the same values in a SharedArrayBuffer. */
+/** A typed array's values in a SharedArrayBuffer. */
 function shared<T extends Uint8Array | Int32Array>(a: T): T {
   if (a.buffer instanceof SharedArrayBuffer) return a
   const Kind = a.constructor as new (buffer: SharedArrayBuffer) => T
@@ -103,9 +96,8 @@ function shared<T extends Uint8Array | Int32Array>(a: T): T {
 }
 
 /**
- * A view's own parts (its parts' dead rows, its delta) moved into shared memory once, in place, so that posting it to
- * each searcher (at every change applied) shares them rather than copying them per searcher. Its parts' marks of
- * changed rows are in shared memory from the start, one array per copy (markedPart).
+ * A view's own arrays (its parts' dead rows, its delta) moved into shared memory once, so posting it to each searcher
+ * at every change shares them (its parts' marks are shared from the start: markedPart).
  */
 function shareView(view: FactsView) {
   for (const part of view.parts) part.deadRows = shared(part.deadRows)
@@ -131,11 +123,10 @@ type Search = {
 }
 
 /**
- * The heap limits of a searcher. V8 sizes a thread's young generation from the machine's memory: on a machine of
- * 24 GB each searcher let its space for new objects grow to 128 MB and kept it committed, while it held 20 to 45 MB
- * of live objects. 24 MB (two halves of 8 MB) holds a search's garbage between scavenges; the old generation keeps
- * V8's own limit, so a searcher is never stopped for running out of it. docs/decisions/0092-*. A server started with
- * `--max-semi-space-size` (scripts/server-runtime.mjs) has that size in every thread, over this one: the same 8 MB.
+ * The heap limits of a searcher. V8 sizes a thread's young generation from the machine's memory: on 24 GB each
+ * searcher kept 128 MB committed while it held 20 to 45 MB live. 24 MB (two halves of 8 MB) holds a search's garbage
+ * between scavenges; the old generation keeps V8's limit, so a searcher never runs out. docs/decisions/0092-*.
+ * `--max-semi-space-size` (scripts/server-runtime.mjs) sets the same 8 MB in every thread.
  */
 export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
@@ -199,10 +190,8 @@ export class SearchPool {
       const message: ToSearcher = { type: 'ask', id, viewId: posted.id, ask: search.ask }
       searcher.worker.postMessage(message)
     } catch (err) {
-      // An ask that cannot be posted (a value no thread can be sent, such as a function) is refused here, and leaves
-      // the searcher as it was: counted in flight, it would have stayed so for good (and its view held with it). Its
-      // caller answers on this thread; a search taken from the queue is refused the same way, not thrown where the
-      // searcher's answer is handled.
+      // An ask that cannot be posted (a function, say) is refused, leaving the searcher as it was (counted in flight,
+      // it would stay so for good); its caller answers on this thread, whether it came now or from the queue.
       search.reject(err as Error)
       return
     }
@@ -245,8 +234,7 @@ export class SearchPool {
     // The searcher holds the views searches in flight read, and the latest: the rest go, and copies no view reads.
     searcher.views.set(view, posted)
     this.drop(searcher, (old) => old !== view)
-    // A new copy (a rebase): the other searchers let go of the old one's views no search reads now, rather than
-    // holding the old copy until their own next search of the new one.
+    // A new copy (a rebase): the other searchers let go of the old copy's idle views now, not at their next search.
     if (baseWasNew)
       for (const other of this.searchers)
         if (other !== searcher) this.drop(other, (old) => baseOf(old) !== base)

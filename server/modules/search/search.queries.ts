@@ -38,9 +38,7 @@ import { viewFacets, viewTotal } from './listing-view'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
 
-// ---------------------------------------------------------------------------------------------
-// Text: words corrected against the titles' vocabulary, then one full-text query.
-// ---------------------------------------------------------------------------------------------
+// --- Text: words corrected against the titles' vocabulary, then one full-text query. ---
 
 const MAX_WORDS = 8
 
@@ -139,10 +137,9 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
 }
 
 /**
- * The corrections of the words an instance was asked for, with the vocabulary's version each was read at. Search
- * takes a remembered one without asking the database, and its page statement reads the version row: a correction
- * read at another version is forgotten and the search runs again (see `findProducts`). Exact, not a cache with a
- * lifetime: a word a new listing brings is found from the next search on.
+ * The corrections an instance was asked for, each with the vocabulary's version it was read at. A search takes a
+ * remembered one without asking the database; its page statement reads the version, and a correction read at another
+ * is forgotten and the search runs again (findProducts): exact, not a cache with a lifetime.
  */
 const correctionsOf = onceEach((_: Db) => new Map<string, TextMatch>())
 const MAX_CORRECTIONS = 5_000
@@ -168,23 +165,16 @@ const inTitle = (m: TextMatch) => sql`position(${m.phrase} in ${products.searchT
 /** Every word is in the brand or name. */
 const inName = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery})`
 
-/**
- * The listings of the best tier a text can reach: inTitle and inName (3); when some word is in no listing's brand or
- * name, inTitle alone (2).
- */
-const bestTierCondition = (m: TextMatch) =>
-  m.bestTier === 3 ? sql`${inTitle(m)} and ${inName(m)}` : inTitle(m)
-
 /** Best match: 2 for inTitle, 1 more for inName, then newest. An integer, so keyset paging over it is exact. */
 const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + (${inName(m)})::int)`
 
-// ---------------------------------------------------------------------------------------------
-// Filters
-// ---------------------------------------------------------------------------------------------
+// --- Filters ---
 
-/** On sale, matching the text and the filters that are no facet. */
-function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
-  return and(isOnSale, text ? textCondition(text) : undefined, ...plainConditions(q)) as SQL
+/** A search as SQL: its facet filters, the rest (`base`: on sale, the text, the other filters), and all as one WHERE. */
+function searchSql(q: SearchQuery, text: TextMatch | undefined) {
+  const filters = facetConditions(q)
+  const base = and(isOnSale, text ? textCondition(text) : undefined, ...plainConditions(q)) as SQL
+  return { filters, base, where: and(base, ...Object.values(filters)) as SQL }
 }
 
 /**
@@ -194,7 +184,7 @@ function baseFilters(q: SearchQuery, text: TextMatch | undefined): SQL {
 export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | null> {
   const text = q.q ? await resolveText(db, q.q) : null
   if (q.q && !text) return null
-  return and(baseFilters(q, text ?? undefined), ...Object.values(facetConditions(q))) as SQL
+  return searchSql(q, text ?? undefined).where
 }
 
 type Total = { total: number; isEstimate: boolean }
@@ -211,9 +201,7 @@ export const TEXT_TOTAL_THRESHOLD = 1_000
 /** How far above the threshold the planner's estimate must be before the count is skipped. */
 const ESTIMATE_MARGIN = 3
 
-// ---------------------------------------------------------------------------------------------
-// GET /api/search
-// ---------------------------------------------------------------------------------------------
+// --- GET /api/search ---
 
 const postedText = sql<string>`${products.postedOn}::text`
 
@@ -293,10 +281,18 @@ function bestTierIds(
       where ${products.isSold} = false and ${products.removedAt} is null and ${products.expiredAt} is null
       order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
       limit ${BEST_TIER_WALK}) as products
-    where ${where} and ${bestTierCondition(text)} ${after}
+    where ${where} and ${inTitle(text)} ${text.bestTier === 3 ? sql`and ${inName(text)}` : sql``} ${after}
     order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
     limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
+
+/** The ids of a page of the listings `where` matches, in `orderBy`'s order (`limit` after `offset`), as SQL. */
+export const pageIds = (where: SQL, orderBy: SQL[], limit: number, offset: number) =>
+  limitOffset(
+    sql`select ${products.id} from ${products} where ${where} order by ${sql.join(orderBy, sql`, `)}`,
+    limit,
+    offset,
+  )
 
 const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
 
@@ -339,13 +335,9 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     return wantFacets ? { ...empty, facets: emptyFacets() } : empty
   }
   // The search as SQL, built when SQL answers: the copy answers most searches without it.
-  let asSql: { filters: Partial<Record<FilterKey, SQL>>; base: SQL; where: SQL } | undefined
+  let asSql: ReturnType<typeof searchSql> | undefined
   const sqlOf = () => {
-    if (!asSql) {
-      const filters = facetConditions(q)
-      const base = baseFilters(q, textMatch)
-      asSql = { filters, base, where: and(base, ...Object.values(filters)) as SQL }
-    }
+    asSql ??= searchSql(q, textMatch)
     return asSql
   }
   const plan = sortPlan(sort, textMatch)
@@ -353,23 +345,14 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
   // every row an offset skips or a sort looks at. One statement: the ids as a subquery, and their rows.
   const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
-  const pageBySql = () =>
-    pageOf(
-      limitOffset(
-        db
-          .select({ id: products.id })
-          .from(products)
-          .where(cursor ? and(sqlOf().where, plan.after(cursor)) : sqlOf().where)
-          .orderBy(...plan.orderBy)
-          .getSQL(),
-        paging.pageSize + 1,
-        paging.offset,
-      ),
-    )
+  const pageBySql = () => {
+    const where = cursor ? (and(sqlOf().where, plan.after(cursor)) as SQL) : sqlOf().where
+    return pageOf(pageIds(where, plan.orderBy, paging.pageSize + 1, paging.offset))
+  }
   // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
   const textOf = textMatch ? textMatchesIn(textMatch) : undefined
-  // By SQL, a text search counts its matches first, up to TEXT_TOTAL_THRESHOLD: the total, and whether they are many
-  // (then best match walks the newest listings for its best tier: bestTierIds).
+  // By SQL, a text search counts its matches first (up to TEXT_TOTAL_THRESHOLD): many, and best match walks the newest
+  // listings for its best tier (bestTierIds).
   let textTotal: Total | undefined
   const countText = async () =>
     capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
@@ -382,7 +365,6 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   // The copy answers a search whose every filter it applies and whose text it can match (`facts: false`: SQL alone).
   const copyCan = opts.facts !== false && copyAnswers(q) && textMatch?.plain !== false
-  // From the listings' facts when the copy is current (readListingPage), with or without text; else by SQL.
   const fromFacts = copyCan
     ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
     : undefined
@@ -402,8 +384,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const nextCursor = hasMore && last ? encodeCursor({ s: sort, k: plan.keyOf(last), id: last.id }) : null
 
   const onlyPage = !cursor && paging.offset === 0 && !hasMore
-  // The listings' facts give the counts in one pass, when the copy is current and can match the text: the view the page
-  // was chosen from, or the one at the version the page's statement read (no second read of it).
+  // The counts come from the copy when it can: the view the page was chosen from, or the one at the version the
+  // page's statement read.
   const view =
     (wantFacets || (!onlyPage && !textTotal)) && copyCan
       ? (pageView ?? currentFacts(db, rows[0]?.countsVersion ?? (await readVersion(db))))
@@ -412,11 +394,9 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const withPage = view === pageView ? pageCounted : undefined
   const viewCounts =
     wantFacets && view ? (withPage?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
-  // The total: from the listings' facts when the copy is current (exact up to the threshold, in memory); a text's
-  // counted up to TEXT_TOTAL_THRESHOLD; else "10,000+" when the planner expects far more matches than that; else
-  // counted up to TOTAL_THRESHOLD + 1.
+  // The total: from the view (without facets it stops at the threshold); a text's counted up to
+  // TEXT_TOTAL_THRESHOLD; "10,000+" when the planner expects far more matches; else counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
-    // The total alone, when no facets are asked for, stops at the threshold and reads the fewest listings it can.
     const total = !view
       ? undefined
       : (viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf))
@@ -442,11 +422,10 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   return result
 }
 
-// ---------------------------------------------------------------------------------------------
-// Facets, as contract/filters.ts declares them: each facet's counts apply every other facet's filter, so choices of one
-// facet stay alternatives. A facet of a column's choices (an `in` filter) counts per choice; a facet of thresholds (a
-// posting date, a battery floor) counts each of its declared choices as its filter at that value.
-// ---------------------------------------------------------------------------------------------
+// --- Facets, as contract/filters.ts declares them ---
+// Each facet's counts apply every other facet's filter, so choices of one facet stay alternatives. A facet of a
+// column's choices (an `in` filter) counts per choice; a facet of thresholds (a posting date, a battery floor) counts
+// each of its declared choices as its filter at that value.
 
 const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as unknown as Facets
 
@@ -454,10 +433,6 @@ const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
 /** The threshold facet of a posting date (the copy counts it per choice; the other, the battery's, as one count). */
 const POSTED_FILTER = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.key
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
-
-/** A threshold facet's choices, each as its filter at that value. */
-const thresholdConditions = (f: (typeof FACETS)[number]) =>
-  (f.choices ?? []).map((c) => conditionOf(filterOf(f.key), Number(c)))
 
 /** The answer's facets from each `in` facet's counts by choice and each threshold facet's counts per choice. */
 async function facetsOf(
@@ -492,10 +467,11 @@ async function countFacets(
   const allBut = (skip: FilterKey) =>
     and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
   // One scan of the listings matching the text and the non-facet filters, grouped per facet; the threshold facets'
-  // counts are columns `t<facet>_<choice>` of the row of no group.
+  // counts (each choice as its filter at that value) are columns `t<facet>_<choice>` of the row of no group.
   const thresholds = THRESHOLD_FACETS.flatMap((f, i) =>
-    thresholdConditions(f).map(
-      (c, j) => sql`count(*) filter (where ${allBut(f.key)} and ${c}) as ${sql.raw(`t${i}_${j}`)}`,
+    (f.choices ?? []).map(
+      (c, j) =>
+        sql`count(*) filter (where ${allBut(f.key)} and ${conditionOf(filterOf(f.key), Number(c))}) as ${sql.raw(`t${i}_${j}`)}`,
     ),
   )
   const rows = await rowsOf<Record<string, unknown>>(
@@ -534,9 +510,8 @@ export async function brandNamesOf(db: Db): Promise<Map<string, string>> {
 }
 
 /**
- * The brand names, kept per instance with the brands' version they were read at or after: a change to the brands
- * moves that version on (migration 0037) and nothing else does, so while a request's statement reads the same
- * version they are current, however many listings changed meanwhile.
+ * The brand names, kept per instance with the brands' version they were read at: only a change to the brands moves
+ * it on (migration 0037), so they are current while a request's statement reads the same version.
  */
 const brandNamesHeld = new WeakMap<Db, { version: string; names: Promise<Map<string, string>> }>()
 
@@ -551,9 +526,7 @@ function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string, string
   return names
 }
 
-// ---------------------------------------------------------------------------------------------
-// GET /api/search/suggest
-// ---------------------------------------------------------------------------------------------
+// --- GET /api/search/suggest ---
 
 export async function suggest(db: Db, q: string): Promise<Suggestions> {
   const words = searchWords(q)

@@ -1,10 +1,9 @@
 import { Buffer } from 'node:buffer'
 import { onceEach } from './kept-per-copy'
 
-// Texts of the copy of the listings (ids, titles, words) held as bytes, not as strings: bytes move into shared memory
-// with the copy's other arrays (search-pool.ts, shareCopy), so every search thread reads the one set instead of
-// holding a copy of every string; a text is decoded only when a search reads it (a page's rows, a probe of a
-// binary search). docs/decisions/0088-shared-texts-of-the-copy.md.
+// Texts of the copy of the listings (ids, titles, words) held as bytes, not strings: bytes move into shared memory
+// with the copy's other arrays (shareCopy), so every search thread reads one set, and a text is decoded only when a
+// search reads it. docs/decisions/0088-shared-texts-of-the-copy.md.
 
 /** Texts one after the other as UTF-8: text i is bytes ends[i - 1] (0 for the first) .. ends[i] - 1. */
 export type Texts = { bytes: Uint8Array; ends: Int32Array }
@@ -39,10 +38,9 @@ export function textAt(t: Texts, i: number): string {
 export const bytesOf = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf8'))
 
 /**
- * Whether text i holds `needle` (a text's bytes, bytesOf), as `textAt(t, i).includes(text)` would say, read in place:
- * UTF-8 bytes match only at a character's start, so bytes found are the text found. Best match asks it of every
- * match it ranks (thousands for a common word), and decoding each title into a string first took longer than the rest
- * of ranking it.
+ * Whether text i holds `needle` (bytesOf), as `textAt(t, i).includes(text)` would say, read in place (UTF-8 bytes
+ * match only at a character's start): best match asks it of every match it ranks, and decoding each title first
+ * took longer than the rest of ranking.
  */
 export function textIncludes(t: Texts, i: number, needle: Uint8Array): boolean {
   const { bytes, ends } = t
