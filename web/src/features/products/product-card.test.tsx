@@ -120,6 +120,25 @@ describe('ProductGrid photos', () => {
       null,
     ])
   })
+
+  it('lays out every card after the first only once it comes near the screen, in the grid, not in the row of the home page', () => {
+    const products = Array.from({ length: 3 }, (_, i) =>
+      makeProduct({ _id: `3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6${i}`, name: `Laptop ${i}` }),
+    )
+    const { unmount } = renderWithApp(
+      <ProductGrid products={products} isPending={false} error={null} empty={null} leadCards={4} />,
+    )
+    const deferred = () =>
+      screen
+        .getAllByRole('listitem')
+        .filter((li) => li.querySelector('[data-testid="product-card"]'))
+        .map((li) => li.className.includes('[content-visibility:auto]'))
+    expect(deferred()).toEqual([false, true, true])
+    unmount()
+
+    renderWithApp(<ProductGrid products={products} isPending={false} error={null} empty={null} rowOnPhone />)
+    expect(deferred()).toEqual([false, false, false])
+  })
 })
 
 describe('ProductCard price badge', () => {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { Product } from '#contract/products'
 import { LoadFailed } from '../../components/query-state'
+import { cn } from '../../components/ui/cn'
 import { ProductCard, ProductCardSkeleton } from './product-card'
 
 export const GRID_CLASSES = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4'
@@ -9,6 +10,15 @@ export const GRID_CLASSES = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-
  * screen's edges (-mx-4) with the page's margin as padding; scroll-px-4 makes the cards snap to that margin,
  * in line with the section's heading, rather than to the screen's edge.
  */
+/**
+ * A card after the first in the grid is laid out and painted only once it comes near the screen. On a phone the
+ * grid is one column and only the first card shows at first, yet the browser styled, laid out and painted all 24
+ * (about 1,300 elements) before it could paint that card's photo, the page's largest paint. Its place is held at a
+ * card's usual height (about 38 rem on every screen) until it has been laid out once, then at its own height.
+ * It stays in the page for search in page, screen readers and links, as before.
+ */
+const LATER_CARD_CLASSES = '[content-visibility:auto] [contain-intrinsic-size:auto_none_auto_38rem]'
+
 const ROW_ON_PHONE_CLASSES =
   '-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-3 sm:mx-0 sm:scroll-px-0 sm:grid sm:grid-cols-2 sm:gap-5 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-3 xl:grid-cols-4'
 
@@ -71,7 +81,14 @@ export function ProductGrid({
   return (
     <ul className={rowOnPhone ? ROW_ON_PHONE_CLASSES : GRID_CLASSES} aria-label={label}>
       {products.map((product, i) => (
-        <li key={product._id} className={rowOnPhone ? 'flex w-[82%] shrink-0 snap-start sm:w-auto' : 'flex'}>
+        <li
+          key={product._id}
+          className={
+            rowOnPhone
+              ? 'flex w-[82%] shrink-0 snap-start sm:w-auto'
+              : cn('flex', i > 0 && LATER_CARD_CLASSES)
+          }
+        >
           <ProductCard
             product={product}
             headingLevel={headingLevel}
