@@ -546,7 +546,11 @@ async function addPart(
     s.changes.leftOut?.length === commits.length && commits.every((v) => s.changes.leftOut?.includes(v))
   // The listings changed since the part's read are read between applications of the feed, not inside one (searches
   // wait for an application: they waited for this read too); the part is then added at once, with nothing awaited
-  // between, if the view did not move meanwhile, else read again from where it is.
+  // between, if the view did not move meanwhile, else those changed since are read too. Each round reads only the
+  // changes since the last: read again from the part's version, under 20 writes a second on a slow machine, the
+  // view moved during most reads and a part took up to eight rounds.
+  const since: Awaited<ReturnType<typeof readChangedSince>> = []
+  let readUpTo = part.version
   for (let round = 0; ; round++) {
     while (s.applying) await s.applying.catch(() => undefined)
     // Stopped, or a whole read landed meanwhile (it holds the commits' listings), or more commits were left out.
@@ -557,9 +561,10 @@ async function addPart(
       await catchUp(db, part.version)
       continue
     }
-    const since = newer(view.version, part.version)
-      ? await readChangedSince(db, part.version, view.version)
-      : []
+    if (newer(view.version, readUpTo)) {
+      for (const changed of await readChangedSince(db, readUpTo, view.version)) since.push(changed)
+      readUpTo = view.version
+    }
     if (s.applying || s.view !== view || stop.aborted || !sameLeftOut()) continue
     const { reads, records } = s.changes
     if (part.size === 0) {
