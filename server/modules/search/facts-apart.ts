@@ -1,6 +1,7 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads'
 import { workerScript } from '#server/lib/worker-script'
 import type { ListingFacts } from './listing-facts'
+import type { ReadCopy } from './listing-feed'
 
 /**
  * The heap limits of the thread reading the copy. With V8's young generation (sized from the machine's memory: 128 MB
@@ -89,7 +90,7 @@ function readOn(
  * thread reads once and ends, its heap with it. `stop` ends the spare, when the instance stops.
  */
 export function factsReader(url: string): {
-  read: (signal: AbortSignal, read: { commits?: string[]; background: boolean }) => Promise<ListingFacts>
+  read: ReadCopy
   stop: () => void
   /** Whether a spare thread waits for the next read. */
   hasSpare: () => boolean

@@ -282,7 +282,7 @@ async function applyFeed(
   let settled = changes.settled
   if (recent.size > DELTA_AT_MOST) {
     const { level, since } = settleLevel(settled, recent)
-    const rows = level === 0 ? [...records.values()] : [...since].flatMap((id) => records.get(id) ?? [])
+    const rows = [...since].flatMap((id) => records.get(id) ?? [])
     parts = [...parts.slice(0, reads + level), markedPart(factsFromRows(version, rows))]
     settled = [...settled.slice(0, level), new Map(rows.map((r) => [r.id, Number(r.posted)]))]
     recent = new Set()
