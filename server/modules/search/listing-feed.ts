@@ -44,17 +44,15 @@ type State = {
   /** The read under way of the listings of the commits left out (readPart), and what stops it with the instance. */
   readingPart?: Promise<void>
   stopPart?: AbortController
-  /** Whether the view's base was read apart: then a rebase costs the requests nothing and comes sooner. */
+  /** Whether the view's base was read apart: then a rebase costs the requests nothing (rebaseAt). */
   readApart?: boolean
   /**
-   * The whole read under way because the feed could not bring the view up (the feed pruned past it, or more changes
-   * at once than it applies with no single commit to leave out: a bulk commit alone is left to a read while the
-   * view goes on answering, Changes.leftOut): until it ends the view is too far behind to answer, and requests are
-   * answered by SQL rather than wait.
+   * The whole read under way because the feed could not bring the view up (pruned past it, or too many changes with
+   * no commit to leave out: Changes.leftOut): until it ends, requests are answered by SQL rather than wait.
    */
   farBehind?: Promise<ListingFacts>
-  /** Turns at SQL for the searches that come while the copy is read whole (searchWhileRead). */
-  sqlTurns: Turns
+  /** Settles when the searches that asked SQL while the copy is read whole have been answered (searchWhileRead). */
+  sqlTurn: Promise<void>
   /** Background whole reads failed in a row (readAgain), and when the next may start. */
   readFailures: number
   readAgainAt: number
@@ -92,24 +90,18 @@ const noChanges = (): Changes => ({ reads: 1, records: new Map(), recent: new Se
 const MOST_READS = 3
 
 /**
- * The delta (the listings changed since the last part, made again at every change) is settled once it holds more than
- * DELTA_AT_MOST, into the parts settled from the feed: levels, each of the listings changed since the level before it
- * was made, and the first of every listing changed since the base. The delta's listings join the last level (made
- * again with them) while its listings fit SETTLED_AT_MOST, else the level before it (the levels after that go). A
- * level of up to SETTLED_AT_MOST[k] listings is then made again about every SETTLED_AT_MOST[k + 1] changes: a change
- * costs a delta of a few listings, every sixteenth a part of up to 128, and only every 8,192nd or so a part of every
- * listing changed since the base (up to 20,000 at 1,000,000 listings: rebaseAt). A copy of a listing costs about 15 µs
- * of the main thread, most of it its words: with two levels (256, then all) that whole part was made again every 256
- * changes, 180 ms at 12,000 changes, every 13 s at 20 writes a second. Each part, kept across changes, keeps its
- * counts per copy as the base does.
+ * The delta (the listings changed since the last part, made again at every change) is settled, once it holds more than
+ * DELTA_AT_MOST, into levels: the first holds every listing changed since the base, each next those changed since the
+ * level before it was made (settleLevel). A level of up to SETTLED_AT_MOST[k] listings is made again about every
+ * SETTLED_AT_MOST[k + 1] changes, so the whole pile (15 µs a listing of the main thread) only every 8,192 or so.
+ * Decision 0132.
  */
 const DELTA_AT_MOST = 16
 const SETTLED_AT_MOST = [Number.POSITIVE_INFINITY, 8_192, 1_024, 128]
 
 /**
- * Reads the copy whole elsewhere (a worker thread), or the listings on sale that the commits at `commits` changed;
- * stops when `signal` aborts, rejecting with its reason. `background`: a view answers meanwhile (every read but the
- * first), so the read yields to the searches (facts-worker.ts).
+ * Reads the copy whole on a worker thread, or the listings on sale that the commits at `commits` changed; stops when
+ * `signal` aborts. `background`: a view answers meanwhile, so the read yields to the searches (facts-worker.ts).
  */
 export type ReadCopy = (
   signal: AbortSignal,
@@ -121,7 +113,7 @@ const stateOf = onceEach(
   (_: Db): State => ({
     changes: noChanges(),
     loadMs: 0,
-    sqlTurns: new Turns(SQL_WHILE_READ),
+    sqlTurn: Promise.resolve(),
     readFailures: 0,
     readAgainAt: 0,
     movedAt: 0,
@@ -131,12 +123,9 @@ const stateOf = onceEach(
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 
 /**
- * Changes piled up past this many listings: the copy is read whole again (in the background). An application of the
- * feed builds small copies of the listings changed since the last settled parts (DELTA_AT_MOST, SETTLED_AT_MOST), and
- * only every 8,192 changes or so one of all the listings changed since the base: so the pile can
- * grow to a fiftieth of the listings, 20,000 at 1,000,000, where every application used to build a copy of the whole
- * pile and 2,000 was the most it could afford (at 20 changes a second a whole read of 1,000,000 every 100 s). Read
- * whole on a thread of its own (readCopy), a copy of 1,000,000 costs the requests nothing but that thread's CPU.
+ * Changes piled up past this many listings: the copy is read whole again, in the background. Settled in levels, the
+ * pile can grow to a fiftieth of the listings (20,000 at 1,000,000: a whole read every 1,000 s at 20 changes a second);
+ * read whole on a thread of its own (readCopy), a copy costs the requests nothing but that thread's CPU.
  */
 const rebaseAt = (size: number, readApart: boolean) =>
   readApart ? Math.min(20_000, Math.max(2_000, Math.floor(size / 50))) : applyAtMost(size)
@@ -661,17 +650,10 @@ export function currentFacts(db: Db, version: string | undefined): FactsView | u
 }
 
 /**
- * How many searches ask SQL at a time while the copy is read whole (a bulk import, the first read). Sixteen searches
+ * Runs `search` at once when the copy can answer; while it is read whole, once SQL is free of the searches before it or
+ * the read has ended (then the copy answers), whichever comes first. One search at a time asks SQL meanwhile: sixteen
  * at once, each asking SQL for its page, total and facets, kept both cores busy, and the whole read, which needs the
- * same cores and the same database, took 18 s instead of 3.5: every search meanwhile was slow, and the copy came late.
- * With one at a time the copy came in about 6 s; the rest wait for the turn or for the copy, whichever comes first.
- * docs/decisions/0103-*.
- */
-const SQL_WHILE_READ = 1
-
-/**
- * Runs `search` at once when the copy can answer; while it is read whole, once a turn at SQL is free or the read has
- * ended (then the copy answers), whichever comes first. A search holds its turn until it is answered.
+ * same cores and the same database, took 18 s instead of 3.5 (decision 0103). A search holds its turn until answered.
  */
 export async function searchWhileRead<T>(db: Db, search: () => Promise<T>): Promise<T> {
   const s = stateOf(db)
@@ -679,56 +661,19 @@ export async function searchWhileRead<T>(db: Db, search: () => Promise<T>): Prom
   // an instance that never reads its copy answers by SQL alone).
   const read = s.farBehind ?? (s.kept && !s.view ? s.loading : undefined)
   if (!read) return search()
-  const turn = s.sqlTurns.take()
-  const first = await Promise.race([
-    turn.ready.then(() => 'sql' as const),
-    read.then(
-      () => 'copy' as const,
-      () => 'copy' as const,
-    ),
-  ])
-  if (first === 'copy') turn.done()
+  // Turns in order: each waits for the one before it; one answered by the copy passes its turn on at once.
+  let done = () => {}
+  const mine = new Promise<void>((resolve) => {
+    done = resolve
+  })
+  const turn = s.sqlTurn
+  s.sqlTurn = turn.then(() => mine)
+  const readEnded = read.catch(() => undefined).then(() => true)
+  if (await Promise.race([turn.then(() => false), readEnded])) done()
   try {
     return await search()
   } finally {
-    turn.done()
-  }
-}
-
-/** At most `free` holders at a time; the rest wait in order. */
-class Turns {
-  private readonly waiting: (() => void)[] = []
-  constructor(private free: number) {}
-
-  /** A turn: `ready` once it is this holder's; `done` gives it back (or leaves the queue), once. */
-  take(): { ready: Promise<void>; done: () => void } {
-    let granted = false
-    let finished = false
-    let grant: () => void = () => undefined
-    const ready = new Promise<void>((resolve) => {
-      grant = () => {
-        granted = true
-        resolve()
-      }
-    })
-    if (this.free > 0) {
-      this.free--
-      grant()
-    } else this.waiting.push(grant)
-    return {
-      ready,
-      done: () => {
-        if (finished) return
-        finished = true
-        if (!granted) {
-          this.waiting.splice(this.waiting.indexOf(grant), 1)
-          return
-        }
-        const next = this.waiting.shift()
-        if (next) next()
-        else this.free++
-      },
-    }
+    done()
   }
 }
 
