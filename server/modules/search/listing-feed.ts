@@ -35,15 +35,15 @@ type State = {
   /** One whole read at a time. */
   loading?: Promise<ListingFacts>
   loadMs: number
-  /** Set by keepListingsCurrent: the instance is not ready until its first view. */
-  kept?: { stop: () => void; log: Logger }
+  /**
+   * Set by keepListingsCurrent: the instance is not ready until its first view. `stopped` aborts the reads under way
+   * apart when it stops.
+   */
+  kept?: { log: Logger; stopped: AbortSignal }
   /** How the copy is read whole (keepListingsCurrent's `readCopy`): on this thread when absent. */
   readCopy?: ReadCopy
-  /** Stops the whole read under way apart, when the instance stops. */
-  stopRead?: AbortController
-  /** The read under way of the listings of the commits left out (readPart), and what stops it with the instance. */
+  /** The read under way of the listings of the commits left out (readPart). */
   readingPart?: Promise<void>
-  stopPart?: AbortController
   /** Whether the view's base was read apart: then a rebase costs the requests nothing (rebaseAt). */
   readApart?: boolean
   /**
@@ -122,6 +122,9 @@ const stateOf = onceEach(
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 
+/** Aborts when the instance keeping the copy current stops (never, when none does). */
+const stoppedOf = (s: State) => s.kept?.stopped ?? new AbortController().signal
+
 /**
  * Changes piled up past this many listings: the copy is read whole again, in the background. Settled in levels, the
  * pile can grow to a fiftieth of the listings (20,000 at 1,000,000: a whole read every 1,000 s at 20 changes a second);
@@ -138,16 +141,15 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   const s = stateOf(db)
   if (s.loading) return s.loading
   const started = Date.now()
-  const stopRead = new AbortController()
+  const stopped = stoppedOf(s)
   s.loading = (async () => {
     // Read apart (a worker thread) when the instance can; if that fails, on this thread, and the failure is logged.
     const apart = s.readCopy
     let readApart = apart !== undefined
-    if (apart) s.stopRead = stopRead
     const base = await (apart
-      ? apart(stopRead.signal, { background: s.view !== undefined }).catch((err) => {
+      ? apart(stopped, { background: s.view !== undefined }).catch((err) => {
           // Stopped with the instance: nothing to read any more.
-          if (stopRead.signal.aborted) throw err
+          if (stopped.aborted) throw err
           logFailure(
             s,
             err,
@@ -184,7 +186,6 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
     return base
   })().finally(() => {
     s.loading = undefined
-    if (s.stopRead === stopRead) s.stopRead = undefined
   })
   return s.loading
 }
@@ -493,22 +494,20 @@ function readFailed(s: State, err: unknown) {
  */
 function readPart(db: Db, s: State, commits: string[]) {
   if (s.loading || s.readingPart || Date.now() < s.readAgainAt) return
-  const stop = new AbortController()
-  s.stopPart = stop
+  const stopped = stoppedOf(s)
   s.readingPart = (async () => {
     const started = Date.now()
     const part = await (s.readCopy
-      ? s.readCopy(stop.signal, { commits, background: true })
+      ? s.readCopy(stopped, { commits, background: true })
       : readFacts(db, commits))
-    await addPart(db, s, part, commits, stop.signal, Date.now() - started)
+    await addPart(db, s, part, commits, stopped, Date.now() - started)
     s.readFailures = 0
   })()
     .catch((err) => {
-      if (!stop.signal.aborted) readFailed(s, err)
+      if (!stopped.aborted) readFailed(s, err)
     })
     .finally(() => {
       s.readingPart = undefined
-      if (s.stopPart === stop) s.stopPart = undefined
     })
 }
 
@@ -728,13 +727,14 @@ export function keepListingsCurrent(
 ): { stop: () => void } {
   const s = stateOf(db)
   s.readCopy = readCopy
-  let stopped = false
+  const stopping = new AbortController()
+  const stopped = () => stopping.signal.aborted
   let timer: NodeJS.Timeout | undefined
   let failures = 0
   let unlisten: (() => void) | undefined
   if (listen) {
     const onNotify = (version: string) => {
-      if (stopped || s.farBehind || !/^\d+$/.test(version) || !s.view || !newer(version, s.view.version))
+      if (stopped() || s.farBehind || !/^\d+$/.test(version) || !s.view || !newer(version, s.view.version))
         return
       void catchUp(db, version).catch((err) => logFailure(s, err))
     }
@@ -745,33 +745,31 @@ export function keepListingsCurrent(
       ),
     )
       .then((stop) => {
-        if (stopped) stop()
+        if (stopped()) stop()
         else unlisten = stop
       })
       .catch((err) => log.error({ err }, 'Search could not listen for listing changes; polling only'))
   }
   const tick = async () => {
-    if (stopped) return
+    if (stopped()) return
     try {
       await catchUp(db)
       failures = 0
     } catch (err) {
-      if (stopped) return
+      if (stopped()) return
       failures++
       log.error({ err, failures }, BEHIND)
     }
-    if (!stopped) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : pollMs)
+    if (!stopped()) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : pollMs)
   }
   const stop = () => {
-    stopped = true
     if (timer) clearTimeout(timer)
     unlisten?.()
-    s.stopRead?.abort(new StoppedError())
-    s.stopPart?.abort(new StoppedError())
+    stopping.abort(new StoppedError())
     s.kept = undefined
     s.readCopy = undefined
   }
-  s.kept = { stop, log }
+  s.kept = { log, stopped: stopping.signal }
   void tick()
   return { stop }
 }
