@@ -215,29 +215,25 @@ export function countFacts(
     const postedFails = postedMs < postedAfter
     const battery = batteryOf[r] as number
     const batteryFails = battery < minBattery
-    if (o !== 0) {
-      // Fails one facet's filter: counts for that facet alone, when it passes everything else.
-      if (!postedFails && !batteryFails) {
-        if (some && counted[c] === 0) some.push(c)
-        counted[c] = (counted[c] as number) + 1
+    if (o === 0) {
+      if (!batteryFails) {
+        if (!inOrder) {
+          segment = 0
+          while (segment < segments && postedMs < (since[segment] as number)) segment++
+        } else
+          while (r >= segmentEnd) {
+            segment++
+            segmentEnd = segment < segments ? (ends[segment] as number) : Infinity
+          }
+        bySegment[segment] = (bySegment[segment] as number) + 1
       }
-      continue
+      if (!postedFails && battery >= BATTERY_FACET_PCT) battery80++
     }
-    if (!batteryFails) {
-      if (!inOrder) {
-        segment = 0
-        while (segment < segments && postedMs < (since[segment] as number)) segment++
-      } else
-        while (r >= segmentEnd) {
-          segment++
-          segmentEnd = segment < segments ? (ends[segment] as number) : Infinity
-        }
-      bySegment[segment] = (bySegment[segment] as number) + 1
-    }
-    if (!postedFails && battery >= BATTERY_FACET_PCT) battery80++
+    // A row failing one facet's filter (o !== 0) counts for that facet alone, when it passes everything else.
     if (postedFails || batteryFails) continue
     if (some && counted[c] === 0) some.push(c)
     counted[c] = (counted[c] as number) + 1
+    if (o !== 0) continue
     total++
     if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
   }
@@ -368,13 +364,12 @@ function crossedSince(
  * counts along byCombo; else row by row (one after the other in memory).
  */
 function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, nowMs: number): FactsFacets {
-  const { start, price, battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
+  const { battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const counted = new Int32Array(f.combos.size)
   const segments = since.length
   const bySegment = new Float64Array(segments + 1)
   const { minPrice, maxPrice, minBattery } = bounds
-  const priced = minPrice > -Infinity || maxPrice < Infinity
   const byCounts = nowMs === at && minBattery === -Infinity
   const oldest = since[segments - 1] ?? -Infinity
   let total = 0
@@ -382,20 +377,14 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
   for (let c = 0; c < counted.length; c++) {
     const o = outcome[c] as number
     if (o === NONE) continue
-    let lo = start[c] as number
-    let hi = start[c + 1] as number
-    if (priced) {
-      lo = firstAtLeast(price, lo, hi, minPrice)
-      hi = firstAtLeast(price, lo, hi, maxPrice + 1)
-    }
-    let n = 0
     if (o !== 0) {
       // Fails one facet's filter: counts for that facet alone, when it passes everything else.
-      if (minBattery === -Infinity) n = hi - lo
-      else for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) n++
-      counted[c] = n
+      counted[c] = runCount(f, c, bounds)
       continue
     }
+    const lo = runAt(f, c, minPrice)
+    const hi = runAt(f, c, maxPrice + 1)
+    let n = 0
     // The battery choice ignores the battery floor (it is that facet's own filter).
     battery80 += (atLeast80[hi] as number) - (atLeast80[lo] as number)
     if (byCounts) {
@@ -535,24 +524,33 @@ export function countTotal(
 
 /**
  * countTotal without text or a date filter, by combination: the combinations passing every facet filter, each one's
- * run of the price range (its rows are cheapest first), a row read only to test a battery floor.
+ * run of the price range.
  */
 function totalByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, cap: number): number {
-  const { start, price, battery } = f.combos.byCombo
-  const { minPrice, maxPrice, minBattery } = bounds
-  const priced = minPrice > -Infinity || maxPrice < Infinity
   let total = 0
   for (let c = 0; c < outcome.length; c++) {
     if (outcome[c] !== 0) continue
-    let lo = start[c] as number
-    let hi = start[c + 1] as number
-    if (priced) {
-      lo = firstAtLeast(price, lo, hi, minPrice)
-      hi = firstAtLeast(price, lo, hi, maxPrice + 1)
-    }
-    if (minBattery === -Infinity) total += hi - lo
-    else for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) total++
+    total += runCount(f, c, bounds)
     if (total > cap) return cap + 1
   }
   return total
+}
+
+/** Combination c's rows in a price range with a battery at a floor or more: a row is read only for the floor. */
+function runCount(f: ListingFacts, c: number, { minPrice, maxPrice, minBattery }: Bounds): number {
+  const lo = runAt(f, c, minPrice)
+  const hi = runAt(f, c, maxPrice + 1)
+  if (minBattery === -Infinity) return hi - lo
+  const { battery } = f.combos.byCombo
+  let n = 0
+  for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) n++
+  return n
+}
+
+/** The first place in combination c's run of byCombo (cheapest first) priced `cents` or more; an open bound's end. */
+export function runAt(f: ListingFacts, c: number, cents: number): number {
+  const { start, price } = f.combos.byCombo
+  if (cents === -Infinity) return start[c] as number
+  if (cents === Infinity) return start[c + 1] as number
+  return firstAtLeast(price, start[c] as number, start[c + 1] as number, cents)
 }
