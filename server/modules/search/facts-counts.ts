@@ -40,10 +40,9 @@ export type FactsFacets = {
  * the posting-date and battery choices likewise. `nowMs`: the clock "posted within" counts back from.
  */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
-  if (!f.newestFirst) return countFacts(f, q, nowMs, text?.rows)
   // Facet filters alone (RAM and storage minimums among them, a date filter too): from the combinations, kept.
-  if (!text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
-  if (q.posted_within !== undefined) return countFacts(f, q, nowMs, text?.rows)
+  if (f.newestFirst && !text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
+  if (!f.newestFirst || q.posted_within !== undefined) return countFacts(f, q, nowMs, text?.rows)
   return heldFacets(f, q, nowMs, text)
 }
 
@@ -180,9 +179,9 @@ export function countFacts(
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
   // Rows marked as counted (`passing`) are marked row by row: never by combination.
   const read =
-    rowsToCount(f, q, outcome, bounds, noneAfter, given) ??
+    rowsToCount(f, q, noneAfter, given) ??
     (passing ? { rows: everyRow(f), count: f.size, inOrder: f.newestFirst } : undefined)
-  if (!read) return combosFacets(f, outcome, bounds, nowMs)
+  if (!read) return combosFacets(f, q, nowMs)
   const { rows, count, inOrder } = read
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
   const some = count * 4 < f.combos.size ? ([] as number[]) : undefined
@@ -260,15 +259,14 @@ function choicesOf(bySegment: Float64Array, segments: number): number[] {
 function rowsToCount(
   f: ListingFacts,
   q: SearchQuery,
-  outcome: Uint8Array,
-  bounds: Bounds,
   noneAfter: number,
-  given: ArrayLike<number> | undefined,
+  given?: ArrayLike<number>,
 ): { rows: ArrayLike<number>; count: number; inOrder: boolean } | undefined {
   if (given) return { rows: given, count: given.length, inOrder: f.newestFirst }
+  const bounds = boundsOf(q)
   const byCombos = f.newestFirst && q.posted_within === undefined
   const cost = byCombos
-    ? combosCost(f, outcome, bounds.minBattery > -Infinity)
+    ? combosCost(f, comboOutcomes(f, q), bounds.minBattery > -Infinity)
     : f.newestFirst
       ? firstOlder(f, noneAfter)
       : f.size
@@ -302,14 +300,10 @@ const RUN_COST = 16
  * copy under `keep`), less the rows that left a posting-date choice since; a copy so old that those are many is
  * counted row by row at `nowMs`.
  */
-function combosFacets(
-  f: ListingFacts,
-  outcome: Uint8Array,
-  bounds: Bounds,
-  nowMs: number,
-  keep?: string,
-): FactsFacets {
-  const crossed = crossedSince(f, outcome, bounds, nowMs)
+function combosFacets(f: ListingFacts, q: SearchQuery, nowMs: number, keep?: string): FactsFacets {
+  const outcome = comboOutcomes(f, q)
+  const bounds = boundsOf(q)
+  const crossed = crossedSince(f, passesAll(f, q, nowMs), nowMs)
   if (!crossed) return countByCombos(f, outcome, bounds, nowMs)
   const count = () => countByCombos(f, outcome, bounds, f.combos.byCombo.at)
   const atCopy = keep === undefined ? count() : combosIn.get(f, keep, count)
@@ -328,16 +322,8 @@ const combosIn = new KeptPerCopy<ListingFacts, FactsFacets>(
  * those passing every filter: posted in [at - days, nowMs - days), a run of rows (newest first). Negative when the
  * clock is behind the copy's. Undefined when they are too many to read (the copy is days old).
  */
-function crossedSince(
-  f: ListingFacts,
-  outcome: Uint8Array,
-  bounds: Bounds,
-  nowMs: number,
-): number[] | undefined {
+function crossedSince(f: ListingFacts, passes: (r: number) => number, nowMs: number): number[] | undefined {
   const { at } = f.combos.byCombo
-  const { ofRow } = f.combos
-  const { priceCents, battery } = f
-  const { minPrice, maxPrice, minBattery } = bounds
   const crossed: number[] = []
   let budget = Math.max(1_024, f.size >>> 4)
   for (const days of POSTED_WITHIN_DAYS) {
@@ -348,11 +334,7 @@ function crossedSince(
     budget -= to - from
     if (budget < 0) return undefined
     let n = 0
-    for (let r = from; r < to; r++) {
-      if (outcome[ofRow[r] as number] !== 0) continue
-      const price = priceCents[r] as number
-      if (price >= minPrice && price <= maxPrice && (battery[r] as number) >= minBattery) n++
-    }
+    for (let r = from; r < to; r++) if (passes(r) === PASSES) n++
     crossed.push(now <= then ? n : -n)
   }
   return crossed
@@ -431,13 +413,8 @@ const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: P
 )
 
 function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {
-  if (!text) {
-    const outcome = comboOutcomes(f, q)
-    const bounds = boundsOf(q)
-    // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
-    if (!rowsToCount(f, q, outcome, bounds, -Infinity, undefined))
-      return combosFacets(f, outcome, bounds, nowMs, filtersKey(q))
-  }
+  // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
+  if (!text && !rowsToCount(f, q, -Infinity)) return combosFacets(f, q, nowMs, filtersKey(q))
   const known = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
     const words = new Uint32Array(Math.ceil(f.size / 32))
     const facets = countFacts(f, q, nowMs, text?.rows, words)
@@ -449,10 +426,9 @@ function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRo
     }
     return { facets, passing: { words, before } }
   })
-  const { passing } = known
   // The first row posted before each choice's start (postedMs goes down), then the counted rows before it.
   const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
-    passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
+    passingBefore(known.passing, firstOlder(f, nowMs - days * DAY_MS)),
   )
   return { ...known.facets, postedWithin }
 }

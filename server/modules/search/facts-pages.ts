@@ -72,11 +72,7 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     return walkHits(f, ask)
   const wanted = paging.offset + paging.pageSize + 1
   const key = `${sort}|${text?.key ?? ''}|${filtersKey(q)}`
-  let kept = hitsIn.get(f, key, () => ({
-    rows: new Int32Array(0),
-    tiers: new Uint8Array(0),
-    complete: false,
-  }))
+  let kept = hitsIn.get(f, key, () => NO_HITS)
   let page = keptPage(kept, paging, dead)
   while (!page) {
     // Found first as far as the page asked for (most searches are asked once: walking past the page cost them up to
@@ -104,6 +100,7 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
 
 /** A search's first hits in a copy, in its order (all of them when `complete`), by page number: kept per copy. */
 type KeptHits = { rows: Int32Array; tiers: Uint8Array; complete: boolean }
+const NO_HITS: KeptHits = { rows: new Int32Array(0), tiers: new Uint8Array(0), complete: false }
 
 const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(
   'first hits',
@@ -153,10 +150,9 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
     if (key === undefined || !Number.isFinite(key)) return undefined
     const id = cursor.id.toLowerCase()
-    const value = (r: number) => (byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number))
     // Whether row r comes after the cursor's listing: price_asc goes up by (price, id), the others down.
     const isAfter = (r: number) => {
-      const v = value(r)
+      const v = byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number)
       if (v !== key) return sort === 'price_asc' ? v > key : v < key
       return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
     }
@@ -363,9 +359,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
     if (bucket.length < wanted) bucket.push({ r, tier })
     if (tier === top && bucket.length >= wanted) break
   }
-  const ordered: Hit[] = []
-  for (let tier = 3; tier >= 0 && ordered.length < wanted; tier--) ordered.push(...(tiers[tier] as Hit[]))
-  return ordered.slice(paging.offset, wanted)
+  return tiers.reverse().flat().slice(paging.offset, wanted)
 }
 
 const PG_TIMESTAMP =
