@@ -64,7 +64,7 @@ type ComboCounts = {
   /** Of them, those whose combination passes every filter with a battery at BATTERY_FACET_PCT or more. */
   battery80: number
   /** The total and each facet's counts by value, summed from `counted` (undefined once `end` moved). */
-  sums?: { total: number; values: Record<CountFacet, Map<string, number>> }
+  sums?: Pick<FactsFacets, 'total' | 'values'>
   /** Each posting-date choice: its end, and the rows before it whose combination passes every filter (-1: none yet). */
   choices: Choice[]
 }
@@ -105,7 +105,7 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
   const postedWithin = POSTED_WITHIN_DAYS.map((days, i) =>
     choiceCount(f, outcome, kept.choices[i] as Choice, firstOlder(f, nowMs - days * DAY_MS)),
   )
-  return { total: kept.sums.total, values: kept.sums.values, postedWithin, battery80: kept.battery80 }
+  return { ...kept.sums, postedWithin, battery80: kept.battery80 }
 }
 
 /** Moves the date filter's end of kept counts: the rows between the two ends counted in or out. */

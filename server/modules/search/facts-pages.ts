@@ -87,12 +87,11 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       dead: undefined,
     })
     if (!hits) return undefined
-    kept = {
+    kept = hitsIn.set(f, key, {
       rows: Int32Array.from(hits, (h) => h.r),
       tiers: Uint8Array.from(hits, (h) => h.tier),
       complete: hits.length < reach,
-    }
-    hitsIn.set(f, key, kept)
+    })
     page = keptPage(kept, paging, dead)
   }
   return page
