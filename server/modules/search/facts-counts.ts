@@ -40,10 +40,9 @@ export type FactsFacets = {
  * the posting-date and battery choices likewise. `nowMs`: the clock "posted within" counts back from.
  */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
-  if (!f.newestFirst) return countFacts(f, q, nowMs, text?.rows)
   // Facet filters alone (RAM and storage minimums among them, a date filter too): from the combinations, kept.
-  if (!text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
-  if (q.posted_within !== undefined) return countFacts(f, q, nowMs, text?.rows)
+  if (f.newestFirst && !text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
+  if (!f.newestFirst || q.posted_within !== undefined) return countFacts(f, q, nowMs, text?.rows)
   return heldFacets(f, q, nowMs, text)
 }
 
@@ -65,7 +64,7 @@ type ComboCounts = {
   /** Of them, those whose combination passes every filter with a battery at BATTERY_FACET_PCT or more. */
   battery80: number
   /** The total and each facet's counts by value, summed from `counted` (undefined once `end` moved). */
-  sums?: { total: number; values: Record<CountFacet, Map<string, number>> }
+  sums?: Pick<FactsFacets, 'total' | 'values'>
   /** Each posting-date choice: its end, and the rows before it whose combination passes every filter (-1: none yet). */
   choices: Choice[]
 }
@@ -106,7 +105,7 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
   const postedWithin = POSTED_WITHIN_DAYS.map((days, i) =>
     choiceCount(f, outcome, kept.choices[i] as Choice, firstOlder(f, nowMs - days * DAY_MS)),
   )
-  return { total: kept.sums.total, values: kept.sums.values, postedWithin, battery80: kept.battery80 }
+  return { ...kept.sums, postedWithin, battery80: kept.battery80 }
 }
 
 /** Moves the date filter's end of kept counts: the rows between the two ends counted in or out. */
@@ -180,9 +179,9 @@ export function countFacts(
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
   // Rows marked as counted (`passing`) are marked row by row: never by combination.
   const read =
-    rowsToCount(f, q, outcome, bounds, noneAfter, given) ??
+    rowsToCount(f, q, noneAfter, given) ??
     (passing ? { rows: everyRow(f), count: f.size, inOrder: f.newestFirst } : undefined)
-  if (!read) return combosFacets(f, outcome, bounds, nowMs)
+  if (!read) return combosFacets(f, q, nowMs)
   const { rows, count, inOrder } = read
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
   const some = count * 4 < f.combos.size ? ([] as number[]) : undefined
@@ -215,29 +214,25 @@ export function countFacts(
     const postedFails = postedMs < postedAfter
     const battery = batteryOf[r] as number
     const batteryFails = battery < minBattery
-    if (o !== 0) {
-      // Fails one facet's filter: counts for that facet alone, when it passes everything else.
-      if (!postedFails && !batteryFails) {
-        if (some && counted[c] === 0) some.push(c)
-        counted[c] = (counted[c] as number) + 1
+    if (o === 0) {
+      if (!batteryFails) {
+        if (!inOrder) {
+          segment = 0
+          while (segment < segments && postedMs < (since[segment] as number)) segment++
+        } else
+          while (r >= segmentEnd) {
+            segment++
+            segmentEnd = segment < segments ? (ends[segment] as number) : Infinity
+          }
+        bySegment[segment] = (bySegment[segment] as number) + 1
       }
-      continue
+      if (!postedFails && battery >= BATTERY_FACET_PCT) battery80++
     }
-    if (!batteryFails) {
-      if (!inOrder) {
-        segment = 0
-        while (segment < segments && postedMs < (since[segment] as number)) segment++
-      } else
-        while (r >= segmentEnd) {
-          segment++
-          segmentEnd = segment < segments ? (ends[segment] as number) : Infinity
-        }
-      bySegment[segment] = (bySegment[segment] as number) + 1
-    }
-    if (!postedFails && battery >= BATTERY_FACET_PCT) battery80++
+    // A row failing one facet's filter (o !== 0) counts for that facet alone, when it passes everything else.
     if (postedFails || batteryFails) continue
     if (some && counted[c] === 0) some.push(c)
     counted[c] = (counted[c] as number) + 1
+    if (o !== 0) continue
     total++
     if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
   }
@@ -264,15 +259,14 @@ function choicesOf(bySegment: Float64Array, segments: number): number[] {
 function rowsToCount(
   f: ListingFacts,
   q: SearchQuery,
-  outcome: Uint8Array,
-  bounds: Bounds,
   noneAfter: number,
-  given: ArrayLike<number> | undefined,
+  given?: ArrayLike<number>,
 ): { rows: ArrayLike<number>; count: number; inOrder: boolean } | undefined {
   if (given) return { rows: given, count: given.length, inOrder: f.newestFirst }
+  const bounds = boundsOf(q)
   const byCombos = f.newestFirst && q.posted_within === undefined
   const cost = byCombos
-    ? combosCost(f, outcome, bounds.minBattery > -Infinity)
+    ? combosCost(f, comboOutcomes(f, q), bounds.minBattery > -Infinity)
     : f.newestFirst
       ? firstOlder(f, noneAfter)
       : f.size
@@ -306,14 +300,10 @@ const RUN_COST = 16
  * copy under `keep`), less the rows that left a posting-date choice since; a copy so old that those are many is
  * counted row by row at `nowMs`.
  */
-function combosFacets(
-  f: ListingFacts,
-  outcome: Uint8Array,
-  bounds: Bounds,
-  nowMs: number,
-  keep?: string,
-): FactsFacets {
-  const crossed = crossedSince(f, outcome, bounds, nowMs)
+function combosFacets(f: ListingFacts, q: SearchQuery, nowMs: number, keep?: string): FactsFacets {
+  const outcome = comboOutcomes(f, q)
+  const bounds = boundsOf(q)
+  const crossed = crossedSince(f, passesAll(f, q, nowMs), nowMs)
   if (!crossed) return countByCombos(f, outcome, bounds, nowMs)
   const count = () => countByCombos(f, outcome, bounds, f.combos.byCombo.at)
   const atCopy = keep === undefined ? count() : combosIn.get(f, keep, count)
@@ -332,16 +322,8 @@ const combosIn = new KeptPerCopy<ListingFacts, FactsFacets>(
  * those passing every filter: posted in [at - days, nowMs - days), a run of rows (newest first). Negative when the
  * clock is behind the copy's. Undefined when they are too many to read (the copy is days old).
  */
-function crossedSince(
-  f: ListingFacts,
-  outcome: Uint8Array,
-  bounds: Bounds,
-  nowMs: number,
-): number[] | undefined {
+function crossedSince(f: ListingFacts, passes: (r: number) => number, nowMs: number): number[] | undefined {
   const { at } = f.combos.byCombo
-  const { ofRow } = f.combos
-  const { priceCents, battery } = f
-  const { minPrice, maxPrice, minBattery } = bounds
   const crossed: number[] = []
   let budget = Math.max(1_024, f.size >>> 4)
   for (const days of POSTED_WITHIN_DAYS) {
@@ -352,11 +334,7 @@ function crossedSince(
     budget -= to - from
     if (budget < 0) return undefined
     let n = 0
-    for (let r = from; r < to; r++) {
-      if (outcome[ofRow[r] as number] !== 0) continue
-      const price = priceCents[r] as number
-      if (price >= minPrice && price <= maxPrice && (battery[r] as number) >= minBattery) n++
-    }
+    for (let r = from; r < to; r++) if (passes(r) === PASSES) n++
     crossed.push(now <= then ? n : -n)
   }
   return crossed
@@ -368,13 +346,12 @@ function crossedSince(
  * counts along byCombo; else row by row (one after the other in memory).
  */
 function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, nowMs: number): FactsFacets {
-  const { start, price, battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
+  const { battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const counted = new Int32Array(f.combos.size)
   const segments = since.length
   const bySegment = new Float64Array(segments + 1)
   const { minPrice, maxPrice, minBattery } = bounds
-  const priced = minPrice > -Infinity || maxPrice < Infinity
   const byCounts = nowMs === at && minBattery === -Infinity
   const oldest = since[segments - 1] ?? -Infinity
   let total = 0
@@ -382,20 +359,14 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
   for (let c = 0; c < counted.length; c++) {
     const o = outcome[c] as number
     if (o === NONE) continue
-    let lo = start[c] as number
-    let hi = start[c + 1] as number
-    if (priced) {
-      lo = firstAtLeast(price, lo, hi, minPrice)
-      hi = firstAtLeast(price, lo, hi, maxPrice + 1)
-    }
-    let n = 0
     if (o !== 0) {
       // Fails one facet's filter: counts for that facet alone, when it passes everything else.
-      if (minBattery === -Infinity) n = hi - lo
-      else for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) n++
-      counted[c] = n
+      counted[c] = runCount(f, c, bounds)
       continue
     }
+    const lo = runAt(f, c, minPrice)
+    const hi = runAt(f, c, maxPrice + 1)
+    let n = 0
     // The battery choice ignores the battery floor (it is that facet's own filter).
     battery80 += (atLeast80[hi] as number) - (atLeast80[lo] as number)
     if (byCounts) {
@@ -442,13 +413,8 @@ const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: P
 )
 
 function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {
-  if (!text) {
-    const outcome = comboOutcomes(f, q)
-    const bounds = boundsOf(q)
-    // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
-    if (!rowsToCount(f, q, outcome, bounds, -Infinity, undefined))
-      return combosFacets(f, outcome, bounds, nowMs, filtersKey(q))
-  }
+  // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
+  if (!text && !rowsToCount(f, q, -Infinity)) return combosFacets(f, q, nowMs, filtersKey(q))
   const known = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
     const words = new Uint32Array(Math.ceil(f.size / 32))
     const facets = countFacts(f, q, nowMs, text?.rows, words)
@@ -460,10 +426,9 @@ function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRo
     }
     return { facets, passing: { words, before } }
   })
-  const { passing } = known
   // The first row posted before each choice's start (postedMs goes down), then the counted rows before it.
   const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
-    passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
+    passingBefore(known.passing, firstOlder(f, nowMs - days * DAY_MS)),
   )
   return { ...known.facets, postedWithin }
 }
@@ -535,24 +500,33 @@ export function countTotal(
 
 /**
  * countTotal without text or a date filter, by combination: the combinations passing every facet filter, each one's
- * run of the price range (its rows are cheapest first), a row read only to test a battery floor.
+ * run of the price range.
  */
 function totalByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, cap: number): number {
-  const { start, price, battery } = f.combos.byCombo
-  const { minPrice, maxPrice, minBattery } = bounds
-  const priced = minPrice > -Infinity || maxPrice < Infinity
   let total = 0
   for (let c = 0; c < outcome.length; c++) {
     if (outcome[c] !== 0) continue
-    let lo = start[c] as number
-    let hi = start[c + 1] as number
-    if (priced) {
-      lo = firstAtLeast(price, lo, hi, minPrice)
-      hi = firstAtLeast(price, lo, hi, maxPrice + 1)
-    }
-    if (minBattery === -Infinity) total += hi - lo
-    else for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) total++
+    total += runCount(f, c, bounds)
     if (total > cap) return cap + 1
   }
   return total
+}
+
+/** Combination c's rows in a price range with a battery at a floor or more: a row is read only for the floor. */
+function runCount(f: ListingFacts, c: number, { minPrice, maxPrice, minBattery }: Bounds): number {
+  const lo = runAt(f, c, minPrice)
+  const hi = runAt(f, c, maxPrice + 1)
+  if (minBattery === -Infinity) return hi - lo
+  const { battery } = f.combos.byCombo
+  let n = 0
+  for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) n++
+  return n
+}
+
+/** The first place in combination c's run of byCombo (cheapest first) priced `cents` or more; an open bound's end. */
+export function runAt(f: ListingFacts, c: number, cents: number): number {
+  const { start, price } = f.combos.byCombo
+  if (cents === -Infinity) return start[c] as number
+  if (cents === Infinity) return start[c + 1] as number
+  return firstAtLeast(price, start[c] as number, start[c + 1] as number, cents)
 }

@@ -1,5 +1,6 @@
 import type { SearchQuery, SearchSort } from '#contract/search'
 import type { CursorKey, Paging } from '#server/lib/paging'
+import { runAt } from './facts-counts'
 import { boundsOf } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
 import {
@@ -71,11 +72,7 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     return walkHits(f, ask)
   const wanted = paging.offset + paging.pageSize + 1
   const key = `${sort}|${text?.key ?? ''}|${filtersKey(q)}`
-  let kept = hitsIn.get(f, key, () => ({
-    rows: new Int32Array(0),
-    tiers: new Uint8Array(0),
-    complete: false,
-  }))
+  let kept = hitsIn.get(f, key, () => NO_HITS)
   let page = keptPage(kept, paging, dead)
   while (!page) {
     // Found first as far as the page asked for (most searches are asked once: walking past the page cost them up to
@@ -90,12 +87,11 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       dead: undefined,
     })
     if (!hits) return undefined
-    kept = {
+    kept = hitsIn.set(f, key, {
       rows: Int32Array.from(hits, (h) => h.r),
       tiers: Uint8Array.from(hits, (h) => h.tier),
       complete: hits.length < reach,
-    }
-    hitsIn.set(f, key, kept)
+    })
     page = keptPage(kept, paging, dead)
   }
   return page
@@ -103,6 +99,7 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
 
 /** A search's first hits in a copy, in its order (all of them when `complete`), by page number: kept per copy. */
 type KeptHits = { rows: Int32Array; tiers: Uint8Array; complete: boolean }
+const NO_HITS: KeptHits = { rows: new Int32Array(0), tiers: new Uint8Array(0), complete: false }
 
 const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(
   'first hits',
@@ -152,10 +149,9 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
     if (key === undefined || !Number.isFinite(key)) return undefined
     const id = cursor.id.toLowerCase()
-    const value = (r: number) => (byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number))
     // Whether row r comes after the cursor's listing: price_asc goes up by (price, id), the others down.
     const isAfter = (r: number) => {
-      const v = value(r)
+      const v = byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number)
       if (v !== key) return sort === 'price_asc' ? v > key : v < key
       return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
     }
@@ -172,20 +168,10 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }
   const passes = passesAll(f, q, nowMs)
   const wanted = paging.offset + paging.pageSize + 1
-  // Few matches among many rows to walk (a brand's listings in a narrow price range, a rare combination of filters):
-  // picked from the combinations' price runs and put in the walk's order.
-  if (!text && !cursor && f.size >= NARROW_FROM) {
-    const picked = fewPicked(f, q, passes, dead, byPrice ? end - start : n, wanted, placeOf)
-    if (picked)
-      return Array.from(picked.subarray(paging.offset, wanted), (i) => ({
-        r: byPrice ? rowAt(i) : i,
-        tier: 0,
-      }))
-  }
   // By price with candidates (`few`): picking those that pass by their place in byPrice costs one look at each; the
   // walk over byPrice costs every listing on the way, so it gives up after twice as many listings as there are
   // candidates (a filter few of them pass would send it over most of the copy).
-  const pick = (candidates: Int32Array): Hit[] => {
+  const pick = (candidates: ArrayLike<number>): Hit[] => {
     const picked = new Int32Array(candidates.length)
     let count = 0
     for (let c = 0; c < candidates.length; c++) {
@@ -193,11 +179,18 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       // The filters first: most candidates fail them, and each other test reads memory of its own.
       if (passes(r) !== PASSES || isDead(dead, r)) continue
       const i = placeOf(r)
-      if (i < start || i >= end) continue
+      // Before the cursor's listing (a row passing a price range is within its run of byPrice).
+      if (i < start) continue
       picked[count++] = i
     }
-    const inOrder = picked.subarray(0, count).sort()
-    return Array.from(inOrder.subarray(paging.offset, wanted), (i) => ({ r: rowAt(i), tier: 0 }))
+    const inOrder = picked.subarray(0, count).sort().subarray(paging.offset, wanted)
+    return Array.from(inOrder, (i) => ({ r: byPrice ? rowAt(i) : i, tier: 0 }))
+  }
+  // Few matches among many rows to walk (a brand's listings in a narrow price range, a rare combination of filters):
+  // picked from the combinations' price runs.
+  if (!text && !cursor && f.size >= NARROW_FROM) {
+    const rows = fewRows(f, q, byPrice ? end - start : n, wanted)
+    if (rows) return pick(rows)
   }
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
   // A text is picked at once when its matches are few (walking them needs a mark per listing), or when a walk would
@@ -250,46 +243,29 @@ export function hasRow(rows: Int32Array, r: number): boolean {
 const PICK_COST = 8
 
 /**
- * The places (`placeOf`) of the rows passing a search without text, in order, when they are so few among the `walk`
- * rows a walk would read to find `wanted` of them that picking them all costs less; else undefined (walk). Their
- * number is first estimated from the combinations passing the facet filters and the share of the price range.
+ * The rows of the combinations passing a search's facet filters, each one's run of the price range, when the search
+ * (without text) has so few matches among the `walk` rows a walk would read to find `wanted` of them that picking them
+ * all costs less; else undefined (walk). Their number is first estimated from those combinations and the share of the
+ * price range.
  */
-function fewPicked(
-  f: ListingFacts,
-  q: SearchQuery,
-  passes: (r: number) => number,
-  dead: DeadMarks | undefined,
-  walk: number,
-  wanted: number,
-  placeOf: (r: number) => number,
-): Int32Array | undefined {
+function fewRows(f: ListingFacts, q: SearchQuery, walk: number, wanted: number): number[] | undefined {
   const outcome = comboOutcomes(f, q)
-  const { byCombo } = f.combos
   const passing = sumPassing(outcome, f.combos.rows)
   const { minPrice, maxPrice } = boundsOf(q)
-  const priced = minPrice > -Infinity || maxPrice < Infinity
-  const inRange = priced ? firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice) : f.size
+  const inRange = firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice)
   const estimate = (passing * inRange) / Math.max(1, f.size)
   // A walk stops at `wanted` matches: spread over the walk's order, that is about wanted / estimate of its rows (a
   // walk by price reads the price range alone: `walk` is its length).
   const walked = estimate > 0 ? Math.min(walk, (wanted * walk) / estimate) : walk
   if (estimate * PICK_COST >= walked) return undefined
-  const { start, rows: order, price } = byCombo
-  const picked: number[] = []
+  const order = f.combos.byCombo.rows
+  const rows: number[] = []
   for (let c = 0; c < outcome.length; c++) {
     if (outcome[c] !== 0) continue
-    let lo = start[c] as number
-    let hi = start[c + 1] as number
-    if (priced) {
-      lo = firstAtLeast(price, lo, hi, minPrice)
-      hi = firstAtLeast(price, lo, hi, maxPrice + 1)
-    }
-    for (let i = lo; i < hi; i++) {
-      const r = order[i] as number
-      if (passes(r) === PASSES && !isDead(dead, r)) picked.push(placeOf(r))
-    }
+    const hi = runAt(f, c, maxPrice + 1)
+    for (let i = runAt(f, c, minPrice); i < hi; i++) rows.push(order[i] as number)
   }
-  return Int32Array.from(picked).sort()
+  return rows
 }
 
 /** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */
@@ -382,9 +358,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
     if (bucket.length < wanted) bucket.push({ r, tier })
     if (tier === top && bucket.length >= wanted) break
   }
-  const ordered: Hit[] = []
-  for (let tier = 3; tier >= 0 && ordered.length < wanted; tier--) ordered.push(...(tiers[tier] as Hit[]))
-  return ordered.slice(paging.offset, wanted)
+  return tiers.reverse().flat().slice(paging.offset, wanted)
 }
 
 const PG_TIMESTAMP =

@@ -74,9 +74,7 @@ export class KeptPerCopy<Copy extends object, Value> {
   /** What is kept for `copy`: how many values, their bytes as counted, and the bound. */
   held(copy: Copy): { values: number; bytes: number; max: number } {
     const kept = this.byCopy.get(copy)
-    return kept
-      ? { values: kept.values.size, bytes: kept.bytes, max: kept.max }
-      : { values: 0, bytes: 0, max: 0 }
+    return { values: kept?.values.size ?? 0, bytes: kept?.bytes ?? 0, max: kept?.max ?? 0 }
   }
 
   get(copy: Copy, key: string, make: () => Value): Value {
@@ -113,7 +111,7 @@ export class KeptPerCopy<Copy extends object, Value> {
   private keptFor(copy: Copy) {
     let kept = this.byCopy.get(copy)
     if (!kept) {
-      kept = { values: new Map(), bytes: 0, max: this.maxFor(this.listingsOf ? this.listingsOf(copy) : 0) }
+      kept = { values: new Map(), bytes: 0, max: this.maxFor(this.listingsOf?.(copy) ?? 0) }
       this.byCopy.set(copy, kept)
     }
     return kept
