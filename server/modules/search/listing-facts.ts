@@ -15,7 +15,7 @@ import {
   perCountFacet,
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
-import { buildTextIndex, lowerBound, type TextIndex } from './listing-text'
+import { buildTextIndex, descending, lowerBound, type TextIndex } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that a search's counts and
@@ -189,7 +189,7 @@ const WORDS = sql`string_agg(words, E'\n') as words, string_agg(title_words, E'\
 export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
   const sorted = rows
     .map((row) => ({ row, posted: Number(row.posted) }))
-    .sort((a, b) => b.posted - a.posted || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0))
+    .sort((a, b) => b.posted - a.posted || descending(a.row.id, b.row.id))
     .map((keyed) => keyed.row)
   const join = (name: keyof FactRow, by = ',') => sorted.map((r) => r[name]).join(by)
   return factsOf({
