@@ -44,12 +44,12 @@ export function searchView(view: FactsView, ask: PoolAsk): ViewAnswer {
 export type ToSearcher =
   | { type: 'copy'; id: number; copy: ListingFacts }
   | { type: 'drop-copy'; id: number }
-  | { type: 'view'; id: number; copyIds: number[]; view: PostedView }
+  | { type: 'view'; id: number; view: PostedView }
   | { type: 'drop-view'; id: number }
   | { type: 'ask'; id: number; viewId: number; ask: PoolAsk }
 
 /** A view as posted to a searcher: its parts' copies by id (each posted once), the rest as it is. */
-type PostedView = Omit<FactsView, 'parts'> & { marks: Omit<MarkedPart, 'facts'>[] }
+type PostedView = Omit<FactsView, 'parts'> & { parts: (Omit<MarkedPart, 'facts'> & { copyId: number })[] }
 
 export type PoolAnswer = { id: number; error?: string } & ViewAnswer
 
@@ -212,24 +212,21 @@ export class SearchPool {
     if (known) return known
     const base = baseOf(view)
     const baseWasNew = !searcher.copies.has(base)
-    const copyIds = view.parts.map(({ facts }) => {
-      let id = searcher.copies.get(facts)
-      if (id === undefined) {
-        id = nextId++
-        searcher.copies.set(facts, id)
-        searcher.worker.postMessage({ type: 'copy', id, copy: shareCopy(facts) } satisfies ToSearcher)
-      }
-      return id
-    })
     shareView(view)
-    const { parts, ...rest } = view
-    const marks = parts.map(({ facts: _facts, ...marked }) => marked)
+    const parts = view.parts.map(({ facts, ...marked }) => {
+      let copyId = searcher.copies.get(facts)
+      if (copyId === undefined) {
+        copyId = nextId++
+        searcher.copies.set(facts, copyId)
+        searcher.worker.postMessage({ type: 'copy', id: copyId, copy: shareCopy(facts) } satisfies ToSearcher)
+      }
+      return { ...marked, copyId }
+    })
     const posted = { id: nextId++, pending: 0 }
     searcher.worker.postMessage({
       type: 'view',
       id: posted.id,
-      copyIds,
-      view: { ...rest, marks },
+      view: { ...view, parts },
     } satisfies ToSearcher)
     // The searcher holds the views searches in flight read, and the latest: the rest go, and copies no view reads.
     searcher.views.set(view, posted)
@@ -296,11 +293,8 @@ export class SearchPool {
   private fail(err: Error) {
     if (this.failed) return
     this.failed = err
-    for (const [id, waiter] of this.waiting) {
-      this.waiting.delete(id)
-      waiter.reject(err)
-    }
-    for (const search of this.queued.splice(0)) search.reject(err)
+    for (const search of [...this.waiting.values(), ...this.queued.splice(0)]) search.reject(err)
+    this.waiting.clear()
     this.onFailure(err)
   }
 }
