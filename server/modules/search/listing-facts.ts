@@ -223,34 +223,26 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
   const columns = perCountFacet((name): Column => dictionaryColumn(split(name)))
-  const battery = Int16Array.from(numbers('battery'))
-  const byPrice = priceOrder(priceCents, ids)
-  return {
+  const facts = {
     version: text('version') || '0',
     size,
     newestFirst,
     columns,
     valueRows: perCountFacet((name) => valueRowsOf(columns[name])),
-    battery,
+    battery: Int16Array.from(numbers('battery')),
     priceCents,
     postedMs,
     postedUs,
     ids,
-    byPrice,
+    byPrice: priceOrder(priceCents, ids),
     text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
-    combos: combosOf(columns, battery, size, byPrice, priceCents, postedMs),
   }
+  return { ...facts, combos: combosOf(facts) }
 }
 
 /** The combinations of a copy's facet values (Combos), in one pass over its rows. */
-function combosOf(
-  columns: Record<CountFacet, Column>,
-  battery: Int16Array,
-  size: number,
-  byPrice: Int32Array,
-  priceCents: Int32Array,
-  postedMs: Float64Array,
-): Combos {
+function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
+  const { columns, battery, size, byPrice, priceCents, postedMs } = f
   const indexes = COUNT_FACETS.map((name) => columns[name].index)
   const radix = COUNT_FACETS.map((name) => Math.max(1, columns[name].values.length))
   // A combination's key: its values as one number, exact while the product of the facets' sizes is (else as text).
@@ -415,15 +407,14 @@ export const TOO_OLD = 2
 
 /** Whether row r passes every filter of a search but its text: PASSES, FAILS, or TOO_OLD for "posted within". */
 export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: number) => number {
-  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
-  const bounds = boundsOf(q)
+  const postedAfter = nowMs - (q.posted_within ?? 0) * DAY_MS
   // The facet filters and RAM and storage minimums: the row's combination's outcome.
   const outcome = comboOutcomes(f, q)
   const { ofRow } = f.combos
   const { postedMs, priceCents, battery } = f
-  const { minPrice, maxPrice, minBattery } = bounds
+  const { minPrice, maxPrice, minBattery } = boundsOf(q)
   // Each test reads an array of its own, a row's value far from the last row's: only those a search sets are read.
-  const dated = postedAfter > -Infinity
+  const dated = q.posted_within !== undefined
   const priced = minPrice > -Infinity || maxPrice < Infinity
   const floored = minBattery > -Infinity
   return (r) => {
@@ -456,11 +447,10 @@ function valueRowsOf(column: Column): Int32Array[] {
  * A search's narrowest facet filter (the one allowing fewest rows): its choices' row lists (each in row order), their
  * size, a key. Undefined when it has no facet filter.
  */
-export function narrowestChoice(
-  f: ListingFacts,
-  q: SearchQuery,
-): { lists: Int32Array[]; size: number; key: string } | undefined {
-  let best: { lists: Int32Array[]; size: number; key: string } | undefined
+type Narrowest = { lists: Int32Array[]; size: number; key: string }
+
+export function narrowestChoice(f: ListingFacts, q: SearchQuery): Narrowest | undefined {
+  let best: Narrowest | undefined
   for (const filter of facetFilters(f.columns, countQueryOf(q))) {
     const name = COUNT_FACETS[filter.facet] as CountFacet
     const lists = f.valueRows[name].filter((_, v) => filter.allowed[v] === 1)
