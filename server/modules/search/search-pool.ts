@@ -69,12 +69,8 @@ const sharedCopies = new WeakSet<ListingFacts>()
 export function shareCopy(f: ListingFacts): ListingFacts {
   if (sharedCopies.has(f)) return f
   const share = (value: unknown): unknown => {
-    if (ArrayBuffer.isView(value) && !(value instanceof DataView))
-      return shared(value as unknown as Uint8Array)
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = share(value[i])
-      return value
-    }
+    if (ArrayBuffer.isView(value)) return shared(value as Uint8Array)
+    // An object's fields, an array's items.
     if (value && typeof value === 'object') {
       const record = value as Record<string, unknown>
       for (const key of Object.keys(record)) record[key] = share(record[key])
