@@ -176,11 +176,9 @@ export const descending = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0)
 
 /** The words a term matches, as a range of `words`: itself, or every word it starts (a prefix). */
 function wordRange(words: Texts, term: string, prefix: boolean): [number, number] {
-  // The first word at or after `text` in the sorted words.
+  // The first word at or after `text` in the sorted words. No word holds U+0000: `${term}\0` comes right after term.
   const atOrAfter = (text: string) => lowerBound(textCount(words), (i) => textAt(words, i) >= text)
-  const lo = atOrAfter(term)
-  if (prefix) return [lo, atOrAfter(`${term}\uffff`)]
-  return lo < textCount(words) && textAt(words, lo) === term ? [lo, lo + 1] : [lo, lo]
+  return [atOrAfter(term), atOrAfter(prefix ? `${term}\uffff` : `${term}\0`)]
 }
 
 /**
