@@ -177,7 +177,6 @@ export class SearchPool {
     })
   }
 
-  /** Gives a searcher a search. */
   private send(searcher: Searcher, search: Search) {
     const id = nextId++
     let posted: { id: number; pending: number }
@@ -314,13 +313,8 @@ export function startSearchPool(
   })
   pools.get(db)?.stop()
   pools.set(db, pool)
-  return {
-    stop: () => {
-      if (pools.get(db) === pool) pools.delete(db)
-      pool.stop()
-    },
-    answered: () => pool.answered,
-  }
+  // Stopped, the pool fails: its onFailure lets go of it.
+  return { stop: () => pool.stop(), answered: () => pool.answered }
 }
 
 /**
