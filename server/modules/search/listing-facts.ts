@@ -429,12 +429,11 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
 }
 
 /** A facet's value's rows in row order, each. */
-function valueRowsOf(column: Column): Int32Array[] {
-  const sizes = new Int32Array(column.values.length)
-  for (const v of column.index) sizes[v] = (sizes[v] as number) + 1
+function valueRowsOf({ index, values }: Column): Int32Array[] {
+  const sizes = new Int32Array(values.length)
+  for (const v of index) sizes[v] = (sizes[v] as number) + 1
   const lists = Array.from(sizes, (n) => new Int32Array(n))
-  const filled = new Int32Array(column.values.length)
-  const { index } = column
+  const filled = new Int32Array(values.length)
   for (let r = 0; r < index.length; r++) {
     const v = index[r] as number
     ;(lists[v] as Int32Array)[filled[v] as number] = r
