@@ -9,7 +9,7 @@ import type { ReadCopy } from './listing-feed'
  * within what a shared machine lets one tell. The old generation keeps V8's own limit: a read must never be stopped for
  * running out of it. docs/decisions/0096-*.
  */
-export const READER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
+const READER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 /** 1,000,000 listings take about 10 s; far longer means the read is stuck. */
 const READ_TIMEOUT_MS = 120_000
@@ -42,43 +42,29 @@ function readOn(
   { timeoutMs = READ_TIMEOUT_MS, signal, commits }: Read,
 ): Promise<ListingFacts> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason)
+    // A read that hangs (a connection gone quiet, a lock held) or that the instance stops (keepListingsCurrent's stop)
+    // ends its thread rather than keep it running: the caller reads on its own thread.
+    const stop = (err: unknown) => {
+      reject(err)
       void worker.terminate()
-      return
     }
+    if (signal?.aborted) return stop(signal.reason)
     worker.ref()
     worker.postMessage({ commits })
-    let received = false
-    // A read that hangs (a connection gone quiet, a lock held) is stopped: the caller reads on its own thread.
-    const deadline = setTimeout(() => {
-      reject(
-        new Error(`Reading search's copy of the listings on a worker thread took over ${timeoutMs / 1000} s`),
-      )
-      void worker.terminate()
-    }, timeoutMs)
-    deadline.unref()
-    // The instance stopping (keepListingsCurrent's stop): the read stops with it rather than keep it running.
-    const onAbort = () => {
-      clearTimeout(deadline)
-      reject(signal?.reason)
-      void worker.terminate()
-    }
+    const late = `Reading search's copy of the listings on a worker thread took over ${timeoutMs / 1000} s`
+    const deadline = setTimeout(() => stop(new Error(late)), timeoutMs).unref()
+    const onAbort = () => stop(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
+    // The first of these settles the read; the thread's exit, which follows an error or a stop, lets go of the rest.
     worker.once('message', (message: { facts: ListingFacts }) => {
-      received = true
       clearTimeout(deadline)
       resolve(message.facts)
     })
-    worker.once('error', (err) => {
-      clearTimeout(deadline)
-      reject(err)
-    })
+    worker.once('error', reject)
     worker.once('exit', (code) => {
       signal?.removeEventListener('abort', onAbort)
       clearTimeout(deadline)
-      if (!received)
-        reject(new Error(`The worker reading search's copy of the listings stopped (exit code ${code})`))
+      reject(new Error(`The worker reading search's copy of the listings stopped (exit code ${code})`))
     })
   })
 }

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads'
 import type { ListingFacts } from './listing-facts'
 import type { FactsView } from './listing-view'
-import { type PoolAnswer, type PoolAsk, searchView, type ToSearcher } from './search-pool'
+import { type PoolAnswer, searchView, type ToSearcher } from './search-pool'
 
 // A searcher of the instance's pool (search-pool.ts): it holds the copies the main thread posts it (their arrays
 // shared, not copied) and the views over them, and answers a search's page and counts from a view, so the searches
@@ -19,13 +19,12 @@ parentPort?.on('message', (message: ToSearcher) => {
       copies.delete(message.id)
       return
     case 'view': {
-      const { marks, ...rest } = message.view
-      const parts = message.copyIds.map((id, i) => {
-        const facts = copies.get(id)
-        if (!facts) throw new Error(`A view of copy ${id}, which this searcher does not hold`)
-        return { facts, ...(marks[i] as (typeof marks)[number]) }
+      const parts = message.view.parts.map(({ copyId, ...marked }) => {
+        const facts = copies.get(copyId)
+        if (!facts) throw new Error(`A view of copy ${copyId}, which this searcher does not hold`)
+        return { facts, ...marked }
       })
-      views.set(message.id, { ...rest, parts })
+      views.set(message.id, { ...message.view, parts })
       return
     }
     case 'drop-view':
@@ -36,7 +35,7 @@ parentPort?.on('message', (message: ToSearcher) => {
       let answer: PoolAnswer
       try {
         if (!view) throw new Error(`A search of view ${message.viewId}, which this searcher does not hold`)
-        answer = { id: message.id, ...searchView(view, message.ask as PoolAsk) }
+        answer = { id: message.id, ...searchView(view, message.ask) }
       } catch (err) {
         answer = { id: message.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }
       }

@@ -15,7 +15,7 @@ import {
   perCountFacet,
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
-import { buildTextIndex, lowerBound, type TextIndex } from './listing-text'
+import { buildTextIndex, descending, lowerBound, type TextIndex } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
 // The filter columns of every listing on sale, copied into each instance as arrays, so that a search's counts and
@@ -189,7 +189,7 @@ const WORDS = sql`string_agg(words, E'\n') as words, string_agg(title_words, E'\
 export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
   const sorted = rows
     .map((row) => ({ row, posted: Number(row.posted) }))
-    .sort((a, b) => b.posted - a.posted || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0))
+    .sort((a, b) => b.posted - a.posted || descending(a.row.id, b.row.id))
     .map((keyed) => keyed.row)
   const join = (name: keyof FactRow, by = ',') => sorted.map((r) => r[name]).join(by)
   return factsOf({
@@ -223,34 +223,26 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
   const columns = perCountFacet((name): Column => dictionaryColumn(split(name)))
-  const battery = Int16Array.from(numbers('battery'))
-  const byPrice = priceOrder(priceCents, ids)
-  return {
+  const facts = {
     version: text('version') || '0',
     size,
     newestFirst,
     columns,
     valueRows: perCountFacet((name) => valueRowsOf(columns[name])),
-    battery,
+    battery: Int16Array.from(numbers('battery')),
     priceCents,
     postedMs,
     postedUs,
     ids,
-    byPrice,
+    byPrice: priceOrder(priceCents, ids),
     text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
-    combos: combosOf(columns, battery, size, byPrice, priceCents, postedMs),
   }
+  return { ...facts, combos: combosOf(facts) }
 }
 
 /** The combinations of a copy's facet values (Combos), in one pass over its rows. */
-function combosOf(
-  columns: Record<CountFacet, Column>,
-  battery: Int16Array,
-  size: number,
-  byPrice: Int32Array,
-  priceCents: Int32Array,
-  postedMs: Float64Array,
-): Combos {
+function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
+  const { columns, battery, size, byPrice, priceCents, postedMs } = f
   const indexes = COUNT_FACETS.map((name) => columns[name].index)
   const radix = COUNT_FACETS.map((name) => Math.max(1, columns[name].values.length))
   // A combination's key: its values as one number, exact while the product of the facets' sizes is (else as text).
@@ -415,15 +407,14 @@ export const TOO_OLD = 2
 
 /** Whether row r passes every filter of a search but its text: PASSES, FAILS, or TOO_OLD for "posted within". */
 export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: number) => number {
-  const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
-  const bounds = boundsOf(q)
+  const postedAfter = nowMs - (q.posted_within ?? 0) * DAY_MS
   // The facet filters and RAM and storage minimums: the row's combination's outcome.
   const outcome = comboOutcomes(f, q)
   const { ofRow } = f.combos
   const { postedMs, priceCents, battery } = f
-  const { minPrice, maxPrice, minBattery } = bounds
+  const { minPrice, maxPrice, minBattery } = boundsOf(q)
   // Each test reads an array of its own, a row's value far from the last row's: only those a search sets are read.
-  const dated = postedAfter > -Infinity
+  const dated = q.posted_within !== undefined
   const priced = minPrice > -Infinity || maxPrice < Infinity
   const floored = minBattery > -Infinity
   return (r) => {
@@ -438,12 +429,11 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
 }
 
 /** A facet's value's rows in row order, each. */
-function valueRowsOf(column: Column): Int32Array[] {
-  const sizes = new Int32Array(column.values.length)
-  for (const v of column.index) sizes[v] = (sizes[v] as number) + 1
+function valueRowsOf({ index, values }: Column): Int32Array[] {
+  const sizes = new Int32Array(values.length)
+  for (const v of index) sizes[v] = (sizes[v] as number) + 1
   const lists = Array.from(sizes, (n) => new Int32Array(n))
-  const filled = new Int32Array(column.values.length)
-  const { index } = column
+  const filled = new Int32Array(values.length)
   for (let r = 0; r < index.length; r++) {
     const v = index[r] as number
     ;(lists[v] as Int32Array)[filled[v] as number] = r
@@ -456,11 +446,10 @@ function valueRowsOf(column: Column): Int32Array[] {
  * A search's narrowest facet filter (the one allowing fewest rows): its choices' row lists (each in row order), their
  * size, a key. Undefined when it has no facet filter.
  */
-export function narrowestChoice(
-  f: ListingFacts,
-  q: SearchQuery,
-): { lists: Int32Array[]; size: number; key: string } | undefined {
-  let best: { lists: Int32Array[]; size: number; key: string } | undefined
+type Narrowest = { lists: Int32Array[]; size: number; key: string }
+
+export function narrowestChoice(f: ListingFacts, q: SearchQuery): Narrowest | undefined {
+  let best: Narrowest | undefined
   for (const filter of facetFilters(f.columns, countQueryOf(q))) {
     const name = COUNT_FACETS[filter.facet] as CountFacet
     const lists = f.valueRows[name].filter((_, v) => filter.allowed[v] === 1)

@@ -6,15 +6,15 @@ import { bytesOf, type Texts, textAt, textCount, textIncludes, textsOf } from '.
 // the copy answers its page, total and facets like those of a search without text
 // (docs/decisions/0031-listing-facts-in-memory.md).
 
+/** The rows having word w are rows[start[w]] .. rows[start[w + 1] - 1], in row order. */
+type Postings = { start: Int32Array; rows: Int32Array }
+
 export type TextIndex = {
   /** Every distinct word of the listings (their search_vector's lexemes), sorted: a prefix is a range of them. */
   words: Texts
-  /** The rows having word w are rows[start[w]] .. rows[start[w + 1] - 1], in row order. */
-  start: Int32Array
-  rows: Int32Array
-  /** The same for the words in a listing's brand or name (weight A). */
-  titleStart: Int32Array
-  titleRows: Int32Array
+  all: Postings
+  /** The words in a listing's brand or name (weight A). */
+  title: Postings
   /** Each row's search_title: brand, name and processor, lower case. */
   titles: Texts
 }
@@ -47,15 +47,11 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
   const title = table.read(titleWords, size)
   const ids = table.found
   // Ids in order of first appearance, then ranked by the word's text.
-  const order = Array.from(ids, (_, id) => id).sort((a, b) => {
-    const x = ids[a] as string
-    const y = ids[b] as string
-    return x < y ? -1 : x > y ? 1 : 0
-  })
+  const order = Array.from(ids, (_, id) => id).sort((a, b) => descending(ids[b] as string, ids[a] as string))
   const byText = order.map((id) => ids[id] as string)
   const rank = new Int32Array(ids.length)
   for (let i = 0; i < order.length; i++) rank[order[i] as number] = i
-  const postings = ({ rowEnd, flat }: { rowEnd: Int32Array; flat: Int32Array }) => {
+  const postings = ({ rowEnd, flat }: { rowEnd: Int32Array; flat: Int32Array }): Postings => {
     const start = new Int32Array(byText.length + 1)
     for (const id of flat) {
       const at = (rank[id] as number) + 1
@@ -74,16 +70,7 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
     }
     return { start, rows }
   }
-  const a = postings(all)
-  const t = postings(title)
-  return {
-    words: textsOf(byText),
-    start: a.start,
-    rows: a.rows,
-    titleStart: t.start,
-    titleRows: t.rows,
-    titles: textsOf(titles),
-  }
+  return { words: textsOf(byText), all: postings(all), title: postings(title), titles: textsOf(titles) }
 }
 
 /**
@@ -184,25 +171,24 @@ export function lowerBound(n: number, isAtOrAfter: (i: number) => boolean): numb
   return lo
 }
 
+/** Descending order of texts (ids, words): negative when `a` comes first. */
+export const descending = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0)
+
 /** The words a term matches, as a range of `words`: itself, or every word it starts (a prefix). */
 function wordRange(words: Texts, term: string, prefix: boolean): [number, number] {
-  // The first word at or after `text` in the sorted words.
+  // The first word at or after `text` in the sorted words. No word holds U+0000: `${term}\0` comes right after term.
   const atOrAfter = (text: string) => lowerBound(textCount(words), (i) => textAt(words, i) >= text)
-  const lo = atOrAfter(term)
-  if (prefix) return [lo, atOrAfter(`${term}\uffff`)]
-  return lo < textCount(words) && textAt(words, lo) === term ? [lo, lo + 1] : [lo, lo]
+  return [atOrAfter(term), atOrAfter(prefix ? `${term}\uffff` : `${term}\0`)]
 }
 
 /**
  * The rows having, for every term, one of its words, in row order. A row's count goes up by one per term only when
  * every term before matched it, so a row with several words of one prefix counts once.
  */
-function rowsWithAll(
-  size: number,
-  start: Int32Array,
-  rows: Int32Array,
-  ranges: [number, number][],
-): Int32Array {
+function rowsWithAll(size: number, { start, rows }: Postings, terms: [number, number][]): Int32Array {
+  // Fewest rows first: later terms only confirm rows the earlier ones found.
+  const count = ([lo, hi]: [number, number]) => (start[hi] as number) - (start[lo] as number)
+  const ranges = [...terms].sort((a, b) => count(a) - count(b))
   const found: number[] = []
   withMarks(size, (seen) => {
     ranges.forEach(([lo, hi], i) => {
@@ -227,10 +213,7 @@ function rowsWithAll(
 /** The rows of a copy of `size` rows matching every term, as `search_vector @@ to_tsquery(...)` would. */
 export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRows {
   const ranges = text.terms.map((t) => wordRange(ix.words, t.term, t.prefix))
-  // Fewest rows first: later terms only confirm rows the earlier ones found.
-  const byCount = (s: Int32Array) => (a: [number, number], b: [number, number]) =>
-    (s[a[1]] as number) - (s[a[0]] as number) - ((s[b[1]] as number) - (s[b[0]] as number))
-  const rows = rowsWithAll(size, ix.start, ix.rows, [...ranges].sort(byCount(ix.start)))
+  const rows = rowsWithAll(size, ix.all, ranges)
   const UNKNOWN = 255
   /** Per match: its tier once worked out (UNKNOWN before). */
   let tiers: Uint8Array | undefined
@@ -246,12 +229,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
       const known = tiers[i] as number
       if (known !== UNKNOWN) return known
       if (!inTitle) {
-        const titled = rowsWithAll(
-          size,
-          ix.titleStart,
-          ix.titleRows,
-          [...ranges].sort(byCount(ix.titleStart)),
-        )
+        const titled = rowsWithAll(size, ix.title, ranges)
         inTitle = new Uint8Array(rows.length)
         for (let m = 0, t = 0; m < rows.length && t < titled.length; ) {
           const a = rows[m] as number

@@ -3,7 +3,7 @@ import { countFacts, countTotal, type FactsFacets, factsFacets, factsTotal } fro
 import { type DeadMarks, hasRow, type PageAsk, pageHits } from './facts-pages'
 import { perCountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
-import type { TextRows } from './listing-text'
+import { descending, type TextRows } from './listing-text'
 
 // A view: the copy as last read whole (the base) and the parts listing-feed.ts added since, each less its rows whose
 // listings changed since it was made (`dead`), plus the listings changed since the last part, as they are now
@@ -148,12 +148,9 @@ export function viewPage(
       return (b.f.priceCents[b.r] as number) - (a.f.priceCents[a.r] as number) || descending(id(a), id(b))
     return (
       b.tier - a.tier ||
-      descending(a.f.postedUs[a.r] as number, b.f.postedUs[b.r] as number) ||
+      (b.f.postedUs[b.r] as number) - (a.f.postedUs[a.r] as number) ||
       descending(id(a), id(b))
     )
   })
   return entries.slice(paging.offset, paging.offset + paging.pageSize + 1).map(id)
 }
-
-/** Descending order (ids, posting times): negative when `a` comes first. */
-const descending = <T extends string | number>(a: T, b: T) => (a > b ? -1 : a < b ? 1 : 0)

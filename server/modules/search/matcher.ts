@@ -24,7 +24,11 @@ export type ListingFacts = AlertListing & {
   postedAt?: number
 }
 
-type Term = { word: string; prefix: boolean; or?: string[] }
+/**
+ * A term of the search's text: the start of a word (`x1:*`), or a word, or alternatives (`book3|book4`: a word
+ * corrected at saving, and as it was typed).
+ */
+type Term = { prefix: string } | { or: string[] }
 
 type Compiled = {
   id: string
@@ -32,52 +36,39 @@ type Compiled = {
   since: number
   /** Every filter that applies to alerts, from the one table of filters. */
   passes: (l: ListingFacts) => boolean
-  /** Unsearchable text (only symbols): matches nothing, as in search. */
-  never?: boolean
-  terms?: Term[]
+  terms: Term[]
 }
 
 function compile(search: StoredSearch): Compiled {
-  const f = search.filters
-  const c: Compiled = { id: search.id, userId: search.userId, since: search.since ?? 0, passes: alertTest(f) }
-  if (f.q) {
-    if (!search.textQuery) c.never = true
-    // Each term a word, the start of one (`x1:*`), or alternatives (`book3|book4`: a word corrected at saving, and
-    // as it was typed).
-    else
-      c.terms = search.textQuery.split(' & ').map((t) => {
-        const prefix = t.endsWith(':*')
-        const word = prefix ? t.slice(0, -2) : t
-        return { word, prefix, or: prefix ? undefined : word.split('|') }
-      })
+  const { filters: f, textQuery } = search
+  const terms = f.q && textQuery ? textQuery.split(' & ') : []
+  return {
+    id: search.id,
+    userId: search.userId,
+    since: search.since ?? 0,
+    // Unsearchable text (only symbols): matches nothing, as in search.
+    passes: f.q && !textQuery ? () => false : alertTest(f),
+    terms: terms.map((t) => (t.endsWith(':*') ? { prefix: t.slice(0, -2) } : { or: t.split('|') })),
   }
-  return c
-}
-
-function hasTerm(words: Set<string>, list: string[], term: Term): boolean {
-  if (term.or) return term.or.some((w) => words.has(w))
-  if (!term.prefix) return words.has(term.word)
-  for (const w of list) if (w.startsWith(term.word)) return true
-  return false
 }
 
 function matches(s: Compiled, l: ListingFacts, words: Set<string>): boolean {
-  if (s.never) return false
   if (l.postedAt !== undefined && l.postedAt < s.since) return false
-  if (!s.passes(l)) return false
-  if (s.terms) for (const t of s.terms) if (!hasTerm(words, l.words, t)) return false
-  return true
+  return (
+    s.passes(l) &&
+    s.terms.every((t) =>
+      'prefix' in t ? l.words.some((w) => w.startsWith(t.prefix)) : t.or.some((w) => words.has(w)),
+    )
+  )
 }
 
 /** Saved searches compiled and indexed by brand; `matchesOf` lists the searches a listing matches. */
 export class SearchIndex {
   readonly #anyBrand: Compiled[] = []
   readonly #byBrand = new Map<string, Compiled[]>()
-  size = 0
 
   add(search: StoredSearch): void {
     const compiled = compile(search)
-    this.size++
     if (!search.filters.brand) {
       this.#anyBrand.push(compiled)
       return

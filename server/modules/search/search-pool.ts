@@ -44,12 +44,12 @@ export function searchView(view: FactsView, ask: PoolAsk): ViewAnswer {
 export type ToSearcher =
   | { type: 'copy'; id: number; copy: ListingFacts }
   | { type: 'drop-copy'; id: number }
-  | { type: 'view'; id: number; copyIds: number[]; view: PostedView }
+  | { type: 'view'; id: number; view: PostedView }
   | { type: 'drop-view'; id: number }
   | { type: 'ask'; id: number; viewId: number; ask: PoolAsk }
 
 /** A view as posted to a searcher: its parts' copies by id (each posted once), the rest as it is. */
-type PostedView = Omit<FactsView, 'parts'> & { marks: Omit<MarkedPart, 'facts'>[] }
+type PostedView = Omit<FactsView, 'parts'> & { parts: (Omit<MarkedPart, 'facts'> & { copyId: number })[] }
 
 export type PoolAnswer = { id: number; error?: string } & ViewAnswer
 
@@ -69,12 +69,8 @@ const sharedCopies = new WeakSet<ListingFacts>()
 export function shareCopy(f: ListingFacts): ListingFacts {
   if (sharedCopies.has(f)) return f
   const share = (value: unknown): unknown => {
-    if (ArrayBuffer.isView(value) && !(value instanceof DataView))
-      return shared(value as unknown as Uint8Array)
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = share(value[i])
-      return value
-    }
+    if (ArrayBuffer.isView(value)) return shared(value as Uint8Array)
+    // An object's fields, an array's items.
     if (value && typeof value === 'object') {
       const record = value as Record<string, unknown>
       for (const key of Object.keys(record)) record[key] = share(record[key])
@@ -181,7 +177,6 @@ export class SearchPool {
     })
   }
 
-  /** Gives a searcher a search. */
   private send(searcher: Searcher, search: Search) {
     const id = nextId++
     let posted: { id: number; pending: number }
@@ -212,24 +207,21 @@ export class SearchPool {
     if (known) return known
     const base = baseOf(view)
     const baseWasNew = !searcher.copies.has(base)
-    const copyIds = view.parts.map(({ facts }) => {
-      let id = searcher.copies.get(facts)
-      if (id === undefined) {
-        id = nextId++
-        searcher.copies.set(facts, id)
-        searcher.worker.postMessage({ type: 'copy', id, copy: shareCopy(facts) } satisfies ToSearcher)
-      }
-      return id
-    })
     shareView(view)
-    const { parts, ...rest } = view
-    const marks = parts.map(({ facts: _facts, ...marked }) => marked)
+    const parts = view.parts.map(({ facts, ...marked }) => {
+      let copyId = searcher.copies.get(facts)
+      if (copyId === undefined) {
+        copyId = nextId++
+        searcher.copies.set(facts, copyId)
+        searcher.worker.postMessage({ type: 'copy', id: copyId, copy: shareCopy(facts) } satisfies ToSearcher)
+      }
+      return { ...marked, copyId }
+    })
     const posted = { id: nextId++, pending: 0 }
     searcher.worker.postMessage({
       type: 'view',
       id: posted.id,
-      copyIds,
-      view: { ...rest, marks },
+      view: { ...view, parts },
     } satisfies ToSearcher)
     // The searcher holds the views searches in flight read, and the latest: the rest go, and copies no view reads.
     searcher.views.set(view, posted)
@@ -296,11 +288,8 @@ export class SearchPool {
   private fail(err: Error) {
     if (this.failed) return
     this.failed = err
-    for (const [id, waiter] of this.waiting) {
-      this.waiting.delete(id)
-      waiter.reject(err)
-    }
-    for (const search of this.queued.splice(0)) search.reject(err)
+    for (const search of [...this.waiting.values(), ...this.queued.splice(0)]) search.reject(err)
+    this.waiting.clear()
     this.onFailure(err)
   }
 }
@@ -324,13 +313,8 @@ export function startSearchPool(
   })
   pools.get(db)?.stop()
   pools.set(db, pool)
-  return {
-    stop: () => {
-      if (pools.get(db) === pool) pools.delete(db)
-      pool.stop()
-    },
-    answered: () => pool.answered,
-  }
+  // Stopped, the pool fails: its onFailure lets go of it.
+  return { stop: () => pool.stop(), answered: () => pool.answered }
 }
 
 /**

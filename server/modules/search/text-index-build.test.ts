@@ -68,8 +68,8 @@ describe('building the text index', () => {
       const expected = byStrings(size, words, titleWords)
       const count = textCount(built.words)
       expect(Array.from({ length: count }, (_, w) => textAt(built.words, w))).toEqual(expected.byText)
-      expect(postingsOf(built.start, built.rows, count)).toEqual(expected.all)
-      expect(postingsOf(built.titleStart, built.titleRows, count)).toEqual(expected.title)
+      expect(postingsOf(built.all.start, built.all.rows, count)).toEqual(expected.all)
+      expect(postingsOf(built.title.start, built.title.rows, count)).toEqual(expected.title)
     }
   })
 
@@ -96,6 +96,6 @@ describe('building the text index', () => {
     }
     const two = buildTextIndex(3, `${pair[0]}\n${pair[1]}\n${pair[0]}`, '', [])
     expect(textCount(two.words)).toBe(2)
-    expect(Array.from(two.rows)).toEqual(pair[0] < pair[1] ? [0, 2, 1] : [1, 0, 2])
+    expect(Array.from(two.all.rows)).toEqual(pair[0] < pair[1] ? [0, 2, 1] : [1, 0, 2])
   })
 })
