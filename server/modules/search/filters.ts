@@ -93,10 +93,10 @@ const acceptedOf = (f: FilterDeclaration, value: unknown) =>
 
 type Entry = [FilterKey, unknown, FilterDeclaration]
 
-/** The filters a search sets, in the table's order, each with its value. */
-function filtersOf(q: SavedFilters): Entry[] {
+/** The filters a search sets, in the table's order (or `keys`'), each with its value. */
+function filtersOf(q: SavedFilters, keys: readonly FilterKey[] = FILTER_KEYS): Entry[] {
   const out: Entry[] = []
-  for (const key of FILTER_KEYS) {
+  for (const key of keys) {
     const value = (q as Record<string, unknown>)[key]
     if (value !== undefined) out.push([key, value, filterOf(key)])
   }
@@ -181,10 +181,7 @@ export const SAVED_ORDER = [
 
 /** The filters in words, in a saved search's order (the text is the caller's). */
 export function describeEach(q: SavedFilters, names: ReadonlyMap<string, string>): string[] {
-  return SAVED_ORDER.flatMap((key) => {
-    const value = (q as Record<string, unknown>)[key]
-    const f = filterOf(key)
-    if (value === undefined) return []
+  return filtersOf(q, SAVED_ORDER).flatMap(([key, value, f]) => {
     const said = f.words
       ? f.words(value as never, q, names)
       : (value as unknown[]).map((v) => labelOf(key, String(v), names)).join(' or ')

@@ -395,10 +395,10 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The total: from the view (without facets it stops at the threshold); a text's counted up to
   // TEXT_TOTAL_THRESHOLD; "10,000+" when the planner expects far more matches; else counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
-    const total = !view
-      ? undefined
-      : (viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf))
-    if (total !== undefined) return capped(total)
+    if (view)
+      return capped(
+        viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf),
+      )
     if (textMatch) return countText()
     if ((await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
       return capped(TOTAL_THRESHOLD + 1)
@@ -406,8 +406,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
   const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
-  const items = pageRows.map((r) => toProduct(r))
-  const result = answer(items, counted, nextCursor)
+  const result = answer(pageRows.map(toProduct), counted, nextCursor)
   if (wantFacets) {
     const brandNames = async () =>
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
