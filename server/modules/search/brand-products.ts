@@ -8,7 +8,7 @@ import { countUpTo, listPaging, type PagedList } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
 import { readListingPage, searchWhileRead } from './listing-feed'
 import { viewTotal } from './listing-view'
-import { pageIds } from './search.queries'
+import { NEWEST, pageIds } from './search.queries'
 
 /** A brand's available laptops, newest first, a page at a time. */
 export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
@@ -18,11 +18,10 @@ export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Pr
 async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
   const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
   const paging = listPaging(q)
-  const order = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
   const pageOf = (ids: SQL) =>
     selectPageRows(db, {
       where: sql`${products.id} in (${ids})`,
-      orderBy: order,
+      orderBy: NEWEST,
       k0: sql`${products.postedOn}`,
     })
   // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
@@ -39,7 +38,7 @@ async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<Pag
     },
     () => {
       const after = paging.after?.(sql`${products.postedOn}`, sql`${products.id}`)
-      return pageOf(pageIds(after ? (and(where, after) as SQL) : where, order, paging.limit, paging.offset))
+      return pageOf(pageIds(after ? (and(where, after) as SQL) : where, NEWEST, paging.limit, paging.offset))
     },
   )
   // The brand's total from the view the page came from; else counted on the brand's index. Either stops past the

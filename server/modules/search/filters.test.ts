@@ -9,14 +9,7 @@ import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { drawOrder, drawWords, WORDS } from '#server/test/search-draw'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import {
-  type AlertListing,
-  alertOf,
-  conditionOf,
-  copyAnswers,
-  facetConditions,
-  plainConditions,
-} from './filters'
+import { type AlertListing, alertOf, conditionOf, conditionsOf, copyAnswers } from './filters'
 import { loadFacts } from './listing-feed'
 import { SearchIndex } from './matcher'
 import { canonicalQuery, describeFilters, parseSavedQuery } from './saved-query'
@@ -107,7 +100,8 @@ describe('the one table of filters', () => {
       for (const key of Object.keys(raw)) seen.add(key)
       const q = SearchQuery.parse({ ...raw, facets: '1', page_size: '50' })
       // The table's SQL.
-      const where = and(isOnSale, ...plainConditions(q), ...Object.values(facetConditions(q))) as SQL
+      const { facets, plain } = conditionsOf(q)
+      const where = and(isOnSale, ...plain, ...Object.values(facets)) as SQL
       const bySql = (await rowsOf<{ id: string }>(t.db, sql`select id from ${products} where ${where}`))
         .map((r) => r.id)
         .sort()

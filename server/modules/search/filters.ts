@@ -37,10 +37,9 @@ export type AlertListing = Pick<Product, AlertColumn>
 /** The columns alerts select of a new listing, by name. */
 export function alertColumns() {
   return Object.fromEntries(
-    FILTER_KEYS.filter((k) => filterOf(k).op !== 'withinDays').map((k) => [
-      filterOf(k).column,
-      columnOf(filterOf(k)),
-    ]),
+    FILTER_KEYS.map(filterOf)
+      .filter((f) => f.op !== 'withinDays')
+      .map((f) => [f.column, columnOf(f)]),
   ) as { [C in AlertColumn]: (typeof COLUMNS)[C] }
 }
 
@@ -88,13 +87,16 @@ const scaled = (f: FilterDeclaration, value: number) => (f.scale ? Math.round(va
 /** A choice as the copy holds it: text (an id as the database prints it, lower case). */
 const choiceText = (f: FilterDeclaration, v: unknown) =>
   columnOf(f).columnType === 'PgUUID' ? String(v).toLowerCase() : String(v)
+/** An `in` filter's choices as the copy holds them. */
+const acceptedOf = (f: FilterDeclaration, value: unknown) =>
+  new Set((value as unknown[]).map((v) => choiceText(f, v)))
 
 type Entry = [FilterKey, unknown, FilterDeclaration]
 
-/** The filters a search sets, in the table's order, each with its value. */
-function filtersOf(q: SavedFilters): Entry[] {
+/** The filters a search sets, in the table's order (or `keys`'), each with its value. */
+function filtersOf(q: SavedFilters, keys: readonly FilterKey[] = FILTER_KEYS): Entry[] {
   const out: Entry[] = []
-  for (const key of FILTER_KEYS) {
+  for (const key of keys) {
     const value = (q as Record<string, unknown>)[key]
     if (value !== undefined) out.push([key, value, filterOf(key)])
   }
@@ -106,9 +108,8 @@ export function conditionOf(f: FilterDeclaration, value: unknown): SQL {
   const column = columnOf(f)
   switch (f.op) {
     case 'atLeast':
-      return gte(column, scaled(f, value as number))
     case 'atMost':
-      return lte(column, scaled(f, value as number))
+      return (f.op === 'atLeast' ? gte : lte)(column, scaled(f, value as number))
     // The clock is the database's, read once per statement.
     case 'withinDays':
       return sql`${column} >= (select now() - make_interval(days => ${value as number}))`
@@ -148,25 +149,22 @@ export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing
     case 'withinDays':
       return undefined
   }
-  const accepted = new Set((value as unknown[]).map((v) => choiceText(f, v)))
+  const accepted = acceptedOf(f, value)
   return (l) => {
     const choice = choiceOf(f, read(l))
     return choice !== undefined && accepted.has(choiceText(f, choice))
   }
 }
 
-/** The SQL of each facet's filter the search sets, by the filter's key. */
-export function facetConditions(q: SavedFilters): Partial<Record<FilterKey, SQL>> {
-  return Object.fromEntries(
-    filtersOf(q).flatMap(([key, value, f]) => (f.facet ? [[key, conditionOf(f, value)]] : [])),
-  )
-}
-
-/** The SQL of the filters that are no facet (a price, a floor), in the table's order. */
-export function plainConditions(q: SavedFilters): SQL[] {
-  return filtersOf(q)
-    .filter(([, , f]) => !f.facet)
-    .map(([, value, f]) => conditionOf(f, value))
+/** The SQL of the search's filters: each facet's by its key, the rest (a price, a floor) in the table's order. */
+export function conditionsOf(q: SavedFilters) {
+  const facets: Partial<Record<FilterKey, SQL>> = {}
+  const plain: SQL[] = []
+  for (const [key, value, f] of filtersOf(q)) {
+    if (f.facet) facets[key] = conditionOf(f, value)
+    else plain.push(conditionOf(f, value))
+  }
+  return { facets, plain }
 }
 
 /** A saved search's alert test for a new listing: every filter that applies to alerts, compiled once. */
@@ -174,12 +172,6 @@ export function alertTest(q: SavedFilters): (l: AlertListing) => boolean {
   const tests = filtersOf(q).flatMap(([, value, f]) => alertOf(f, value) ?? [])
   return (l) => tests.every((test) => test(l))
 }
-
-type Words = (
-  value: unknown,
-  all: Record<string, unknown>,
-  names: ReadonlyMap<string, string>,
-) => string | undefined
 
 /** The filters in a saved search's order: the table's, those it lists last at the end. */
 export const SAVED_ORDER = [
@@ -189,12 +181,9 @@ export const SAVED_ORDER = [
 
 /** The filters in words, in a saved search's order (the text is the caller's). */
 export function describeEach(q: SavedFilters, names: ReadonlyMap<string, string>): string[] {
-  return SAVED_ORDER.flatMap((key) => {
-    const value = (q as Record<string, unknown>)[key]
-    const f = filterOf(key)
-    if (value === undefined) return []
+  return filtersOf(q, SAVED_ORDER).flatMap(([key, value, f]) => {
     const said = f.words
-      ? (f.words as Words)(value, q, names)
+      ? f.words(value as never, q, names)
       : (value as unknown[]).map((v) => labelOf(key, String(v), names)).join(' or ')
     return said ? [said] : []
   })
@@ -211,8 +200,7 @@ export function copyAnswers(q: SavedFilters): boolean {
 export function countQueryOf(q: SavedFilters): CountQuery {
   const out: CountQuery = { sets: {}, floors: {} }
   for (const [key, value, f] of filtersOf(q)) {
-    if (f.op === 'in')
-      out.sets[key as CountFacet] = new Set((value as unknown[]).map((v) => choiceText(f, v)))
+    if (f.op === 'in') out.sets[key as CountFacet] = acceptedOf(f, value)
     const facet = f.op === 'atLeast' ? floorFacet(f) : undefined
     if (facet) out.floors[facet] = value as number
   }

@@ -30,8 +30,7 @@ export function parseSavedQuery(raw: string): { filters: SavedFilters; query: st
         : `${issue?.message ?? 'The search could not be read'}${field ? ` (${String(field)})` : ''}`
     throw new AppError('VALIDATION', message, { query: message })
   }
-  const { page, page_size, limit, cursor, facets, ...filters } = parsed.data
-  return { filters, query: canonicalQuery(filters) }
+  return { filters: parsed.data, query: canonicalQuery(parsed.data) }
 }
 
 /** The filters as a query string in a fixed order, lists sorted: equal searches spell alike. */

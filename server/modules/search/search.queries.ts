@@ -26,10 +26,9 @@ import {
   type CountFacet,
   choiceSql,
   conditionOf,
+  conditionsOf,
   copyAnswers,
-  facetConditions,
   perCountFacet,
-  plainConditions,
 } from './filters'
 import { onceEach } from './kept-per-copy'
 import { currentFacts, readListingPage, searchWhileRead } from './listing-feed'
@@ -103,7 +102,7 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
           (select s.term from search_terms s where length(t.word) >= 3 and not s.joined and s.term % t.word
              order by similarity(s.term, t.word) desc, s.term limit 1)
         ) as fixed
-      from unnest(${sql`${`{${words.join(',')}}`}::text[]`}) with ordinality as t(word, n)) c
+      from unnest(${`{${words.join(',')}}`}::text[]) with ordinality as t(word, n)) c
     left join search_terms j on j.term = c.word || c.next_word and not j.joined
     order by c.n`,
   )
@@ -172,8 +171,8 @@ const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + 
 
 /** A search as SQL: its facet filters, the rest (`base`: on sale, the text, the other filters), and all as one WHERE. */
 function searchSql(q: SearchQuery, text: TextMatch | undefined) {
-  const filters = facetConditions(q)
-  const base = and(isOnSale, text ? textCondition(text) : undefined, ...plainConditions(q)) as SQL
+  const { facets: filters, plain } = conditionsOf(q)
+  const base = and(isOnSale, text ? textCondition(text) : undefined, ...plain) as SQL
   return { filters, base, where: and(base, ...Object.values(filters)) as SQL }
 }
 
@@ -204,6 +203,10 @@ const ESTIMATE_MARGIN = 3
 // --- GET /api/search ---
 
 const postedText = sql<string>`${products.postedOn}::text`
+/** Newest first, the newest-first index's order; `olderThan` is its keyset past a cursor's time and id. */
+export const NEWEST = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
+const olderThan = (time: string | number | undefined, id: string) =>
+  sql`(${products.postedOn}, ${products.id}) < (${timestampKey(time)}, ${id}::uuid)`
 
 type Keys = { k0: string; k1: string }
 
@@ -235,20 +238,16 @@ function sortPlan(
       return {
         k0: tier as SQL,
         k1: postedText as SQL,
-        orderBy: [
-          sql`${tier} desc`,
-          sql`${products.postedOn} desc nulls last`,
-          sql`${products.id} desc nulls last`,
-        ],
+        orderBy: [sql`${tier} desc`, ...NEWEST],
         after: (c) =>
-          sql`(${tier} < ${intKey(c.k[0])} or (${tier} = ${intKey(c.k[0])} and (${products.postedOn}, ${products.id}) < (${timestampKey(c.k[1])}, ${c.id}::uuid)))`,
+          sql`(${tier} < ${intKey(c.k[0])} or (${tier} = ${intKey(c.k[0])} and ${olderThan(c.k[1], c.id)}))`,
         keyOf: (r) => [Number(r.k0), r.k1],
       }
     default:
       return {
         k0: postedText as SQL,
-        orderBy: [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`],
-        after: (c) => sql`(${products.postedOn}, ${products.id}) < (${timestampKey(c.k[0])}, ${c.id}::uuid)`,
+        orderBy: NEWEST,
+        after: (c) => olderThan(c.k[0], c.id),
         keyOf: (r) => [r.k0],
       }
   }
@@ -271,18 +270,17 @@ function bestTierIds(
   paging: PageSpan,
 ): SQL | undefined {
   if (cursor && Number(cursor.k[0]) !== text.bestTier) return undefined
-  const after = cursor
-    ? sql`and (${products.postedOn}, ${products.id}) < (${timestampKey(cursor.k[1])}, ${cursor.id}::uuid)`
-    : sql``
+  const after = cursor ? sql`and ${olderThan(cursor.k[1], cursor.id)}` : sql``
+  const newest = sql.join(NEWEST, sql`, `)
   // The subquery's alias is the table's name, so the filters (written against products) read its columns.
   return sql`
     select ${products.id} from (
       select * from ${products}
       where ${products.isSold} = false and ${products.removedAt} is null and ${products.expiredAt} is null
-      order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
+      order by ${newest}
       limit ${BEST_TIER_WALK}) as products
     where ${where} and ${inTitle(text)} ${text.bestTier === 3 ? sql`and ${inName(text)}` : sql``} ${after}
-    order by ${products.postedOn} desc nulls last, ${products.id} desc nulls last
+    order by ${newest}
     limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
 
@@ -397,10 +395,10 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The total: from the view (without facets it stops at the threshold); a text's counted up to
   // TEXT_TOTAL_THRESHOLD; "10,000+" when the planner expects far more matches; else counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
-    const total = !view
-      ? undefined
-      : (viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf))
-    if (total !== undefined) return capped(total)
+    if (view)
+      return capped(
+        viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf),
+      )
     if (textMatch) return countText()
     if ((await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
       return capped(TOTAL_THRESHOLD + 1)
@@ -408,8 +406,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
   const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
-  const items = pageRows.map((r) => toProduct(r))
-  const result = answer(items, counted, nextCursor)
+  const result = answer(pageRows.map(toProduct), counted, nextCursor)
   if (wantFacets) {
     const brandNames = async () =>
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
