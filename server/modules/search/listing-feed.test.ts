@@ -723,24 +723,31 @@ describe('an instance whose copy a bulk import left behind', () => {
   }, 180_000)
 })
 
+/**
+ * Three listings in the copy, then a bulk import of 5,001 whose read apart has begun and is held: the reads before
+ * it, and the import's listing of a name.
+ */
+async function importHeld(h: Awaited<ReturnType<typeof heldReads>>) {
+  const { brand, seller, other } = await brandAndSellers(h.db)
+  await bulkInsert(h.db, brand.id, other.id, 3)
+  await copyCurrent(h.db)
+  h.hold()
+  const readsBefore = { ...h.reads }
+  await bulkInsert(h.db, brand.id, seller.id, 5001)
+  await vi.waitFor(() => expect(h.reads.started).toBeGreaterThan(readsBefore.started), { timeout: 20_000 })
+  const imported = (name: string) =>
+    sql`(select id from products where seller_id = ${seller.id} and name = ${name})`
+  return { readsBefore, imported }
+}
+
 describe('an instance reading a bulk import apart', () => {
   it('adds the import alone to its view, and answers as SQL does whatever changed the import meanwhile and after', async () => {
     const h = await heldReads()
     const { db } = h
     try {
-      const { brand, seller, other } = await brandAndSellers(db)
-      await bulkInsert(db, brand.id, other.id, 3)
-      await copyCurrent(db)
-      h.hold()
-      const readsBefore = { ...h.reads }
-      await bulkInsert(db, brand.id, seller.id, 5001)
-      await vi.waitFor(() => expect(h.reads.started).toBeGreaterThan(readsBefore.started), {
-        timeout: 20_000,
-      })
+      const { readsBefore, imported } = await importHeld(h)
       // The import's listings alone are read, not the copy whole.
       expect(h.reads.parts).toBe(readsBefore.parts + 1)
-      const imported = (name: string) =>
-        sql`(select id from products where seller_id = ${seller.id} and name = ${name})`
       // While its read is held: one of the import sold, one repriced and posted again, one repriced (each changed
       // before or after the read's moment, as it lands: the view must hold each once, as it is now).
       await db.execute(sql`update products set is_sold = true where id = ${imported('ThinkPad T14 10')}`)
@@ -794,14 +801,7 @@ describe('an instance adding a bulk import read apart while the view moves', () 
     const h = await heldReads()
     const { db } = h
     try {
-      const { brand, seller, other } = await brandAndSellers(db)
-      await bulkInsert(db, brand.id, other.id, 3)
-      await copyCurrent(db)
-      h.hold()
-      await bulkInsert(db, brand.id, seller.id, 5001)
-      await vi.waitFor(() => expect(h.reads.parts).toBe(1), { timeout: 20_000 })
-      const imported = (name: string) =>
-        sql`(select id from products where seller_id = ${seller.id} and name = ${name})`
+      const { imported } = await importHeld(h)
       // Changes commit after the part's read and the view applies them before the part is added: the part reads the
       // changes since its read; and while it reads them, another commits and is applied, so a second round reads the
       // changes since the first.
