@@ -146,6 +146,29 @@ test.describe('with JavaScript on', () => {
     expect(total, loaded.map((s) => `${s.url} ${s.bytes}`).join('\n')).toBeLessThanOrEqual(90_000)
   })
 
+  test('a rendered page is styled from its own head: no stylesheet request, before or after its code loads', async ({
+    page,
+  }) => {
+    const stylesheets: string[] = []
+    page.on('request', (req) => {
+      if (req.resourceType() === 'stylesheet') stylesheets.push(new URL(req.url()).pathname)
+    })
+    await page.goto('/productcard', { waitUntil: 'networkidle' })
+    // Styled: the page's utility classes apply (the grid of cards is a CSS grid).
+    expect(
+      await page
+        .locator('main ul.grid')
+        .first()
+        .evaluate((ul) => getComputedStyle(ul).display),
+    ).toBe('grid')
+    // A listing's page loads lazy code whose loader would ask for the stylesheet again were it not on the page.
+    await productCards(page).first().getByRole('link').first().click()
+    await page.waitForURL(/\/products\//)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(stylesheets).toEqual([])
+  })
+
   test('after hydration the app navigates in place, without a full page load', async ({ page }) => {
     await page.goto('/', { waitUntil: 'networkidle' })
     await page.evaluate(() => {

@@ -15,12 +15,18 @@ import { createBooking, createBrand, createProduct, createUser } from '#server/t
 import { openTestDatabase } from '#server/test/test-app'
 import * as renderer from '../../../web/src/ssr/entry-server'
 import { createReview } from '../reviews/reviews.service'
-import { deferEntry, scriptHashSource, splitHead } from './pages.routes'
+import { deferEntry, inlineStylesheets, scriptHashSource, splitHead } from './pages.routes'
 
 const ORIGIN = 'http://shop.test'
 /** A web folder holding the source index.html, so these tests need no `vite build`. */
 const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-pages-'))
-fs.copyFileSync(path.resolve(import.meta.dirname, '../../../web/index.html'), path.join(webDir, 'index.html'))
+// With a built stylesheet linked in the head, as Vite writes it.
+fs.writeFileSync(
+  path.join(webDir, 'index.html'),
+  fs
+    .readFileSync(path.resolve(import.meta.dirname, '../../../web/index.html'), 'utf8')
+    .replace('</head>', '<link rel="stylesheet" crossorigin href="/assets/index-1.css">\n  </head>'),
+)
 // With the boot script and the full app in Vite's manifest, as a build writes it.
 fs.mkdirSync(path.join(webDir, '.vite'))
 fs.writeFileSync(
@@ -33,6 +39,8 @@ fs.writeFileSync(
 const BOOT_CODE = 'document.documentElement.dataset.booted="yes";'
 fs.mkdirSync(path.join(webDir, 'assets'))
 fs.writeFileSync(path.join(webDir, 'assets/boot-1.js'), `${BOOT_CODE}\n`)
+const CSS = '.card{display:flex}'
+fs.writeFileSync(path.join(webDir, 'assets/index-1.css'), `${CSS}\n`)
 
 let app: AppInstance
 let db: Db
@@ -300,7 +308,7 @@ describe('server-rendered public pages', () => {
       } else expect(first).not.toContain('imagesrcset')
       // The stylesheet, the entry and the page's own code come after it.
       const picture = head.indexOf('rel="preload" as="image"')
-      for (const later of ['rel="stylesheet"', '<script type="module"', 'rel="modulepreload"']) {
+      for (const later of ['<style>', '<script type="module"', 'rel="modulepreload"']) {
         const at = head.indexOf(later)
         if (at >= 0) expect(at).toBeGreaterThan(picture)
       }
@@ -330,6 +338,23 @@ describe('server-rendered public pages', () => {
     expect(rest).toContain('<meta name="theme-color"')
     expect(rest.indexOf('rel="stylesheet"')).toBeLessThan(rest.indexOf('<script'))
     expect(rest).toContain('<script type="module" crossorigin src="/assets/index-1.js"></script>')
+  })
+
+  it('writes the stylesheet into a rendered page’s head, where the shell of signed-in pages links it', async () => {
+    const html = (await app.inject({ url: '/productcard' })).body
+    const head = html.slice(0, html.indexOf('</head>'))
+    expect(head).toContain(`<style>${CSS}</style>`)
+    // The link stays for the lazy code's loader to find, disabled: a browser does not fetch it.
+    expect(head.match(/<link rel="stylesheet"[^>]*>/g)).toEqual([
+      '<link rel="stylesheet" crossorigin href="/assets/index-1.css" disabled>',
+    ])
+    // Before the boot script: the page is styled before any of its code runs.
+    expect(html.indexOf('<style>')).toBeLessThan(html.indexOf('<script type="module">'))
+    const shell = (await app.inject({ url: '/dashboard/myorders' })).body
+    expect(shell).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">')
+    // A link to a file the build does not hold is left as it is.
+    const missing = '<link rel="stylesheet" href="/assets/gone.css">'
+    expect(inlineStylesheets(missing, webDir)).toBe(missing)
   })
 
   it('puts the page’s tags right after <head> in an index.html without a viewport tag', () => {
