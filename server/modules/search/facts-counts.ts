@@ -263,21 +263,17 @@ function rowsToCount(
   given?: ArrayLike<number>,
 ): { rows: ArrayLike<number>; count: number; inOrder: boolean } | undefined {
   if (given) return { rows: given, count: given.length, inOrder: f.newestFirst }
-  const bounds = boundsOf(q)
+  const { minPrice, maxPrice, minBattery } = boundsOf(q)
   const byCombos = f.newestFirst && q.posted_within === undefined
-  const cost = byCombos
-    ? combosCost(f, comboOutcomes(f, q), bounds.minBattery > -Infinity)
-    : f.newestFirst
-      ? firstOlder(f, noneAfter)
-      : f.size
-  if (bounds.minPrice > -Infinity || bounds.maxPrice < Infinity) {
-    const from = firstPriceAtLeast(f, bounds.minPrice)
-    const to = firstPriceAtLeast(f, bounds.maxPrice + 1)
+  const count = byCombos ? 0 : f.newestFirst ? firstOlder(f, noneAfter) : f.size
+  if (minPrice > -Infinity || maxPrice < Infinity) {
+    const from = firstPriceAtLeast(f, minPrice)
+    const to = firstPriceAtLeast(f, maxPrice + 1)
+    const cost = byCombos ? combosCost(f, comboOutcomes(f, q), minBattery > -Infinity) : count
     if ((to - from) * OUT_OF_ORDER_COST < cost)
       return { rows: f.byPrice.subarray(from, to), count: to - from, inOrder: false }
   }
-  if (byCombos) return undefined
-  return { rows: everyRow(f), count: cost, inOrder: f.newestFirst }
+  return byCombos ? undefined : { rows: everyRow(f), count, inOrder: f.newestFirst }
 }
 
 /**
