@@ -65,15 +65,10 @@ export function valuesOf(
     const o = outcome[c] as number
     const n = counted[c] as number
     if (o === NONE || n === 0) continue
-    if (o === 0) {
-      for (let facet = 0; facet < acc.length; facet++) {
-        const sums = acc[facet] as Float64Array
-        const at = (values[facet] as Uint16Array)[c] as number
-        sums[at] = (sums[at] as number) + n
-      }
-    } else {
-      const sums = acc[o - 1] as Float64Array
-      const at = (values[o - 1] as Uint16Array)[c] as number
+    // Passing every filter counts for every facet; failing one facet's alone, for that facet.
+    for (let facet = o === 0 ? 0 : o - 1, end = o === 0 ? acc.length : o; facet < end; facet++) {
+      const sums = acc[facet] as Float64Array
+      const at = (values[facet] as Uint16Array)[c] as number
       sums[at] = (sums[at] as number) + n
     }
   }
