@@ -36,19 +36,13 @@ export const NONE = 255
  */
 export function outcomesOf(columns: Columns, values: Uint16Array[], size: number, query: CountQuery) {
   const outcome = new Uint8Array(size)
-  // A filter at a time over every row (one tight loop each, not a loop over the filters per row).
-  for (const floor of floorFilters(columns, query)) {
-    const of = values[floor.facet] as Uint16Array
-    const { allowed } = floor
-    for (let c = 0; c < size; c++) if (allowed[of[c] as number] === 0) outcome[c] = NONE
-  }
-  for (const filter of facetFilters(columns, query)) {
-    const of = values[filter.facet] as Uint16Array
-    const { allowed } = filter
-    const failsThis = filter.facet + 1
-    // Failing a first filter counts for that facet alone; failing a second (or a floor), for none.
+  // A filter at a time over every row (one tight loop each, not a loop over the filters per row): failing a first
+  // facet filter counts for that facet alone; failing a second, or a floor (at least this much RAM), for none.
+  const floors = valueFilters(columns, query.floors, (min, v) => Number(v) >= min, true)
+  for (const { facet, allowed, fails } of [...floors, ...facetFilters(columns, query)]) {
+    const of = values[facet] as Uint16Array
     for (let c = 0; c < size; c++)
-      if (allowed[of[c] as number] === 0) outcome[c] = outcome[c] === 0 ? failsThis : NONE
+      if (allowed[of[c] as number] === 0) outcome[c] = outcome[c] === 0 ? fails : NONE
   }
   return outcome
 }
@@ -71,15 +65,10 @@ export function valuesOf(
     const o = outcome[c] as number
     const n = counted[c] as number
     if (o === NONE || n === 0) continue
-    if (o === 0) {
-      for (let facet = 0; facet < acc.length; facet++) {
-        const sums = acc[facet] as Float64Array
-        const at = (values[facet] as Uint16Array)[c] as number
-        sums[at] = (sums[at] as number) + n
-      }
-    } else {
-      const sums = acc[o - 1] as Float64Array
-      const at = (values[o - 1] as Uint16Array)[c] as number
+    // Passing every filter counts for every facet; failing one facet's alone, for that facet.
+    for (let facet = o === 0 ? 0 : o - 1, end = o === 0 ? acc.length : o; facet < end; facet++) {
+      const sums = acc[facet] as Float64Array
+      const at = (values[facet] as Uint16Array)[c] as number
       sums[at] = (sums[at] as number) + n
     }
   }
@@ -93,32 +82,27 @@ export function valuesOf(
   })
 }
 
-/** Per facet `accepts` tests (in COUNT_FACETS' order), the values' indexes it accepts, with the rows' value indexes. */
-function valueFilters(
+/**
+ * Per facet given a test in `of` (in COUNT_FACETS' order), the indexes of the facet's values it accepts, and what
+ * failing it makes of a row (outcomesOf): that facet's outcome, or NONE for a `floor`.
+ */
+function valueFilters<T>(
   columns: Columns,
-  accepts: (name: CountFacet) => ((value: string) => boolean) | undefined,
+  of: Partial<Record<CountFacet, T>>,
+  accepts: (test: T, value: string) => boolean,
+  floor = false,
 ) {
   return COUNT_FACETS.flatMap((name, facet) => {
-    const test = accepts(name)
-    if (!test) return []
-    const { values, index } = columns[name]
-    return [{ facet, index, allowed: Uint8Array.from(values, (v) => (test(v) ? 1 : 0)) }]
+    const test = of[name]
+    if (test === undefined) return []
+    const allowed = Uint8Array.from(columns[name].values, (v) => (accepts(test, v) ? 1 : 0))
+    return [{ facet, allowed, fails: floor ? NONE : facet + 1 }]
   })
 }
 
-/** Each facet filter of the query as the values' indexes it accepts, with the rows' value indexes. */
-export const facetFilters = (columns: Columns, f: CountQuery) =>
-  valueFilters(columns, (name) => {
-    const accepted = f.sets[name]
-    return accepted && ((v) => accepted.has(v))
-  })
-
-/** Each floor of the query (at least this much RAM) as the facet's values it accepts: a row failing one counts for none. */
-const floorFilters = (columns: Columns, f: CountQuery) =>
-  valueFilters(columns, (name) => {
-    const min = f.floors[name]
-    return min === undefined ? undefined : (v) => Number(v) >= min
-  })
+/** Each facet filter of the query as the indexes of the facet's values it accepts. */
+export const facetFilters = (columns: Columns, q: CountQuery) =>
+  valueFilters(columns, q.sets, (set, v) => set.has(v))
 
 /**
  * A version of the version row: `version` moves on at every change the feed notes (a listing's facts), `terms_version`

@@ -263,21 +263,17 @@ function rowsToCount(
   given?: ArrayLike<number>,
 ): { rows: ArrayLike<number>; count: number; inOrder: boolean } | undefined {
   if (given) return { rows: given, count: given.length, inOrder: f.newestFirst }
-  const bounds = boundsOf(q)
+  const { minPrice, maxPrice, minBattery } = boundsOf(q)
   const byCombos = f.newestFirst && q.posted_within === undefined
-  const cost = byCombos
-    ? combosCost(f, comboOutcomes(f, q), bounds.minBattery > -Infinity)
-    : f.newestFirst
-      ? firstOlder(f, noneAfter)
-      : f.size
-  if (bounds.minPrice > -Infinity || bounds.maxPrice < Infinity) {
-    const from = firstPriceAtLeast(f, bounds.minPrice)
-    const to = firstPriceAtLeast(f, bounds.maxPrice + 1)
+  const count = byCombos ? 0 : f.newestFirst ? firstOlder(f, noneAfter) : f.size
+  if (minPrice > -Infinity || maxPrice < Infinity) {
+    const from = firstPriceAtLeast(f, minPrice)
+    const to = firstPriceAtLeast(f, maxPrice + 1)
+    const cost = byCombos ? combosCost(f, comboOutcomes(f, q), minBattery > -Infinity) : count
     if ((to - from) * OUT_OF_ORDER_COST < cost)
       return { rows: f.byPrice.subarray(from, to), count: to - from, inOrder: false }
   }
-  if (byCombos) return undefined
-  return { rows: everyRow(f), count: cost, inOrder: f.newestFirst }
+  return byCombos ? undefined : { rows: everyRow(f), count, inOrder: f.newestFirst }
 }
 
 /**
@@ -478,10 +474,19 @@ export function countTotal(
   cap: number,
   given?: ArrayLike<number>,
 ): number {
-  if (!given && f.newestFirst && q.posted_within === undefined)
-    return totalByCombos(f, comboOutcomes(f, q), boundsOf(q), cap)
-  const passes = passesAll(f, q, nowMs)
   let total = 0
+  // Without text or a date filter, by combination: those passing every facet filter, each one's run of the price range.
+  if (!given && f.newestFirst && q.posted_within === undefined) {
+    const outcome = comboOutcomes(f, q)
+    const bounds = boundsOf(q)
+    for (let c = 0; c < outcome.length; c++) {
+      if (outcome[c] !== 0) continue
+      total += runCount(f, c, bounds)
+      if (total > cap) return cap + 1
+    }
+    return total
+  }
+  const passes = passesAll(f, q, nowMs)
   // Without given rows, those of the narrowest facet filter's choices (every row without one).
   const driving = given ? [given] : (narrowestChoice(f, q)?.lists ?? [everyRow(f)])
   for (const rows of driving) {
@@ -494,20 +499,6 @@ export function countTotal(
       }
       if (pass === PASSES && ++total > cap) return total
     }
-  }
-  return total
-}
-
-/**
- * countTotal without text or a date filter, by combination: the combinations passing every facet filter, each one's
- * run of the price range.
- */
-function totalByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, cap: number): number {
-  let total = 0
-  for (let c = 0; c < outcome.length; c++) {
-    if (outcome[c] !== 0) continue
-    total += runCount(f, c, bounds)
-    if (total > cap) return cap + 1
   }
   return total
 }
