@@ -91,15 +91,6 @@ function shared<T extends Uint8Array | Int32Array>(a: T): T {
   return moved
 }
 
-/**
- * A view's own arrays (its parts' dead rows, its delta) moved into shared memory once, so posting it to each searcher
- * at every change shares them (its parts' marks are shared from the start: markedPart).
- */
-function shareView(view: FactsView) {
-  for (const part of view.parts) part.deadRows = shared(part.deadRows)
-  shareCopy(view.delta)
-}
-
 let nextId = 1
 
 /**
@@ -127,10 +118,11 @@ type Search = {
 export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 export class SearchPool {
-  private readonly searchers: Searcher[]
+  /** Its searchers (tests read what each holds, its searches in flight, its heap limits). */
+  readonly searchers: Searcher[]
   private readonly waiting = new Map<number, Search & { searcher: Searcher }>()
   /** Searches asked while every searcher had IN_FLIGHT, in the order they came. */
-  private readonly queued: Search[] = []
+  readonly queued: Search[] = []
   private failed: Error | undefined
   /** Searches answered by the searchers. */
   answered = 0
@@ -207,7 +199,10 @@ export class SearchPool {
     if (known) return known
     const base = baseOf(view)
     const baseWasNew = !searcher.copies.has(base)
-    shareView(view)
+    // Its own arrays (its parts' dead rows, its delta) moved into shared memory once, so posting it to each searcher
+    // shares them (its parts' marks are shared from the start: markedPart).
+    for (const part of view.parts) part.deadRows = shared(part.deadRows)
+    shareCopy(view.delta)
     const parts = view.parts.map(({ facts, ...marked }) => {
       let copyId = searcher.copies.get(facts)
       if (copyId === undefined) {
@@ -246,26 +241,6 @@ export class SearchPool {
       searcher.copies.delete(copy)
       searcher.worker.postMessage({ type: 'drop-copy', id } satisfies ToSearcher)
     }
-  }
-
-  /** How many copies each searcher holds (a rebase lets go of the old one in every searcher). */
-  copiesHeld(): number[] {
-    return this.searchers.map((s) => s.copies.size)
-  }
-
-  /** The searches each searcher has been given and not yet answered. */
-  inFlight(): number[] {
-    return this.searchers.map((s) => s.pending)
-  }
-
-  /** The searches waiting for a searcher. */
-  waitingForSearcher(): number {
-    return this.queued.length
-  }
-
-  /** The heap limits each searcher runs with. */
-  limits(): (ResourceLimits | undefined)[] {
-    return this.searchers.map((s) => s.worker.resourceLimits)
   }
 
   private settle(searcher: Searcher, answer: PoolAnswer) {
