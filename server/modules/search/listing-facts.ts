@@ -129,21 +129,20 @@ export const FACT_COLUMNS =
 /**
  * Every listing on sale, with the version it was read at; with `commits` (their versions), only the listings those
  * commits changed that are on sale (a bulk load's part of a view: listing-feed.ts).
+ *
+ * With `words`, over two connections at one moment of the database: the words (half of the database's time, turning
+ * each listing's search_vector into text) on `words`, the rest on `db`, at once, so that a read uses two of the
+ * database's cores rather than one. `words` takes on `db`'s snapshot (pg_export_snapshot), so both see the same
+ * listings in the same order. docs/decisions/0105-*.
  */
-export async function readFacts(db: Db, commits?: string[]): Promise<ListingFacts> {
-  // One statement, so the version and the columns come from one moment of the database; each column is one text
-  // (split here), which is far cheaper to read than a row per listing.
-  const [row] = await rowsOf<AggregatedFacts>(db, sql`select ${FACTS}, ${WORDS} from ${listingsOf(commits)}`)
-  return factsOf(row ?? { titles: [] })
-}
-
-/**
- * readFacts over two connections at one moment of the database: the words (half of the database's time, turning each
- * listing's search_vector into text) on `words`, the rest on `db`, at once, so that a read uses two of the database's
- * cores rather than one. `words` takes on `db`'s snapshot (pg_export_snapshot), so both see the same listings in the
- * same order. docs/decisions/0105-*.
- */
-export async function readFactsTwice(db: Db, words: Db, commits?: string[]): Promise<ListingFacts> {
+export async function readFacts(db: Db, commits?: string[], words?: Db): Promise<ListingFacts> {
+  const listings = listingsOf(commits)
+  if (!words) {
+    // One statement, so the version and the columns come from one moment of the database; each column is one text
+    // (split here), which is far cheaper to read than a row per listing.
+    const [row] = await rowsOf<AggregatedFacts>(db, sql`select ${FACTS}, ${WORDS} from ${listings}`)
+    return factsOf(row ?? { titles: [] })
+  }
   await db.execute(sql`begin isolation level repeatable read read only`)
   await words.execute(sql`begin isolation level repeatable read read only`)
   try {
@@ -153,11 +152,8 @@ export async function readFactsTwice(db: Db, words: Db, commits?: string[]): Pro
     )
     await words.execute(sql`set transaction snapshot ${sql.raw(`'${snapshot.replace(/'/g, '')}'`)}`)
     const [rest, texts] = await Promise.all([
-      rowsOf<AggregatedFacts>(db, sql`select ${FACTS} from ${listingsOf(commits)}`),
-      rowsOf<AggregatedFacts>(
-        words,
-        sql`select ${WORDS}, count(*)::text as words_size from ${listingsOf(commits)}`,
-      ),
+      rowsOf<AggregatedFacts>(db, sql`select ${FACTS} from ${listings}`),
+      rowsOf<AggregatedFacts>(words, sql`select ${WORDS}, count(*)::text as words_size from ${listings}`),
     ])
     const row = { ...rest[0], ...texts[0] } as AggregatedFacts
     if (row.size !== row.words_size)
