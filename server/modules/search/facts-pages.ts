@@ -80,12 +80,7 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     // page, and again while its own changed matches leave the page short.
     const reach = kept.rows.length === 0 ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
-    const hits = walkHits(f, {
-      ...ask,
-      paging: { offset: 0, pageSize: reach - 1 },
-      cursor: undefined,
-      dead: undefined,
-    })
+    const hits = walkHits(f, { ...ask, paging: { offset: 0, pageSize: reach - 1 }, dead: undefined })
     if (!hits) return undefined
     kept = hitsIn.set(f, key, {
       rows: Int32Array.from(hits, (h) => h.r),
@@ -149,13 +144,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
     if (key === undefined || !Number.isFinite(key)) return undefined
     const id = cursor.id.toLowerCase()
-    // Whether row r comes after the cursor's listing: price_asc goes up by (price, id), the others down.
-    const isAfter = (r: number) => {
-      const v = byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number)
-      if (v !== key) return sort === 'price_asc' ? v > key : v < key
-      return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
-    }
-    start = lowerBound(n, (i) => isAfter(rowAt(i)))
+    start = lowerBound(n, (i) => comesAfter(f, sort, key, id, rowAt(i)))
   }
   // By price, a price range is a run of byPrice: the walk covers that run alone.
   let end = n
@@ -232,6 +221,16 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
           return found
         })
   return hits ?? pick(pickable as Int32Array)
+}
+
+/**
+ * Whether row r comes after listing `id` whose key in `sort`'s order (its price; newest first, its posting time) is
+ * `key`: price_asc goes up by (price, id), the others down.
+ */
+function comesAfter(f: ListingFacts, sort: SearchSort, key: number, id: string, r: number): boolean {
+  const v = sort === 'newest' ? (f.postedUs[r] as number) : (f.priceCents[r] as number)
+  if (v !== key) return sort === 'price_asc' ? v > key : v < key
+  return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
 }
 
 /** Whether ascending `rows` hold `r` (by bisection). */
@@ -348,10 +347,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
     if (after) {
       // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
       if (tier > after.tier) continue
-      if (tier === after.tier) {
-        const us = f.postedUs[r] as number
-        if (us > (after.us as number) || (us === after.us && idAt(f, r) >= after.id)) continue
-      }
+      if (tier === after.tier && !comesAfter(f, 'newest', after.us as number, after.id, r)) continue
     }
     const bucket = tiers[tier] as Hit[]
     // A tier's rows past `wanted` come after as many others: never on the page.
