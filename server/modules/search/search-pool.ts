@@ -149,11 +149,6 @@ export class SearchPool {
     })
   }
 
-  /** Whether the pool can answer (no searcher failed, not stopped). */
-  get usable(): boolean {
-    return this.failed === undefined
-  }
-
   /**
    * searchView on a searcher: at once on the one with the fewest searches in flight when it has fewer than
    * IN_FLIGHT, else once one has (the searches waiting for it go in the order they came).
@@ -288,7 +283,7 @@ export function startSearchPool(
   })
   pools.get(db)?.stop()
   pools.set(db, pool)
-  // Stopped, the pool fails: its onFailure lets go of it.
+  // Stopped or failed, the pool is let go of (its onFailure): askView answers on this thread.
   return { stop: () => pool.stop(), answered: () => pool.answered }
 }
 
@@ -298,7 +293,7 @@ export function startSearchPool(
  */
 export async function askView(db: Db, view: FactsView, ask: PoolAsk): Promise<ViewAnswer> {
   const pool = pools.get(db)
-  if (pool?.usable) {
+  if (pool) {
     try {
       return await pool.ask(view, ask)
     } catch {
