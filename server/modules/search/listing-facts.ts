@@ -203,10 +203,7 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
 type AggregatedFacts = { [column: string]: string | string[] | null | undefined; titles: string[] }
 
 function factsOf(row: AggregatedFacts): ListingFacts {
-  const text = (name: string) => {
-    const value = row[name]
-    return typeof value === 'string' ? value : ''
-  }
+  const text = (name: string) => (row[name] as string | null | undefined) ?? ''
   const size = Number(text('size') || 0)
   const split = (name: string) => (size > 0 ? text(name).split(',') : [])
   const numbers = (name: string) => split(name).map(Number)

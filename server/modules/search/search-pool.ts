@@ -62,12 +62,11 @@ type Searcher = {
   copies: Map<ListingFacts, number>
 }
 
-/** Copies whose arrays were moved into shared memory (once per copy). */
-const sharedCopies = new WeakSet<ListingFacts>()
-
-/** Moves every array of a copy (which never changes) into shared memory, in place, so posting it shares them. */
+/**
+ * Moves every array of a copy (which never changes) into shared memory, in place, so posting it shares them (walked
+ * again for each searcher it is posted to, its arrays then shared already stay).
+ */
 export function shareCopy(f: ListingFacts): ListingFacts {
-  if (sharedCopies.has(f)) return f
   const share = (value: unknown): unknown => {
     if (ArrayBuffer.isView(value)) return shared(value as Uint8Array)
     // An object's fields, an array's items.
@@ -77,9 +76,7 @@ export function shareCopy(f: ListingFacts): ListingFacts {
     }
     return value
   }
-  share(f)
-  sharedCopies.add(f)
-  return f
+  return share(f) as ListingFacts
 }
 
 /** A typed array's values in a SharedArrayBuffer. */
