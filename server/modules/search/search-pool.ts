@@ -163,20 +163,18 @@ export class SearchPool {
 
   private send(searcher: Searcher, search: Search) {
     const id = nextId++
-    let posted: { id: number; pending: number }
     try {
-      posted = this.post(searcher, search.view)
+      const posted = this.post(searcher, search.view)
       const message: ToSearcher = { type: 'ask', id, viewId: posted.id, ask: search.ask }
       searcher.worker.postMessage(message)
+      searcher.pending++
+      posted.pending++
+      this.waiting.set(id, { ...search, searcher })
     } catch (err) {
       // An ask that cannot be posted (a function, say) is refused, leaving the searcher as it was (counted in flight,
       // it would stay so for good); its caller answers on this thread, whether it came now or from the queue.
       search.reject(err as Error)
-      return
     }
-    searcher.pending++
-    posted.pending++
-    this.waiting.set(id, { ...search, searcher })
   }
 
   /** Stops every searcher; searches in flight fail (their callers answer on this thread). */
