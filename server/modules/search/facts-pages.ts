@@ -292,29 +292,17 @@ function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined 
 
 /** Lists of rows, each in row order, as one list in row order: merged two at a time (not put together and sorted). */
 export function mergeInOrder(lists: Int32Array[]): Int32Array {
-  let round = lists
-  while (round.length > 1) {
-    const next: Int32Array[] = []
-    for (let i = 0; i < round.length; i += 2) {
-      const a = round[i] as Int32Array
-      const b = round[i + 1]
-      if (!b) {
-        next.push(a)
-        continue
-      }
-      const out = new Int32Array(a.length + b.length)
-      let x = 0
-      let y = 0
-      let at = 0
-      while (x < a.length && y < b.length)
-        out[at++] = (a[x] as number) <= (b[y] as number) ? (a[x++] as number) : (b[y++] as number)
-      while (x < a.length) out[at++] = a[x++] as number
-      while (y < b.length) out[at++] = b[y++] as number
-      next.push(out)
-    }
-    round = next
-  }
-  return round[0] ?? new Int32Array(0)
+  if (lists.length < 2) return lists[0] ?? new Int32Array(0)
+  const a = mergeInOrder(lists.slice(0, lists.length >> 1))
+  const b = mergeInOrder(lists.slice(lists.length >> 1))
+  const out = new Int32Array(a.length + b.length)
+  let x = 0
+  let y = 0
+  let at = 0
+  while (x < a.length && y < b.length)
+    out[at++] = (a[x] as number) <= (b[y] as number) ? (a[x++] as number) : (b[y++] as number)
+  out.set(x < a.length ? a.subarray(x) : b.subarray(y), at)
+  return out
 }
 
 /** Per copy, each row's place in byPrice (made when first needed). */
