@@ -132,13 +132,6 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const backwards = sort === 'price_desc'
   const rowAt = (i: number) =>
     byPrice ? (f.byPrice[backwards ? f.size - 1 - i : i] as number) : matches ? (matches[i] as number) : i
-  // A row's place in the walk: by price, its place in byPrice (or backwards); newest first, its row number.
-  let rank: Int32Array | undefined
-  const placeOf = (r: number) => {
-    if (!byPrice) return r
-    rank ??= priceRanks(f)
-    return backwards ? f.size - 1 - (rank[r] as number) : (rank[r] as number)
-  }
   let start = 0
   if (cursor) {
     const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
@@ -161,13 +154,16 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   // walk over byPrice costs every listing on the way, so it gives up after twice as many listings as there are
   // candidates (a filter few of them pass would send it over most of the copy).
   const pick = (candidates: ArrayLike<number>): Hit[] => {
+    // A row's place in the walk: by price, its place in byPrice (or backwards); newest first, its row number.
+    const rank = byPrice ? priceRanks(f) : undefined
     const picked = new Int32Array(candidates.length)
     let count = 0
     for (let c = 0; c < candidates.length; c++) {
       const r = candidates[c] as number
       // The filters first: most candidates fail them, and each other test reads memory of its own.
       if (passes(r) !== PASSES || isDead(dead, r)) continue
-      const i = placeOf(r)
+      const at = rank ? (rank[r] as number) : r
+      const i = backwards ? f.size - 1 - at : at
       // Before the cursor's listing (a row passing a price range is within its run of byPrice).
       if (i < start) continue
       picked[count++] = i
