@@ -46,7 +46,6 @@ export type PageAsk = {
  */
 export type DeadMarks = { at: Int32Array; upTo: number }
 
-/** Whether row `r` changed as `dead` sees it. */
 export function isDead(dead: DeadMarks | undefined, r: number): boolean {
   if (dead === undefined) return false
   const at = dead.at[r] as number

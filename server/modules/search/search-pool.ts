@@ -121,7 +121,6 @@ export class SearchPool {
   /** Searches asked while every searcher had IN_FLIGHT, in the order they came. */
   readonly queued: Search[] = []
   private failed: Error | undefined
-  /** Searches answered by the searchers. */
   answered = 0
 
   constructor(
