@@ -63,29 +63,23 @@ type Searcher = {
 }
 
 /**
- * Moves every array of a copy (which never changes) into shared memory, in place, so posting it shares them (walked
- * again for each searcher it is posted to, its arrays then shared already stay).
+ * Moves every array of a copy (which never changes) into shared memory, in place (one already shared stays), so
+ * posting it shares them.
  */
-export function shareCopy(f: ListingFacts): ListingFacts {
-  const share = (value: unknown): unknown => {
-    if (ArrayBuffer.isView(value)) return shared(value as Uint8Array)
-    // An object's fields, an array's items.
-    if (value && typeof value === 'object') {
-      const record = value as Record<string, unknown>
-      for (const key of Object.keys(record)) record[key] = share(record[key])
-    }
-    return value
+export function shareCopy<T>(value: T): T {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof SharedArrayBuffer) return value
+    const Kind = value.constructor as new (buffer: SharedArrayBuffer) => Uint8Array
+    const moved = new Kind(new SharedArrayBuffer(value.byteLength))
+    moved.set(value as unknown as Uint8Array)
+    return moved as T
   }
-  return share(f) as ListingFacts
-}
-
-/** A typed array's values in a SharedArrayBuffer. */
-function shared<T extends Uint8Array | Int32Array>(a: T): T {
-  if (a.buffer instanceof SharedArrayBuffer) return a
-  const Kind = a.constructor as new (buffer: SharedArrayBuffer) => T
-  const moved = new Kind(new SharedArrayBuffer(a.byteLength))
-  moved.set(a)
-  return moved
+  // An object's fields, an array's items.
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>
+    for (const key of Object.keys(record)) record[key] = shareCopy(record[key])
+  }
+  return value
 }
 
 let nextId = 1
@@ -190,7 +184,7 @@ export class SearchPool {
     const baseWasNew = !searcher.copies.has(base)
     // Its own arrays (its parts' dead rows, its delta) moved into shared memory once, so posting it to each searcher
     // shares them (its parts' marks are shared from the start: markedPart).
-    for (const part of view.parts) part.deadRows = shared(part.deadRows)
+    for (const part of view.parts) part.deadRows = shareCopy(part.deadRows)
     shareCopy(view.delta)
     const parts = view.parts.map(({ facts, ...marked }) => {
       let copyId = searcher.copies.get(facts)
