@@ -242,7 +242,7 @@ function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
   const numeric = radix.reduce((a, b) => a * b, 1) <= Number.MAX_SAFE_INTEGER
   const idOf = new Map<number | string, number>()
   const ofRow = new Int32Array(size)
-  const values: number[][] = COUNT_FACETS.map(() => [])
+  const firstRow: number[] = []
   const rows: number[] = []
   const battery80: number[] = []
   // About 32 blocks whatever the size: a search reads at most one block's rows beyond the counts kept per block.
@@ -261,8 +261,7 @@ function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
       idOf.set(key, c)
       rows.push(0)
       battery80.push(0)
-      for (let i = 0; i < indexes.length; i++)
-        (values[i] as number[]).push((indexes[i] as Uint16Array)[r] as number)
+      firstRow.push(r)
     }
     ofRow[r] = c
     rows[c] = (rows[c] as number) + 1
@@ -296,7 +295,7 @@ function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
   return {
     ofRow,
     size: rows.length,
-    values: values.map((v) => Uint16Array.from(v)),
+    values: indexes.map((index) => Uint16Array.from(firstRow, (r) => index[r] as number)),
     rows: Int32Array.from(rows),
     battery80: Int32Array.from(battery80),
     block,
