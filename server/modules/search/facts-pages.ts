@@ -46,7 +46,6 @@ export type PageAsk = {
  */
 export type DeadMarks = { at: Int32Array; upTo: number }
 
-/** Whether row `r` changed as `dead` sees it. */
 export function isDead(dead: DeadMarks | undefined, r: number): boolean {
   if (dead === undefined) return false
   const at = dead.at[r] as number
@@ -80,12 +79,7 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     // page, and again while its own changed matches leave the page short.
     const reach = kept.rows.length === 0 ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
-    const hits = walkHits(f, {
-      ...ask,
-      paging: { offset: 0, pageSize: reach - 1 },
-      cursor: undefined,
-      dead: undefined,
-    })
+    const hits = walkHits(f, { ...ask, paging: { offset: 0, pageSize: reach - 1 }, dead: undefined })
     if (!hits) return undefined
     kept = hitsIn.set(f, key, {
       rows: Int32Array.from(hits, (h) => h.r),
@@ -137,25 +131,12 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const backwards = sort === 'price_desc'
   const rowAt = (i: number) =>
     byPrice ? (f.byPrice[backwards ? f.size - 1 - i : i] as number) : matches ? (matches[i] as number) : i
-  // A row's place in the walk: by price, its place in byPrice (or backwards); newest first, its row number.
-  let rank: Int32Array | undefined
-  const placeOf = (r: number) => {
-    if (!byPrice) return r
-    rank ??= priceRanks(f)
-    return backwards ? f.size - 1 - (rank[r] as number) : (rank[r] as number)
-  }
   let start = 0
   if (cursor) {
     const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
     if (key === undefined || !Number.isFinite(key)) return undefined
     const id = cursor.id.toLowerCase()
-    // Whether row r comes after the cursor's listing: price_asc goes up by (price, id), the others down.
-    const isAfter = (r: number) => {
-      const v = byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number)
-      if (v !== key) return sort === 'price_asc' ? v > key : v < key
-      return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
-    }
-    start = lowerBound(n, (i) => isAfter(rowAt(i)))
+    start = lowerBound(n, (i) => comesAfter(f, sort, key, id, rowAt(i)))
   }
   // By price, a price range is a run of byPrice: the walk covers that run alone.
   let end = n
@@ -172,13 +153,16 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   // walk over byPrice costs every listing on the way, so it gives up after twice as many listings as there are
   // candidates (a filter few of them pass would send it over most of the copy).
   const pick = (candidates: ArrayLike<number>): Hit[] => {
+    // A row's place in the walk: by price, its place in byPrice (or backwards); newest first, its row number.
+    const rank = byPrice ? priceRanks(f) : undefined
     const picked = new Int32Array(candidates.length)
     let count = 0
     for (let c = 0; c < candidates.length; c++) {
       const r = candidates[c] as number
       // The filters first: most candidates fail them, and each other test reads memory of its own.
       if (passes(r) !== PASSES || isDead(dead, r)) continue
-      const i = placeOf(r)
+      const at = rank ? (rank[r] as number) : r
+      const i = backwards ? f.size - 1 - at : at
       // Before the cursor's listing (a row passing a price range is within its run of byPrice).
       if (i < start) continue
       picked[count++] = i
@@ -232,6 +216,16 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
           return found
         })
   return hits ?? pick(pickable as Int32Array)
+}
+
+/**
+ * Whether row r comes after listing `id` whose key in `sort`'s order (its price; newest first, its posting time) is
+ * `key`: price_asc goes up by (price, id), the others down.
+ */
+function comesAfter(f: ListingFacts, sort: SearchSort, key: number, id: string, r: number): boolean {
+  const v = sort === 'newest' ? (f.postedUs[r] as number) : (f.priceCents[r] as number)
+  if (v !== key) return sort === 'price_asc' ? v > key : v < key
+  return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
 }
 
 /** Whether ascending `rows` hold `r` (by bisection). */
@@ -293,29 +287,17 @@ function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined 
 
 /** Lists of rows, each in row order, as one list in row order: merged two at a time (not put together and sorted). */
 export function mergeInOrder(lists: Int32Array[]): Int32Array {
-  let round = lists
-  while (round.length > 1) {
-    const next: Int32Array[] = []
-    for (let i = 0; i < round.length; i += 2) {
-      const a = round[i] as Int32Array
-      const b = round[i + 1]
-      if (!b) {
-        next.push(a)
-        continue
-      }
-      const out = new Int32Array(a.length + b.length)
-      let x = 0
-      let y = 0
-      let at = 0
-      while (x < a.length && y < b.length)
-        out[at++] = (a[x] as number) <= (b[y] as number) ? (a[x++] as number) : (b[y++] as number)
-      while (x < a.length) out[at++] = a[x++] as number
-      while (y < b.length) out[at++] = b[y++] as number
-      next.push(out)
-    }
-    round = next
-  }
-  return round[0] ?? new Int32Array(0)
+  if (lists.length < 2) return lists[0] ?? new Int32Array(0)
+  const a = mergeInOrder(lists.slice(0, lists.length >> 1))
+  const b = mergeInOrder(lists.slice(lists.length >> 1))
+  const out = new Int32Array(a.length + b.length)
+  let x = 0
+  let y = 0
+  let at = 0
+  while (x < a.length && y < b.length)
+    out[at++] = (a[x] as number) <= (b[y] as number) ? (a[x++] as number) : (b[y++] as number)
+  out.set(x < a.length ? a.subarray(x) : b.subarray(y), at)
+  return out
 }
 
 /** Per copy, each row's place in byPrice (made when first needed). */
@@ -348,10 +330,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
     if (after) {
       // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
       if (tier > after.tier) continue
-      if (tier === after.tier) {
-        const us = f.postedUs[r] as number
-        if (us > (after.us as number) || (us === after.us && idAt(f, r) >= after.id)) continue
-      }
+      if (tier === after.tier && !comesAfter(f, 'newest', after.us as number, after.id, r)) continue
     }
     const bucket = tiers[tier] as Hit[]
     // A tier's rows past `wanted` come after as many others: never on the page.

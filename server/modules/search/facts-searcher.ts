@@ -4,8 +4,7 @@ import type { FactsView } from './listing-view'
 import { type PoolAnswer, searchView, type ToSearcher } from './search-pool'
 
 // A searcher of the instance's pool (search-pool.ts): it holds the copies the main thread posts it (their arrays
-// shared, not copied) and the views over them, and answers a search's page and counts from a view, so the searches
-// of an instance use every core while the main thread reads rows and writes answers.
+// shared, not copied) and the views over them, and answers a search's page and counts from a view.
 
 const copies = new Map<number, ListingFacts>()
 const views = new Map<number, FactsView>()

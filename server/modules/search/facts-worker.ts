@@ -13,7 +13,7 @@ const { url, background } = workerData as { url: string; background: boolean }
 // equal share beside them (decision 0129). Lowered before the reading code loads (the driver, the copy's modules):
 // that load is most of the thread's start.
 if (background) lowerThreadPriority(10)
-const [{ default: pg }, { drizzle }, { readFacts, readFactsTwice }, { shareCopy }] = await Promise.all([
+const [{ default: pg }, { drizzle }, { readFacts }, { shareCopy }] = await Promise.all([
   import('pg'),
   import('drizzle-orm/node-postgres'),
   import('./listing-facts'),
@@ -29,19 +29,17 @@ const connect = () =>
 const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as unknown as Db
 
 /**
- * The first read over two connections: the words and the rest at once, at one moment (readFactsTwice), as the instance
- * waits for it. A read while a view answers (a rebase, a bulk load's part) over one: it reads the listings once rather
- * than twice (a part of 100,000 listings took the same 2 s over one as over two), leaving a core of the database to
- * the searches (decision 0129).
+ * The first read over two connections: the words and the rest at once, at one moment (readFacts' `words`), as the
+ * instance waits for it. A read while a view answers (a rebase, a bulk load's part) over one: it reads the listings
+ * once rather than twice (a part of 100,000 listings took the same 2 s over one as over two), leaving a core of the
+ * database to the searches (decision 0129).
  */
 async function read(commits: string[] | undefined) {
   const client = connect()
   const words = background ? undefined : connect()
   try {
     await Promise.all([client.connect(), words?.connect()])
-    const facts = shareCopy(
-      await (words ? readFactsTwice(asDb(client), asDb(words), commits) : readFacts(asDb(client), commits)),
-    )
+    const facts = shareCopy(await readFacts(asDb(client), commits, words && asDb(words)))
     parentPort?.postMessage({ facts })
   } finally {
     await Promise.allSettled([client.end(), words?.end()])

@@ -129,21 +129,20 @@ export const FACT_COLUMNS =
 /**
  * Every listing on sale, with the version it was read at; with `commits` (their versions), only the listings those
  * commits changed that are on sale (a bulk load's part of a view: listing-feed.ts).
+ *
+ * With `words`, over two connections at one moment of the database: the words (half of the database's time, turning
+ * each listing's search_vector into text) on `words`, the rest on `db`, at once, so that a read uses two of the
+ * database's cores rather than one. `words` takes on `db`'s snapshot (pg_export_snapshot), so both see the same
+ * listings in the same order. docs/decisions/0105-*.
  */
-export async function readFacts(db: Db, commits?: string[]): Promise<ListingFacts> {
-  // One statement, so the version and the columns come from one moment of the database; each column is one text
-  // (split here), which is far cheaper to read than a row per listing.
-  const [row] = await rowsOf<AggregatedFacts>(db, sql`select ${FACTS}, ${WORDS} from ${listingsOf(commits)}`)
-  return factsOf(row ?? { titles: [] })
-}
-
-/**
- * readFacts over two connections at one moment of the database: the words (half of the database's time, turning each
- * listing's search_vector into text) on `words`, the rest on `db`, at once, so that a read uses two of the database's
- * cores rather than one. `words` takes on `db`'s snapshot (pg_export_snapshot), so both see the same listings in the
- * same order. docs/decisions/0105-*.
- */
-export async function readFactsTwice(db: Db, words: Db, commits?: string[]): Promise<ListingFacts> {
+export async function readFacts(db: Db, commits?: string[], words?: Db): Promise<ListingFacts> {
+  const listings = listingsOf(commits)
+  if (!words) {
+    // One statement, so the version and the columns come from one moment of the database; each column is one text
+    // (split here), which is far cheaper to read than a row per listing.
+    const [row] = await rowsOf<AggregatedFacts>(db, sql`select ${FACTS}, ${WORDS} from ${listings}`)
+    return factsOf(row ?? { titles: [] })
+  }
   await db.execute(sql`begin isolation level repeatable read read only`)
   await words.execute(sql`begin isolation level repeatable read read only`)
   try {
@@ -153,11 +152,8 @@ export async function readFactsTwice(db: Db, words: Db, commits?: string[]): Pro
     )
     await words.execute(sql`set transaction snapshot ${sql.raw(`'${snapshot.replace(/'/g, '')}'`)}`)
     const [rest, texts] = await Promise.all([
-      rowsOf<AggregatedFacts>(db, sql`select ${FACTS} from ${listingsOf(commits)}`),
-      rowsOf<AggregatedFacts>(
-        words,
-        sql`select ${WORDS}, count(*)::text as words_size from ${listingsOf(commits)}`,
-      ),
+      rowsOf<AggregatedFacts>(db, sql`select ${FACTS} from ${listings}`),
+      rowsOf<AggregatedFacts>(words, sql`select ${WORDS}, count(*)::text as words_size from ${listings}`),
     ])
     const row = { ...rest[0], ...texts[0] } as AggregatedFacts
     if (row.size !== row.words_size)
@@ -207,10 +203,7 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
 type AggregatedFacts = { [column: string]: string | string[] | null | undefined; titles: string[] }
 
 function factsOf(row: AggregatedFacts): ListingFacts {
-  const text = (name: string) => {
-    const value = row[name]
-    return typeof value === 'string' ? value : ''
-  }
+  const text = (name: string) => (row[name] as string | null | undefined) ?? ''
   const size = Number(text('size') || 0)
   const split = (name: string) => (size > 0 ? text(name).split(',') : [])
   const numbers = (name: string) => split(name).map(Number)
@@ -249,7 +242,7 @@ function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
   const numeric = radix.reduce((a, b) => a * b, 1) <= Number.MAX_SAFE_INTEGER
   const idOf = new Map<number | string, number>()
   const ofRow = new Int32Array(size)
-  const values: number[][] = COUNT_FACETS.map(() => [])
+  const firstRow: number[] = []
   const rows: number[] = []
   const battery80: number[] = []
   // About 32 blocks whatever the size: a search reads at most one block's rows beyond the counts kept per block.
@@ -268,8 +261,7 @@ function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
       idOf.set(key, c)
       rows.push(0)
       battery80.push(0)
-      for (let i = 0; i < indexes.length; i++)
-        (values[i] as number[]).push((indexes[i] as Uint16Array)[r] as number)
+      firstRow.push(r)
     }
     ofRow[r] = c
     rows[c] = (rows[c] as number) + 1
@@ -303,7 +295,7 @@ function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
   return {
     ofRow,
     size: rows.length,
-    values: values.map((v) => Uint16Array.from(v)),
+    values: indexes.map((index) => Uint16Array.from(firstRow, (r) => index[r] as number)),
     rows: Int32Array.from(rows),
     battery80: Int32Array.from(battery80),
     block,

@@ -11,6 +11,7 @@ const pool = new SearchPool(2, (err) => {
   if (!/pool stopped/.test(err.message)) throw err
 })
 afterAll(() => pool.stop())
+const copiesHeld = () => pool.searchers.map((s) => s.copies.size)
 
 const ask: PoolAsk = {
   query: SearchQuery.parse({}),
@@ -23,21 +24,21 @@ const ask: PoolAsk = {
 describe('the search pool’s memory', () => {
   it('runs its searchers with the threads’ heap limits', () => {
     expect(SEARCHER_LIMITS.maxYoungGenerationSizeMb).toBeGreaterThan(0)
-    for (const limits of pool.limits())
-      expect(limits?.maxYoungGenerationSizeMb).toBe(SEARCHER_LIMITS.maxYoungGenerationSizeMb)
+    for (const { worker } of pool.searchers)
+      expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(SEARCHER_LIMITS.maxYoungGenerationSizeMb)
   })
 
   it('lets go of a replaced copy in every searcher once one searcher is sent the new copy', async () => {
     const old = wholeView(factsFromRows('1', []))
     // Two searches at once: one on each searcher, both then hold the old copy.
     await Promise.all([pool.ask(old, ask), pool.ask(old, ask)])
-    expect(pool.copiesHeld()).toEqual([1, 1])
+    expect(copiesHeld()).toEqual([1, 1])
     const next = wholeView(factsFromRows('2', []))
     await pool.ask(next, ask)
-    expect(pool.copiesHeld().sort()).toEqual([0, 1])
+    expect(copiesHeld().sort()).toEqual([0, 1])
     // A view of the new copy on the other searcher does not drop it from the first.
     await Promise.all([pool.ask(next, ask), pool.ask(next, ask)])
-    expect(pool.copiesHeld()).toEqual([1, 1])
+    expect(copiesHeld()).toEqual([1, 1])
     // Each searcher loads the server's modules when it starts: slow on a busy machine.
   }, 120_000)
 
@@ -46,7 +47,7 @@ describe('the search pool’s memory', () => {
     // A paging with a function (as a list's paging has): no thread can be sent it.
     const unsendable = { ...ask, paging: { ...ask.paging, finish: () => undefined } } as unknown as PoolAsk
     await expect(pool.ask(view, unsendable)).rejects.toThrow()
-    expect(pool.inFlight()).toEqual([0, 0])
+    expect(pool.searchers.map((s) => s.pending)).toEqual([0, 0])
     expect(await pool.ask(view, ask)).toEqual({ ids: [], total: undefined, facets: undefined })
   }, 120_000)
 })

@@ -155,11 +155,11 @@ describe('searches on the pool’s threads', () => {
     const own = new SearchPool(2, () => undefined)
     try {
       const answers = asks.map((ask) => own.ask(view, ask))
-      expect(own.inFlight()).toEqual([2, 2])
-      expect(own.waitingForSearcher()).toBe(asks.length - 4)
+      expect(own.searchers.map((s) => s.pending)).toEqual([2, 2])
+      expect(own.queued.length).toBe(asks.length - 4)
       expect(await Promise.all(answers)).toEqual(asks.map((ask) => searchView(view, ask)))
-      expect(own.inFlight()).toEqual([0, 0])
-      expect(own.waitingForSearcher()).toBe(0)
+      expect(own.searchers.map((s) => s.pending)).toEqual([0, 0])
+      expect(own.queued.length).toBe(0)
       // Those still waiting for a searcher when the pool stops fail with those in flight (their callers answer here).
       const stopped = asks.map((ask) =>
         own.ask(view, ask).then(

@@ -62,42 +62,24 @@ type Searcher = {
   copies: Map<ListingFacts, number>
 }
 
-/** Copies whose arrays were moved into shared memory (once per copy). */
-const sharedCopies = new WeakSet<ListingFacts>()
-
-/** Moves every array of a copy (which never changes) into shared memory, in place, so posting it shares them. */
-export function shareCopy(f: ListingFacts): ListingFacts {
-  if (sharedCopies.has(f)) return f
-  const share = (value: unknown): unknown => {
-    if (ArrayBuffer.isView(value)) return shared(value as Uint8Array)
-    // An object's fields, an array's items.
-    if (value && typeof value === 'object') {
-      const record = value as Record<string, unknown>
-      for (const key of Object.keys(record)) record[key] = share(record[key])
-    }
-    return value
-  }
-  share(f)
-  sharedCopies.add(f)
-  return f
-}
-
-/** A typed array's values in a SharedArrayBuffer. */
-function shared<T extends Uint8Array | Int32Array>(a: T): T {
-  if (a.buffer instanceof SharedArrayBuffer) return a
-  const Kind = a.constructor as new (buffer: SharedArrayBuffer) => T
-  const moved = new Kind(new SharedArrayBuffer(a.byteLength))
-  moved.set(a)
-  return moved
-}
-
 /**
- * A view's own arrays (its parts' dead rows, its delta) moved into shared memory once, so posting it to each searcher
- * at every change shares them (its parts' marks are shared from the start: markedPart).
+ * Moves every array of a copy (which never changes) into shared memory, in place (one already shared stays), so
+ * posting it shares them.
  */
-function shareView(view: FactsView) {
-  for (const part of view.parts) part.deadRows = shared(part.deadRows)
-  shareCopy(view.delta)
+export function shareCopy<T>(value: T): T {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof SharedArrayBuffer) return value
+    const Kind = value.constructor as new (buffer: SharedArrayBuffer) => Uint8Array
+    const moved = new Kind(new SharedArrayBuffer(value.byteLength))
+    moved.set(value as unknown as Uint8Array)
+    return moved as T
+  }
+  // An object's fields, an array's items.
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>
+    for (const key of Object.keys(record)) record[key] = shareCopy(record[key])
+  }
+  return value
 }
 
 let nextId = 1
@@ -127,12 +109,12 @@ type Search = {
 export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 export class SearchPool {
-  private readonly searchers: Searcher[]
+  /** Its searchers (tests read what each holds, its searches in flight, its heap limits). */
+  readonly searchers: Searcher[]
   private readonly waiting = new Map<number, Search & { searcher: Searcher }>()
   /** Searches asked while every searcher had IN_FLIGHT, in the order they came. */
-  private readonly queued: Search[] = []
+  readonly queued: Search[] = []
   private failed: Error | undefined
-  /** Searches answered by the searchers. */
   answered = 0
 
   constructor(
@@ -157,11 +139,6 @@ export class SearchPool {
     })
   }
 
-  /** Whether the pool can answer (no searcher failed, not stopped). */
-  get usable(): boolean {
-    return this.failed === undefined
-  }
-
   /**
    * searchView on a searcher: at once on the one with the fewest searches in flight when it has fewer than
    * IN_FLIGHT, else once one has (the searches waiting for it go in the order they came).
@@ -179,20 +156,18 @@ export class SearchPool {
 
   private send(searcher: Searcher, search: Search) {
     const id = nextId++
-    let posted: { id: number; pending: number }
     try {
-      posted = this.post(searcher, search.view)
+      const posted = this.post(searcher, search.view)
       const message: ToSearcher = { type: 'ask', id, viewId: posted.id, ask: search.ask }
       searcher.worker.postMessage(message)
+      searcher.pending++
+      posted.pending++
+      this.waiting.set(id, { ...search, searcher })
     } catch (err) {
       // An ask that cannot be posted (a function, say) is refused, leaving the searcher as it was (counted in flight,
       // it would stay so for good); its caller answers on this thread, whether it came now or from the queue.
       search.reject(err as Error)
-      return
     }
-    searcher.pending++
-    posted.pending++
-    this.waiting.set(id, { ...search, searcher })
   }
 
   /** Stops every searcher; searches in flight fail (their callers answer on this thread). */
@@ -207,7 +182,10 @@ export class SearchPool {
     if (known) return known
     const base = baseOf(view)
     const baseWasNew = !searcher.copies.has(base)
-    shareView(view)
+    // Its own arrays (its parts' dead rows, its delta) moved into shared memory once, so posting it to each searcher
+    // shares them (its parts' marks are shared from the start: markedPart).
+    for (const part of view.parts) part.deadRows = shareCopy(part.deadRows)
+    shareCopy(view.delta)
     const parts = view.parts.map(({ facts, ...marked }) => {
       let copyId = searcher.copies.get(facts)
       if (copyId === undefined) {
@@ -246,26 +224,6 @@ export class SearchPool {
       searcher.copies.delete(copy)
       searcher.worker.postMessage({ type: 'drop-copy', id } satisfies ToSearcher)
     }
-  }
-
-  /** How many copies each searcher holds (a rebase lets go of the old one in every searcher). */
-  copiesHeld(): number[] {
-    return this.searchers.map((s) => s.copies.size)
-  }
-
-  /** The searches each searcher has been given and not yet answered. */
-  inFlight(): number[] {
-    return this.searchers.map((s) => s.pending)
-  }
-
-  /** The searches waiting for a searcher. */
-  waitingForSearcher(): number {
-    return this.queued.length
-  }
-
-  /** The heap limits each searcher runs with. */
-  limits(): (ResourceLimits | undefined)[] {
-    return this.searchers.map((s) => s.worker.resourceLimits)
   }
 
   private settle(searcher: Searcher, answer: PoolAnswer) {
@@ -313,7 +271,7 @@ export function startSearchPool(
   })
   pools.get(db)?.stop()
   pools.set(db, pool)
-  // Stopped, the pool fails: its onFailure lets go of it.
+  // Stopped or failed, the pool is let go of (its onFailure): askView answers on this thread.
   return { stop: () => pool.stop(), answered: () => pool.answered }
 }
 
@@ -323,7 +281,7 @@ export function startSearchPool(
  */
 export async function askView(db: Db, view: FactsView, ask: PoolAsk): Promise<ViewAnswer> {
   const pool = pools.get(db)
-  if (pool?.usable) {
+  if (pool) {
     try {
       return await pool.ask(view, ask)
     } catch {
