@@ -330,7 +330,11 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
     if (after) {
       // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
       if (tier > after.tier) continue
-      if (tier === after.tier && !comesAfter(f, 'newest', after.us as number, after.id, r)) continue
+      // Inline, not comesAfter: this runs for every match in the cursor's tier.
+      if (tier === after.tier) {
+        const us = f.postedUs[r] as number
+        if (us !== after.us ? us > (after.us as number) : idAt(f, r) >= after.id) continue
+      }
     }
     const bucket = tiers[tier] as Hit[]
     // A tier's rows past `wanted` come after as many others: never on the page.
