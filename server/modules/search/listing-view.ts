@@ -141,16 +141,13 @@ export function viewPage(
     for (const h of hits) entries.push({ f, ...h })
   }
   const id = (e: Entry) => idAt(e.f, e.r)
-  entries.sort((a, b) => {
-    if (sort === 'price_asc')
-      return (a.f.priceCents[a.r] as number) - (b.f.priceCents[b.r] as number) || -descending(id(a), id(b))
-    if (sort === 'price_desc')
-      return (b.f.priceCents[b.r] as number) - (a.f.priceCents[a.r] as number) || descending(id(a), id(b))
-    return (
-      b.tier - a.tier ||
-      (b.f.postedUs[b.r] as number) - (a.f.postedUs[a.r] as number) ||
-      descending(id(a), id(b))
-    )
-  })
+  // Best match by tier (0 in any other sort), then newest; by price, the price, ties by id (ascending: all reversed).
+  const key = sort === 'price_asc' || sort === 'price_desc' ? 'priceCents' : 'postedUs'
+  const sign = sort === 'price_asc' ? -1 : 1
+  entries.sort(
+    (a, b) =>
+      sign *
+      (b.tier - a.tier || (b.f[key][b.r] as number) - (a.f[key][a.r] as number) || descending(id(a), id(b))),
+  )
   return entries.slice(paging.offset, paging.offset + paging.pageSize + 1).map(id)
 }
