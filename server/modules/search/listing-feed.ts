@@ -37,11 +37,9 @@ type State = {
   loadMs: number
   /**
    * Set by keepListingsCurrent: the instance is not ready until its first view. `stopped` aborts the reads under way
-   * apart when it stops.
+   * apart when it stops; `readCopy` reads the copy whole (on this thread when absent).
    */
-  kept?: { log: Logger; stopped: AbortSignal }
-  /** How the copy is read whole (keepListingsCurrent's `readCopy`): on this thread when absent. */
-  readCopy?: ReadCopy
+  kept?: { log: Logger; stopped: AbortSignal; readCopy?: ReadCopy }
   /** The read under way of the listings of the commits left out (readPart). */
   readingPart?: Promise<void>
   /** Whether the view's base was read apart: then a rebase costs the requests nothing (rebaseAt). */
@@ -62,19 +60,15 @@ type State = {
 
 /** The listings changed since a view's base was read, as the view's parts hold them. */
 type Changes = {
-  /**
-   * How many of the view's first parts were read from the database: the base, then one per bulk load read apart
-   * (readPart). The parts settled from the feed, if any, come after them.
-   */
-  reads: number
   /** Those on sale, as they are now. */
   records: Map<string, FactRow>
   /** Those changed since the view's last part was made: the delta's, when on sale. */
   recent: Set<string>
   /**
-   * Per part settled from the feed (those after the parts read), the posting time of each listing it holds, to find
-   * its row there: first every listing changed since the base as it was when that part was made; then each level's,
-   * those changed since the level before it was made, as they were when it was made (SETTLED_AT_MOST).
+   * Per part settled from the feed (the view's last parts, after those read from the database: the base, then one per
+   * bulk load read apart by readPart), the posting time of each listing it holds, to find its row there: first every
+   * listing changed since the base as it was when that part was made; then each level's, those changed since the level
+   * before it was made, as they were when it was made (SETTLED_AT_MOST).
    */
   settled: Map<string, number>[]
   /**
@@ -84,7 +78,7 @@ type Changes = {
   leftOut?: string[]
 }
 
-const noChanges = (): Changes => ({ reads: 1, records: new Map(), recent: new Set(), settled: [] })
+const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settled: [] })
 
 /** More parts read apart than this (the base and two bulk loads): the copy is read whole again, into one. */
 const MOST_READS = 3
@@ -144,7 +138,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   const stopped = stoppedOf(s)
   s.loading = (async () => {
     // Read apart (a worker thread) when the instance can; if that fails, on this thread, and the failure is logged.
-    const apart = s.readCopy
+    const apart = s.kept?.readCopy
     let readApart = apart !== undefined
     const base = await (apart
       ? apart(stopped, { background: s.view !== undefined }).catch((err) => {
@@ -159,21 +153,17 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
           return readFacts(db)
         })
       : readFacts(db))
-    let next: { view: FactsView; changes: Changes } = {
-      view: wholeView(base),
-      changes: noChanges(),
-    }
+    let next = { view: wholeView(base), changes: noChanges() }
     // Changes committed while it was read: applied to the new base before it replaces the view. Applications of the
     // feed to the old view go on meanwhile; the new base catches up again when one overtakes it (a few rounds),
     // rather than being thrown away for being behind.
-    for (let round = 0; round < 5; round++) {
-      const current = s.view
-      if (!current || !newer(current.version, next.view.version)) break
+    const behind = () => s.view !== undefined && newer(s.view.version, next.view.version)
+    for (let round = 0; round < 5 && behind(); round++) {
       const applied = await applyFeed(db, next.view, next.changes)
       if (!applied) break
       next = applied
     }
-    if (!s.view || !newer(s.view.version, next.view.version)) {
+    if (!behind()) {
       s.view = next.view
       s.changes = next.changes
       s.readApart = readApart
@@ -201,10 +191,8 @@ async function applyFeed(
   changes: Changes,
   knownBehind = false,
 ): Promise<{ view: FactsView; changes: Changes } | undefined> {
-  if (!knownBehind) {
-    // The version alone first (one indexed row): most polls find nothing new.
-    if (!newer(await readVersion(db), view.version)) return { view, changes }
-  }
+  // The version alone first (one indexed row): most polls find nothing new.
+  if (!knownBehind && !newer(await readVersion(db), view.version)) return { view, changes }
   const limit = applyAtMost(view.size)
   let rows = await readChanges(db, view.version, limit)
   let head = rows[0]
@@ -249,7 +237,7 @@ async function applyFeed(
     Atomics.store(m.part.dead.at, r, m.upTo)
     m.rows.add(r)
   }
-  const { reads } = changes
+  const reads = view.parts.length - changes.settled.length
   for (const row of changed) {
     const id = row.changed_id as string
     // The parts read from the database hold a listing at the posting time it had then: one it had since, or has now.
@@ -288,7 +276,7 @@ async function applyFeed(
       delta,
       size: parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size),
     },
-    changes: { reads, records, recent, settled, leftOut: changes.leftOut },
+    changes: { records, recent, settled, leftOut: changes.leftOut },
   }
 }
 
@@ -436,14 +424,23 @@ export async function catchUp(
     s.applying = (async () => {
       const applied = await applyFeed(db, view, s.changes, target !== undefined)
       if (!applied) {
-        readWhole(db, s)
+        // The copy is read whole, and the view counts as too far behind to answer until the read ends (the application
+        // of the feed does not wait for it, so neither do the requests behind it). Applications being one at a time and
+        // none starting while it is, no other such read is under way. A failed read rejects the callers waiting for it
+        // (the poll, which logs it and backs off).
+        const read = loadFacts(db).finally(() => {
+          if (s.farBehind === read) s.farBehind = undefined
+        })
+        read.catch(() => undefined)
+        s.farBehind = read
         return s.view
       }
       if (s.view === view) {
         if (applied.view.version !== view.version) s.movedAt = Date.now()
         s.view = applied.view
         s.changes = applied.changes
-        const { reads, records, leftOut } = applied.changes
+        const { records, leftOut, settled } = applied.changes
+        const reads = applied.view.parts.length - settled.length
         const piled = applied.view.parts
           .slice(0, reads)
           .reduce((n, part) => n + part.deadRows.length, records.size)
@@ -496,11 +493,7 @@ function readPart(db: Db, s: State, commits: string[]) {
   if (s.loading || s.readingPart || Date.now() < s.readAgainAt) return
   const stopped = stoppedOf(s)
   s.readingPart = (async () => {
-    const started = Date.now()
-    const part = await (s.readCopy
-      ? s.readCopy(stopped, { commits, background: true })
-      : readFacts(db, commits))
-    await addPart(db, s, part, commits, stopped, Date.now() - started)
+    await addPart(db, s, commits, stopped)
     s.readFailures = 0
   })()
     .catch((err) => {
@@ -520,18 +513,13 @@ function readPart(db: Db, s: State, commits: string[]) {
  * commits were left out since the read began (they may have changed the part's listings too: all of them are read
  * again, together); a part with no listing on sale brings the commits in as it is, with no part.
  */
-async function addPart(
-  db: Db,
-  s: State,
-  part: ListingFacts,
-  commits: string[],
-  stop: AbortSignal,
-  /** How long the read took (for the log). */
-  readMs: number,
-) {
+async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
+  const started = Date.now()
+  const apart = s.kept?.readCopy
+  const part = await (apart ? apart(stop, { commits, background: true }) : readFacts(db, commits))
   const read = Date.now()
-  const sameLeftOut = () =>
-    s.changes.leftOut?.length === commits.length && commits.every((v) => s.changes.leftOut?.includes(v))
+  // Left-out versions are in the order they committed.
+  const sameLeftOut = () => s.changes.leftOut?.join() === commits.join()
   // The listings changed since the part's read are read between applications of the feed, not inside one (searches
   // wait for an application: they waited for this read too); the part is then added at once, with nothing awaited
   // between, if the view did not move meanwhile, else those changed since are read too. Each round reads only the
@@ -554,11 +542,10 @@ async function addPart(
       readUpTo = view.version
     }
     if (s.applying || s.view !== view || stop.aborted || !sameLeftOut()) continue
-    const { reads, records } = s.changes
-    if (part.size === 0) {
-      s.changes = { ...s.changes, leftOut: undefined }
-      return
-    }
+    const reads = view.parts.length - s.changes.settled.length
+    const { records } = s.changes
+    s.changes = { ...s.changes, leftOut: undefined }
+    if (part.size === 0) return
     const added = markedPart(part)
     const dead = new Set<number>()
     const find = (id: string, us: string | null) => {
@@ -577,13 +564,12 @@ async function addPart(
       parts: [...view.parts.slice(0, reads), added, ...view.parts.slice(reads)],
       size: view.size + part.size - dead.size,
     }
-    s.changes = { ...s.changes, reads: reads + 1, leftOut: undefined }
     s.movedAt = Date.now()
     s.kept?.log.info?.(
       {
         listings: part.size,
         commits: commits.length,
-        read_ms: readMs,
+        read_ms: read - started,
         added_ms: Date.now() - read,
         rounds: round + 1,
       },
@@ -608,20 +594,6 @@ function readChangedSince(db: Db, from: string, upTo: string) {
           || (select ${sql.raw(postedUs('products.posted_on'))} from products where products.id = c.product_id) as posted
       from c group by c.product_id`,
   )
-}
-
-/**
- * The feed cannot bring the view up: the copy is read whole, and the view counts as too far behind to answer until
- * the read ends (the application of the feed does not wait for it, so neither do the requests behind it). A failed
- * read rejects the callers waiting for it (the poll, which logs it and backs off).
- */
-function readWhole(db: Db, s: State) {
-  if (s.farBehind) return
-  const read = loadFacts(db).finally(() => {
-    if (s.farBehind === read) s.farBehind = undefined
-  })
-  read.catch(() => undefined)
-  s.farBehind = read
 }
 
 const BEHIND = 'Search could not bring its copy of the listings up to date; trying again'
@@ -696,11 +668,8 @@ export function searchReady(db: Db): boolean {
 }
 
 /** Why a whole read apart ended early: the instance keeping the copy current stopped. */
-export class StoppedError extends Error {
-  constructor() {
-    super('Search stopped keeping its copy of the listings current')
-    this.name = 'StoppedError'
-  }
+class StoppedError extends Error {
+  override name = 'StoppedError'
 }
 
 /** Subscribes to a database channel (Database.listen): each commit that moves the listings' version on says so. */
@@ -726,7 +695,6 @@ export function keepListingsCurrent(
   readCopy?: ReadCopy,
 ): { stop: () => void } {
   const s = stateOf(db)
-  s.readCopy = readCopy
   const stopping = new AbortController()
   const stopped = () => stopping.signal.aborted
   let timer: NodeJS.Timeout | undefined
@@ -765,11 +733,10 @@ export function keepListingsCurrent(
   const stop = () => {
     if (timer) clearTimeout(timer)
     unlisten?.()
-    stopping.abort(new StoppedError())
+    stopping.abort(new StoppedError('Search stopped keeping its copy of the listings current'))
     s.kept = undefined
-    s.readCopy = undefined
   }
-  s.kept = { log, stopped: stopping.signal }
+  s.kept = { log, stopped: stopping.signal, readCopy }
   void tick()
   return { stop }
 }
