@@ -546,7 +546,6 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
     const { records } = s.changes
     s.changes = { ...s.changes, leftOut: undefined }
     if (part.size === 0) return
-    const added = markedPart(part)
     const dead = new Set<number>()
     const find = (id: string, us: string | null) => {
       const r = us === null ? -1 : rowOf(part, id, Number(us))
@@ -554,14 +553,9 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
     }
     for (const [id, row] of records) find(id, row.posted)
     for (const { id, posted } of since) for (const us of posted) find(id, us)
-    for (const r of dead) Atomics.store(added.dead.at, r, 1)
-    if (dead.size > 0) {
-      added.dead.upTo = 1
-      added.deadRows = Int32Array.from(dead).sort()
-    }
     s.view = {
       ...view,
-      parts: [...view.parts.slice(0, reads), added, ...view.parts.slice(reads)],
+      parts: [...view.parts.slice(0, reads), markedPart(part, dead), ...view.parts.slice(reads)],
       size: view.size + part.size - dead.size,
     }
     s.movedAt = Date.now()

@@ -33,10 +33,11 @@ export type FactsView = {
 /** The copy as last read whole. */
 export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as MarkedPart).facts
 
-/** A copy with no row changed yet; its marks in shared memory, for every later view and the search threads. */
-export function markedPart(facts: ListingFacts): MarkedPart {
+/** A copy less its `dead` rows (marked at 1); its marks in shared memory, for every later view and the search threads. */
+export function markedPart(facts: ListingFacts, dead = new Set<number>()): MarkedPart {
   const at = new Int32Array(new SharedArrayBuffer(facts.size * Int32Array.BYTES_PER_ELEMENT))
-  return { facts, dead: { at, upTo: 0 }, deadRows: new Int32Array(0) }
+  for (const r of dead) Atomics.store(at, r, 1)
+  return { facts, dead: { at, upTo: dead.size > 0 ? 1 : 0 }, deadRows: Int32Array.from(dead).sort() }
 }
 
 /** A view of a copy just read whole. */
