@@ -217,7 +217,7 @@ async function applyFeed(
   }
   const version = head.feed_version
   // The left-out commits' listings first, then the rest (as they are now).
-  const changed = [...bulkRows, ...rows.filter((r) => r.changed_id !== null)]
+  const changed = [...bulkRows, ...rows].filter((r) => r.changed_id !== null)
   if (changed.length === 0) return { view: { ...view, version }, changes }
   // Changed in place, not copied (a copy at every application cost as much as the pile of changes, 20,000 listings at
   // 1,000,000): only the view this application makes is used with them, and the view before it never reads them.
@@ -363,7 +363,7 @@ function readChanges(db: Db, version: string, limit: number, skip: string[] = []
 /**
  * The commits between `version` and `upTo` too large to apply (more than a quarter of `limit` changes each: a bulk
  * import, a seller's every listing), the listings they changed that the view may hold (all but those the commits
- * created: a bulk import of new listings reads none here) with the posting times they had, and how many of all their
+ * created: a bulk import of new listings reads a row of none) with the posting times they had, and how many of all their
  * listings are on sale now; undefined when no commit is that large.
  */
 async function readBulk(db: Db, version: string, upTo: string, limit: number) {
@@ -387,11 +387,7 @@ async function readBulk(db: Db, version: string, upTo: string, limit: number) {
   )
   const versions = rows[0]?.versions
   if (!versions?.length) return undefined
-  return {
-    versions,
-    onSale: Number(rows[0]?.on_sale_now ?? 0),
-    rows: rows.filter((r) => r.changed_id !== null),
-  }
+  return { versions, onSale: Number(rows[0]?.on_sale_now ?? 0), rows }
 }
 
 /**
@@ -673,9 +669,6 @@ export type Listen = (
   onError?: (err: Error) => void,
 ) => Promise<() => void>
 
-/** The channel the version's trigger notifies at each commit, with the new version (migration 0034). */
-export const LISTING_CHANGES_CHANNEL = 'listing_changes'
-
 /**
  * Reads the copy now and then applies the feed as each change commits (the database notifies the channel, when
  * `listen` is given) and every `pollMs` in any case (the requests themselves catch up too when their statement reads
@@ -700,7 +693,8 @@ export function keepListingsCurrent(
         return
       void catchUp(db, version).catch((err) => logFailure(s, err))
     }
-    void listen(LISTING_CHANGES_CHANNEL, onNotify, (err) =>
+    // The channel the version's trigger notifies at each commit, with the new version (migration 0034).
+    void listen('listing_changes', onNotify, (err) =>
       log.error(
         { err },
         'Search lost its notifications of listing changes; listening again (polling meanwhile)',
