@@ -72,8 +72,9 @@ type Changes = {
    */
   settled: Map<string, number>[]
   /**
-   * The versions of commits too large to apply (readBulk), left to a read of their listings (readPart) or a whole
-   * read: until one lands, the listings they changed are out of the view unless changed again since.
+   * The versions of commits too large to apply (readBulk), in the order they committed, left to a read of their
+   * listings (readPart) or a whole read: until one lands, the listings they changed are out of the view unless changed
+   * again since.
    */
   leftOut?: string[]
 }
@@ -137,7 +138,6 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   const started = Date.now()
   const stopped = stoppedOf(s)
   s.loading = (async () => {
-    // Read apart (a worker thread) when the instance can; if that fails, on this thread, and the failure is logged.
     const apart = s.kept?.readCopy
     let readApart = apart !== undefined
     const base = await (apart
@@ -514,7 +514,6 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
   const apart = s.kept?.readCopy
   const part = await (apart ? apart(stop, { commits, background: true }) : readFacts(db, commits))
   const read = Date.now()
-  // Left-out versions are in the order they committed.
   const sameLeftOut = () => s.changes.leftOut?.join() === commits.join()
   // The listings changed since the part's read are read between applications of the feed, not inside one (searches
   // wait for an application: they waited for this read too); the part is then added at once, with nothing awaited
@@ -645,7 +644,6 @@ export async function searchWhileRead<T>(db: Db, search: () => Promise<T>): Prom
 export function factsStatus(db: Db): { version: string; listings: number; load_ms: number } | null {
   const s = stateOf(db)
   if (!s.view) return null
-  // Left-out versions are in the order they committed.
   const firstLeftOut = s.changes.leftOut?.[0]
   const version = firstLeftOut ? String(BigInt(firstLeftOut) - 1n) : s.view.version
   return { version, listings: s.view.size, load_ms: s.loadMs }
