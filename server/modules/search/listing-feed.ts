@@ -28,7 +28,6 @@ type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, 
 
 type State = {
   view?: FactsView
-  /** The listings changed since the view's base was read, as its parts hold them. */
   changes: Changes
   /** One application of the feed at a time. */
   applying?: Promise<FactsView | undefined>
@@ -482,8 +481,7 @@ function readFailed(s: State, err: unknown) {
 /**
  * Reads the listings the left-out commits changed (a bulk load: a tenth of the listings, say) into a part of their own,
  * on a worker thread when the instance has one, and adds it to the view (addPart): the bulk load is searchable in a
- * read of its own listings, not of every listing (decision 0127). Unless a read is under way, or one failed lately
- * (readAgain's waits).
+ * read of its own listings, not of every listing (decision 0127).
  */
 function readPart(db: Db, s: State, commits: string[]) {
   if (s.loading || s.readingPart || Date.now() < s.readAgainAt) return
