@@ -3,6 +3,7 @@ import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { readVersion } from './facet-columns'
+import { mergeInOrder } from './facts-pages'
 import { onceEach } from './kept-per-copy'
 import {
   DAY_MS,
@@ -254,7 +255,8 @@ async function applyFeed(
   let parts: MarkedPart[] = marks.map(({ part, upTo, rows }) => ({
     facts: part.facts,
     dead: { at: part.dead.at, upTo },
-    deadRows: rows.size > 0 ? withRows(part.deadRows, rows) : part.deadRows,
+    // The rows marked now merged in (one pass, not a sort of them all again).
+    deadRows: rows.size > 0 ? mergeInOrder([part.deadRows, Int32Array.from(rows).sort()]) : part.deadRows,
   }))
   let settled = changes.settled
   if (recent.size > DELTA_AT_MOST) {
@@ -297,20 +299,6 @@ export function settleLevel(
     for (const id of (settled[level] as ReadonlyMap<string, unknown>).keys()) since.add(id)
   }
   return { level, since }
-}
-
-/** Ascending rows with `more` (none of them among them) merged in: one pass, not a sort of them all again. */
-function withRows(rows: Int32Array, more: Set<number>): Int32Array {
-  const add = Int32Array.from(more).sort()
-  const all = new Int32Array(rows.length + add.length)
-  let i = 0
-  let j = 0
-  let k = 0
-  while (i < rows.length && j < add.length)
-    all[k++] = (rows[i] as number) < (add[j] as number) ? (rows[i++] as number) : (add[j++] as number)
-  all.set(rows.subarray(i), k)
-  all.set(add.subarray(j), k + rows.length - i)
-  return all
 }
 
 /** A listing changed: as it is now (when on sale), with the posting times it had. */
