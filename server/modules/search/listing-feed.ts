@@ -690,15 +690,13 @@ export function keepListingsCurrent(
       })
       .catch((err) => log.error({ err }, 'Search could not listen for listing changes; polling only'))
   }
+  // Not called once stopped: the next is set only while running, and stop clears it.
   const tick = async () => {
-    if (stopped()) return
     try {
       await catchUp(db)
       failures = 0
     } catch (err) {
-      if (stopped()) return
-      failures++
-      log.error({ err, failures }, BEHIND)
+      if (!stopped()) log.error({ err, failures: ++failures }, BEHIND)
     }
     if (!stopped()) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : pollMs)
   }
