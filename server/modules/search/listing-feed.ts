@@ -614,8 +614,7 @@ export async function searchWhileRead<T>(db: Db, search: () => Promise<T>): Prom
   })
   const turn = s.sqlTurn
   s.sqlTurn = turn.then(() => mine)
-  const readEnded = read.catch(() => undefined).then(() => true)
-  if (await Promise.race([turn.then(() => false), readEnded])) done()
+  if (await Promise.race([turn.then(() => false), read.catch(() => undefined).then(() => true)])) done()
   try {
     return await search()
   } finally {
