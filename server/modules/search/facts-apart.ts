@@ -75,12 +75,7 @@ function readOn(
  * driver and the copy's modules loaded: 0.8 s of a core from the sources, through tsx) when a bulk load lands. Each
  * thread reads once and ends, its heap with it. `stop` ends the spare, when the instance stops.
  */
-export function factsReader(url: string): {
-  read: ReadCopy
-  stop: () => void
-  /** Whether a spare thread waits for the next read. */
-  hasSpare: () => boolean
-} {
+export function factsReader(url: string) {
   let spare: Worker | undefined
   let stopped = false
   const forget = () => {
@@ -94,22 +89,24 @@ export function factsReader(url: string): {
     worker.once('error', forget).once('exit', forget)
     spare = worker
   }
+  const read: ReadCopy = (signal, { commits, background }) => {
+    let worker = spare
+    if (background && worker) {
+      worker.off('error', forget).off('exit', forget)
+      spare = undefined
+    } else worker = startReader(url, background)
+    const reading = readOn(worker, { signal, commits })
+    void reading.then(startSpare, startSpare)
+    return reading
+  }
   return {
-    read: (signal, { commits, background }) => {
-      let worker = spare
-      if (background && worker) {
-        worker.off('error', forget).off('exit', forget)
-        spare = undefined
-      } else worker = startReader(url, background)
-      const reading = readOn(worker, { signal, commits })
-      void reading.then(startSpare, startSpare)
-      return reading
-    },
+    read,
     stop: () => {
       stopped = true
       void spare?.terminate()
       spare = undefined
     },
+    /** Whether a spare thread waits for the next read. */
     hasSpare: () => spare !== undefined,
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { readVersion } from './facet-columns'
+import { mergeInOrder } from './facts-pages'
 import { onceEach } from './kept-per-copy'
 import {
   DAY_MS,
@@ -28,7 +29,6 @@ type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, 
 
 type State = {
   view?: FactsView
-  /** The listings changed since the view's base was read, as its parts hold them. */
   changes: Changes
   /** One application of the feed at a time. */
   applying?: Promise<FactsView | undefined>
@@ -37,11 +37,9 @@ type State = {
   loadMs: number
   /**
    * Set by keepListingsCurrent: the instance is not ready until its first view. `stopped` aborts the reads under way
-   * apart when it stops.
+   * apart when it stops; `readCopy` reads the copy whole (on this thread when absent).
    */
-  kept?: { log: Logger; stopped: AbortSignal }
-  /** How the copy is read whole (keepListingsCurrent's `readCopy`): on this thread when absent. */
-  readCopy?: ReadCopy
+  kept?: { log: Logger; stopped: AbortSignal; readCopy?: ReadCopy }
   /** The read under way of the listings of the commits left out (readPart). */
   readingPart?: Promise<void>
   /** Whether the view's base was read apart: then a rebase costs the requests nothing (rebaseAt). */
@@ -62,29 +60,26 @@ type State = {
 
 /** The listings changed since a view's base was read, as the view's parts hold them. */
 type Changes = {
-  /**
-   * How many of the view's first parts were read from the database: the base, then one per bulk load read apart
-   * (readPart). The parts settled from the feed, if any, come after them.
-   */
-  reads: number
   /** Those on sale, as they are now. */
   records: Map<string, FactRow>
   /** Those changed since the view's last part was made: the delta's, when on sale. */
   recent: Set<string>
   /**
-   * Per part settled from the feed (those after the parts read), the posting time of each listing it holds, to find
-   * its row there: first every listing changed since the base as it was when that part was made; then each level's,
-   * those changed since the level before it was made, as they were when it was made (SETTLED_AT_MOST).
+   * Per part settled from the feed (the view's last parts, after those read from the database: the base, then one per
+   * bulk load read apart by readPart), the posting time of each listing it holds, to find its row there: first every
+   * listing changed since the base as it was when that part was made; then each level's, those changed since the level
+   * before it was made, as they were when it was made (SETTLED_AT_MOST).
    */
   settled: Map<string, number>[]
   /**
-   * The versions of commits too large to apply (readBulk), left to a read of their listings (readPart) or a whole
-   * read: until one lands, the listings they changed are out of the view unless changed again since.
+   * The versions of commits too large to apply (readBulk), in the order they committed, left to a read of their
+   * listings (readPart) or a whole read: until one lands, the listings they changed are out of the view unless changed
+   * again since.
    */
   leftOut?: string[]
 }
 
-const noChanges = (): Changes => ({ reads: 1, records: new Map(), recent: new Set(), settled: [] })
+const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settled: [] })
 
 /** More parts read apart than this (the base and two bulk loads): the copy is read whole again, into one. */
 const MOST_READS = 3
@@ -143,8 +138,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   const started = Date.now()
   const stopped = stoppedOf(s)
   s.loading = (async () => {
-    // Read apart (a worker thread) when the instance can; if that fails, on this thread, and the failure is logged.
-    const apart = s.readCopy
+    const apart = s.kept?.readCopy
     let readApart = apart !== undefined
     const base = await (apart
       ? apart(stopped, { background: s.view !== undefined }).catch((err) => {
@@ -159,21 +153,17 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
           return readFacts(db)
         })
       : readFacts(db))
-    let next: { view: FactsView; changes: Changes } = {
-      view: wholeView(base),
-      changes: noChanges(),
-    }
+    let next = { view: wholeView(base), changes: noChanges() }
     // Changes committed while it was read: applied to the new base before it replaces the view. Applications of the
     // feed to the old view go on meanwhile; the new base catches up again when one overtakes it (a few rounds),
     // rather than being thrown away for being behind.
-    for (let round = 0; round < 5; round++) {
-      const current = s.view
-      if (!current || !newer(current.version, next.view.version)) break
+    const behind = () => s.view !== undefined && newer(s.view.version, next.view.version)
+    for (let round = 0; round < 5 && behind(); round++) {
       const applied = await applyFeed(db, next.view, next.changes)
       if (!applied) break
       next = applied
     }
-    if (!s.view || !newer(s.view.version, next.view.version)) {
+    if (!behind()) {
       s.view = next.view
       s.changes = next.changes
       s.readApart = readApart
@@ -201,10 +191,8 @@ async function applyFeed(
   changes: Changes,
   knownBehind = false,
 ): Promise<{ view: FactsView; changes: Changes } | undefined> {
-  if (!knownBehind) {
-    // The version alone first (one indexed row): most polls find nothing new.
-    if (!newer(await readVersion(db), view.version)) return { view, changes }
-  }
+  // The version alone first (one indexed row): most polls find nothing new.
+  if (!knownBehind && !newer(await readVersion(db), view.version)) return { view, changes }
   const limit = applyAtMost(view.size)
   let rows = await readChanges(db, view.version, limit)
   let head = rows[0]
@@ -229,7 +217,7 @@ async function applyFeed(
   }
   const version = head.feed_version
   // The left-out commits' listings first, then the rest (as they are now).
-  const changed = [...bulkRows, ...rows.filter((r) => r.changed_id !== null)]
+  const changed = [...bulkRows, ...rows].filter((r) => r.changed_id !== null)
   if (changed.length === 0) return { view: { ...view, version }, changes }
   // Changed in place, not copied (a copy at every application cost as much as the pile of changes, 20,000 listings at
   // 1,000,000): only the view this application makes is used with them, and the view before it never reads them.
@@ -249,7 +237,7 @@ async function applyFeed(
     Atomics.store(m.part.dead.at, r, m.upTo)
     m.rows.add(r)
   }
-  const { reads } = changes
+  const reads = view.parts.length - changes.settled.length
   for (const row of changed) {
     const id = row.changed_id as string
     // The parts read from the database hold a listing at the posting time it had then: one it had since, or has now.
@@ -267,7 +255,8 @@ async function applyFeed(
   let parts: MarkedPart[] = marks.map(({ part, upTo, rows }) => ({
     facts: part.facts,
     dead: { at: part.dead.at, upTo },
-    deadRows: rows.size > 0 ? withRows(part.deadRows, rows) : part.deadRows,
+    // The rows marked now merged in (one pass, not a sort of them all again).
+    deadRows: rows.size > 0 ? mergeInOrder([part.deadRows, Int32Array.from(rows).sort()]) : part.deadRows,
   }))
   let settled = changes.settled
   if (recent.size > DELTA_AT_MOST) {
@@ -288,7 +277,7 @@ async function applyFeed(
       delta,
       size: parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size),
     },
-    changes: { reads, records, recent, settled, leftOut: changes.leftOut },
+    changes: { records, recent, settled, leftOut: changes.leftOut },
   }
 }
 
@@ -310,20 +299,6 @@ export function settleLevel(
     for (const id of (settled[level] as ReadonlyMap<string, unknown>).keys()) since.add(id)
   }
   return { level, since }
-}
-
-/** Ascending rows with `more` (none of them among them) merged in: one pass, not a sort of them all again. */
-function withRows(rows: Int32Array, more: Set<number>): Int32Array {
-  const add = Int32Array.from(more).sort()
-  const all = new Int32Array(rows.length + add.length)
-  let i = 0
-  let j = 0
-  let k = 0
-  while (i < rows.length && j < add.length)
-    all[k++] = (rows[i] as number) < (add[j] as number) ? (rows[i++] as number) : (add[j++] as number)
-  all.set(rows.subarray(i), k)
-  all.set(add.subarray(j), k + rows.length - i)
-  return all
 }
 
 /** A listing changed: as it is now (when on sale), with the posting times it had. */
@@ -375,7 +350,7 @@ function readChanges(db: Db, version: string, limit: number, skip: string[] = []
 /**
  * The commits between `version` and `upTo` too large to apply (more than a quarter of `limit` changes each: a bulk
  * import, a seller's every listing), the listings they changed that the view may hold (all but those the commits
- * created: a bulk import of new listings reads none here) with the posting times they had, and how many of all their
+ * created: a bulk import of new listings reads a row of none) with the posting times they had, and how many of all their
  * listings are on sale now; undefined when no commit is that large.
  */
 async function readBulk(db: Db, version: string, upTo: string, limit: number) {
@@ -399,11 +374,7 @@ async function readBulk(db: Db, version: string, upTo: string, limit: number) {
   )
   const versions = rows[0]?.versions
   if (!versions?.length) return undefined
-  return {
-    versions,
-    onSale: Number(rows[0]?.on_sale_now ?? 0),
-    rows: rows.filter((r) => r.changed_id !== null),
-  }
+  return { versions, onSale: Number(rows[0]?.on_sale_now ?? 0), rows }
 }
 
 /**
@@ -436,14 +407,23 @@ export async function catchUp(
     s.applying = (async () => {
       const applied = await applyFeed(db, view, s.changes, target !== undefined)
       if (!applied) {
-        readWhole(db, s)
+        // The copy is read whole, and the view counts as too far behind to answer until the read ends (the application
+        // of the feed does not wait for it, so neither do the requests behind it). Applications being one at a time and
+        // none starting while it is, no other such read is under way. A failed read rejects the callers waiting for it
+        // (the poll, which logs it and backs off).
+        const read = loadFacts(db).finally(() => {
+          if (s.farBehind === read) s.farBehind = undefined
+        })
+        read.catch(() => undefined)
+        s.farBehind = read
         return s.view
       }
       if (s.view === view) {
         if (applied.view.version !== view.version) s.movedAt = Date.now()
         s.view = applied.view
         s.changes = applied.changes
-        const { reads, records, leftOut } = applied.changes
+        const { records, leftOut, settled } = applied.changes
+        const reads = applied.view.parts.length - settled.length
         const piled = applied.view.parts
           .slice(0, reads)
           .reduce((n, part) => n + part.deadRows.length, records.size)
@@ -489,18 +469,13 @@ function readFailed(s: State, err: unknown) {
 /**
  * Reads the listings the left-out commits changed (a bulk load: a tenth of the listings, say) into a part of their own,
  * on a worker thread when the instance has one, and adds it to the view (addPart): the bulk load is searchable in a
- * read of its own listings, not of every listing (decision 0127). Unless a read is under way, or one failed lately
- * (readAgain's waits).
+ * read of its own listings, not of every listing (decision 0127).
  */
 function readPart(db: Db, s: State, commits: string[]) {
   if (s.loading || s.readingPart || Date.now() < s.readAgainAt) return
   const stopped = stoppedOf(s)
   s.readingPart = (async () => {
-    const started = Date.now()
-    const part = await (s.readCopy
-      ? s.readCopy(stopped, { commits, background: true })
-      : readFacts(db, commits))
-    await addPart(db, s, part, commits, stopped, Date.now() - started)
+    await addPart(db, s, commits, stopped)
     s.readFailures = 0
   })()
     .catch((err) => {
@@ -520,18 +495,12 @@ function readPart(db: Db, s: State, commits: string[]) {
  * commits were left out since the read began (they may have changed the part's listings too: all of them are read
  * again, together); a part with no listing on sale brings the commits in as it is, with no part.
  */
-async function addPart(
-  db: Db,
-  s: State,
-  part: ListingFacts,
-  commits: string[],
-  stop: AbortSignal,
-  /** How long the read took (for the log). */
-  readMs: number,
-) {
+async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
+  const started = Date.now()
+  const apart = s.kept?.readCopy
+  const part = await (apart ? apart(stop, { commits, background: true }) : readFacts(db, commits))
   const read = Date.now()
-  const sameLeftOut = () =>
-    s.changes.leftOut?.length === commits.length && commits.every((v) => s.changes.leftOut?.includes(v))
+  const sameLeftOut = () => s.changes.leftOut?.join() === commits.join()
   // The listings changed since the part's read are read between applications of the feed, not inside one (searches
   // wait for an application: they waited for this read too); the part is then added at once, with nothing awaited
   // between, if the view did not move meanwhile, else those changed since are read too. Each round reads only the
@@ -554,12 +523,10 @@ async function addPart(
       readUpTo = view.version
     }
     if (s.applying || s.view !== view || stop.aborted || !sameLeftOut()) continue
-    const { reads, records } = s.changes
-    if (part.size === 0) {
-      s.changes = { ...s.changes, leftOut: undefined }
-      return
-    }
-    const added = markedPart(part)
+    const reads = view.parts.length - s.changes.settled.length
+    const { records } = s.changes
+    s.changes = { ...s.changes, leftOut: undefined }
+    if (part.size === 0) return
     const dead = new Set<number>()
     const find = (id: string, us: string | null) => {
       const r = us === null ? -1 : rowOf(part, id, Number(us))
@@ -567,23 +534,17 @@ async function addPart(
     }
     for (const [id, row] of records) find(id, row.posted)
     for (const { id, posted } of since) for (const us of posted) find(id, us)
-    for (const r of dead) Atomics.store(added.dead.at, r, 1)
-    if (dead.size > 0) {
-      added.dead.upTo = 1
-      added.deadRows = Int32Array.from(dead).sort()
-    }
     s.view = {
       ...view,
-      parts: [...view.parts.slice(0, reads), added, ...view.parts.slice(reads)],
+      parts: [...view.parts.slice(0, reads), markedPart(part, dead), ...view.parts.slice(reads)],
       size: view.size + part.size - dead.size,
     }
-    s.changes = { ...s.changes, reads: reads + 1, leftOut: undefined }
     s.movedAt = Date.now()
     s.kept?.log.info?.(
       {
         listings: part.size,
         commits: commits.length,
-        read_ms: readMs,
+        read_ms: read - started,
         added_ms: Date.now() - read,
         rounds: round + 1,
       },
@@ -608,20 +569,6 @@ function readChangedSince(db: Db, from: string, upTo: string) {
           || (select ${sql.raw(postedUs('products.posted_on'))} from products where products.id = c.product_id) as posted
       from c group by c.product_id`,
   )
-}
-
-/**
- * The feed cannot bring the view up: the copy is read whole, and the view counts as too far behind to answer until
- * the read ends (the application of the feed does not wait for it, so neither do the requests behind it). A failed
- * read rejects the callers waiting for it (the poll, which logs it and backs off).
- */
-function readWhole(db: Db, s: State) {
-  if (s.farBehind) return
-  const read = loadFacts(db).finally(() => {
-    if (s.farBehind === read) s.farBehind = undefined
-  })
-  read.catch(() => undefined)
-  s.farBehind = read
 }
 
 const BEHIND = 'Search could not bring its copy of the listings up to date; trying again'
@@ -667,8 +614,7 @@ export async function searchWhileRead<T>(db: Db, search: () => Promise<T>): Prom
   })
   const turn = s.sqlTurn
   s.sqlTurn = turn.then(() => mine)
-  const readEnded = read.catch(() => undefined).then(() => true)
-  if (await Promise.race([turn.then(() => false), readEnded])) done()
+  if (await Promise.race([turn.then(() => false), read.catch(() => undefined).then(() => true)])) done()
   try {
     return await search()
   } finally {
@@ -683,7 +629,6 @@ export async function searchWhileRead<T>(db: Db, search: () => Promise<T>): Prom
 export function factsStatus(db: Db): { version: string; listings: number; load_ms: number } | null {
   const s = stateOf(db)
   if (!s.view) return null
-  // Left-out versions are in the order they committed.
   const firstLeftOut = s.changes.leftOut?.[0]
   const version = firstLeftOut ? String(BigInt(firstLeftOut) - 1n) : s.view.version
   return { version, listings: s.view.size, load_ms: s.loadMs }
@@ -696,11 +641,8 @@ export function searchReady(db: Db): boolean {
 }
 
 /** Why a whole read apart ended early: the instance keeping the copy current stopped. */
-export class StoppedError extends Error {
-  constructor() {
-    super('Search stopped keeping its copy of the listings current')
-    this.name = 'StoppedError'
-  }
+class StoppedError extends Error {
+  override name = 'StoppedError'
 }
 
 /** Subscribes to a database channel (Database.listen): each commit that moves the listings' version on says so. */
@@ -709,9 +651,6 @@ export type Listen = (
   onNotify: (payload: string) => void,
   onError?: (err: Error) => void,
 ) => Promise<() => void>
-
-/** The channel the version's trigger notifies at each commit, with the new version (migration 0034). */
-export const LISTING_CHANGES_CHANNEL = 'listing_changes'
 
 /**
  * Reads the copy now and then applies the feed as each change commits (the database notifies the channel, when
@@ -726,7 +665,6 @@ export function keepListingsCurrent(
   readCopy?: ReadCopy,
 ): { stop: () => void } {
   const s = stateOf(db)
-  s.readCopy = readCopy
   const stopping = new AbortController()
   const stopped = () => stopping.signal.aborted
   let timer: NodeJS.Timeout | undefined
@@ -738,7 +676,8 @@ export function keepListingsCurrent(
         return
       void catchUp(db, version).catch((err) => logFailure(s, err))
     }
-    void listen(LISTING_CHANGES_CHANNEL, onNotify, (err) =>
+    // The channel the version's trigger notifies at each commit, with the new version (migration 0034).
+    void listen('listing_changes', onNotify, (err) =>
       log.error(
         { err },
         'Search lost its notifications of listing changes; listening again (polling meanwhile)',
@@ -750,26 +689,23 @@ export function keepListingsCurrent(
       })
       .catch((err) => log.error({ err }, 'Search could not listen for listing changes; polling only'))
   }
+  // Not called once stopped: the next is set only while running, and stop clears it.
   const tick = async () => {
-    if (stopped()) return
     try {
       await catchUp(db)
       failures = 0
     } catch (err) {
-      if (stopped()) return
-      failures++
-      log.error({ err, failures }, BEHIND)
+      if (!stopped()) log.error({ err, failures: ++failures }, BEHIND)
     }
     if (!stopped()) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : pollMs)
   }
   const stop = () => {
     if (timer) clearTimeout(timer)
     unlisten?.()
-    stopping.abort(new StoppedError())
+    stopping.abort(new StoppedError('Search stopped keeping its copy of the listings current'))
     s.kept = undefined
-    s.readCopy = undefined
   }
-  s.kept = { log, stopped: stopping.signal }
+  s.kept = { log, stopped: stopping.signal, readCopy }
   void tick()
   return { stop }
 }

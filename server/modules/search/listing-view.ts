@@ -33,10 +33,11 @@ export type FactsView = {
 /** The copy as last read whole. */
 export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as MarkedPart).facts
 
-/** A copy with no row changed yet; its marks in shared memory, for every later view and the search threads. */
-export function markedPart(facts: ListingFacts): MarkedPart {
+/** A copy less its `dead` rows (marked at 1); its marks in shared memory, for every later view and the search threads. */
+export function markedPart(facts: ListingFacts, dead = new Set<number>()): MarkedPart {
   const at = new Int32Array(new SharedArrayBuffer(facts.size * Int32Array.BYTES_PER_ELEMENT))
-  return { facts, dead: { at, upTo: 0 }, deadRows: new Int32Array(0) }
+  for (const r of dead) Atomics.store(at, r, 1)
+  return { facts, dead: { at, upTo: dead.size > 0 ? 1 : 0 }, deadRows: Int32Array.from(dead).sort() }
 }
 
 /** A view of a copy just read whole. */
@@ -60,29 +61,28 @@ function deadAmong(part: MarkedPart, text: TextRows | undefined): Int32Array {
 
 /** factsFacets over a view: each part's, less its dead rows', plus the delta's. */
 export function viewFacets(view: FactsView, q: SearchQuery, nowMs: number, textOf?: TextOf): FactsFacets {
-  const plus: FactsFacets[] = []
-  const less: FactsFacets[] = []
+  // Each a part's counts (1) or its dead rows' (-1, after the part's: its values are among the part's).
+  const terms: [FactsFacets, number][] = []
   for (const part of view.parts) {
     const text = textOf?.(part.facts)
-    plus.push(factsFacets(part.facts, q, nowMs, text))
-    if (part.deadRows.length > 0) less.push(countFacts(part.facts, q, nowMs, deadAmong(part, text)))
+    terms.push([factsFacets(part.facts, q, nowMs, text), 1])
+    if (part.deadRows.length > 0) terms.push([countFacts(part.facts, q, nowMs, deadAmong(part, text)), -1])
   }
-  if (view.delta.size > 0) plus.push(countFacts(view.delta, q, nowMs, textOf?.(view.delta)?.rows))
-  const [only] = plus
-  if (plus.length === 1 && less.length === 0 && only) return only
+  if (view.delta.size > 0) terms.push([countFacts(view.delta, q, nowMs, textOf?.(view.delta)?.rows), 1])
+  const [first] = terms[0] as [FactsFacets, number]
+  if (terms.length === 1) return first
   const values = perCountFacet((name) => {
     const sum = new Map<string, number>()
-    for (const f of plus) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + n)
-    for (const f of less) for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) - n)
+    for (const [f, sign] of terms)
+      for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + sign * n)
     for (const [v, n] of sum) if (n <= 0) sum.delete(v)
     return sum
   })
-  const total = (pick: (f: FactsFacets) => number) =>
-    plus.reduce((t, f) => t + pick(f), 0) - less.reduce((t, f) => t + pick(f), 0)
+  const total = (pick: (f: FactsFacets) => number) => terms.reduce((t, [f, sign]) => t + sign * pick(f), 0)
   return {
     total: total((f) => f.total),
     values,
-    postedWithin: (only?.postedWithin ?? []).map((_, i) => total((f) => f.postedWithin[i] as number)),
+    postedWithin: first.postedWithin.map((_, i) => total((f) => f.postedWithin[i] as number)),
     battery80: total((f) => f.battery80),
   }
 }
@@ -141,16 +141,13 @@ export function viewPage(
     for (const h of hits) entries.push({ f, ...h })
   }
   const id = (e: Entry) => idAt(e.f, e.r)
-  entries.sort((a, b) => {
-    if (sort === 'price_asc')
-      return (a.f.priceCents[a.r] as number) - (b.f.priceCents[b.r] as number) || -descending(id(a), id(b))
-    if (sort === 'price_desc')
-      return (b.f.priceCents[b.r] as number) - (a.f.priceCents[a.r] as number) || descending(id(a), id(b))
-    return (
-      b.tier - a.tier ||
-      (b.f.postedUs[b.r] as number) - (a.f.postedUs[a.r] as number) ||
-      descending(id(a), id(b))
-    )
-  })
+  // Best match by tier (0 in any other sort), then newest; by price, the price, ties by id (ascending: all reversed).
+  const key = sort === 'price_asc' || sort === 'price_desc' ? 'priceCents' : 'postedUs'
+  const sign = sort === 'price_asc' ? -1 : 1
+  entries.sort(
+    (a, b) =>
+      sign *
+      (b.tier - a.tier || (b.f[key][b.r] as number) - (a.f[key][a.r] as number) || descending(id(a), id(b))),
+  )
   return entries.slice(paging.offset, paging.offset + paging.pageSize + 1).map(id)
 }
