@@ -113,11 +113,9 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
       // Two typed words that together are one title word: that word, whole ("mac book" is macbook, not mac & book).
       terms.push({ term: r.together, prefix: false, inName: r.together_in_name === true, typed: r.together })
       i++
-      continue
     }
-    const isLast = i === rows.length - 1
     // The last word may still be being typed: a prefix of a title word beats a correction.
-    if (isLast && r.prefix && r.fixed !== r.word)
+    else if (i === rows.length - 1 && r.prefix && r.fixed !== r.word)
       terms.push({ term: r.word, prefix: true, inName: r.prefix_in_name, typed: r.word })
     // A word in no title at all is looked for in descriptions; it is in no name either.
     else
@@ -292,8 +290,6 @@ export const pageIds = (where: SQL, orderBy: SQL[], limit: number, offset: numbe
     offset,
   )
 
-const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
-
 /**
  * A search's page, total and facets. `facts: false` answers every count from SQL (tests compare the two). While the
  * copy is read whole, a few searches at a time ask SQL (searchWhileRead).
@@ -314,7 +310,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
         ? 'newest'
         : q.sort
   const paging = readPaging(q)
-  const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, KEY_COUNT[sort]) : undefined
+  const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, sort === 'relevance' ? 2 : 1) : undefined
   const wantFacets = q.facets === '1' || q.facets === 'true'
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
   const textMatch = resolved?.match ?? undefined
@@ -352,12 +348,11 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // By SQL, a text search counts its matches first (up to TEXT_TOTAL_THRESHOLD): many, and best match walks the newest
   // listings for its best tier (bestTierIds).
   let textTotal: Total | undefined
-  const countText = async () =>
-    capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
-  const textPageBySql = async (m: TextMatch) => {
-    textTotal = await countText()
-    const walk =
-      sort === 'relevance' && textTotal.isEstimate ? bestTierIds(sqlOf().where, m, cursor, paging) : undefined
+  const bySql = async () => {
+    if (!textMatch) return pageBySql()
+    textTotal = capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
+    const many = sort === 'relevance' && textTotal.isEstimate
+    const walk = many ? bestTierIds(sqlOf().where, textMatch, cursor, paging) : undefined
     const walked = walk ? await pageOf(walk) : undefined
     return walked && walked.length > paging.pageSize ? walked : pageBySql()
   }
@@ -366,7 +361,6 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const fromFacts = copyCan
     ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
     : undefined
-  const bySql = textMatch ? () => textPageBySql(textMatch) : pageBySql
   const { rows, view: pageView, counted: pageCounted } = await readListingPage(db, fromFacts, bySql)
   if (textMatch && resolved && !resolved.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
@@ -388,18 +382,16 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     (wantFacets || (!onlyPage && !textTotal)) && copyCan
       ? (pageView ?? currentFacts(db, rows[0]?.countsVersion ?? (await readVersion(db))))
       : undefined
-  // Counted with the page when it was chosen from the view.
-  const withPage = view === pageView ? pageCounted : undefined
+  // Counted with the page when it was chosen from the view (then `view` is that view).
   const viewCounts =
-    wantFacets && view ? (withPage?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
-  // The total: from the view (without facets it stops at the threshold); a text's counted up to
-  // TEXT_TOTAL_THRESHOLD; "10,000+" when the planner expects far more matches; else counted up to TOTAL_THRESHOLD + 1.
+    wantFacets && view ? (pageCounted?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
+  // The total: from the view (without facets it stops at the threshold); "10,000+" when the planner expects far more
+  // matches; else counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
     if (view)
       return capped(
-        viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf),
+        viewCounts?.total ?? pageCounted?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf),
       )
-    if (textMatch) return countText()
     if ((await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
       return capped(TOTAL_THRESHOLD + 1)
     return capped(await countUpTo(db, sqlOf().where))
@@ -411,7 +403,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     const brandNames = async () =>
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
     result.facets = viewCounts
-      ? await facetsOf(brandNames, viewCounts.values, (key) =>
+      ? facetsOf(await brandNames(), viewCounts.values, (key) =>
           key === POSTED_FILTER ? viewCounts.postedWithin : [viewCounts.battery80],
         )
       : await countFacets(db, brandNames, sqlOf().base, sqlOf().filters)
@@ -432,12 +424,11 @@ const POSTED_FILTER = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withi
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
 
 /** The answer's facets from each `in` facet's counts by choice and each threshold facet's counts per choice. */
-async function facetsOf(
-  names: () => Promise<Map<string, string>>,
+function facetsOf(
+  brandNames: Map<string, string>,
   values: Record<CountFacet, Map<string, number>>,
   thresholds: (key: FilterKey) => number[],
-): Promise<Facets> {
-  const brandNames = await names()
+): Facets {
   const facets = emptyFacets()
   for (const f of FACETS) {
     const counted =
@@ -493,7 +484,7 @@ async function countFacets(
     if (i >= 0) values[COUNT_FACETS[i] as CountFacet].set(String(row[`v${i}`]), Number(row[`c${i}`] ?? 0))
     else all = row
   }
-  return facetsOf(names, values, (key) => {
+  return facetsOf(await names(), values, (key) => {
     const i = THRESHOLD_FACETS.findIndex((f) => f.key === key)
     return (THRESHOLD_FACETS[i]?.choices ?? []).map((_, j) => Number(all[`t${i}_${j}`] ?? 0))
   })
