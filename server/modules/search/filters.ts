@@ -137,13 +137,12 @@ export function conditionOf(f: FilterDeclaration, value: unknown): SQL {
 export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing) => boolean) | undefined {
   const read = (l: AlertListing) => (l as Record<string, unknown>)[f.column] as number | string | null
   switch (f.op) {
-    case 'atLeast': {
-      const min = scaled(f, value as number)
-      return (l) => read(l) !== null && (read(l) as number) >= min
-    }
+    case 'atLeast':
     case 'atMost': {
-      const max = scaled(f, value as number)
-      return (l) => read(l) !== null && (read(l) as number) <= max
+      const bound = scaled(f, value as number)
+      const atLeast = f.op === 'atLeast'
+      return (l) =>
+        read(l) !== null && (atLeast ? (read(l) as number) >= bound : (read(l) as number) <= bound)
     }
     // An alert is about a listing just posted: "posted within" always holds.
     case 'withinDays':
@@ -196,7 +195,6 @@ export function copyAnswers(q: SavedFilters): boolean {
   )
 }
 
-/** The filters the copy's facet columns apply: `in` filters' choices, and floors on a facet's choices. */
 export function countQueryOf(q: SavedFilters): CountQuery {
   const out: CountQuery = { sets: {}, floors: {} }
   for (const [key, value, f] of filtersOf(q)) {
