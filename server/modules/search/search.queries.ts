@@ -202,15 +202,15 @@ const ESTIMATE_MARGIN = 3
 
 const postedText = sql<string>`${products.postedOn}::text`
 /** Newest first, the newest-first index's order; `olderThan` is its keyset past a cursor's time and id. */
-export const NEWEST = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
+const NEWEST = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
 const olderThan = (time: string | number | undefined, id: string) =>
   sql`(${products.postedOn}, ${products.id}) < (${timestampKey(time)}, ${id}::uuid)`
 
 type Keys = { k0: string; k1: string }
 
-function sortPlan(
+export function sortPlan(
   sort: SearchSort,
-  text: TextMatch | undefined,
+  text?: TextMatch,
 ): {
   k0: SQL
   k1?: SQL
