@@ -32,10 +32,7 @@ async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<Pag
       cursor: paging.cursor,
       read: pageOf,
     },
-    () => {
-      const past = paging.cursor ? (and(where, plan.after(paging.cursor)) as SQL) : where
-      return pageOf(pageIds(past, plan.orderBy, paging.limit, paging.offset))
-    },
+    () => pageOf(pageIds(where, plan, paging.cursor, paging)),
   )
   // The brand's total from the view the page came from; else counted on the brand's index. Either stops past the
   // threshold, where the total is said as "10,000+".

@@ -206,18 +206,15 @@ const NEWEST = [sql`${products.postedOn} desc nulls last`, sql`${products.id} de
 const olderThan = (time: string | number | undefined, id: string) =>
   sql`(${products.postedOn}, ${products.id}) < (${timestampKey(time)}, ${id}::uuid)`
 
-type Keys = { k0: string; k1: string }
-
-export function sortPlan(
-  sort: SearchSort,
-  text?: TextMatch,
-): {
+type SortPlan = {
   k0: SQL
   k1?: SQL
   orderBy: SQL[]
   after: (c: CursorKey) => SQL
-  keyOf: (r: Keys) => (string | number)[]
-} {
+  keyOf: (r: { k0: string; k1: string }) => (string | number)[]
+}
+
+export function sortPlan(sort: SearchSort, text?: TextMatch): SortPlan {
   const tier = text ? relevanceTier(text) : sql<number>`0`
   switch (sort) {
     case 'price_asc':
@@ -282,13 +279,13 @@ function bestTierIds(
     limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
 
-/** The ids of a page of the listings `where` matches, in `orderBy`'s order (`limit` after `offset`), as SQL. */
-export const pageIds = (where: SQL, orderBy: SQL[], limit: number, offset: number) =>
-  limitOffset(
-    sql`select ${products.id} from ${products} where ${where} order by ${sql.join(orderBy, sql`, `)}`,
-    limit,
-    offset,
-  )
+/** The ids of a page (one more, to know there is more) of the listings `where` matches past the cursor, as SQL. */
+export function pageIds(where: SQL, plan: SortPlan, cursor: CursorKey | undefined, paging: PageSpan) {
+  const past = cursor ? and(where, plan.after(cursor)) : where
+  const order = sql.join(plan.orderBy, sql`, `)
+  const ids = sql`select ${products.id} from ${products} where ${past} order by ${order}`
+  return limitOffset(ids, paging.pageSize + 1, paging.offset)
+}
 
 /**
  * A search's page, total and facets. `facts: false` answers every count from SQL (tests compare the two). While the
@@ -339,10 +336,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
   // every row an offset skips or a sort looks at. One statement: the ids as a subquery, and their rows.
   const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
-  const pageBySql = () => {
-    const where = cursor ? (and(sqlOf().where, plan.after(cursor)) as SQL) : sqlOf().where
-    return pageOf(pageIds(where, plan.orderBy, paging.pageSize + 1, paging.offset))
-  }
+  const pageBySql = () => pageOf(pageIds(sqlOf().where, plan, cursor, paging))
   // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
   const textOf = textMatch ? textMatchesIn(textMatch) : undefined
   // By SQL, a text search counts its matches first (up to TEXT_TOTAL_THRESHOLD): many, and best match walks the newest
