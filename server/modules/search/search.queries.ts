@@ -398,7 +398,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
     result.facets = viewCounts
       ? facetsOf(await brandNames(), viewCounts.values, (key) =>
-          key === POSTED_FILTER ? viewCounts.postedWithin : [viewCounts.battery80],
+          filterOf(key).op === 'withinDays' ? viewCounts.postedWithin : [viewCounts.battery80],
         )
       : await countFacets(db, brandNames, sqlOf().base, sqlOf().filters)
   }
@@ -413,8 +413,6 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
 const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as unknown as Facets
 
 const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
-/** The threshold facet of a posting date (the copy counts it per choice; the other, the battery's, as one count). */
-const POSTED_FILTER = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.key
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
 
 /** The answer's facets from each `in` facet's counts by choice and each threshold facet's counts per choice. */
@@ -449,11 +447,11 @@ async function countFacets(
   const allBut = (skip: FilterKey) =>
     and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
   // One scan of the listings matching the text and the non-facet filters, grouped per facet; the threshold facets'
-  // counts (each choice as its filter at that value) are columns `t<facet>_<choice>` of the row of no group.
-  const thresholds = THRESHOLD_FACETS.flatMap((f, i) =>
+  // counts (each choice as its filter at that value) are columns `<filter key>_<choice>` of the row of no group.
+  const thresholds = THRESHOLD_FACETS.flatMap((f) =>
     (f.choices ?? []).map(
       (c, j) =>
-        sql`count(*) filter (where ${allBut(f.key)} and ${conditionOf(filterOf(f.key), Number(c))}) as ${sql.raw(`t${i}_${j}`)}`,
+        sql`count(*) filter (where ${allBut(f.key)} and ${conditionOf(filterOf(f.key), Number(c))}) as ${sql.identifier(`${f.key}_${j}`)}`,
     ),
   )
   const rows = await rowsOf<Record<string, unknown>>(
@@ -478,10 +476,9 @@ async function countFacets(
     if (i >= 0) values[COUNT_FACETS[i] as CountFacet].set(String(row[`v${i}`]), Number(row[`c${i}`] ?? 0))
     else all = row
   }
-  return facetsOf(await names(), values, (key) => {
-    const i = THRESHOLD_FACETS.findIndex((f) => f.key === key)
-    return (THRESHOLD_FACETS[i]?.choices ?? []).map((_, j) => Number(all[`t${i}_${j}`] ?? 0))
-  })
+  return facetsOf(await names(), values, (key) =>
+    (filterOf(key).facet?.choices ?? []).map((_, j) => Number(all[`${key}_${j}`] ?? 0)),
+  )
 }
 
 /** The brands' names by id (the names facets, saved searches and alerts say). */
