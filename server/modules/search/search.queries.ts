@@ -165,8 +165,6 @@ const inName = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('sim
 /** Best match: 2 for inTitle, 1 more for inName, then newest. An integer, so keyset paging over it is exact. */
 const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + (${inName(m)})::int)`
 
-// --- Filters ---
-
 /** A search as SQL: its facet filters, the rest (`base`: on sale, the text, the other filters), and all as one WHERE. */
 function searchSql(q: SearchQuery, text: TextMatch | undefined) {
   const { facets: filters, plain } = conditionsOf(q)
@@ -179,9 +177,8 @@ function searchSql(q: SearchQuery, text: TextMatch | undefined) {
  * their own way (a saved search's new matches); null when the text holds nothing searchable (nothing matches).
  */
 export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | null> {
-  const text = q.q ? await resolveText(db, q.q) : null
-  if (q.q && !text) return null
-  return searchSql(q, text ?? undefined).where
+  const text = q.q ? await resolveText(db, q.q) : undefined
+  return text === null ? null : searchSql(q, text).where
 }
 
 type Total = { total: number; isEstimate: boolean }
@@ -386,9 +383,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       return capped(
         viewCounts?.total ?? pageCounted?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf),
       )
-    if ((await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
-      return capped(TOTAL_THRESHOLD + 1)
-    return capped(await countUpTo(db, sqlOf().where))
+    const many = (await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD
+    return capped(many ? TOTAL_THRESHOLD + 1 : await countUpTo(db, sqlOf().where))
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
   const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
