@@ -30,9 +30,7 @@ export type ListingFacts = AlertListing & {
  */
 type Term = { prefix: string } | { or: string[] }
 
-type Compiled = {
-  id: string
-  userId: string
+type Compiled = Pick<StoredSearch, 'id' | 'userId'> & {
   since: number
   /** Every filter that applies to alerts, from the one table of filters. */
   passes: (l: ListingFacts) => boolean
