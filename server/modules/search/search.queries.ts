@@ -450,20 +450,16 @@ async function countFacets(
         sql`count(*) filter (where ${allBut(f.key)} and ${conditionOf(filterOf(f.key), Number(c))}) as ${sql.identifier(`${f.key}_${j}`)}`,
     ),
   )
+  const grouped = CHOICE_SQL.map((c, i) => {
+    const n = sql.raw(String(i))
+    return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(COUNT_FACETS[i] as CountFacet)}) as c${n}`
+  })
+  const sets = [...CHOICE_SQL.map((c) => sql`(${c})`), sql`()`]
   const rows = await rowsOf<Record<string, unknown>>(
     db,
-    sql`select ${sql.join(
-      CHOICE_SQL.map((c, i) => {
-        const n = sql.raw(String(i))
-        return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(COUNT_FACETS[i] as CountFacet)}) as c${n}`
-      }),
-      sql`, `,
-    )}, ${sql.join(thresholds, sql`, `)}
+    sql`select ${sql.join([...grouped, ...thresholds], sql`, `)}
     from ${products} where ${base}
-    group by grouping sets (${sql.join(
-      CHOICE_SQL.map((c) => sql`(${c})`),
-      sql`, `,
-    )}, ())`,
+    group by grouping sets (${sql.join(sets, sql`, `)})`,
   )
   const values = perCountFacet(() => new Map<string, number>())
   let all: Record<string, unknown> = {}
