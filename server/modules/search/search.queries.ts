@@ -308,20 +308,18 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const wantFacets = q.facets === '1' || q.facets === 'true'
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
   const textMatch = resolved?.match ?? undefined
-  const answer = (items: Product[], counted: Total, nextCursor: string | null): SearchResult => ({
+  const answer = (items: Product[], counted: Total, next: string | null, facets?: Facets): SearchResult => ({
     items,
     total: counted.total,
     total_is_estimate: counted.isEstimate,
     page: paging.page,
     page_size: paging.pageSize,
-    next_cursor: nextCursor,
+    next_cursor: next,
     sort,
+    ...(facets && { facets }),
   })
-  if (q.q && !textMatch) {
-    // Nothing searchable was typed (only punctuation or symbols): nothing matches.
-    const empty = answer([], capped(0), null)
-    return wantFacets ? { ...empty, facets: emptyFacets() } : empty
-  }
+  // Nothing searchable was typed (only punctuation or symbols): nothing matches.
+  if (q.q && !textMatch) return answer([], capped(0), null, wantFacets ? emptyFacets() : undefined)
   // The search as SQL, built when SQL answers: the copy answers most searches without it.
   let asSql: ReturnType<typeof searchSql> | undefined
   const sqlOf = () => {
@@ -388,17 +386,16 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
   const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
-  const result = answer(pageRows.map(toProduct), counted, nextCursor)
-  if (wantFacets) {
-    const brandNames = async () =>
-      brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
-    result.facets = viewCounts
+  const brandNames = async () =>
+    brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
+  const facets = !wantFacets
+    ? undefined
+    : viewCounts
       ? facetsOf(await brandNames(), viewCounts.values, (key) =>
           filterOf(key).op === 'withinDays' ? viewCounts.postedWithin : [viewCounts.battery80],
         )
       : await countFacets(db, brandNames, sqlOf().base, sqlOf().filters)
-  }
-  return result
+  return answer(pageRows.map(toProduct), counted, nextCursor, facets)
 }
 
 // --- Facets, as contract/filters.ts declares them ---
