@@ -394,7 +394,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
       ? facetsOf(await brandNames(), viewCounts.values, (key) =>
           filterOf(key).op === 'withinDays' ? viewCounts.postedWithin : [viewCounts.battery80],
         )
-      : await countFacets(db, brandNames, sqlOf().base, sqlOf().filters)
+      : await countFacets(db, brandNames, sqlOf())
   return answer(pageRows.map(toProduct), counted, nextCursor, facets)
 }
 
@@ -433,8 +433,7 @@ function facetsOf(
 async function countFacets(
   db: Db,
   names: () => Promise<Map<string, string>>,
-  base: SQL,
-  filters: Partial<Record<FilterKey, SQL>>,
+  { base, filters }: ReturnType<typeof searchSql>,
 ) {
   // Every facet's filter but one (`and` of none is undefined: true).
   const allBut = (skip: FilterKey) =>
