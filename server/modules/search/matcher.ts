@@ -1,5 +1,5 @@
-// Which saved searches a new listing matches, decided in memory: each search is compiled once into sets and
-// bounds, and indexed by brand, so a listing is only checked against the searches of its own brand and those
+// Which saved searches a new listing matches, decided in memory: each search is compiled once into a filter
+// test and terms, and indexed by brand, so a listing is only checked against the searches of its own brand and those
 // of any brand. The rules are the search's own (the one table, server/modules/search/filters.ts): every filter must
 // hold, choices within a filter are alternatives, and the text is the search's resolved full-text query over
 // the listing's words. `posted_within` and the sort do not apply: an alert is about a listing just posted.
