@@ -117,20 +117,18 @@ export function conditionOf(f: FilterDeclaration, value: unknown): SQL {
   const values = value as (string | number)[]
   if (f.values === undefined) return inArray(column, values)
   // A whole number or a bucket is a range of the column: `13` is 13.0 to 13.9.
+  const buckets = f.values === 'whole' ? undefined : f.values
   const ranges = values.map((v) => {
-    if (f.values === 'whole') return [v as number, (v as number) + 1] as const
-    const buckets = f.values as NonNullable<Exclude<FilterDeclaration['values'], 'whole'>>
-    const at = buckets.findIndex((b) => b.value === v)
-    return [buckets[at - 1]?.below, buckets[at]?.below] as const
+    const at = buckets?.findIndex((b) => b.value === v) ?? -1
+    const [from, below] = buckets
+      ? [buckets[at - 1]?.below, buckets[at]?.below]
+      : [v as number, (v as number) + 1]
+    return and(
+      from !== undefined ? gte(column, from) : undefined,
+      below !== undefined ? sql`${column} < ${below}` : undefined,
+    )
   })
-  return or(
-    ...ranges.map(([from, below]) =>
-      and(
-        from !== undefined ? gte(column, from) : undefined,
-        below !== undefined ? sql`${column} < ${below}` : undefined,
-      ),
-    ),
-  ) as SQL
+  return or(...ranges) as SQL
 }
 
 /** Whether a new listing passes the filter; undefined: the filter does not apply to alerts (a posting date). */
