@@ -255,12 +255,7 @@ const BEST_TIER_WALK = 3_000
  * there is more), or fewer when the newest BEST_TIER_WALK listings hold fewer (few listings of that tier, or none):
  * then the caller ranks every match. Undefined when the cursor's listing was below the best tier.
  */
-function bestTierIds(
-  where: SQL,
-  text: TextMatch,
-  cursor: CursorKey | undefined,
-  paging: PageSpan,
-): SQL | undefined {
+function bestTierIds(where: SQL, text: TextMatch, cursor: CursorKey | undefined, paging: PageSpan) {
   if (cursor && Number(cursor.k[0]) !== text.bestTier) return undefined
   const after = cursor ? sql`and ${olderThan(cursor.k[1], cursor.id)}` : sql``
   const newest = sql.join(NEWEST, sql`, `)
@@ -284,19 +279,17 @@ export function pageIds(where: SQL, plan: SortPlan, cursor: CursorKey | undefine
   return limitOffset(ids, paging.pageSize + 1, paging.offset)
 }
 
+type SearchOpts = { facts?: boolean }
+
 /**
  * A search's page, total and facets. `facts: false` answers every count from SQL (tests compare the two). While the
  * copy is read whole, a few searches at a time ask SQL (searchWhileRead).
  */
-export function searchProducts(
-  db: Db,
-  q: SearchQuery,
-  opts: { facts?: boolean } = {},
-): Promise<SearchResult> {
+export function searchProducts(db: Db, q: SearchQuery, opts: SearchOpts = {}): Promise<SearchResult> {
   return searchWhileRead(db, () => findProducts(db, q, opts))
 }
 
-async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): Promise<SearchResult> {
+async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<SearchResult> {
   const sort: SearchSort =
     q.q && searchWords(q.q).length > 0
       ? (q.sort ?? 'relevance')
