@@ -8,7 +8,7 @@ import { countUpTo, listPaging, type PagedList } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
 import { readListingPage, searchWhileRead } from './listing-feed'
 import { viewTotal } from './listing-view'
-import { NEWEST, pageIds } from './search.queries'
+import { pageIds, sortPlan } from './search.queries'
 
 /** A brand's available laptops, newest first, a page at a time. */
 export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
@@ -18,12 +18,8 @@ export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Pr
 async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
   const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
   const paging = listPaging(q)
-  const pageOf = (ids: SQL) =>
-    selectPageRows(db, {
-      where: sql`${products.id} in (${ids})`,
-      orderBy: NEWEST,
-      k0: sql`${products.postedOn}`,
-    })
+  const plan = sortPlan('newest')
+  const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
   // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
   // page's ids from the brand's index, then their rows (joins and photos for one page only).
   const { rows, view } = await readListingPage(
@@ -36,10 +32,7 @@ async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<Pag
       cursor: paging.cursor,
       read: pageOf,
     },
-    () => {
-      const after = paging.after?.(sql`${products.postedOn}`, sql`${products.id}`)
-      return pageOf(pageIds(after ? (and(where, after) as SQL) : where, NEWEST, paging.limit, paging.offset))
-    },
+    () => pageOf(pageIds(where, plan, paging.cursor, paging)),
   )
   // The brand's total from the view the page came from; else counted on the brand's index. Either stops past the
   // threshold, where the total is said as "10,000+".

@@ -117,33 +117,30 @@ export function conditionOf(f: FilterDeclaration, value: unknown): SQL {
   const values = value as (string | number)[]
   if (f.values === undefined) return inArray(column, values)
   // A whole number or a bucket is a range of the column: `13` is 13.0 to 13.9.
+  const buckets = f.values === 'whole' ? undefined : f.values
   const ranges = values.map((v) => {
-    if (f.values === 'whole') return [v as number, (v as number) + 1] as const
-    const buckets = f.values as NonNullable<Exclude<FilterDeclaration['values'], 'whole'>>
-    const at = buckets.findIndex((b) => b.value === v)
-    return [buckets[at - 1]?.below, buckets[at]?.below] as const
+    const at = buckets?.findIndex((b) => b.value === v) ?? -1
+    const [from, below] = buckets
+      ? [buckets[at - 1]?.below, buckets[at]?.below]
+      : [v as number, (v as number) + 1]
+    return and(
+      from !== undefined ? gte(column, from) : undefined,
+      below !== undefined ? sql`${column} < ${below}` : undefined,
+    )
   })
-  return or(
-    ...ranges.map(([from, below]) =>
-      and(
-        from !== undefined ? gte(column, from) : undefined,
-        below !== undefined ? sql`${column} < ${below}` : undefined,
-      ),
-    ),
-  ) as SQL
+  return or(...ranges) as SQL
 }
 
 /** Whether a new listing passes the filter; undefined: the filter does not apply to alerts (a posting date). */
 export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing) => boolean) | undefined {
   const read = (l: AlertListing) => (l as Record<string, unknown>)[f.column] as number | string | null
   switch (f.op) {
-    case 'atLeast': {
-      const min = scaled(f, value as number)
-      return (l) => read(l) !== null && (read(l) as number) >= min
-    }
+    case 'atLeast':
     case 'atMost': {
-      const max = scaled(f, value as number)
-      return (l) => read(l) !== null && (read(l) as number) <= max
+      const bound = scaled(f, value as number)
+      const atLeast = f.op === 'atLeast'
+      return (l) =>
+        read(l) !== null && (atLeast ? (read(l) as number) >= bound : (read(l) as number) <= bound)
     }
     // An alert is about a listing just posted: "posted within" always holds.
     case 'withinDays':
@@ -196,7 +193,6 @@ export function copyAnswers(q: SavedFilters): boolean {
   )
 }
 
-/** The filters the copy's facet columns apply: `in` filters' choices, and floors on a facet's choices. */
 export function countQueryOf(q: SavedFilters): CountQuery {
   const out: CountQuery = { sets: {}, floors: {} }
   for (const [key, value, f] of filtersOf(q)) {

@@ -1,5 +1,5 @@
-// Which saved searches a new listing matches, decided in memory: each search is compiled once into sets and
-// bounds, and indexed by brand, so a listing is only checked against the searches of its own brand and those
+// Which saved searches a new listing matches, decided in memory: each search is compiled once into a filter
+// test and terms, and indexed by brand, so a listing is only checked against the searches of its own brand and those
 // of any brand. The rules are the search's own (the one table, server/modules/search/filters.ts): every filter must
 // hold, choices within a filter are alternatives, and the text is the search's resolved full-text query over
 // the listing's words. `posted_within` and the sort do not apply: an alert is about a listing just posted.
@@ -30,9 +30,7 @@ export type ListingFacts = AlertListing & {
  */
 type Term = { prefix: string } | { or: string[] }
 
-type Compiled = {
-  id: string
-  userId: string
+type Compiled = Pick<StoredSearch, 'id' | 'userId'> & {
   since: number
   /** Every filter that applies to alerts, from the one table of filters. */
   passes: (l: ListingFacts) => boolean

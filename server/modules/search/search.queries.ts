@@ -113,11 +113,9 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
       // Two typed words that together are one title word: that word, whole ("mac book" is macbook, not mac & book).
       terms.push({ term: r.together, prefix: false, inName: r.together_in_name === true, typed: r.together })
       i++
-      continue
     }
-    const isLast = i === rows.length - 1
     // The last word may still be being typed: a prefix of a title word beats a correction.
-    if (isLast && r.prefix && r.fixed !== r.word)
+    else if (i === rows.length - 1 && r.prefix && r.fixed !== r.word)
       terms.push({ term: r.word, prefix: true, inName: r.prefix_in_name, typed: r.word })
     // A word in no title at all is looked for in descriptions; it is in no name either.
     else
@@ -167,8 +165,6 @@ const inName = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('sim
 /** Best match: 2 for inTitle, 1 more for inName, then newest. An integer, so keyset paging over it is exact. */
 const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + (${inName(m)})::int)`
 
-// --- Filters ---
-
 /** A search as SQL: its facet filters, the rest (`base`: on sale, the text, the other filters), and all as one WHERE. */
 function searchSql(q: SearchQuery, text: TextMatch | undefined) {
   const { facets: filters, plain } = conditionsOf(q)
@@ -181,9 +177,8 @@ function searchSql(q: SearchQuery, text: TextMatch | undefined) {
  * their own way (a saved search's new matches); null when the text holds nothing searchable (nothing matches).
  */
 export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | null> {
-  const text = q.q ? await resolveText(db, q.q) : null
-  if (q.q && !text) return null
-  return searchSql(q, text ?? undefined).where
+  const text = q.q ? await resolveText(db, q.q) : undefined
+  return text === null ? null : searchSql(q, text).where
 }
 
 type Total = { total: number; isEstimate: boolean }
@@ -204,22 +199,19 @@ const ESTIMATE_MARGIN = 3
 
 const postedText = sql<string>`${products.postedOn}::text`
 /** Newest first, the newest-first index's order; `olderThan` is its keyset past a cursor's time and id. */
-export const NEWEST = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
+const NEWEST = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
 const olderThan = (time: string | number | undefined, id: string) =>
   sql`(${products.postedOn}, ${products.id}) < (${timestampKey(time)}, ${id}::uuid)`
 
-type Keys = { k0: string; k1: string }
-
-function sortPlan(
-  sort: SearchSort,
-  text: TextMatch | undefined,
-): {
+type SortPlan = {
   k0: SQL
   k1?: SQL
   orderBy: SQL[]
   after: (c: CursorKey) => SQL
-  keyOf: (r: Keys) => (string | number)[]
-} {
+  keyOf: (r: { k0: string; k1: string }) => (string | number)[]
+}
+
+export function sortPlan(sort: SearchSort, text?: TextMatch): SortPlan {
   const tier = text ? relevanceTier(text) : sql<number>`0`
   switch (sort) {
     case 'price_asc':
@@ -263,12 +255,7 @@ const BEST_TIER_WALK = 3_000
  * there is more), or fewer when the newest BEST_TIER_WALK listings hold fewer (few listings of that tier, or none):
  * then the caller ranks every match. Undefined when the cursor's listing was below the best tier.
  */
-function bestTierIds(
-  where: SQL,
-  text: TextMatch,
-  cursor: CursorKey | undefined,
-  paging: PageSpan,
-): SQL | undefined {
+function bestTierIds(where: SQL, text: TextMatch, cursor: CursorKey | undefined, paging: PageSpan) {
   if (cursor && Number(cursor.k[0]) !== text.bestTier) return undefined
   const after = cursor ? sql`and ${olderThan(cursor.k[1], cursor.id)}` : sql``
   const newest = sql.join(NEWEST, sql`, `)
@@ -284,29 +271,25 @@ function bestTierIds(
     limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
 
-/** The ids of a page of the listings `where` matches, in `orderBy`'s order (`limit` after `offset`), as SQL. */
-export const pageIds = (where: SQL, orderBy: SQL[], limit: number, offset: number) =>
-  limitOffset(
-    sql`select ${products.id} from ${products} where ${where} order by ${sql.join(orderBy, sql`, `)}`,
-    limit,
-    offset,
-  )
+/** The ids of a page (one more, to know there is more) of the listings `where` matches past the cursor, as SQL. */
+export function pageIds(where: SQL, plan: SortPlan, cursor: CursorKey | undefined, paging: PageSpan) {
+  const past = cursor ? and(where, plan.after(cursor)) : where
+  const order = sql.join(plan.orderBy, sql`, `)
+  const ids = sql`select ${products.id} from ${products} where ${past} order by ${order}`
+  return limitOffset(ids, paging.pageSize + 1, paging.offset)
+}
 
-const KEY_COUNT: Record<SearchSort, number> = { relevance: 2, newest: 1, price_asc: 1, price_desc: 1 }
+type SearchOpts = { facts?: boolean }
 
 /**
  * A search's page, total and facets. `facts: false` answers every count from SQL (tests compare the two). While the
  * copy is read whole, a few searches at a time ask SQL (searchWhileRead).
  */
-export function searchProducts(
-  db: Db,
-  q: SearchQuery,
-  opts: { facts?: boolean } = {},
-): Promise<SearchResult> {
+export function searchProducts(db: Db, q: SearchQuery, opts: SearchOpts = {}): Promise<SearchResult> {
   return searchWhileRead(db, () => findProducts(db, q, opts))
 }
 
-async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): Promise<SearchResult> {
+async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<SearchResult> {
   const sort: SearchSort =
     q.q && searchWords(q.q).length > 0
       ? (q.sort ?? 'relevance')
@@ -314,24 +297,22 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
         ? 'newest'
         : q.sort
   const paging = readPaging(q)
-  const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, KEY_COUNT[sort]) : undefined
+  const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, sort === 'relevance' ? 2 : 1) : undefined
   const wantFacets = q.facets === '1' || q.facets === 'true'
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
   const textMatch = resolved?.match ?? undefined
-  const answer = (items: Product[], counted: Total, nextCursor: string | null): SearchResult => ({
+  const answer = (items: Product[], counted: Total, next: string | null, facets?: Facets): SearchResult => ({
     items,
     total: counted.total,
     total_is_estimate: counted.isEstimate,
     page: paging.page,
     page_size: paging.pageSize,
-    next_cursor: nextCursor,
+    next_cursor: next,
     sort,
+    ...(facets && { facets }),
   })
-  if (q.q && !textMatch) {
-    // Nothing searchable was typed (only punctuation or symbols): nothing matches.
-    const empty = answer([], capped(0), null)
-    return wantFacets ? { ...empty, facets: emptyFacets() } : empty
-  }
+  // Nothing searchable was typed (only punctuation or symbols): nothing matches.
+  if (q.q && !textMatch) return answer([], capped(0), null, wantFacets ? emptyFacets() : undefined)
   // The search as SQL, built when SQL answers: the copy answers most searches without it.
   let asSql: ReturnType<typeof searchSql> | undefined
   const sqlOf = () => {
@@ -343,21 +324,17 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
   // every row an offset skips or a sort looks at. One statement: the ids as a subquery, and their rows.
   const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
-  const pageBySql = () => {
-    const where = cursor ? (and(sqlOf().where, plan.after(cursor)) as SQL) : sqlOf().where
-    return pageOf(pageIds(where, plan.orderBy, paging.pageSize + 1, paging.offset))
-  }
+  const pageBySql = () => pageOf(pageIds(sqlOf().where, plan, cursor, paging))
   // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
   const textOf = textMatch ? textMatchesIn(textMatch) : undefined
   // By SQL, a text search counts its matches first (up to TEXT_TOTAL_THRESHOLD): many, and best match walks the newest
   // listings for its best tier (bestTierIds).
   let textTotal: Total | undefined
-  const countText = async () =>
-    capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
-  const textPageBySql = async (m: TextMatch) => {
-    textTotal = await countText()
-    const walk =
-      sort === 'relevance' && textTotal.isEstimate ? bestTierIds(sqlOf().where, m, cursor, paging) : undefined
+  const bySql = async () => {
+    if (!textMatch) return pageBySql()
+    textTotal = capped(await countUpTo(db, sqlOf().where, TEXT_TOTAL_THRESHOLD), TEXT_TOTAL_THRESHOLD)
+    const many = sort === 'relevance' && textTotal.isEstimate
+    const walk = many ? bestTierIds(sqlOf().where, textMatch, cursor, paging) : undefined
     const walked = walk ? await pageOf(walk) : undefined
     return walked && walked.length > paging.pageSize ? walked : pageBySql()
   }
@@ -366,7 +343,6 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
   const fromFacts = copyCan
     ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
     : undefined
-  const bySql = textMatch ? () => textPageBySql(textMatch) : pageBySql
   const { rows, view: pageView, counted: pageCounted } = await readListingPage(db, fromFacts, bySql)
   if (textMatch && resolved && !resolved.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
@@ -388,35 +364,31 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
     (wantFacets || (!onlyPage && !textTotal)) && copyCan
       ? (pageView ?? currentFacts(db, rows[0]?.countsVersion ?? (await readVersion(db))))
       : undefined
-  // Counted with the page when it was chosen from the view.
-  const withPage = view === pageView ? pageCounted : undefined
+  // Counted with the page when it was chosen from the view (then `view` is that view).
   const viewCounts =
-    wantFacets && view ? (withPage?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
-  // The total: from the view (without facets it stops at the threshold); a text's counted up to
-  // TEXT_TOTAL_THRESHOLD; "10,000+" when the planner expects far more matches; else counted up to TOTAL_THRESHOLD + 1.
+    wantFacets && view ? (pageCounted?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
+  // The total: from the view (without facets it stops at the threshold); "10,000+" when the planner expects far more
+  // matches; else counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
     if (view)
       return capped(
-        viewCounts?.total ?? withPage?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf),
+        viewCounts?.total ?? pageCounted?.total ?? viewTotal(view, q, Date.now(), TOTAL_THRESHOLD, textOf),
       )
-    if (textMatch) return countText()
-    if ((await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD)
-      return capped(TOTAL_THRESHOLD + 1)
-    return capped(await countUpTo(db, sqlOf().where))
+    const many = (await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD
+    return capped(many ? TOTAL_THRESHOLD + 1 : await countUpTo(db, sqlOf().where))
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
   const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
-  const result = answer(pageRows.map(toProduct), counted, nextCursor)
-  if (wantFacets) {
-    const brandNames = async () =>
-      brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
-    result.facets = viewCounts
-      ? await facetsOf(brandNames, viewCounts.values, (key) =>
-          key === POSTED_FILTER ? viewCounts.postedWithin : [viewCounts.battery80],
+  const brandNames = async () =>
+    brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
+  const facets = !wantFacets
+    ? undefined
+    : viewCounts
+      ? facetsOf(await brandNames(), viewCounts.values, (key) =>
+          filterOf(key).op === 'withinDays' ? viewCounts.postedWithin : [viewCounts.battery80],
         )
-      : await countFacets(db, brandNames, sqlOf().base, sqlOf().filters)
-  }
-  return result
+      : await countFacets(db, brandNames, sqlOf())
+  return answer(pageRows.map(toProduct), counted, nextCursor, facets)
 }
 
 // --- Facets, as contract/filters.ts declares them ---
@@ -427,17 +399,14 @@ async function findProducts(db: Db, q: SearchQuery, opts: { facts?: boolean }): 
 const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as unknown as Facets
 
 const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
-/** The threshold facet of a posting date (the copy counts it per choice; the other, the battery's, as one count). */
-const POSTED_FILTER = THRESHOLD_FACETS.find((f) => filterOf(f.key).op === 'withinDays')?.key
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
 
 /** The answer's facets from each `in` facet's counts by choice and each threshold facet's counts per choice. */
-async function facetsOf(
-  names: () => Promise<Map<string, string>>,
+function facetsOf(
+  brandNames: Map<string, string>,
   values: Record<CountFacet, Map<string, number>>,
   thresholds: (key: FilterKey) => number[],
-): Promise<Facets> {
-  const brandNames = await names()
+): Facets {
   const facets = emptyFacets()
   for (const f of FACETS) {
     const counted =
@@ -457,34 +426,29 @@ async function facetsOf(
 async function countFacets(
   db: Db,
   names: () => Promise<Map<string, string>>,
-  base: SQL,
-  filters: Partial<Record<FilterKey, SQL>>,
+  { base, filters }: ReturnType<typeof searchSql>,
 ) {
   // Every facet's filter but one (`and` of none is undefined: true).
   const allBut = (skip: FilterKey) =>
     and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
   // One scan of the listings matching the text and the non-facet filters, grouped per facet; the threshold facets'
-  // counts (each choice as its filter at that value) are columns `t<facet>_<choice>` of the row of no group.
-  const thresholds = THRESHOLD_FACETS.flatMap((f, i) =>
+  // counts (each choice as its filter at that value) are columns `<filter key>_<choice>` of the row of no group.
+  const thresholds = THRESHOLD_FACETS.flatMap((f) =>
     (f.choices ?? []).map(
       (c, j) =>
-        sql`count(*) filter (where ${allBut(f.key)} and ${conditionOf(filterOf(f.key), Number(c))}) as ${sql.raw(`t${i}_${j}`)}`,
+        sql`count(*) filter (where ${allBut(f.key)} and ${conditionOf(filterOf(f.key), Number(c))}) as ${sql.identifier(`${f.key}_${j}`)}`,
     ),
   )
+  const grouped = CHOICE_SQL.map((c, i) => {
+    const n = sql.raw(String(i))
+    return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(COUNT_FACETS[i] as CountFacet)}) as c${n}`
+  })
+  const sets = [...CHOICE_SQL.map((c) => sql`(${c})`), sql`()`]
   const rows = await rowsOf<Record<string, unknown>>(
     db,
-    sql`select ${sql.join(
-      CHOICE_SQL.map((c, i) => {
-        const n = sql.raw(String(i))
-        return sql`grouping(${c}) as g${n}, ${c} as v${n}, count(*) filter (where ${allBut(COUNT_FACETS[i] as CountFacet)}) as c${n}`
-      }),
-      sql`, `,
-    )}, ${sql.join(thresholds, sql`, `)}
+    sql`select ${sql.join([...grouped, ...thresholds], sql`, `)}
     from ${products} where ${base}
-    group by grouping sets (${sql.join(
-      CHOICE_SQL.map((c) => sql`(${c})`),
-      sql`, `,
-    )}, ())`,
+    group by grouping sets (${sql.join(sets, sql`, `)})`,
   )
   const values = perCountFacet(() => new Map<string, number>())
   let all: Record<string, unknown> = {}
@@ -493,10 +457,9 @@ async function countFacets(
     if (i >= 0) values[COUNT_FACETS[i] as CountFacet].set(String(row[`v${i}`]), Number(row[`c${i}`] ?? 0))
     else all = row
   }
-  return facetsOf(names, values, (key) => {
-    const i = THRESHOLD_FACETS.findIndex((f) => f.key === key)
-    return (THRESHOLD_FACETS[i]?.choices ?? []).map((_, j) => Number(all[`t${i}_${j}`] ?? 0))
-  })
+  return facetsOf(await names(), values, (key) =>
+    (filterOf(key).facet?.choices ?? []).map((_, j) => Number(all[`${key}_${j}`] ?? 0)),
+  )
 }
 
 /** The brands' names by id (the names facets, saved searches and alerts say). */
