@@ -525,8 +525,10 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
     if (s.applying || s.view !== view || stop.aborted || !sameLeftOut()) continue
     const reads = view.parts.length - s.changes.settled.length
     const { records } = s.changes
-    s.changes = { ...s.changes, leftOut: undefined }
-    if (part.size === 0) return
+    if (part.size === 0) {
+      s.changes = { ...s.changes, leftOut: undefined }
+      return
+    }
     const dead = new Set<number>()
     const find = (id: string, us: string | null) => {
       const r = us === null ? -1 : rowOf(part, id, Number(us))
@@ -534,11 +536,15 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
     }
     for (const [id, row] of records) find(id, row.posted)
     for (const { id, posted } of since) for (const us of posted) find(id, us)
+    // Built before its listings stop being left out: a part that cannot be built (its shared memory refused) is read
+    // again by readPart, and SQL answers for its listings meanwhile.
+    const added = markedPart(part, dead)
     s.view = {
       ...view,
-      parts: [...view.parts.slice(0, reads), markedPart(part, dead), ...view.parts.slice(reads)],
+      parts: [...view.parts.slice(0, reads), added, ...view.parts.slice(reads)],
       size: view.size + part.size - dead.size,
     }
+    s.changes = { ...s.changes, leftOut: undefined }
     s.movedAt = Date.now()
     s.kept?.log.info?.(
       {
