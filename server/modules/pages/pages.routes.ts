@@ -146,7 +146,7 @@ export function inlineStylesheets(rest: string, webDir: string): string {
     if (!file || !fs.existsSync(file)) return link
     const css = fs.readFileSync(file, 'utf8').trim()
     if (/<\/style/i.test(css)) throw new Error(`${href} cannot be written inside a <style> element`)
-    return `\n    <style>${css}</style>\n    ${link.trim().replace(/>$/, ' disabled>')}`
+    return `\n    <style>${css}</style>\n    ${link.trim().replace(/\s*\/?>$/, ' disabled>')}`
   })
 }
 
