@@ -432,7 +432,8 @@ async function countFacets(
   const allBut = (skip: FilterKey) =>
     and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
   // One scan of the listings matching the text and the non-facet filters, grouped per facet; the threshold facets'
-  // counts (each choice as its filter at that value) are columns `<filter key>_<index of the choice>` of the row of no group.
+  // counts (each choice as its filter at that value) are columns `<filter key>_<index of the choice>` of the row of
+  // no group.
   const thresholds = THRESHOLD_FACETS.flatMap((f) =>
     (f.choices ?? []).map(
       (c, j) =>
