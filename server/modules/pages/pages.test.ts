@@ -355,6 +355,11 @@ describe('server-rendered public pages', () => {
     // A link to a file the build does not hold is left as it is.
     const missing = '<link rel="stylesheet" href="/assets/gone.css">'
     expect(inlineStylesheets(missing, webDir)).toBe(missing)
+    // A stylesheet that would end the element early is refused when the template is read, not sent broken.
+    fs.writeFileSync(path.join(webDir, 'assets/bad.css'), '.a{content:"</style>"}')
+    expect(() => inlineStylesheets('<link rel="stylesheet" href="/assets/bad.css">', webDir)).toThrow(
+      'assets/bad.css cannot be written inside a <style> element',
+    )
   })
 
   it('puts the page’s tags right after <head> in an index.html without a viewport tag', () => {

@@ -81,6 +81,9 @@ type Changes = {
 
 const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settled: [] })
 
+/** How many of a view's first parts were read from the database (the base, then each bulk load read apart). */
+const partsRead = (view: FactsView, changes: Changes) => view.parts.length - changes.settled.length
+
 /** More parts read apart than this (the base and two bulk loads): the copy is read whole again, into one. */
 const MOST_READS = 3
 
@@ -237,7 +240,7 @@ async function applyFeed(
     Atomics.store(m.part.dead.at, r, m.upTo)
     m.rows.add(r)
   }
-  const reads = view.parts.length - changes.settled.length
+  const reads = partsRead(view, changes)
   for (const row of changed) {
     const id = row.changed_id as string
     // The parts read from the database hold a listing at the posting time it had then: one it had since, or has now.
@@ -422,8 +425,8 @@ export async function catchUp(
         if (applied.view.version !== view.version) s.movedAt = Date.now()
         s.view = applied.view
         s.changes = applied.changes
-        const { records, leftOut, settled } = applied.changes
-        const reads = applied.view.parts.length - settled.length
+        const { records, leftOut } = applied.changes
+        const reads = partsRead(applied.view, applied.changes)
         const piled = applied.view.parts
           .slice(0, reads)
           .reduce((n, part) => n + part.deadRows.length, records.size)
@@ -523,7 +526,7 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
       readUpTo = view.version
     }
     if (s.applying || s.view !== view || stop.aborted || !sameLeftOut()) continue
-    const reads = view.parts.length - s.changes.settled.length
+    const reads = partsRead(view, s.changes)
     const { records } = s.changes
     if (part.size === 0) {
       s.changes = { ...s.changes, leftOut: undefined }
