@@ -490,9 +490,9 @@ function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string, string
 // --- GET /api/search/suggest ---
 
 export async function suggest(db: Db, q: string): Promise<Suggestions> {
-  const words = searchWords(q)
-  if (words.length === 0) return { brands: [], models: [] }
   const text = await resolveText(db, q)
+  if (!text) return { brands: [], models: [] }
+  const words = searchWords(q)
   const typed = words.join(' ')
   const brandRows = await rowsOf<{ id: string; name: string; n: number }>(
     db,
@@ -501,22 +501,20 @@ export async function suggest(db: Db, q: string): Promise<Suggestions> {
         select 1 from ${products} where ${products.brandId} = b.id and ${isOnSale} limit ${TOTAL_THRESHOLD}) c) as n
     from brands b
     where lower(b.name) like ${`${words[0]}%`} or word_similarity(${typed}, lower(b.name)) >= 0.5
-      ${text ? sql`or lower(b.name) = any(${`{${text.phrase.split(' ').join(',')}}`}::text[])` : sql``}
+      or lower(b.name) = any(${`{${text.phrase.split(' ').join(',')}}`}::text[])
     order by (lower(b.name) like ${`${words[0]}%`}) desc, b.name
     limit 5`,
   )
-  const models = text
-    ? await rowsOf<{ name: string; brand_name: string; n: number }>(
-        db,
-        sql`
-        select ${products.name} as name, b.name as brand_name, count(*)::int as n
-        from ${products} join brands b on b.id = ${products.brandId}
-        where ${textCondition(text)} and ${isOnSale}
-        group by ${products.name}, b.name
-        order by n desc, ${products.name}
-        limit 8`,
-      )
-    : []
+  const models = await rowsOf<{ name: string; brand_name: string; n: number }>(
+    db,
+    sql`
+    select ${products.name} as name, b.name as brand_name, count(*)::int as n
+    from ${products} join brands b on b.id = ${products.brandId}
+    where ${textCondition(text)} and ${isOnSale}
+    group by ${products.name}, b.name
+    order by n desc, ${products.name}
+    limit 8`,
+  )
   return {
     brands: brandRows.map((r) => ({ _id: r.id, brand_name: r.name, product_count: Number(r.n) })),
     models: models.map((r) => ({ name: r.name, brand_name: r.brand_name, count: Number(r.n) })),
