@@ -290,17 +290,14 @@ export function searchProducts(db: Db, q: SearchQuery, opts: SearchOpts = {}): P
 }
 
 async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<SearchResult> {
-  const sort: SearchSort =
-    q.q && searchWords(q.q).length > 0
-      ? (q.sort ?? 'relevance')
-      : q.sort === 'relevance' || !q.sort
-        ? 'newest'
-        : q.sort
   const paging = readPaging(q)
-  const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, sort === 'relevance' ? 2 : 1) : undefined
-  const wantFacets = q.facets === '1' || q.facets === 'true'
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
   const textMatch = resolved?.match ?? undefined
+  // Best match is the default with words to match, and means newest without them.
+  const asked = q.sort ?? (textMatch ? 'relevance' : 'newest')
+  const sort: SearchSort = asked === 'relevance' && !textMatch ? 'newest' : asked
+  const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, sort === 'relevance' ? 2 : 1) : undefined
+  const wantFacets = q.facets === '1' || q.facets === 'true'
   const answer = (items: Product[], counted: Total, next: string | null, facets?: Facets): SearchResult => ({
     items,
     total: counted.total,
