@@ -381,8 +381,8 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   const facets = !wantFacets
     ? undefined
     : viewCounts
-      ? facetsOf(await brandNames(), viewCounts.values, (key) =>
-          filterOf(key).op === 'withinDays' ? viewCounts.postedWithin : [viewCounts.battery80],
+      ? facetsOf(await brandNames(), viewCounts.values, (key, i) =>
+          filterOf(key).op === 'withinDays' ? (viewCounts.postedWithin[i] ?? 0) : viewCounts.battery80,
         )
       : await countFacets(db, brandNames, sqlOf())
   return answer(pageRows.map(toProduct), counted, nextCursor, facets)
@@ -398,18 +398,18 @@ const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as
 const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
 
-/** The answer's facets from each `in` facet's counts by choice and each threshold facet's counts per choice. */
+/** The answer's facets from each `in` facet's counts by choice and each threshold facet's count of its i-th choice. */
 function facetsOf(
   brandNames: Map<string, string>,
   values: Record<CountFacet, Map<string, number>>,
-  thresholds: (key: FilterKey) => number[],
+  threshold: (key: FilterKey, i: number) => number,
 ): Facets {
   const facets = emptyFacets()
   for (const f of FACETS) {
     const counted =
       filterOf(f.key).op === 'in'
         ? [...values[f.key as CountFacet]]
-        : (f.choices ?? []).map((c, i) => [String(c), thresholds(f.key)[i] ?? 0] as const)
+        : (f.choices ?? []).map((c, i) => [String(c), threshold(f.key, i)] as const)
     facets[f.name] = orderChoices(
       f.key,
       counted
@@ -455,9 +455,7 @@ async function countFacets(
     if (i >= 0) values[COUNT_FACETS[i] as CountFacet].set(String(row[`v${i}`]), Number(row[`c${i}`] ?? 0))
     else all = row
   }
-  return facetsOf(await names(), values, (key) =>
-    (filterOf(key).facet?.choices ?? []).map((_, j) => Number(all[`${key}_${j}`] ?? 0)),
-  )
+  return facetsOf(await names(), values, (key, j) => Number(all[`${key}_${j}`] ?? 0))
 }
 
 /** The brands' names by id (the names facets, saved searches and alerts say). */
