@@ -18,7 +18,6 @@ import { products } from '#server/db/schema'
 export type SavedFilters = Omit<SearchQuery, 'page' | 'page_size' | 'limit' | 'cursor' | 'facets'>
 
 const COLUMNS = getTableColumns(products)
-type Product = typeof products.$inferSelect
 type Declared = (typeof FILTERS)[FilterKey]
 // Every declared column is a column of `products` (a misspelt one does not compile).
 const declaredColumnsExist: Declared['column'] extends keyof typeof COLUMNS ? true : never = true
@@ -32,7 +31,7 @@ export const columnName = (f: FilterDeclaration) => columnOf(f).name
 type AlertColumn = {
   [K in FilterKey]: (typeof FILTERS)[K]['op'] extends 'withinDays' ? never : (typeof FILTERS)[K]['column']
 }[FilterKey]
-export type AlertListing = Pick<Product, AlertColumn>
+export type AlertListing = Pick<typeof products.$inferSelect, AlertColumn>
 
 /** The columns alerts select of a new listing, by name. */
 export function alertColumns() {
