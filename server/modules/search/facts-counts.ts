@@ -168,7 +168,6 @@ export function countFacts(
 ): FactsFacets {
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
-  const bounds = boundsOf(q)
   const outcome = comboOutcomes(f, q)
   const ofRow = f.combos.ofRow
   const counted = new Int32Array(f.combos.size)
@@ -192,9 +191,8 @@ export function countFacts(
   const bySegment = new Float64Array(segments + 1)
   const ends = Float64Array.from(since, (start) => (inOrder ? firstOlder(f, start) : Infinity))
   let segment = 0
-  let segmentEnd = ends[0] ?? Infinity
   const { postedMs: postedMsOf, priceCents, battery: batteryOf } = f
-  const { minPrice, maxPrice, minBattery } = bounds
+  const { minPrice, maxPrice, minBattery } = boundsOf(q)
   const priced = minPrice > -Infinity || maxPrice < Infinity
   // Without a date filter, rows in row order find their posting-date choice by their place alone.
   const readPosted = q.posted_within !== undefined || !inOrder
@@ -219,11 +217,7 @@ export function countFacts(
         if (!inOrder) {
           segment = 0
           while (segment < segments && postedMs < (since[segment] as number)) segment++
-        } else
-          while (r >= segmentEnd) {
-            segment++
-            segmentEnd = segment < segments ? (ends[segment] as number) : Infinity
-          }
+        } else while (segment < segments && r >= (ends[segment] as number)) segment++
         bySegment[segment] = (bySegment[segment] as number) + 1
       }
       if (!postedFails && battery >= BATTERY_FACET_PCT) battery80++
@@ -457,11 +451,10 @@ export function factsTotal(
   cap: number,
   text?: TextRows,
 ): number {
+  const count = () => countTotal(f, q, nowMs, cap, text?.rows)
   // Without a posting date the total does not move with the clock: kept per copy and search.
-  if (q.posted_within !== undefined) return countTotal(f, q, nowMs, cap, text?.rows)
-  return totalsIn.get(f, `${cap}|${text?.key ?? ''}|${filtersKey(q)}`, () =>
-    countTotal(f, q, nowMs, cap, text?.rows),
-  )
+  if (q.posted_within !== undefined) return count()
+  return totalsIn.get(f, `${cap}|${text?.key ?? ''}|${filtersKey(q)}`, count)
 }
 
 const totalsIn = new KeptPerCopy<ListingFacts, number>('totals', 256 * 1024, () => 0)

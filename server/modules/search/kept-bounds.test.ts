@@ -45,7 +45,7 @@ function rowsOf(count: number): FactRow[] {
 }
 
 describe('what a search thread keeps', () => {
-  const kept = keptOfThread()
+  const kept = keptOfThread
 
   it('is bounded in bytes by maps whose bounds add up to a known total', () => {
     const names = kept.map((k) => k.name)

@@ -33,10 +33,7 @@ export function onceEach<Key extends object, Value>(make: (key: Key) => Value): 
 }
 
 /** Every KeptPerCopy of this thread's modules, in the order they were made: together they are what a thread keeps. */
-const everyKept: KeptPerCopy<object, unknown>[] = []
-
-/** The kept values of this thread's modules, each with its name and bounds (tests add up what a thread may keep). */
-export const keptOfThread = (): readonly KeptPerCopy<object, unknown>[] => everyKept
+export const keptOfThread: KeptPerCopy<object, unknown>[] = []
 
 /**
  * Values worked out from a copy that never changes (the listings' facts), kept per copy and key: the same searches
@@ -45,7 +42,7 @@ export const keptOfThread = (): readonly KeptPerCopy<object, unknown>[] => every
  *
  * Bounds are in bytes as held (`bytesOf`: a value's arrays and objects, plus its key and KEPT_ENTRY_BYTES): bounds
  * counted in values or rows matched held several times what they said, and under searches asked once each the
- * instance grew for minutes. A thread's bounds add up to a small known total (kept-per-copy.test.ts).
+ * instance grew for minutes. A thread's bounds add up to a small known total (kept-bounds.test.ts).
  *
  * With `listingsOf`, values that grow with the copy (a bit or a row per listing) keep `maxBytes` at 1,000,000
  * listings and a share in proportion below (KEPT_AT_LEAST_BYTES at least): as many searches kept at any size.
@@ -60,7 +57,7 @@ export class KeptPerCopy<Copy extends object, Value> {
     private readonly bytesOf: (value: Value) => number,
     private readonly listingsOf?: (copy: Copy) => number,
   ) {
-    everyKept.push(this as unknown as KeptPerCopy<object, unknown>)
+    keptOfThread.push(this as unknown as KeptPerCopy<object, unknown>)
   }
 
   /** The bytes kept at most for a copy of `listings` listings. */
