@@ -65,10 +65,10 @@ type Hit = { r: number; tier: number }
  */
 export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, text, dead } = ask
+  if (!f.newestFirst) return undefined
   // A cursor starts where its listing is, a date filter moves with the clock, a small copy (a view's delta) changes
   // at every change: found afresh.
-  if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM || !f.newestFirst)
-    return walkHits(f, ask)
+  if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM) return walkHits(f, ask)
   const wanted = paging.offset + paging.pageSize + 1
   const key = `${sort}|${text?.key ?? ''}|${filtersKey(q)}`
   let kept = hitsIn.get(f, key, () => NO_HITS)
@@ -115,10 +115,9 @@ function keptPage(kept: KeptHits, paging: PageSpan, dead: DeadMarks | undefined)
   return hits.length > paging.pageSize || kept.complete ? hits : undefined
 }
 
-/** pageHits, found by reading the copy. */
+/** pageHits, found by reading the copy (one in posting order). */
 function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, nowMs, text, dead } = ask
-  if (!f.newestFirst) return undefined
   // Filters no combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
   if (!comboOutcomes(f, q).includes(0)) return []
   if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
