@@ -91,7 +91,7 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
       dated,
       // Without a date filter every row counts, and always will: the combinations' own counts.
       end: dated ? 0 : f.size,
-      counted: dated ? new Int32Array(combos.size) : combos.rows,
+      counted: dated ? new Int32Array(combos.rows.length) : combos.rows,
       battery80: dated ? 0 : sumPassing(outcome, combos.battery80),
       choices: POSTED_WITHIN_DAYS.map(() => ({ end: -1, n: 0 })),
     }
@@ -170,7 +170,7 @@ export function countFacts(
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const outcome = comboOutcomes(f, q)
   const ofRow = f.combos.ofRow
-  const counted = new Int32Array(f.combos.size)
+  const counted = new Int32Array(f.combos.rows.length)
   let total = 0
   let battery80 = 0
   // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
@@ -183,7 +183,7 @@ export function countFacts(
   if (!read) return combosFacets(f, q, nowMs)
   const { rows, count, inOrder } = read
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
-  const some = count * 4 < f.combos.size ? ([] as number[]) : undefined
+  const some = count * 4 < f.combos.rows.length ? ([] as number[]) : undefined
   // The posting-date choices by segment: segment i holds the listings posted within choice i but not choice i - 1
   // (the last, those in none); a choice's count is the sum of its segment and the ones before. Rows read in row
   // order (newest first) go through the segments in turn, each ending at the first row older than its choice's start.
@@ -338,7 +338,7 @@ function crossedSince(f: ListingFacts, passes: (r: number) => number, nowMs: num
 function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, nowMs: number): FactsFacets {
   const { battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
-  const counted = new Int32Array(f.combos.size)
+  const counted = new Int32Array(f.combos.rows.length)
   const segments = since.length
   const bySegment = new Float64Array(segments + 1)
   const { minPrice, maxPrice, minBattery } = bounds

@@ -65,10 +65,10 @@ type Hit = { r: number; tier: number }
  */
 export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, text, dead } = ask
+  if (!f.newestFirst) return undefined
   // A cursor starts where its listing is, a date filter moves with the clock, a small copy (a view's delta) changes
   // at every change: found afresh.
-  if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM || !f.newestFirst)
-    return walkHits(f, ask)
+  if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM) return walkHits(f, ask)
   const wanted = paging.offset + paging.pageSize + 1
   const key = `${sort}|${text?.key ?? ''}|${filtersKey(q)}`
   let kept = hitsIn.get(f, key, () => NO_HITS)
@@ -115,10 +115,9 @@ function keptPage(kept: KeptHits, paging: PageSpan, dead: DeadMarks | undefined)
   return hits.length > paging.pageSize || kept.complete ? hits : undefined
 }
 
-/** pageHits, found by reading the copy. */
+/** pageHits, found by reading the copy (one in posting order). */
 function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, nowMs, text, dead } = ask
-  if (!f.newestFirst) return undefined
   // Filters no combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
   if (!comboOutcomes(f, q).includes(0)) return []
   if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
@@ -136,7 +135,13 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
     if (key === undefined || !Number.isFinite(key)) return undefined
     const id = cursor.id.toLowerCase()
-    start = lowerBound(n, (i) => comesAfter(f, sort, key, id, rowAt(i)))
+    // The first row after the cursor's listing: price_asc goes up by (price, id), the others down.
+    start = lowerBound(n, (i) => {
+      const r = rowAt(i)
+      const v = byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number)
+      if (v !== key) return sort === 'price_asc' ? v > key : v < key
+      return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
+    })
   }
   // By price, a price range is a run of byPrice: the walk covers that run alone.
   let end = n
@@ -216,16 +221,6 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
           return found
         })
   return hits ?? pick(pickable as Int32Array)
-}
-
-/**
- * Whether row r comes after listing `id` whose key in `sort`'s order (its price; newest first, its posting time) is
- * `key`: price_asc goes up by (price, id), the others down.
- */
-function comesAfter(f: ListingFacts, sort: SearchSort, key: number, id: string, r: number): boolean {
-  const v = sort === 'newest' ? (f.postedUs[r] as number) : (f.priceCents[r] as number)
-  if (v !== key) return sort === 'price_asc' ? v > key : v < key
-  return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
 }
 
 /** Whether ascending `rows` hold `r` (by bisection). */
@@ -330,7 +325,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
     if (after) {
       // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
       if (tier > after.tier) continue
-      // Inline, not comesAfter: this runs for every match in the cursor's tier.
+      // Tested here, not by a function shared with walkHits: this runs for every match in the cursor's tier.
       if (tier === after.tier) {
         const us = f.postedUs[r] as number
         if (us !== after.us ? us > (after.us as number) : idAt(f, r) >= after.id) continue

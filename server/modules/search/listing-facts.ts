@@ -62,7 +62,6 @@ export type ListingFacts = {
  */
 type Combos = {
   ofRow: Int32Array
-  size: number
   /** Per facet (in COUNT_FACETS' order), each combination's value (an index into the column's values). */
   values: Uint16Array[]
   rows: Int32Array
@@ -294,7 +293,6 @@ function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
   }
   return {
     ofRow,
-    size: rows.length,
     values: indexes.map((index) => Uint16Array.from(firstRow, (r) => index[r] as number)),
     rows: Int32Array.from(rows),
     battery80: Int32Array.from(battery80),
@@ -343,7 +341,7 @@ export const idAt = (f: ListingFacts, r: number) => latin1At(f.ids, r * ID_LENGT
 /** What a search's facet filters and floors make of each combination of a copy (outcomesOf), kept per copy. */
 export function comboOutcomes(f: ListingFacts, q: SearchQuery): Uint8Array {
   return outcomesIn.get(f, filtersKey(q), () =>
-    outcomesOf(f.columns, f.combos.values, f.combos.size, countQueryOf(q)),
+    outcomesOf(f.columns, f.combos.values, f.combos.rows.length, countQueryOf(q)),
   )
 }
 
