@@ -11,6 +11,7 @@ import {
   catchUp,
   factsStatus,
   keepListingsCurrent,
+  type Listen,
   loadFacts,
   searchReady,
   searchWhileRead,
@@ -529,6 +530,46 @@ describe('an instance told of each commit', () => {
         { timeout: 5_000, interval: 10 },
       )
       expect(errors).toEqual([])
+    } finally {
+      feed.stop()
+      await database.close()
+      await drop()
+    }
+  })
+  it('reads the version a second apart while it hears each commit, and at its own pace once it stops hearing them', async () => {
+    const { database, drop } = await openTestDatabase()
+    // The statements the instance sends, counted: a poll that finds nothing new is one (the version).
+    let statements = 0
+    const db = new Proxy(database.db, {
+      get: (target, key) =>
+        key === 'execute'
+          ? (query: SQL) => {
+              statements++
+              return target.execute(query)
+            }
+          : Reflect.get(target, key),
+    })
+    let lose = (_err: Error) => {}
+    const listen: Listen = (channel, onNotify, onError) => {
+      lose = onError ?? lose
+      return database.listen(channel, onNotify)
+    }
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    // Its own pace: every 10 ms.
+    const feed = keepListingsCurrent(db, { error: () => undefined }, 10, listen)
+    try {
+      await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
+      await sleep(100)
+      statements = 0
+      await sleep(600)
+      // A second apart: one poll at most in 600 ms (at its own pace it would have been about 60).
+      expect(statements).toBeLessThanOrEqual(1)
+      lose(new Error('connection closed'))
+      // The poll set before the loss comes within a second; the next ones 10 ms apart.
+      await sleep(1_100)
+      statements = 0
+      await sleep(600)
+      expect(statements).toBeGreaterThanOrEqual(10)
     } finally {
       feed.stop()
       await database.close()

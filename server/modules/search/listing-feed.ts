@@ -662,9 +662,17 @@ export type Listen = (
 ) => Promise<() => void>
 
 /**
+ * How often an instance that hears each commit applies the feed anyway: notifications bring every change, and the
+ * poll is left to catch what a lost connection missed (every `pollMs`, 25 ms, it read the version 40 times a second
+ * per instance for nothing).
+ */
+const LISTENING_POLL_MS = 1_000
+
+/**
  * Reads the copy now and then applies the feed as each change commits (the database notifies the channel, when
- * `listen` is given) and every `pollMs` in any case (the requests themselves catch up too when their statement reads
- * a newer version). A failure is logged with its cause and tried again, a little later each time.
+ * `listen` is given) and every `pollMs` in any case, or LISTENING_POLL_MS while notifications come (the requests
+ * themselves catch up too when their statement reads a newer version). A failure is logged with its cause and tried
+ * again, a little later each time.
  */
 export function keepListingsCurrent(
   db: Db,
@@ -679,20 +687,29 @@ export function keepListingsCurrent(
   let timer: NodeJS.Timeout | undefined
   let failures = 0
   let unlisten: (() => void) | undefined
+  // Listening, as far as this instance knows: from the first LISTEN until the connection is lost, and again from the
+  // first notification after (the connection is opened again on its own, without a word). A LISTEN that failed
+  // before it was first answered is not listening either.
+  let listening = false
+  let lost = false
   if (listen) {
     const onNotify = (version: string) => {
+      listening = true
       if (stopped() || s.farBehind || !/^\d+$/.test(version) || !s.view || !newer(version, s.view.version))
         return
       void catchUp(db, version).catch((err) => logFailure(s, err))
     }
     // The channel the version's trigger notifies at each commit, with the new version (migration 0034).
-    void listen('listing_changes', onNotify, (err) =>
+    void listen('listing_changes', onNotify, (err) => {
+      listening = false
+      lost = true
       log.error(
         { err },
         'Search lost its notifications of listing changes; listening again (polling meanwhile)',
-      ),
-    )
+      )
+    })
       .then((stop) => {
+        listening = !lost
         if (stopped()) stop()
         else unlisten = stop
       })
@@ -706,7 +723,8 @@ export function keepListingsCurrent(
     } catch (err) {
       if (!stopped()) log.error({ err, failures: ++failures }, BEHIND)
     }
-    if (!stopped()) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : pollMs)
+    const every = listening ? Math.max(pollMs, LISTENING_POLL_MS) : pollMs
+    if (!stopped()) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : every)
   }
   const stop = () => {
     if (timer) clearTimeout(timer)
