@@ -454,19 +454,22 @@ export async function catchUp(
  */
 function readAgain(db: Db, s: State) {
   if (s.loading || Date.now() < s.readAgainAt) return
-  void loadFacts(db).then(
+  void backOff(s, loadFacts(db))
+}
+
+/** A background read ended: a failure, unless `stopped`, is logged and puts the next read off (readAgain). */
+function backOff(s: State, read: Promise<unknown>, stopped?: AbortSignal) {
+  return read.then(
     () => {
       s.readFailures = 0
     },
-    (err) => readFailed(s, err),
+    (err) => {
+      if (stopped?.aborted) return
+      s.readFailures++
+      s.readAgainAt = Date.now() + Math.min(30_000, 250 * 2 ** s.readFailures)
+      logFailure(s, err)
+    },
   )
-}
-
-/** A background read failed: logged, and the next not before a wait that doubles with each failure in a row. */
-function readFailed(s: State, err: unknown) {
-  s.readFailures++
-  s.readAgainAt = Date.now() + Math.min(30_000, 250 * 2 ** s.readFailures)
-  logFailure(s, err)
 }
 
 /**
@@ -477,16 +480,9 @@ function readFailed(s: State, err: unknown) {
 function readPart(db: Db, s: State, commits: string[]) {
   if (s.loading || s.readingPart || Date.now() < s.readAgainAt) return
   const stopped = stoppedOf(s)
-  s.readingPart = (async () => {
-    await addPart(db, s, commits, stopped)
-    s.readFailures = 0
-  })()
-    .catch((err) => {
-      if (!stopped.aborted) readFailed(s, err)
-    })
-    .finally(() => {
-      s.readingPart = undefined
-    })
+  s.readingPart = backOff(s, addPart(db, s, commits, stopped), stopped).finally(() => {
+    s.readingPart = undefined
+  })
 }
 
 /**
