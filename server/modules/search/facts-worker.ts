@@ -32,9 +32,9 @@ const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as un
  * The first read over two connections: the words and the rest at once, at one moment (readFacts' `words`), as the
  * instance waits for it. A read while a view answers (a rebase, a bulk load's part) over one: it reads the listings
  * once rather than twice (a part of 100,000 listings took the same 2 s over one as over two), leaving a core of the
- * database to the searches (decision 0129).
+ * database to the searches (decision 0129). A failed read throws here: the instance hears it as the thread's error.
  */
-async function read(commits: string[] | undefined) {
+parentPort?.once('message', async ({ commits }: { commits?: string[] }) => {
   const client = connect()
   const words = background ? undefined : connect()
   try {
@@ -44,7 +44,4 @@ async function read(commits: string[] | undefined) {
   } finally {
     await Promise.allSettled([client.end(), words?.end()])
   }
-}
-
-// A failed read throws here: the instance hears it as the thread's error.
-parentPort?.once('message', ({ commits }: { commits?: string[] }) => read(commits))
+})

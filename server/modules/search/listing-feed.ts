@@ -188,12 +188,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
  * was, for the requests reading it). Undefined when the feed cannot say (it was pruned past the view's version, or
  * the changes are too many): the copy must be read whole.
  */
-async function applyFeed(
-  db: Db,
-  view: FactsView,
-  changes: Changes,
-  knownBehind = false,
-): Promise<{ view: FactsView; changes: Changes } | undefined> {
+async function applyFeed(db: Db, view: FactsView, changes: Changes, knownBehind = false) {
   // The version alone first (one indexed row): most polls find nothing new.
   if (!knownBehind && !newer(await readVersion(db), view.version)) return { view, changes }
   const limit = applyAtMost(view.size)
@@ -454,19 +449,22 @@ export async function catchUp(
  */
 function readAgain(db: Db, s: State) {
   if (s.loading || Date.now() < s.readAgainAt) return
-  void loadFacts(db).then(
+  void backOff(s, loadFacts(db))
+}
+
+/** A background read ended: a failure, unless `stopped`, is logged and puts the next read off (readAgain). */
+function backOff(s: State, read: Promise<unknown>, stopped?: AbortSignal) {
+  return read.then(
     () => {
       s.readFailures = 0
     },
-    (err) => readFailed(s, err),
+    (err) => {
+      if (stopped?.aborted) return
+      s.readFailures++
+      s.readAgainAt = Date.now() + Math.min(30_000, 250 * 2 ** s.readFailures)
+      logFailure(s, err)
+    },
   )
-}
-
-/** A background read failed: logged, and the next not before a wait that doubles with each failure in a row. */
-function readFailed(s: State, err: unknown) {
-  s.readFailures++
-  s.readAgainAt = Date.now() + Math.min(30_000, 250 * 2 ** s.readFailures)
-  logFailure(s, err)
 }
 
 /**
@@ -477,16 +475,9 @@ function readFailed(s: State, err: unknown) {
 function readPart(db: Db, s: State, commits: string[]) {
   if (s.loading || s.readingPart || Date.now() < s.readAgainAt) return
   const stopped = stoppedOf(s)
-  s.readingPart = (async () => {
-    await addPart(db, s, commits, stopped)
-    s.readFailures = 0
-  })()
-    .catch((err) => {
-      if (!stopped.aborted) readFailed(s, err)
-    })
-    .finally(() => {
-      s.readingPart = undefined
-    })
+  s.readingPart = backOff(s, addPart(db, s, commits, stopped), stopped).finally(() => {
+    s.readingPart = undefined
+  })
 }
 
 /**
@@ -527,7 +518,6 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
     }
     if (s.applying || s.view !== view || stop.aborted || !sameLeftOut()) continue
     const reads = partsRead(view, s.changes)
-    const { records } = s.changes
     if (part.size === 0) {
       s.changes = { ...s.changes, leftOut: undefined }
       return
@@ -537,7 +527,7 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
       const r = us === null ? -1 : rowOf(part, id, Number(us))
       if (r >= 0) dead.add(r)
     }
-    for (const [id, row] of records) find(id, row.posted)
+    for (const [id, row] of s.changes.records) find(id, row.posted)
     for (const { id, posted } of since) for (const us of posted) find(id, us)
     // Built before its listings stop being left out: a part that cannot be built (its shared memory refused) is read
     // again by readPart, and SQL answers for its listings meanwhile.
