@@ -352,6 +352,10 @@ describe('server-rendered public pages', () => {
     expect(html.indexOf('<style>')).toBeLessThan(html.indexOf('<script type="module">'))
     const shell = (await app.inject({ url: '/dashboard/myorders' })).body
     expect(shell).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">')
+    // A link written closed with a slash is disabled all the same.
+    expect(inlineStylesheets('<link rel="stylesheet" href="/assets/index-1.css" />', webDir)).toMatch(
+      /<link rel="stylesheet" href="\/assets\/index-1.css" disabled>$/,
+    )
     // A link to a file the build does not hold is left as it is.
     const missing = '<link rel="stylesheet" href="/assets/gone.css">'
     expect(inlineStylesheets(missing, webDir)).toBe(missing)

@@ -2,7 +2,14 @@ import { and, type SQL, sql } from 'drizzle-orm'
 import { FACETS, type FilterKey, filterOf, labelOf, orderChoices } from '#contract/filters'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import type { Product } from '#contract/products'
-import type { Facets, SearchQuery, SearchResult, SearchSort, Suggestions } from '#contract/search'
+import {
+  BATTERY_FACET_PCT,
+  type Facets,
+  type SearchQuery,
+  type SearchResult,
+  type SearchSort,
+  type Suggestions,
+} from '#contract/search'
 import type { Db } from '#server/db/client'
 import { brands, products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
@@ -382,7 +389,12 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
     ? undefined
     : viewCounts
       ? facetsOf(await brandNames(), viewCounts.values, (key, i) =>
-          filterOf(key).op === 'withinDays' ? (viewCounts.postedWithin[i] ?? 0) : viewCounts.battery80,
+          filterOf(key).op === 'withinDays'
+            ? (viewCounts.postedWithin[i] ?? 0)
+            : // The copy counts one battery choice, BATTERY_FACET_PCT: any other declared would count none.
+              filterOf(key).facet?.choices?.[i] === BATTERY_FACET_PCT
+              ? viewCounts.battery80
+              : 0,
         )
       : await countFacets(db, brandNames, sqlOf())
   return answer(pageRows.map(toProduct), counted, nextCursor, facets)
