@@ -605,6 +605,7 @@ async function heldReads(alter = (facts: ListingFacts, _commits?: string[]) => f
       if (reads.started > 1) await held
       return alter(await readFacts(db, commits), commits)
     },
+    FLOOR,
   )
   await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
   return {
@@ -638,7 +639,14 @@ async function brandAndSellers(db: TestApp['db']) {
   return { brand, seller, other }
 }
 
-/** `n` listings of one seller in one statement: more changes than the feed applies at once (5,000 at least). */
+/**
+ * The feed's floor in the tests of bulk imports (keepListingsCurrent's `applyFloor`; 5,000 in an instance), and the size
+ * of a bulk import there: more changes than the feed applies at once.
+ */
+const FLOOR = 100
+const BULK = FLOOR + 1
+
+/** `n` listings of one seller in one statement. */
 const bulkInsert = (db: TestApp['db'], brandId: string, sellerId: string, n: number) =>
   db.execute(sql`
     insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
@@ -659,7 +667,7 @@ describe('an instance whose copy a bulk import left behind', () => {
       const before = await versionOf(db)
       h.hold()
       const readsBefore = h.reads.started
-      await bulkInsert(db, brand.id, seller.id, 5001)
+      await bulkInsert(db, brand.id, seller.id, BULK)
       const imported = await versionOf(db)
       // A listing posted after the import, and one of the listings before it sold: both show at once.
       const [sold] = await rowsOf<{ id: string }>(
@@ -683,7 +691,7 @@ describe('an instance whose copy a bulk import left behind', () => {
       const answer = await Promise.race([searchProducts(db, q), waited])
       expect(answer).not.toBe('waited')
       const found = answer as Awaited<ReturnType<typeof searchProducts>>
-      // Not the import's 5,001; the two listings left of three before it, and the one posted after it.
+      // Not the import's; the two listings left of three before it, and the one posted after it.
       expect(found.total).toBe(3)
       expect(found.items.map((p) => p.name)).toEqual([
         'XPS 13 after the import',
@@ -694,7 +702,7 @@ describe('an instance whose copy a bulk import left behind', () => {
       h.release()
       // The read lands: every answer is SQL's again, the import's listings in it.
       await vi.waitFor(() => expect(factsStatus(db)?.version).toBe(now), { timeout: 20_000 })
-      expect(factsStatus(db)?.listings).toBe(5004)
+      expect(factsStatus(db)?.listings).toBe(BULK + 3)
       const q2 = SearchQuery.parse({ sort: 'price_asc', page: '3', page_size: '5', facets: '1' })
       expect(await searchProducts(db, q2)).toEqual(await searchProducts(db, q2, { facts: false }))
       expect(h.errors).toEqual([])
@@ -708,10 +716,10 @@ describe('an instance whose copy a bulk import left behind', () => {
     const { db } = h
     try {
       const { brand, seller, other } = await brandAndSellers(db)
-      await bulkInsert(db, brand.id, seller.id, 5001)
+      await bulkInsert(db, brand.id, seller.id, BULK)
       await bulkInsert(db, brand.id, other.id, 2)
       await copyCurrent(db)
-      expect(factsStatus(db)?.listings).toBe(5003)
+      expect(factsStatus(db)?.listings).toBe(BULK + 2)
       h.hold()
       const readsBefore = h.reads.started
       // The seller's every listing posted again and repriced in one statement (left to the read), then one of them
@@ -747,7 +755,7 @@ describe('an instance whose copy a bulk import left behind', () => {
       h.release()
       await copyCurrent(db)
       expect(await searchProducts(db, all)).toEqual(await searchProducts(db, all, { facts: false }))
-      expect((await searchProducts(db, all)).total).toBe(5003)
+      expect((await searchProducts(db, all)).total).toBe(BULK + 2)
       // The seller disabled: one statement takes their every listing off sale, out of the view at once, and nothing
       // is left out: the copy is complete at once.
       h.hold()
@@ -766,7 +774,7 @@ describe('an instance whose copy a bulk import left behind', () => {
 })
 
 /**
- * Three listings in the copy, then a bulk import of 5,001 whose read apart has begun and is held: the reads before
+ * Three listings in the copy, then a bulk import whose read apart has begun and is held: the reads before
  * it, and the import's listing of a name.
  */
 async function importHeld(h: Awaited<ReturnType<typeof heldReads>>) {
@@ -775,7 +783,7 @@ async function importHeld(h: Awaited<ReturnType<typeof heldReads>>) {
   await copyCurrent(h.db)
   h.hold()
   const readsBefore = { ...h.reads }
-  await bulkInsert(h.db, brand.id, seller.id, 5001)
+  await bulkInsert(h.db, brand.id, seller.id, BULK)
   await vi.waitFor(() => expect(h.reads.started).toBeGreaterThan(readsBefore.started), { timeout: 20_000 })
   const imported = (name: string) =>
     sql`(select id from products where seller_id = ${seller.id} and name = ${name})`
@@ -795,9 +803,9 @@ describe('an instance reading a bulk import apart', () => {
       const { brand, seller, other } = await brandAndSellers(h.db)
       await bulkInsert(h.db, brand.id, other.id, 3)
       await copyCurrent(h.db)
-      await bulkInsert(h.db, brand.id, seller.id, 5001)
+      await bulkInsert(h.db, brand.id, seller.id, BULK)
       // Until the part is in the view its listings stay left out (SQL answers for them); then they are held.
-      await vi.waitFor(() => expect(factsStatus(h.db)?.listings).toBe(5004), { timeout: 30_000 })
+      await vi.waitFor(() => expect(factsStatus(h.db)?.listings).toBe(BULK + 3), { timeout: 30_000 })
       await copyCurrent(h.db)
       expect(broken).toBe(true)
       expect(h.reads.parts).toBe(2)
@@ -825,7 +833,7 @@ describe('an instance reading a bulk import apart', () => {
         sql`update products set resale_price_cents = 150 where id = ${imported('ThinkPad T14 30')}`,
       )
       await copyCurrent(db)
-      expect(factsStatus(db)?.listings).toBe(5003)
+      expect(factsStatus(db)?.listings).toBe(BULK + 2)
       // The same searches through the copy (its base, the import's part, the changes since) and through SQL.
       const same = async () => {
         for (const params of [
@@ -851,7 +859,7 @@ describe('an instance reading a bulk import apart', () => {
         sql`update products set posted_on = now() - interval '1 year' where id = ${imported('ThinkPad T14 50')}`,
       )
       await copyCurrent(db)
-      expect(factsStatus(db)?.listings).toBe(5002)
+      expect(factsStatus(db)?.listings).toBe(BULK + 1)
       await same()
       // No whole read was needed.
       expect(h.reads.started - h.reads.parts).toBe(readsBefore.started - readsBefore.parts)
@@ -913,7 +921,7 @@ describe('an instance adding a bulk import read apart while the view moves', () 
       expect(sinceReads[1]?.[0]).toBe(sinceReads[0]?.[1])
       expect(sinceReads[1]?.[0]).not.toBe(sinceReads[0]?.[0])
       await copyCurrent(db)
-      expect(factsStatus(db)?.listings).toBe(5004)
+      expect(factsStatus(db)?.listings).toBe(BULK + 3)
       for (const params of [
         { sort: 'price_asc', facets: '1' },
         { sort: 'newest', page_size: '3' },
@@ -988,11 +996,12 @@ describe('an instance whose whole read fails after a bulk import', () => {
         reads++
         return readFacts(db, commits)
       },
+      FLOOR,
     )
     try {
       await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
       const { brand, seller } = await brandAndSellers(db)
-      await bulkInsert(db, brand.id, seller.id, 5001)
+      await bulkInsert(db, brand.id, seller.id, BULK)
       await vi.waitFor(() => expect(reads).toBeGreaterThan(1), { timeout: 20_000 })
       // The copy falls back to reading on its own thread once the worker fails; a second in, with a poll every 10 ms,
       // the waits of 0.5 s, 1 s, 2 s… between failed reads leave a handful of tries, not a hundred.

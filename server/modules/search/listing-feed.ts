@@ -39,7 +39,7 @@ type State = {
    * Set by keepListingsCurrent: the instance is not ready until its first view. `stopped` aborts the reads under way
    * apart when it stops; `readCopy` reads the copy whole (on this thread when absent).
    */
-  kept?: { log: Logger; stopped: AbortSignal; readCopy?: ReadCopy }
+  kept?: { log: Logger; stopped: AbortSignal; readCopy?: ReadCopy; applyFloor: number }
   /** The read under way of the listings of the commits left out (readPart). */
   readingPart?: Promise<void>
   /** Whether the view's base was read apart: then a rebase costs the requests nothing (rebaseAt). */
@@ -128,11 +128,18 @@ const stoppedOf = (s: State) => s.kept?.stopped ?? new AbortController().signal
  * pile can grow to a fiftieth of the listings (20,000 at 1,000,000: a whole read every 1,000 s at 20 changes a second);
  * read whole on a thread of its own (readCopy), a copy costs the requests nothing but that thread's CPU.
  */
-const rebaseAt = (size: number, readApart: boolean) =>
-  readApart ? Math.min(20_000, Math.max(2_000, Math.floor(size / 50))) : applyAtMost(size)
+const rebaseAt = (s: State, size: number, readApart: boolean) =>
+  readApart ? Math.min(20_000, Math.max(2_000, Math.floor(size / 50))) : applyAtMost(s, size)
 
-/** More changes than this in one application (a bulk import): the copy is read whole instead. */
-const applyAtMost = (size: number) => Math.min(50_000, Math.max(5_000, Math.floor(size / 10)))
+/** At least this many changes in one application, whatever the copy's size, before some are left to a read. */
+const APPLY_FLOOR = 5_000
+
+/**
+ * More changes than this in one application (a bulk import): the commits too large to apply are left to a read. The
+ * floor is the instance's (keepListingsCurrent): tests make bulk imports of a hundred listings rather than 5,000.
+ */
+const applyAtMost = (s: State, size: number) =>
+  Math.min(50_000, Math.max(s.kept?.applyFloor ?? APPLY_FLOOR, Math.floor(size / 10)))
 
 /** Reads the copy whole now (the first load, tests, and a rebase once changes pile up); searches go on meanwhile. */
 export function loadFacts(db: Db): Promise<ListingFacts> {
@@ -191,7 +198,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
 async function applyFeed(db: Db, view: FactsView, changes: Changes, knownBehind = false) {
   // The version alone first (one indexed row): most polls find nothing new.
   if (!knownBehind && !newer(await readVersion(db), view.version)) return { view, changes }
-  const limit = applyAtMost(view.size)
+  const limit = applyAtMost(stateOf(db), view.size)
   let rows = await readChanges(db, view.version, limit)
   let head = rows[0]
   if (!head || !newer(head.feed_version, view.version)) return { view, changes }
@@ -428,7 +435,7 @@ export async function catchUp(
         // Also read again once a day: a copy's counts along its price runs hold at the moment it was made, and the
         // listings to correct them by grow with its age (facts-counts.ts, decision 0097).
         const old = Date.now() - baseOf(applied.view).combos.byCombo.at > DAY_MS
-        if (old || reads > MOST_READS || piled > rebaseAt(applied.view.size, s.readApart === true))
+        if (old || reads > MOST_READS || piled > rebaseAt(s, applied.view.size, s.readApart === true))
           readAgain(db, s)
         else if (leftOut) readPart(db, s, leftOut)
       }
@@ -662,7 +669,7 @@ const LISTENING_POLL_MS = 1_000
  * Reads the copy now and then applies the feed as each change commits (the database notifies the channel, when
  * `listen` is given) and every `pollMs` in any case, or LISTENING_POLL_MS while notifications come (the requests
  * themselves catch up too when their statement reads a newer version). A failure is logged with its cause and tried
- * again, a little later each time.
+ * again, a little later each time. `applyFloor`: applyAtMost's floor.
  */
 export function keepListingsCurrent(
   db: Db,
@@ -670,6 +677,7 @@ export function keepListingsCurrent(
   pollMs = 25,
   listen?: Listen,
   readCopy?: ReadCopy,
+  applyFloor = APPLY_FLOOR,
 ): { stop: () => void } {
   const s = stateOf(db)
   const stopping = new AbortController()
@@ -722,7 +730,7 @@ export function keepListingsCurrent(
     stopping.abort(new StoppedError('Search stopped keeping its copy of the listings current'))
     s.kept = undefined
   }
-  s.kept = { log, stopped: stopping.signal, readCopy }
+  s.kept = { log, stopped: stopping.signal, readCopy, applyFloor }
   void tick()
   return { stop }
 }
