@@ -99,6 +99,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           include: ['server/**/*.test.ts', 'contract/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['server/test/global-setup.ts'],
+          setupFiles: ['server/test/setup.ts'],
           // Files of a worker share its modules: PGlite's WebAssembly, the app and its routes are loaded once per
           // worker instead of once per file (the server suite took 190 s isolated, 107 s shared). Every file builds
           // its own app on its own database, so nothing else is shared. docs/decisions/0032-test-files-share-modules.md.
@@ -118,6 +119,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 include: ['server/**/*.test.ts'],
                 environment: 'node' as const,
                 globalSetup: ['server/test/global-setup.ts'],
+                setupFiles: ['server/test/setup.ts'],
                 env: { TEST_DB: 'postgres' },
                 isolate: false,
                 testTimeout: 30_000,

@@ -2,7 +2,6 @@
 // and tests use them (through server/test/factories.ts) to make their own.
 
 import { randomUUID } from 'node:crypto'
-import { hashPassword } from 'better-auth/crypto'
 import { normalEmail } from '#contract/email'
 import { PLACEHOLDER_IMAGE } from '#contract/products'
 import type { Db } from '#server/db/client'
@@ -16,6 +15,7 @@ import {
   type UserRole,
   users,
 } from '#server/db/schema'
+import { hashPassword } from './password-hash'
 
 /** The picture a listing shows when it has none of its own. */
 export const PLACEHOLDER_IMAGE_URL = PLACEHOLDER_IMAGE

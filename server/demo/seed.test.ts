@@ -1,4 +1,3 @@
-import { verifyPassword } from 'better-auth/crypto'
 import { asc, count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,6 +5,7 @@ import type { Brand } from '#contract/brands'
 import { priceVerdict } from '#contract/price-guide'
 import { batteryGradeProblem, batteryPctInText, type Product } from '#contract/products'
 import type { Db } from '#server/db/client'
+import { verifyPassword } from '#server/db/password-hash'
 import {
   accounts,
   bookings,

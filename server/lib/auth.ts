@@ -13,6 +13,7 @@ import { eq } from 'drizzle-orm'
 import { hasLineBreakOrControl, hasVisibleCharacter, withoutBidiControls } from '#contract/text'
 import type { Config } from '#server/config'
 import type { Db } from '#server/db/client'
+import { hashPassword, verifyPassword } from '#server/db/password-hash'
 import { accounts, passkeys, sessions, twoFactors, users, verifications } from '#server/db/schema'
 import { generateBackupCode, hashedBackupCodes } from './backup-codes'
 import { hasControlCharacter } from './control-characters'
@@ -156,6 +157,8 @@ export function createAuth(
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       // A reset ends every session of the account, in the database and in Redis (and so their bearer tokens).
       revokeSessionsOnPasswordReset: true,
+      // The library's own scrypt and format, through the one place every hash is made and read (password-hash.ts).
+      password: { hash: hashPassword, verify: verifyPassword },
       sendResetPassword: ({ user, token }) => emails.sendResetPassword(user, token),
     },
     // Sign-up sends a link that confirms the address; nothing waits for it (the address shows as verified).

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { verifyPassword } from 'better-auth/crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Product } from '#contract/products'
+import { verifyPassword } from '#server/db/password-hash'
 import { accounts, productImages } from '#server/db/schema'
 import {
   createBooking,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { hashPassword } from 'better-auth/crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import { normalEmail } from '#contract/email'
 import type { Role } from '#contract/users'
 import type { Db } from '#server/db/client'
+import { hashPassword } from '#server/db/password-hash'
 import { accounts, users } from '#server/db/schema'
 
 export function newUserId(): string {
