@@ -191,6 +191,38 @@ describe('the job queue', () => {
     expect(await waiting()).toEqual([{ state: 'retry', at: wanted.getTime() }])
   })
 
+  it("asks once a poll for every queue while nothing is due, and takes each queue's jobs once they are", async () => {
+    await t.db.execute(sql`delete from pgboss.job`)
+    const jobs = new Jobs(t.db, silent, { pollMs: 50 })
+    const taken: string[] = []
+    const names = ['price-guide.refresh', 'uploads.cleanup', 'payouts.tick', 'listings.expire'] as const
+    for (const name of names) jobs.work(name, async (job) => void taken.push(job.name))
+    await jobs.start()
+    // Every statement of the app's database goes through its driver's client: `query`, or PGlite's `exec` for one
+    // without parameters.
+    const client = (
+      t.db as unknown as { session: { client: { query: () => unknown; exec?: () => unknown } } }
+    ).session.client
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const spies = [vi.spyOn(client, 'query'), ...(client.exec ? [vi.spyOn(client, 'exec')] : [])]
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      // About twenty polls in a second: one statement each, not a fetch for each of the four queues (eighty).
+      const statements = spies.reduce((n, spy) => n + spy.mock.calls.length, 0)
+      expect(statements).toBeGreaterThanOrEqual(3)
+      expect(statements).toBeLessThanOrEqual(30)
+    } finally {
+      for (const spy of spies) spy.mockRestore()
+    }
+    await jobs.send('uploads.cleanup', {})
+    await jobs.send('listings.expire', {})
+    await jobs.send('listings.expire', {}, { startAfter: 3_600 })
+    await vi.waitFor(() => expect(taken.sort()).toEqual(['listings.expire', 'uploads.cleanup']), {
+      timeout: 5000,
+    })
+    await jobs.stop()
+  })
+
   it('workers started with the app take jobs as they come and stop cleanly', async () => {
     await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
     const jobs = new Jobs(t.db, silent, { pollMs: 50 })

@@ -72,6 +72,8 @@ export class Jobs {
   readonly #schedules = new Map<QueueName, { cron: string; data: object }>()
   readonly #atStart: (() => Promise<unknown>)[] = []
   readonly #loops = new Set<Promise<void>>()
+  /** The queues whose jobs are being taken now (#takeAll), each by one loop. */
+  readonly #taking = new Set<QueueName>()
   readonly #wakers = new Set<() => void>()
   #state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle'
 
@@ -206,7 +208,7 @@ export class Jobs {
     if (this.#workers.has(name)) throw new Error(`Jobs: "${name}" already has a worker`)
     const worker: Worker = { name, handler: handler as JobHandler<QueueName>, batchSize: opts.batchSize ?? 5 }
     this.#workers.set(name, worker)
-    if (this.#state === 'running') this.#startLoop(worker)
+    if (this.#state === 'running') this.#takeAll(worker)
   }
 
   /** Queues a job on `name` by a cron expression (UTC; minute precision), from `start()` on. */
@@ -242,7 +244,15 @@ export class Jobs {
     for (const [name, { cron, data }] of this.#schedules) {
       await this.#boss.schedule(name, cron, data, { tz: 'UTC' })
     }
-    for (const worker of this.#workers.values()) this.#startLoop(worker)
+    this.#loop(async () => {
+      while (this.#state === 'running') {
+        for (const name of await this.#dueQueues()) {
+          const worker = this.#workers.get(name)
+          if (worker) this.#takeAll(worker)
+        }
+        await this.#sleep(this.#pollMs)
+      }
+    })
     for (const send of this.#atStart) await send()
   }
 
@@ -306,13 +316,41 @@ export class Jobs {
     this.#state = 'stopped'
   }
 
-  #startLoop(worker: Worker): void {
-    const loop = (async () => {
-      while (this.#state === 'running') {
-        const ran = await this.#runDue(worker)
-        if (ran === 0 && this.#state === 'running') await this.#sleep(this.#pollMs)
+  /**
+   * The queues with a job to take now, in one statement for them all: an instance with nothing to do asks once a poll,
+   * not once per queue (a fetch each of 37 queues every 2 s was 5% of a core of an idle instance on PGlite).
+   */
+  async #dueQueues(): Promise<QueueName[]> {
+    const names = [...this.#workers.keys()].filter((name) => !this.#taking.has(name))
+    if (names.length === 0) return []
+    try {
+      const result = await this.#db.execute(
+        sql`select distinct name from ${sql.raw(JOBS_SCHEMA)}.job where name = any(${`{${names.join(',')}}`}::text[])
+          and state < 'active' and start_after < now()`,
+      )
+      return (result as unknown as { rows: { name: QueueName }[] }).rows.map((r) => r.name)
+    } catch (err) {
+      this.#log.warn({ err }, 'Could not look for due jobs')
+      return []
+    }
+  }
+
+  /** Takes a queue's jobs until none is due (one loop a queue at a time); the poll starts it again when one is. */
+  #takeAll(worker: Worker): void {
+    if (this.#taking.has(worker.name)) return
+    this.#taking.add(worker.name)
+    this.#loop(async () => {
+      try {
+        while (this.#state === 'running' && (await this.#runDue(worker)) > 0) {}
+      } finally {
+        this.#taking.delete(worker.name)
       }
-    })()
+    })
+  }
+
+  /** Runs `body` as one of the loops `stop()` waits for. */
+  #loop(body: () => Promise<void>): void {
+    const loop = body()
     this.#loops.add(loop)
     void loop.finally(() => this.#loops.delete(loop))
   }
