@@ -140,7 +140,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})))
   const sessionStore = redis ? createRedisSessionStore(redis, config.redisKeyPrefix) : undefined
   const counters = opts.counters ?? createCounterStore(redis)
-  const cache = await publicCachePlugin(app, database.db, config)
+  const cache = await publicCachePlugin(app, database, config)
   // Jobs are queued from the start; workers run only once `app.ctx.jobs.start()` is called (server/main.ts).
   const jobs = new Jobs(database.db, app.log.child({ module: 'jobs' }), { pollMs: opts.jobPollMs })
   const mail = new Mail({

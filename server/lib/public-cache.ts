@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '#server/db/client'
+import type { Database, Db } from '#server/db/client'
+import { listenFor } from '#server/db/listening'
 import { publicDataVersion } from '#server/db/schema'
 import { KeptJson } from './kept-json'
 
@@ -63,24 +64,39 @@ export class PublicCache {
 
 type Log = { warn: (obj: object, msg: string) => void }
 
+/** How often the version is read while its notifications come: they bring every change (the search feed's pace). */
+const LISTENING_POLL_MS = 1_000
+
 /**
  * Keeps a PublicCache in step with the database: `public_data_version` moves on with every commit that changes what
  * visitors are shown (triggers, migration 0032), and the cache is dropped whenever the version read is newer than
- * the one it last saw. The instance reads it every `pollMs` (so a change made through another instance, a job or by
- * hand is seen within that), and after each of its own changes before answering (`check`), so whoever made a change
- * never reads the list from before it. Nothing calls it by hand: there is nothing to forget.
+ * the one it last saw. The version's trigger notifies each new version as it commits (migration 0056), when `listen`
+ * is given; the instance also reads it every `pollMs` (so a change made through another instance, a job or by hand is
+ * seen within that while no notification comes), once a second while they come, and after each of its own changes
+ * before answering (`check`), so whoever made a change never reads the list from before it. Nothing calls it by hand:
+ * there is nothing to forget.
  */
 export class PublicDataWatch {
   private seen: bigint | undefined
   private timer: NodeJS.Timeout | undefined
   private stopped = false
+  private notifications: ReturnType<typeof listenFor> | undefined
 
   constructor(
     private readonly db: Db,
     private readonly cache: PublicCache,
     private readonly log: Log,
     private readonly pollMs = 100,
+    private readonly listen?: Database['listen'],
   ) {}
+
+  /** A version read or heard: newer than the last seen drops the cache (the first only learns it). */
+  private saw(version: bigint): void {
+    if (this.seen === undefined || version > this.seen) {
+      if (this.seen !== undefined) this.cache.clear()
+      this.seen = version
+    }
+  }
 
   /** Reads the version once; a newer one than last seen drops the cache. */
   async check(): Promise<void> {
@@ -88,18 +104,28 @@ export class PublicDataWatch {
       .select({ version: sql<string>`${publicDataVersion.version}::text` })
       .from(publicDataVersion)
       .where(eq(publicDataVersion.id, true))
-    if (!row) return
-    const version = BigInt(row.version)
-    if (this.seen === undefined || version > this.seen) {
-      // The first read only learns the version: the cache is empty until the app answers anything.
-      if (this.seen !== undefined) this.cache.clear()
-      this.seen = version
-    }
+    if (row) this.saw(BigInt(row.version))
   }
 
   /** Learns the version, then keeps reading it; a failed read is logged and the cache dropped (it cannot tell). */
   async start(): Promise<void> {
     await this.check()
+    if (this.listen) {
+      this.notifications = listenFor(
+        this.listen,
+        'public_data',
+        (payload) => {
+          if (/^\d+$/.test(payload)) this.saw(BigInt(payload))
+        },
+        (err, lost) =>
+          this.log.warn(
+            { err },
+            lost
+              ? 'The public cache lost its notifications of changes; listening again (reading the version meanwhile)'
+              : 'The public cache could not listen for changes; reading the version only',
+          ),
+      )
+    }
     const tick = async () => {
       if (this.stopped) return
       try {
@@ -108,7 +134,8 @@ export class PublicDataWatch {
         this.cache.clear()
         this.log.warn({ err }, 'Could not read the public data version; the public cache is dropped')
       }
-      if (!this.stopped) this.timer = setTimeout(tick, this.pollMs)
+      const every = this.notifications?.listening() ? Math.max(this.pollMs, LISTENING_POLL_MS) : this.pollMs
+      if (!this.stopped) this.timer = setTimeout(tick, every)
     }
     this.timer = setTimeout(tick, this.pollMs)
   }
@@ -116,5 +143,6 @@ export class PublicDataWatch {
   stop(): void {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
+    this.notifications?.stop()
   }
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { productViews, reports, users } from '#server/db/schema'
 import { bearerFor } from '#server/test/auth-helpers'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
-import { createTestApp, type TestApp } from '#server/test/test-app'
+import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { markProductSold } from '../modules/products/products.service'
 import { resolveReport } from '../modules/reports/reports.service'
 import { verifySeller } from '../modules/users/users.service'
@@ -189,6 +189,47 @@ describe('public_data_version', () => {
       )
     } finally {
       watch.stop()
+    }
+  })
+
+  it('a watch told of each commit drops its cache as the change commits, and reads the version once a second', async () => {
+    const { database, drop } = await openTestDatabase()
+    const cache = new PublicCache(60_000)
+    // A poll every 20 ms, but for the notifications: once they come, the version is read once a second.
+    const watch = new PublicDataWatch(database.db, cache, { warn: () => {} }, 20, database.listen)
+    const reads = vi.spyOn(database.db, 'select')
+    try {
+      await watch.start()
+      await cache.get('brands', async () => 'old')
+      await createBrand(database.db)
+      await vi.waitFor(
+        async () => expect((await cache.get('brands', async () => 'new')).text).toBe('"new"'),
+        { timeout: 1000, interval: 10 },
+      )
+      reads.mockClear()
+      await new Promise((r) => setTimeout(r, 1_000))
+      // Fifty reads a second at 20 ms; one or two once listening.
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(3)
+      // A second instance's watch, which polls only once a minute: the notification alone drops its cache in time.
+      const other = new PublicCache(60_000)
+      const slow = new PublicDataWatch(database.db, other, { warn: () => {} }, 60_000, database.listen)
+      await slow.start()
+      try {
+        await other.get('brands', async () => 'old')
+        await new Promise((r) => setTimeout(r, 100))
+        await createBrand(database.db)
+        await vi.waitFor(
+          async () => expect((await other.get('brands', async () => 'new')).text).toBe('"new"'),
+          { timeout: 1000, interval: 10 },
+        )
+      } finally {
+        slow.stop()
+      }
+    } finally {
+      watch.stop()
+      reads.mockRestore()
+      await database.close()
+      await drop()
     }
   })
 })

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client'
+import { listenFor } from '#server/db/listening'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { readVersion } from './facet-columns'
@@ -684,35 +685,25 @@ export function keepListingsCurrent(
   const stopped = () => stopping.signal.aborted
   let timer: NodeJS.Timeout | undefined
   let failures = 0
-  let unlisten: (() => void) | undefined
-  // Listening, as far as this instance knows: from the first LISTEN until the connection is lost, and again from the
-  // first notification after (the connection is opened again on its own, without a word). A LISTEN that failed
-  // before it was first answered is not listening either.
-  let listening = false
-  let lost = false
-  if (listen) {
-    const onNotify = (version: string) => {
-      listening = true
-      if (stopped() || s.farBehind || !/^\d+$/.test(version) || !s.view || !newer(version, s.view.version))
-        return
-      void catchUp(db, version).catch((err) => logFailure(s, err))
-    }
-    // The channel the version's trigger notifies at each commit, with the new version (migration 0034).
-    void listen('listing_changes', onNotify, (err) => {
-      listening = false
-      lost = true
-      log.error(
-        { err },
-        'Search lost its notifications of listing changes; listening again (polling meanwhile)',
-      )
-    })
-      .then((stop) => {
-        listening = !lost
-        if (stopped()) stop()
-        else unlisten = stop
-      })
-      .catch((err) => log.error({ err }, 'Search could not listen for listing changes; polling only'))
-  }
+  // The channel the version's trigger notifies at each commit, with the new version (migration 0034).
+  const notifications =
+    listen &&
+    listenFor(
+      listen,
+      'listing_changes',
+      (version) => {
+        if (stopped() || s.farBehind || !/^\d+$/.test(version) || !s.view || !newer(version, s.view.version))
+          return
+        void catchUp(db, version).catch((err) => logFailure(s, err))
+      },
+      (err, lost) =>
+        log.error(
+          { err },
+          lost
+            ? 'Search lost its notifications of listing changes; listening again (polling meanwhile)'
+            : 'Search could not listen for listing changes; polling only',
+        ),
+    )
   // Not called once stopped: the next is set only while running, and stop clears it.
   const tick = async () => {
     try {
@@ -721,12 +712,12 @@ export function keepListingsCurrent(
     } catch (err) {
       if (!stopped()) log.error({ err, failures: ++failures }, BEHIND)
     }
-    const every = listening ? Math.max(pollMs, LISTENING_POLL_MS) : pollMs
+    const every = notifications?.listening() ? Math.max(pollMs, LISTENING_POLL_MS) : pollMs
     if (!stopped()) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : every)
   }
   const stop = () => {
     if (timer) clearTimeout(timer)
-    unlisten?.()
+    notifications?.stop()
     stopping.abort(new StoppedError('Search stopped keeping its copy of the listings current'))
     s.kept = undefined
   }
