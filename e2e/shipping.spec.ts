@@ -225,7 +225,14 @@ test('a shipped laptop: listed to ship, bought with a rate, labelled, tracked to
     DATABASE_URL,
     `update bookings set handed_over_at = now() - interval '2 days 1 minute' where id = '${bookingId}'`,
   )
-  const boss = new PgBoss({ connectionString: DATABASE_URL, schema: 'pgboss' })
+  // A client that only sends: no maintenance and no schedules, whose worker (pg-boss's own send-it queue) could
+  // still be fetching when the client stops, and fail unhandled ("Database connection is not opened").
+  const boss = new PgBoss({
+    connectionString: DATABASE_URL,
+    schema: 'pgboss',
+    supervise: false,
+    schedule: false,
+  })
   await boss.start()
   await boss.send('deals.auto-complete', {})
   await boss.stop({ graceful: false })
