@@ -14,9 +14,12 @@ const KEY_BYTES = 64
 
 let cost = LIBRARY_COST
 
+/** scrypt's cost is a power of two, 2 or more. */
+const isCost = (n: number) => n >= 2 && Number.isInteger(Math.log2(n))
+
 /** The cost of the hashes this process makes from now on (a power of two); the tests' setup alone calls it. */
 export function setPasswordHashCost(n: number) {
-  if (!Number.isInteger(Math.log2(n)) || n < 2) throw new Error(`scrypt's cost must be a power of two: ${n}`)
+  if (!isCost(n)) throw new Error(`scrypt's cost must be a power of two: ${n}`)
   cost = n
 }
 
@@ -48,7 +51,7 @@ export async function verifyPassword({
   const at = hash.indexOf('$')
   const n = at < 0 ? LIBRARY_COST : Number(hash.slice(0, at))
   const [salt, key] = hash.slice(at + 1).split(':')
-  if (!salt || !key || !Number.isInteger(Math.log2(n)) || n < 2) throw new Error('Invalid password hash')
+  if (!salt || !key || !isCost(n)) throw new Error('Invalid password hash')
   const expected = Buffer.from(key, 'hex')
   const derived = await derive(password, salt, n)
   return expected.length === derived.length && timingSafeEqual(expected, derived)

@@ -64,9 +64,6 @@ export class PublicCache {
 
 type Log = { warn: (obj: object, msg: string) => void }
 
-/** How often the version is read while its notifications come: they bring every change (the search feed's pace). */
-const LISTENING_POLL_MS = 1_000
-
 /**
  * Keeps a PublicCache in step with the database: `public_data_version` moves on with every commit that changes what
  * visitors are shown (triggers, migration 0032), and the cache is dropped whenever the version read is newer than
@@ -134,7 +131,7 @@ export class PublicDataWatch {
         this.cache.clear()
         this.log.warn({ err }, 'Could not read the public data version; the public cache is dropped')
       }
-      const every = this.notifications?.listening() ? Math.max(this.pollMs, LISTENING_POLL_MS) : this.pollMs
+      const every = this.notifications?.pace(this.pollMs) ?? this.pollMs
       if (!this.stopped) this.timer = setTimeout(tick, every)
     }
     this.timer = setTimeout(tick, this.pollMs)

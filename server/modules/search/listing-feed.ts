@@ -660,16 +660,9 @@ export type Listen = (
 ) => Promise<() => void>
 
 /**
- * How often an instance that hears each commit applies the feed anyway: notifications bring every change, and the
- * poll is left to catch what a lost connection missed (every `pollMs`, 25 ms, it read the version 40 times a second
- * per instance for nothing).
- */
-const LISTENING_POLL_MS = 1_000
-
-/**
  * Reads the copy now and then applies the feed as each change commits (the database notifies the channel, when
- * `listen` is given) and every `pollMs` in any case, or LISTENING_POLL_MS while notifications come (the requests
- * themselves catch up too when their statement reads a newer version). A failure is logged with its cause and tried
+ * `listen` is given) and every `pollMs` in any case, or once a second while notifications come (listenFor's pace; the
+ * requests themselves catch up too when their statement reads a newer version). A failure is logged with its cause and tried
  * again, a little later each time. `applyFloor`: applyAtMost's floor.
  */
 export function keepListingsCurrent(
@@ -712,7 +705,7 @@ export function keepListingsCurrent(
     } catch (err) {
       if (!stopped()) log.error({ err, failures: ++failures }, BEHIND)
     }
-    const every = notifications?.listening() ? Math.max(pollMs, LISTENING_POLL_MS) : pollMs
+    const every = notifications?.pace(pollMs) ?? pollMs
     if (!stopped()) timer = setTimeout(tick, failures ? Math.min(30_000, pollMs * 2 ** failures) : every)
   }
   const stop = () => {
