@@ -160,8 +160,13 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const pick = (candidates: ArrayLike<number>): Hit[] => {
     // A row's place in the walk: by price, its place in byPrice (or backwards); newest first, its row number.
     const rank = byPrice ? priceRanks(f) : undefined
-    const picked = new Int32Array(candidates.length)
+    // The places of the first `wanted` alone are kept: once the room is full, they are sorted and the rest dropped,
+    // and a place after the last kept can no longer be on the page (sorting every candidate passing cost a search
+    // of 100,000 matches by price as much as the rest of it).
+    const room = Math.min(candidates.length, Math.max(4 * wanted, 1_024))
+    const picked = new Int32Array(room)
     let count = 0
+    let before = Number.POSITIVE_INFINITY
     for (let c = 0; c < candidates.length; c++) {
       const r = candidates[c] as number
       // The filters first: most candidates fail them, and each other test reads memory of its own.
@@ -169,7 +174,13 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       const at = rank ? (rank[r] as number) : r
       const i = backwards ? f.size - 1 - at : at
       // Before the cursor's listing (a row passing a price range is within its run of byPrice).
-      if (i < start) continue
+      if (i < start || i >= before) continue
+      if (count === room) {
+        picked.sort()
+        count = wanted
+        before = picked[wanted - 1] as number
+        if (i >= before) continue
+      }
       picked[count++] = i
     }
     const inOrder = picked.subarray(0, count).sort().subarray(paging.offset, wanted)
@@ -191,17 +202,19 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       : 0
   if (pickable && text && (pickable.length * 64 <= f.size || walked > pickable.length)) return pick(pickable)
   const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
-  const walk = (has: ((r: number) => boolean) | undefined): Hit[] | undefined => {
+  // `has`: whether a row holds the text's words; `costly`: that test reads more than the filters' (a bisection), so it
+  // is made only of rows passing them.
+  const walk = (has: ((r: number) => boolean) | undefined, costly = false): Hit[] | undefined => {
     const hits: Hit[] = []
     let skip = paging.offset
     for (let i = start; i < end && hits.length <= paging.pageSize; i++) {
       if (pickable && i - start > budget) return undefined
       const r = rowAt(i)
-      if (has && !has(r)) continue
+      if (has && !costly && !has(r)) continue
       const pass = passes(r)
       // Newest first: every later row is older still.
       if (pass === TOO_OLD && !byPrice) break
-      if (pass !== PASSES || isDead(dead, r)) continue
+      if (pass !== PASSES || isDead(dead, r) || (costly && !has?.(r))) continue
       if (skip > 0) skip--
       else hits.push({ r, tier: 0 })
     }
@@ -212,7 +225,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const hits = !(byPrice && text)
     ? walk(undefined)
     : walked * Math.log2(text.rows.length + 1) < 2 * text.rows.length
-      ? walk((r) => hasRow(text.rows, r))
+      ? walk((r) => hasRow(text.rows, r), true)
       : withMarks(f.size, (has) => {
           const { rows } = text
           for (let i = 0; i < rows.length; i++) has[rows[i] as number] = 1
