@@ -189,7 +189,12 @@ function rowsWithAll(size: number, { start, rows }: Postings, terms: [number, nu
   // Fewest rows first: later terms only confirm rows the earlier ones found.
   const count = ([lo, hi]: [number, number]) => (start[hi] as number) - (start[lo] as number)
   const ranges = [...terms].sort((a, b) => count(a) - count(b))
-  const found: number[] = []
+  const [first] = ranges
+  if (!first) return new Int32Array(0)
+  // Every row found is among the first term's: written into an array of that size, not pushed onto a growing list (a
+  // common prefix's hundreds of thousands of rows made most of a search thread's garbage, and its collections).
+  const found = new Int32Array(count(first))
+  let n = 0
   withMarks(size, (seen) => {
     ranges.forEach(([lo, hi], i) => {
       const last = i === ranges.length - 1
@@ -197,17 +202,16 @@ function rowsWithAll(size: number, { start, rows }: Postings, terms: [number, nu
         const r = rows[p] as number
         if (seen[r] === i) {
           seen[r] = i + 1
-          if (last) found.push(r)
+          if (last) found[n++] = r
         }
       }
     })
     // Only the first term's rows were marked (a later term marks only rows every term before it did).
-    const [first] = ranges
-    if (first)
-      for (let p = start[first[0]] as number, end = start[first[1]] as number; p < end; p++)
-        seen[rows[p] as number] = 0
+    for (let p = start[first[0]] as number, end = start[first[1]] as number; p < end; p++)
+      seen[rows[p] as number] = 0
   })
-  return Int32Array.from(found).sort()
+  const matches = found.subarray(0, n).sort()
+  return n === found.length ? found : matches.slice()
 }
 
 /** The rows of a copy of `size` rows matching every term, as `search_vector @@ to_tsquery(...)` would. */
