@@ -1,8 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import v8 from 'node:v8'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { factsFromRows } from './listing-facts'
 import { wholeView } from './listing-view'
-import { type PoolAsk, SEARCHER_LIMITS, SearchPool } from './search-pool'
+import { type PoolAsk, SEARCHER_LIMITS, SEARCHER_OLD_START_MB, SearchPool } from './search-pool'
 
 // What the pool's searchers hold: a young generation of the size set for the instance's threads, and no copy the
 // instance has replaced once a search of the new one was posted (decision 0092).
@@ -27,6 +28,30 @@ describe('the search pool’s memory', () => {
     for (const { worker } of pool.searchers)
       expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(SEARCHER_LIMITS.maxYoungGenerationSizeMb)
   })
+
+  it('starts its searchers with their first old generation, and gives the process its own back once they run', async () => {
+    // This file's pool running (a search answered on each searcher): its own flags were given and put back before.
+    const view = wholeView(factsFromRows('0', []))
+    await Promise.all([pool.ask(view, ask), pool.ask(view, ask)])
+    const flags = vi.spyOn(v8, 'setFlagsFromString')
+    try {
+      const started = new SearchPool(2, () => undefined)
+      expect(flags.mock.calls.map(([flag]) => flag)).toEqual([
+        `--initial-old-space-size=${SEARCHER_OLD_START_MB}`,
+      ])
+      await Promise.all(
+        started.searchers.map(({ worker }) => new Promise((ran) => worker.once('online', ran))),
+      )
+      // Put back when the last searcher ran (before this test heard it), to the process's own (none here: V8's).
+      expect(flags.mock.calls.map(([flag]) => flag)).toEqual([
+        `--initial-old-space-size=${SEARCHER_OLD_START_MB}`,
+        '--initial-old-space-size=0',
+      ])
+      started.stop()
+    } finally {
+      flags.mockRestore()
+    }
+  }, 120_000)
 
   it('lets go of a replaced copy in every searcher once one searcher is sent the new copy', async () => {
     const old = wholeView(factsFromRows('1', []))

@@ -1,3 +1,4 @@
+import v8 from 'node:v8'
 import { type ResourceLimits, Worker } from 'node:worker_threads'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
@@ -108,6 +109,51 @@ type Search = {
  */
 export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
+/**
+ * The old generation a searcher's heap may reach before V8 first collects it whole (after that V8 sizes it from what
+ * it holds, never below this). A searcher holds about 25 MB; V8 set its limit near 44 MB and began marking at 26,
+ * keeping a young generation's room free, so under the long tail each searcher collected its whole heap about once a
+ * second, the searches in flight waiting 5 to 50 ms each time. docs/decisions/0137-*.
+ */
+export const SEARCHER_OLD_START_MB = 64
+
+/** The process's own first old-generation size (0: V8's), as its flags gave it. */
+const processOldStartMb = Number(
+  [...(process.env.NODE_OPTIONS?.split(/\s+/) ?? []), ...process.execArgv]
+    .map((arg) => /^--initial[-_]old[-_]space[-_]size=(\d+)$/.exec(arg)?.[1])
+    .findLast((mb) => mb !== undefined) ?? 0,
+)
+
+/**
+ * Starts `count` threads with SEARCHER_OLD_START_MB: V8 reads a thread's heap sizes from the process's flags when the
+ * thread starts, and a Worker's `resourceLimits` sets only their maxima. The flag is given while the threads start and
+ * put back once every one has (a thread started meanwhile elsewhere, such as a spare reader of the copy, gets it too).
+ */
+function startWithOldGeneration(count: number, start: () => Worker): Worker[] {
+  if (count <= 0) return []
+  v8.setFlagsFromString(`--initial-old-space-size=${SEARCHER_OLD_START_MB}`)
+  let starting = count
+  const started = () => {
+    if (--starting === 0) v8.setFlagsFromString(`--initial-old-space-size=${processOldStartMb}`)
+  }
+  try {
+    return Array.from({ length: count }, () => {
+      const worker = start()
+      let once = false
+      const settle = () => {
+        if (!once) started()
+        once = true
+      }
+      worker.once('online', settle).once('exit', settle)
+      return worker
+    })
+  } catch (err) {
+    starting = 1
+    started()
+    throw err
+  }
+}
+
 export class SearchPool {
   /** Its searchers (tests read what each holds, its searches in flight, its heap limits). */
   readonly searchers: Searcher[]
@@ -121,12 +167,12 @@ export class SearchPool {
     size: number,
     private readonly onFailure: (err: Error) => void,
   ) {
-    this.searchers = Array.from({ length: size }, () => {
-      const script = workerScript('facts-searcher', import.meta.url)
-      const worker = new Worker(script.url, {
-        execArgv: script.execArgv,
-        resourceLimits: SEARCHER_LIMITS,
-      })
+    const script = workerScript('facts-searcher', import.meta.url)
+    const workers = startWithOldGeneration(
+      size,
+      () => new Worker(script.url, { execArgv: script.execArgv, resourceLimits: SEARCHER_LIMITS }),
+    )
+    this.searchers = workers.map((worker) => {
       // The pool never keeps the instance running on its own.
       worker.unref()
       const searcher: Searcher = { worker, pending: 0, views: new Map(), copies: new Map() }
