@@ -1,8 +1,7 @@
-import v8 from 'node:v8'
 import { type ResourceLimits, Worker } from 'node:worker_threads'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
-import { workerScript } from '#server/lib/worker-script'
+import { startWithOldGeneration, workerScript } from '#server/lib/worker-script'
 import type { FactsFacets } from './facts-counts'
 import type { PageAsk } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
@@ -117,43 +116,6 @@ export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
  */
 export const SEARCHER_OLD_START_MB = 64
 
-/** The process's own first old-generation size (0: V8's), as its flags gave it. */
-const processOldStartMb = Number(
-  [...(process.env.NODE_OPTIONS?.split(/\s+/) ?? []), ...process.execArgv]
-    .map((arg) => /^--initial[-_]old[-_]space[-_]size=(\d+)$/.exec(arg)?.[1])
-    .findLast((mb) => mb !== undefined) ?? 0,
-)
-
-/**
- * Starts `count` threads with SEARCHER_OLD_START_MB: V8 reads a thread's heap sizes from the process's flags when the
- * thread starts, and a Worker's `resourceLimits` sets only their maxima. The flag is given while the threads start and
- * put back once every one has (a thread started meanwhile elsewhere, such as a spare reader of the copy, gets it too).
- */
-function startWithOldGeneration(count: number, start: () => Worker): Worker[] {
-  if (count <= 0) return []
-  v8.setFlagsFromString(`--initial-old-space-size=${SEARCHER_OLD_START_MB}`)
-  let starting = count
-  const started = () => {
-    if (--starting === 0) v8.setFlagsFromString(`--initial-old-space-size=${processOldStartMb}`)
-  }
-  try {
-    return Array.from({ length: count }, () => {
-      const worker = start()
-      let once = false
-      const settle = () => {
-        if (!once) started()
-        once = true
-      }
-      worker.once('online', settle).once('exit', settle)
-      return worker
-    })
-  } catch (err) {
-    starting = 1
-    started()
-    throw err
-  }
-}
-
 export class SearchPool {
   /** Its searchers (tests read what each holds, its searches in flight, its heap limits). */
   readonly searchers: Searcher[]
@@ -169,6 +131,7 @@ export class SearchPool {
   ) {
     const script = workerScript('facts-searcher', import.meta.url)
     const workers = startWithOldGeneration(
+      SEARCHER_OLD_START_MB,
       size,
       () => new Worker(script.url, { execArgv: script.execArgv, resourceLimits: SEARCHER_LIMITS }),
     )
