@@ -91,3 +91,57 @@ describe('pages by price of a text whose filter runs against the price', () => {
         expect(expected.length).toBeGreaterThan(0)
     })
 })
+
+// Best match over many matches of a word only descriptions hold: no title holds it, so no match ranks above the
+// lowest tier and the page is the newest matches, found without ranking every one. Where a few titles deep in the copy
+// do hold it, those come first.
+describe('best match over a word in descriptions alone', () => {
+  const now = Date.now()
+  const worn = (titled: (i: number) => boolean) => {
+    const rows = Array.from({ length: SIZE }, (_, i) => {
+      const facets = Object.fromEntries(
+        COUNT_FACETS.map((name) => [name, name === 'condition' ? 'Good' : '1']),
+      )
+      return {
+        ...facets,
+        battery: '80',
+        price: String(50_000 + i),
+        posted: String(Math.round((now - i * 60_000) * 1000)),
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        words: 'laptop worn',
+        title_words: 'laptop',
+        title: titled(i) ? 'laptop worn edition' : 'laptop',
+      } as FactRow
+    })
+    const copy = factsFromRows('1', rows)
+    const text = textMatchesIn({ terms: [{ term: 'worn', prefix: false }], phrase: 'worn', bestTier: 2 })(
+      copy,
+    )
+    return { rows, copy, text }
+  }
+  for (const [what, titled] of [
+    ['no title holds it', () => false],
+    ['a few titles deep in the copy hold it', (i: number) => i % 4_001 === 4_000],
+  ] as const)
+    it(`ranks as one by one does when ${what}`, () => {
+      const { rows, copy, text } = worn(titled)
+      expect(text.rows.length).toBe(SIZE)
+      for (const page of [1, 3]) {
+        const pageSize = 24
+        const offset = (page - 1) * pageSize
+        const hits = pageHits(copy, {
+          query: SearchQuery.parse({ q: 'worn' }),
+          sort: 'relevance',
+          paging: { pageSize, offset },
+          nowMs: now,
+          text,
+        })
+        const tier = (r: FactRow) => (r.title.includes('worn') ? 2 : 0)
+        const expected = [...rows]
+          .sort((a, b) => tier(b) - tier(a) || Number(b.posted) - Number(a.posted))
+          .slice(offset, offset + pageSize + 1)
+          .map((r) => r.id)
+        expect(hits?.map((h) => idAt(copy, h.r))).toEqual(expected)
+      }
+    })
+})

@@ -1,5 +1,13 @@
-import { KeptPerCopy, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
-import { bytesOf, type Texts, textAt, textCount, textIncludes, textsOf } from './shared-texts'
+import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
+import {
+  bytesOf,
+  someTextMayInclude,
+  type Texts,
+  textAt,
+  textCount,
+  textIncludes,
+  textsOf,
+} from './shared-texts'
 
 // The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index: per word, the
 // rows having it. A text search is then matched in memory, as PostgreSQL would match it against search_vector, and
@@ -226,7 +234,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
   const phrase = bytesOf(text.phrase)
   return {
     rows,
-    best: text.bestTier,
+    best: rows.length < BOUND_FROM ? text.bestTier : Math.min(text.bestTier, highestTier(ix, text, ranges)),
     key: textKey(text),
     tierAt: (i) => {
       tiers ??= new Uint8Array(rows.length).fill(UNKNOWN)
@@ -248,6 +256,37 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
       return tier
     },
   }
+}
+
+/**
+ * From this many matches a text's highest tier in the copy is bounded before best match ranks them (highestTier): a
+ * search of words only descriptions hold ("light scratches") ranked every match, 20 ms at 1,000,000 listings, to find
+ * none whose title holds them.
+ */
+const BOUND_FROM = 20_000
+
+/** Per copy, whether some title may hold a word (someTextMayInclude), for the words asked lately. */
+const inSomeTitle = onceEach((_: TextIndex) => new Map<string, boolean>())
+const TITLE_WORDS_KEPT = 4_096
+
+/**
+ * The highest tier any of a copy's rows can have for a text (relevanceTier): 2 only if some title may hold each of its
+ * words (one read of every title, kept per copy and word), 1 more only if each word has rows among the brand and name
+ * words. A bound, not the tier of any row: best match stops once its page is filled from it.
+ */
+function highestTier(ix: TextIndex, text: TextTerms, ranges: [number, number][]): number {
+  const kept = inSomeTitle(ix)
+  const mayHold = (term: string) => {
+    let held = kept.get(term)
+    if (held === undefined) {
+      held = someTextMayInclude(ix.titles, bytesOf(term))
+      if (kept.size >= TITLE_WORDS_KEPT) kept.delete(kept.keys().next().value as string)
+      kept.set(term, held)
+    }
+    return held
+  }
+  const named = ranges.every(([lo, hi]) => (ix.title.start[hi] as number) > (ix.title.start[lo] as number))
+  return (text.terms.every((t) => mayHold(t.term)) ? 2 : 0) + (named ? 1 : 0)
 }
 
 /** A text as its words: what its matches in a copy depend on. */

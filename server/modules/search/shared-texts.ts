@@ -56,6 +56,13 @@ export function textIncludes(t: Texts, i: number, needle: Uint8Array): boolean {
   return false
 }
 
+/**
+ * Whether `needle` (bytesOf) is anywhere in the texts' bytes, read as one: true when some text holds it, and also when
+ * it only spans two texts side by side (so false is sure, true is not).
+ */
+export const someTextMayInclude = (t: Texts, needle: Uint8Array): boolean =>
+  bufferOf(t.bytes).indexOf(needle) >= 0
+
 /** Text of one-byte characters (ids) as bytes. */
 export function latin1Bytes(text: string): Uint8Array {
   const bytes = new Uint8Array(text.length)
