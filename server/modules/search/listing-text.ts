@@ -1,4 +1,4 @@
-import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
+import { KeptPerCopy, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
 import {
   bytesOf,
   someTextMayInclude,
@@ -232,9 +232,15 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
   /** Per match: 1 when its brand or name has every word (both lists ascending: one merge). */
   let inTitle: Uint8Array | undefined
   const phrase = bytesOf(text.phrase)
+  let best: number | undefined
   return {
     rows,
-    best: rows.length < BOUND_FROM ? text.bestTier : Math.min(text.bestTier, highestTier(ix, text, ranges)),
+    // Bounded when best match first asks (no other sort reads it): the bound reads the titles for a word new to them.
+    get best() {
+      best ??=
+        rows.length < BOUND_FROM ? text.bestTier : Math.min(text.bestTier, highestTier(ix, text, ranges))
+      return best
+    },
     key: textKey(text),
     tierAt: (i) => {
       tiers ??= new Uint8Array(rows.length).fill(UNKNOWN)
@@ -266,8 +272,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
 const BOUND_FROM = 20_000
 
 /** Per copy, whether some title may hold a word (someTextMayInclude), for the words asked lately. */
-const inSomeTitle = onceEach((_: TextIndex) => new Map<string, boolean>())
-const TITLE_WORDS_KEPT = 4_096
+const inSomeTitle = new KeptPerCopy<TextIndex, boolean>('words in some title', 256 * 1024, () => 0)
 
 /**
  * The highest tier any of a copy's rows can have for a text (relevanceTier): 2 only if some title may hold each of its
@@ -275,16 +280,8 @@ const TITLE_WORDS_KEPT = 4_096
  * words. A bound, not the tier of any row: best match stops once its page is filled from it.
  */
 function highestTier(ix: TextIndex, text: TextTerms, ranges: [number, number][]): number {
-  const kept = inSomeTitle(ix)
-  const mayHold = (term: string) => {
-    let held = kept.get(term)
-    if (held === undefined) {
-      held = someTextMayInclude(ix.titles, bytesOf(term))
-      if (kept.size >= TITLE_WORDS_KEPT) kept.delete(kept.keys().next().value as string)
-      kept.set(term, held)
-    }
-    return held
-  }
+  const mayHold = (term: string) =>
+    inSomeTitle.get(ix, term, () => someTextMayInclude(ix.titles, bytesOf(term)))
   const named = ranges.every(([lo, hi]) => (ix.title.start[hi] as number) > (ix.title.start[lo] as number))
   return (text.terms.every((t) => mayHold(t.term)) ? 2 : 0) + (named ? 1 : 0)
 }
