@@ -223,6 +223,36 @@ describe('the job queue', () => {
     await jobs.stop()
   })
 
+  it('logs a failed look for due jobs and looks again at the next poll, taking the jobs then', async () => {
+    await t.db.execute(sql`delete from pgboss.job`)
+    const warned: string[] = []
+    const log = { ...(silent as object), warn: (_: object, msg: string) => void warned.push(msg) } as never
+    const jobs = new Jobs(t.db, log, { pollMs: 50 })
+    const taken: string[] = []
+    jobs.work('uploads.cleanup', async (job) => void taken.push(job.name))
+    // The first three looks fail as a lost connection would; every other statement goes through.
+    const execute = t.db.execute.bind(t.db)
+    const dialect = (t.db as unknown as { dialect: { sqlToQuery: (q: SQL) => { sql: string } } }).dialect
+    let failed = 0
+    const spy = vi.spyOn(t.db, 'execute').mockImplementation(((query: SQL) => {
+      if (failed < 3 && dialect.sqlToQuery(query).sql.includes('select distinct name')) {
+        failed++
+        return Promise.reject(new Error('Connection terminated unexpectedly'))
+      }
+      return execute(query)
+    }) as never)
+    try {
+      await jobs.send('uploads.cleanup', {})
+      await jobs.start()
+      await vi.waitFor(() => expect(taken).toEqual(['uploads.cleanup']), { timeout: 5000 })
+      expect(failed).toBe(3)
+      expect(warned.filter((m) => m === 'Could not look for due jobs')).toHaveLength(3)
+    } finally {
+      spy.mockRestore()
+      await jobs.stop()
+    }
+  })
+
   it('workers started with the app take jobs as they come and stop cleanly', async () => {
     await t.db.execute(sql`delete from pgboss.job where name = 'email'`)
     const jobs = new Jobs(t.db, silent, { pollMs: 50 })
