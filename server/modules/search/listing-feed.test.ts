@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
+import type { Database } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
@@ -11,7 +12,6 @@ import {
   catchUp,
   factsStatus,
   keepListingsCurrent,
-  type Listen,
   loadFacts,
   searchReady,
   searchWhileRead,
@@ -550,7 +550,7 @@ describe('an instance told of each commit', () => {
           : Reflect.get(target, key),
     })
     let lose = (_err: Error) => {}
-    const listen: Listen = (channel, onNotify, onError) => {
+    const listen: Database['listen'] = (channel, onNotify, onError) => {
       lose = onError ?? lose
       return database.listen(channel, onNotify)
     }

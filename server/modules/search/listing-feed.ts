@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm'
-import type { Db } from '#server/db/client'
+import type { Database, Db } from '#server/db/client'
 import { listenFor } from '#server/db/listening'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
@@ -652,13 +652,6 @@ class StoppedError extends Error {
   override name = 'StoppedError'
 }
 
-/** Subscribes to a database channel (Database.listen): each commit that moves the listings' version on says so. */
-export type Listen = (
-  channel: string,
-  onNotify: (payload: string) => void,
-  onError?: (err: Error) => void,
-) => Promise<() => void>
-
 /**
  * Reads the copy now and then applies the feed as each change commits (the database notifies the channel, when
  * `listen` is given) and every `pollMs` in any case, or once a second while notifications come (listenFor's pace; the
@@ -669,7 +662,7 @@ export function keepListingsCurrent(
   db: Db,
   log: Logger,
   pollMs = 25,
-  listen?: Listen,
+  listen?: Database['listen'],
   readCopy?: ReadCopy,
   applyFloor = APPLY_FLOOR,
 ): { stop: () => void } {
