@@ -25,7 +25,6 @@ import type { TextRows } from './listing-text'
 /** How many rows read in row order cost as much as one read out of it (measured at 1,000,000 listings: 6–8). */
 const OUT_OF_ORDER_COST = 8
 
-/** A search's total, each facet's counts by value, the posting-date and battery facets. */
 export type FactsFacets = {
   total: number
   values: Record<CountFacet, Map<string, number>>
@@ -35,9 +34,8 @@ export type FactsFacets = {
 }
 
 /**
- * A search's counts in a copy (with text, over its matches): the total of the listings passing every filter; each
- * facet's counts over the listings passing every *other* facet's filter (a facet's own choices stay alternatives),
- * the posting-date and battery choices likewise. `nowMs`: the clock "posted within" counts back from.
+ * A search's counts in a copy (with text, over its matches): the total passing every filter; each facet's (and the
+ * posting-date and battery choices') over those passing every *other* filter (its own choices stay alternatives).
  */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
   // Facet filters alone (RAM and storage minimums among them, a date filter too): from the combinations, kept.
@@ -50,9 +48,8 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
 const rowBounds = (b: Bounds) => b.minPrice > -Infinity || b.maxPrice < Infinity || b.minBattery > -Infinity
 
 /**
- * What a search with facet filters alone (and a date filter) counts in a copy, kept per copy and search. Only the date
- * filter and choices move with the clock: each passes the rows before the first posted before its start (rows are
- * newest first), and when that row moves, only the rows it passed are read again.
+ * What a search with facet filters alone (and a date filter) counts in a copy. Only the date filter and choices move
+ * with the clock: each passes the rows before the first older than its start; as that row moves, only those between.
  */
 type ComboCounts = {
   outcome: Uint8Array
@@ -70,10 +67,7 @@ type ComboCounts = {
 }
 type Choice = { end: number; n: number }
 
-/**
- * A kept search's bytes count its combinations' outcomes (a byte per combination), which comboOutcomes may have let
- * go: left out, the bound held some 30,000 searches of 12 KB each at 100,000 listings, and never filled.
- */
+/** Counting the outcomes too (comboOutcomes may let them go): else 30,000 searches of 12 KB at 100,000 listings. */
 const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
   'counts by combination',
   6 * 1024 * 1024,
@@ -114,10 +108,8 @@ function moveEnd(f: ListingFacts, kept: ComboCounts, end: number) {
   const { ofRow } = f.combos
   const { outcome, counted } = kept
   const step = end > kept.end ? 1 : -1
-  const from = Math.min(end, kept.end)
-  const to = Math.max(end, kept.end)
   let battery80 = 0
-  for (let r = from; r < to; r++) {
+  for (let r = Math.min(end, kept.end), to = Math.max(end, kept.end); r < to; r++) {
     const c = ofRow[r] as number
     const o = outcome[c] as number
     if (o === NONE) continue
@@ -133,10 +125,9 @@ function moveEnd(f: ListingFacts, kept: ComboCounts, end: number) {
 function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: Choice, end: number) {
   const { combos } = f
   if (choice.end === end) return choice.n
-  if (choice.end >= 0 && Math.abs(end - choice.end) <= combos.block) {
-    const passed = passingBetween(f, outcome, Math.min(end, choice.end), Math.max(end, choice.end))
-    choice.n += end > choice.end ? passed : -passed
-  } else {
+  if (choice.end >= 0 && Math.abs(end - choice.end) <= combos.block)
+    choice.n += passingBetween(f, outcome, choice.end, end)
+  else {
     const k = Math.min(Math.floor(end / combos.block), combos.before.length - 1)
     choice.n =
       sumPassing(outcome, combos.before[k] as Int32Array) + passingBetween(f, outcome, k * combos.block, end)
@@ -145,19 +136,18 @@ function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: Choice, end: 
   return choice.n
 }
 
-/** The rows from `from` up to `to` whose combination passes every filter. */
-function passingBetween(f: ListingFacts, outcome: Uint8Array, from: number, to: number): number {
+/** The rows between `a` and `b` whose combination passes every filter: negative when `b` comes first. */
+function passingBetween(f: ListingFacts, outcome: Uint8Array, a: number, b: number): number {
   const { ofRow } = f.combos
   let n = 0
-  for (let r = from; r < to; r++) if (outcome[ofRow[r] as number] === 0) n++
-  return n
+  for (let r = Math.min(a, b), to = Math.max(a, b); r < to; r++) if (outcome[ofRow[r] as number] === 0) n++
+  return b < a ? -n : n
 }
 
 /**
  * factsFacets in one pass over the listings that can count (`given`: a text's matches or a view's changed rows; else a
  * price range's run of the price order, or those posted since the date filter's start or the longest choice);
- * `passing` also marks the rows counted in the total (a bit per row). Each listing's facet filters are its
- * combination's outcome (comboOutcomes).
+ * `passing` also marks the rows counted in the total (a bit per row).
  */
 export function countFacts(
   f: ListingFacts,
@@ -176,10 +166,8 @@ export function countFacts(
   // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
   // fails the filter and is in no choice): rows are newest first, so only those before the first such row are read.
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
-  // Rows marked as counted (`passing`) are marked row by row: never by combination.
-  const read =
-    rowsToCount(f, q, noneAfter, given) ??
-    (passing ? { rows: everyRow(f), count: f.size, inOrder: f.newestFirst } : undefined)
+  // Undefined only without `given` or a date filter: never when marking `passing` (heldFacets asked first).
+  const read = rowsToCount(f, q, noneAfter, given)
   if (!read) return combosFacets(f, q, nowMs)
   const { rows, count, inOrder } = read
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
@@ -384,16 +372,12 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
 }
 
 /**
- * The rows a search counted in its total, a bit per row, with the count before each block of 256 rows (how many come
- * before a row is a sum of at most eight words): a list of row numbers, 4 bytes a row, kept two broad searches at
- * 1,000,000 listings.
+ * The rows a search counted in its total, a bit per row, and the count before each 256 rows (so a row's rank sums at
+ * most eight words): as a list of row numbers (4 bytes a row) only two broad searches fit at 1,000,000 listings.
  */
 type PassingRows = { words: Uint32Array; before: Uint32Array }
 
-/**
- * Per copy, the counts of the searches asked lately, and the rows each counted. Only the posting-date choices move
- * with the clock: each is the counted rows before the first row older than its start (rows are newest first).
- */
+/** Per copy, the counts of the searches asked lately and the rows each counted (the choices move with the clock). */
 const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: PassingRows }>(
   'facets and their rows',
   64 * 1024 * 1024,
@@ -485,11 +469,8 @@ export function countTotal(
   for (const rows of driving) {
     for (let n = 0; n < rows.length; n++) {
       const pass = passes(rows[n] as number)
-      if (pass === TOO_OLD) {
-        // Newest first: the rest of this list is older still.
-        if (f.newestFirst) break
-        continue
-      }
+      // Newest first: the rest of this list is older still.
+      if (pass === TOO_OLD && f.newestFirst) break
       if (pass === PASSES && ++total > cap) return total
     }
   }
