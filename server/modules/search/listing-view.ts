@@ -33,7 +33,7 @@ export type FactsView = {
 /** The copy as last read whole. */
 export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as MarkedPart).facts
 
-/** A copy less its `dead` rows (marked at 1); its marks in shared memory, for every later view and the search threads. */
+/** A copy less its `dead` rows (marked at 1), its marks shared with every later view and the search threads. */
 export function markedPart(facts: ListingFacts, dead = new Set<number>()): MarkedPart {
   const at = new Int32Array(new SharedArrayBuffer(facts.size * Int32Array.BYTES_PER_ELEMENT))
   for (const r of dead) Atomics.store(at, r, 1)
@@ -41,14 +41,12 @@ export function markedPart(facts: ListingFacts, dead = new Set<number>()): Marke
 }
 
 /** A view of a copy just read whole. */
-export function wholeView(base: ListingFacts): FactsView {
-  return {
-    version: base.version,
-    parts: [markedPart(base)],
-    delta: factsFromRows(base.version, []),
-    size: base.size,
-  }
-}
+export const wholeView = (base: ListingFacts): FactsView => ({
+  version: base.version,
+  parts: [markedPart(base)],
+  delta: factsFromRows(base.version, []),
+  size: base.size,
+})
 
 /** A text's matches in each part of a view, or undefined when a part cannot match it. */
 export type TextOf = (part: ListingFacts) => TextRows | undefined
@@ -71,17 +69,16 @@ export function viewFacets(view: FactsView, q: SearchQuery, nowMs: number, textO
   if (view.delta.size > 0) terms.push([countFacts(view.delta, q, nowMs, textOf?.(view.delta)?.rows), 1])
   const [first] = terms[0] as [FactsFacets, number]
   if (terms.length === 1) return first
-  const values = perCountFacet((name) => {
-    const sum = new Map<string, number>()
-    for (const [f, sign] of terms)
-      for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + sign * n)
-    for (const [v, n] of sum) if (n <= 0) sum.delete(v)
-    return sum
-  })
   const total = (pick: (f: FactsFacets) => number) => terms.reduce((t, [f, sign]) => t + sign * pick(f), 0)
   return {
     total: total((f) => f.total),
-    values,
+    values: perCountFacet((name) => {
+      const sum = new Map<string, number>()
+      for (const [f, sign] of terms)
+        for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + sign * n)
+      for (const [v, n] of sum) if (n <= 0) sum.delete(v)
+      return sum
+    }),
     postedWithin: first.postedWithin.map((_, i) => total((f) => f.postedWithin[i] as number)),
     battery80: total((f) => f.battery80),
   }
@@ -98,24 +95,20 @@ export function viewTotal(
   let total = view.delta.size > 0 ? countTotal(view.delta, q, nowMs, cap, textOf?.(view.delta)?.rows) : 0
   for (const part of view.parts) {
     const text = textOf?.(part.facts)
-    if (part.deadRows.length === 0) {
-      total += factsTotal(part.facts, q, nowMs, cap, text)
-      continue
-    }
     const dead = deadAmong(part, text)
-    // The part counted far enough that its dead rows cannot bring it under the cap; a power of two, so the count kept
-    // per copy is found again while the dead rows grow.
-    const reach = cap + 2 ** Math.ceil(Math.log2(Math.max(1_024, dead.length)))
-    total +=
-      factsTotal(part.facts, q, nowMs, reach, text) -
-      countTotal(part.facts, q, nowMs, Number.POSITIVE_INFINITY, dead)
+    // With dead rows, the part counted far enough that they cannot bring it under the cap; a power of two, so the
+    // count kept per copy is found again while the dead rows grow.
+    const reach =
+      part.deadRows.length === 0 ? cap : cap + 2 ** Math.ceil(Math.log2(Math.max(1_024, dead.length)))
+    total += factsTotal(part.facts, q, nowMs, reach, text)
+    if (dead.length > 0) total -= countTotal(part.facts, q, nowMs, Number.POSITIVE_INFINITY, dead)
   }
   return total
 }
 
 /**
- * pageHits over a view, as ids: each part's page (its dead rows skipped) and the delta's, merged in the sort's order. Each
- * part gives the matches up to the page's end, so the merge is exact; undefined when a part cannot say.
+ * pageHits over a view, as ids: each part's page (its dead rows skipped) and the delta's, merged in the sort's order.
+ * Each gives its matches up to the page's end, so the merge is exact; undefined when a part cannot say.
  */
 export function viewPage(
   view: FactsView,
