@@ -4,10 +4,9 @@ import type { ListingFacts } from './listing-facts'
 import type { ReadCopy } from './listing-feed'
 
 /**
- * The heap limits of the thread reading the copy. With V8's young generation (sized from the machine's memory: 128 MB
- * on one of 24 GB) its heap was 232 MB of which 148 used at 88,159 listings; with 24 MB, 101 of 88, the read as fast
- * within what a shared machine lets one tell. The old generation keeps V8's own limit: a read must never be stopped for
- * running out of it. docs/decisions/0096-*.
+ * The reading thread's young generation: V8's own (128 MB on a 24 GB machine) took its heap to 232 MB at 88,159
+ * listings, 24 MB to 101, as fast. The old generation keeps V8's limit: a read must never stop for want of it.
+ * docs/decisions/0096-*.
  */
 const READER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
@@ -27,10 +26,9 @@ function startReader(url: string, background: boolean): Worker {
 }
 
 /**
- * The copy of the listings (or of those the commits at `commits` changed: readFacts) read whole on a worker thread (facts-worker.ts) from the PostgreSQL database at `url`:
- * the instance goes on answering while the copy is built, and only receives it (about 0.1 s at 1,000,000 listings).
- * The worker runs the project's TypeScript as the server does: through tsx from the sources, or the compiled
- * facts-worker.js beside the compiled server (dist/app, scripts/build-server.mjs).
+ * The copy of the listings (or of those `commits` changed: readFacts) read whole on a worker thread (facts-worker.ts,
+ * run as the server runs: workerScript) from the database at `url`: the instance goes on answering, and only receives
+ * the copy (about 0.1 s at 1,000,000 listings).
  */
 export function readFactsApart(url: string, read: Read = {}): Promise<ListingFacts> {
   return readOn(startReader(url, read.background ?? false), read)
@@ -71,9 +69,8 @@ function readOn(
 
 /**
  * readFactsApart for an instance: a read while a view answers (a rebase, a bulk load's part) is made by a spare thread
- * started after the read before it, at a lower priority, so that the searches do not pay for a thread's start (the
- * driver and the copy's modules loaded: 0.8 s of a core from the sources, through tsx) when a bulk load lands. Each
- * thread reads once and ends, its heap with it. `stop` ends the spare, when the instance stops.
+ * started after the last read, at a lower priority, so searches do not wait on a thread's start (0.8 s of a core from
+ * the sources). Each thread reads once and ends, its heap with it. `stop` ends the spare.
  */
 export function factsReader(url: string) {
   let spare: Worker | undefined
