@@ -159,17 +159,16 @@ export function countFacts(
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const outcome = comboOutcomes(f, q)
-  const ofRow = f.combos.ofRow
-  const counted = new Int32Array(f.combos.rows.length)
-  let total = 0
-  let battery80 = 0
-  // With a date filter, a listing older than both the filter's start and the longest choice counts for nothing (it
-  // fails the filter and is in no choice): rows are newest first, so only those before the first such row are read.
+  // With a date filter, a listing older than both its start and the longest choice's counts for nothing (skipped).
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
   // Undefined only without `given` or a date filter: never when marking `passing` (heldFacets asked first).
   const read = rowsToCount(f, q, noneAfter, given)
   if (!read) return combosFacets(f, q, nowMs)
   const { rows, count, inOrder } = read
+  const ofRow = f.combos.ofRow
+  const counted = new Int32Array(f.combos.rows.length)
+  let total = 0
+  let battery80 = 0
   // A few rows (a view's changed ones): their combinations are noted, and only those are summed.
   const some = count * 4 < f.combos.rows.length ? ([] as number[]) : undefined
   // The posting-date choices by segment: segment i holds the listings posted within choice i but not choice i - 1
@@ -218,12 +217,8 @@ export function countFacts(
     total++
     if (passing) passing[r >>> 5] = (passing[r >>> 5] as number) | (1 << (r & 31))
   }
-  return {
-    total,
-    values: valuesOf(f.columns, f.combos.values, outcome, counted, some),
-    postedWithin: choicesOf(bySegment, segments),
-    battery80,
-  }
+  const values = valuesOf(f.columns, f.combos.values, outcome, counted, some)
+  return { total, values, postedWithin: choicesOf(bySegment, segments), battery80 }
 }
 
 /** Each posting-date choice's count: the sum of its segment's and those before (segment i: within choice i alone). */
@@ -296,9 +291,9 @@ const combosIn = new KeptPerCopy<ListingFacts, FactsFacets>(
 )
 
 /**
- * Per posting-date choice, the listings counted in it at the copy's clock (byCombo.at) and not at `nowMs`, among
- * those passing every filter: posted in [at - days, nowMs - days), a run of rows (newest first). Negative when the
- * clock is behind the copy's. Undefined when they are too many to read (the copy is days old).
+ * Per posting-date choice, the listings passing every filter counted in it at the copy's clock (byCombo.at) and not at
+ * `nowMs` (posted in [at - days, nowMs - days), a run of rows), negative when the clock is behind the copy's;
+ * undefined when they are too many to read (the copy is days old).
  */
 function crossedSince(f: ListingFacts, passes: (r: number) => number, nowMs: number): number[] | undefined {
   const { at } = f.combos.byCombo
@@ -307,12 +302,10 @@ function crossedSince(f: ListingFacts, passes: (r: number) => number, nowMs: num
   for (const days of POSTED_WITHIN_DAYS) {
     const now = firstOlder(f, nowMs - days * DAY_MS)
     const then = firstOlder(f, at - days * DAY_MS)
-    const from = Math.min(now, then)
-    const to = Math.max(now, then)
-    budget -= to - from
+    budget -= Math.abs(now - then)
     if (budget < 0) return undefined
     let n = 0
-    for (let r = from; r < to; r++) if (passes(r) === PASSES) n++
+    for (let r = Math.min(now, then), to = Math.max(now, then); r < to; r++) if (passes(r) === PASSES) n++
     crossed.push(now <= then ? n : -n)
   }
   return crossed
@@ -389,7 +382,7 @@ const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: P
 function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {
   // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
   if (!text && !rowsToCount(f, q, -Infinity)) return combosFacets(f, q, nowMs, filtersKey(q))
-  const known = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
+  const { facets, passing } = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
     const words = new Uint32Array(Math.ceil(f.size / 32))
     const facets = countFacts(f, q, nowMs, text?.rows, words)
     const before = new Uint32Array(Math.ceil(words.length / 8) + 1)
@@ -402,9 +395,9 @@ function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRo
   })
   // The first row posted before each choice's start (postedMs goes down), then the counted rows before it.
   const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
-    passingBefore(known.passing, firstOlder(f, nowMs - days * DAY_MS)),
+    passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
   )
-  return { ...known.facets, postedWithin }
+  return { ...facets, postedWithin }
 }
 
 /** How many of the marked rows come before `row`. */
@@ -424,9 +417,8 @@ function bitCount(x: number): number {
 }
 
 /**
- * The total alone of a search: the listings passing every filter, counted up to `cap` + 1. Far cheaper than
- * `factsFacets`: only the text's matches are read (or the narrowest facet filter's rows, or the combinations), and
- * each is dropped at the first filter it fails.
+ * The total alone of a search, counted up to `cap` + 1: far cheaper than `factsFacets`, reading only the text's
+ * matches (or the narrowest facet filter's rows, or the combinations), each dropped at the first filter it fails.
  */
 export function factsTotal(
   f: ListingFacts,
