@@ -5,10 +5,8 @@ import { perCountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import { descending, type TextRows } from './listing-text'
 
-// A view: the copy as last read whole (the base) and the parts listing-feed.ts added since, each less its rows whose
-// listings changed since it was made (`dead`), plus the listings changed since the last part, as they are now
-// (`delta`). Search reads only views. Every count is a sum over listings, so a view's are each part's (kept per
-// copy, which never changes), less its dead rows', plus the delta's; a page merges the parts' pages in order.
+// A view: the copy as last read whole and the parts listing-feed.ts added since, each less its dead rows, plus the
+// delta. Search reads only views: a count is a sum over listings, so a view's sums its parts' (kept per copy).
 
 /** A copy in a view, less the rows of its listings changed since it was made. */
 export type MarkedPart = {
@@ -49,7 +47,7 @@ export const wholeView = (base: ListingFacts): FactsView => ({
 })
 
 /** A text's matches in each part of a view, or undefined when a part cannot match it. */
-export type TextOf = (part: ListingFacts) => TextRows | undefined
+type TextOf = (part: ListingFacts) => TextRows | undefined
 
 /** A part's dead rows among a text's matches, or every dead row without text. */
 function deadAmong(part: MarkedPart, text: TextRows | undefined): Int32Array {
