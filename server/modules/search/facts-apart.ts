@@ -35,11 +35,8 @@ export function readFactsApart(url: string, read: Read = {}): Promise<ListingFac
 }
 
 /** Asks `worker` (startReader's) for its read, and ends it if the read is stopped or late. */
-function readOn(
-  worker: Worker,
-  { timeoutMs = READ_TIMEOUT_MS, signal, commits }: Read,
-): Promise<ListingFacts> {
-  return new Promise((resolve, reject) => {
+function readOn(worker: Worker, { timeoutMs = READ_TIMEOUT_MS, signal, commits }: Read) {
+  return new Promise<ListingFacts>((resolve, reject) => {
     // A read that hangs (a connection gone quiet, a lock held) or that the instance stops (keepListingsCurrent's stop)
     // ends its thread rather than keep it running: the caller reads on its own thread.
     const stop = (err: unknown) => {
