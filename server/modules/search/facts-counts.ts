@@ -41,7 +41,24 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
   // Facet filters alone (RAM and storage minimums among them, a date filter too): from the combinations, kept.
   if (f.newestFirst && !text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
   if (!f.newestFirst || q.posted_within !== undefined) return countFacts(f, q, nowMs, text?.rows)
-  return heldFacets(f, q, nowMs, text)
+  // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
+  if (!text && !rowsToCount(f, q, -Infinity)) return combosFacets(f, q, nowMs, filtersKey(q))
+  const { facets, passing } = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
+    const words = new Uint32Array(Math.ceil(f.size / 32))
+    const facets = countFacts(f, q, nowMs, text?.rows, words)
+    const before = new Uint32Array(Math.ceil(words.length / 8) + 1)
+    let sum = 0
+    for (let b = 0; b < before.length; b++) {
+      before[b] = sum
+      for (let w = b * 8; w < Math.min(words.length, b * 8 + 8); w++) sum += bitCount(words[w] as number)
+    }
+    return { facets, passing: { words, before } }
+  })
+  // The first row posted before each choice's start (postedMs goes down), then the counted rows before it.
+  const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
+    passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
+  )
+  return { ...facets, postedWithin }
 }
 
 /** Whether a search's bounds must be tested per listing: a price range or a battery floor. */
@@ -161,7 +178,7 @@ export function countFacts(
   const outcome = comboOutcomes(f, q)
   // With a date filter, a listing older than both its start and the longest choice's counts for nothing (skipped).
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
-  // Undefined only without `given` or a date filter: never when marking `passing` (heldFacets asked first).
+  // Undefined only without `given` or a date filter: never when marking `passing` (factsFacets asked first).
   const read = rowsToCount(f, q, noneAfter, given)
   if (!read) return combosFacets(f, q, nowMs)
   const { rows, count, inOrder } = read
@@ -378,27 +395,6 @@ const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: P
     kept.passing.words.byteLength + kept.passing.before.byteLength + FACETS_BYTES + 2 * TYPED_ARRAY_BYTES,
   (f) => f.size,
 )
-
-function heldFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text: TextRows | undefined) {
-  // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
-  if (!text && !rowsToCount(f, q, -Infinity)) return combosFacets(f, q, nowMs, filtersKey(q))
-  const { facets, passing } = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
-    const words = new Uint32Array(Math.ceil(f.size / 32))
-    const facets = countFacts(f, q, nowMs, text?.rows, words)
-    const before = new Uint32Array(Math.ceil(words.length / 8) + 1)
-    let sum = 0
-    for (let b = 0; b < before.length; b++) {
-      before[b] = sum
-      for (let w = b * 8; w < Math.min(words.length, b * 8 + 8); w++) sum += bitCount(words[w] as number)
-    }
-    return { facets, passing: { words, before } }
-  })
-  // The first row posted before each choice's start (postedMs goes down), then the counted rows before it.
-  const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
-    passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
-  )
-  return { ...facets, postedWithin }
-}
 
 /** How many of the marked rows come before `row`. */
 function passingBefore({ words, before }: PassingRows, row: number): number {
