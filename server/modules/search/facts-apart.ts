@@ -17,12 +17,8 @@ type Read = { timeoutMs?: number; signal?: AbortSignal; commits?: string[] | und
 
 /** A thread ready to read the copy once (facts-worker.ts); `background`: at a lower priority. */
 function startReader(url: string, background: boolean): Worker {
-  const script = workerScript('facts-worker', import.meta.url)
-  return new Worker(script.url, {
-    workerData: { url, background },
-    execArgv: script.execArgv,
-    resourceLimits: READER_LIMITS,
-  })
+  const { url: script, execArgv } = workerScript('facts-worker', import.meta.url)
+  return new Worker(script, { workerData: { url, background }, execArgv, resourceLimits: READER_LIMITS })
 }
 
 /**
