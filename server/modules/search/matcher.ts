@@ -1,8 +1,6 @@
-// Which saved searches a new listing matches, decided in memory: each search is compiled once into a filter
-// test and terms, and indexed by brand, so a listing is only checked against the searches of its own brand and those
-// of any brand. The rules are the search's own (the one table, server/modules/search/filters.ts): every filter must
-// hold, choices within a filter are alternatives, and the text is the search's resolved full-text query over
-// the listing's words. `posted_within` and the sort do not apply: an alert is about a listing just posted.
+// Which saved searches a new listing matches, in memory: each search compiled once into a filter test (the one table
+// of filters.ts) and terms, indexed by brand, so a listing meets only its brand's searches and those of any brand.
+// `posted_within` and the sort do not apply: an alert is about a listing just posted.
 import { type AlertListing, alertTest, type SavedFilters } from './filters'
 
 type StoredSearch = {
@@ -24,20 +22,10 @@ export type ListingFacts = AlertListing & {
   postedAt?: number
 }
 
-/**
- * A term of the search's text: the start of a word (`x1:*`), or a word, or alternatives (`book3|book4`: a word
- * corrected at saving, and as it was typed).
- */
+/** A term: a word's start (`x1:*`), a word, or alternatives (`book3|book4`: as corrected and as typed). */
 type Term = { prefix: string } | { or: string[] }
 
-type Compiled = Pick<StoredSearch, 'id' | 'userId'> & {
-  since: number
-  /** Every filter that applies to alerts, from the one table of filters. */
-  passes: (l: ListingFacts) => boolean
-  terms: Term[]
-}
-
-function compile(search: StoredSearch): Compiled {
+function compile(search: StoredSearch) {
   const { filters: f, textQuery } = search
   const terms = f.q && textQuery ? textQuery.split(' & ') : []
   return {
@@ -46,18 +34,16 @@ function compile(search: StoredSearch): Compiled {
     since: search.since ?? 0,
     // Unsearchable text (only symbols): matches nothing, as in search.
     passes: f.q && !textQuery ? () => false : alertTest(f),
-    terms: terms.map((t) => (t.endsWith(':*') ? { prefix: t.slice(0, -2) } : { or: t.split('|') })),
+    terms: terms.map((t): Term => (t.endsWith(':*') ? { prefix: t.slice(0, -2) } : { or: t.split('|') })),
   }
 }
+type Compiled = ReturnType<typeof compile>
 
 function matches(s: Compiled, l: ListingFacts, words: Set<string>): boolean {
   if (l.postedAt !== undefined && l.postedAt < s.since) return false
-  return (
-    s.passes(l) &&
-    s.terms.every((t) =>
-      'prefix' in t ? l.words.some((w) => w.startsWith(t.prefix)) : t.or.some((w) => words.has(w)),
-    )
-  )
+  const has = (t: Term) =>
+    'prefix' in t ? l.words.some((w) => w.startsWith(t.prefix)) : t.or.some((w) => words.has(w))
+  return s.passes(l) && s.terms.every(has)
 }
 
 /** Saved searches compiled and indexed by brand; `matchesOf` lists the searches a listing matches. */
