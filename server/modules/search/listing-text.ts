@@ -9,10 +9,9 @@ import {
   textsOf,
 } from './shared-texts'
 
-// The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index: per word, the
-// rows having it. A text search is then matched in memory, as PostgreSQL would match it against search_vector, and
-// the copy answers its page, total and facets like those of a search without text
-// (docs/decisions/0031-listing-facts-in-memory.md).
+// The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index (per word, the
+// rows having it): a text is matched in memory as PostgreSQL matches search_vector, and the copy answers its page,
+// total and facets as for a search without text (docs/decisions/0031-listing-facts-in-memory.md).
 
 /** The rows having word w are rows[start[w]] .. rows[start[w + 1] - 1], in row order. */
 type Postings = { start: Int32Array; rows: Int32Array }
@@ -34,9 +33,8 @@ export type TextTerms = { terms: { term: string; prefix: boolean }[]; phrase: st
 export type TextRows = {
   rows: Int32Array
   /**
-   * The tier of the i-th matching row, worked out when first asked for (a best-match page asks for the matches it
-   * reads, not every match of a common word): 2 when the title holds the words in a row, plus 1 when every word is
-   * in the brand or name.
+   * The tier of the i-th match, worked out when asked (a best-match page reads a few of a common word's matches): 2
+   * when the title holds the words in a row, plus 1 when every word is in the brand or name.
    */
   tierAt: (i: number) => number
   /** No row has a higher tier (resolveText's `bestTier`). */
@@ -45,10 +43,7 @@ export type TextRows = {
   key: string
 }
 
-/**
- * Builds the index from each row's words (rows separated by a line feed, words by a space: neither is ever inside
- * a lexeme the parser made), the words of its brand and name likewise, and its title.
- */
+/** The index of rows' words and brand and name words (rows by a line feed, words by a space: never in a lexeme). */
 export function buildTextIndex(size: number, words: string, titleWords: string, titles: string[]): TextIndex {
   const table = new WordTable()
   const all = table.read(words, size)
@@ -82,9 +77,9 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
 }
 
 /**
- * The distinct words of the texts read, each with an id in order of first appearance. A text is read in place (each
- * word hashed and compared where it stands, made a string only when new): a string per word, 15,000,000 at 1,000,000
- * listings, was the largest part of building the copy after the database's time (docs/decisions/0104-*).
+ * The distinct words of the texts read, ids in order of first appearance. Words are hashed and compared in place,
+ * made a string only when new: a string per word (15,000,000 at 1,000,000 listings) was most of building the copy
+ * after the database's time (docs/decisions/0104-*).
  */
 class WordTable {
   /** Per slot, the id of the word there plus 1 (0: empty). */
@@ -93,10 +88,7 @@ class WordTable {
   /** Every word met, by id. */
   readonly found: string[] = []
 
-  /**
-   * Each row's word ids one after the other (`flat`) and where each row's end (`rowEnd`), from rows separated by a
-   * line feed and words by a space, as `text.split('\n')` and then `line.split(' ')` would cut them.
-   */
+  /** Each row's word ids one after another (`flat`) and where each row ends, cut as split('\n'), split(' ') would. */
   read(text: string, size: number): { rowEnd: Int32Array; flat: Int32Array } {
     const rowEnd = new Int32Array(size)
     // An array that doubles as it fills: 15,000,000 ids at 1,000,000 listings.
@@ -189,18 +181,15 @@ function wordRange(words: Texts, term: string, prefix: boolean): [number, number
   return [atOrAfter(term), atOrAfter(prefix ? `${term}\uffff` : `${term}\0`)]
 }
 
-/**
- * The rows having, for every term, one of its words, in row order. A row's count goes up by one per term only when
- * every term before matched it, so a row with several words of one prefix counts once.
- */
+/** The rows having one of each term's words, in row order (a row's mark moves once per term, if all before did). */
 function rowsWithAll(size: number, { start, rows }: Postings, terms: [number, number][]): Int32Array {
   // Fewest rows first: later terms only confirm rows the earlier ones found.
   const count = ([lo, hi]: [number, number]) => (start[hi] as number) - (start[lo] as number)
   const ranges = [...terms].sort((a, b) => count(a) - count(b))
   const [first] = ranges
   if (!first) return new Int32Array(0)
-  // Every row found is among the first term's: written into an array of that size, not pushed onto a growing list (a
-  // common prefix's hundreds of thousands of rows made most of a search thread's garbage, and its collections).
+  // Every row found is among the first term's: an array of that size, not a growing list (a common prefix's rows made
+  // most of a search thread's garbage).
   const found = new Int32Array(count(first))
   let n = 0
   withMarks(size, (seen) => {
@@ -265,9 +254,8 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
 }
 
 /**
- * From this many matches a text's highest tier in the copy is bounded before best match ranks them (highestTier): a
- * search of words only descriptions hold ("light scratches") ranked every match, 20 ms at 1,000,000 listings, to find
- * none whose title holds them.
+ * From this many matches, best match bounds a text's highest tier first (highestTier): "light scratches", in
+ * descriptions only, ranked every match (20 ms at 1,000,000 listings) to find no title holding it.
  */
 const BOUND_FROM = 20_000
 
@@ -275,9 +263,8 @@ const BOUND_FROM = 20_000
 const inSomeTitle = new KeptPerCopy<TextIndex, boolean>('words in some title', 256 * 1024, () => 0)
 
 /**
- * The highest tier any of a copy's rows can have for a text (relevanceTier): 2 only if some title may hold each of its
- * words (one read of every title, kept per copy and word), 1 more only if each word has rows among the brand and name
- * words. A bound, not the tier of any row: best match stops once its page is filled from it.
+ * A bound on a text's tier in a copy (relevanceTier): 2 only if some title may hold each word (all titles read once,
+ * kept per word), 1 more only if each word is among some brand and name words. Best match stops once it fills a page.
  */
 function highestTier(ix: TextIndex, text: TextTerms, ranges: [number, number][]): number {
   const mayHold = (term: string) =>
@@ -292,7 +279,7 @@ const textKey = (text: TextTerms) =>
 
 /**
  * Per copy, the matches of the texts searched lately: 48 MB at 1,000,000 listings (5 bytes a match: about 10,000,000),
- * in proportion below. A common word matches a good part of the listings: 2,000,000 rows kept a handful of texts.
+ * in proportion below; a common word matches a good part of the listings.
  */
 const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
   'text matches',
