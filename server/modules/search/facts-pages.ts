@@ -18,16 +18,12 @@ import {
 } from './listing-facts'
 import { lowerBound, type TextRows } from './listing-text'
 
-// A page of a search from a copy of the listings (listing-facts.ts): newest first, by price or by best match, its
-// first hits kept per copy and search.
+// A page of a search from a copy of the listings (listing-facts.ts), its first hits kept per copy and search.
 
 /** Which of a search's hits a page is: `pageSize` of them after `offset` (one more is asked, to know there is more). */
 export type PageSpan = Pick<Paging, 'pageSize' | 'offset'>
 
-/**
- * What a page of a search asks of a copy: the search in the sort's order, the page (or the listing a cursor follows),
- * the clock "posted within" counts back from, the text's matches in this copy, and the rows to skip (`dead`).
- */
+/** A page of a search asked of a copy: the page or cursor, the clock "posted within" counts from, the text's rows. */
 export type PageAsk = {
   query: SearchQuery
   sort: SearchSort
@@ -39,29 +35,22 @@ export type PageAsk = {
 }
 
 /**
- * The rows of a copy whose listings changed since it was read, as one view sees them: `at[r]` is the application of
- * the change feed that found row r changed (0: not changed), one array per copy shared by its views (the feed sets a
- * row once); a view skips those up to its own application, `upTo`. Applying a change marks a few rows in place
- * instead of copying a mark for every listing.
+ * The rows of a copy whose listings changed since it was read: `at[r]` is the feed's application that found row r
+ * changed (0: not), one array per copy marked in place and shared by its views; a view skips those up to its `upTo`.
  */
 export type DeadMarks = { at: Int32Array; upTo: number }
 
-export function isDead(dead: DeadMarks | undefined, r: number): boolean {
-  if (dead === undefined) return false
-  const at = dead.at[r] as number
-  return at !== 0 && at <= dead.upTo
-}
+export const isDead = (dead: DeadMarks | undefined, r: number): boolean =>
+  dead !== undefined && dead.at[r] !== 0 && (dead.at[r] as number) <= dead.upTo
 
 /** A row of a page, with its best-match tier (0 unless the sort is best match). */
 type Hit = { r: number; tier: number }
 
 /**
- * The rows of a page of a search, in the search's order: `pageSize` + 1 of them when there are more (after `offset`
- * matches or the cursor's key), skipping the rows `dead` marks. The copy is read in the sort's order (posting order or
- * by price; with text, its matches alone), so a page costs the matches before it at most. Best match (`relevance`)
- * orders by tier, then newest. Pages by number are found once per search and kept (hitsIn), walked again now and then
- * (twice as far each time). Undefined when the copy cannot say: not in posting order, or a cursor the database did
- * not write.
+ * The rows of a page of a search, in its order (best match: by tier, then newest): `pageSize` + 1 when there are more,
+ * skipping `dead` rows. The copy is read in the sort's order, so a page costs the matches before it at most. Pages by
+ * number are found once per search and kept (hitsIn), walked twice as far when a page goes past them. Undefined when
+ * the copy cannot say: not in posting order, or a cursor the database did not write.
  */
 export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, text, dead } = ask
@@ -74,9 +63,8 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   let kept = hitsIn.get(f, key, () => NO_HITS)
   let page = keptPage(kept, paging, dead)
   while (!page) {
-    // Found first as far as the page asked for (most searches are asked once: walking past the page cost them up to
-    // twice); then for twice as many as last time, so a search paged through is walked a few times, not once per
-    // page, and again while its own changed matches leave the page short.
+    // Found first as far as the page (most searches are asked once), then twice as far as last time: a search paged
+    // through is walked a few times, not once per page, and again while its changed matches leave the page short.
     const reach = kept.rows.length === 0 ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
     const hits = walkHits(f, { ...ask, paging: { offset: 0, pageSize: reach - 1 }, dead: undefined })
@@ -154,15 +142,13 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }
   const passes = passesAll(f, q, nowMs)
   const wanted = paging.offset + paging.pageSize + 1
-  // By price with candidates (`few`): picking those that pass by their place in byPrice costs one look at each; the
-  // walk over byPrice costs every listing on the way, so it gives up after twice as many listings as there are
-  // candidates (a filter few of them pass would send it over most of the copy).
+  // By price with candidates (`few`), picking those that pass by their place in byPrice costs a look at each: a walk
+  // over byPrice gives up after twice as many listings as candidates (a filter few pass would cross most of the copy).
   const pick = (candidates: ArrayLike<number>): Hit[] => {
     // A row's place in the walk: by price, its place in byPrice (or backwards); newest first, its row number.
     const rank = byPrice ? priceRanks(f) : undefined
-    // The places of the first `wanted` alone are kept: once the room is full, they are sorted and the rest dropped,
-    // and a place after the last kept can no longer be on the page (sorting every candidate passing cost a search
-    // of 100,000 matches by price as much as the rest of it).
+    // Only the first `wanted` places are kept: once the room is full they are sorted, the rest dropped, and later
+    // places past the last kept skipped (sorting every passing candidate of 100,000 cost as much as the rest).
     const room = Math.min(candidates.length, Math.max(4 * wanted, 1_024))
     const picked = new Int32Array(room)
     let count = 0
@@ -245,10 +231,9 @@ export function hasRow(rows: Int32Array, r: number): boolean {
 const PICK_COST = 8
 
 /**
- * The rows of the combinations passing a search's facet filters, each one's run of the price range, when the search
- * (without text) has so few matches among the `walk` rows a walk would read to find `wanted` of them that picking them
- * all costs less; else undefined (walk). Their number is first estimated from those combinations and the share of the
- * price range.
+ * The rows of the combinations passing a search's facet filters, each one's run of the price range, when picking
+ * them all costs less than walking `walk` rows for `wanted` matches (estimated from the combinations and the share of
+ * the price range); else undefined.
  */
 function fewRows(f: ListingFacts, q: SearchQuery, walk: number, wanted: number): number[] | undefined {
   const outcome = comboOutcomes(f, q)
@@ -256,8 +241,7 @@ function fewRows(f: ListingFacts, q: SearchQuery, walk: number, wanted: number):
   const { minPrice, maxPrice } = boundsOf(q)
   const inRange = firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice)
   const estimate = (passing * inRange) / Math.max(1, f.size)
-  // A walk stops at `wanted` matches: spread over the walk's order, that is about wanted / estimate of its rows (a
-  // walk by price reads the price range alone: `walk` is its length).
+  // A walk stops at `wanted` matches: spread over its `walk` rows, about wanted / estimate of them.
   const walked = estimate > 0 ? Math.min(walk, (wanted * walk) / estimate) : walk
   if (estimate * PICK_COST >= walked) return undefined
   const order = f.combos.byCombo.rows
@@ -316,9 +300,8 @@ const priceRanks = onceEach((f: ListingFacts) => {
 })
 
 /**
- * Best match from the copy: the text's matches passing every filter, by tier, then in row order (newest first, ties
- * by id, as in SQL); a cursor's listing is found by its tier, time and id. The reading stops once the page is filled
- * from the best tier left (`top`): nothing can come before those.
+ * Best match from the copy: the text's matches passing every filter by tier, then in row order (newest first, ties by
+ * id, as in SQL); a cursor's listing by its tier, time and id. Stops once the best tier left (`top`) fills the page.
  */
 function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | undefined {
   const { query: q, paging, cursor, nowMs, dead } = ask
