@@ -18,12 +18,10 @@ import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, descending, lowerBound, type TextIndex } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
-// The filter columns of every listing on sale, copied into each instance as arrays, so that a search's counts and
-// total are one pass in memory whatever its filters, instead of a statement that groups every matching listing (tens
-// of thousands at 100,000 listings). The copy is used only when as current as the database (the version row moves on
-// at every change to what it holds, migrations 0018, 0027); when behind, SQL answers and a reload starts in the
-// background: docs/decisions/0031-listing-facts-in-memory.md. Here: the copy, and which rows a search's filters let
-// through; its counts are facts-counts.ts, its pages facts-pages.ts, the copy with its changes listing-view.ts.
+// The filter columns of every listing on sale, copied into each instance as arrays: a search's counts and total are
+// one pass in memory, not a statement grouping every match. The copy is used only when as current as the database
+// (the version row moves at every change to it, migrations 0018, 0027); when behind, SQL answers and a reload starts:
+// docs/decisions/0031-listing-facts-in-memory.md. Here: the copy and which rows a search's filters let through.
 
 export const DAY_MS = 86_400_000
 
@@ -31,10 +29,7 @@ export type ListingFacts = {
   version: string
   size: number
   columns: Record<CountFacet, Column>
-  /**
-   * Per facet, each value's rows in row order (narrowestChoice walks them). Made with the copy and shared with the
-   * search threads: made by each on its first searches, they cost 115 ms and 25 MB at 1,000,000 listings.
-   */
+  /** Per facet, each value's rows in row order (narrowestChoice); shared, as each thread's own cost 115 ms, 25 MB. */
   valueRows: Record<CountFacet, Int32Array[]>
   /** -1: not reported. */
   battery: Int16Array
@@ -55,10 +50,9 @@ export type ListingFacts = {
 }
 
 /**
- * The distinct combinations of the facet columns' values among the rows (about 28,000 at 1,000,000 listings): each
- * row's one (`ofRow`), and per combination its values, its rows and those with a battery at BATTERY_FACET_PCT or more.
- * A search's facet filters (RAM and storage minimums too) are then tested once per combination instead of once per
- * listing, and a search with no other filter is counted from the combinations alone.
+ * The distinct combinations of the facet columns' values (about 28,000 at 1,000,000 listings): each row's (`ofRow`),
+ * and per combination its values, rows and rows with a battery at BATTERY_FACET_PCT or more. Facet filters are tested
+ * once per combination, not per listing; a search with no other filter is counted from the combinations alone.
  */
 type Combos = {
   ofRow: Int32Array
@@ -70,9 +64,8 @@ type Combos = {
   /** before[k][c]: the rows of combination c among rows 0 .. k * block - 1 (combinations first seen later: none). */
   before: Int32Array[]
   /**
-   * The rows grouped by combination, cheapest first within each: combination c's are at start[c] .. start[c + 1] - 1.
-   * A count walks the combinations a search leaves, each one's run of a price range, reading price, battery and
-   * posting time from arrays in that same order (one after the other in memory).
+   * The rows grouped by combination, cheapest first within each (c's at start[c] .. start[c + 1] - 1), with their
+   * price, battery and posting time in that order: a count reads a combination's price run from adjacent memory.
    */
   byCombo: {
     start: Int32Array
@@ -126,13 +119,9 @@ export const FACT_COLUMNS =
   array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`)
 
 /**
- * Every listing on sale, with the version it was read at; with `commits` (their versions), only the listings those
- * commits changed that are on sale (a bulk load's part of a view: listing-feed.ts).
- *
- * With `words`, over two connections at one moment of the database: the words (half of the database's time, turning
- * each listing's search_vector into text) on `words`, the rest on `db`, at once, so that a read uses two of the
- * database's cores rather than one. `words` takes on `db`'s snapshot (pg_export_snapshot), so both see the same
- * listings in the same order. docs/decisions/0105-*.
+ * Every listing on sale, with the version it was read at; with `commits`, only those on sale the commits changed (a
+ * bulk load's part of a view: listing-feed.ts). With `words`, the words (half the database's time) are read on it at
+ * once, on `db`'s exported snapshot (same listings, same order), to use two cores: docs/decisions/0105-*.
  */
 export async function readFacts(db: Db, commits?: string[], words?: Db): Promise<ListingFacts> {
   const listings = listingsOf(commits)
@@ -387,9 +376,8 @@ export const filtersKey = onceEach((q: SearchQuery): string =>
 )
 
 /** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
-export function firstPriceAtLeast(f: ListingFacts, cents: number): number {
-  return lowerBound(f.size, (i) => (f.priceCents[f.byPrice[i] as number] as number) >= cents)
-}
+export const firstPriceAtLeast = (f: ListingFacts, cents: number) =>
+  lowerBound(f.size, (i) => (f.priceCents[f.byPrice[i] as number] as number) >= cents)
 
 export const PASSES = 0
 const FAILS = 1
@@ -418,24 +406,20 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
   }
 }
 
-/** A facet's value's rows in row order, each. */
+/** A facet's value's rows in row order, each: filled from the last row back, each list from its end. */
 function valueRowsOf({ index, values }: Column): Int32Array[] {
-  const sizes = new Int32Array(values.length)
-  for (const v of index) sizes[v] = (sizes[v] as number) + 1
-  const lists = Array.from(sizes, (n) => new Int32Array(n))
-  const filled = new Int32Array(values.length)
-  for (let r = 0; r < index.length; r++) {
+  const left = new Int32Array(values.length)
+  for (const v of index) left[v] = (left[v] as number) + 1
+  const lists = Array.from(left, (n) => new Int32Array(n))
+  for (let r = index.length - 1; r >= 0; r--) {
     const v = index[r] as number
-    ;(lists[v] as Int32Array)[filled[v] as number] = r
-    filled[v] = (filled[v] as number) + 1
+    left[v] = (left[v] as number) - 1
+    ;(lists[v] as Int32Array)[left[v] as number] = r
   }
   return lists
 }
 
-/**
- * A search's narrowest facet filter (the one allowing fewest rows): its choices' row lists (each in row order), their
- * size, a key. Undefined when it has no facet filter.
- */
+/** A search's facet filter allowing fewest rows: its choices' row lists (each in row order), their size, a key. */
 type Narrowest = { lists: Int32Array[]; size: number; key: string }
 
 export function narrowestChoice(f: ListingFacts, q: SearchQuery): Narrowest | undefined {
