@@ -46,42 +46,7 @@ export type ListingFacts = {
   /** Every listing's searchable words (listing-text.ts). */
   text: TextIndex
   /** The rows by their facet values' combination (combosOf). */
-  combos: Combos
-}
-
-/**
- * The distinct combinations of the facet columns' values (about 28,000 at 1,000,000 listings): each row's (`ofRow`),
- * and per combination its values, rows and rows with a battery at BATTERY_FACET_PCT or more. Facet filters are tested
- * once per combination, not per listing; a search with no other filter is counted from the combinations alone.
- */
-type Combos = {
-  ofRow: Int32Array
-  /** Per facet (in COUNT_FACETS' order), each combination's value (an index into the column's values). */
-  values: Uint16Array[]
-  rows: Int32Array
-  battery80: Int32Array
-  block: number
-  /** before[k][c]: the rows of combination c among rows 0 .. k * block - 1 (combinations first seen later: none). */
-  before: Int32Array[]
-  /**
-   * The rows grouped by combination, cheapest first within each (c's at start[c] .. start[c + 1] - 1), with their
-   * price, battery and posting time in that order: a count reads a combination's price run from adjacent memory.
-   */
-  byCombo: {
-    start: Int32Array
-    rows: Int32Array
-    price: Int32Array
-    battery: Int16Array
-    postedMs: Float64Array
-    /**
-     * Counts along that order, so a run is counted by two reads: `battery80[i]` the rows before position i with a
-     * battery at BATTERY_FACET_PCT or more, `within[k][i]` those posted within POSTED_WITHIN_DAYS[k] of `at` (the
-     * copy's clock; facts-counts.ts corrects for the rows that left a choice since).
-     */
-    at: number
-    battery80: Int32Array
-    within: Int32Array[]
-  }
+  combos: ReturnType<typeof combosOf>
 }
 
 type Row = NonNullable<FilterDeclaration['row']>
@@ -221,8 +186,12 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   return { ...facts, combos: combosOf(facts) }
 }
 
-/** The combinations of a copy's facet values (Combos), in one pass over its rows. */
-function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
+/**
+ * The distinct combinations of the facet columns' values (about 28,000 at 1,000,000 listings), in one pass over the
+ * rows. Facet filters are then tested once per combination, not per listing; a search with no other filter is counted
+ * from the combinations alone.
+ */
+function combosOf(f: Omit<ListingFacts, 'combos'>) {
   const { columns, battery, size, byPrice, priceCents, postedMs } = f
   const indexes = COUNT_FACETS.map((name) => columns[name].index)
   const radix = COUNT_FACETS.map((name) => Math.max(1, columns[name].values.length))
@@ -281,12 +250,23 @@ function combosOf(f: Omit<ListingFacts, 'combos'>): Combos {
     }
   }
   return {
+    /** Each row's combination. */
     ofRow,
+    /** Per facet (in COUNT_FACETS' order), each combination's value (an index into the column's values). */
     values: indexes.map((index) => Uint16Array.from(firstRow, (r) => index[r] as number)),
+    /** Per combination, its rows, and those with a battery at BATTERY_FACET_PCT or more. */
     rows: Int32Array.from(rows),
     battery80: Int32Array.from(battery80),
     block,
+    /** before[k][c]: the rows of combination c among rows 0 .. k * block - 1 (combinations first seen later: none). */
     before,
+    /**
+     * The rows grouped by combination, cheapest first within each (c's at start[c] .. start[c + 1] - 1), with their
+     * price, battery and posting time in that order: a count reads a combination's price run from adjacent memory.
+     * Counts along that order count a run by two reads: `battery80[i]` the rows before position i with a battery at
+     * BATTERY_FACET_PCT or more, `within[k][i]` those posted within POSTED_WITHIN_DAYS[k] of `at` (the copy's clock;
+     * facts-counts.ts corrects for the rows that left a choice since).
+     */
     byCombo: {
       start,
       rows: order,
