@@ -30,18 +30,7 @@ export type TextIndex = {
 export type TextTerms = { terms: { term: string; prefix: boolean }[]; phrase: string; bestTier: number }
 
 /** The rows matching a text in one copy, in row order, and their best-match tier (as `relevanceTier` in SQL). */
-export type TextRows = {
-  rows: Int32Array
-  /**
-   * The tier of the i-th match, worked out when asked (a best-match page reads a few of a common word's matches): 2
-   * when the title holds the words in a row, plus 1 when every word is in the brand or name.
-   */
-  tierAt: (i: number) => number
-  /** No row has a higher tier (resolveText's `bestTier`). */
-  best: number
-  /** The text's words (`textKey`): what anything kept from these matches is kept by. */
-  key: string
-}
+export type TextRows = ReturnType<typeof matchText>
 
 /** The index of rows' words and brand and name words (rows by a line feed, words by a space: never in a lexeme). */
 export function buildTextIndex(size: number, words: string, titleWords: string, titles: string[]): TextIndex {
@@ -212,7 +201,7 @@ function rowsWithAll(size: number, { start, rows }: Postings, terms: [number, nu
 }
 
 /** The rows of a copy of `size` rows matching every term, as `search_vector @@ to_tsquery(...)` would. */
-export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRows {
+export function matchText(ix: TextIndex, size: number, text: TextTerms) {
   const ranges = text.terms.map((t) => wordRange(ix.words, t.term, t.prefix))
   const rows = rowsWithAll(size, ix.all, ranges)
   const UNKNOWN = 255
@@ -224,14 +213,22 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms): TextRow
   let best: number | undefined
   return {
     rows,
-    // Bounded when best match first asks (no other sort reads it): the bound reads the titles for a word new to them.
+    /**
+     * No row has a higher tier (resolveText's `bestTier`, bounded when best match first asks: no other sort reads it,
+     * and the bound reads the titles for a word new to them).
+     */
     get best() {
       best ??=
         rows.length < BOUND_FROM ? text.bestTier : Math.min(text.bestTier, highestTier(ix, text, ranges))
       return best
     },
+    /** The text's words (`textKey`): what anything kept from these matches is kept by. */
     key: textKey(text),
-    tierAt: (i) => {
+    /**
+     * The tier of the i-th match, worked out when asked (a best-match page reads a few of a common word's matches): 2
+     * when the title holds the words in a row, plus 1 when every word is in the brand or name.
+     */
+    tierAt: (i: number) => {
       tiers ??= new Uint8Array(rows.length).fill(UNKNOWN)
       const known = tiers[i] as number
       if (known !== UNKNOWN) return known
