@@ -223,9 +223,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
 }
 
 /** Whether ascending `rows` hold `r` (by bisection). */
-export function hasRow(rows: Int32Array, r: number): boolean {
-  return rows[firstAtLeast(rows, 0, rows.length, r)] === r
-}
+export const hasRow = (rows: Int32Array, r: number) => rows[firstAtLeast(rows, 0, rows.length, r)] === r
 
 /** How many rows of a walk in row order cost as much as one row picked out of it, then sorted into place. */
 const PICK_COST = 8
