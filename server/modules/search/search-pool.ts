@@ -8,11 +8,9 @@ import type { ListingFacts } from './listing-facts'
 import { type TextTerms, textMatchesIn } from './listing-text'
 import { baseOf, type FactsView, type MarkedPart, viewFacets, viewPage, viewTotal } from './listing-view'
 
-// The searches of an instance answered from its copy of the listings on a pool of worker threads (facts-searcher.ts),
-// so that they use every core: the main thread reads the page's rows and writes the answer while the searchers pick
-// pages and count. Each copy's arrays are shared with every searcher (SharedArrayBuffer), not copied; a view (the
-// rows changed since, and those listings as they are now: listing-view.ts) is posted to a searcher before the first
-// search of it. docs/decisions/0080-searches-on-worker-threads.md.
+// Searches of the copy answered on worker threads (facts-searcher.ts), so they use every core: the main thread reads
+// the page's rows while the searchers pick pages and count. Each copy's arrays are shared (SharedArrayBuffer), not
+// copied; a view is posted to a searcher before its first search. docs/decisions/0080-searches-on-worker-threads.md.
 
 /** What a search asks of a view: its page (facts-pages.ts), its words as resolveText made them, whether with facets. */
 export type PoolAsk = Omit<PageAsk, 'text' | 'dead'> & {
@@ -92,13 +90,8 @@ let nextId = 1
  */
 const IN_FLIGHT = 2
 
-/** A search not yet given to a searcher, and its caller's promise. */
-type Search = {
-  view: FactsView
-  ask: PoolAsk
-  resolve: (a: ViewAnswer) => void
-  reject: (e: Error) => void
-}
+/** A search, and its caller's promise. */
+type Search = { view: FactsView; ask: PoolAsk; resolve: (a: ViewAnswer) => void; reject: (e: Error) => void }
 
 /**
  * The heap limits of a searcher. V8 sizes a thread's young generation from the machine's memory: on 24 GB each
@@ -119,7 +112,7 @@ export const SEARCHER_OLD_START_MB = 64
 export class SearchPool {
   /** Its searchers (tests read what each holds, its searches in flight, its heap limits). */
   readonly searchers: Searcher[]
-  private readonly waiting = new Map<number, Search & { searcher: Searcher }>()
+  private readonly waiting = new Map<number, Search>()
   /** Searches asked while every searcher had IN_FLIGHT, in the order they came. */
   readonly queued: Search[] = []
   private failed: Error | undefined
@@ -171,7 +164,7 @@ export class SearchPool {
       searcher.worker.postMessage(message)
       searcher.pending++
       posted.pending++
-      this.waiting.set(id, { ...search, searcher })
+      this.waiting.set(id, search)
     } catch (err) {
       // An ask that cannot be posted (a function, say) is refused, leaving the searcher as it was (counted in flight,
       // it would stay so for good); its caller answers on this thread, whether it came now or from the queue.
@@ -286,16 +279,9 @@ export function startSearchPool(
 
 /**
  * searchView on the pool of `db` when it has one (the main thread goes on meanwhile), else on this thread. A search
- * the pool could not answer (a searcher failed) is answered here.
+ * the pool could not answer (a searcher failed: the pool logged it) is answered here.
  */
 export async function askView(db: Db, view: FactsView, ask: PoolAsk): Promise<ViewAnswer> {
   const pool = pools.get(db)
-  if (pool) {
-    try {
-      return await pool.ask(view, ask)
-    } catch {
-      // Answered here below: the failure was logged once, by the pool.
-    }
-  }
-  return searchView(view, ask)
+  return pool ? pool.ask(view, ask).catch(() => searchView(view, ask)) : searchView(view, ask)
 }
