@@ -36,10 +36,7 @@ type State = {
   /** One whole read at a time. */
   loading?: Promise<ListingFacts>
   loadMs: number
-  /**
-   * Set by keepListingsCurrent: the instance is not ready until its first view. `stopped` aborts the reads under way
-   * apart when it stops; `readCopy` reads the copy whole (on this thread when absent).
-   */
+  /** Set by keepListingsCurrent (not ready until its first view); `stopped` aborts its reads apart when it stops. */
   kept?: { log: Logger; stopped: AbortSignal; readCopy?: ReadCopy; applyFloor: number }
   /** The read under way of the listings of the commits left out (readPart). */
   readingPart?: Promise<void>
@@ -90,10 +87,9 @@ const MOST_READS = 3
 
 /**
  * The delta (the listings changed since the last part, made again at every change) is settled, once it holds more than
- * DELTA_AT_MOST, into levels: the first holds every listing changed since the base, each next those changed since the
- * level before it was made (settleLevel). A level of up to SETTLED_AT_MOST[k] listings is made again about every
- * SETTLED_AT_MOST[k + 1] changes, so the whole pile (15 µs a listing of the main thread) only every 8,192 or so.
- * Decision 0132.
+ * DELTA_AT_MOST, into levels (Changes.settled, settleLevel). A level of up to SETTLED_AT_MOST[k] listings is made again
+ * about every SETTLED_AT_MOST[k + 1] changes, so the whole pile (15 µs a listing of the main thread) only every 8,192 or
+ * so. Decision 0132.
  */
 const DELTA_AT_MOST = 16
 const SETTLED_AT_MOST = [Number.POSITIVE_INFINITY, 8_192, 1_024, 128]
@@ -129,8 +125,8 @@ const stoppedOf = (s: State) => s.kept?.stopped ?? new AbortController().signal
  * pile can grow to a fiftieth of the listings (20,000 at 1,000,000: a whole read every 1,000 s at 20 changes a second);
  * read whole on a thread of its own (readCopy), a copy costs the requests nothing but that thread's CPU.
  */
-const rebaseAt = (s: State, size: number, readApart: boolean) =>
-  readApart ? Math.min(20_000, Math.max(2_000, Math.floor(size / 50))) : applyAtMost(s, size)
+const rebaseAt = (s: State, size: number) =>
+  s.readApart ? Math.min(20_000, Math.max(2_000, Math.floor(size / 50))) : applyAtMost(s, size)
 
 /** At least this many changes in one application, whatever the copy's size, before some are left to a read. */
 const APPLY_FLOOR = 5_000
@@ -155,11 +151,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
       ? apart(stopped, { background: s.view !== undefined }).catch((err) => {
           // Stopped with the instance: nothing to read any more.
           if (stopped.aborted) throw err
-          logFailure(
-            s,
-            err,
-            'Search could not read its copy of the listings on a worker thread; reading it here',
-          )
+          logFailure(s, err, READ_HERE)
           readApart = false
           return readFacts(db)
         })
@@ -264,18 +256,16 @@ async function applyFeed(db: Db, view: FactsView, changes: Changes, knownBehind 
     // The rows marked now merged in (one pass, not a sort of them all again).
     deadRows: rows.size > 0 ? mergeInOrder([part.deadRows, Int32Array.from(rows).sort()]) : part.deadRows,
   }))
+  const onSale = (ids: Set<string>) => [...ids].flatMap((id) => records.get(id) ?? [])
   let settled = changes.settled
   if (recent.size > DELTA_AT_MOST) {
     const { level, since } = settleLevel(settled, recent)
-    const rows = [...since].flatMap((id) => records.get(id) ?? [])
+    const rows = onSale(since)
     parts = [...parts.slice(0, reads + level), markedPart(factsFromRows(version, rows))]
     settled = [...settled.slice(0, level), new Map(rows.map((r) => [r.id, Number(r.posted)]))]
     recent = new Set()
   }
-  const delta = factsFromRows(
-    version,
-    [...recent].flatMap((id) => records.get(id) ?? []),
-  )
+  const delta = factsFromRows(version, onSale(recent))
   return {
     view: {
       version,
@@ -413,10 +403,9 @@ export async function catchUp(
     s.applying = (async () => {
       const applied = await applyFeed(db, view, s.changes, target !== undefined)
       if (!applied) {
-        // The copy is read whole, and the view counts as too far behind to answer until the read ends (the application
-        // of the feed does not wait for it, so neither do the requests behind it). Applications being one at a time and
-        // none starting while it is, no other such read is under way. A failed read rejects the callers waiting for it
-        // (the poll, which logs it and backs off).
+        // Read whole, the view counting as too far behind to answer until the read ends (neither the feed nor the
+        // requests wait for it); applications being one at a time, no other such read is under way. A failed read
+        // rejects its waiters (the poll, which logs it and backs off).
         const read = loadFacts(db).finally(() => {
           if (s.farBehind === read) s.farBehind = undefined
         })
@@ -425,20 +414,17 @@ export async function catchUp(
         return s.view
       }
       if (s.view === view) {
-        if (applied.view.version !== view.version) s.movedAt = Date.now()
-        s.view = applied.view
-        s.changes = applied.changes
-        const { records, leftOut } = applied.changes
-        const reads = partsRead(applied.view, applied.changes)
-        const piled = applied.view.parts
-          .slice(0, reads)
-          .reduce((n, part) => n + part.deadRows.length, records.size)
+        const { view: next, changes } = applied
+        if (next.version !== view.version) s.movedAt = Date.now()
+        s.view = next
+        s.changes = changes
+        const reads = partsRead(next, changes)
+        const piled = next.parts.slice(0, reads).reduce((n, p) => n + p.deadRows.length, changes.records.size)
         // Also read again once a day: a copy's counts along its price runs hold at the moment it was made, and the
         // listings to correct them by grow with its age (facts-counts.ts, decision 0097).
-        const old = Date.now() - baseOf(applied.view).combos.byCombo.at > DAY_MS
-        if (old || reads > MOST_READS || piled > rebaseAt(s, applied.view.size, s.readApart === true))
-          readAgain(db, s)
-        else if (leftOut) readPart(db, s, leftOut)
+        const old = Date.now() - baseOf(next).combos.byCombo.at > DAY_MS
+        if (old || reads > MOST_READS || piled > rebaseAt(s, next.size)) readAgain(db, s)
+        else if (changes.leftOut) readPart(db, s, changes.leftOut)
       }
       return s.view
     })().finally(() => {
@@ -490,12 +476,11 @@ function readPart(db: Db, s: State, commits: string[]) {
 
 /**
  * A part read of the left-out commits' listings (`commits`) added to the view, once the view is at the part's version
- * or later, between two applications of the feed. Dead in the part from the start: the listings the view already holds as
- * they are now (`records`: changed by an applied commit since, or in the same application as, a left-out one), and
- * those that commits after the part's version up to the view's changed (as they are now in the view, or off sale).
- * Nothing is added when a whole read replaced the view meanwhile (it holds the commits' listings), nor when more
- * commits were left out since the read began (they may have changed the part's listings too: all of them are read
- * again, together); a part with no listing on sale brings the commits in as it is, with no part.
+ * or later, between two applications of the feed. Dead in it from the start: the listings the view holds as they are
+ * now (`records`: changed by an applied commit since, or with, a left-out one), and those the commits after the part's
+ * version up to the view's changed. Nothing is added when a whole read replaced the view meanwhile, nor when more
+ * commits were left out since the read began (they may have changed the part's listings too: all are read again,
+ * together); a part with no listing on sale brings the commits in with no part.
  */
 async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
   const started = Date.now()
@@ -503,11 +488,10 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
   const part = await (apart ? apart(stop, { commits, background: true }) : readFacts(db, commits))
   const read = Date.now()
   const sameLeftOut = () => s.changes.leftOut?.join() === commits.join()
-  // The listings changed since the part's read are read between applications of the feed, not inside one (searches
-  // wait for an application: they waited for this read too); the part is then added at once, with nothing awaited
-  // between, if the view did not move meanwhile, else those changed since are read too. Each round reads only the
-  // changes since the last: read again from the part's version, under 20 writes a second on a slow machine, the
-  // view moved during most reads and a part took up to eight rounds.
+  // The listings changed since the part's version are read between applications of the feed, not inside one (searches
+  // wait for an application); the part is then added with nothing awaited, if the view did not move meanwhile, else
+  // the changes since are read too. Each round reads only those since the last: read again from the part's version,
+  // under 20 writes a second on a slow machine, a part took up to eight rounds.
   const since: Awaited<ReturnType<typeof readChangedSince>> = []
   let readUpTo = part.version
   for (let round = 0; ; round++) {
@@ -539,12 +523,8 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
     for (const { id, posted } of since) for (const us of posted) find(id, us)
     // Built before its listings stop being left out: a part that cannot be built (its shared memory refused) is read
     // again by readPart, and SQL answers for its listings meanwhile.
-    const added = markedPart(part, dead)
-    s.view = {
-      ...view,
-      parts: [...view.parts.slice(0, reads), added, ...view.parts.slice(reads)],
-      size: view.size + part.size - dead.size,
-    }
+    const parts = view.parts.toSpliced(reads, 0, markedPart(part, dead))
+    s.view = { ...view, parts, size: view.size + part.size - dead.size }
     s.changes = { ...s.changes, leftOut: undefined }
     s.movedAt = Date.now()
     s.kept?.log.info?.(
@@ -579,6 +559,7 @@ function readChangedSince(db: Db, from: string, upTo: string) {
 }
 
 const BEHIND = 'Search could not bring its copy of the listings up to date; trying again'
+const READ_HERE = 'Search could not read its copy of the listings on a worker thread; reading it here'
 
 function logFailure(s: State, err: unknown, message = BEHIND) {
   // A read stopped because the instance stops is no failure.
@@ -596,17 +577,16 @@ export function currentFacts(db: Db, version: string | undefined): FactsView | u
   // Read whole meanwhile: the poll catches up after it (and alone logs a failed read), not every request. A commit
   // left to the read: a page SQL chose holds listings the view does not, so its counts are SQL's too.
   if (s.farBehind || s.changes.leftOut) return undefined
-  if (!view || version === undefined || newer(version, view.version)) {
+  if (!view || version === undefined || newer(version, view.version))
     void catchUp(db, version).catch((err) => logFailure(s, err))
-  }
   return undefined
 }
 
 /**
  * Runs `search` at once when the copy can answer; while it is read whole, once SQL is free of the searches before it or
- * the read has ended (then the copy answers), whichever comes first. One search at a time asks SQL meanwhile: sixteen
- * at once, each asking SQL for its page, total and facets, kept both cores busy, and the whole read, which needs the
- * same cores and the same database, took 18 s instead of 3.5 (decision 0103). A search holds its turn until answered.
+ * the read has ended (then the copy answers), whichever comes first: sixteen searches asking SQL at once kept both
+ * cores busy, and the whole read, needing the same cores and database, took 18 s instead of 3.5 (decision 0103).
+ * A search holds its turn until answered.
  */
 export async function searchWhileRead<T>(db: Db, search: () => Promise<T>): Promise<T> {
   const s = stateOf(db)
@@ -653,10 +633,9 @@ class StoppedError extends Error {
 }
 
 /**
- * Reads the copy now and then applies the feed as each change commits (the database notifies the channel, when
- * `listen` is given) and every `pollMs` in any case, or once a second while notifications come (listenFor's pace; the
- * requests themselves catch up too when their statement reads a newer version). A failure is logged with its cause and tried
- * again, a little later each time. `applyFloor`: applyAtMost's floor.
+ * Reads the copy now, then applies the feed as each change commits (notified on the channel, when `listen` is given)
+ * and every `pollMs`, or once a second while notified (listenFor's pace). A failure is logged and tried again, a little
+ * later each time. `applyFloor`: applyAtMost's floor.
  */
 export function keepListingsCurrent(
   db: Db,
@@ -755,16 +734,12 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
     void catchUp(db).catch((err) => logFailure(s, err))
     return undefined
   }
-  // The first read says the database's version as the request is answered. A view behind it catches up to it
-  // (so no change committed before the request is missed) and the page is chosen again; the rows then read (at that
-  // version or later: changes committed during the request) are the page's. Rows already read at the version the
-  // view caught up to are kept: only the listings the page gained are read again.
+  // The rows read carry the database's version: a view behind it catches up (no change committed before the request
+  // is missed) and the page is chosen again, keeping the rows already read at the version caught up to. Under writes
+  // (most searches, at 20 writes a second) the version is read first instead, and the view caught up to it before the
+  // page is chosen, once; the rows, read after, may be newer (changes committed during the request).
   let caughtUp = false
   if (Date.now() - s.movedAt < WRITES_LATELY_MS) {
-    // Under writes, a page chosen from the view and then found older than its rows was chosen again from the view
-    // caught up to them (most searches, at 20 writes a second). The database's version is read first instead and the
-    // view caught up to it: every change committed before the request is in the view the page is chosen from, once.
-    // The rows, read after, may be newer (changes committed during the request), as after any catch-up.
     const now = await readVersion(db)
     if (newer(now, view.version)) view = await catchUp(db, now, false)
     caughtUp = true
