@@ -2,11 +2,10 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { Db } from '#server/db/client'
 import { lowerThreadPriority } from '#server/lib/thread-priority'
 
-// Reads the copy of the listings whole (readFacts) on a thread of its own and hands it to the instance's main thread,
-// its arrays in shared memory (so the instance's search threads share them too: search-pool.ts), not copied
-// (facts-apart.ts). At 1,000,000 listings building the copy takes seconds of CPU, which on the main thread would stop
-// every request for as long. The thread starts before it is asked (a spare, facts-apart.ts) and reads once, what the
-// first message asks: then it ends, and its heap with it.
+// Reads the copy of the listings (readFacts) on a thread of its own and hands it to the main thread, its arrays in
+// shared memory (the search threads share them too: search-pool.ts), not copied (facts-apart.ts): at 1,000,000
+// listings building the copy takes seconds of CPU, which on the main thread would stop every request for as long.
+// The thread starts before it is asked (a spare) and reads once, what the first message asks; then it ends.
 
 const { url, background } = workerData as { url: string; background: boolean }
 // A read while a view answers yields to the searches: on a busy machine it takes the CPU they leave rather than an
@@ -29,10 +28,9 @@ const connect = () =>
 const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as unknown as Db
 
 /**
- * The first read over two connections: the words and the rest at once, at one moment (readFacts' `words`), as the
- * instance waits for it. A read while a view answers (a rebase, a bulk load's part) over one: it reads the listings
- * once rather than twice (a part of 100,000 listings took the same 2 s over one as over two), leaving a core of the
- * database to the searches (decision 0129). A failed read throws here: the instance hears it as the thread's error.
+ * The first read over two connections (the words and the rest at once: readFacts' `words`), as the instance waits for
+ * it. A read while a view answers over one: a part of 100,000 listings took the same 2 s over one as over two, and a
+ * core of the database is left to the searches (decision 0129). A failed read throws: the thread's error.
  */
 parentPort?.once('message', async ({ commits }: { commits?: string[] }) => {
   const client = connect()

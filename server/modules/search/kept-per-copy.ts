@@ -18,7 +18,7 @@ export const FACETS_BYTES = 2_560
 
 /**
  * `make` of each key (a copy, a column, a search, a database), made when first asked for and kept as long as the key
- * is: for what is worked out once per key and never changes (`make` never gives undefined).
+ * is (`make` never gives undefined).
  */
 export function onceEach<Key extends object, Value>(make: (key: Key) => Value): (key: Key) => Value {
   const made = new WeakMap<Key, Value>()
@@ -36,16 +36,14 @@ export function onceEach<Key extends object, Value>(make: (key: Key) => Value): 
 export const keptOfThread: KeptPerCopy<object, unknown>[] = []
 
 /**
- * Values worked out from a copy that never changes (the listings' facts), kept per copy and key: the same searches
- * are asked of one copy again and again, and their answers over it cannot change. The oldest go first once the kept
- * bytes pass `maxBytes`; a copy's values go with the copy; a value bigger than the bound is returned, not kept.
+ * Values worked out from a copy that never changes (the listings' facts), kept per copy and key: the same searches are
+ * asked of one copy again and again. The oldest go first once the kept bytes pass `maxBytes`; a copy's values go with
+ * the copy; a value bigger than the bound is returned, not kept.
  *
- * Bounds are in bytes as held (`bytesOf`: a value's arrays and objects, plus its key and KEPT_ENTRY_BYTES): bounds
- * counted in values or rows matched held several times what they said, and under searches asked once each the
- * instance grew for minutes. A thread's bounds add up to a small known total (kept-bounds.test.ts).
- *
- * With `listingsOf`, values that grow with the copy (a bit or a row per listing) keep `maxBytes` at 1,000,000
- * listings and a share in proportion below (KEPT_AT_LEAST_BYTES at least): as many searches kept at any size.
+ * Bounds are in bytes as held (`bytesOf`, plus its key and KEPT_ENTRY_BYTES): bounds counted in values or rows held
+ * several times what they said, and under searches asked once each the instance grew for minutes. A thread's bounds
+ * add up to a small known total (kept-bounds.test.ts). With `listingsOf`, values that grow with the copy keep
+ * `maxBytes` at 1,000,000 listings and a share in proportion below (KEPT_AT_LEAST_BYTES at least).
  */
 export class KeptPerCopy<Copy extends object, Value> {
   private readonly byCopy = new WeakMap<Copy, { values: Map<string, Value>; bytes: number; max: number }>()
@@ -121,8 +119,7 @@ let marking = false
 
 /**
  * A mark per row of a copy of `size` rows, all 0, for one synchronous call: `use` must leave every mark it set at 0
- * again. One array per thread, reused: a new one per search (1 MB at 1,000,000 listings, up to three a search) kept
- * the garbage collector busy.
+ * again. One array per thread, reused: a new one per search (1 MB at 1,000,000 listings) kept the collector busy.
  */
 export function withMarks<T>(size: number, use: (marks: Uint8Array) => T): T {
   // Within another's call (not done today): marks of its own.
