@@ -266,15 +266,8 @@ async function applyFeed(db: Db, view: FactsView, changes: Changes, knownBehind 
     recent = new Set()
   }
   const delta = factsFromRows(version, onSale(recent))
-  return {
-    view: {
-      version,
-      parts,
-      delta,
-      size: parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size),
-    },
-    changes: { records, recent, settled, leftOut: changes.leftOut },
-  }
+  const size = parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size)
+  return { view: { version, parts, delta, size }, changes: { ...changes, recent, settled } }
 }
 
 /**
@@ -480,7 +473,7 @@ function readPart(db: Db, s: State, commits: string[]) {
  * now (`records`: changed by an applied commit since, or with, a left-out one), and those the commits after the part's
  * version up to the view's changed. Nothing is added when a whole read replaced the view meanwhile, nor when more
  * commits were left out since the read began (they may have changed the part's listings too: all are read again,
- * together); a part with no listing on sale brings the commits in with no part.
+ * together).
  */
 async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
   const started = Date.now()
@@ -509,34 +502,32 @@ async function addPart(db: Db, s: State, commits: string[], stop: AbortSignal) {
       readUpTo = view.version
     }
     if (s.applying || s.view !== view || stop.aborted || !sameLeftOut()) continue
-    const reads = partsRead(view, s.changes)
-    if (part.size === 0) {
-      s.changes = { ...s.changes, leftOut: undefined }
-      return
+    // A part with no listing on sale brings the commits in as it is, with no part.
+    if (part.size !== 0) {
+      const dead = new Set<number>()
+      const find = (id: string, us: string | null) => {
+        const r = us === null ? -1 : rowOf(part, id, Number(us))
+        if (r >= 0) dead.add(r)
+      }
+      for (const [id, row] of s.changes.records) find(id, row.posted)
+      for (const { id, posted } of since) for (const us of posted) find(id, us)
+      // Built before its listings stop being left out: a part that cannot be built (its shared memory refused) is
+      // read again by readPart, and SQL answers for its listings meanwhile.
+      const parts = view.parts.toSpliced(partsRead(view, s.changes), 0, markedPart(part, dead))
+      s.view = { ...view, parts, size: view.size + part.size - dead.size }
+      s.movedAt = Date.now()
+      s.kept?.log.info?.(
+        {
+          listings: part.size,
+          commits: commits.length,
+          read_ms: read - started,
+          added_ms: Date.now() - read,
+          rounds: round + 1,
+        },
+        'Search read a bulk load apart',
+      )
     }
-    const dead = new Set<number>()
-    const find = (id: string, us: string | null) => {
-      const r = us === null ? -1 : rowOf(part, id, Number(us))
-      if (r >= 0) dead.add(r)
-    }
-    for (const [id, row] of s.changes.records) find(id, row.posted)
-    for (const { id, posted } of since) for (const us of posted) find(id, us)
-    // Built before its listings stop being left out: a part that cannot be built (its shared memory refused) is read
-    // again by readPart, and SQL answers for its listings meanwhile.
-    const parts = view.parts.toSpliced(reads, 0, markedPart(part, dead))
-    s.view = { ...view, parts, size: view.size + part.size - dead.size }
     s.changes = { ...s.changes, leftOut: undefined }
-    s.movedAt = Date.now()
-    s.kept?.log.info?.(
-      {
-        listings: part.size,
-        commits: commits.length,
-        read_ms: read - started,
-        added_ms: Date.now() - read,
-        rounds: round + 1,
-      },
-      'Search read a bulk load apart',
-    )
     return
   }
 }
@@ -691,6 +682,9 @@ export function keepListingsCurrent(
   return { stop }
 }
 
+/** What the view is asked (facets: whether the answer gives them, counted beside the page), and how rows are read. */
+type FromFacts<R> = Omit<PoolAsk, 'nowMs' | 'facets'> & { facets?: boolean; read: (ids: SQL) => Promise<R[]> }
+
 /**
  * A page of listings newest first, by price or by best match: from the view when it can answer, else `bySql`. The
  * ids are chosen in memory (`viewPage`), then `read` for their rows; those rows carry the version row as their
@@ -700,10 +694,7 @@ export function keepListingsCurrent(
  */
 export async function readListingPage<R extends { id: string; countsVersion: string }>(
   db: Db,
-  // What the view is asked (facets: whether the answer gives them, counted beside the page), and how rows are read.
-  fromFacts:
-    | (Omit<PoolAsk, 'nowMs' | 'facets'> & { facets?: boolean; read: (ids: SQL) => Promise<R[]> })
-    | undefined,
+  fromFacts: FromFacts<R> | undefined,
   bySql: () => Promise<R[]>,
 ): Promise<{ rows: R[]; view?: FactsView; counted?: ViewAnswer }> {
   const fromView = fromFacts ? await pageByView(db, fromFacts) : undefined
@@ -720,7 +711,7 @@ const WRITES_LATELY_MS = 1_000
 
 async function pageByView<R extends { id: string; countsVersion: string }>(
   db: Db,
-  { read, facets = false, ...ask }: NonNullable<Parameters<typeof readListingPage<R>>[1]>,
+  { read, facets = false, ...ask }: FromFacts<R>,
 ): Promise<{ rows: R[]; view: FactsView; counted: ViewAnswer } | undefined> {
   const s = stateOf(db)
   // Too far behind for the feed: SQL answers while the copy is read whole (seconds), rather than the request wait.
