@@ -37,13 +37,13 @@ export const keptOfThread: KeptPerCopy<object, unknown>[] = []
 
 /**
  * Values worked out from a copy that never changes (the listings' facts), kept per copy and key: the same searches are
- * asked of one copy again and again. The oldest go first once the kept bytes pass `maxBytes`; a copy's values go with
- * the copy; a value bigger than the bound is returned, not kept.
+ * asked of one copy again and again, and their answers over it cannot change. The oldest go first once the kept bytes
+ * pass `maxBytes`; a copy's values go with the copy; a value bigger than the bound is returned, not kept.
  *
  * Bounds are in bytes as held (`bytesOf`, plus its key and KEPT_ENTRY_BYTES): bounds counted in values or rows held
  * several times what they said, and under searches asked once each the instance grew for minutes. A thread's bounds
- * add up to a small known total (kept-bounds.test.ts). With `listingsOf`, values that grow with the copy keep
- * `maxBytes` at 1,000,000 listings and a share in proportion below (KEPT_AT_LEAST_BYTES at least).
+ * add up to a small known total (kept-bounds.test.ts). With `listingsOf`, values that grow with the copy (a bit or a
+ * row per listing) keep `maxBytes` at 1,000,000 listings and a share in proportion below (KEPT_AT_LEAST_BYTES at least).
  */
 export class KeptPerCopy<Copy extends object, Value> {
   private readonly byCopy = new WeakMap<Copy, { values: Map<string, Value>; bytes: number; max: number }>()
