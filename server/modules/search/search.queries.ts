@@ -141,9 +141,8 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
 }
 
 /**
- * The corrections an instance was asked for, each with the vocabulary's version it was read at. A search takes a
- * remembered one without asking the database; its page statement reads the version, and a correction read at another
- * is forgotten and the search runs again (findProducts): exact, not a cache with a lifetime.
+ * The corrections an instance was asked for, with the vocabulary's version each was read at: a search whose page
+ * statement reads another version forgets its correction and runs again (findProducts). Exact, not a lifetime.
  */
 const correctionsOf = onceEach((_: Db) => new Map<string, TextMatch>())
 const MAX_CORRECTIONS = 5_000
@@ -163,19 +162,19 @@ async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | 
   return { match, fresh: true }
 }
 
-const textCondition = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.tsquery})`
+/** The listings matching a tsquery: a TextMatch's `tsquery` (its text) or `titleQuery` (every word in the name). */
+const matching = (tsquery: string) => sql`${products.searchVector} @@ to_tsquery('simple', ${tsquery})`
 /** The title holds the words as typed, in a row (the exact model). */
 const inTitle = (m: TextMatch) => sql`position(${m.phrase} in ${products.searchTitle}) > 0`
-/** Every word is in the brand or name. */
-const inName = (m: TextMatch) => sql`${products.searchVector} @@ to_tsquery('simple', ${m.titleQuery})`
 
-/** Best match: 2 for inTitle, 1 more for inName, then newest. An integer, so keyset paging over it is exact. */
-const relevanceTier = (m: TextMatch) => sql<number>`((${inTitle(m)})::int * 2 + (${inName(m)})::int)`
+/** Best match: 2 for inTitle, 1 more for all words in the name, then newest. An integer: keyset paging is exact. */
+const relevanceTier = (m: TextMatch) =>
+  sql<number>`((${inTitle(m)})::int * 2 + (${matching(m.titleQuery)})::int)`
 
 /** A search as SQL: its facet filters, the rest (`base`: on sale, the text, the other filters), and all as one WHERE. */
 function searchSql(q: SearchQuery, text: TextMatch | undefined) {
   const { facets: filters, plain } = conditionsOf(q)
-  const base = and(isOnSale, text ? textCondition(text) : undefined, ...plain) as SQL
+  const base = and(isOnSale, text ? matching(text.tsquery) : undefined, ...plain) as SQL
   return { filters, base, where: and(base, ...Object.values(filters)) as SQL }
 }
 
@@ -193,9 +192,8 @@ const capped = (n: number, cap = TOTAL_THRESHOLD): Total =>
   n > cap ? { total: cap, isEstimate: true } : { total: n, isEstimate: false }
 
 /**
- * A text search counts at most this many matches and says "1,000+" past it: a count reads every match it counts
- * from the table (a full-text index cannot count alone), so a common word would cost a pass over thousands of
- * listings on every request. Counted first, it also says whether the matches are many (see `bestTierIds`).
+ * A text search counts at most this many matches ("1,000+" past it): a full-text index cannot count alone, so a common
+ * word would read thousands of rows a request. Counted first, it also says whether they are many (`bestTierIds`).
  */
 export const TEXT_TOTAL_THRESHOLD = 1_000
 
@@ -204,7 +202,7 @@ const ESTIMATE_MARGIN = 3
 
 // --- GET /api/search ---
 
-const postedText = sql<string>`${products.postedOn}::text`
+const postedText = sql`${products.postedOn}::text`
 /** Newest first, the newest-first index's order; `olderThan` is its keyset past a cursor's time and id. */
 const NEWEST = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
 const olderThan = (time: string | number | undefined, id: string) =>
@@ -219,7 +217,7 @@ type SortPlan = {
 }
 
 export function sortPlan(sort: SearchSort, text?: TextMatch): SortPlan {
-  const tier = text ? relevanceTier(text) : sql<number>`0`
+  const tier = text ? relevanceTier(text) : sql`0`
   switch (sort) {
     case 'price_asc':
     case 'price_desc': {
@@ -235,8 +233,8 @@ export function sortPlan(sort: SearchSort, text?: TextMatch): SortPlan {
     }
     case 'relevance':
       return {
-        k0: tier as SQL,
-        k1: postedText as SQL,
+        k0: tier,
+        k1: postedText,
         orderBy: [sql`${tier} desc`, ...NEWEST],
         after: (c) =>
           sql`(${tier} < ${intKey(c.k[0])} or (${tier} = ${intKey(c.k[0])} and ${olderThan(c.k[1], c.id)}))`,
@@ -244,7 +242,7 @@ export function sortPlan(sort: SearchSort, text?: TextMatch): SortPlan {
       }
     default:
       return {
-        k0: postedText as SQL,
+        k0: postedText,
         orderBy: NEWEST,
         after: (c) => olderThan(c.k[0], c.id),
         keyOf: (r) => [r.k0],
@@ -256,11 +254,10 @@ export function sortPlan(sort: SearchSort, text?: TextMatch): SortPlan {
 const BEST_TIER_WALK = 3_000
 
 /**
- * Best match for a text with many matches, without ranking them all: the newest listings are read in order (the
- * newest-first index) until a page of the best tier the text can reach is found. No listing ranks above that tier,
- * so that page is exactly the first page of the full ranking. The ids of that page (one more than a page, to know
- * there is more), or fewer when the newest BEST_TIER_WALK listings hold fewer (few listings of that tier, or none):
- * then the caller ranks every match. Undefined when the cursor's listing was below the best tier.
+ * Best match for a text with many matches, without ranking them all: the newest listings (the newest-first index)
+ * until a page of the best tier the text can reach, which is exactly the full ranking's first page as none ranks
+ * above it. Its ids (one more, to know there is more), or fewer when the newest BEST_TIER_WALK hold fewer: then the
+ * caller ranks every match. Undefined when the cursor's listing was below the best tier.
  */
 function bestTierIds(where: SQL, text: TextMatch, cursor: CursorKey | undefined, paging: PageSpan) {
   if (cursor && Number(cursor.k[0]) !== text.bestTier) return undefined
@@ -273,7 +270,7 @@ function bestTierIds(where: SQL, text: TextMatch, cursor: CursorKey | undefined,
       where ${products.isSold} = false and ${products.removedAt} is null and ${products.expiredAt} is null
       order by ${newest}
       limit ${BEST_TIER_WALK}) as products
-    where ${where} and ${inTitle(text)} ${text.bestTier === 3 ? sql`and ${inName(text)}` : sql``} ${after}
+    where ${where} and ${inTitle(text)} ${text.bestTier === 3 ? sql`and ${matching(text.titleQuery)}` : sql``} ${after}
     order by ${newest}
     limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
@@ -301,7 +298,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
   const textMatch = resolved?.match ?? undefined
   // Best match is the default with words to match, and means newest without them.
-  const asked = q.sort ?? (textMatch ? 'relevance' : 'newest')
+  const asked = q.sort ?? 'relevance'
   const sort: SearchSort = asked === 'relevance' && !textMatch ? 'newest' : asked
   const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, sort === 'relevance' ? 2 : 1) : undefined
   const wantFacets = q.facets === '1' || q.facets === 'true'
@@ -319,10 +316,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   if (q.q && !textMatch) return answer([], capped(0), null, wantFacets ? emptyFacets() : undefined)
   // The search as SQL, built when SQL answers: the copy answers most searches without it.
   let asSql: ReturnType<typeof searchSql> | undefined
-  const sqlOf = () => {
-    asSql ??= searchSql(q, textMatch)
-    return asSql
-  }
+  const sqlOf = () => (asSql ??= searchSql(q, textMatch))
   const plan = sortPlan(sort, textMatch)
 
   // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
@@ -331,8 +325,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   const pageBySql = () => pageOf(pageIds(sqlOf().where, plan, cursor, paging))
   // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
   const textOf = textMatch ? textMatchesIn(textMatch) : undefined
-  // By SQL, a text search counts its matches first (up to TEXT_TOTAL_THRESHOLD): many, and best match walks the newest
-  // listings for its best tier (bestTierIds).
+  // By SQL, a text search counts its matches first (TEXT_TOTAL_THRESHOLD): when many, best match walks (bestTierIds).
   let textTotal: Total | undefined
   const bySql = async () => {
     if (!textMatch) return pageBySql()
@@ -348,7 +341,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
     ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
     : undefined
   const { rows, view: pageView, counted: pageCounted } = await readListingPage(db, fromFacts, bySql)
-  if (textMatch && resolved && !resolved.fresh) {
+  if (textMatch && !resolved?.fresh) {
     // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
     const now = rows[0]?.termsVersion ?? (await readVersion(db, 'terms_version'))
     if (now !== textMatch.termsVersion) {
@@ -362,8 +355,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   const nextCursor = hasMore && last ? encodeCursor({ s: sort, k: plan.keyOf(last), id: last.id }) : null
 
   const onlyPage = !cursor && paging.offset === 0 && !hasMore
-  // The counts come from the copy when it can: the view the page was chosen from, or the one at the version the
-  // page's statement read.
+  // The counts come from the copy when it can: the page's view, or the one at the version its statement read.
   const view =
     (wantFacets || (!onlyPage && !textTotal)) && copyCan
       ? (pageView ?? currentFacts(db, rows[0]?.countsVersion ?? (await readVersion(db))))
@@ -382,7 +374,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
     return capped(many ? TOTAL_THRESHOLD + 1 : await countUpTo(db, sqlOf().where))
   }
   // The first page tells its own total when it is the only one (or when it counted in its pass).
-  const counted = onlyPage ? { total: pageRows.length, isEstimate: false } : (textTotal ?? (await count()))
+  const counted = onlyPage ? capped(pageRows.length) : (textTotal ?? (await count()))
   const brandNames = async () =>
     brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
   const facets = !wantFacets
@@ -440,9 +432,8 @@ async function countFacets(
   // Every facet's filter but one (`and` of none is undefined: true).
   const allBut = (skip: FilterKey) =>
     and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
-  // One scan of the listings matching the text and the non-facet filters, grouped per facet; the threshold facets'
-  // counts (each choice as its filter at that value) are columns `<filter key>_<index of the choice>` of the row of
-  // no group.
+  // One scan of the matches of the text and the non-facet filters, grouped per facet; a threshold facet's choice (its
+  // filter at that value) counts in column `<filter key>_<index of the choice>` of the row of no group.
   const thresholds = THRESHOLD_FACETS.flatMap((f) =>
     (f.choices ?? []).map(
       (c, j) =>
@@ -517,7 +508,7 @@ export async function suggest(db: Db, q: string): Promise<Suggestions> {
     sql`
     select ${products.name} as name, b.name as brand_name, count(*)::int as n
     from ${products} join brands b on b.id = ${products.brandId}
-    where ${textCondition(text)} and ${isOnSale}
+    where ${matching(text.tsquery)} and ${isOnSale}
     group by ${products.name}, b.name
     order by n desc, ${products.name}
     limit 8`,
