@@ -14,16 +14,13 @@ import {
 import type { SearchQuery } from '#contract/search'
 import { products } from '#server/db/schema'
 
-/** What a saved search keeps: the filters (paging, facets and the page's own markers dropped). */
-export type SavedFilters = Omit<SearchQuery, 'page' | 'page_size' | 'limit' | 'cursor' | 'facets'>
+/** A search's parameters that are not filters (paging, facets): a saved search keeps the rest. */
+export const NOT_FILTERS = ['page', 'page_size', 'limit', 'cursor', 'facets'] as const
+export type SavedFilters = Omit<SearchQuery, (typeof NOT_FILTERS)[number]>
 
 const COLUMNS = getTableColumns(products)
-type Declared = (typeof FILTERS)[FilterKey]
-// Every declared column is a column of `products` (a misspelt one does not compile).
-const declaredColumnsExist: Declared['column'] extends keyof typeof COLUMNS ? true : never = true
-void declaredColumnsExist
-
-const columnOf = (f: FilterDeclaration) => COLUMNS[f.column as keyof typeof COLUMNS]
+// Indexed by the declared columns: a misspelt one does not compile.
+const columnOf = (f: FilterDeclaration) => COLUMNS[f.column as (typeof FILTERS)[FilterKey]['column']]
 /** The column as SQL text in `products` (for statements written as text: the copy's columns). */
 export const columnName = (f: FilterDeclaration) => columnOf(f).name
 
@@ -42,10 +39,7 @@ export function alertColumns() {
   ) as { [C in AlertColumn]: (typeof COLUMNS)[C] }
 }
 
-/**
- * The filters answered from a column of choices in the copy: the `in` filters (their key is their facet's name), in
- * the table's order.
- */
+/** The filters answered from a column of choices in the copy: the `in` filters (key = facet name), in table order. */
 export const COUNT_FACETS = FILTER_KEYS.filter((k) => filterOf(k).op === 'in') as CountFacet[]
 export type CountFacet = { [K in FilterKey]: (typeof FILTERS)[K]['op'] extends 'in' ? K : never }[FilterKey]
 
@@ -73,10 +67,7 @@ export type Bounds = Record<`${'min' | 'max'}${Capitalize<Row>}`, number>
 const boundName = (f: FilterDeclaration) =>
   `${f.op === 'atLeast' ? 'min' : 'max'}${(f.row as Row).replace(/^./, (c) => c.toUpperCase())}` as keyof Bounds
 
-/**
- * The filters the copy's facet columns apply: each `in` filter's accepted choices (as text), and floors on a facet's
- * choices (at least this much RAM).
- */
+/** What the copy's facet columns apply: each `in` filter's choices (as text), floors on a facet's (RAM at least). */
 export type CountQuery = {
   sets: Partial<Record<CountFacet, ReadonlySet<string>>>
   floors: Partial<Record<CountFacet, number>>

@@ -3,10 +3,10 @@
 
 import { SearchQuery } from '#contract/search'
 import { AppError } from '#server/lib/errors'
-import { describeEach, SAVED_ORDER, type SavedFilters } from './filters'
+import { describeEach, NOT_FILTERS, SAVED_ORDER, type SavedFilters } from './filters'
 
-/** Parameters of the page that are not filters: dropped before parsing. */
-const NOT_FILTERS = new Set(['page', 'page_size', 'limit', 'cursor', 'facets', 'saved_search'])
+/** Dropped before parsing: the parameters that are not filters, and the saved search a page was opened from. */
+const DROPPED = new Set<string>([...NOT_FILTERS, 'saved_search'])
 
 /** The order the canonical query lists its filters in: the text, the filters in a saved search's order, the sort. */
 const ORDER = ['q', ...SAVED_ORDER, 'sort']
@@ -16,7 +16,7 @@ export function parseSavedQuery(raw: string): { filters: SavedFilters; query: st
   const params = new URLSearchParams(raw.trim().replace(/^\?/, ''))
   const input: Record<string, string | string[]> = {}
   for (const [key, value] of params) {
-    if (NOT_FILTERS.has(key)) continue
+    if (DROPPED.has(key)) continue
     const had = input[key]
     input[key] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value]
   }
