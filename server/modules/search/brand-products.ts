@@ -12,32 +12,30 @@ import { pageIds, sortPlan } from './search.queries'
 
 /** A brand's available laptops, newest first, a page at a time. */
 export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
-  return searchWhileRead(db, () => brandPage(db, brandId, q))
-}
-
-async function brandPage(db: Db, brandId: string, q: ListPageQuery): Promise<PagedList<Product>> {
-  const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
-  const paging = listPaging(q)
-  const plan = sortPlan('newest')
-  const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
-  // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
-  // page's ids from the brand's index, then their rows (joins and photos for one page only).
-  const { rows, view } = await readListingPage(
-    db,
-    {
-      query: { brand: [brandId] },
-      sort: 'newest',
-      // The page alone: the paging's functions cannot be sent to a search thread.
-      paging: { pageSize: paging.pageSize, offset: paging.offset },
-      cursor: paging.cursor,
-      read: pageOf,
-    },
-    () => pageOf(pageIds(where, plan, paging.cursor, paging)),
-  )
-  // The brand's total from the view the page came from; else counted on the brand's index. Either stops past the
-  // threshold, where the total is said as "10,000+".
-  const page = await paging.finish(rows, async () =>
-    view ? viewTotal(view, { brand: [brandId] }, Date.now(), TOTAL_THRESHOLD) : countUpTo(db, where),
-  )
-  return { ...page, items: page.items.map(toProduct) }
+  return searchWhileRead(db, async () => {
+    const where = and(isOnSale, eq(products.brandId, brandId)) as SQL
+    const paging = listPaging(q)
+    const plan = sortPlan('newest')
+    const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
+    // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
+    // page's ids from the brand's index, then their rows (joins and photos for one page only).
+    const { rows, view } = await readListingPage(
+      db,
+      {
+        query: { brand: [brandId] },
+        sort: 'newest',
+        // The page alone: the paging's functions cannot be sent to a search thread.
+        paging: { pageSize: paging.pageSize, offset: paging.offset },
+        cursor: paging.cursor,
+        read: pageOf,
+      },
+      () => pageOf(pageIds(where, plan, paging.cursor, paging)),
+    )
+    // The brand's total from the view the page came from; else counted on the brand's index. Either stops past the
+    // threshold, where the total is said as "10,000+".
+    const page = await paging.finish(rows, async () =>
+      view ? viewTotal(view, { brand: [brandId] }, Date.now(), TOTAL_THRESHOLD) : countUpTo(db, where),
+    )
+    return { ...page, items: page.items.map(toProduct) }
+  })
 }

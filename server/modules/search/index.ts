@@ -1,5 +1,4 @@
 // Front door of the search module (docs/decisions/0054): what the rest of the server may use of it.
-// Search over the listings: filters, the in-memory copy of the listings, matching and saved queries.
 export { factsReader, readFactsApart } from './facts-apart'
 export { alertColumns, type SavedFilters } from './filters'
 export { catchUp, factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'

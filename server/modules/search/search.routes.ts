@@ -27,8 +27,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
-      // Cached as the paging headers beside the items, already serialized (and compressed once per encoding asked
-      // for, KeptJson): a hit builds no link and sends the text, or its compressed bytes, as they are.
+      // Kept serialized beside its paging headers (compressed once per encoding, KeptJson): a hit sends them as kept.
       const page = await cache.remember(key, async () => {
         await getBrand(db, req.params.id)
         const found = await findBrandProducts(db, req.params.id, req.query)
@@ -49,8 +48,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SearchResult },
       },
     },
-    // Written once as it is (the contract's own shape, as the brand page's items are), not checked against the
-    // schema and then written: one walk over the answer instead of two.
+    // Written as it is (the contract's own shape), not checked against the schema first: one walk over it, not two.
     async (req, reply) => sendJson(reply, JSON.stringify(await searchProducts(db, req.query))),
   )
 
