@@ -24,10 +24,10 @@ const columnOf = (f: FilterDeclaration) => COLUMNS[f.column as (typeof FILTERS)[
 /** The column as SQL text in `products` (for statements written as text: the copy's columns). */
 export const columnName = (f: FilterDeclaration) => columnOf(f).name
 
+/** The filters of an operator. */
+type OpKeys<Op> = { [K in FilterKey]: (typeof FILTERS)[K]['op'] extends Op ? K : never }[FilterKey]
 /** A new listing as an alert reads it: the columns the filters read (all but a posting date). */
-type AlertColumn = {
-  [K in FilterKey]: (typeof FILTERS)[K]['op'] extends 'withinDays' ? never : (typeof FILTERS)[K]['column']
-}[FilterKey]
+type AlertColumn = (typeof FILTERS)[Exclude<FilterKey, OpKeys<'withinDays'>>]['column']
 export type AlertListing = Pick<typeof products.$inferSelect, AlertColumn>
 
 /** The columns alerts select of a new listing, by name. */
@@ -36,12 +36,12 @@ export function alertColumns() {
     FILTER_KEYS.map(filterOf)
       .filter((f) => f.op !== 'withinDays')
       .map((f) => [f.column, columnOf(f)]),
-  ) as { [C in AlertColumn]: (typeof COLUMNS)[C] }
+  ) as Pick<typeof COLUMNS, AlertColumn>
 }
 
 /** The filters answered from a column of choices in the copy: the `in` filters (key = facet name), in table order. */
 export const COUNT_FACETS = FILTER_KEYS.filter((k) => filterOf(k).op === 'in') as CountFacet[]
-export type CountFacet = { [K in FilterKey]: (typeof FILTERS)[K]['op'] extends 'in' ? K : never }[FilterKey]
+export type CountFacet = OpKeys<'in'>
 
 /** A value for each of COUNT_FACETS, by name. */
 export const perCountFacet = <T>(make: (name: CountFacet, facet: number) => T) =>
