@@ -1,7 +1,6 @@
 import { and, type SQL, sql } from 'drizzle-orm'
 import { FACETS, type FilterKey, filterOf, labelOf, orderChoices } from '#contract/filters'
 import { TOTAL_THRESHOLD } from '#contract/paging'
-import type { Product } from '#contract/products'
 import {
   BATTERY_FACET_PCT,
   type Facets,
@@ -302,7 +301,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   const sort: SearchSort = asked === 'relevance' && !textMatch ? 'newest' : asked
   const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, sort === 'relevance' ? 2 : 1) : undefined
   const wantFacets = q.facets === '1' || q.facets === 'true'
-  const answer = (items: Product[], counted: Total, next: string | null, facets?: Facets): SearchResult => ({
+  const answer = (items: SearchResult['items'], counted: Total, next: string | null, facets?: Facets) => ({
     items,
     total: counted.total,
     total_is_estimate: counted.isEstimate,
@@ -463,9 +462,8 @@ async function countFacets(
 
 /** The brands' names by id (the names facets, saved searches and alerts say). */
 export async function brandNamesOf(db: Db): Promise<Map<string, string>> {
-  return new Map(
-    (await db.select({ id: brands.id, name: brands.name }).from(brands)).map((b) => [b.id, b.name]),
-  )
+  const rows = await db.select({ id: brands.id, name: brands.name }).from(brands)
+  return new Map(rows.map((b) => [b.id, b.name]))
 }
 
 /**
