@@ -153,11 +153,10 @@ async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | 
   const known = held.get(key)
   if (known) return { match: known, fresh: false }
   const match = await resolveText(db, q)
-  if (match) {
-    // The oldest goes first when full: a Map keeps its keys in the order they were added.
-    if (held.size >= MAX_CORRECTIONS) held.delete(held.keys().next().value as string)
-    held.set(key, match)
-  }
+  if (!match) return { match, fresh: true }
+  // The oldest goes first when full: a Map keeps its keys in the order they were added.
+  if (held.size >= MAX_CORRECTIONS) held.delete(held.keys().next().value as string)
+  held.set(key, match)
   return { match, fresh: true }
 }
 
@@ -489,14 +488,13 @@ export async function suggest(db: Db, q: string): Promise<Suggestions> {
   const text = await resolveText(db, q)
   if (!text) return { brands: [], models: [] }
   const words = searchWords(q)
-  const typed = words.join(' ')
   const brandRows = await rowsOf<{ id: string; name: string; n: number }>(
     db,
     sql`
     select b.id, b.name, (select count(*)::int from (
         select 1 from ${products} where ${products.brandId} = b.id and ${isOnSale} limit ${TOTAL_THRESHOLD}) c) as n
     from brands b
-    where lower(b.name) like ${`${words[0]}%`} or word_similarity(${typed}, lower(b.name)) >= 0.5
+    where lower(b.name) like ${`${words[0]}%`} or word_similarity(${words.join(' ')}, lower(b.name)) >= 0.5
       or lower(b.name) = any(${`{${text.phrase.split(' ').join(',')}}`}::text[])
     order by (lower(b.name) like ${`${words[0]}%`}) desc, b.name
     limit 5`,
