@@ -435,8 +435,17 @@ export async function mixedRun(opts: {
   )
   const dbName = new URL(opts.dbUrl).pathname.slice(1)
   const cpuAtStart = cpuUse(opts.appPid, dbName)
+  // With firstS, the CPU of the first seconds apart from the rest's: what the first seconds of writes cost more.
+  let cpuAtFirst: { cpu: ReturnType<typeof cpuUse>; answers: number } | undefined
+  const firstTimer =
+    opts.firstS !== undefined
+      ? setTimeout(() => {
+          cpuAtFirst = { cpu: cpuUse(opts.appPid, dbName), answers: times.length }
+        }, opts.firstS * 1000)
+      : undefined
   const result = await run(opts.durationS, times)
   const cpuAtEnd = cpuUse(opts.appPid, dbName)
+  clearTimeout(firstTimer)
   clearInterval(sampler)
   clearInterval(peakSampler)
   const rss = rssMb(opts.appPid)
@@ -447,7 +456,10 @@ export async function mixedRun(opts: {
       .map((n) => n.toFixed(2))
       .join(' ')}`,
   )
-  console.log(`  ${cpuPerRequest(cpuAtStart, cpuAtEnd, times.length)}`)
+  if (cpuAtFirst) {
+    console.log(`  first ${opts.firstS} s: ${cpuPerRequest(cpuAtStart, cpuAtFirst.cpu, cpuAtFirst.answers)}`)
+    console.log(`  the rest: ${cpuPerRequest(cpuAtFirst.cpu, cpuAtEnd, times.length - cpuAtFirst.answers)}`)
+  } else console.log(`  ${cpuPerRequest(cpuAtStart, cpuAtEnd, times.length)}`)
   const written = writer ? await writer.stop() : { writes: 0, fresh: [], staleAtEnd: 0 }
   // A long run also prints its figures per slice (BENCH_MIXED_SLICE seconds, default 30): whether they hold while the
   // changes pile up, and whether the first seconds of writes cost more than later ones.
