@@ -106,7 +106,9 @@ export function viewTotal(
 
 /**
  * pageHits over a view, as ids: each part's page (its dead rows skipped) and the delta's, merged in the sort's order.
- * Each gives its matches up to the page's end, so the merge is exact; undefined when a part cannot say.
+ * The smaller sources give their matches up to the page's end (m of them); a match of the largest at its place i is
+ * then at place i to i + m of the view, so it gives only those from place offset - m on, and the merge is exact.
+ * Undefined when a source cannot say.
  */
 export function viewPage(
   view: FactsView,
@@ -119,26 +121,40 @@ export function viewPage(
     { text: textOf?.(part.facts), dead: part.dead },
   ])
   if (view.delta.size > 0) sources.push([view.delta, { text: textOf?.(view.delta) }])
-  if (sources.length === 1) {
-    const [f, own] = sources[0] as (typeof sources)[number]
-    return pageHits(f, { ...ask, ...own })?.map((h) => idAt(f, h.r))
-  }
-  const upTo = { pageSize: paging.offset + paging.pageSize, offset: 0 }
+  let largest = 0
+  for (let i = 1; i < sources.length; i++)
+    if (
+      (sources[i] as (typeof sources)[number])[0].size >
+      (sources[largest] as (typeof sources)[number])[0].size
+    )
+      largest = i
+  const [big, bigOwn] = sources.splice(largest, 1)[0] as (typeof sources)[number]
+  if (sources.length === 0) return pageHits(big, { ...ask, ...bigOwn })?.map((h) => idAt(big, h.r))
+  const end = paging.offset + paging.pageSize
   type Entry = { f: ListingFacts; r: number; tier: number }
   const entries: Entry[] = []
   for (const [f, own] of sources) {
-    const hits = pageHits(f, { ...ask, paging: upTo, ...own })
+    const hits = pageHits(f, { ...ask, paging: { pageSize: end, offset: 0 }, ...own })
     if (!hits) return undefined
-    for (const h of hits) entries.push({ f, ...h })
+    for (const h of hits) entries.push({ f, r: h.r, tier: h.tier })
   }
+  const from = Math.max(0, paging.offset - entries.length)
+  const bigHits = pageHits(big, { ...ask, paging: { pageSize: end - from, offset: from }, ...bigOwn })
+  if (!bigHits) return undefined
   const id = (e: Entry) => idAt(e.f, e.r)
   // Best match by tier (0 in any other sort), then newest; by price, the price, ties by id (ascending: all reversed).
   const key = sort === 'price_asc' || sort === 'price_desc' ? 'priceCents' : 'postedUs'
   const sign = sort === 'price_asc' ? -1 : 1
-  entries.sort(
-    (a, b) =>
-      sign *
-      (b.tier - a.tier || (b.f[key][b.r] as number) - (a.f[key][a.r] as number) || descending(id(a), id(b))),
-  )
-  return entries.slice(paging.offset, paging.offset + paging.pageSize + 1).map(id)
+  const order = (a: Entry, b: Entry) =>
+    sign *
+    (b.tier - a.tier || (b.f[key][b.r] as number) - (a.f[key][a.r] as number) || descending(id(a), id(b)))
+  // Past the largest's first `from` matches: the smaller sources' matches before its first one given are before them
+  // too (at places under the page), and that one is at place `from` plus how many they are.
+  const first = bigHits[0] ? { f: big, r: bigHits[0].r, tier: bigHits[0].tier } : undefined
+  if (from > 0 && !first) return []
+  const after = from > 0 && first ? entries.filter((e) => order(e, first) > 0) : entries
+  const start = from + entries.length - after.length
+  for (const h of bigHits) after.push({ f: big, r: h.r, tier: h.tier })
+  after.sort(order)
+  return after.slice(paging.offset - start, end + 1 - start).map(id)
 }

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest'
+import { SearchQuery, type SearchSort } from '#contract/search'
+import { type PageAsk, pageHits } from './facts-pages'
+import { COUNT_FACETS } from './filters'
+import { DAY_MS, type FactRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
+import { descending, textMatchesIn } from './listing-text'
+import { type FactsView, markedPart, viewPage } from './listing-view'
+
+// A page of a view whose copy has changed since it was read (dead rows in the base, a settled level, a delta): the
+// largest part gives only the matches that can reach the page. Every page equals the merge of every part's matches up
+// to the page's end, in the sort's order, sliced (what a view's page is by definition).
+
+const now = Date.now()
+let seed = 42
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+  return seed / 2 ** 31
+}
+
+const idOf = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+
+function row(i: number): FactRow {
+  const facets = Object.fromEntries(
+    COUNT_FACETS.map((name) => [
+      name,
+      name === 'condition' ? ['Excellent', 'Good', 'Fair'][i % 3] : String(Math.floor(random() * 4)),
+    ]),
+  )
+  const macbook = random() < 0.3
+  return {
+    ...facets,
+    battery: String(40 + Math.floor(random() * 61)),
+    price: String(10_000 + Math.floor(random() * 500_000)),
+    posted: String(Math.round((now - random() * 200 * DAY_MS) * 1000)),
+    id: idOf(i),
+    words: macbook ? 'apple macbook air laptop' : 'lenovo thinkpad laptop',
+    title_words: macbook ? 'apple macbook air' : 'lenovo thinkpad',
+    title: macbook ? 'Apple MacBook Air' : 'Lenovo ThinkPad',
+  } as FactRow
+}
+
+const base = factsFromRows(
+  '1',
+  Array.from({ length: 20_000 }, (_, i) => row(i)),
+)
+// Listings changed since: dead in the base; some settled into a level as they were then (a few of them changed again,
+// so dead there too), the rest in the delta as they are now.
+const changed = Array.from({ length: 600 }, () => Math.floor(random() * 20_000))
+const level = factsFromRows(
+  '2',
+  [...new Set(changed)].slice(0, 400).map((i) => row(i)),
+)
+const delta = factsFromRows(
+  '3',
+  [...new Set(changed)].slice(380, 420).map((i) => row(i)),
+)
+const deadIn = (f: ListingFacts, ids: Set<string>) =>
+  new Set(Array.from({ length: f.size }, (_, r) => r).filter((r) => ids.has(idAt(f, r))))
+const changedIds = new Set([...new Set(changed)].map(idOf))
+const deltaIds = new Set(Array.from({ length: delta.size }, (_, r) => idAt(delta, r)))
+const view: FactsView = {
+  version: '3',
+  parts: [markedPart(base, deadIn(base, changedIds)), markedPart(level, deadIn(level, deltaIds))],
+  delta,
+  size: 0,
+}
+
+/** The page by definition: every source's matches up to the page's end, merged in the sort's order, sliced. */
+function mergedPage(ask: Omit<PageAsk, 'text' | 'dead'>, terms?: Parameters<typeof textMatchesIn>[0]) {
+  const textOf = terms ? textMatchesIn(terms) : undefined
+  const sources: [ListingFacts, Partial<PageAsk>][] = [
+    ...view.parts.map((p): [ListingFacts, Partial<PageAsk>] => [
+      p.facts,
+      { dead: p.dead, text: textOf?.(p.facts) },
+    ]),
+    [delta, { text: textOf?.(delta) }],
+  ]
+  const end = ask.paging.offset + ask.paging.pageSize
+  const all: { f: ListingFacts; r: number; tier: number }[] = []
+  for (const [f, own] of sources)
+    for (const h of pageHits(f, { ...ask, paging: { offset: 0, pageSize: end }, ...own }) ?? [])
+      all.push({ f, ...h })
+  const key = ask.sort === 'price_asc' || ask.sort === 'price_desc' ? 'priceCents' : 'postedUs'
+  const sign = ask.sort === 'price_asc' ? -1 : 1
+  all.sort(
+    (a, b) =>
+      sign *
+      (b.tier - a.tier ||
+        (b.f[key][b.r] as number) - (a.f[key][a.r] as number) ||
+        descending(idAt(a.f, a.r), idAt(b.f, b.r))),
+  )
+  return all.slice(ask.paging.offset, end + 1).map((e) => idAt(e.f, e.r))
+}
+
+const macbook = { terms: [{ term: 'macbook', prefix: false }], phrase: 'macbook', bestTier: 3 as const }
+
+describe("a changed view's pages, the largest part asked only for the matches that can reach them", () => {
+  const searches: [Record<string, string>, SearchSort, boolean][] = [
+    [{}, 'newest', false],
+    [{ condition: 'Good' }, 'price_asc', false],
+    [{ condition: 'Excellent,Fair', max_price: '3000' }, 'price_desc', false],
+    [{ q: 'macbook' }, 'relevance', true],
+    [{ q: 'macbook', condition: 'Fair' }, 'price_asc', true],
+    [{ q: 'macbook' }, 'newest', true],
+  ]
+  for (const [params, sort, text] of searches)
+    it(`${JSON.stringify(params)} by ${sort}: every page as the merge of every part's matches`, () => {
+      const textOf = text ? textMatchesIn(macbook) : undefined
+      const query = SearchQuery.parse({ ...params, sort })
+      let compared = 0
+      for (const pageSize of [1, 24, 100])
+        for (const page of [1, 2, 3, 8, 20, 40, 120, 400]) {
+          const ask = { query, sort, paging: { pageSize, offset: (page - 1) * pageSize }, nowMs: now }
+          const expected = mergedPage(ask, text ? macbook : undefined)
+          expect(viewPage(view, ask, textOf)).toEqual(expected)
+          compared += expected.length
+        }
+      // The pages hold listings, deep ones among them: the comparison is not of empty pages.
+      expect(compared).toBeGreaterThan(500)
+    })
+
+  it("takes the largest part's matches from exactly where the page needs them when the others' come first", () => {
+    // The delta's listings the newest of all: every one of them before every listing of the base.
+    const newest = factsFromRows(
+      '4',
+      Array.from({ length: 40 }, (_, k) => ({ ...row(30_000 + k), posted: String((now - k) * 1000) })),
+    )
+    const fresh: FactsView = { version: '4', parts: [markedPart(base)], delta: newest, size: 0 }
+    const query = SearchQuery.parse({ sort: 'newest' })
+    for (const offset of [0, 39, 40, 41, 64, 500]) {
+      const ask = { query, sort: 'newest' as const, paging: { pageSize: 24, offset }, nowMs: now }
+      const all = [
+        ...Array.from({ length: 40 }, (_, r) => idAt(newest, r)),
+        ...Array.from({ length: base.size }, (_, r) => idAt(base, r)),
+      ]
+      expect(viewPage(fresh, ask)).toEqual(all.slice(offset, offset + 25))
+    }
+  })
+
+  it('pages through every listing of the view once, from every part', () => {
+    const query = SearchQuery.parse({ sort: 'price_asc' })
+    const ids: string[] = []
+    for (let offset = 0; ; offset += 100) {
+      const page = viewPage(view, { query, sort: 'price_asc', paging: { pageSize: 100, offset }, nowMs: now })
+      ids.push(...(page ?? []).slice(0, 100))
+      if ((page?.length ?? 0) <= 100) break
+    }
+    const live = view.parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, delta.size)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids.length).toBe(live)
+    expect([...deltaIds].every((id) => ids.includes(id))).toBe(true)
+  })
+})
