@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SearchQuery, type SearchSort } from '#contract/search'
+import { countFacts } from './facts-counts'
 import { type PageAsk, pageHits } from './facts-pages'
 import { COUNT_FACETS } from './filters'
 import { DAY_MS, type FactRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
@@ -39,10 +40,8 @@ function row(i: number): FactRow {
   } as FactRow
 }
 
-const base = factsFromRows(
-  '1',
-  Array.from({ length: 20_000 }, (_, i) => row(i)),
-)
+const baseRows = Array.from({ length: 20_000 }, (_, i) => row(i))
+const base = factsFromRows('1', baseRows)
 // Listings changed since: dead in the base; some settled into a level as they were then (a few of them changed again,
 // so dead there too), the rest in the delta as they are now.
 const changed = Array.from({ length: 600 }, () => Math.floor(random() * 20_000))
@@ -149,5 +148,28 @@ describe("a changed view's pages, the largest part asked only for the matches th
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids.length).toBe(live)
     expect([...deltaIds].every((id) => ids.includes(id))).toBe(true)
+  })
+})
+
+describe("a few rows' counts (a view's dead rows)", () => {
+  it('equal the counts of a copy of those rows alone, search after search', () => {
+    const rowOfId = new Map(Array.from({ length: base.size }, (_, r) => [idAt(base, r), r]))
+    const few = [...changedIds].map((id) => rowOfId.get(id) as number).sort((a, b) => a - b)
+    const alone = factsFromRows(
+      '1',
+      baseRows.filter((r) => changedIds.has(r.id)),
+    )
+    const every = Int32Array.from({ length: alone.size }, (_, r) => r)
+    const searches = [
+      {},
+      { condition: 'Good' },
+      { min_price: '2000', min_battery_pct: '70' },
+      { posted_within: '30' },
+    ]
+    for (let round = 0; round < 2; round++)
+      for (const params of searches) {
+        const q = SearchQuery.parse(params)
+        expect(countFacts(base, q, now, few)).toEqual(countFacts(alone, q, now, every))
+      }
   })
 })
