@@ -41,9 +41,13 @@ type Compiled = ReturnType<typeof compile>
 
 function matches(s: Compiled, l: ListingFacts, words: Set<string>): boolean {
   if (l.postedAt !== undefined && l.postedAt < s.since) return false
-  const has = (t: Term) =>
-    'prefix' in t ? l.words.some((w) => w.startsWith(t.prefix)) : t.or.some((w) => words.has(w))
-  return s.passes(l) && s.terms.every(has)
+  // The filters first: the terms' test is made only for a listing passing them.
+  return (
+    s.passes(l) &&
+    s.terms.every((t) =>
+      'prefix' in t ? l.words.some((w) => w.startsWith(t.prefix)) : t.or.some((w) => words.has(w)),
+    )
+  )
 }
 
 /** Saved searches compiled and indexed by brand; `matchesOf` lists the searches a listing matches. */
