@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
+import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { findBrandProducts } from './brand-products'
@@ -389,6 +390,42 @@ describe('totals and facets from the listings’ facts', () => {
     expect(first.result.items[0]?.resale_price_cents).toBe(1)
     const second = await byIds()
     expect(second).toEqual({ ...first, reads: 1 })
+  })
+
+  it('under writes, share one read of the version among the searches asked before it was sent, and miss no change committed before a search', async () => {
+    const q = SearchQuery.parse({ sort: 'price_asc', page_size: '5' })
+    const cheapest = sql`update products set resale_price_cents = 1 where id = (select id from products
+      where not is_sold and removed_at is null and expired_at is null and resale_price_cents > 1
+      order by resale_price_cents desc limit 1) returning id::text as id`
+    const dialect = new PgDialect()
+    const isVersionRead = (query: unknown) =>
+      dialect.sqlToQuery(query as SQL).sql.includes('version::text as v from listing_counts_version')
+    await loadFacts(t.db)
+    // A change applied just now: writes are under way, so each search reads the version before it chooses its page.
+    await rowsOf(t.db, cheapest)
+    await catchUp(t.db)
+    const execute = t.db.execute.bind(t.db)
+    // Each read of the version answers 100 ms after it ran, as a slow round trip would.
+    const spy = vi.spyOn(t.db, 'execute').mockImplementation((async (query: SQL) => {
+      const result = await execute(query)
+      if (isVersionRead(query)) await new Promise((resolve) => setTimeout(resolve, 100))
+      return result
+    }) as never)
+    try {
+      const together = await Promise.all(Array.from({ length: 8 }, () => searchProducts(t.db, q)))
+      expect(spy.mock.calls.filter(([query]) => isVersionRead(query)).length).toBeLessThan(8)
+      for (const answer of together) expect(answer).toEqual(await searchProducts(t.db, q, { facts: false }))
+      // A search asked after a change committed while a read of the version sent before it is under way: it waits
+      // for a read sent after it came, and its page holds the change.
+      const earlier = searchProducts(t.db, q)
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      const [changed] = await rowsOf<{ id: string }>(t.db, cheapest)
+      const later = await searchProducts(t.db, q)
+      await earlier
+      expect(later.items.map((p) => p._id)).toContain(changed?.id)
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {

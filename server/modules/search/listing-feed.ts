@@ -54,6 +54,9 @@ type State = {
   readAgainAt: number
   /** When a change last moved the view (Date.now()). */
   movedAt: number
+  /** The version read under way for searches under writes, and when it was sent; the next, once it ends (versionSince). */
+  versionRead?: { sentAt: number; version: Promise<string> }
+  nextVersionRead?: Promise<string>
 }
 
 /** The listings changed since a view's base was read, as the view's parts hold them. */
@@ -709,10 +712,37 @@ export async function readListingPage<R extends { id: string; countsVersion: str
  */
 const WRITES_LATELY_MS = 1_000
 
+/**
+ * The database's version as read by a statement sent at `since` (performance.now()) or later: every change committed
+ * before then is in it. One read at a time is shared by the searches that came before it was sent; a search coming
+ * while one is under way waits for the next, sent as that one ends. Under writes every search asks (pageByView): one
+ * statement for the searches of a round trip, not one each.
+ */
+function versionSince(db: Db, s: State, since: number): Promise<string> {
+  const under = s.versionRead
+  if (!under) return sendVersionRead(db, s)
+  if (under.sentAt >= since) return under.version
+  const next = () => sendVersionRead(db, s)
+  s.nextVersionRead ??= under.version.then(next, next)
+  return s.nextVersionRead
+}
+
+function sendVersionRead(db: Db, s: State): Promise<string> {
+  s.nextVersionRead = undefined
+  const read = { sentAt: performance.now(), version: readVersion(db) }
+  s.versionRead = read
+  const done = () => {
+    if (s.versionRead === read) s.versionRead = undefined
+  }
+  read.version.then(done, done)
+  return read.version
+}
+
 async function pageByView<R extends { id: string; countsVersion: string }>(
   db: Db,
   { read, facets = false, ...ask }: FromFacts<R>,
 ): Promise<{ rows: R[]; view: FactsView; counted: ViewAnswer } | undefined> {
+  const asked = performance.now()
   const s = stateOf(db)
   // Too far behind for the feed: SQL answers while the copy is read whole (seconds), rather than the request wait.
   if (s.farBehind) return undefined
@@ -731,7 +761,7 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   // page is chosen, once; the rows, read after, may be newer (changes committed during the request).
   let caughtUp = false
   if (Date.now() - s.movedAt < WRITES_LATELY_MS) {
-    const now = await readVersion(db)
+    const now = await versionSince(db, s, asked)
     if (newer(now, view.version)) view = await catchUp(db, now, false)
     caughtUp = true
   }
