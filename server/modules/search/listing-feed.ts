@@ -716,7 +716,7 @@ const WRITES_LATELY_MS = 1_000
  * The database's version as read by a statement sent at `since` (performance.now()) or later: every change committed
  * before then is in it. One read at a time is shared by the searches that came before it was sent; a search coming
  * while one is under way waits for the next, sent as that one ends. Under writes every search asks (pageByView): one
- * statement for the searches of a round trip, not one each.
+ * statement for the searches of a round trip, not one each. docs/decisions/0138-*.
  */
 function versionSince(db: Db, s: State, since: number): Promise<string> {
   const under = s.versionRead
