@@ -402,27 +402,60 @@ describe('totals and facets from the listings’ facts', () => {
       dialect.sqlToQuery(query as SQL).sql.includes('version::text as v from listing_counts_version')
     await loadFacts(t.db)
     // A change applied just now: writes are under way, so each search reads the version before it chooses its page.
-    await rowsOf(t.db, cheapest)
-    await catchUp(t.db)
+    const change = async () => {
+      const [changed] = await rowsOf<{ id: string }>(t.db, cheapest)
+      await catchUp(t.db)
+      return changed?.id
+    }
+    await change()
     const execute = t.db.execute.bind(t.db)
-    // Each read of the version answers 100 ms after it ran, as a slow round trip would.
+    // The next read of the version, once it has run, answers only when `hold` settles (as over a slow connection).
+    let hold: Promise<unknown> | undefined
+    let held = 0
     const spy = vi.spyOn(t.db, 'execute').mockImplementation((async (query: SQL) => {
       const result = await execute(query)
-      if (isVersionRead(query)) await new Promise((resolve) => setTimeout(resolve, 100))
+      if (hold && isVersionRead(query)) {
+        const wait = hold
+        hold = undefined
+        held++
+        await wait
+      }
       return result
     }) as never)
+    const heldOne = async () => {
+      for (let tries = 0; held === 0 && tries < 400; tries++) await new Promise((r) => setTimeout(r, 5))
+      expect(held).toBe(1)
+      held = 0
+    }
     try {
       const together = await Promise.all(Array.from({ length: 8 }, () => searchProducts(t.db, q)))
-      expect(spy.mock.calls.filter(([query]) => isVersionRead(query)).length).toBeLessThan(8)
+      const reads = spy.mock.calls.filter(([query]) => isVersionRead(query)).length
+      expect(reads).toBeGreaterThan(0)
+      expect(reads).toBeLessThan(8)
       for (const answer of together) expect(answer).toEqual(await searchProducts(t.db, q, { facts: false }))
       // A search asked after a change committed while a read of the version sent before it is under way: it waits
       // for a read sent after it came, and its page holds the change.
+      await change()
+      let release = () => {}
+      hold = new Promise<void>((resolve) => {
+        release = resolve
+      })
       const earlier = searchProducts(t.db, q)
-      await new Promise((resolve) => setTimeout(resolve, 30))
-      const [changed] = await rowsOf<{ id: string }>(t.db, cheapest)
-      const later = await searchProducts(t.db, q)
+      await heldOne()
+      const changed = await change()
+      const later = searchProducts(t.db, q)
+      await new Promise((r) => setTimeout(r, 20))
+      release()
       await earlier
-      expect(later.items.map((p) => p._id)).toContain(changed?.id)
+      expect((await later).items.map((p) => p._id)).toContain(changed)
+      // A read that never answers holds up the searches that shared it, not the next ones: they read again after a
+      // second.
+      hold = new Promise(() => {})
+      const stuck = searchProducts(t.db, q).catch(() => undefined)
+      await heldOne()
+      const next = await searchProducts(t.db, q)
+      expect(next).toEqual(await searchProducts(t.db, q, { facts: false }))
+      void stuck
     } finally {
       spy.mockRestore()
     }

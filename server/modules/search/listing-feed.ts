@@ -722,10 +722,21 @@ function versionSince(db: Db, s: State, since: number): Promise<string> {
   const under = s.versionRead
   if (!under) return sendVersionRead(db, s)
   if (under.sentAt >= since) return under.version
-  const next = () => sendVersionRead(db, s)
-  s.nextVersionRead ??= under.version.then(next, next)
+  // The next is sent as the one under way ends, or once that has taken VERSION_READ_WAIT_MS: a read that never
+  // answers (a connection gone quiet) holds up the searches that share it, not every later one.
+  s.nextVersionRead ??= new Promise<void>((resolve) => {
+    const late = setTimeout(resolve, VERSION_READ_WAIT_MS - (performance.now() - under.sentAt))
+    const ended = () => {
+      clearTimeout(late)
+      resolve()
+    }
+    under.version.then(ended, ended)
+  }).then(() => sendVersionRead(db, s))
   return s.nextVersionRead
 }
+
+/** How long the searches waiting for the next read of the version wait for the one under way to end. */
+const VERSION_READ_WAIT_MS = 1_000
 
 function sendVersionRead(db: Db, s: State): Promise<string> {
   s.nextVersionRead = undefined
