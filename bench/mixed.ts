@@ -106,6 +106,8 @@ function splitAt(
 export type MixedFigures = {
   /** With `firstS`: the first seconds' figures and the rest's. */
   first?: { head: SliceFigures; rest: SliceFigures }
+  /** The answers while `beforeWrites` ran: each one's time and when it came (performance.now()). */
+  meanwhile: { times: number[]; at: number[] }
   p50: number
   p95: number
   p975: number
@@ -379,7 +381,9 @@ export async function mixedRun(opts: {
   /** Also prints the figures of the first this many seconds of the measured run apart from the rest's. */
   firstS?: number
 }): Promise<MixedFigures> {
-  const run = (duration: number, times?: number[]) => {
+  /** Each answer's time and when it came (performance.now()), when the run is to keep them. */
+  type Answers = { times: number[]; at: number[] }
+  const run = (duration: number, answers?: Answers) => {
     const instance = autocannon({
       url: opts.url,
       connections: opts.connections,
@@ -395,17 +399,19 @@ export async function mixedRun(opts: {
         },
       ],
     } as never) as ReturnType<typeof autocannon> & NodeJS.EventEmitter
-    if (times)
+    if (answers)
       instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => {
-        times.push(ms)
-        answeredAt.push(performance.now())
+        answers.times.push(ms)
+        answers.at.push(performance.now())
       })
     return instance
   }
   await run(opts.warmupS)
+  /** The answers while `beforeWrites` ran, kept apart (the caller may cut a window out of them). */
+  const meanwhileAnswers: Answers = { times: [], at: [] }
   if (opts.beforeWrites) {
-    // The searches keep coming meanwhile (unmeasured); they stop as the measured run starts.
-    const meanwhile = run(3_600) as unknown as { stop: () => void }
+    // The searches keep coming meanwhile (apart from the run's figures); they stop as the measured run starts.
+    const meanwhile = run(3_600, meanwhileAnswers) as unknown as { stop: () => void }
     try {
       await opts.beforeWrites()
     } finally {
@@ -443,7 +449,7 @@ export async function mixedRun(opts: {
           cpuAtFirst = { cpu: cpuUse(opts.appPid, dbName), answers: times.length }
         }, opts.firstS * 1000)
       : undefined
-  const result = await run(opts.durationS, times)
+  const result = await run(opts.durationS, { times, at: answeredAt })
   const cpuAtEnd = cpuUse(opts.appPid, dbName)
   clearTimeout(firstTimer)
   clearInterval(sampler)
@@ -485,6 +491,7 @@ export async function mixedRun(opts: {
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN
   return {
     first,
+    meanwhile: meanwhileAnswers,
     p50: at(0.5),
     p95: at(0.95),
     p975: at(0.975),

@@ -652,6 +652,8 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
   )
   const url = `http://127.0.0.1:${PORT}`
   let copyHeld: Promise<number> | undefined
+  /** When the bulk load's statement returned (performance.now()). */
+  let committedAt = Number.POSITIVE_INFINITY
   const m = await mixedRun({
     url,
     // Freshness on the same instance (no second one here).
@@ -679,6 +681,7 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
           [BULK_UPDATE],
         )
       const loaded = Date.now()
+      committedAt = performance.now()
       // When the copy holds the bulk load (searches answer without it until then), watched meanwhile.
       const bulkVersion = (
         await client.query<{ v: string }>('select version::text as v from listing_counts_version where id')
@@ -735,6 +738,13 @@ async function afterBulk(client: pg.Client, dbUrl: string, app: ChildProcess, mo
     ],
   )
   console.log(`The copy held the bulk load ${(await copyHeld)?.toFixed(1)} s after it committed`)
+  // The searches answered from the bulk commit to the writes' start: the feed's application of the commit (which the
+  // searches wait for) falls in these seconds, with the bench's own vacuum analyze.
+  const meanwhile = m.meanwhile.times.filter((_, i) => (m.meanwhile.at[i] as number) >= committedAt)
+  if (meanwhile.length > 0)
+    console.log(
+      `Searches answered from the bulk commit to the writes' start: ${meanwhile.length.toLocaleString('en-US')}, p50 ${quantile(meanwhile, 0.5).toFixed(1)} p99 ${quantile(meanwhile, 0.99).toFixed(1)} max ${Math.max(...meanwhile).toFixed(1)} ms`,
+    )
   console.log(
     `${m.bad} bad answers; ${m.writes} writes, fresh p50 / p99 ${quantile(m.fresh, 0.5).toFixed(0)} / ${quantile(m.fresh, 0.99).toFixed(0)} ms; RSS ${m.rssStartMb.toFixed(0)} → ${m.rssMb.toFixed(0)} MB; load average ${loadAverage()}`,
   )

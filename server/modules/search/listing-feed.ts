@@ -347,7 +347,9 @@ function readChanges(db: Db, version: string, limit: number, skip: string[] = []
  */
 async function readBulk(db: Db, version: string, upTo: string, limit: number) {
   const large = Math.floor(limit / 4)
-  const rows = await rowsOf<{ versions: string[] | null; any_on_sale: boolean } & ChangedListing>(
+  const rows = await rowsOf<
+    { versions: string[] | null; any_on_sale: boolean } & Omit<ChangedListing, 'on_sale'>
+  >(
     db,
     // Each commit's changes counted only as far as `large` + 1. A listing a commit created (migration 0053) is held by
     // no view before it. Whether one is on sale is looked up by id until one is: joined to `products`, the planner
