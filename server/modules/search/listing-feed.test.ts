@@ -771,6 +771,39 @@ describe('an instance whose copy a bulk import left behind', () => {
       await h.close()
     }
   }, 180_000)
+
+  it('takes a bulk delete out of the view at once and leaves a bulk import after it to the read, each one statement', async () => {
+    const h = await heldReads()
+    const { db } = h
+    try {
+      const { brand, seller, other } = await brandAndSellers(db)
+      await bulkInsert(db, brand.id, seller.id, BULK)
+      await bulkInsert(db, brand.id, other.id, 2)
+      await copyCurrent(db)
+      expect(factsStatus(db)?.listings).toBe(BULK + 2)
+      h.hold()
+      const readsBefore = h.reads.started
+      // The seller's every listing deleted (gone from products: none of them is on sale, none is found), then a bulk
+      // import by the other seller, before the view moves: applied together or one after the other.
+      await db.execute(sql`delete from products where seller_id = ${seller.id}`)
+      await bulkInsert(db, brand.id, other.id, BULK)
+      const now = await versionOf(db)
+      await vi.waitFor(() => expect(h.reads.started).toBeGreaterThan(readsBefore), { timeout: 20_000 })
+      await catchUp(db, now)
+      const all = SearchQuery.parse({ sort: 'price_asc', facets: '1' })
+      // The deleted listings are out at once; the import waits for its read.
+      const meanwhile = await searchProducts(db, all)
+      expect(meanwhile.total).toBe(2)
+      expect(BigInt(factsStatus(db)?.version ?? 0)).toBeLessThan(BigInt(now ?? 0))
+      h.release()
+      await vi.waitFor(() => expect(factsStatus(db)?.version).toBe(now), { timeout: 20_000 })
+      expect(await searchProducts(db, all)).toEqual(await searchProducts(db, all, { facts: false }))
+      expect((await searchProducts(db, all)).total).toBe(BULK + 2)
+      expect(h.errors).toEqual([])
+    } finally {
+      await h.close()
+    }
+  }, 180_000)
 })
 
 /**
