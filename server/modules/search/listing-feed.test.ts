@@ -656,6 +656,20 @@ const bulkInsert = (db: TestApp['db'], brandId: string, sellerId: string, n: num
       now() - make_interval(mins => i)
     from generate_series(1, ${n}) i`)
 
+/**
+ * A seller with a bulk import's worth of listings and another with two, all in the copy; then reads apart are held:
+ * the sellers, and the reads started before the hold.
+ */
+async function sellersHeld(h: Awaited<ReturnType<typeof heldReads>>) {
+  const sellers = await brandAndSellers(h.db)
+  await bulkInsert(h.db, sellers.brand.id, sellers.seller.id, BULK)
+  await bulkInsert(h.db, sellers.brand.id, sellers.other.id, 2)
+  await copyCurrent(h.db)
+  expect(factsStatus(h.db)?.listings).toBe(BULK + 2)
+  h.hold()
+  return { ...sellers, readsBefore: h.reads.started }
+}
+
 describe('an instance whose copy a bulk import left behind', () => {
   it('answers from its view without the import until the read lands, while every other change shows at once', async () => {
     const h = await heldReads()
@@ -715,13 +729,7 @@ describe('an instance whose copy a bulk import left behind', () => {
     const h = await heldReads()
     const { db } = h
     try {
-      const { brand, seller, other } = await brandAndSellers(db)
-      await bulkInsert(db, brand.id, seller.id, BULK)
-      await bulkInsert(db, brand.id, other.id, 2)
-      await copyCurrent(db)
-      expect(factsStatus(db)?.listings).toBe(BULK + 2)
-      h.hold()
-      const readsBefore = h.reads.started
+      const { seller, other, readsBefore } = await sellersHeld(h)
       // The seller's every listing posted again and repriced in one statement (left to the read), then one of them
       // changed alone: the view holds it as it is now, and none of the others as they were (old prices, old order).
       await db.execute(
@@ -776,13 +784,7 @@ describe('an instance whose copy a bulk import left behind', () => {
     const h = await heldReads()
     const { db } = h
     try {
-      const { brand, seller, other } = await brandAndSellers(db)
-      await bulkInsert(db, brand.id, seller.id, BULK)
-      await bulkInsert(db, brand.id, other.id, 2)
-      await copyCurrent(db)
-      expect(factsStatus(db)?.listings).toBe(BULK + 2)
-      h.hold()
-      const readsBefore = h.reads.started
+      const { brand, seller, other, readsBefore } = await sellersHeld(h)
       // The seller's every listing deleted (gone from products: none of them is on sale, none is found), then a bulk
       // import by the other seller, before the view moves: applied together or one after the other.
       await db.execute(sql`delete from products where seller_id = ${seller.id}`)
