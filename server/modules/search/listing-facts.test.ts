@@ -461,6 +461,37 @@ describe('totals and facets from the listings’ facts', () => {
     }
   })
 
+  it('under writes, fail the searches that shared a read of the version that failed, not answer them from a view that may be behind, and read again for the next', async () => {
+    const q = SearchQuery.parse({ sort: 'price_asc', page_size: '5' })
+    const dialect = new PgDialect()
+    const isVersionRead = (query: unknown) =>
+      dialect.sqlToQuery(query as SQL).sql.includes('version::text as v from listing_counts_version')
+    await loadFacts(t.db)
+    // A change applied just now: writes are under way, so each search reads the version first.
+    await t.db.execute(sql`update products set resale_price_cents = resale_price_cents + 1 where id = (select id
+      from products where not is_sold and removed_at is null order by id limit 1)`)
+    await catchUp(t.db)
+    const execute = t.db.execute.bind(t.db)
+    let fail = true
+    const spy = vi.spyOn(t.db, 'execute').mockImplementation((async (query: SQL) => {
+      if (fail && isVersionRead(query)) {
+        fail = false
+        throw new Error('connection lost')
+      }
+      return execute(query)
+    }) as never)
+    try {
+      // Those that shared the failed read fail; one that came after it was sent waits for the next and answers.
+      const asked = await Promise.allSettled(Array.from({ length: 4 }, () => searchProducts(t.db, q)))
+      const sql = await searchProducts(t.db, q, { facts: false })
+      expect(asked[0]?.status).toBe('rejected')
+      for (const answer of asked) if (answer.status === 'fulfilled') expect(answer.value).toEqual(sql)
+      expect(await searchProducts(t.db, q)).toEqual(sql)
+    } finally {
+      spy.mockRestore()
+    }
+  })
+
   it('read a brand id in any case, as SQL does, from the counts and from the facts', async () => {
     await loadFacts(t.db)
     const lenovo = brandIds[0] as string
