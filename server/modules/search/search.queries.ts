@@ -10,6 +10,7 @@ import {
   type Suggestions,
 } from '#contract/search'
 import type { Db } from '#server/db/client'
+import { listingOnSale } from '#server/db/on-sale-predicate'
 import { brands, products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
 import {
@@ -264,9 +265,7 @@ function bestTierIds(where: SQL, text: TextMatch, cursor: CursorKey | undefined,
   // The subquery's alias is the table's name, so the filters (written against products) read its columns.
   return sql`
     select ${products.id} from (
-      select * from ${products}
-      where ${products.isSold} = false and ${products.removedAt} is null and ${products.expiredAt} is null
-      order by ${newest}
+      select * from ${products} where ${listingOnSale(products)} order by ${newest}
       limit ${BEST_TIER_WALK}) as products
     where ${where} and ${inTitle(text)} ${text.bestTier === 3 ? sql`and ${matching(text.titleQuery)}` : sql``} ${after}
     order by ${newest}
