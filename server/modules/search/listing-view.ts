@@ -121,13 +121,7 @@ export function viewPage(
     { text: textOf?.(part.facts), dead: part.dead },
   ])
   if (view.delta.size > 0) sources.push([view.delta, { text: textOf?.(view.delta) }])
-  let largest = 0
-  for (let i = 1; i < sources.length; i++)
-    if (
-      (sources[i] as (typeof sources)[number])[0].size >
-      (sources[largest] as (typeof sources)[number])[0].size
-    )
-      largest = i
+  const largest = sources.reduce((best, [f], i) => (f.size > (sources[best]?.[0].size ?? 0) ? i : best), 0)
   const [big, bigOwn] = sources.splice(largest, 1)[0] as (typeof sources)[number]
   if (sources.length === 0) return pageHits(big, { ...ask, ...bigOwn })?.map((h) => idAt(big, h.r))
   const end = paging.offset + paging.pageSize
