@@ -9,11 +9,11 @@ import {
   filtersKey,
   firstAtLeast,
   firstOlder,
-  firstPriceAtLeast,
   type ListingFacts,
   narrowestChoice,
   PASSES,
   passesAll,
+  priceRun,
   sumPassing,
   TOO_OLD,
 } from './listing-facts'
@@ -274,8 +274,7 @@ function rowsToCount(
   const byCombos = f.newestFirst && q.posted_within === undefined
   const count = byCombos ? 0 : f.newestFirst ? firstOlder(f, noneAfter) : f.size
   if (minPrice > -Infinity || maxPrice < Infinity) {
-    const from = firstPriceAtLeast(f, minPrice)
-    const to = firstPriceAtLeast(f, maxPrice + 1)
+    const [from, to] = priceRun(f, boundsOf(q))
     const cost = byCombos ? combosCost(f, comboOutcomes(f, q), minBattery > -Infinity) : count
     if ((to - from) * OUT_OF_ORDER_COST < cost)
       return { rows: f.byPrice.subarray(from, to), count: to - from, inOrder: false }

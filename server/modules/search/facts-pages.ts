@@ -7,12 +7,12 @@ import {
   comboOutcomes,
   filtersKey,
   firstAtLeast,
-  firstPriceAtLeast,
   idAt,
   type ListingFacts,
   narrowestChoice,
   PASSES,
   passesAll,
+  priceRun,
   sumPassing,
   TOO_OLD,
 } from './listing-facts'
@@ -134,9 +134,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   // By price, a price range is a run of byPrice: the walk covers that run alone.
   let end = n
   if (byPrice && (q.min_price !== undefined || q.max_price !== undefined)) {
-    const { minPrice, maxPrice } = boundsOf(q)
-    const from = firstPriceAtLeast(f, minPrice)
-    const to = firstPriceAtLeast(f, maxPrice + 1)
+    const [from, to] = priceRun(f, boundsOf(q))
     start = Math.max(start, backwards ? f.size - to : from)
     end = backwards ? f.size - from : to
   }
@@ -237,8 +235,8 @@ function fewRows(f: ListingFacts, q: SearchQuery, walk: number, wanted: number):
   const outcome = comboOutcomes(f, q)
   const passing = sumPassing(outcome, f.combos.rows)
   const { minPrice, maxPrice } = boundsOf(q)
-  const inRange = firstPriceAtLeast(f, maxPrice + 1) - firstPriceAtLeast(f, minPrice)
-  const estimate = (passing * inRange) / Math.max(1, f.size)
+  const [from, to] = priceRun(f, boundsOf(q))
+  const estimate = (passing * (to - from)) / Math.max(1, f.size)
   // A walk stops at `wanted` matches: spread over its `walk` rows, about wanted / estimate of them.
   const walked = estimate > 0 ? Math.min(walk, (wanted * walk) / estimate) : walk
   if (estimate * PICK_COST >= walked) return undefined

@@ -6,6 +6,7 @@ import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { type Column, dictionaryColumn, facetFilters, outcomesOf } from './facet-columns'
 import {
+  type Bounds,
   boundsOf,
   COUNT_FACETS,
   type CountFacet,
@@ -355,9 +356,12 @@ export const filtersKey = onceEach((q: SearchQuery): string =>
   }).join('&'),
 )
 
-/** The first position in byPrice whose price is at least `cents` (the copy's size when none is). */
-export const firstPriceAtLeast = (f: ListingFacts, cents: number) =>
-  lowerBound(f.size, (i) => (f.priceCents[f.byPrice[i] as number] as number) >= cents)
+/** The run of byPrice priced within a search's price range: its first position and the one past its last. */
+export function priceRun(f: ListingFacts, { minPrice, maxPrice }: Bounds): [number, number] {
+  const price = (i: number) => f.priceCents[f.byPrice[i] as number] as number
+  const at = (cents: number) => lowerBound(f.size, (i) => price(i) >= cents)
+  return [at(minPrice), at(maxPrice + 1)]
+}
 
 export const PASSES = 0
 const FAILS = 1
