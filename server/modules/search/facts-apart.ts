@@ -1,14 +1,8 @@
-import { type ResourceLimits, Worker } from 'node:worker_threads'
+import { Worker } from 'node:worker_threads'
 import { workerScript } from '#server/lib/worker-script'
 import type { ListingFacts } from './listing-facts'
 import type { ReadCopy } from './listing-feed'
-
-/**
- * The reading thread's young generation: V8's own (128 MB on a 24 GB machine) took its heap to 232 MB at 88,159
- * listings, 24 MB to 101, as fast. The old generation keeps V8's limit: a read must never stop for want of it.
- * docs/decisions/0096-*.
- */
-const READER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
+import { THREAD_LIMITS } from './search-pool'
 
 /** 1,000,000 listings take about 10 s; far longer means the read is stuck. */
 const READ_TIMEOUT_MS = 120_000
@@ -18,7 +12,7 @@ type Read = { timeoutMs?: number; signal?: AbortSignal; commits?: string[] | und
 /** A thread ready to read the copy once (facts-worker.ts); `background`: at a lower priority. */
 function startReader(url: string, background: boolean): Worker {
   const { url: script, execArgv } = workerScript('facts-worker', import.meta.url)
-  return new Worker(script, { workerData: { url, background }, execArgv, resourceLimits: READER_LIMITS })
+  return new Worker(script, { workerData: { url, background }, execArgv, resourceLimits: THREAD_LIMITS })
 }
 
 /**

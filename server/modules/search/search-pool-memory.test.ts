@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { factsFromRows } from './listing-facts'
 import { wholeView } from './listing-view'
-import { type PoolAsk, SEARCHER_LIMITS, SEARCHER_OLD_START_MB, SearchPool } from './search-pool'
+import { type PoolAsk, SEARCHER_OLD_START_MB, SearchPool, THREAD_LIMITS } from './search-pool'
 
 // What the pool's searchers hold: a young generation of the size set for the instance's threads, and no copy the
 // instance has replaced once a search of the new one was posted (decision 0092).
@@ -24,9 +24,9 @@ const ask: PoolAsk = {
 
 describe('the search pool’s memory', () => {
   it('runs its searchers with the threads’ heap limits', () => {
-    expect(SEARCHER_LIMITS.maxYoungGenerationSizeMb).toBeGreaterThan(0)
+    expect(THREAD_LIMITS.maxYoungGenerationSizeMb).toBeGreaterThan(0)
     for (const { worker } of pool.searchers)
-      expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(SEARCHER_LIMITS.maxYoungGenerationSizeMb)
+      expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(THREAD_LIMITS.maxYoungGenerationSizeMb)
   })
 
   it('starts its searchers with their first old generation, and gives the process its own back once they run', async () => {

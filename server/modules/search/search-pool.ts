@@ -94,12 +94,14 @@ const IN_FLIGHT = 2
 type Search = { view: FactsView; ask: PoolAsk; resolve: (a: ViewAnswer) => void; reject: (e: Error) => void }
 
 /**
- * The heap limits of a searcher. V8 sizes a thread's young generation from the machine's memory: on 24 GB each
- * searcher kept 128 MB committed while it held 20 to 45 MB live. 24 MB (two halves of 8 MB) holds a search's garbage
- * between scavenges; the old generation keeps V8's limit, so a searcher never runs out. docs/decisions/0092-*.
- * `--max-semi-space-size` (scripts/server-runtime.mjs) sets the same 8 MB in every thread.
+ * The heap limits of the copy's threads (the searchers, and the reader: facts-apart.ts). V8 sizes a thread's young
+ * generation from the machine's memory: on 24 GB each searcher kept 128 MB committed while it held 20 to 45 MB live,
+ * and the reader's heap reached 232 MB at 88,159 listings (101 with these, as fast). 24 MB (two halves of 8 MB) holds
+ * a search's garbage between scavenges; the old generation keeps V8's limit, so a thread never runs out (a read must
+ * never stop for want of it). docs/decisions/0092-*, 0096-*. `--max-semi-space-size` (scripts/server-runtime.mjs) sets
+ * the same 8 MB in every thread.
  */
-export const SEARCHER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
+export const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 /**
  * The old generation a searcher's heap may reach before V8 first collects it whole (after that V8 sizes it from what
@@ -126,7 +128,7 @@ export class SearchPool {
     const workers = startWithOldGeneration(
       SEARCHER_OLD_START_MB,
       size,
-      () => new Worker(script.url, { execArgv: script.execArgv, resourceLimits: SEARCHER_LIMITS }),
+      () => new Worker(script.url, { execArgv: script.execArgv, resourceLimits: THREAD_LIMITS }),
     )
     this.searchers = workers.map((worker) => {
       // The pool never keeps the instance running on its own.
