@@ -16,7 +16,7 @@ import {
   perCountFacet,
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
-import { buildTextIndex, descending, lowerBound, type TextIndex } from './listing-text'
+import { buildTextIndex, descending, lowerBound } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
 // The filter columns of every listing on sale, copied into each instance as arrays: a search's counts and total are
@@ -26,29 +26,8 @@ import { latin1At, latin1Bytes } from './shared-texts'
 
 export const DAY_MS = 86_400_000
 
-export type ListingFacts = {
-  version: string
-  size: number
-  columns: Record<CountFacet, Column>
-  /** Per facet, each value's rows in row order (narrowestChoice); shared, as each thread's own cost 115 ms, 25 MB. */
-  valueRows: Record<CountFacet, Int32Array[]>
-  /** -1: not reported. */
-  battery: Int16Array
-  priceCents: Int32Array
-  postedMs: Float64Array
-  /** The posting time to the microsecond, as the database keeps it: what a cursor compares with. */
-  postedUs: Float64Array
-  /** Every row's id, 36 one-byte characters each, one after the other, as bytes (shared with the search threads). */
-  ids: Uint8Array
-  /** Rows by price, cheapest first, ties by id: the order of `sort=price_asc` (backwards, `price_desc`). */
-  byPrice: Int32Array
-  /** Rows are in posting order, newest first. */
-  newestFirst: boolean
-  /** Every listing's searchable words (listing-text.ts). */
-  text: TextIndex
-  /** The rows by their facet values' combination (combosOf). */
-  combos: ReturnType<typeof combosOf>
-}
+/** A copy: its arrays (arraysOf: an item per row, a listing) and its rows by facet values' combination (combosOf). */
+export type ListingFacts = ReturnType<typeof arraysOf> & { combos: ReturnType<typeof combosOf> }
 
 type Row = NonNullable<FilterDeclaration['row']>
 
@@ -157,6 +136,11 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
 type AggregatedFacts = { [column: string]: string | string[] | null | undefined; titles: string[] }
 
 function factsOf(row: AggregatedFacts): ListingFacts {
+  const facts = arraysOf(row)
+  return { ...facts, combos: combosOf(facts) }
+}
+
+function arraysOf(row: AggregatedFacts) {
   const text = (name: string) => (row[name] as string | null | undefined) ?? ''
   const size = Number(text('size') || 0)
   const split = (name: string) => (size > 0 ? text(name).split(',') : [])
@@ -170,21 +154,27 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
   const columns = perCountFacet((name): Column => dictionaryColumn(split(name)))
-  const facts = {
+  return {
     version: text('version') || '0',
     size,
+    /** Rows are in posting order, newest first. */
     newestFirst,
     columns,
+    /** Per facet, each value's rows in row order (narrowestChoice); shared, as each thread's own cost 115 ms, 25 MB. */
     valueRows: perCountFacet((name) => valueRowsOf(columns[name])),
+    /** -1: not reported. */
     battery: Int16Array.from(numbers('battery')),
     priceCents,
     postedMs,
+    /** The posting time to the microsecond, as the database keeps it: what a cursor compares with. */
     postedUs,
+    /** Every row's id, 36 one-byte characters each, one after the other, as bytes (shared with the search threads). */
     ids,
+    /** Rows by price, cheapest first, ties by id: the order of `sort=price_asc` (backwards, `price_desc`). */
     byPrice: priceOrder(priceCents, ids),
+    /** Every listing's searchable words (listing-text.ts). */
     text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
   }
-  return { ...facts, combos: combosOf(facts) }
 }
 
 /**
@@ -192,7 +182,7 @@ function factsOf(row: AggregatedFacts): ListingFacts {
  * rows. Facet filters are then tested once per combination, not per listing; a search with no other filter is counted
  * from the combinations alone.
  */
-function combosOf(f: Omit<ListingFacts, 'combos'>) {
+function combosOf(f: ReturnType<typeof arraysOf>) {
   const { columns, battery, size, byPrice, priceCents, postedMs } = f
   const indexes = COUNT_FACETS.map((name) => columns[name].index)
   const radix = COUNT_FACETS.map((name) => Math.max(1, columns[name].values.length))
