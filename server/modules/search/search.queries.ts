@@ -39,7 +39,7 @@ import {
 } from './filters'
 import { onceEach } from './kept-per-copy'
 import { currentFacts, readListingPage, searchWhileRead } from './listing-feed'
-import { type TextTerms, textMatchesIn } from './listing-text'
+import { textMatchesIn } from './listing-text'
 import { viewFacets, viewTotal } from './listing-view'
 
 // The search engine, inside PostgreSQL: docs/decisions/0015-search-engine.md.
@@ -61,18 +61,7 @@ export function searchWords(q: string): string[] {
 }
 
 /** A search's words as searched for (TextTerms: each a whole word, or the start of one), and in SQL. */
-type TextMatch = TextTerms & {
-  tsquery: string
-  titleQuery: string
-  /** The best tier a listing can reach: 3, or 2 when some word is in no listing's brand or name. */
-  bestTier: 2 | 3
-  /** The vocabulary's version (listing_counts_version.terms_version) this was read at. */
-  termsVersion: string
-  /** What was typed for each term (two words joined into one term read as that term). */
-  typed: string[]
-  /** Whether the database reads each term as that one word (the listings' facts can then match it in memory). */
-  plain: boolean
-}
+type TextMatch = NonNullable<Awaited<ReturnType<typeof resolveText>>>
 
 /**
  * Each word as a listing's title spells it: two typed words joined when together they are a title word ("mac book" →
@@ -80,7 +69,7 @@ type TextMatch = TextTerms & {
  * "i71165g7"), completed when it starts one (as you type), else replaced by the most similar title word (typos:
  * "thnkpad" → thinkpad), else kept to match descriptions.
  */
-export async function resolveText(db: Db, q: string): Promise<TextMatch | null> {
+export async function resolveText(db: Db, q: string) {
   const words = searchWords(q)
   if (words.length === 0) return null
   const rows = await rowsOf<{
@@ -132,10 +121,14 @@ export async function resolveText(db: Db, q: string): Promise<TextMatch | null> 
     tsquery: terms.map((t) => (t.prefix ? `${t.term}:*` : t.term)).join(' & '),
     titleQuery: terms.map((t) => `${t.term}${t.prefix ? ':*A' : ':A'}`).join(' & '),
     phrase: terms.map((t) => t.term).join(' '),
+    /** The best tier a listing can reach: 3, or 2 when some word is in no listing's brand or name. */
     bestTier: terms.every((t) => t.inName) ? 3 : 2,
+    /** The vocabulary's version (listing_counts_version.terms_version) this was read at. */
     termsVersion: rows[0]?.terms_version ?? '0',
     terms: terms.map((t) => ({ term: t.term, prefix: t.prefix })),
+    /** What was typed for each term (two words joined into one term read as that term). */
     typed: terms.map((t) => t.typed),
+    /** Whether the database reads each term as that one word (the listings' facts can then match it in memory). */
     plain: rows.every((r) => r.plain),
   }
 }
