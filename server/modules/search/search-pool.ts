@@ -46,6 +46,8 @@ export type ToSearcher =
   | { type: 'drop-view'; id: number }
   | { type: 'ask'; id: number; viewId: number; ask: PoolAsk }
 
+const tell = (searcher: Searcher, message: ToSearcher) => searcher.worker.postMessage(message)
+
 /** A view as posted to a searcher: its parts' copies by id (each posted once), the rest as it is. */
 type PostedView = Omit<FactsView, 'parts'> & { parts: (Omit<MarkedPart, 'facts'> & { copyId: number })[] }
 
@@ -162,8 +164,7 @@ export class SearchPool {
     const id = nextId++
     try {
       const posted = this.post(searcher, search.view)
-      const message: ToSearcher = { type: 'ask', id, viewId: posted.id, ask: search.ask }
-      searcher.worker.postMessage(message)
+      tell(searcher, { type: 'ask', id, viewId: posted.id, ask: search.ask })
       searcher.pending++
       posted.pending++
       this.waiting.set(id, search)
@@ -195,16 +196,12 @@ export class SearchPool {
       if (copyId === undefined) {
         copyId = nextId++
         searcher.copies.set(facts, copyId)
-        searcher.worker.postMessage({ type: 'copy', id: copyId, copy: shareCopy(facts) } satisfies ToSearcher)
+        tell(searcher, { type: 'copy', id: copyId, copy: shareCopy(facts) })
       }
       return { ...marked, copyId }
     })
     const posted = { id: nextId++, pending: 0 }
-    searcher.worker.postMessage({
-      type: 'view',
-      id: posted.id,
-      view: { ...view, parts },
-    } satisfies ToSearcher)
+    tell(searcher, { type: 'view', id: posted.id, view: { ...view, parts } })
     // The searcher holds the views searches in flight read, and the latest: the rest go, and copies no view reads.
     searcher.views.set(view, posted)
     this.drop(searcher, (old) => old !== view)
@@ -220,13 +217,13 @@ export class SearchPool {
     for (const [old, p] of searcher.views) {
       if (p.pending > 0 || !which(old)) continue
       searcher.views.delete(old)
-      searcher.worker.postMessage({ type: 'drop-view', id: p.id } satisfies ToSearcher)
+      tell(searcher, { type: 'drop-view', id: p.id })
     }
     const read = new Set([...searcher.views.keys()].flatMap((v) => v.parts.map((p) => p.facts)))
     for (const [copy, id] of searcher.copies) {
       if (read.has(copy)) continue
       searcher.copies.delete(copy)
-      searcher.worker.postMessage({ type: 'drop-copy', id } satisfies ToSearcher)
+      tell(searcher, { type: 'drop-copy', id })
     }
   }
 
