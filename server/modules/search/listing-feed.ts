@@ -770,10 +770,9 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
     void catchUp(db).catch((err) => logFailure(s, err))
     return undefined
   }
-  // The rows read carry the database's version: a view behind it catches up (no change committed before the request
-  // is missed) and the page is chosen again, keeping the rows already read at the version caught up to. Under writes
-  // (most searches, at 20 writes a second) the version is read first instead, and the view caught up to it before the
-  // page is chosen, once; the rows, read after, may be newer (changes committed during the request).
+  // Under writes (most searches, at 20 writes a second) the version is read first, not with the rows (readListingPage),
+  // and the view caught up to it before the page is chosen, once; the rows, read after, may be newer (changes committed
+  // during the request).
   let caughtUp = false
   if (Date.now() - s.movedAt < WRITES_LATELY_MS) {
     const now = await versionSince(db, s, asked)
