@@ -64,25 +64,33 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
 /** Whether a search's bounds must be tested per listing: a price range or a battery floor. */
 const rowBounds = (b: Bounds) => b.minPrice > -Infinity || b.maxPrice < Infinity || b.minBattery > -Infinity
 
+type ComboCounts = ReturnType<typeof comboCounts>
+type Choice = ComboCounts['choices'][number]
+
 /**
  * What a search with facet filters alone (and a date filter) counts in a copy. Only the date filter and choices move
  * with the clock: each passes the rows before the first older than its start; as that row moves, only those between.
  */
-type ComboCounts = {
-  outcome: Uint8Array
-  /** With a date filter: `counted` is its own (else the combinations' counts). */
-  dated: boolean
-  /** The rows before `end` (those the date filter lets through; every row without one) counted per combination. */
-  end: number
-  counted: Int32Array
-  /** Of them, those whose combination passes every filter with a battery at BATTERY_FACET_PCT or more. */
-  battery80: number
-  /** The total and each facet's counts by value, summed from `counted` (undefined once `end` moved). */
-  sums?: Pick<FactsFacets, 'total' | 'values'>
-  /** Each posting-date choice: its end, and the rows before it whose combination passes every filter (-1: none yet). */
-  choices: Choice[]
+function comboCounts(f: ListingFacts, q: SearchQuery) {
+  const { combos } = f
+  const dated = q.posted_within !== undefined
+  const outcome = comboOutcomes(f, q)
+  return {
+    outcome,
+    /** With a date filter: `counted` is its own (else the combinations' counts). */
+    dated,
+    /** The rows before `end` (those the date filter lets through; every row without one) counted per combination. */
+    end: dated ? 0 : f.size,
+    // Without a date filter every row counts, and always will: the combinations' own counts.
+    counted: dated ? new Int32Array(combos.rows.length) : combos.rows,
+    /** Of them, those whose combination passes every filter with a battery at BATTERY_FACET_PCT or more. */
+    battery80: dated ? 0 : sumPassing(outcome, combos.battery80),
+    /** The total and each facet's counts by value, summed from `counted` (undefined once `end` moved). */
+    sums: undefined as Pick<FactsFacets, 'total' | 'values'> | undefined,
+    /** Each posting-date choice: its end, and the rows before it whose combination passes every filter (-1: none yet). */
+    choices: POSTED_WITHIN_DAYS.map(() => ({ end: -1, n: 0 })),
+  }
 }
-type Choice = { end: number; n: number }
 
 /** Counting the outcomes too (comboOutcomes may let them go): else 30,000 searches of 12 KB at 100,000 listings. */
 const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
@@ -94,19 +102,7 @@ const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
 /** factsFacets of a search with facet filters alone, reading a listing only as the clock moves. */
 function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacets {
   const { combos } = f
-  const dated = q.posted_within !== undefined
-  const kept = comboCountsIn.get(f, filtersKey(q), () => {
-    const outcome = comboOutcomes(f, q)
-    return {
-      outcome,
-      dated,
-      // Without a date filter every row counts, and always will: the combinations' own counts.
-      end: dated ? 0 : f.size,
-      counted: dated ? new Int32Array(combos.rows.length) : combos.rows,
-      battery80: dated ? 0 : sumPassing(outcome, combos.battery80),
-      choices: POSTED_WITHIN_DAYS.map(() => ({ end: -1, n: 0 })),
-    }
-  })
+  const kept = comboCountsIn.get(f, filtersKey(q), () => comboCounts(f, q))
   if (q.posted_within !== undefined) moveEnd(f, kept, firstOlder(f, nowMs - q.posted_within * DAY_MS))
   const { outcome, counted } = kept
   kept.sums ??= {
