@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import type { Product } from '#contract/products'
 import { confirmEmail, emailTo, expectNoSeriousAxeViolations, saveScreenshots } from './helpers'
+import { type OwnServer, startOwnServer } from './support/own-server'
 
 // What a buyer can do with a booking before and after paying, as a person sees it:
 // - the payment page of a booking whose hold has ended says "Your hold ended" and holds nothing until "Hold it
@@ -24,16 +24,18 @@ const PASSWORD = 'laptop-market-e2e-1'
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 const DATA_DIR = path.join(os.tmpdir(), `laptop-market-e2e-holds-${PORT}-${Date.now().toString(36)}`)
 
-let server: ChildProcess | undefined
+let server: OwnServer | undefined
 
 test.use({ baseURL: BASE })
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
   test.setTimeout(200_000)
-  server = spawn(process.execPath, ['scripts/e2e-server.mjs'], {
-    cwd: path.join(import.meta.dirname, '..'),
-    stdio: 'ignore',
+  server = await startOwnServer({
+    name: 'the short-hold server',
+    args: ['scripts/e2e-server.mjs'],
+    baseURL: BASE,
+    timeoutMs: 180_000,
     env: {
       ...process.env,
       E2E_PORT: String(PORT),
@@ -45,23 +47,10 @@ test.beforeAll(async () => {
       BOOKING_EMAIL_GROUP_SECONDS: '0',
     },
   })
-  const until = Date.now() + 180_000
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error('the short-hold server did not start')
 })
 
 test.afterAll(async () => {
-  if (!server || server.exitCode !== null) return
-  const exited = new Promise((r) => server?.once('exit', r))
-  server.kill('SIGTERM')
-  await exited
+  await server?.stop()
 })
 
 /** A new confirmed account on this journey's own server (helpers' newSignedIn reads the shared server's mail). */

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -11,12 +10,11 @@ import { authenticatorCode } from '#server/test/totp'
 import { SERVER_NODE_FLAGS, serverEnv } from '../scripts/server-runtime.mjs'
 import { confirmEmail } from './helpers'
 import { type LocalOidcProvider, startLocalOidcProvider } from './support/local-oidc-provider'
+import { type OwnServer, startOwnServer } from './support/own-server'
 
 // "Continue with Google" the whole way through a real OpenID provider on 127.0.0.1: the app runs for this
 // spec alone with GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_ISSUER pointing at the local provider.
 // A person Google has never sent before comes back signed in, as a buyer, on the page they started from.
-
-const ROOT = path.resolve(import.meta.dirname, '..')
 
 // One app and one provider for the file's journeys: in parallel each worker would start its own.
 test.describe.configure({ mode: 'serial' })
@@ -32,25 +30,13 @@ async function freePort(): Promise<number> {
   })
 }
 
-async function waitForHealth(url: string, app: ChildProcess, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (app.exitCode !== null) throw new Error(`the app stopped with code ${app.exitCode}`)
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error(`the app did not answer on ${url} within ${timeoutMs / 1000} s`)
-}
-
 const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 const googleUser = { login: `gale-${stamp}`, email: `gale-${stamp}@example.test`, name: 'Gale Google' }
 // Has an account with a password and two-step sign-in on; Google knows the same address.
 const twoStepUser = { login: `tess-${stamp}`, email: `tess-${stamp}@example.test`, name: 'Tess Two-Step' }
 
 let provider: LocalOidcProvider | undefined
-let app: ChildProcess | undefined
+let app: OwnServer | undefined
 let appURL = ''
 let dataDir = ''
 
@@ -61,9 +47,11 @@ test.beforeAll(async () => {
   provider = await startLocalOidcProvider({ appBaseURL: appURL, accounts: [googleUser, twoStepUser] })
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-google-'))
   // The compiled server with the node flags every instance starts with, as the shared e2e server runs it.
-  app = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/app/main.js'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
+  app = await startOwnServer({
+    name: 'the app',
+    args: [...SERVER_NODE_FLAGS, 'dist/app/main.js'],
+    baseURL: appURL,
+    timeoutMs: 150_000,
     env: {
       ...serverEnv(),
       NODE_ENV: 'development',
@@ -80,15 +68,10 @@ test.beforeAll(async () => {
       GOOGLE_ISSUER: provider.issuer,
     },
   })
-  await waitForHealth(appURL, app, 150_000)
 })
 
 test.afterAll(async () => {
-  if (app && app.exitCode === null) {
-    const exited = new Promise((resolve) => app?.once('exit', resolve))
-    app.kill('SIGTERM')
-    await exited
-  }
+  await app?.stop()
   await provider?.close()
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
 import { type APIRequestContext, expect, test } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import { expectNoSeriousAxeViolations, saveScreenshots } from './helpers'
+import { type OwnServer, startOwnServer } from './support/own-server'
 
 // Laptop trust end to end: a new seller lists with the laptop's battery report and its serial number; the listing
 // waits for review (first listings are reviewed), an admin approves it from the queue; a buyer sees the battery read
@@ -24,7 +24,7 @@ const DEMO_ADMIN = { email: 'admin@laptopmarket.test', password: 'demo-pass-123'
 const DEMO_BUYER = { email: 'buyer@laptopmarket.test', password: 'demo-pass-123' }
 const EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`
 
-let server: ChildProcess | undefined
+let server: OwnServer | undefined
 const DATA_DIR = path.join(os.tmpdir(), `laptop-market-e2e-trust-${PORT}-${Date.now().toString(36)}`)
 const SHARED_DATA_DIR = process.env.E2E_DATA_DIR
 
@@ -33,9 +33,11 @@ test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
   test.setTimeout(200_000)
-  server = spawn(process.execPath, ['scripts/e2e-server.mjs'], {
-    cwd: path.join(import.meta.dirname, '..'),
-    stdio: 'ignore',
+  server = await startOwnServer({
+    name: 'the review server',
+    args: ['scripts/e2e-server.mjs'],
+    baseURL: BASE,
+    timeoutMs: 180_000,
     env: {
       ...process.env,
       E2E_PORT: String(PORT),
@@ -44,24 +46,11 @@ test.beforeAll(async () => {
       LISTING_REVIEW_FIRST: '3',
     },
   })
-  const until = Date.now() + 180_000
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error('the review server did not start')
 })
 
 test.afterAll(async () => {
   process.env.E2E_DATA_DIR = SHARED_DATA_DIR
-  if (!server || server.exitCode !== null) return
-  const exited = new Promise((r) => server?.once('exit', r))
-  server.kill('SIGTERM')
-  await exited
+  await server?.stop()
 })
 
 async function signUp(request: APIRequestContext, role: 'buyer' | 'seller', name: string) {

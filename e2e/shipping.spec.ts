@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -11,6 +10,7 @@ import type { Brand } from '#contract/brands'
 import type { RateQuoteAnswer } from '#contract/delivery'
 import { SERVER_NODE_FLAGS, serverEnv } from '../scripts/server-runtime.mjs'
 import { expectNoSeriousAxeViolations, saveScreenshots, signUpConfirmed } from './helpers'
+import { type OwnServer, startOwnServer } from './support/own-server'
 
 // A laptop that travels, end to end (docs/decisions/0084): a seller lists it to ship, a buyer gets the test
 // carrier's rates to their address, picks one and pays price + shipping; the seller buys the label on My Product;
@@ -47,7 +47,7 @@ const SHIP_TO = {
   country: 'US',
 }
 
-let server: ChildProcess | undefined
+let server: OwnServer | undefined
 
 test.use({ baseURL: BASE })
 test.describe.configure({ mode: 'serial' })
@@ -69,9 +69,11 @@ test.beforeAll(async () => {
   DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'laptop-market-e2e-shipping-'))
   process.env.E2E_DATA_DIR = DATA_DIR
   // The compiled server with the node flags every instance starts with, as the shared e2e server runs it.
-  server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/app/main.js'], {
-    cwd: path.join(import.meta.dirname, '..'),
-    stdio: 'ignore',
+  server = await startOwnServer({
+    name: 'the shipping server',
+    args: [...SERVER_NODE_FLAGS, 'dist/app/main.js'],
+    baseURL: BASE,
+    timeoutMs: 200_000,
     env: {
       ...serverEnv(),
       NODE_ENV: 'development',
@@ -91,25 +93,11 @@ test.beforeAll(async () => {
       INSPECTION_DAYS: '2',
     },
   })
-  const until = Date.now() + 200_000
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error('the shipping server did not start')
 })
 
 test.afterAll(async () => {
   process.env.E2E_DATA_DIR = SHARED_DATA_DIR
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server?.once('exit', r))
-    server.kill('SIGTERM')
-    await exited
-  }
+  await server?.stop()
   if (DATA_DIR) fs.rmSync(DATA_DIR, { recursive: true, force: true })
   await adminQuery(`drop database if exists ${DB_NAME}`).catch(() => undefined)
 })

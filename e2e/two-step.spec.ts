@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { expect, test } from '@playwright/test'
 import { DEMO_ACCOUNTS } from '#server/demo/accounts'
 import { authenticatorCode } from '#server/test/totp'
 import { saveScreenshots, signInWithForm, signUpByApi } from './helpers'
+import { type OwnServer, startOwnServer } from './support/own-server'
 
 // Two-step sign-in: turning it on in Security settings with the typed key, making new backup codes, then
 // signing in with a code; and an admin without it, on a server that requires it, stopped with a message on how
@@ -82,15 +82,18 @@ test('turn on two-step sign-in, then sign in with a code', async ({ page, baseUR
 })
 
 test.describe('on a server that requires two-step sign-in of admins', () => {
-  let server: ChildProcess | undefined
+  let server: OwnServer | undefined
   let base = ''
 
   test.beforeAll(async () => {
     test.setTimeout(180_000)
     const port = Number(process.env.E2E_PORT ?? 4173) + 100
     base = `http://127.0.0.1:${port}`
-    server = spawn(process.execPath, ['scripts/e2e-server.mjs'], {
-      stdio: 'ignore',
+    server = await startOwnServer({
+      name: 'the two-step server',
+      args: ['scripts/e2e-server.mjs'],
+      baseURL: base,
+      timeoutMs: 150_000,
       env: {
         ...process.env,
         E2E_PORT: String(port),
@@ -99,20 +102,10 @@ test.describe('on a server that requires two-step sign-in of admins', () => {
         REQUIRE_ADMIN_TWO_FACTOR: 'true',
       },
     })
-    const until = Date.now() + 150_000
-    for (;;) {
-      const ok = await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-      if (ok) break
-      if (Date.now() > until) throw new Error('the second server did not start')
-      await new Promise((r) => setTimeout(r, 1000))
-    }
   })
 
-  test.afterAll(() => {
-    server?.kill('SIGTERM')
+  test.afterAll(async () => {
+    await server?.stop()
   })
 
   test('an admin without two-step sign-in is stopped, with how to turn it on', async ({ page }) => {
