@@ -18,6 +18,7 @@ import { verifyPassword } from '#server/db/password-hash'
 import { accounts, users } from '#server/db/schema'
 import { MemoryMediaStorage } from '#server/lib/storage'
 import { cookieFrom, postSignIn, signUp } from '#server/test/auth-helpers'
+import { migratedDataDir } from '#server/test/test-app'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
@@ -29,6 +30,7 @@ let dropDatabase = async () => {}
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-admin-cli-'))
+  if (!postgresUrl) await migratedDataDir(dataDir)
   if (postgresUrl) {
     const name = `lm_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`
     const admin = new pg.Client({ connectionString: postgresUrl })
@@ -197,6 +199,7 @@ describe.skipIf(Boolean(postgresUrl))('demo accounts beside a real admin', { tim
   let demoDir: string
   beforeAll(async () => {
     demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-demo-accounts-'))
+    await migratedDataDir(demoDir)
     const database = await openDatabase({ driver: 'pglite', dataDir: demoDir })
     const { createUser } = await import('#server/db/factories')
     await createUser(database.db, { id: 'demo-admin', role: 'admin', email: 'admin@laptopmarket.test' })

@@ -41,7 +41,7 @@ export type MigrationClient = PGlite | pg.PoolClient
 
 export type OpenOptions = (
   | { driver: 'postgres'; url: string; max?: number }
-  /** `image`: start an in-memory PGlite from a `dumpDataDir` image instead of an empty one. */
+  /** `image`: start from a `dumpDataDir` image instead of an empty database (in memory, or in a new `dataDir`). */
   | { driver: 'pglite'; dataDir?: string; image?: Blob }
 ) & {
   /** Runs right after the migrations, on their client and under their lock (the job queues: server/database.ts). */
@@ -83,13 +83,8 @@ export async function openMigratedDatabase(opts: OpenOptions): Promise<Database>
   }
   const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {}
   try {
-    const client = opts.dataDir
-      ? new PGlite(path.join(opts.dataDir, 'pg'), { extensions: PGLITE_EXTENSIONS })
-      : new PGlite(
-          opts.image
-            ? { loadDataDir: opts.image, extensions: PGLITE_EXTENSIONS }
-            : { extensions: PGLITE_EXTENSIONS },
-        )
+    const options = { loadDataDir: opts.image, extensions: PGLITE_EXTENSIONS }
+    const client = opts.dataDir ? new PGlite(path.join(opts.dataDir, 'pg'), options) : new PGlite(options)
     await client.waitReady
     const pgliteDb = drizzlePglite({ client, schema })
     await migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_DIR })

@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { sql } from 'drizzle-orm'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '#server/database'
+import { migratedDataDir } from '#server/test/test-app'
 import { acquireDataDirLock, DataDirLockedError } from './lock'
 
 const run = promisify(execFile)
@@ -117,6 +118,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('openDatabase on a PGlite da
       [
         '-e',
         `import { openDatabase } from '#server/database'
+import { migratedDataDir } from '#server/test/test-app'
          openDatabase({ driver: 'pglite', dataDir: ${JSON.stringify(folder)} })
            .then((d) => d.close())
            .catch((err) => { console.error(err.message); process.exit(3) })`,
@@ -128,6 +130,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('openDatabase on a PGlite da
     )
 
   it('refuses a second process with a clear message, and the first keeps working', async () => {
+    await migratedDataDir(dataDir)
     const database = await openDatabase({ driver: 'pglite', dataDir })
     try {
       const child = await openInChild(dataDir)
@@ -146,5 +149,5 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('openDatabase on a PGlite da
 
     // Once closed, another process opens the folder and finds the migrated database.
     expect(await openInChild(dataDir)).toEqual({ code: 0, stderr: '' })
-  }, 120_000) // two child processes and a PGlite created on disk: slow on a busy 2-core machine
+  }, 120_000) // two child processes, each starting PGlite: slow on a busy 2-core machine
 })

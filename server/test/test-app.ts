@@ -23,6 +23,22 @@ export type TestApp = {
 
 let pgliteImage: Blob | undefined
 
+/** The migrated PGlite data folder `global-setup.ts` dumped for the run, read once per worker. */
+function migratedImage(): Blob | undefined {
+  const imageFile = inject('pgliteImage')
+  if (imageFile && !pgliteImage) pgliteImage = new Blob([fs.readFileSync(imageFile)])
+  return pgliteImage
+}
+
+/**
+ * Makes `dataDir` a PGlite data folder started from the run's migrated image, for a test of a command or a process
+ * that opens a folder itself: creating and migrating one on disk costs seconds of CPU such a test does not claim.
+ */
+export async function migratedDataDir(dataDir: string): Promise<void> {
+  const database = await openDatabase({ driver: 'pglite', dataDir, image: migratedImage() })
+  await database.close()
+}
+
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or, in the `server-postgres`
  * test project (TEST_DB=postgres), a new database on TEST_DATABASE_URL's server, dropped afterwards.
@@ -37,9 +53,7 @@ export async function openTestDatabase(): Promise<{
 }> {
   const url = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
   if (!url) {
-    const imageFile = inject('pgliteImage')
-    if (imageFile && !pgliteImage) pgliteImage = new Blob([fs.readFileSync(imageFile)])
-    const database = await openDatabase({ driver: 'pglite', image: pgliteImage })
+    const database = await openDatabase({ driver: 'pglite', image: migratedImage() })
     return { database, drop: async () => {} }
   }
   const name = `lm_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`
