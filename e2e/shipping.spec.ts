@@ -8,6 +8,7 @@ import type { z } from 'zod'
 import type { Booking } from '#contract/bookings'
 import type { Brand } from '#contract/brands'
 import type { RateQuoteAnswer } from '#contract/delivery'
+import { PLACEHOLDER_IMAGE } from '#contract/products'
 import { SERVER_NODE_FLAGS, serverEnv } from '../scripts/server-runtime.mjs'
 import { expectNoSeriousAxeViolations, saveScreenshots, signUpConfirmed } from './helpers'
 import { type OwnServer, startOwnServer } from './support/own-server'
@@ -52,8 +53,9 @@ let server: OwnServer | undefined
 test.use({ baseURL: BASE })
 test.describe.configure({ mode: 'serial' })
 
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL })
+/** One statement on the PostgreSQL server (its `postgres` database unless `url` names another). */
+async function adminQuery(sql: string, url = ADMIN_URL) {
+  const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
     await client.query(sql)
@@ -83,7 +85,9 @@ test.beforeAll(async () => {
       PORT: String(PORT),
       PUBLIC_URL: BASE,
       LOG_LEVEL: 'warn',
-      SEED_DEMO: 'auto',
+      // No demo data: seeding it on PostgreSQL (every listing's pictures made) took minutes of a busy machine's CPU,
+      // and the journey signs up its own people. It needs one brand, added below.
+      SEED_DEMO: 'never',
       SIGNUPS_PER_ADDRESS_PER_HOUR: '0',
       LIVE_HOLDS_PER_ADDRESS: '1000',
       UPLOADS_PER_MINUTE: '0',
@@ -93,6 +97,10 @@ test.beforeAll(async () => {
       INSPECTION_DAYS: '2',
     },
   })
+  await adminQuery(
+    `insert into brands (name, image_url) values ('Dell', '${PLACEHOLDER_IMAGE}')`,
+    DATABASE_URL,
+  )
 })
 
 test.afterAll(async () => {
@@ -209,9 +217,9 @@ test('a shipped laptop: listed to ship, bought with a rate, labelled, tracked to
 
   // The inspection window (INSPECTION_DAYS = 2) ends with no answer from the buyer: moved back past it, and the
   // auto-complete job run now instead of at its next quarter hour. The sale completes and the seller is paid.
-  await adminQueryOn(
-    DATABASE_URL,
+  await adminQuery(
     `update bookings set handed_over_at = now() - interval '2 days 1 minute' where id = '${bookingId}'`,
+    DATABASE_URL,
   )
   // A client that only sends: no maintenance and no schedules, whose worker (pg-boss's own send-it queue) could
   // still be fetching when the client stops, and fail unhandled ("Database connection is not opened").
@@ -235,13 +243,3 @@ test('a shipped laptop: listed to ship, bought with a rate, labelled, tracked to
   await sellerContext.close()
   await buyerContext.close()
 })
-
-async function adminQueryOn(url: string, sql: string) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
