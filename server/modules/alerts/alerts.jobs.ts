@@ -16,7 +16,7 @@ import {
   alertColumns,
   brandNamesOf,
   describeFilters,
-  type ListingFacts,
+  type MatchedListing,
   type SavedFilters,
   SearchIndex,
 } from '#server/modules/search'
@@ -84,7 +84,7 @@ async function loadSearchIndex(db: Db): Promise<{ index: SearchIndex; byId: Map<
   return { index, byId }
 }
 
-type Facts = ListingFacts & { name: string; priceCents: number; location: string; cameLater: boolean }
+type Facts = MatchedListing & { name: string; priceCents: number; location: string; cameLater: boolean }
 
 async function listingFacts(db: Db, ids: string[]): Promise<Facts[]> {
   if (ids.length === 0) return []

@@ -4,7 +4,7 @@ export { alertColumns, type SavedFilters } from './filters'
 export { catchUp, factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
 // For bench/text-index.ts, which times it.
 export { buildTextIndex } from './listing-text'
-export { type ListingFacts, SearchIndex } from './matcher'
+export { type MatchedListing, SearchIndex } from './matcher'
 export { describeFilters, parseSavedQuery } from './saved-query'
 export { brandNamesOf, resolveText, searchCondition, searchProducts, searchWords } from './search.queries'
 export { searchRoutes } from './search.routes'

@@ -8,7 +8,7 @@ import { brands, products } from '#server/db/schema'
 import { rowsOf } from '#server/lib/paging'
 import { createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { type ListingFacts, SearchIndex } from './matcher'
+import { type MatchedListing, SearchIndex } from './matcher'
 import { parseSavedQuery } from './saved-query'
 import { resolveText } from './search.queries'
 
@@ -81,7 +81,7 @@ describe('the alert matcher', () => {
       id: string
       seller_id: string
       brand_id: string
-      condition: ListingFacts['condition']
+      condition: MatchedListing['condition']
       price: number
       ram_gb: number
       storage_gb: number
@@ -94,7 +94,7 @@ describe('the alert matcher', () => {
       sql`select id, seller_id, brand_id, condition, resale_price_cents as price, ram_gb, storage_gb, screen_inches,
         processor_family, battery_health_pct, tsvector_to_array(search_vector) as words from ${products}`,
     )
-    const listings: ListingFacts[] = facts.map((f) => ({
+    const listings: MatchedListing[] = facts.map((f) => ({
       id: f.id,
       sellerId: 'someone-else',
       brandId: f.brand_id,
@@ -137,7 +137,7 @@ describe('the alert matcher', () => {
     index.add({ id: 'mine', userId: 'seller-1', filters, textQuery: null })
     index.add({ id: 'later', userId: 'buyer-1', filters, textQuery: null, since: 2_000 })
     index.add({ id: 'earlier', userId: 'buyer-2', filters, textQuery: null, since: 500 })
-    const listing: ListingFacts = {
+    const listing: MatchedListing = {
       id: 'l1',
       sellerId: 'seller-1',
       brandId: 'b',

@@ -13,7 +13,8 @@ type StoredSearch = {
   since?: number
 }
 
-export type ListingFacts = AlertListing & {
+/** A listing as the saved searches are matched against it (the in-memory copy of every listing is listing-facts.ts'). */
+export type MatchedListing = AlertListing & {
   id: string
   sellerId: string
   /** The words of its full-text vector (`tsvector_to_array(search_vector)`). */
@@ -39,7 +40,7 @@ function compile(search: StoredSearch) {
 }
 type Compiled = ReturnType<typeof compile>
 
-function matches(s: Compiled, l: ListingFacts, words: Set<string>): boolean {
+function matches(s: Compiled, l: MatchedListing, words: Set<string>): boolean {
   if (l.postedAt !== undefined && l.postedAt < s.since) return false
   // The filters first: the terms' test is made only for a listing passing them.
   return (
@@ -70,7 +71,7 @@ export class SearchIndex {
   }
 
   /** The searches the listing matches, leaving out its own seller's. */
-  matchesOf(listing: ListingFacts): { searchId: string; userId: string }[] {
+  matchesOf(listing: MatchedListing): { searchId: string; userId: string }[] {
     const words = new Set(listing.words)
     return [this.#anyBrand, this.#byBrand.get(listing.brandId) ?? []]
       .flatMap((list) => list.filter((s) => s.userId !== listing.sellerId && matches(s, listing, words)))
