@@ -21,7 +21,8 @@ const ci = Boolean(process.env.CI)
 // has no network but the package registries, so everything that phones home is off.
 const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell'
 const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium'),
+  executablePath:
+    process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium'),
   args: [
     '--no-sandbox',
     '--disable-gpu',
