@@ -35,6 +35,10 @@ class SharedImage extends Blob {
   }
 }
 
+/** The shared image's bytes, for the test that they stay as they were (test-app.test.ts). */
+export const migratedImageBytesForTest = (): Promise<ArrayBuffer> =>
+  migratedImage()?.arrayBuffer() ?? Promise.reject(new Error('no PGlite image in this run'))
+
 let pgliteImage: SharedImage | undefined
 
 /** The migrated PGlite data folder `global-setup.ts` dumped for the run, read once per worker. */
