@@ -253,9 +253,17 @@ function fewRows(f: ListingFacts, q: SearchQuery, walk: number, wanted: number):
 /** Copies smaller than this (a view's delta) are walked whole: finding a filter's rows would cost more. */
 const NARROW_FROM = 4_096
 
-/** Per copy, the lists of rows of several choices of one facet, merged (made when first needed, the latest kept). */
-const mergedRows = onceEach((_: ListingFacts) => new Map<string, Int32Array>())
-const MERGED_KEPT = 64
+/**
+ * Per copy, the lists of rows of several choices of one facet, merged (made when first needed, the latest kept).
+ * Bounded in bytes, as every kept map of a thread: a bound of 64 lists could hold over 100 MB at 1,000,000 listings,
+ * where the rows of two conditions are megabytes.
+ */
+const mergedIn = new KeptPerCopy<ListingFacts, Int32Array>(
+  'merged rows of choices',
+  16 * 1024 * 1024,
+  (rows) => rows.byteLength + TYPED_ARRAY_BYTES,
+  (f) => f.size,
+)
 
 /** The rows of the choices of a search's narrowest facet filter, in row order; undefined without one. */
 function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined {
@@ -263,14 +271,7 @@ function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined 
   // A filter allowing every listing narrows nothing: the copy is walked as it is.
   if (!best || best.size >= f.size) return undefined
   if (best.lists.length === 1) return best.lists[0]
-  const kept = mergedRows(f)
-  let rows = kept.get(best.key)
-  if (!rows) {
-    rows = mergeInOrder(best.lists)
-    if (kept.size >= MERGED_KEPT) kept.delete(kept.keys().next().value as string)
-    kept.set(best.key, rows)
-  }
-  return rows
+  return mergedIn.get(f, best.key, () => mergeInOrder(best.lists))
 }
 
 /** Lists of rows, each in row order, as one list in row order: merged two at a time (not put together and sorted). */
