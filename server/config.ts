@@ -22,6 +22,11 @@ const Env = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(8000).default(1000),
   /** Behind a balancer: reads answer 503 (sent to another instance) until search has read its copy of the listings. */
   TURN_AWAY_WHILE_LOADING: z.enum(['true', 'false']).default('false'),
+  /**
+   * How many statements outside a transaction one instance has in PostgreSQL at once; the rest wait their turn
+   * (STATEMENTS_AT_ONCE in server/db/client.ts when unset). Raise it when the database has cores of its own to spare.
+   */
+  DATABASE_STATEMENTS_AT_ONCE: z.coerce.number().int().min(1).max(100).optional(),
   /** How often each instance applies the listings' change feed to its copy (requests also catch up themselves). */
   SEARCH_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(25),
   /** Worker threads answering searches from the copy of the listings (0: on the main thread). */
@@ -147,6 +152,8 @@ export type Config = {
   host: string
   dataDir: string
   databaseUrl: string | undefined
+  /** Statements outside a transaction in PostgreSQL at once; undefined: the client's own number. */
+  databaseStatementsAtOnce: number | undefined
   redisUrl: string | undefined
   /** Starts every key and channel this app uses in Redis, so several deployments can share one server. */
   redisKeyPrefix: string
@@ -323,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseStatementsAtOnce: e.DATABASE_STATEMENTS_AT_ONCE,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicUrl,

@@ -25,7 +25,11 @@ async function main() {
   if (config.heapGrowthPercent > 0)
     v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`)
   const database = config.databaseUrl
-    ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
+    ? await openDatabase({
+        driver: 'postgres',
+        url: config.databaseUrl,
+        statementsAtOnce: config.databaseStatementsAtOnce,
+      })
     : await openDatabase({ driver: 'pglite', dataDir: config.dataDir })
   if (config.env === 'production') {
     // The demo's accounts share a password the README prints: never beside real ones in production.

@@ -29,6 +29,63 @@ describe.skipIf(!url)('openDatabase on PostgreSQL', () => {
     }
   })
 
+  it('has at most statementsAtOnce statements outside a transaction in the database at once, the rest in turn', async () => {
+    const opened = await openDatabase({ driver: 'postgres', url: url ?? '', max: 6, statementsAtOnce: 2 })
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    const key = Math.floor(Math.random() * 2 ** 30)
+    const marker = `m${randomUUID().replace(/-/g, '')}`
+    try {
+      await admin.query('select pg_advisory_lock($1)', [key])
+      // Four statements that wait for the lock once in the database (sent now: a query runs when awaited).
+      const sent = [1, 2, 3, 4].map((n) =>
+        Promise.resolve(
+          opened.db.execute(
+            sql`select pg_advisory_xact_lock_shared(${key}), ${n}::int as n, ${marker}::text as marker`,
+          ),
+        ),
+      )
+      const inDatabase = async () =>
+        (
+          await admin.query(
+            'select count(*)::int as n from pg_stat_activity where pid <> pg_backend_pid() and query like $1',
+            [`%pg_advisory_xact_lock_shared%`],
+          )
+        ).rows[0].n as number
+      const until = Date.now() + 10_000
+      while ((await inDatabase()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
+      await new Promise((r) => setTimeout(r, 300))
+      expect(await inDatabase()).toBe(2)
+      // A transaction takes its own connection: it is not held up behind them.
+      const inTransaction = await opened.db.transaction(async (tx) =>
+        tx.execute(sql`select ${marker}::text as marker`),
+      )
+      expect((inTransaction as unknown as { rows: { marker: string }[] }).rows[0]?.marker).toBe(marker)
+      await admin.query('select pg_advisory_unlock($1)', [key])
+      const answered = await Promise.all(sent)
+      expect(answered.map((r) => (r as unknown as { rows: { n: number }[] }).rows[0]?.n)).toEqual([
+        1, 2, 3, 4,
+      ])
+    } finally {
+      await admin.query('select pg_advisory_unlock_all()')
+      await admin.end()
+      await opened.close()
+    }
+  })
+
+  it('passes the turn on when a statement fails', async () => {
+    const opened = await openDatabase({ driver: 'postgres', url: url ?? '', max: 2, statementsAtOnce: 1 })
+    try {
+      await expect(Promise.resolve(opened.db.execute(sql`select 1 / 0`))).rejects.toThrow(
+        /Failed query: select 1 \/ 0/,
+      )
+      const after = (await opened.db.execute(sql`select 2::int as n`)) as unknown as { rows: { n: number }[] }
+      expect(after.rows[0]?.n).toBe(2)
+    } finally {
+      await opened.close()
+    }
+  })
+
   it('compiles no statement (JIT off on every connection of the pool)', async () => {
     const opened = await openDatabase({ driver: 'postgres', url: url ?? '', max: 2 })
     try {

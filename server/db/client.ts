@@ -40,7 +40,13 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations')
 export type MigrationClient = PGlite | pg.PoolClient
 
 export type OpenOptions = (
-  | { driver: 'postgres'; url: string; max?: number }
+  | {
+      driver: 'postgres'
+      url: string
+      max?: number
+      /** Statements outside a transaction in the database at once (STATEMENTS_AT_ONCE when absent). */
+      statementsAtOnce?: number
+    }
   /** `image`: start from a `dumpDataDir` image instead of an empty database (in memory, or in a new `dataDir`). */
   | { driver: 'pglite'; dataDir?: string; image?: Blob }
 ) & {
@@ -66,6 +72,7 @@ export async function openMigratedDatabase(opts: OpenOptions): Promise<Database>
       options: '-c jit=off',
     })
     prepareReads(pool)
+    takeTurns(pool, opts.statementsAtOnce ?? STATEMENTS_AT_ONCE)
     // An idle connection that the server drops (restart, failover, a dropped test database) must not crash
     // the process: the pool replaces it on the next query. Anything else is worth a line in the log.
     pool.on('error', (err: Error & { code?: string }) => {
@@ -131,6 +138,47 @@ function prepareReads(pool: pg.Pool) {
 }
 
 const READ = /^\s*(select|with)\s/i
+
+/**
+ * How many of an instance's statements outside a transaction (a search's page, a count, a lookup) PostgreSQL has at
+ * once; the others wait their turn in the order they came. On 2 cores shared with the database, ten at once had each
+ * statement cost twice its CPU alone (backends taking turns on the cores): 2 to 6 at once answered 60% more long-tail
+ * searches under writes than 10 did (docs/decisions/0141-*). Transactions take their connection as before.
+ */
+export const STATEMENTS_AT_ONCE = 4
+
+function takeTurns(pool: pg.Pool, atOnce: number) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+  let running = 0
+  const waiting: (() => void)[] = []
+  // An ending statement hands its turn to the first one waiting, if any.
+  const release = () => {
+    const first = waiting.shift()
+    if (first) first()
+    else running--
+  }
+  const inTurn = (...args: unknown[]) => {
+    // The callback form (not used by the app's drivers) goes straight on.
+    if (typeof args[args.length - 1] === 'function') return query(...args)
+    const send = () => {
+      let sent: Promise<unknown>
+      try {
+        sent = query(...args)
+      } catch (err) {
+        release()
+        throw err
+      }
+      sent.then(release, release)
+      return sent
+    }
+    if (running < atOnce) {
+      running++
+      return send()
+    }
+    return new Promise<void>((resolve) => waiting.push(resolve)).then(send)
+  }
+  pool.query = inTurn as typeof pool.query
+}
 
 /**
  * The names of the statements met lately, by text: a search sends the same few texts again and again, and hashing a

@@ -153,11 +153,12 @@ export const isAvailable = and(
 /** The columns of a page of listings: each product response's, and the seller's contact (owner and admin views). */
 const pageColumns = {
   ...productColumns,
-  // A page's sellers by their key, not a join: a join hashes every account to find a page's few.
-  sellerName: sql<string>`(select u.name from users u where u.id = ${products.sellerId})`,
-  sellerVerifiedAt: sql<Date | null>`(select u.verified_at from users u where u.id = ${products.sellerId})`,
+  // The seller's row looked up once a listing, by its key (`seller`, selectPageRows): a join hashed every account to
+  // find a page's few, and a lookup a column read the row three times (3% of the statement's CPU).
+  sellerName: sql<string>`seller.name`,
+  sellerVerifiedAt: sql<Date | null>`seller.verified_at`,
   // Only the owner and admin views send these on (toProduct leaves them out).
-  sellerEmail: sql<string>`(select u.email from users u where u.id = ${products.sellerId})`,
+  sellerEmail: sql<string>`seller.email`,
   sellerPhone: products.sellerPhone,
   offerFloorCents: products.offerFloorCents,
   // The listings' version as this statement saw it: the copy of the listings at that version answers the counts.
@@ -205,6 +206,8 @@ export function selectPageRows(
 ): Promise<PageRow[]> {
   const query = sql`select ${PAGE_COLUMNS}, (${opts.k0})::text as k0, (${opts.k1 ?? sql`''`})::text as k1
     from ${products} inner join ${brands} on ${brands.id} = ${products.brandId}
+      left join lateral (select u.name, u.verified_at, u.email from users u where u.id = ${products.sellerId}) seller
+        on true
     where ${opts.where}
     order by ${sql.join(opts.orderBy, sql`, `)}`
   return rowsOf<PageRow>(db, opts.limit !== undefined ? limitOffset(query, opts.limit, opts.offset) : query)
