@@ -74,6 +74,15 @@ describe('loadConfig', () => {
     },
   )
 
+  it("takes DATABASE_STATEMENTS_AT_ONCE from 1 to 100, unset meaning the database client's own number", () => {
+    expect(loadConfig({}).databaseStatementsAtOnce).toBeUndefined()
+    expect(loadConfig({ DATABASE_STATEMENTS_AT_ONCE: '12' }).databaseStatementsAtOnce).toBe(12)
+    for (const bad of ['0', '2.5', 'many', '101'])
+      expect(configError({ DATABASE_STATEMENTS_AT_ONCE: bad }).message).toContain(
+        'DATABASE_STATEMENTS_AT_ONCE',
+      )
+  })
+
   it('sends email through SMTP_URL, else saves it under DATA_DIR/mail, from MAIL_FROM or the public host', () => {
     expect(loadConfig({ DATA_DIR: '/srv/lm', PUBLIC_URL: 'https://laptops.example.com' }).mail).toEqual({
       smtpUrl: undefined,

@@ -142,10 +142,10 @@ const READ = /^\s*(select|with)\s/i
 /**
  * How many of an instance's statements outside a transaction (a search's page, a count, a lookup) PostgreSQL has at
  * once; the others wait their turn in the order they came. On 2 cores shared with the database, ten at once had each
- * statement cost twice its CPU alone (backends taking turns on the cores): 2 to 6 at once answered 60% more long-tail
- * searches under writes than 10 did (docs/decisions/0141-*). Transactions take their connection as before.
+ * statement cost twice its CPU alone (backends taking turns on the cores); four at once cut the database's CPU a
+ * long-tail search by a fifth to a half (docs/decisions/0141-*). Transactions take their connection as before.
  */
-export const STATEMENTS_AT_ONCE = 4
+const STATEMENTS_AT_ONCE = 4
 
 function takeTurns(pool: pg.Pool, atOnce: number) {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>

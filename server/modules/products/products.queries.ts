@@ -154,7 +154,7 @@ export const isAvailable = and(
 const pageColumns = {
   ...productColumns,
   // The seller's row looked up once a listing, by its key (`seller`, selectPageRows): a join hashed every account to
-  // find a page's few, and a lookup a column read the row three times (3% of the statement's CPU).
+  // find a page's few, and a lookup a column read the row three times (about 3% of the statement's CPU).
   sellerName: sql<string>`seller.name`,
   sellerVerifiedAt: sql<Date | null>`seller.verified_at`,
   // Only the owner and admin views send these on (toProduct leaves them out).
