@@ -8,7 +8,7 @@ import {
 } from '@playwright/test'
 import type { Brand } from '#contract/brands'
 import type { Me } from '#contract/users'
-import { expectNoSeriousAxeViolations, mainHeading } from './helpers'
+import { expectNoSeriousAxeViolations, gotoInteractive, mainHeading } from './helpers'
 
 // Accounts: signup as buyer or seller, every client-side message, the provider's error, coming back after
 // sign-in, sign out; and the admin's Make Admin, Verify and Delete. Every test makes its own people.
@@ -373,7 +373,7 @@ test.describe('reports', () => {
   test('a signed-out visitor who reports a listing is asked to sign in first', async ({ page, browser }) => {
     const listing = await listLaptop(browser)
     // The page is server-rendered: its button acts once the scripts have hydrated it.
-    await page.goto(`/products/${listing.id}`, { waitUntil: 'networkidle' })
+    await gotoInteractive(page, `/products/${listing.id}`)
     await page.getByRole('button', { name: 'Report this listing' }).click()
     await expect(page).toHaveURL(`/login?from=${encodeURIComponent(`/products/${listing.id}`)}`)
   })

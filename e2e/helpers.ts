@@ -154,6 +154,15 @@ export async function expectLoaded(page: Page) {
   await expect(page.getByTestId('skeleton')).toHaveCount(0)
 }
 
+/**
+ * Opens `path` and waits until its scripts have taken over the server's HTML (the app marks `<html data-interactive>`),
+ * so that a click is the app's: on a busy machine the network can be quiet well before the scripts have run.
+ */
+export async function gotoInteractive(page: Page, path: string) {
+  await page.goto(path)
+  await page.locator('html[data-interactive]').waitFor({ state: 'attached' })
+}
+
 export function mainHeading(page: Page, name: string | RegExp): Locator {
   return page.getByRole('heading', { level: 1, name, exact: typeof name === 'string' })
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { formatMoney } from '#contract/money'
-import { loadDemoData, mainHeading, productCards, searchProducts } from './helpers'
+import { gotoInteractive, loadDemoData, mainHeading, productCards, searchProducts } from './helpers'
 
 // Public pages arrive rendered from the server: readable with scripts off, and taken over by the app
 // without a hydration mismatch when scripts are on.
@@ -98,8 +98,9 @@ test.describe('with JavaScript on', () => {
     ]
     for (const path of paths) {
       const problems = watchConsole(page)
-      await page.goto(path, { waitUntil: 'networkidle' })
-      // Hydrated: the app answers a click (the phone menu button, or a link on a desktop).
+      // Hydrated (a mismatch would have been reported by now), and the network quiet.
+      await gotoInteractive(page, path)
+      await page.waitForLoadState('networkidle')
       await expect(page.locator('main')).toBeVisible()
       expect(problems, path).toEqual([])
       page.removeAllListeners('console')
@@ -170,7 +171,7 @@ test.describe('with JavaScript on', () => {
   })
 
   test('after hydration the app navigates in place, without a full page load', async ({ page }) => {
-    await page.goto('/', { waitUntil: 'networkidle' })
+    await gotoInteractive(page, '/')
     await page.evaluate(() => {
       ;(window as unknown as { stayed: boolean }).stayed = true
     })

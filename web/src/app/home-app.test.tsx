@@ -94,10 +94,13 @@ describe('HomeApp', () => {
     document.body.append(container)
     const errors = vi.spyOn(console, 'error')
     const leave = vi.fn<LeaveHome>(async () => undefined)
+    delete document.documentElement.dataset.interactive
 
     await act(async () => {
       hydrateHome(container, state, leave)
     })
+    // Hydrated: the page says it answers input (what the end-to-end journeys wait for before a click).
+    expect(document.documentElement.dataset.interactive).toBe('true')
 
     // The session answer comes back "signed out": the Login link shows.
     await waitFor(() =>

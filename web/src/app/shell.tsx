@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense } from 'react'
+import { lazy, type ReactNode, Suspense, useEffect } from 'react'
 import { ConfirmItsYouHost } from '../features/step-up/confirm-its-you-host'
 import { useToastRequested } from '../lib/toast'
 
@@ -12,6 +12,10 @@ const AppToaster = lazy(() => import('./toaster').then((m) => ({ default: m.AppT
  */
 export function Shell({ children }: { children: ReactNode }) {
   const isRequested = useToastRequested()
+  // The page answers input from here on (its scripts took over the server's HTML): `<html data-interactive>`.
+  useEffect(() => {
+    document.documentElement.dataset.interactive = 'true'
+  }, [])
   return (
     <>
       {children}
