@@ -50,6 +50,9 @@ describe('kept answers', () => {
   it('are compressed once per encoding, however many requests take it', async () => {
     // A new kept answer: the one the test before kept (and compressed) goes.
     t.app.ctx.cache.clear()
+    // A change to the public data drops the kept answer (its notice may land mid-loop: the listings' own background
+    // work, or a late notice of the writes above); the next request keeps and compresses a new one.
+    const clears = vi.spyOn(t.app.ctx.cache, 'clear')
     const brotli = vi.spyOn(zlib, 'brotliCompressSync')
     try {
       for (let i = 0; i < 5; i++) {
@@ -60,10 +63,13 @@ describe('kept answers', () => {
         })
         expect(res.statusCode).toBe(200)
       }
-      // The first request compresses it; the others send those bytes.
-      expect(brotli).toHaveBeenCalledTimes(1)
+      // The first request compresses it; the others send those bytes (until a change drops it).
+      expect(brotli.mock.calls.length).toBeGreaterThanOrEqual(1)
+      expect(brotli.mock.calls.length).toBeLessThanOrEqual(1 + clears.mock.calls.length)
+      expect(clears.mock.calls.length).toBeLessThan(4)
     } finally {
       brotli.mockRestore()
+      clears.mockRestore()
     }
     const kept = new KeptJson(JSON.stringify({ words: 'laptop '.repeat(400) }))
     expect(kept.encodedAs('br')).toBe(kept.encodedAs('br'))
