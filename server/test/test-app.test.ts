@@ -26,6 +26,11 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('PGlite test databases from 
         sql`select to_regclass('image_probe') as t, count(*)::int as n from brands`,
       )
       expect((found as unknown as { rows: unknown[] }).rows[0]).toEqual({ t: null, n: 0 })
+      // The image made light to open (global-setup.ts): one database, and shared buffers of 16 MB.
+      const light = await second.database.db.execute(
+        sql`select (select count(*)::int from pg_database) as databases, current_setting('shared_buffers') as buffers`,
+      )
+      expect((light as unknown as { rows: unknown[] }).rows[0]).toEqual({ databases: 1, buffers: '16MB' })
     } finally {
       await second.database.close()
     }
