@@ -9,12 +9,19 @@ import { defineConfig } from 'vitest/config'
 
 const WEB_ROOT = path.resolve(import.meta.dirname, 'web')
 
-/** The web's test files that replace a module with `vi.mock`, as paths from the project's root. */
-const WEB_TESTS_THAT_MOCK_MODULES = fs
-  .readdirSync(path.join(WEB_ROOT, 'src'), { recursive: true, encoding: 'utf8' })
-  .filter((file) => /\.test\.tsx?$/.test(file))
-  .map((file) => path.join('web/src', file))
-  .filter((file) => /\bvi\.mock\(/.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')))
+/**
+ * The web's test files that replace a module (`vi.mock`, `vi.doMock`), as paths from the project's root. Read only
+ * when Vitest loads this file: a build or the dev server has no use for them.
+ */
+const WEB_TESTS_THAT_MOCK_MODULES = process.env.VITEST
+  ? fs
+      .readdirSync(path.join(WEB_ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.test\.tsx?$/.test(file))
+      .map((file) => path.join('web/src', file))
+      .filter((file) =>
+        /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')),
+      )
+  : []
 
 /** Writes .br and .gz beside each text asset so the server sends them without compressing per request. */
 function precompress(): Plugin {
@@ -135,7 +142,7 @@ export default defineConfig(({ isSsrBuild }) => ({
             },
           ]
         : []),
-      // The web's files share a worker's modules and page (the 66 files took 42 s each on its own, 13 s shared),
+      // The web's files share a worker's modules and page (the 66 files took 42 s isolated, 13 s shared),
       // but for those that replace a module (`vi.mock`): a module another file already loaded would stay the real
       // one, so they keep a page and modules of their own (decision 0143). A stub of a global ends with its test.
       {
