@@ -161,6 +161,11 @@ export type CpuUse = {
   v8: number
   /** The instance's other threads (libuv's pool, the tsx parent). */
   other: number
+  /**
+   * The second instance (the freshness prober's, scale.ts), every thread: it applies every write as the first does and
+   * answers the prober, on the same cores.
+   */
+  second: number
   /** Every PostgreSQL process working for the database (backends, autovacuum). */
   postgres: number
   /** This process: the load generator and the writer. */
@@ -192,8 +197,8 @@ const threadKind = (name: string) =>
         ? 'v8'
         : 'other'
 
-/** The CPU seconds used so far by the instance `pid`, PostgreSQL's processes for database `dbName`, and this process. */
-export function cpuUse(pid: number | undefined, dbName: string): CpuUse {
+/** The CPU seconds of each thread of `pid` and its children so far, by what the thread is (threadKind). */
+function threadsCpu(pid: number | undefined) {
   const app = { main: 0, workers: 0, v8: 0, other: 0 }
   for (const p of pid ? processTree(pid) : []) {
     let tasks: string[] = []
@@ -208,6 +213,16 @@ export function cpuUse(pid: number | undefined, dbName: string): CpuUse {
       } catch {}
     }
   }
+  return app
+}
+
+/**
+ * The CPU seconds used so far by the instance `pid` (and the second instance `secondPid`), PostgreSQL's processes for
+ * database `dbName`, and this process.
+ */
+export function cpuUse(pid: number | undefined, dbName: string, secondPid?: number): CpuUse {
+  const app = threadsCpu(pid)
+  const second = Object.values(threadsCpu(secondPid)).reduce((a, b) => a + b, 0)
   let postgres = 0
   for (const p of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(p)) continue
@@ -223,6 +238,7 @@ export function cpuUse(pid: number | undefined, dbName: string): CpuUse {
   const busy = cpu.slice(0, 8).reduce((a, b, i) => (i === 3 || i === 4 ? a : a + b), 0) / TICKS_PER_S
   return {
     ...app,
+    second,
     postgres,
     bench: (own.user + own.system) / 1e6,
     machine: busy,
@@ -234,7 +250,7 @@ export function cpuUse(pid: number | undefined, dbName: string): CpuUse {
 export function cpuPerRequest(from: CpuUse, to: CpuUse, requests: number): string {
   const per = (k: keyof CpuUse) => (((to[k] - from[k]) * 1000) / Math.max(1, requests)).toFixed(2)
   const cores = (to.machine - from.machine) / Math.max(1e-3, to.wallS - from.wallS)
-  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}; PostgreSQL ${per('postgres')}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
+  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}; the second instance ${per('second')}; PostgreSQL ${per('postgres')}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
 }
 
 /**
@@ -371,6 +387,8 @@ export async function mixedRun(opts: {
   warmupS: number
   perSecond: number
   appPid: number | undefined
+  /** The second instance, when one runs beside it (its CPU is counted apart). */
+  secondPid?: number | undefined
   sellerId: string
   brandId: string
   /**
@@ -440,17 +458,17 @@ export async function mixedRun(opts: {
     Number(process.env.BENCH_RSS_EVERY ?? 5) * 1000,
   )
   const dbName = new URL(opts.dbUrl).pathname.slice(1)
-  const cpuAtStart = cpuUse(opts.appPid, dbName)
+  const cpuAtStart = cpuUse(opts.appPid, dbName, opts.secondPid)
   // With firstS, the CPU of the first seconds apart from the rest's: what the first seconds of writes cost more.
   let cpuAtFirst: { cpu: ReturnType<typeof cpuUse>; answers: number } | undefined
   const firstTimer =
     opts.firstS !== undefined
       ? setTimeout(() => {
-          cpuAtFirst = { cpu: cpuUse(opts.appPid, dbName), answers: times.length }
+          cpuAtFirst = { cpu: cpuUse(opts.appPid, dbName, opts.secondPid), answers: times.length }
         }, opts.firstS * 1000)
       : undefined
   const result = await run(opts.durationS, { times, at: answeredAt })
-  const cpuAtEnd = cpuUse(opts.appPid, dbName)
+  const cpuAtEnd = cpuUse(opts.appPid, dbName, opts.secondPid)
   clearTimeout(firstTimer)
   clearInterval(sampler)
   clearInterval(peakSampler)

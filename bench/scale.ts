@@ -565,6 +565,7 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
         warmupS: WARMUP_S,
         perSecond,
         appPid: app.pid,
+        secondPid,
         sellerId: 'bench-seller-1',
         brandId: lenovo ?? (brandIds[0] as string),
       })
