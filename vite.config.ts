@@ -5,7 +5,7 @@ import zlib from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 const WEB_ROOT = path.resolve(import.meta.dirname, 'web')
 
@@ -151,7 +151,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           name: 'web',
           root: '.',
           include: ['web/src/**/*.test.{ts,tsx}'],
-          exclude: WEB_TESTS_THAT_MOCK_MODULES,
+          // Vitest's own exclusions kept: a project's `exclude` replaces them.
+          exclude: [...configDefaults.exclude, ...WEB_TESTS_THAT_MOCK_MODULES],
           environment: 'happy-dom',
           isolate: false,
           unstubGlobals: true,

@@ -163,9 +163,9 @@ export type CpuUse = {
   other: number
   /**
    * The second instance (the freshness prober's, scale.ts), every thread: it applies every write as the first does and
-   * answers the prober, on the same cores.
+   * answers the prober, on the same cores. Undefined when none runs beside the first (`--after-bulk`).
    */
-  second: number
+  second: number | undefined
   /** Every PostgreSQL process working for the database (backends, autovacuum). */
   postgres: number
   /** This process: the load generator and the writer. */
@@ -222,7 +222,8 @@ function threadsCpu(pid: number | undefined) {
  */
 export function cpuUse(pid: number | undefined, dbName: string, secondPid?: number): CpuUse {
   const app = threadsCpu(pid)
-  const second = Object.values(threadsCpu(secondPid)).reduce((a, b) => a + b, 0)
+  const second =
+    secondPid === undefined ? undefined : Object.values(threadsCpu(secondPid)).reduce((a, b) => a + b, 0)
   let postgres = 0
   for (const p of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(p)) continue
@@ -248,9 +249,11 @@ export function cpuUse(pid: number | undefined, dbName: string, secondPid?: numb
 
 /** What a run used between two readings, in milliseconds of CPU a request; the machine's in cores busy. */
 export function cpuPerRequest(from: CpuUse, to: CpuUse, requests: number): string {
-  const per = (k: keyof CpuUse) => (((to[k] - from[k]) * 1000) / Math.max(1, requests)).toFixed(2)
+  const per = (k: keyof CpuUse) =>
+    ((((to[k] ?? 0) - (from[k] ?? 0)) * 1000) / Math.max(1, requests)).toFixed(2)
   const cores = (to.machine - from.machine) / Math.max(1e-3, to.wallS - from.wallS)
-  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}; the second instance ${per('second')}; PostgreSQL ${per('postgres')}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
+  const second = to.second === undefined ? '' : `; the second instance ${per('second')}`
+  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}${second}; PostgreSQL ${per('postgres')}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
 }
 
 /**
