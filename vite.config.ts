@@ -10,16 +10,21 @@ import { configDefaults, defineConfig } from 'vitest/config'
 const WEB_ROOT = path.resolve(import.meta.dirname, 'web')
 
 /**
- * The web's test files that replace a module (`vi.mock`, `vi.doMock`), as paths from the project's root. Read only
- * when Vitest loads this file: a build or the dev server has no use for them.
+ * The web's test files that need a worker of their own, as paths from the project's root: those that replace a module
+ * (`vi.mock`, `vi.doMock`: another file's real module would stay), and those that set their own environment
+ * (`@vitest-environment`: switching it in a shared worker removes the page's globals while another file's React may
+ * still have work queued, which then fails with "window is not defined"). Read only when Vitest loads this file: a
+ * build or the dev server has no use for them.
  */
-const WEB_TESTS_THAT_MOCK_MODULES = process.env.VITEST
+const WEB_TESTS_APART = process.env.VITEST
   ? fs
       .readdirSync(path.join(WEB_ROOT, 'src'), { recursive: true, encoding: 'utf8' })
       .filter((file) => /\.test\.tsx?$/.test(file))
       .map((file) => path.join('web/src', file))
       .filter((file) =>
-        /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')),
+        /\bvi\.(mock|doMock)\(|@vitest-environment\s/.test(
+          fs.readFileSync(path.join(import.meta.dirname, file), 'utf8'),
+        ),
       )
   : []
 
@@ -143,8 +148,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           ]
         : []),
       // The web's files share a worker's modules and page (the 66 files took 42 s isolated, 13 s shared),
-      // but for those that replace a module (`vi.mock`): a module another file already loaded would stay the real
-      // one, so they keep a page and modules of their own (decision 0143). A stub of a global ends with its test.
+      // but for those that replace a module or set their own environment (WEB_TESTS_APART), which keep a page and
+      // modules of their own (decision 0143). A stub of a global ends with its test.
       {
         extends: true,
         test: {
@@ -152,7 +157,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           root: '.',
           include: ['web/src/**/*.test.{ts,tsx}'],
           // Vitest's own exclusions kept: a project's `exclude` replaces them.
-          exclude: [...configDefaults.exclude, ...WEB_TESTS_THAT_MOCK_MODULES],
+          exclude: [...configDefaults.exclude, ...WEB_TESTS_APART],
           environment: 'happy-dom',
           isolate: false,
           unstubGlobals: true,
@@ -163,7 +168,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         test: {
           name: 'web-mocks',
           root: '.',
-          include: WEB_TESTS_THAT_MOCK_MODULES,
+          include: WEB_TESTS_APART,
           environment: 'happy-dom',
         },
       },
