@@ -5,28 +5,9 @@ import zlib from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
-import { configDefaults, defineConfig } from 'vitest/config'
+import { defineConfig } from 'vitest/config'
 
 const WEB_ROOT = path.resolve(import.meta.dirname, 'web')
-
-/**
- * The web's test files that need a worker of their own, as paths from the project's root: those that replace a module
- * (`vi.mock`, `vi.doMock`: another file's real module would stay), and those that set their own environment
- * (`@vitest-environment`: switching it in a shared worker removes the page's globals while another file's React may
- * still have work queued, which then fails with "window is not defined"). Read only when Vitest loads this file: a
- * build or the dev server has no use for them.
- */
-const WEB_TESTS_APART = process.env.VITEST
-  ? fs
-      .readdirSync(path.join(WEB_ROOT, 'src'), { recursive: true, encoding: 'utf8' })
-      .filter((file) => /\.test\.tsx?$/.test(file))
-      .map((file) => path.join('web/src', file))
-      .filter((file) =>
-        /\bvi\.(mock|doMock)\(|@vitest-environment\s/.test(
-          fs.readFileSync(path.join(import.meta.dirname, file), 'utf8'),
-        ),
-      )
-  : []
 
 /** Writes .br and .gz beside each text asset so the server sends them without compressing per request. */
 function precompress(): Plugin {
@@ -147,28 +128,12 @@ export default defineConfig(({ isSsrBuild }) => ({
             },
           ]
         : []),
-      // The web's files share a worker's modules and page (the 66 files took 42 s isolated, 13 s shared),
-      // but for those that replace a module or set their own environment (WEB_TESTS_APART), which keep a page and
-      // modules of their own (decision 0143). A stub of a global ends with its test.
       {
         extends: true,
         test: {
           name: 'web',
           root: '.',
           include: ['web/src/**/*.test.{ts,tsx}'],
-          // Vitest's own exclusions kept: a project's `exclude` replaces them.
-          exclude: [...configDefaults.exclude, ...WEB_TESTS_APART],
-          environment: 'happy-dom',
-          isolate: false,
-          unstubGlobals: true,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'web-mocks',
-          root: '.',
-          include: WEB_TESTS_APART,
           environment: 'happy-dom',
         },
       },
