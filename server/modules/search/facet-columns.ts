@@ -59,7 +59,7 @@ export function valuesOf(
   /** The rows counted, when few (else every one is looked at). */
   some?: number[],
 ): Record<CountFacet, Map<string, number>> {
-  const acc = COUNT_FACETS.map((name) => new Float64Array(columns[name].values.length))
+  const acc = COUNT_FACETS.map((name) => new Int32Array(columns[name].values.length))
   for (let i = 0, length = some ? some.length : outcome.length; i < length; i++) {
     const c = some ? (some[i] as number) : i
     const o = outcome[c] as number
@@ -67,14 +67,14 @@ export function valuesOf(
     if (o === NONE || n === 0) continue
     // Passing every filter counts for every facet; failing one facet's alone, for that facet.
     for (let facet = o === 0 ? 0 : o - 1, end = o === 0 ? acc.length : o; facet < end; facet++) {
-      const sums = acc[facet] as Float64Array
+      const sums = acc[facet] as Int32Array
       const at = (values[facet] as Uint16Array)[c] as number
       sums[at] = (sums[at] as number) + n
     }
   }
   return perCountFacet((name, facet) => {
     const map = new Map<string, number>()
-    const sums = acc[facet] as Float64Array
+    const sums = acc[facet] as Int32Array
     columns[name].values.forEach((value, i) => {
       if (sums[i] && value !== '') map.set(value, sums[i] as number)
     })
@@ -88,12 +88,12 @@ export function valuesOf(
  */
 function valueFilters<T>(
   columns: Columns,
-  of: Partial<Record<CountFacet, T>>,
+  of: (T | undefined)[],
   accepts: (test: T, value: string) => boolean,
   floor = false,
 ) {
   return COUNT_FACETS.flatMap((name, facet) => {
-    const test = of[name]
+    const test = of[facet]
     if (test === undefined) return []
     const allowed = Uint8Array.from(columns[name].values, (v) => (accepts(test, v) ? 1 : 0))
     return [{ facet, allowed, fails: floor ? NONE : facet + 1 }]

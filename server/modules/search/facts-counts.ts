@@ -33,6 +33,30 @@ export type FactsFacets = {
   battery80: number
 }
 
+/** A count as V8's small integer, whichever way it was summed (a count is under 2 ** 30). */
+export const smallInteger = (n: number) => n | 0
+
+/**
+ * A search's counts, every one of the copy's made here: one shape, each count a small integer. A count summed as a
+ * heap number (-1 * 0 is -0, and a sum with it is one; a Float64Array's element is one) and stored where the same
+ * field had held small integers remade the objects' shape in V8, and every compilation of the search threads in
+ * flight that read it was thrown away, over and over while listings changed (bench/README.md, "Compilations thrown
+ * away under writes").
+ */
+export function countsOf(
+  total: number,
+  values: FactsFacets['values'],
+  postedWithin: number[],
+  battery80: number,
+): FactsFacets {
+  return {
+    total: smallInteger(total),
+    values,
+    postedWithin: postedWithin.map(smallInteger),
+    battery80: smallInteger(battery80),
+  }
+}
+
 /**
  * A search's counts in a copy (with text, over its matches): the total passing every filter; each facet's (and the
  * posting-date and battery choices') over those passing every *other* filter (its own choices stay alternatives).
@@ -58,7 +82,7 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
   const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
     passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
   )
-  return { ...facets, postedWithin }
+  return countsOf(facets.total, facets.values, postedWithin, facets.battery80)
 }
 
 /** Whether a search's bounds must be tested per listing: a price range or a battery floor. */
@@ -112,7 +136,7 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
   const postedWithin = POSTED_WITHIN_DAYS.map((days, i) =>
     choiceCount(f, outcome, kept.choices[i] as Choice, firstOlder(f, nowMs - days * DAY_MS)),
   )
-  return { ...kept.sums, postedWithin, battery80: kept.battery80 }
+  return countsOf(kept.sums.total, kept.sums.values, postedWithin, kept.battery80)
 }
 
 /** Moves the date filter's end of kept counts: the rows between the two ends counted in or out. */
@@ -189,7 +213,7 @@ export function countFacts(
   // (the last, those in none); a choice's count is the sum of its segment and the ones before. Rows read in row
   // order (newest first) go through the segments in turn, each ending at the first row older than its choice's start.
   const segments = since.length
-  const bySegment = new Float64Array(segments + 1)
+  const bySegment = new Int32Array(segments + 1)
   const ends = Float64Array.from(since, (start) => (inOrder ? firstOlder(f, start) : Infinity))
   let segment = 0
   const { postedMs: postedMsOf, priceCents, battery: batteryOf } = f
@@ -233,7 +257,7 @@ export function countFacts(
   }
   const values = valuesOf(f.columns, f.combos.values, outcome, counted, some)
   if (some) for (const c of some) counted[c] = 0
-  return { total, values, postedWithin: choicesOf(bySegment, segments), battery80 }
+  return countsOf(total, values, choicesOf(bySegment, segments), battery80)
 }
 
 /**
@@ -248,7 +272,7 @@ const fewCountsFor = (combinations: number) => {
 }
 
 /** Each posting-date choice's count: the sum of its segment's and those before (segment i: within choice i alone). */
-function choicesOf(bySegment: Float64Array, segments: number): number[] {
+function choicesOf(bySegment: Int32Array, segments: number): number[] {
   const choices = Array.from(bySegment.subarray(0, segments))
   for (let i = 1; i < segments; i++) choices[i] = (choices[i] as number) + (choices[i - 1] as number)
   return choices
@@ -305,7 +329,12 @@ function combosFacets(f: ListingFacts, q: SearchQuery, nowMs: number, keep?: str
   if (!crossed) return countByCombos(f, outcome, bounds, nowMs)
   const count = () => countByCombos(f, outcome, bounds, f.combos.byCombo.at)
   const atCopy = keep === undefined ? count() : combosIn.get(f, keep, count)
-  return { ...atCopy, postedWithin: atCopy.postedWithin.map((n, k) => n - (crossed[k] as number)) }
+  return countsOf(
+    atCopy.total,
+    atCopy.values,
+    atCopy.postedWithin.map((n, k) => n - (crossed[k] as number)),
+    atCopy.battery80,
+  )
 }
 
 /** Per copy, the counts by combination of the searches asked lately, at the copy's clock. */
@@ -346,7 +375,7 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const counted = new Int32Array(f.combos.rows.length)
   const segments = since.length
-  const bySegment = new Float64Array(segments + 1)
+  const bySegment = new Int32Array(segments + 1)
   const { minPrice, maxPrice, minBattery } = bounds
   const byCounts = nowMs === at && minBattery === -Infinity
   const oldest = since[segments - 1] ?? -Infinity
@@ -386,7 +415,7 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
   }
   // By the counts, each choice's own rows were summed; row by row, its segment's.
   const postedWithin = byCounts ? Array.from(bySegment.subarray(0, segments)) : choicesOf(bySegment, segments)
-  return { total, values: valuesOf(f.columns, f.combos.values, outcome, counted), postedWithin, battery80 }
+  return countsOf(total, valuesOf(f.columns, f.combos.values, outcome, counted), postedWithin, battery80)
 }
 
 /**

@@ -67,10 +67,15 @@ export type Bounds = Record<`${'min' | 'max'}${Capitalize<Row>}`, number>
 const boundName = (f: FilterDeclaration) =>
   `${f.op === 'atLeast' ? 'min' : 'max'}${(f.row as Row).replace(/^./, (c) => c.toUpperCase())}` as keyof Bounds
 
-/** What the copy's facet columns apply: each `in` filter's choices (as text), floors on a facet's (RAM at least). */
+/**
+ * What the copy's facet columns apply, by the facet's place in COUNT_FACETS: each `in` filter's choices (as text),
+ * floors on a facet's (RAM at least). Arrays, not records by name: objects keyed by the facets' names (a search, its
+ * counts, these) share V8's shapes by those names, and a number where another held a set remade the shape, which
+ * threw away the search threads' compilations (bench/README.md, "Compilations thrown away under writes").
+ */
 export type CountQuery = {
-  sets: Partial<Record<CountFacet, ReadonlySet<string>>>
-  floors: Partial<Record<CountFacet, number>>
+  sets: (ReadonlySet<string> | undefined)[]
+  floors: (number | undefined)[]
 }
 
 const scaled = (f: FilterDeclaration, value: number) => (f.scale ? Math.round(value * f.scale) : value)
@@ -184,11 +189,14 @@ export function copyAnswers(q: SavedFilters): boolean {
 }
 
 export function countQueryOf(q: SavedFilters): CountQuery {
-  const out: CountQuery = { sets: {}, floors: {} }
+  const out: CountQuery = {
+    sets: COUNT_FACETS.map(() => undefined),
+    floors: COUNT_FACETS.map(() => undefined),
+  }
   for (const [key, value, f] of filtersOf(q)) {
-    if (f.op === 'in') out.sets[key as CountFacet] = acceptedOf(f, value)
+    if (f.op === 'in') out.sets[COUNT_FACETS.indexOf(key as CountFacet)] = acceptedOf(f, value)
     const facet = f.op === 'atLeast' ? floorFacet(f) : undefined
-    if (facet) out.floors[facet] = value as number
+    if (facet) out.floors[COUNT_FACETS.indexOf(facet)] = value as number
   }
   return out
 }

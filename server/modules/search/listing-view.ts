@@ -1,5 +1,13 @@
 import type { SearchQuery } from '#contract/search'
-import { countFacts, countTotal, type FactsFacets, factsFacets, factsTotal } from './facts-counts'
+import {
+  countFacts,
+  countsOf,
+  countTotal,
+  type FactsFacets,
+  factsFacets,
+  factsTotal,
+  smallInteger,
+} from './facts-counts'
 import { type DeadMarks, hasRow, type PageAsk, pageHits } from './facts-pages'
 import { perCountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
@@ -68,18 +76,18 @@ export function viewFacets(view: FactsView, q: SearchQuery, nowMs: number, textO
   const [first] = terms[0] as [FactsFacets, number]
   if (terms.length === 1) return first
   const total = (pick: (f: FactsFacets) => number) => terms.reduce((t, [f, sign]) => t + sign * pick(f), 0)
-  return {
-    total: total((f) => f.total),
-    values: perCountFacet((name) => {
+  return countsOf(
+    total((f) => f.total),
+    perCountFacet((name) => {
       const sum = new Map<string, number>()
       for (const [f, sign] of terms)
         for (const [v, n] of f.values[name]) sum.set(v, (sum.get(v) ?? 0) + sign * n)
       for (const [v, n] of sum) if (n <= 0) sum.delete(v)
       return sum
     }),
-    postedWithin: first.postedWithin.map((_, i) => total((f) => f.postedWithin[i] as number)),
-    battery80: total((f) => f.battery80),
-  }
+    first.postedWithin.map((_, i) => total((f) => f.postedWithin[i] as number)),
+    total((f) => f.battery80),
+  )
 }
 
 /** factsTotal over a view: exact up to `cap`, more than `cap` past it. */
@@ -101,7 +109,7 @@ export function viewTotal(
     total += factsTotal(part.facts, q, nowMs, reach, text)
     if (dead.length > 0) total -= countTotal(part.facts, q, nowMs, Number.POSITIVE_INFINITY, dead)
   }
-  return total
+  return smallInteger(total)
 }
 
 /**

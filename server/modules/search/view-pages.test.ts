@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { SearchQuery, type SearchSort } from '#contract/search'
 import { countFacts } from './facts-counts'
@@ -5,7 +6,7 @@ import { type PageAsk, pageHits } from './facts-pages'
 import { COUNT_FACETS } from './filters'
 import { DAY_MS, type FactRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import { descending, textMatchesIn } from './listing-text'
-import { type FactsView, markedPart, viewPage } from './listing-view'
+import { type FactsView, markedPart, viewFacets, viewPage, viewTotal } from './listing-view'
 
 // A page of a view whose copy has changed since it was read (dead rows in the base, a settled level, a delta): the
 // largest part gives only the matches that can reach the page. Every page equals the merge of every part's matches up
@@ -171,5 +172,41 @@ describe("a few rows' counts (a view's dead rows)", () => {
         const q = SearchQuery.parse(params)
         expect(countFacts(base, q, now, few)).toEqual(countFacts(alone, q, now, every))
       }
+  })
+})
+
+// V8 keeps a whole number as a small integer, or as a heap number when arithmetic made it one (-1 * 0 is -0; a
+// Float64Array's element). A count stored as a heap number where the same field had held small integers remade the
+// objects' shape, and the search threads threw away every compilation in flight that read it, over and over while
+// listings changed (bench/README.md, "Compilations thrown away under writes").
+setFlagsFromString('--allow-natives-syntax')
+const isSmallInteger = new Function('n', 'return %IsSmi(n)') as (n: number) => boolean
+
+describe("a changed view's counts", () => {
+  it('are small integers, every one, though dead rows are counted out', () => {
+    const searches = [
+      {},
+      { condition: 'Good' },
+      { min_price: '2000', min_battery_pct: '95' },
+      { posted_within: '7' },
+    ]
+    let checked = 0
+    // Asked again and again, so V8's compilers have the counting code too, as under load.
+    for (let round = 0; round < 60; round++)
+      for (const params of searches) {
+        const q = SearchQuery.parse(params)
+        const counts = viewFacets(view, q, now)
+        const numbers = [
+          counts.total,
+          counts.battery80,
+          ...counts.postedWithin,
+          ...Object.values(counts.values).flatMap((m) => [...m.values()]),
+          viewTotal(view, q, now, 10_000),
+          viewTotal(view, q, now, 5),
+        ]
+        for (const n of numbers) expect(isSmallInteger(n), `${JSON.stringify(params)}: ${n}`).toBe(true)
+        checked += numbers.length
+      }
+    expect(checked).toBeGreaterThan(50)
   })
 })
