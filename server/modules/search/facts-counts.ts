@@ -33,16 +33,10 @@ export type FactsFacets = {
   battery80: number
 }
 
-/** A count as V8's small integer, whichever way it was summed (a count is under 2 ** 30). */
+/** A count as V8's small integer however it was summed (a count is under 2 ** 30): decision 0144. */
 export const smallInteger = (n: number) => n | 0
 
-/**
- * A search's counts, every one of the copy's made here: one shape, each count a small integer. A count summed as a
- * heap number (-1 * 0 is -0, and a sum with it is one; a Float64Array's element is one) and stored where the same
- * field had held small integers remade the objects' shape in V8, and every compilation of the search threads in
- * flight that read it was thrown away, over and over while listings changed (bench/README.md, "Compilations thrown
- * away under writes").
- */
+/** A search's counts: every one the copy makes is made here, of one shape, each count a small integer (0144). */
 export function countsOf(
   total: number,
   values: FactsFacets['values'],

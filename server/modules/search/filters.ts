@@ -69,9 +69,7 @@ const boundName = (f: FilterDeclaration) =>
 
 /**
  * What the copy's facet columns apply, by the facet's place in COUNT_FACETS: each `in` filter's choices (as text),
- * floors on a facet's (RAM at least). Arrays, not records by name: objects keyed by the facets' names (a search, its
- * counts, these) share V8's shapes by those names, and a number where another held a set remade the shape, which
- * threw away the search threads' compilations (bench/README.md, "Compilations thrown away under writes").
+ * floors on a facet's (RAM at least). Arrays, not records by the facets' names: decision 0144.
  */
 export type CountQuery = {
   sets: (ReadonlySet<string> | undefined)[]
