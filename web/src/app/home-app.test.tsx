@@ -1,5 +1,6 @@
 import { dehydrate, QueryClient } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import type { Root } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { StaticRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -69,7 +70,14 @@ beforeEach(() => {
   )
 })
 
+/** The roots a test hydrated (cleanup unmounts only those testing-library rendered). */
+const hydrated: Root[] = []
+
 afterEach(() => {
+  // Unmounted before the page goes, so no timer of theirs (the search box's) fires into a page torn down.
+  act(() => {
+    for (const root of hydrated.splice(0)) root.unmount()
+  })
   cleanup()
   document.body.innerHTML = ''
   vi.unstubAllGlobals()
@@ -97,7 +105,7 @@ describe('HomeApp', () => {
     delete document.documentElement.dataset.interactive
 
     await act(async () => {
-      hydrateHome(container, state, leave)
+      hydrated.push(hydrateHome(container, state, leave))
     })
     // Hydrated: the page says it answers input (what the end-to-end journeys wait for before a click).
     expect(document.documentElement.dataset.interactive).toBe('true')
@@ -125,7 +133,7 @@ describe('HomeApp', () => {
     const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined)
 
     await act(async () => {
-      hydrateHome(container, state)
+      hydrated.push(hydrateHome(container, state))
     })
     fireEvent.click(screen.getByRole('link', { name: 'Terms' }))
 

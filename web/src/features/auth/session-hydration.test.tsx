@@ -53,13 +53,16 @@ describe('useSession while the page hydrates', () => {
     const client = new QueryClient()
     client.setQueryData(SESSION_QUERY_KEY, null)
     const recoverable = vi.fn()
+    let root: ReturnType<typeof hydrateRoot> | undefined
     await act(async () => {
-      hydrateRoot(container, tree(client), { onRecoverableError: recoverable })
+      root = hydrateRoot(container, tree(client), { onRecoverableError: recoverable })
     })
 
     expect(recoverable).not.toHaveBeenCalled()
     // The server's button is the one on the page: a click held for it is made on a live button.
     expect(container.querySelector('button')).toBe(button)
     expect(container.textContent).toContain('Booking needs an account')
+    // Unmounted before the page goes, so nothing of it runs into a page torn down.
+    act(() => root?.unmount())
   })
 })
