@@ -99,6 +99,7 @@ export const ProductImage = z.object({
   medium: z.string().optional(),
   detail: z.string(),
 })
+export type ProductImage = z.infer<typeof ProductImage>
 
 /**
  * Where each of a seller's listings stands, for My Product's tabs, first match wins: a sale waiting for the seller

@@ -25,7 +25,7 @@ import { inlineScriptHashes, loadBuiltRenderer, type PageRenderer, pageRoutes } 
 import { choosePaymentProvider, paymentRoutes } from '#server/modules/payments'
 import { payoutRoutes, registerPayoutJobs } from '#server/modules/payouts'
 import { priceGuideRoutes, registerPriceGuideJobs } from '#server/modules/price-guide'
-import { productRoutes, registerExpiryJobs } from '#server/modules/products'
+import { productRoutes, registerExpiryJobs, registerListingImagesJobs } from '#server/modules/products'
 import { questionRoutes, registerQuestionJobs } from '#server/modules/questions'
 import { reportRoutes } from '#server/modules/reports'
 import { registerReturnJobs, returnRoutes } from '#server/modules/returns'
@@ -187,6 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
   })
   // Scheduled sweeps: listing expiry (hourly) and the price guide's rebuild (daily).
   registerExpiryJobs(app.ctx)
+  registerListingImagesJobs(app.ctx)
   registerPhotoCleanup(app.ctx)
   registerDealJobs(app.ctx)
   registerShipLateJob(app.ctx)

@@ -111,18 +111,18 @@ export async function createBrand(db: Db, input: NewBrand = {}): Promise<BrandRo
 export type NewProductImage = { id?: string; cardUrl: string; mediumUrl?: string | null; detailUrl: string }
 
 export type NewProduct = Partial<
-  Omit<typeof products.$inferInsert, 'sellerId' | 'brandId' | 'sellerPhone' | 'soldAt'>
+  Omit<typeof products.$inferInsert, 'sellerId' | 'brandId' | 'sellerPhone' | 'soldAt' | 'images'>
 > & {
   seller: Pick<UserRow, 'id'> & { phone?: string | null }
   brand: Pick<BrandRow, 'id'>
   sellerPhone?: string
   /** Defaults to now when isSold is true. */
   soldAt?: Date | null
-  /** Defaults to one placeholder picture; [] for none. */
+  /** Defaults to one placeholder picture; [] for none (the listing's `images` column follows them: migration 0057). */
   images?: NewProductImage[]
 }
 
-export type CreatedProduct = ProductRow & { images: ProductImageRow[] }
+export type CreatedProduct = Omit<ProductRow, 'images'> & { images: ProductImageRow[] }
 
 export async function createProduct(db: Db, input: NewProduct): Promise<CreatedProduct> {
   const { seller, brand, images, ...overrides } = input

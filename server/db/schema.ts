@@ -29,7 +29,7 @@ import {
 import { ALERT_CHOICES } from '#contract/favourites'
 import { HANDOVER_CHECK_KEYS } from '#contract/handover'
 import { REVIEW_STATES } from '#contract/listing-reviews'
-import { CONDITIONS } from '#contract/products'
+import { CONDITIONS, type ProductImage } from '#contract/products'
 import { RETURN_STATUSES } from '#contract/returns'
 import { ROLES } from '#contract/users'
 import { listingOnSale } from './on-sale-predicate'
@@ -393,6 +393,12 @@ export const products = pgTable(
     offersEnabled: boolean('offers_enabled').notNull().default(true),
     /** Offers under this are declined at once; null: no floor beyond the marketplace's half of the price. */
     offerFloorCents: integer('offer_floor_cents'),
+    /**
+     * Its photos in order, as every listing response gives them ({ card, medium?, detail }): kept from product_images
+     * by triggers (migration 0057), so a page of listings reads a column, not an aggregate a listing. Null for a
+     * listing from before the column until the fill job writes it (listing-images.ts); read with `listingImages`.
+     */
+    images: jsonb('images').$type<ProductImage[]>().default(sql`'[]'::jsonb`),
     /** Brand, name and processor in lower case: what typos and partial names are matched against (trigger-kept). */
     searchTitle: text('search_title').notNull().default(''),
     /** Weighted words for full-text search: brand and name (A), processor (B), description (C); trigger-kept. */
@@ -416,6 +422,8 @@ export const products = pgTable(
     index('products_available_idx').on(t.postedOn.desc()).where(listingOnSale(t)),
     // A seller's own listings.
     index('products_seller_idx').on(t.sellerId, t.postedOn.desc()),
+    // The listings whose images the fill job has still to write (migration 0057): empty once it has run.
+    index('products_images_unfilled_idx').on(t.id).where(sql`${t.images} is null`),
     // Search: keyset order of each sort over available listings, carrying what the filters read.
     index('products_search_newest_idx').on(t.postedOn.desc(), t.id.desc()).where(listingOnSale(t)),
     index('products_search_price_idx').on(t.resalePriceCents, t.id).where(listingOnSale(t)),

@@ -33,6 +33,14 @@ export const QUEUES = {
     retryBackoff: true,
     expireInSeconds: 300,
   }),
+  // Writing listings' images column for those from before it (migration 0057), in batches from each start: a
+  // repeat writes the same value; an attempt queues the next before its time is up.
+  'listings.images-fill': queue<Record<string, never>>({
+    retryLimit: 5,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  }),
   'price-guide.refresh': queue<Record<string, never>>({
     retryLimit: 3,
     retryDelay: 60,

@@ -63,7 +63,7 @@ async function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, who: 
 }
 
 /** A $420 listing of `seller`'s (price and settings overridable). */
-async function listing(overrides: Partial<typeof products.$inferInsert> = {}) {
+async function listing(overrides: Omit<Partial<typeof products.$inferInsert>, 'images'> = {}) {
   return createProduct(t.db, {
     seller,
     brand,

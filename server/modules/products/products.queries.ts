@@ -9,13 +9,8 @@ import { brands, favourites, productHolds, products, users } from '#server/db/sc
 import { isoTime } from '#server/lib/iso-time'
 import { isListed } from '#server/lib/listing-sql'
 import { limitOffset, rowsOf } from '#server/lib/paging'
+import { listingImages } from './listing-images'
 import { sellerRatingSql, toSellerRating } from './seller-rating'
-
-// json_strip_nulls: a photo stored before the medium size existed has no `medium` key rather than a null.
-const imagesJson = sql<{ card: string; medium?: string; detail: string }[]>`coalesce((
-  select json_agg(json_strip_nulls(json_build_object('card', pi.card_url, 'medium', pi.medium_url, 'detail', pi.detail_url))
-    order by pi.position)
-  from product_images pi where pi.product_id = ${products.id}), '[]'::json)`
 
 /**
  * The price guide of the listing's kind, read from the precomputed table (one index lookup): its processor
@@ -52,7 +47,8 @@ export const productColumns = {
   isSold: products.isSold,
   postedOn: products.postedOn,
   onSaleSince: products.onSaleSince,
-  images: imagesJson,
+  // Kept on the listing from product_images (migration 0057): a column, not an aggregate a listing.
+  images: listingImages,
   sellerId: products.sellerId,
   sellerRating: sellerRatingSql,
   // A hold past its time is no hold: the database's clock decides.

@@ -67,7 +67,7 @@ function refusal(res: { statusCode: number; json(): unknown }, status: number) {
   return ErrorBody.parse(res.json()).error
 }
 
-const listing = (overrides: Partial<typeof products.$inferInsert> = {}) =>
+const listing = (overrides: Omit<Partial<typeof products.$inferInsert>, 'images'> = {}) =>
   createProduct(t.db, { seller, brand, ...overrides })
 
 async function ask(productId: string, body: string, who: UserRow = buyer) {
