@@ -20,7 +20,8 @@ const FILL_BATCH = 2_000
 /**
  * Writes the images of listings still without them, a batch a statement (each its own transaction), until none is
  * left or `budgetMs` has passed. Safe beside the triggers and a second instance: both write the same value, and a
- * batch skips the rows another holds.
+ * batch skips the rows another transaction holds (a short batch ends the fill; what it skipped waits for the next
+ * start, read meanwhile through `listingImages`).
  */
 export async function fillListingImages(
   db: Db,
