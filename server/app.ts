@@ -185,7 +185,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<AppInstance> {
     views,
     fetchImage: opts.fetchImage ?? fetchOutsideImage,
   })
-  // Scheduled sweeps: listing expiry (hourly) and the price guide's rebuild (daily).
+  // Scheduled sweeps: listing expiry (hourly) and the price guide's rebuild (daily); at each start, the fill of
+  // listings' images column (migration 0057).
   registerExpiryJobs(app.ctx)
   registerListingImagesJobs(app.ctx)
   registerPhotoCleanup(app.ctx)
