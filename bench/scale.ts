@@ -511,11 +511,17 @@ async function waitForCopy(client: pg.Client, port = PORT): Promise<number | und
     // A search is what starts a load when the copy is behind.
     await fetch(`http://127.0.0.1:${port}/api/search`).then((r) => r.arrayBuffer())
     const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as {
+      status: string
       listing_copy?: { version: string; load_ms: number } | null
     }
     if (!('listing_copy' in health)) return undefined
-    // At the version read above or later (a writer may have moved it on).
-    if (health.listing_copy && BigInt(health.listing_copy.version) >= BigInt(version))
+    // At the version read above or later (a writer may have moved it on), and ready: a balancer sends an instance
+    // searches once its health says `ok` (after its warm-up, decision 0146).
+    if (
+      health.listing_copy &&
+      BigInt(health.listing_copy.version) >= BigInt(version) &&
+      health.status !== 'loading'
+    )
       return health.listing_copy.load_ms
     await new Promise((r) => setTimeout(r, 250))
   }
@@ -871,7 +877,7 @@ async function main() {
         const upMs = Date.now() - coldStart
         await waitForCopy(client, PORT + 1)
         console.log(
-          `A second instance, started cold: answering in ${(upMs / 1000).toFixed(1)} s, its copy loaded ${((Date.now() - coldStart) / 1000).toFixed(1)} s after start`,
+          `A second instance, started cold: answering in ${(upMs / 1000).toFixed(1)} s, its copy loaded and warm ${((Date.now() - coldStart) / 1000).toFixed(1)} s after start`,
         )
         await mixed(client, dbUrl, child, size, second.pid)
       }

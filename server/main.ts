@@ -1,7 +1,7 @@
 import net from 'node:net'
 import v8 from 'node:v8'
 import { postUnpostedSales } from '#server/modules/ledger'
-import { factsReader, keepListingsCurrent, startSearchPool } from '#server/modules/search'
+import { factsReader, keepListingsCurrent, startSearchPool, warmUpSearch } from '#server/modules/search'
 import { demoAccountsRefusal, findDemoAccounts } from '#server/modules/users'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
@@ -54,6 +54,8 @@ async function main() {
   )
   // The searches of the copy are answered on worker threads sharing it (search-pool.ts).
   const searchPool = startSearchPool(database.db, config.searchThreads, app.log.child({ module: 'search' }))
+  // Ready once its search code is warm: searches drawn from the copy, answered on those threads (warm-up.ts).
+  void warmUpSearch(database.db, app.log.child({ module: 'search' }))
   if (config.seedDemo && (await database.db.select({ id: brands.id }).from(brands).limit(1)).length === 0) {
     // The demo data and the code that draws its pictures are loaded only to fill an empty database.
     const { seedDemoIfEmpty } = await import('./demo/seed')

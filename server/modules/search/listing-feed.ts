@@ -57,6 +57,8 @@ type State = {
   /** The version read under way for searches under writes, and when it was sent; the next, once it ends (versionSince). */
   versionRead?: { sentAt: number; version: Promise<string> }
   nextVersionRead?: Promise<string>
+  /** Work the instance does on its copy before it says it is ready (holdReady: the warm-up). */
+  warming?: Promise<void>
 }
 
 /** The listings changed since a view's base was read, as the view's parts hold them. */
@@ -619,10 +621,31 @@ export function factsStatus(db: Db): { version: string; listings: number; load_m
   return { version, listings: s.view.size, load_ms: s.loadMs }
 }
 
-/** False while an instance kept current (keepListingsCurrent) has not read its copy yet. */
+/** False while an instance kept current (keepListingsCurrent) has not read its copy yet, or warms up on it. */
 export function searchReady(db: Db): boolean {
   const s = stateOf(db)
-  return !s.kept || s.view !== undefined
+  return !s.kept || (s.view !== undefined && !s.warming)
+}
+
+/**
+ * Keeps searchReady false until `work` has run on the first view (read now, if none is yet), then for as long as it
+ * runs. A failure of the read is the poll's to log: the instance is ready once a view lands.
+ */
+export function holdReady(db: Db, work: (view: FactsView) => Promise<void>): Promise<void> {
+  const s = stateOf(db)
+  const warming = (async () => {
+    for (;;) {
+      const view = s.view ?? (await catchUp(db).catch(() => undefined))
+      if (view) return work(view)
+      // Stopped before any view: nothing to hold.
+      if (!s.kept) return
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+    }
+  })().finally(() => {
+    if (s.warming === warming) s.warming = undefined
+  })
+  s.warming = warming
+  return warming
 }
 
 /** Why a whole read apart ended early: the instance keeping the copy current stopped. */

@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm'
+import { FILTER_KEYS, type FilterKey, filterOf } from '#contract/filters'
+import { SearchQuery, SearchSort } from '#contract/search'
+import type { Db } from '#server/db/client'
+import { isOnSale } from '#server/lib/on-sale'
+import { readPaging, rowsOf } from '#server/lib/paging'
+import { COUNT_FACETS, type CountFacet } from './filters'
+import { FACT_COLUMNS, type FactRow, factsFromRows, type ListingFacts } from './listing-facts'
+import { holdReady } from './listing-feed'
+import { baseOf, type FactsView, markedPart } from './listing-view'
+import { searchProducts } from './search.queries'
+import { askView, type PoolAsk } from './search-pool'
+import { textAt } from './shared-texts'
+
+// An instance warms its search code before it says it is ready: the first few seconds of searches on a cold instance
+// ran at half the rate of later ones (p99 182 ms against 85–105 at 1,000,000 listings), while V8 compiled the code of
+// the copy's walks and counts and the search threads filled what they keep per copy. Decision 0146.
+
+/** Below this many listings a cold search costs little: no warm-up (and none in tests, unless asked). */
+const WARM_FROM = 50_000
+const WARM_SEARCHES = 2_000
+const WARM_MS = 5_000
+/** Searches in flight at once: enough to keep the search threads and the database busy. */
+const AT_ONCE = 12
+
+type Log = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
+
+/**
+ * Holds `/api/health` at `loading` after the copy's first read until `count` searches drawn from it (warmUpSearches)
+ * were answered by the instance's own search path, or `budgetMs` passed; a failed search ends the warm-up.
+ */
+export function warmUpSearch(
+  db: Db,
+  log: Log,
+  { from = WARM_FROM, count = WARM_SEARCHES, budgetMs = WARM_MS } = {},
+): Promise<void> {
+  return holdReady(db, async (view) => {
+    if (view.size < from) return
+    const started = performance.now()
+    const searches = warmUpSearches(baseOf(view), count)
+    // Every fourth search of the copy as listings change: with rows of the copy taken out and a few listings beside it
+    // (as the feed's views are), which the first writes would otherwise be the first to run.
+    const changed = await changedView(db, view)
+    let next = 0
+    const searcher = async () => {
+      while (next < searches.length && performance.now() - started < budgetMs) {
+        const q = searches[next++] as SearchQuery
+        if (next % 4 === 0) await askView(db, changed, askOf(q))
+        else await searchProducts(db, q)
+      }
+    }
+    await Promise.all(Array.from({ length: AT_ONCE }, searcher)).catch((err) =>
+      log.error({ err }, 'Search could not warm up; ready without it'),
+    )
+    log.info?.(
+      { searches: next, ms: Math.round(performance.now() - started) },
+      'Search warmed up on its copy of the listings',
+    )
+  })
+}
+
+/**
+ * `count` different searches drawn from a copy's own listings, as visitors vary them: each filter set at times to a
+ * random listing's value, words of a listing's title (sometimes cut short, as typed), any sort, pages 1 to 30, facets
+ * on half. Filters are read from their declarations; the same copy gives the same searches.
+ */
+export function warmUpSearches(f: ListingFacts, count: number): SearchQuery[] {
+  const random = seeded(f.size)
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)] as T
+  const row = () => Math.floor(random() * f.size)
+  const searches: SearchQuery[] = []
+  for (let n = 0; n < count * 2 && searches.length < count && f.size > 0; n++) {
+    const raw: Record<string, string> = {}
+    for (const key of FILTER_KEYS) {
+      if (random() < 0.2) {
+        const value = valueAt(f, key, row(), random)
+        if (value !== undefined) raw[key] = value
+      }
+    }
+    if (random() < 0.5) {
+      const words = textAt(f.text.titles, row()).split(' ')
+      const at = Math.floor(random() * words.length)
+      const typed = words.slice(at, at + 1 + Math.floor(random() * 2)).join(' ')
+      raw.q = random() < 0.3 ? typed.slice(0, Math.max(3, typed.length - 2)) : typed
+    }
+    raw.sort = pick(SearchSort.options)
+    raw.page = String(1 + Math.floor(random() * 30))
+    if (random() < 0.5) raw.facets = '1'
+    const parsed = SearchQuery.safeParse(raw)
+    if (parsed.success) searches.push(parsed.data)
+  }
+  return searches
+}
+
+/** A view of `view`'s copy with a few of its rows taken out and a few listings in a delta, as after some writes. */
+async function changedView(db: Db, view: FactsView): Promise<FactsView> {
+  const base = baseOf(view)
+  const random = seeded(base.size + 1)
+  const dead = new Set(Array.from({ length: 64 }, () => Math.floor(random() * base.size)))
+  const rows = await rowsOf<FactRow>(db, sql`select ${FACT_COLUMNS} from products where ${isOnSale} limit 32`)
+  const delta = factsFromRows(view.version, rows)
+  return {
+    version: view.version,
+    parts: [markedPart(base, dead)],
+    delta,
+    size: base.size - dead.size + delta.size,
+  }
+}
+
+/** What the copy is asked for a search without its text (whose words the database resolves first). */
+function askOf(q: SearchQuery): PoolAsk {
+  const sort = q.sort === undefined || q.sort === 'relevance' ? 'newest' : q.sort
+  const query = { ...q, q: undefined }
+  return { query, sort, paging: readPaging(q), nowMs: Date.now(), facets: q.facets === '1' }
+}
+
+/** A filter's value at row r of a copy, as a query parameter; undefined when the listing has none. */
+function valueAt(f: ListingFacts, key: FilterKey, r: number, random: () => number): string | undefined {
+  const filter = filterOf(key)
+  // A facet column's choice, or for a floor on one (RAM at least) its value.
+  const facet = filter.op === 'in' ? key : COUNT_FACETS.find((k) => filterOf(k).column === filter.column)
+  if (facet !== undefined) {
+    const column = f.columns[facet as CountFacet]
+    return column.values[column.index[r] as number] || undefined
+  }
+  if (filter.row === 'price') return String((f.priceCents[r] as number) / (filter.scale ?? 1))
+  if (filter.row === 'battery') return (f.battery[r] as number) >= 0 ? String(f.battery[r]) : undefined
+  const choices = filter.facet?.choices
+  if (choices) return String(choices[Math.floor(random() * choices.length)])
+  return undefined
+}
+
+/** A small generator of numbers in [0, 1) from a seed (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed | 0
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+  }
+}
