@@ -18,8 +18,8 @@ import { textAt } from './shared-texts'
 
 /** Below this many listings a cold search costs little: no warm-up (and none in tests, unless asked). */
 const WARM_FROM = 50_000
-const WARM_SEARCHES = 2_000
-const WARM_MS = 5_000
+const WARM_SEARCHES = 1_500
+const WARM_MS = 3_000
 /** Searches in flight at once: enough to keep the search threads and the database busy. */
 const AT_ONCE = 12
 
