@@ -3,9 +3,9 @@ import { FILTER_KEYS } from '#contract/filters'
 import { SearchSort } from '#contract/search'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
-import { createTestApp, type TestApp } from '#server/test/test-app'
+import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { readFacts } from './listing-facts'
-import { keepListingsCurrent, searchReady } from './listing-feed'
+import { keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
 import { warmUpSearch, warmUpSearches } from './warm-up'
 
 // An instance warms its search code on searches drawn from its copy before /api/health says it is ready (decision
@@ -75,6 +75,23 @@ describe('the warm-up searches', () => {
       )
     } finally {
       feed.stop()
+    }
+  })
+
+  it('that fail leave the instance ready, with the failure logged', async () => {
+    const { database, drop } = await openTestDatabase()
+    const errors: string[] = []
+    const feed = keepListingsCurrent(database.db, { error: () => undefined }, 10)
+    try {
+      await loadFacts(database.db)
+      // Every statement fails from now on: the warm-up's first read of listings among them.
+      await database.close()
+      await warmUpSearch(database.db, { error: (_obj, msg) => errors.push(msg) }, { from: 0, count: 10 })
+      expect(errors).toEqual(['Search could not warm up; ready without it'])
+      expect(searchReady(database.db)).toBe(true)
+    } finally {
+      feed.stop()
+      await drop()
     }
   })
 

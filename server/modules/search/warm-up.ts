@@ -37,25 +37,28 @@ export function warmUpSearch(
   return holdReady(db, async (view) => {
     if (view.size < from) return
     const started = performance.now()
-    const searches = warmUpSearches(baseOf(view), count)
-    // Every fourth search of the copy as listings change: with rows of the copy taken out and a few listings beside it
-    // (as the feed's views are), which the first writes would otherwise be the first to run.
-    const changed = await changedView(db, view)
     let next = 0
-    const searcher = async () => {
-      while (next < searches.length && performance.now() - started < budgetMs) {
-        const q = searches[next++] as SearchQuery
-        if (next % 4 === 0) await askView(db, changed, askOf(q))
-        else await searchProducts(db, q)
+    try {
+      const searches = warmUpSearches(baseOf(view), count)
+      // Every fourth search of the copy as listings change: with rows of the copy taken out and a few listings beside
+      // it (as the feed's views are), which the first writes would otherwise be the first to run.
+      const changed = await changedView(db, view)
+      const searcher = async () => {
+        while (next < searches.length && performance.now() - started < budgetMs) {
+          const q = searches[next++] as SearchQuery
+          if (next % 4 === 0) await askView(db, changed, askOf(q))
+          else await searchProducts(db, q)
+        }
       }
+      await Promise.all(Array.from({ length: AT_ONCE }, searcher))
+      log.info?.(
+        { searches: next, ms: Math.round(performance.now() - started) },
+        'Search warmed up on its copy of the listings',
+      )
+    } catch (err) {
+      // Never a reason not to serve: the instance is ready without it.
+      log.error({ err, searches: next }, 'Search could not warm up; ready without it')
     }
-    await Promise.all(Array.from({ length: AT_ONCE }, searcher)).catch((err) =>
-      log.error({ err }, 'Search could not warm up; ready without it'),
-    )
-    log.info?.(
-      { searches: next, ms: Math.round(performance.now() - started) },
-      'Search warmed up on its copy of the listings',
-    )
   })
 }
 
