@@ -4,10 +4,11 @@
 import { eq, isNull, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Product } from '#contract/products'
+import type { AppContext } from '#server/app-context'
 import { productImages, products } from '#server/db/schema'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { fillListingImages } from './listing-images'
+import { fillListingImages, registerListingImagesJobs } from './listing-images'
 
 let t: TestApp
 let listing: (images?: { cardUrl: string; detailUrl: string; mediumUrl?: string }[]) => Promise<string>
@@ -119,5 +120,35 @@ describe("a listing's images column", () => {
     expect(await unfilled()).toBe(before - 2)
     expect(await fillListingImages(t.db, 60_000, 2)).toEqual({ filled: before - 2, done: true })
     expect(await unfilled()).toBe(0)
+  })
+
+  it('as a job, queues its next attempt while listings are left and none once all are filled', async () => {
+    await t.db.update(products).set({ images: null })
+    const unfilled = async () => (await t.db.select().from(products).where(isNull(products.images))).length
+    const before = await unfilled()
+    // The queue as the job sees it: what it is given to run, and what it queues.
+    let attempt: (() => Promise<void>) | undefined
+    const queued: string[] = []
+    const jobs = {
+      work: (_name: string, handler: () => Promise<void>) => {
+        attempt = handler
+      },
+      send: async (name: string) => {
+        queued.push(name)
+      },
+      sendAtStart: (name: string) => queued.push(`${name} at start`),
+    } as unknown as AppContext['jobs']
+    registerListingImagesJobs({ db: t.db, jobs }, { budgetMs: 0, batchSize: 2 })
+    expect(queued).toEqual(['listings.images-fill at start'])
+    // Each attempt queued runs in turn, as the queue would run it.
+    let ran = 0
+    while (ran < queued.length && ran < 100) {
+      await attempt?.()
+      ran++
+    }
+    expect(await unfilled()).toBe(0)
+    // Two listings an attempt, each spending its budget: the last finds fewer than a batch and queues nothing.
+    expect(ran).toBe(Math.floor(before / 2) + 1)
+    expect(queued.slice(1)).toEqual(Array(ran - 1).fill('listings.images-fill'))
   })
 })

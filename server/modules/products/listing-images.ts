@@ -46,10 +46,16 @@ export async function fillListingImages(
 /** The job's share of its attempt (the queue's expireInSeconds is 300): it queues the next before it expires. */
 const FILL_BUDGET_MS = 120_000
 
-/** Fills listings' images once an instance starts (a no-op, one index read, once all are filled). */
-export function registerListingImagesJobs(ctx: Pick<AppContext, 'db' | 'jobs'>) {
+/**
+ * Fills listings' images once an instance starts (a no-op, one index read, once all are filled); an attempt that
+ * spends its budget queues the next.
+ */
+export function registerListingImagesJobs(
+  ctx: Pick<AppContext, 'db' | 'jobs'>,
+  { budgetMs = FILL_BUDGET_MS, batchSize = FILL_BATCH } = {},
+) {
   ctx.jobs.work('listings.images-fill', async () => {
-    const { done } = await fillListingImages(ctx.db, FILL_BUDGET_MS)
+    const { done } = await fillListingImages(ctx.db, budgetMs, batchSize)
     if (!done) await ctx.jobs.send('listings.images-fill', {})
   })
   ctx.jobs.sendAtStart('listings.images-fill', {}, { singletonKey: 'start' })
