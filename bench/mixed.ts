@@ -78,18 +78,17 @@ export type SliceFigures = {
   rps: number
 }
 
-/** The answers of the first `firstS` seconds of a run (from its first answer) and of the rest, apart. */
+/** The answers to the requests sent in the first `firstS` seconds of a run of `total` seconds and to the rest, apart. */
 function splitAt(
   times: number[],
-  answeredAt: number[],
+  sentS: number[],
   firstS: number,
+  total: number,
 ): { head: SliceFigures; rest: SliceFigures } {
-  const start = answeredAt[0] ?? 0
-  const end = answeredAt[answeredAt.length - 1] ?? start
   const head: number[] = []
   const rest: number[] = []
   times.forEach((ms, i) => {
-    ;((answeredAt[i] as number) - start < firstS * 1000 ? head : rest).push(ms)
+    ;((sentS[i] as number) < firstS ? head : rest).push(ms)
   })
   const figures = (xs: number[], seconds: number): SliceFigures => ({
     p50: quantile(xs, 0.5),
@@ -99,7 +98,6 @@ function splitAt(
     requests: xs.length,
     rps: xs.length / Math.max(seconds, 1e-3),
   })
-  const total = (end - start) / 1000
   return { head: figures(head, Math.min(firstS, total)), rest: figures(rest, total - firstS) }
 }
 
@@ -378,6 +376,9 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
   }
 }
 
+/** How long a run goes on past its measured window, for the answers to the window's last requests. */
+const GRACE_MS = 2_000
+
 /** One mixed run: `paths` asked in random order at `connections` for `durationS`, with a writer when `perSecond`. */
 export async function mixedRun(opts: {
   url: string
@@ -402,41 +403,45 @@ export async function mixedRun(opts: {
   /** Also prints the figures of the first this many seconds of the measured run apart from the rest's. */
   firstS?: number
 }): Promise<MixedFigures> {
-  /** Each answer's time and when it came (performance.now()), when the run is to keep them. */
-  type Answers = { times: number[]; at: number[] }
-  const run = (duration: number, answers?: Answers) => {
-    const instance = autocannon({
-      url: opts.url,
-      connections: opts.connections,
-      duration,
-      timeout: 10,
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (req: Record<string, unknown>) => ({
-            ...req,
-            path: opts.source.next(),
-          }),
-        },
-      ],
-    } as never) as ReturnType<typeof autocannon> & NodeJS.EventEmitter
-    if (answers)
-      instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => {
-        answers.times.push(ms)
-        answers.at.push(performance.now())
-      })
-    return instance
-  }
-  await run(opts.warmupS)
+  // One run of requests from the warm-up to the end: its connections keep their pace across the warm-up, the work
+  // before the writes and the measured window. A run stopped and another started in its place left the old run's
+  // requests in flight on the instance (autocannon closes their sockets; the instance answers them anyway) while the
+  // new run's connections all sent at once: the first answers of every measured window waited behind twice the usual
+  // queue (its first 16 answers were its slowest 11 of the first 2 s: bench/README, "A run that keeps its pace").
+  // Each answer belongs to the part of the run in which its request was sent.
+  /** Each answer's time, when its request was sent and whether it failed (performance.now(), ms). */
+  const answers: { ms: number; sentAt: number; bad: boolean }[] = []
+  const load = autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: 24 * 3_600,
+    timeout: 10,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, path: opts.source.next() }),
+      },
+    ],
+  } as never) as ReturnType<typeof autocannon> & NodeJS.EventEmitter & { stop: () => void }
+  let loadErrors = 0
+  load.on('response', (_c: unknown, status: number, _b: number, ms: number) => {
+    answers.push({ ms, sentAt: performance.now() - ms, bad: status < 200 || status >= 300 })
+  })
+  load.on('reqError', () => loadErrors++)
+  const sentBetween = (from: number, to: number) => answers.filter((a) => a.sentAt >= from && a.sentAt < to)
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+  await sleep(opts.warmupS * 1000)
   /** The answers while `beforeWrites` ran, kept apart (the caller may cut a window out of them). */
-  const meanwhileAnswers: Answers = { times: [], at: [] }
+  const meanwhileAnswers = { times: [] as number[], at: [] as number[] }
   if (opts.beforeWrites) {
-    // The searches keep coming meanwhile (apart from the run's figures); they stop as the measured run starts.
-    const meanwhile = run(3_600, meanwhileAnswers) as unknown as { stop: () => void }
+    const from = performance.now()
     try {
       await opts.beforeWrites()
     } finally {
-      meanwhile.stop()
+      for (const a of sentBetween(from, performance.now())) {
+        meanwhileAnswers.times.push(a.ms)
+        meanwhileAnswers.at.push(a.sentAt + a.ms)
+      }
     }
   }
   const writer =
@@ -444,8 +449,8 @@ export async function mixedRun(opts: {
       ? startWriter(opts.dbUrl, opts.perSecond, opts.probeUrl, opts.sellerId, opts.brandId)
       : undefined
   const times: number[] = []
-  /** When each answer came, for the run's figures by time slice. */
-  const answeredAt: number[] = []
+  /** When each answer's request was sent, in seconds from the measured window's start. */
+  const sentS: number[] = []
   /** The instance's memory at the end of each slice. */
   const slicesRss: number[] = []
   const sampler = setInterval(
@@ -462,16 +467,29 @@ export async function mixedRun(opts: {
   )
   const dbName = new URL(opts.dbUrl).pathname.slice(1)
   const cpuAtStart = cpuUse(opts.appPid, dbName, opts.secondPid)
+  const windowStart = performance.now()
+  const errorsBefore = loadErrors
   // With firstS, the CPU of the first seconds apart from the rest's: what the first seconds of writes cost more.
-  let cpuAtFirst: { cpu: ReturnType<typeof cpuUse>; answers: number } | undefined
+  let cpuAtFirst: ReturnType<typeof cpuUse> | undefined
   const firstTimer =
     opts.firstS !== undefined
       ? setTimeout(() => {
-          cpuAtFirst = { cpu: cpuUse(opts.appPid, dbName, opts.secondPid), answers: times.length }
+          cpuAtFirst = cpuUse(opts.appPid, dbName, opts.secondPid)
         }, opts.firstS * 1000)
       : undefined
-  const result = await run(opts.durationS, { times, at: answeredAt })
+  await sleep(opts.durationS * 1000)
+  const windowEnd = performance.now()
   const cpuAtEnd = cpuUse(opts.appPid, dbName, opts.secondPid)
+  const writerStopped = writer?.stop()
+  // The window's last requests answered (the run keeps its pace meanwhile), then the run stops.
+  await sleep(GRACE_MS)
+  load.stop()
+  const measured = sentBetween(windowStart, windowEnd)
+  for (const a of measured) {
+    times.push(a.ms)
+    sentS.push((a.sentAt - windowStart) / 1000)
+  }
+  const bad = measured.filter((a) => a.bad).length + loadErrors - errorsBefore
   clearTimeout(firstTimer)
   clearInterval(sampler)
   clearInterval(peakSampler)
@@ -484,20 +502,18 @@ export async function mixedRun(opts: {
       .join(' ')}`,
   )
   if (cpuAtFirst) {
-    console.log(`  first ${opts.firstS} s: ${cpuPerRequest(cpuAtStart, cpuAtFirst.cpu, cpuAtFirst.answers)}`)
-    console.log(`  the rest: ${cpuPerRequest(cpuAtFirst.cpu, cpuAtEnd, times.length - cpuAtFirst.answers)}`)
+    const inFirst = sentS.filter((t) => t < (opts.firstS as number)).length
+    console.log(`  first ${opts.firstS} s: ${cpuPerRequest(cpuAtStart, cpuAtFirst, inFirst)}`)
+    console.log(`  the rest: ${cpuPerRequest(cpuAtFirst, cpuAtEnd, times.length - inFirst)}`)
   } else console.log(`  ${cpuPerRequest(cpuAtStart, cpuAtEnd, times.length)}`)
-  const written = writer ? await writer.stop() : { writes: 0, fresh: [], staleAtEnd: 0 }
+  const written = (await writerStopped) ?? { writes: 0, fresh: [], staleAtEnd: 0 }
   // A long run also prints its figures per slice (BENCH_MIXED_SLICE seconds, default 30): whether they hold while the
   // changes pile up, and whether the first seconds of writes cost more than later ones.
   const sliceS = Number(process.env.BENCH_MIXED_SLICE ?? 30)
-  if (opts.durationS >= 2 * sliceS && answeredAt.length > 0) {
-    const first = answeredAt[0] as number
+  if (opts.durationS >= 2 * sliceS && times.length > 0) {
     for (let from = 0; from < opts.durationS; from += sliceS) {
       const slice = times.filter(
-        (_, i) =>
-          (answeredAt[i] as number) - first >= from * 1000 &&
-          (answeredAt[i] as number) - first < (from + sliceS) * 1000,
+        (_, i) => (sentS[i] as number) >= from && (sentS[i] as number) < from + sliceS,
       )
       if (slice.length === 0) continue
       const q = (x: number) => quantile(slice, x).toFixed(1)
@@ -507,7 +523,7 @@ export async function mixedRun(opts: {
     }
   }
   const firstS = opts.firstS
-  const first = firstS !== undefined ? splitAt(times, answeredAt, firstS) : undefined
+  const first = firstS !== undefined ? splitAt(times, sentS, firstS, opts.durationS) : undefined
   times.sort((a, b) => a - b)
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN
   return {
@@ -517,9 +533,9 @@ export async function mixedRun(opts: {
     p95: at(0.95),
     p975: at(0.975),
     p99: at(0.99),
-    rps: result.requests.average,
+    rps: times.length / opts.durationS,
     requests: times.length,
-    bad: result.errors + result.timeouts + result.non2xx,
+    bad,
     rssMb: rss,
     rssStartMb: rssAtStart,
     rssPeakMb: rssPeak,
