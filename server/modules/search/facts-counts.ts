@@ -19,10 +19,9 @@ import {
 } from './listing-facts'
 import type { TextRows } from './listing-text'
 
-// A search's counts in a copy of the listings (listing-facts.ts): its total and its facets, kept per copy and search
-// where the clock cannot change them.
+// Total and facets in a copy (listing-facts.ts), kept per copy and search where the clock can't move them.
 
-/** How many rows read in row order cost as much as one read out of it (measured at 1,000,000 listings: 6–8). */
+/** Rows read in row order costing as much as one read out of it (measured at 1,000,000 listings: 6–8). */
 const OUT_OF_ORDER_COST = 8
 
 export type FactsFacets = {
@@ -36,7 +35,7 @@ export type FactsFacets = {
 /** A count as V8's small integer however it was summed (a count is under 2 ** 30): decision 0144. */
 export const smallInteger = (n: number) => n | 0
 
-/** A search's counts: every one the copy makes is made here, of one shape, each count a small integer (0144). */
+/** Every count the copy makes is made here, of one shape, each count a small integer (0144). */
 export function countsOf(
   total: number,
   values: FactsFacets['values'],
@@ -51,15 +50,11 @@ export function countsOf(
   }
 }
 
-/**
- * A search's counts in a copy (with text, over its matches): the total passing every filter; each facet's (and the
- * posting-date and battery choices') over those passing every *other* filter (its own choices stay alternatives).
- */
+/** The total passes every filter; a facet or choice, every *other* (its own choices stay alternatives). */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
-  // Facet filters alone (RAM and storage minimums among them, a date filter too): from the combinations, kept.
+  // Facet filters alone (RAM and storage minimums among them, a date filter too): from the kept combinations.
   if (f.newestFirst && !text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
   if (!f.newestFirst || q.posted_within !== undefined) return countFacts(f, q, nowMs, text?.rows)
-  // Counted by combination: kept as at the copy's clock, and moved to `nowMs` by the rows that left a choice.
   if (!text && !rowsToCount(f, q, -Infinity)) return combosFacets(f, q, nowMs, filtersKey(q))
   const { facets, passing } = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
     const words = new Uint32Array(Math.ceil(f.size / 32))
@@ -79,16 +74,12 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
   return countsOf(facets.total, facets.values, postedWithin, facets.battery80)
 }
 
-/** Whether a search's bounds must be tested per listing: a price range or a battery floor. */
 const rowBounds = (b: Bounds) => b.minPrice > -Infinity || b.maxPrice < Infinity || b.minBattery > -Infinity
 
 type ComboCounts = ReturnType<typeof comboCounts>
 type Choice = ComboCounts['choices'][number]
 
-/**
- * What a search with facet filters alone (and a date filter) counts in a copy. Only the date filter and choices move
- * with the clock: each passes the rows before the first older than its start; as that row moves, only those between.
- */
+/** Facet filters (and a date filter) alone. The clock moves only date counts, by the rows between ends. */
 function comboCounts(f: ListingFacts, q: SearchQuery) {
   const { combos } = f
   const dated = q.posted_within !== undefined
@@ -110,7 +101,7 @@ function comboCounts(f: ListingFacts, q: SearchQuery) {
   }
 }
 
-/** Counting the outcomes too (comboOutcomes may let them go): else 30,000 searches of 12 KB at 100,000 listings. */
+/** Outcomes counted too (comboOutcomes may drop them): else 30,000 searches of 12 KB at 100,000 listings. */
 const comboCountsIn = new KeptPerCopy<ListingFacts, ComboCounts>(
   'counts by combination',
   6 * 1024 * 1024,
@@ -133,7 +124,6 @@ function comboFacets(f: ListingFacts, q: SearchQuery, nowMs: number): FactsFacet
   return countsOf(kept.sums.total, kept.sums.values, postedWithin, kept.battery80)
 }
 
-/** Moves the date filter's end of kept counts: the rows between the two ends counted in or out. */
 function moveEnd(f: ListingFacts, kept: ComboCounts, end: number) {
   if (end === kept.end) return
   const { ofRow } = f.combos
@@ -152,7 +142,7 @@ function moveEnd(f: ListingFacts, kept: ComboCounts, end: number) {
   kept.sums = undefined
 }
 
-/** A posting-date choice's count at `end`: the rows passed since it was last counted, or from the counts per block. */
+/** A choice's count at `end`: the rows passed since last counted, or from the counts per block. */
 function choiceCount(f: ListingFacts, outcome: Uint8Array, choice: Choice, end: number) {
   const { combos } = f
   if (choice.end === end) return choice.n
@@ -175,11 +165,7 @@ function passingBetween(f: ListingFacts, outcome: Uint8Array, a: number, b: numb
   return b < a ? -n : n
 }
 
-/**
- * factsFacets in one pass over the listings that can count (`given`: a text's matches or a view's changed rows; else a
- * price range's run of the price order, or those posted since the date filter's start or the longest choice);
- * `passing` also marks the rows counted in the total (a bit per row).
- */
+/** factsFacets in one pass over rowsToCount's rows; `passing` also marks the total's rows (a bit per row). */
 export function countFacts(
   f: ListingFacts,
   q: SearchQuery,
@@ -190,7 +176,7 @@ export function countFacts(
   const postedAfter = q.posted_within !== undefined ? nowMs - q.posted_within * DAY_MS : -Infinity
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
   const outcome = comboOutcomes(f, q)
-  // With a date filter, a listing older than both its start and the longest choice's counts for nothing (skipped).
+  // With a date filter, a listing older than its start and the longest choice's counts for nothing: skipped.
   const noneAfter = q.posted_within !== undefined ? Math.min(postedAfter, ...since) : -Infinity
   // Undefined only without `given` or a date filter: never when marking `passing` (factsFacets asked first).
   const read = rowsToCount(f, q, noneAfter, given)
@@ -199,13 +185,11 @@ export function countFacts(
   const ofRow = f.combos.ofRow
   let total = 0
   let battery80 = 0
-  // A few rows (a view's changed ones): their combinations are noted, and only those are summed, in the thread's one
-  // array for few counts (zeroed after, where noted).
+  // A few rows (a view's changed ones): only their noted combinations summed, in fewCounts (zeroed after).
   const some = count * 4 < f.combos.rows.length ? ([] as number[]) : undefined
   const counted = some ? fewCountsFor(f.combos.rows.length) : new Int32Array(f.combos.rows.length)
-  // The posting-date choices by segment: segment i holds the listings posted within choice i but not choice i - 1
-  // (the last, those in none); a choice's count is the sum of its segment and the ones before. Rows read in row
-  // order (newest first) go through the segments in turn, each ending at the first row older than its choice's start.
+  // Segment i: posted within choice i, not i - 1 (the last: in none); a choice sums it and those before. Rows
+  // in row order (newest first) go through them in turn, each ending at the first row older than its start.
   const segments = since.length
   const bySegment = new Int32Array(segments + 1)
   const ends = Float64Array.from(since, (start) => (inOrder ? firstOlder(f, start) : Infinity))
@@ -220,8 +204,7 @@ export function countFacts(
     const c = ofRow[r] as number
     const o = outcome[c] as number
     if (o === NONE) continue
-    // Read only when a test needs it (each array is read far from the last row's place): the posting time for a
-    // date filter or rows out of order, the price for a price range.
+    // Posting time and price read only when a test needs them: each array read is far from the last row's.
     const postedMs = readPosted ? (postedMsOf[r] as number) : 0
     if (postedMs < noneAfter) continue
     if (priced) {
@@ -255,9 +238,8 @@ export function countFacts(
 }
 
 /**
- * The counts by combination of a count over a few rows: a view's dead rows are counted at every search with facets
- * while listings change, and an array of its own each time was 4 bytes per combination (112 kB at 1,000,000
- * listings) of garbage a search. All zero between counts.
+ * Over a few rows (a view's dead rows, at every search with facets while listings change) an array each time
+ * was 4 bytes per combination (112 kB at 1,000,000 listings) of garbage a search. All zero between counts.
  */
 let fewCounts = new Int32Array(0)
 const fewCountsFor = (combinations: number) => {
@@ -265,7 +247,6 @@ const fewCountsFor = (combinations: number) => {
   return fewCounts
 }
 
-/** Each posting-date choice's count: the sum of its segment's and those before (segment i: within choice i alone). */
 function choicesOf(bySegment: Int32Array, segments: number): number[] {
   const choices = Array.from(bySegment.subarray(0, segments))
   for (let i = 1; i < segments; i++) choices[i] = (choices[i] as number) + (choices[i - 1] as number)
@@ -273,9 +254,8 @@ function choicesOf(bySegment: Int32Array, segments: number): number[] {
 }
 
 /**
- * The rows countFacts reads: a list given, a price range's run of the price order when that costs less than the
- * alternative (its rows are read out of row order: OUT_OF_ORDER_COST), or every row up to the first one older than
- * `noneAfter`. Undefined: counted by combination instead (combosFacets), when there is no date filter.
+ * `given`, or a price range's run of the price order when cheaper (read out of order: OUT_OF_ORDER_COST), or
+ * every row before the first older than `noneAfter`. Undefined (no date filter): combosFacets counts instead.
  */
 function rowsToCount(
   f: ListingFacts,
@@ -296,10 +276,7 @@ function rowsToCount(
   return byCombos ? undefined : { rows: everyRow(f), count, inOrder: f.newestFirst }
 }
 
-/**
- * What counting by combination costs, in rows read in order: each combination that counts for something (not NONE)
- * costs the bisections of its price run (about RUN_COST rows), and under a battery floor each of its rows.
- */
+/** In rows read in order: RUN_COST per combination not NONE; under a battery floor, each of its rows. */
 function combosCost(f: ListingFacts, outcome: Uint8Array, rowByRow: boolean): number {
   const { rows } = f.combos
   let n = 0
@@ -308,13 +285,12 @@ function combosCost(f: ListingFacts, outcome: Uint8Array, rowByRow: boolean): nu
   return n
 }
 
-/** A combination's price run counted from the counts along byCombo: two bisections and a few reads, as rows. */
+/** A price run counted from the counts along byCombo (two bisections and a few reads), in rows. */
 const RUN_COST = 16
 
 /**
- * countByCombos at `nowMs`: counted at the copy's clock (byCombo.at, where the counts along byCombo hold; kept per
- * copy under `keep`), less the rows that left a posting-date choice since; a copy so old that those are many is
- * counted row by row at `nowMs`.
+ * countByCombos at `nowMs`: at the copy's clock (byCombo.at, where byCombo's counts hold; kept under `keep`)
+ * less the rows that left a choice since; a copy so old that those are many is counted row by row at `nowMs`.
  */
 function combosFacets(f: ListingFacts, q: SearchQuery, nowMs: number, keep?: string): FactsFacets {
   const outcome = comboOutcomes(f, q)
@@ -339,9 +315,8 @@ const combosIn = new KeptPerCopy<ListingFacts, FactsFacets>(
 )
 
 /**
- * Per posting-date choice, the listings passing every filter counted in it at the copy's clock (byCombo.at) and not at
- * `nowMs` (posted in [at - days, nowMs - days), a run of rows), negative when the clock is behind the copy's;
- * undefined when they are too many to read (the copy is days old).
+ * Per choice, the rows passing every filter in it at byCombo.at, not at `nowMs` (posted in [at - days,
+ * nowMs - days), a run of rows), negative if the clock is behind; undefined if too many to read (days old).
  */
 function crossedSince(f: ListingFacts, passes: (r: number) => number, nowMs: number): number[] | undefined {
   const { at } = f.combos.byCombo
@@ -360,9 +335,8 @@ function crossedSince(f: ListingFacts, passes: (r: number) => number, nowMs: num
 }
 
 /**
- * countFacts without a date filter, by combination, at `nowMs`: only the combinations the facet filters leave are
- * read, each one's run of the price range. At the copy's clock and without a battery floor, a run is counted from the
- * counts along byCombo; else row by row (one after the other in memory).
+ * countFacts without a date filter: each combination the facet filters leave, its price run. At the copy's
+ * clock without a battery floor, from the counts along byCombo; else row by row (contiguous in memory).
  */
 function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, nowMs: number): FactsFacets {
   const { battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
@@ -413,12 +387,12 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
 }
 
 /**
- * The rows a search counted in its total, a bit per row, and the count before each 256 rows (so a row's rank sums at
- * most eight words): as a list of row numbers (4 bytes a row) only two broad searches fit at 1,000,000 listings.
+ * The total's rows, a bit each, and the count before each 256 rows (a rank sums at most eight words): as
+ * row numbers (4 bytes a row) only two broad searches fit at 1,000,000 listings.
  */
 type PassingRows = { words: Uint32Array; before: Uint32Array }
 
-/** Per copy, the counts of the searches asked lately and the rows each counted (the choices move with the clock). */
+/** The counts of recent searches and the rows each counted: the choices move with the clock. */
 const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: PassingRows }>(
   'facets and their rows',
   64 * 1024 * 1024,
@@ -427,7 +401,6 @@ const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: P
   (f) => f.size,
 )
 
-/** How many of the marked rows come before `row`. */
 function passingBefore({ words, before }: PassingRows, row: number): number {
   const word = row >>> 5
   let n = before[word >>> 3] as number
@@ -443,10 +416,7 @@ function bitCount(x: number): number {
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
-/**
- * The total alone of a search, counted up to `cap` + 1: far cheaper than `factsFacets`, reading only the text's
- * matches (or the narrowest facet filter's rows, or the combinations), each dropped at the first filter it fails.
- */
+/** The total alone, to `cap` + 1: far cheaper than factsFacets; rows drop at the first filter they fail. */
 export function factsTotal(
   f: ListingFacts,
   q: SearchQuery,
@@ -471,7 +441,7 @@ export function countTotal(
   given?: ArrayLike<number>,
 ): number {
   let total = 0
-  // Without text or a date filter, by combination: those passing every facet filter, each one's run of the price range.
+  // Without text or a date filter: each combination passing every facet filter, its run of the price range.
   if (!given && f.newestFirst && q.posted_within === undefined) {
     const outcome = comboOutcomes(f, q)
     const bounds = boundsOf(q)
@@ -483,7 +453,6 @@ export function countTotal(
     return total
   }
   const passes = passesAll(f, q, nowMs)
-  // Without given rows, those of the narrowest facet filter's choices (every row without one).
   const driving = given ? [given] : (narrowestChoice(f, q)?.lists ?? [everyRow(f)])
   for (const rows of driving) {
     for (let n = 0; n < rows.length; n++) {
@@ -496,7 +465,7 @@ export function countTotal(
   return total
 }
 
-/** Combination c's rows in a price range with a battery at a floor or more: a row is read only for the floor. */
+/** c's rows in a price range with a battery at a floor or more: a row is read only for the floor. */
 function runCount(f: ListingFacts, c: number, { minPrice, maxPrice, minBattery }: Bounds): number {
   const lo = runAt(f, c, minPrice)
   const hi = runAt(f, c, maxPrice + 1)
@@ -507,7 +476,7 @@ function runCount(f: ListingFacts, c: number, { minPrice, maxPrice, minBattery }
   return n
 }
 
-/** The first place in combination c's run of byCombo (cheapest first) priced `cents` or more; an open bound's end. */
+/** The first place in c's run of byCombo (cheapest first) priced `cents` or more; an open bound's end. */
 export function runAt(f: ListingFacts, c: number, cents: number): number {
   const { start, price } = f.combos.byCombo
   if (cents === -Infinity) return start[c] as number

@@ -20,10 +20,10 @@ import { lowerBound, type TextRows } from './listing-text'
 
 // A page of a search from a copy of the listings (listing-facts.ts), its first hits kept per copy and search.
 
-/** Which of a search's hits a page is: `pageSize` of them after `offset` (one more is asked, to know there is more). */
+/** `pageSize` hits after `offset` (one more is asked, to know there is more). */
 export type PageSpan = Pick<Paging, 'pageSize' | 'offset'>
 
-/** A page of a search asked of a copy: the page or cursor, the clock "posted within" counts from, the text's rows. */
+/** A page asked of a copy; `nowMs`: the clock "posted within" counts from. */
 export type PageAsk = {
   query: SearchQuery
   sort: SearchSort
@@ -35,8 +35,8 @@ export type PageAsk = {
 }
 
 /**
- * The rows of a copy whose listings changed since it was read: `at[r]` is the feed's application that found row r
- * changed (0: not), one array per copy marked in place and shared by its views; a view skips those up to its `upTo`.
+ * Rows changed since the copy was read: `at[r]` is the feed's application that found row r changed (0: not),
+ * one array per copy marked in place and shared by its views; a view skips those up to its `upTo`.
  */
 export type DeadMarks = { at: Int32Array; upTo: number }
 
@@ -47,26 +47,24 @@ export const isDead = (dead: DeadMarks | undefined, r: number): boolean =>
 type Hit = { r: number; tier: number }
 
 /**
- * The rows of a page of a search, in its order (best match: by tier, then newest): `pageSize` + 1 when there are more,
- * skipping `dead` rows. The copy is read in the sort's order, so a page costs the matches before it at most. Pages by
- * number are found once per search and kept (hitsIn), walked twice as far when a page goes past them. Undefined when
- * the copy cannot say: not in posting order, or a cursor the database did not write.
+ * A page's rows (best match: by tier, then newest), `pageSize` + 1 if more, skipping `dead`; read in sort
+ * order, a page costs at most the matches before it. Pages by number: kept per search (hitsIn), walked twice
+ * as far when a page passes them. Undefined: not in posting order, or a cursor the database didn't write.
  */
 export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, text, dead } = ask
   if (!f.newestFirst) return undefined
-  // A cursor starts where its listing is, a date filter moves with the clock, a small copy (a view's delta) changes
-  // at every change: found afresh.
+  // Found afresh: a cursor starts at its listing, a date filter moves, a view's small delta keeps changing.
   if (cursor || q.posted_within !== undefined || f.size < NARROW_FROM) return walkHits(f, ask)
   const wanted = paging.offset + paging.pageSize + 1
   const key = `${sort}|${text?.key ?? ''}|${filtersKey(q)}`
   let kept = hitsIn.get(f, key, () => NO_HITS)
   let page = keptPage(kept, paging, dead)
   while (!page) {
-    // Found first as far as the page (most searches are asked once), then twice as far as last time: a search paged
-    // through is walked a few times, not once per page, and again while its changed matches leave the page short.
+    // First as far as the page (most searches are asked once), then twice as far as last time: a paged search
+    // is walked a few times, not once per page, and again while changed matches leave the page short.
     const reach = kept.rows.length === 0 ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
-    // Kept for every later view of this copy: the rows changed since are skipped as a page is taken (keptPage).
+    // Kept for every later view of this copy: rows changed since are skipped as a page is taken (keptPage).
     const hits = walkHits(f, { ...ask, paging: { offset: 0, pageSize: reach - 1 }, dead: undefined })
     if (!hits) return undefined
     kept = hitsIn.set(f, key, {
@@ -79,7 +77,7 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   return page
 }
 
-/** A search's first hits in a copy, in its order (all of them when `complete`), by page number: kept per copy. */
+/** A search's first hits in its order (all of them when `complete`), by page number: kept per copy. */
 type KeptHits = { rows: Int32Array; tiers: Uint8Array; complete: boolean }
 const NO_HITS: KeptHits = { rows: new Int32Array(0), tiers: new Uint8Array(0), complete: false }
 
@@ -90,7 +88,7 @@ const hitsIn = new KeptPerCopy<ListingFacts, KeptHits>(
   (f) => f.size,
 )
 
-/** A page from kept hits, skipping dead rows; undefined when they do not reach the page's end and are not all. */
+/** A page from kept hits, skipping dead rows; undefined if they miss the page's end and are not all. */
 function keptPage(kept: KeptHits, paging: PageSpan, dead: DeadMarks | undefined): Hit[] | undefined {
   const hits: Hit[] = []
   let skip = paging.offset
@@ -106,12 +104,12 @@ function keptPage(kept: KeptHits, paging: PageSpan, dead: DeadMarks | undefined)
 /** pageHits, found by reading the copy (one in posting order). */
 function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const { query: q, sort, paging, cursor, nowMs, text, dead } = ask
-  // Filters no combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
+  // No combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
   if (!comboOutcomes(f, q).includes(0)) return []
   if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
   const byPrice = sort !== 'newest'
-  // Rows in row order holding every match (and more): the text's matches, or the rows of the narrowest facet filter's
-  // choices (a brand's listings). Newest first walks them alone; by price, every row, skipping the others.
+  // Rows in row order holding every match (and more): the text's matches, or the narrowest facet filter's
+  // rows (a brand's listings). Newest first walks them alone; by price, every row, skipping the others.
   const few = text ? text.rows : f.size >= NARROW_FROM ? narrowestRows(f, q) : undefined
   const matches = !byPrice ? few : undefined
   const n = matches ? matches.length : f.size
@@ -131,7 +129,6 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
     })
   }
-  // By price, a price range is a run of byPrice: the walk covers that run alone.
   let end = n
   if (byPrice && (q.min_price !== undefined || q.max_price !== undefined)) {
     const [from, to] = priceRun(f, boundsOf(q))
@@ -140,13 +137,12 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }
   const passes = passesAll(f, q, nowMs)
   const wanted = paging.offset + paging.pageSize + 1
-  // By price with candidates (`few`), picking those that pass by their place in byPrice costs a look at each: a walk
-  // over byPrice gives up after twice as many listings as candidates (a filter few pass would cross most of the copy).
+  // By price, picking candidates (`few`) by their place in byPrice costs a look at each: a walk over byPrice
+  // gives up after twice as many listings as candidates (a filter few pass would cross most of the copy).
   const pick = (candidates: ArrayLike<number>): Hit[] => {
-    // A row's place in the walk: by price, its place in byPrice (or backwards); newest first, its row number.
     const rank = byPrice ? priceRanks(f) : undefined
-    // Only the first `wanted` places are kept: once the room is full they are sorted, the rest dropped, and later
-    // places past the last kept skipped (sorting every passing candidate of 100,000 cost as much as the rest).
+    // Only the first `wanted` places are kept: a full room is sorted, the rest dropped, later places past the
+    // last kept skipped (sorting every passing candidate of 100,000 cost as much as the rest).
     const room = Math.min(candidates.length, Math.max(4 * wanted, 1_024))
     const picked = new Int32Array(room)
     let count = 0
@@ -170,15 +166,14 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     const inOrder = picked.subarray(0, count).sort().subarray(paging.offset, wanted)
     return Array.from(inOrder, (i) => ({ r: byPrice ? rowAt(i) : i, tier: 0 }))
   }
-  // Few matches among many rows to walk (a brand's listings in a narrow price range, a rare combination of filters):
-  // picked from the combinations' price runs.
+  // Few matches among many rows (a brand in a narrow price range, rare filters): from the combinations' runs.
   if (!text && !cursor && f.size >= NARROW_FROM) {
     const rows = fewRows(f, q, byPrice ? end - start : n, wanted)
     if (rows) return pick(rows)
   }
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
-  // A text is picked at once when its matches are few (walking them needs a mark per listing), or when a walk would
-  // read more rows than there are matches: about the page's end times the listings per match passing the filters.
+  // A text is picked at once when its matches are few (walking needs a mark per listing) or a walk would read
+  // more rows than there are matches: about the page's end times the listings per match passing the filters.
   const walked =
     byPrice && text
       ? (wanted * f.size) /
@@ -186,8 +181,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       : 0
   if (pickable && text && (pickable.length * 64 <= f.size || walked > pickable.length)) return pick(pickable)
   const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
-  // `has`: whether a row holds the text's words; `costly`: that test reads more than the filters' (a bisection), so it
-  // is made only of rows passing them.
+  // `has`: a row holds the text's words; `costly`: it costs more (a bisection): made after the filters.
   const walk = (has: ((r: number) => boolean) | undefined, costly = false): Hit[] | undefined => {
     const hits: Hit[] = []
     let skip = paging.offset
@@ -204,8 +198,8 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     }
     return hits
   }
-  // By price with text, the walk knows the text's matches by a mark each (unmarked again after), or, when it reads
-  // fewer rows than marking every match would write, each by a bisection of the matches.
+  // By price with text, the walk knows the text's matches by a mark each (unmarked again after), or, when it
+  // reads fewer rows than marking every match would write, each by a bisection of the matches.
   const hits = !(byPrice && text)
     ? walk(undefined)
     : walked * Math.log2(text.rows.length + 1) < 2 * text.rows.length
@@ -227,9 +221,8 @@ export const hasRow = (rows: Int32Array, r: number) => rows[firstAtLeast(rows, 0
 const PICK_COST = 8
 
 /**
- * The rows of the combinations passing a search's facet filters, each one's run of the price range, when picking
- * them all costs less than walking `walk` rows for `wanted` matches (estimated from the combinations and the share of
- * the price range); else undefined.
+ * Rows of the combinations passing the facet filters, each one's price run, when picking them costs less than
+ * walking `walk` rows for `wanted` matches (estimated from the combinations and the price range's share).
  */
 function fewRows(f: ListingFacts, q: SearchQuery, walk: number, wanted: number): number[] | undefined {
   const outcome = comboOutcomes(f, q)
@@ -254,9 +247,8 @@ function fewRows(f: ListingFacts, q: SearchQuery, walk: number, wanted: number):
 const NARROW_FROM = 4_096
 
 /**
- * Per copy, the lists of rows of several choices of one facet, merged (made when first needed, the latest kept).
- * Bounded in bytes, as every kept map of a thread: a bound of 64 lists could hold over 100 MB at 1,000,000 listings,
- * where the rows of two conditions are megabytes.
+ * Several choices of one facet, their rows merged (when first needed, the latest kept). Bounded in bytes like
+ * every kept map: 64 lists could hold over 100 MB at 1,000,000 listings (two conditions' rows: megabytes).
  */
 const mergedIn = new KeptPerCopy<ListingFacts, Int32Array>(
   'merged rows of choices',
@@ -274,7 +266,7 @@ function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined 
   return mergedIn.get(f, best.key, () => mergeInOrder(best.lists))
 }
 
-/** Lists of rows, each in row order, as one list in row order: merged two at a time (not put together and sorted). */
+/** Lists in row order as one in row order: merged two at a time (not put together and sorted). */
 export function mergeInOrder(lists: Int32Array[]): Int32Array {
   if (lists.length < 2) return lists[0] ?? new Int32Array(0)
   const a = mergeInOrder(lists.slice(0, lists.length >> 1))
@@ -289,7 +281,6 @@ export function mergeInOrder(lists: Int32Array[]): Int32Array {
   return out
 }
 
-/** Per copy, each row's place in byPrice (made when first needed). */
 const priceRanks = onceEach((f: ListingFacts) => {
   const rank = new Int32Array(f.size)
   for (let i = 0; i < f.size; i++) rank[f.byPrice[i] as number] = i
@@ -297,8 +288,8 @@ const priceRanks = onceEach((f: ListingFacts) => {
 })
 
 /**
- * Best match from the copy: the text's matches passing every filter by tier, then in row order (newest first, ties by
- * id, as in SQL); a cursor's listing by its tier, time and id. Stops once the best tier left (`top`) fills the page.
+ * Best match: the text's matches passing every filter by tier, then in row order (newest first, ties by id,
+ * as in SQL); a cursor's listing by tier, time and id. Stops once the best tier left (`top`) fills the page.
  */
 function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | undefined {
   const { query: q, paging, cursor, nowMs, dead } = ask
@@ -316,7 +307,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
     if (passes(r) !== PASSES || isDead(dead, r)) continue
     const tier = text.tierAt(i)
     if (after) {
-      // Rows after the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
+      // After the cursor's listing: a lower tier, or the same tier and older (or as old with a lower id).
       if (tier > after.tier) continue
       // Tested here, not by a function shared with walkHits: this runs for every match in the cursor's tier.
       if (tier === after.tier) {
@@ -335,7 +326,7 @@ function relevancePage(f: ListingFacts, ask: PageAsk, text: TextRows): Hit[] | u
 const PG_TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?$/
 
-/** A time as PostgreSQL writes a timestamptz (`2026-07-16 19:14:19.322248+00`), in microseconds since 1970. */
+/** A timestamptz as PostgreSQL writes it (`2026-07-16 19:14:19.322248+00`), in microseconds since 1970. */
 export function timestampMicros(text: string | number | undefined): number | undefined {
   const m = typeof text === 'string' ? PG_TIMESTAMP.exec(text) : null
   if (!m) return undefined

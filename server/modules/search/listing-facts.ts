@@ -19,14 +19,14 @@ import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, descending, lowerBound } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
-// The filter columns of every listing on sale, copied into each instance as arrays: a search's counts and total are
-// one pass in memory, not a statement grouping every match. The copy is used only when as current as the database
-// (the version row moves at every change to it, migrations 0018, 0027); when behind, SQL answers and a reload starts:
-// docs/decisions/0031-listing-facts-in-memory.md. Here: the copy and which rows a search's filters let through.
+// Every on-sale listing's filter columns, copied into each instance as arrays: a search's counts and total
+// are one pass in memory, not a statement grouping every match. Used only when as current as the database
+// (the version row moves at every change, migrations 0018, 0027); behind, SQL answers and a reload starts:
+// docs/decisions/0031-listing-facts-in-memory.md. Here: the copy and which rows filters pass.
 
 export const DAY_MS = 86_400_000
 
-/** A copy: its arrays (arraysOf: an item per row, a listing) and its rows by facet values' combination (combosOf). */
+/** A copy: arrays (arraysOf: an item per row, a listing) and rows by facet values' combination (combosOf). */
 export type ListingFacts = ReturnType<typeof arraysOf> & { combos: ReturnType<typeof combosOf> }
 
 type Row = NonNullable<FilterDeclaration['row']>
@@ -49,13 +49,12 @@ const ROW_COLUMNS = new Map(
   }),
 )
 
-/** A posting time as FactRow holds it, in SQL: microseconds since 1970, as text (`column`: the column's SQL text). */
+/** A posting time as FactRow holds it, in SQL: microseconds since 1970, as text (`column`: its SQL). */
 export const postedUs = (column: string) => `(extract(epoch from ${column}) * 1000000)::bigint::text`
 
 /** FactRow's columns of one value per listing (each facet's choice, each bound's value, the posting time). */
 const LISTED = [...COUNT_FACETS, ...ROW_COLUMNS.keys(), 'posted'] as const
 
-/** The columns of FactRow, read from `products`. */
 export const FACT_COLUMNS =
   sql.raw(`${COUNT_FACETS.map((name) => `${choiceSql(name)} as ${name}`).join(', ')},
   ${[...ROW_COLUMNS.values()].join(', ')},
@@ -64,15 +63,15 @@ export const FACT_COLUMNS =
   array_to_string(tsvector_to_array(ts_filter(search_vector, '{a}')), ' ') as title_words, search_title as title`)
 
 /**
- * Every listing on sale, with the version it was read at; with `commits`, only those on sale the commits changed (a
- * bulk load's part of a view: listing-feed.ts). With `words`, the words (half the database's time) are read on it at
- * once, on `db`'s exported snapshot (same listings, same order), to use two cores: docs/decisions/0105-*.
+ * Listings on sale with the version read; with `commits`, those the commits changed (a bulk load's part of a
+ * view: listing-feed.ts). With `words`, the words (half the database's time) are read on it at once, on
+ * `db`'s exported snapshot (same listings, same order), to use two cores: docs/decisions/0105-*.
  */
 export async function readFacts(db: Db, commits?: string[], words?: Db): Promise<ListingFacts> {
   const listings = listingsOf(commits)
   if (!words) {
-    // One statement, so the version and the columns come from one moment of the database; each column is one text
-    // (split here), which is far cheaper to read than a row per listing.
+    // One statement, so the version and the columns come from one moment of the database; each column is one
+    // text (split here), far cheaper to read than a row per listing.
     const [row] = await rowsOf<AggregatedFacts>(db, sql`select ${FACTS}, ${WORDS} from ${listings}`)
     return factsOf(row ?? { titles: [] })
   }
@@ -98,10 +97,7 @@ export async function readFacts(db: Db, commits?: string[], words?: Db): Promise
   }
 }
 
-/**
- * Every listing on sale (or those the commits at `commits` changed), newest first: the order of the index it reads, so
- * the posting-date counts can stop at the longest choice.
- */
+/** Newest first (the order of the index read), so the posting-date counts can stop at the longest choice. */
 const listingsOf = (commits?: string[]) => sql`(select ${FACT_COLUMNS} from products where ${isOnSale}
   ${commits ? sql`and products.id in (select c.product_id from listing_change_commits k join listing_changes c on c.tx = k.tx where k.version = any(${`{${commits.join(',')}}`}::bigint[]))` : sql``}
   order by posted_on desc nulls last, id desc nulls last) as listings`
@@ -114,7 +110,7 @@ const FACTS = sql`(select version::text from listing_counts_version where id) as
 /** The copy's words and the words of its brands and names, each one text (rows by a line feed). */
 const WORDS = sql`string_agg(words, E'\n') as words, string_agg(title_words, E'\n') as title_words`
 
-/** A copy of a few listings (those changed since a copy was read), in memory: rows newest first, as the database orders them. */
+/** A copy of the listings changed since a copy was read: rows newest first, as the database orders them. */
 export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
   const sorted = rows
     .map((row) => ({ row, posted: Number(row.posted) }))
@@ -178,22 +174,21 @@ function arraysOf(row: AggregatedFacts) {
 }
 
 /**
- * The distinct combinations of the facet columns' values (about 28,000 at 1,000,000 listings), in one pass over the
- * rows. Facet filters are then tested once per combination, not per listing; a search with no other filter is counted
- * from the combinations alone.
+ * The distinct combinations of facet values (about 28,000 at 1,000,000 listings), in one pass: facet filters
+ * are tested once per combination, not per listing; a search with no other filter counts from them alone.
  */
 function combosOf(f: ReturnType<typeof arraysOf>) {
   const { columns, battery, size, byPrice, priceCents, postedMs } = f
   const indexes = COUNT_FACETS.map((name) => columns[name].index)
   const radix = COUNT_FACETS.map((name) => Math.max(1, columns[name].values.length))
-  // A combination's key: its values as one number, exact while the product of the facets' sizes is (else as text).
+  // A combination's key: its values as one number, exact while the facets' sizes' product is (else as text).
   const numeric = radix.reduce((a, b) => a * b, 1) <= Number.MAX_SAFE_INTEGER
   const idOf = new Map<number | string, number>()
   const ofRow = new Int32Array(size)
   const firstRow: number[] = []
   const rows: number[] = []
   const battery80: number[] = []
-  // About 32 blocks whatever the size: a search reads at most one block's rows beyond the counts kept per block.
+  // About 32 blocks at any size: a search reads at most one block's rows beyond the counts kept per block.
   const block = Math.max(1_024, 2 ** Math.ceil(Math.log2(Math.max(1, size) / 32)))
   const before: Int32Array[] = []
   for (let r = 0; r < size; r++) {
@@ -216,7 +211,7 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
     if ((battery[r] as number) >= BATTERY_FACET_PCT) battery80[c] = (battery80[c] as number) + 1
   }
   before.push(Int32Array.from(rows))
-  // Each combination's rows placed in price order: byPrice walked once, each row to the next place of its combination.
+  // Each combination's rows in price order: byPrice walked once, each row to its combination's next place.
   const start = new Int32Array(rows.length + 1)
   for (let c = 0; c < rows.length; c++) start[c + 1] = (start[c] as number) + (rows[c] as number)
   const next = start.slice(0, rows.length)
@@ -271,7 +266,7 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
   }
 }
 
-/** The row of a copy holding listing `id` posted at `postedUs` (rows are by posting time, then id, both down), or -1. */
+/** The row holding listing `id` posted at `postedUs` (rows go by posting time, then id, both down), or -1. */
 export function rowOf(f: ListingFacts, id: string, postedUs: number): number {
   const at = lowerBound(f.size, (r) => {
     const us = f.postedUs[r] as number
@@ -280,10 +275,7 @@ export function rowOf(f: ListingFacts, id: string, postedUs: number): number {
   return at < f.size && idAt(f, at) === id ? at : -1
 }
 
-/**
- * Rows by (price, id), sorted once per copy in the background load, not in a request. Ids compare by their bytes
- * (one-byte characters: byte order is text order).
- */
+/** Sorted in the background load, not a request; ids by byte (one-byte characters: byte = text order). */
 function priceOrder(priceCents: Int32Array, ids: Uint8Array): Int32Array {
   return Int32Array.from({ length: priceCents.length }, (_, r) => r).sort((a, b) => {
     const d = (priceCents[a] as number) - (priceCents[b] as number)
@@ -298,28 +290,28 @@ const ID_LENGTH = 36
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
 export const idAt = (f: ListingFacts, r: number) => latin1At(f.ids, r * ID_LENGTH, (r + 1) * ID_LENGTH)
 
-/** What a search's facet filters and floors make of each combination of a copy (outcomesOf), kept per copy. */
+/** What a search's facet filters and floors make of each combination (outcomesOf), kept per copy. */
 export function comboOutcomes(f: ListingFacts, q: SearchQuery): Uint8Array {
   return outcomesIn.get(f, filtersKey(q), () =>
     outcomesOf(f.columns, f.combos.values, f.combos.rows.length, countQueryOf(q)),
   )
 }
 
-/** Per copy, the combinations' outcomes of the searches asked lately (a byte per combination: 4 MB at most). */
+/** The combinations' outcomes of the searches asked lately (a byte per combination: 4 MB at most). */
 const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(
   'outcomes by combination',
   4 * 1024 * 1024,
   (o) => o.byteLength + TYPED_ARRAY_BYTES,
 )
 
-/** The sum of `counts` (one per combination) over the combinations passing every facet filter (comboOutcomes: 0). */
+/** The sum of `counts` (one per combination) over those passing every facet filter (comboOutcomes: 0). */
 export function sumPassing(outcome: Uint8Array, counts: Int32Array): number {
   let n = 0
   for (let c = 0; c < counts.length; c++) if (outcome[c] === 0) n += counts[c] as number
   return n
 }
 
-/** The first place from `lo` up to `hi` whose price is `cents` or more (each combination's run is cheapest first). */
+/** The first place from `lo` up to `hi` priced `cents` or more (each combination's run is cheapest first). */
 export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
@@ -334,8 +326,8 @@ export const firstOlder = (f: ListingFacts, sinceMs: number) =>
   lowerBound(f.size, (r) => (f.postedMs[r] as number) < sinceMs)
 
 /**
- * A search's declared filters (not its text, sort or paging) as text, the same whatever order its choices came in.
- * Made once per search (a parsed search never changes): its page, counts and total are kept by it.
+ * A search's declared filters (not its text, sort or paging) as text, the same whatever order its choices
+ * came in. Made once per search (a parsed search never changes): its page, counts and total are kept by it.
  */
 export const filtersKey = onceEach((q: SearchQuery): string =>
   FILTER_KEYS.flatMap((key) => {
@@ -357,7 +349,7 @@ export const PASSES = 0
 const FAILS = 1
 export const TOO_OLD = 2
 
-/** Whether row r passes every filter of a search but its text: PASSES, FAILS, or TOO_OLD for "posted within". */
+/** Whether row r passes every filter but the text: PASSES, FAILS, or TOO_OLD for "posted within". */
 export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: number) => number {
   const postedAfter = nowMs - (q.posted_within ?? 0) * DAY_MS
   // The facet filters and RAM and storage minimums: the row's combination's outcome.
@@ -365,7 +357,7 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
   const { ofRow } = f.combos
   const { postedMs, priceCents, battery } = f
   const { minPrice, maxPrice, minBattery } = boundsOf(q)
-  // Each test reads an array of its own, a row's value far from the last row's: only those a search sets are read.
+  // Each test reads its own array, a row's value far from the last row's: only those a search sets are read.
   const dated = q.posted_within !== undefined
   const priced = minPrice > -Infinity || maxPrice < Infinity
   const floored = minBattery > -Infinity
@@ -393,7 +385,7 @@ function valueRowsOf({ index, values }: Column): Int32Array[] {
   return lists
 }
 
-/** A search's facet filter allowing fewest rows: its choices' row lists (each in row order), their size, a key. */
+/** The facet filter allowing fewest rows: its choices' row lists (each in row order), their size, a key. */
 type Narrowest = { lists: Int32Array[]; size: number; key: string }
 
 export function narrowestChoice(f: ListingFacts, q: SearchQuery): Narrowest | undefined {
@@ -407,7 +399,6 @@ export function narrowestChoice(f: ListingFacts, q: SearchQuery): Narrowest | un
   return best
 }
 
-/** Every row of a copy, in order, as a list of row numbers (made once per copy). */
 export const everyRow = onceEach((f: ListingFacts) => {
   // A loop: Int32Array.from with a function took 23 ms at 1,000,000 listings.
   const rows = new Int32Array(f.size)
