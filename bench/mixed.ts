@@ -164,8 +164,8 @@ export type CpuUse = {
    * answers the prober, on the same cores. Undefined when none runs beside the first (`--after-bulk`).
    */
   second: number | undefined
-  /** Every PostgreSQL process working for the database (backends, autovacuum). */
-  postgres: number
+  /** Every PostgreSQL process working for the database (backends, autovacuum), by pid. */
+  postgres: Map<number, number>
   /** This process: the load generator and the writer. */
   bench: number
   /** The whole machine's busy time, and its seconds of wall clock. */
@@ -222,13 +222,13 @@ export function cpuUse(pid: number | undefined, dbName: string, secondPid?: numb
   const app = threadsCpu(pid)
   const second =
     secondPid === undefined ? undefined : Object.values(threadsCpu(secondPid)).reduce((a, b) => a + b, 0)
-  let postgres = 0
+  const postgres = new Map<number, number>()
   for (const p of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(p)) continue
     try {
       const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8')
       if (!cmd.startsWith('postgres: ') || !cmd.split(/\s+/).includes(dbName)) continue
-      postgres += readStat(`/proc/${p}/stat`).seconds
+      postgres.set(Number(p), readStat(`/proc/${p}/stat`).seconds)
     } catch {}
   }
   const own = process.cpuUsage()
@@ -247,11 +247,15 @@ export function cpuUse(pid: number | undefined, dbName: string, secondPid?: numb
 
 /** What a run used between two readings, in milliseconds of CPU a request; the machine's in cores busy. */
 export function cpuPerRequest(from: CpuUse, to: CpuUse, requests: number): string {
-  const per = (k: keyof CpuUse) =>
-    ((((to[k] ?? 0) - (from[k] ?? 0)) * 1000) / Math.max(1, requests)).toFixed(2)
+  const ms = (seconds: number) => ((seconds * 1000) / Math.max(1, requests)).toFixed(2)
+  const per = (k: Exclude<keyof CpuUse, 'postgres'>) => ms((to[k] ?? 0) - (from[k] ?? 0))
+  // Per process: a backend that ended between the readings is left out (its CPU since the first is lost), rather
+  // than taking its whole life's CPU off the sum.
+  let postgres = 0
+  for (const [pid, seconds] of to.postgres) postgres += seconds - (from.postgres.get(pid) ?? 0)
   const cores = (to.machine - from.machine) / Math.max(1e-3, to.wallS - from.wallS)
   const second = to.second === undefined ? '' : `; the second instance ${per('second')}`
-  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}${second}; PostgreSQL ${per('postgres')}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
+  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}${second}; PostgreSQL ${ms(postgres)}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
 }
 
 /**
