@@ -9,15 +9,14 @@ import {
   textsOf,
 } from './shared-texts'
 
-// The searchable words of every listing in the facts' copy (listing-facts.ts), as an inverted index (per word, the
-// rows having it): a text is matched in memory as PostgreSQL matches search_vector, and the copy answers its page,
-// total and facets as for a search without text (docs/decisions/0031-listing-facts-in-memory.md).
+// Listings' searchable words in the copy (listing-facts.ts), inverted (per word, its rows): texts match in
+// memory as search_vector does, so the copy answers them as searches without text. Decision 0031.
 
 /** The rows having word w are rows[start[w]] .. rows[start[w + 1] - 1], in row order. */
 type Postings = { start: Int32Array; rows: Int32Array }
 
 export type TextIndex = {
-  /** Every distinct word of the listings (their search_vector's lexemes), sorted: a prefix is a range of them. */
+  /** The listings' distinct search_vector lexemes, sorted: a prefix is a range of them. */
   words: Texts
   all: Postings
   /** The words in a listing's brand or name (weight A). */
@@ -29,10 +28,10 @@ export type TextIndex = {
 /** A search's words, as resolveText made them: whole words, or the start of one. */
 export type TextTerms = { terms: { term: string; prefix: boolean }[]; phrase: string; bestTier: number }
 
-/** The rows matching a text in one copy, in row order, and their best-match tier (as `relevanceTier` in SQL). */
+/** Rows matching a text in one copy, in row order, and their tiers (as `relevanceTier` in SQL). */
 export type TextRows = ReturnType<typeof matchText>
 
-/** The index of rows' words and brand and name words (rows by a line feed, words by a space: never in a lexeme). */
+/** Rows end at a line feed, words at a space: neither is ever in a lexeme. */
 export function buildTextIndex(size: number, words: string, titleWords: string, titles: string[]): TextIndex {
   const table = new WordTable()
   const all = table.read(words, size)
@@ -66,9 +65,8 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
 }
 
 /**
- * The distinct words of the texts read, ids in order of first appearance. Words are hashed and compared in place,
- * made a string only when new: a string per word (15,000,000 at 1,000,000 listings) was most of building the copy
- * after the database's time (docs/decisions/0104-*).
+ * Ids by first appearance; words hashed and compared in place, a string only when new: a string per word
+ * (15,000,000 at 1,000,000 listings) was most of building the copy after the database's time. Decision 0104.
  */
 class WordTable {
   /** Per slot, the id of the word there plus 1 (0: empty). */
@@ -141,7 +139,6 @@ class WordTable {
   }
 }
 
-/** Whether `word` is `text` from `start` to `end`. */
 function sameText(word: string, text: string, start: number, end: number): boolean {
   if (word.length !== end - start) return false
   for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) !== text.charCodeAt(start + i)) return false
@@ -165,20 +162,19 @@ export const descending = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0)
 
 /** The words a term matches, as a range of `words`: itself, or every word it starts (a prefix). */
 function wordRange(words: Texts, term: string, prefix: boolean): [number, number] {
-  // The first word at or after `text` in the sorted words. No word holds U+0000: `${term}\0` comes right after term.
+  // No word holds U+0000: `${term}\0` comes right after term.
   const atOrAfter = (text: string) => lowerBound(textCount(words), (i) => textAt(words, i) >= text)
   return [atOrAfter(term), atOrAfter(prefix ? `${term}\uffff` : `${term}\0`)]
 }
 
-/** The rows having one of each term's words, in row order (a row's mark moves once per term, if all before did). */
+/** In row order; a row's mark moves once per term, if all before did. */
 function rowsWithAll(size: number, { start, rows }: Postings, terms: [number, number][]): Int32Array {
   // Fewest rows first: later terms only confirm rows the earlier ones found.
   const count = ([lo, hi]: [number, number]) => (start[hi] as number) - (start[lo] as number)
   const ranges = [...terms].sort((a, b) => count(a) - count(b))
   const [first] = ranges
   if (!first) return new Int32Array(0)
-  // Every row found is among the first term's: an array of that size, not a growing list (a common prefix's rows made
-  // most of a search thread's garbage).
+  // The first term's size, not grown: a common prefix's rows made most of a search thread's garbage.
   const found = new Int32Array(count(first))
   let n = 0
   withMarks(size, (seen) => {
@@ -251,8 +247,8 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms) {
 }
 
 /**
- * From this many matches, best match bounds a text's highest tier first (highestTier): "light scratches", in
- * descriptions only, ranked every match (20 ms at 1,000,000 listings) to find no title holding it.
+ * From this many matches best match bounds the tier first (highestTier): ranking all of "light scratches" (in
+ * no title) took 20 ms at 1,000,000 listings.
  */
 const BOUND_FROM = 20_000
 
@@ -260,8 +256,8 @@ const BOUND_FROM = 20_000
 const inSomeTitle = new KeptPerCopy<TextIndex, boolean>('words in some title', 256 * 1024, () => 0)
 
 /**
- * A bound on a text's tier in a copy (relevanceTier): 2 only if some title may hold each word (all titles read once,
- * kept per word), 1 more only if each word is among some brand and name words. Best match stops once it fills a page.
+ * Bounds a text's tier in a copy (relevanceTier) so best match stops once it fills a page: 2 only if some
+ * title may hold each word (titles read once, kept per word), 1 more only if each is a brand or name word.
  */
 function highestTier(ix: TextIndex, text: TextTerms, ranges: [number, number][]): number {
   const mayHold = (term: string) =>
@@ -275,8 +271,8 @@ const textKey = (text: TextTerms) =>
   `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
 
 /**
- * Per copy, the matches of the texts searched lately: 48 MB at 1,000,000 listings (5 bytes a match: about 10,000,000),
- * in proportion below; a common word matches a good part of the listings.
+ * Per copy, the matches of the texts searched lately: 48 MB at 1,000,000 listings (5 bytes a match: about
+ * 10,000,000), in proportion below; a common word matches a good part of the listings.
  */
 const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
   'text matches',
@@ -286,7 +282,7 @@ const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
   (ix) => ix.titles.ends.length,
 )
 
-/** A text's matches in each copy it is asked of (matchText), kept per copy for the texts searched lately. */
+/** matchText, kept per copy for the texts searched lately. */
 export const textMatchesIn =
   (text: TextTerms) =>
   (copy: { text: TextIndex; size: number }): TextRows =>

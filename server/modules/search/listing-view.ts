@@ -13,8 +13,8 @@ import { perCountFacet } from './filters'
 import { factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import { descending, type TextRows } from './listing-text'
 
-// A view: the copy as last read whole and the parts listing-feed.ts added since, each less its dead rows, plus the
-// delta. Search reads only views: a count is a sum over listings, so a view's sums its parts' (kept per copy).
+// A view: the copy last read whole, the parts listing-feed.ts added since (each less its dead rows), the
+// delta. Search reads only views: counts sum over listings, so a view sums its parts' (kept per copy).
 
 /** A copy in a view, less the rows of its listings changed since it was made. */
 export type MarkedPart = {
@@ -28,7 +28,7 @@ export type MarkedPart = {
 export type FactsView = {
   /** The version of the listings this view is at: every change committed up to it is applied. */
   version: string
-  /** The base first, then (once changes settled) the copy of the listings changed since, as they were then. */
+  /** The base, then (once changes settled) a copy of the listings changed since, as they were then. */
   parts: MarkedPart[]
   /** The listings changed since the last part was made that are on sale, as they are now. */
   delta: ListingFacts
@@ -39,14 +39,13 @@ export type FactsView = {
 /** The copy as last read whole. */
 export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as MarkedPart).facts
 
-/** A copy less its `dead` rows (marked at 1), its marks shared with every later view and the search threads. */
+/** A copy less its `dead` rows (marked at 1); marks shared with every later view and the search threads. */
 export function markedPart(facts: ListingFacts, dead = new Set<number>()): MarkedPart {
   const at = new Int32Array(new SharedArrayBuffer(facts.size * Int32Array.BYTES_PER_ELEMENT))
   for (const r of dead) Atomics.store(at, r, 1)
   return { facts, dead: { at, upTo: dead.size > 0 ? 1 : 0 }, deadRows: Int32Array.from(dead).sort() }
 }
 
-/** A view of a copy just read whole. */
 export const wholeView = (base: ListingFacts): FactsView => ({
   version: base.version,
   parts: [markedPart(base)],
@@ -57,7 +56,6 @@ export const wholeView = (base: ListingFacts): FactsView => ({
 /** A text's matches in each part of a view, or undefined when a part cannot match it. */
 type TextOf = (part: ListingFacts) => TextRows | undefined
 
-/** A part's dead rows among a text's matches, or every dead row without text. */
 function deadAmong(part: MarkedPart, text: TextRows | undefined): Int32Array {
   if (!text || part.deadRows.length === 0) return part.deadRows
   return part.deadRows.filter((r) => hasRow(text.rows, r))
@@ -102,7 +100,7 @@ export function viewTotal(
   for (const part of view.parts) {
     const text = textOf?.(part.facts)
     const dead = deadAmong(part, text)
-    // With dead rows, the part counted far enough that they cannot bring it under the cap; a power of two, so the
+    // With dead rows, counted far enough that they cannot bring it under the cap; a power of two, so the
     // count kept per copy is found again while the dead rows grow.
     const reach =
       part.deadRows.length === 0 ? cap : cap + 2 ** Math.ceil(Math.log2(Math.max(1_024, dead.length)))
@@ -113,10 +111,9 @@ export function viewTotal(
 }
 
 /**
- * pageHits over a view, as ids: each part's page (its dead rows skipped) and the delta's, merged in the sort's order.
- * The smaller sources give their matches up to the page's end (m of them); a match of the largest at its place i is
- * then at place i to i + m of the view, so it gives only those from place offset - m on, and the merge is exact.
- * Undefined when a source cannot say.
+ * pageHits over a view, as ids: parts' pages (dead rows skipped) and the delta's, merged in sort order.
+ * Smaller sources give matches up to the page's end (m of them); the largest's match at place i is at
+ * i to i + m in the view, so it gives from offset - m on: the merge is exact. Undefined if one can't say.
  */
 export function viewPage(
   view: FactsView,
@@ -144,14 +141,14 @@ export function viewPage(
   const bigHits = pageHits(big, { ...ask, paging: { pageSize: end - from, offset: from }, ...bigOwn })
   if (!bigHits) return undefined
   const id = (e: Entry) => idAt(e.f, e.r)
-  // Best match by tier (0 in any other sort), then newest; by price, the price, ties by id (ascending: all reversed).
+  // Best match: tier (0 in other sorts), then newest; by price: price. Ties by id (ascending: all reversed).
   const key = sort === 'price_asc' || sort === 'price_desc' ? 'priceCents' : 'postedUs'
   const sign = sort === 'price_asc' ? -1 : 1
   const order = (a: Entry, b: Entry) =>
     sign *
     (b.tier - a.tier || (b.f[key][b.r] as number) - (a.f[key][a.r] as number) || descending(id(a), id(b)))
-  // Past the largest's first `from` matches: the smaller sources' matches before its first one given are before them
-  // too (at places under the page), and that one is at place `from` plus how many they are.
+  // Past the largest's first `from` matches: the smaller sources' matches before its first one given are
+  // before them too (under the page), and that one is at place `from` plus how many they are.
   const first = bigHits[0] ? { f: big, r: bigHits[0].r, tier: bigHits[0].tier } : undefined
   if (from > 0 && !first) return []
   const after = from > 0 && first ? entries.filter((e) => order(e, first) > 0) : entries

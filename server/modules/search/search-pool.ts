@@ -8,23 +8,20 @@ import type { ListingFacts } from './listing-facts'
 import { type TextTerms, textMatchesIn } from './listing-text'
 import { baseOf, type FactsView, type MarkedPart, viewFacets, viewPage, viewTotal } from './listing-view'
 
-// Searches of the copy answered on worker threads (facts-searcher.ts), so they use every core: the main thread reads
-// the page's rows while the searchers pick pages and count. Each copy's arrays are shared (SharedArrayBuffer), not
-// copied; a view is posted to a searcher before its first search. docs/decisions/0080-searches-on-worker-threads.md.
+// Searches of the copy on worker threads (facts-searcher.ts), to use every core: the main thread reads the
+// page's rows while searchers pick pages and count. Copies' arrays are shared (SharedArrayBuffer), not
+// copied; a view is posted before its first search. docs/decisions/0080-searches-on-worker-threads.md.
 
-/** What a search asks of a view: its page (facts-pages.ts), its words as resolveText made them, whether with facets. */
+/** A page ask (facts-pages.ts), its words as resolveText made them, and whether with facets. */
 export type PoolAsk = Omit<PageAsk, 'text' | 'dead'> & {
   terms?: TextTerms | undefined
   facets: boolean
 }
 
-/**
- * A view's answer to a search: the page's ids (`pageSize` + 1 when there are more; undefined when the view cannot
- * say), the facets when asked for, and the total when the page alone does not tell it.
- */
+/** `ids`: `pageSize` + 1 when more, undefined if the view can't say; `total` if the page does not tell it. */
 export type ViewAnswer = { ids?: string[] | undefined; total?: number; facets?: FactsFacets }
 
-/** A search's page and counts from a view, in one go (on a searcher, or on this thread without a pool). */
+/** On a searcher, or on this thread without a pool. */
 export function searchView(view: FactsView, ask: PoolAsk): ViewAnswer {
   const { query, sort, paging, cursor, nowMs, terms } = ask
   const textOf = terms ? textMatchesIn(terms) : undefined
@@ -58,14 +55,10 @@ type Searcher = {
   pending: number
   /** The views posted to it, with how many of its searches in flight read each. */
   views: Map<FactsView, { id: number; pending: number }>
-  /** The copies posted to it (the views' parts). */
   copies: Map<ListingFacts, number>
 }
 
-/**
- * Moves every array of a copy (which never changes) into shared memory, in place (one already shared stays), so
- * posting it shares them.
- */
+/** Moves a copy's arrays (it never changes) into shared memory in place, so posting it shares them. */
 export function shareCopy<T>(value: T): T {
   if (ArrayBuffer.isView(value)) {
     if (value.buffer instanceof SharedArrayBuffer) return value
@@ -74,7 +67,6 @@ export function shareCopy<T>(value: T): T {
     moved.set(value as unknown as Uint8Array)
     return moved as T
   }
-  // An object's fields, an array's items.
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>
     for (const key of Object.keys(record)) record[key] = shareCopy(record[key])
@@ -85,31 +77,26 @@ export function shareCopy<T>(value: T): T {
 let nextId = 1
 
 /**
- * The searches a searcher is given at a time: the one it answers and the next, so that it never waits for this thread
- * to send one. The rest wait here for the first searcher to be free, rather than each behind the searches of the
- * searcher that had fewest when it came: a search of 40 ms held up every search given to its searcher after it, while
- * the other searcher went idle. docs/decisions/0125-*.
+ * Per searcher: one it answers and the next, so it never waits for this thread; the rest wait for the first
+ * free one (queued per searcher, a 40 ms search held up all behind it as another idled). Decision 0125.
  */
 const IN_FLIGHT = 2
 
-/** A search, and its caller's promise. */
 type Search = { view: FactsView; ask: PoolAsk; resolve: (a: ViewAnswer) => void; reject: (e: Error) => void }
 
 /**
- * The heap limits of the copy's threads (the searchers, and the reader: facts-apart.ts). V8 sizes a thread's young
- * generation from the machine's memory: on 24 GB each searcher kept 128 MB committed while it held 20 to 45 MB live,
- * and the reader's heap reached 232 MB at 88,159 listings (101 with these, as fast). 24 MB (two halves of 8 MB) holds
- * a search's garbage between scavenges; the old generation keeps V8's limit, so a thread never runs out (a read must
- * never stop for want of it). docs/decisions/0092-*, 0096-*. `--max-semi-space-size` (scripts/server-runtime.mjs) sets
- * the same 8 MB in every thread.
+ * Heap limits of the copy's threads (searchers; the reader: facts-apart.ts). V8 sizes a young generation from
+ * machine memory: on 24 GB each searcher kept 128 MB committed holding 20 to 45 MB live, and the reader's
+ * heap reached 232 MB at 88,159 listings (101 with these, as fast). 24 MB (two halves of 8 MB) holds a
+ * search's garbage between scavenges; the old generation keeps V8's limit: a read must never stop for want of
+ * it. Decisions 0092, 0096. `--max-semi-space-size` (scripts/server-runtime.mjs): 8 MB in every thread.
  */
 export const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 }
 
 /**
- * The old generation a searcher's heap may reach before V8 first collects it whole (after that V8 sizes it from what
- * it holds, never below this). A searcher holds about 25 MB; V8 set its limit near 44 MB and began marking at 26,
- * keeping a young generation's room free, so under the long tail each searcher collected its whole heap about once a
- * second, the searches in flight waiting 5 to 50 ms each time. docs/decisions/0137-*.
+ * Old generation before V8's first full GC (then sized by what it holds, never below), decision 0137. A
+ * searcher holds about 25 MB; V8 set its limit near 44 MB, marking at 26 (room for a young generation): under
+ * the long tail a full GC about once a second, searches in flight waiting 5 to 50 ms each.
  */
 export const SEARCHER_OLD_START_MB = 64
 
@@ -169,8 +156,7 @@ export class SearchPool {
       posted.pending++
       this.waiting.set(id, search)
     } catch (err) {
-      // An ask that cannot be posted (a function, say) is refused, leaving the searcher as it was (counted in flight,
-      // it would stay so for good); its caller answers on this thread, whether it came now or from the queue.
+      // Unpostable (a function, say): refused, not counted in flight (it would stay so); caller answers here.
       search.reject(err as Error)
     }
   }
@@ -187,8 +173,7 @@ export class SearchPool {
     if (known) return known
     const base = baseOf(view)
     const baseWasNew = !searcher.copies.has(base)
-    // Its own arrays (its parts' dead rows, its delta) moved into shared memory once, so posting it to each searcher
-    // shares them (its parts' marks are shared from the start: markedPart).
+    // Dead rows and delta shared once for every post (parts' marks already are: markedPart).
     for (const part of view.parts) part.deadRows = shareCopy(part.deadRows)
     shareCopy(view.delta)
     const parts = view.parts.map(({ facts, ...marked }) => {
@@ -202,10 +187,10 @@ export class SearchPool {
     })
     const posted = { id: nextId++, pending: 0 }
     tell(searcher, { type: 'view', id: posted.id, view: { ...view, parts } })
-    // The searcher holds the views searches in flight read, and the latest: the rest go, and copies no view reads.
+    // It keeps the views searches in flight read, and the latest; the rest go, then copies no view reads.
     searcher.views.set(view, posted)
     this.drop(searcher, (old) => old !== view)
-    // A new copy (a rebase): the other searchers let go of the old copy's idle views now, not at their next search.
+    // A new copy (a rebase): the others drop the old copy's idle views now, not at their next search.
     if (baseWasNew)
       for (const other of this.searchers)
         if (other !== searcher) this.drop(other, (old) => baseOf(old) !== base)
@@ -255,10 +240,7 @@ export class SearchPool {
 
 const pools = new WeakMap<Db, SearchPool>()
 
-/**
- * Answers the searches of `db`'s copy on `threads` worker threads from now on (none: on this thread). A searcher that
- * fails is logged, and the searches go back to this thread.
- */
+/** `db`'s copy searched on `threads` workers (0: here); a searcher failing is logged, searches come back. */
 export function startSearchPool(
   db: Db,
   threads: number,
@@ -276,10 +258,7 @@ export function startSearchPool(
   return { stop: () => pool.stop(), answered: () => pool.answered }
 }
 
-/**
- * searchView on the pool of `db` when it has one (the main thread goes on meanwhile), else on this thread. A search
- * the pool could not answer (a searcher failed: the pool logged it) is answered here.
- */
+/** On `db`'s pool if any (the main thread goes on meanwhile); here without one or when it failed (logged). */
 export async function askView(db: Db, view: FactsView, ask: PoolAsk): Promise<ViewAnswer> {
   const pool = pools.get(db)
   return pool ? pool.ask(view, ask).catch(() => searchView(view, ask)) : searchView(view, ask)

@@ -64,10 +64,9 @@ export function searchWords(q: string): string[] {
 type TextMatch = NonNullable<Awaited<ReturnType<typeof resolveText>>>
 
 /**
- * Each word as a listing's title spells it: two typed words joined when together they are a title word ("mac book" →
- * macbook, "think pad" → thinkpad); else kept when a title has it (also two title words written together:
- * "i71165g7"), completed when it starts one (as you type), else replaced by the most similar title word (typos:
- * "thnkpad" → thinkpad), else kept to match descriptions.
+ * Each word as titles spell it: joined with the next when together a title word ("mac book" → macbook);
+ * else kept when a title has it (also joined title words: "i71165g7"), completed when it starts one (as you
+ * type), else the most similar title word (typos: "thnkpad" → thinkpad), else kept to match descriptions.
  */
 export async function resolveText(db: Db, q: string) {
   const words = searchWords(q)
@@ -106,14 +105,13 @@ export async function resolveText(db: Db, q: string) {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as (typeof rows)[number]
     if (r.together) {
-      // Two typed words that together are one title word: that word, whole ("mac book" is macbook, not mac & book).
+      // Whole: "mac book" is macbook, not mac & book.
       terms.push({ term: r.together, prefix: false, inName: r.together_in_name === true, typed: r.together })
       i++
     }
     // The last word may still be being typed: a prefix of a title word beats a correction.
     else if (i === rows.length - 1 && r.prefix && r.fixed !== r.word)
       terms.push({ term: r.word, prefix: true, inName: r.prefix_in_name, typed: r.word })
-    // A word in no title at all is looked for in descriptions; it is in no name either.
     else
       terms.push({ term: r.fixed ?? r.word, prefix: false, inName: r.fixed_in_name === true, typed: r.word })
   }
@@ -133,14 +131,11 @@ export async function resolveText(db: Db, q: string) {
   }
 }
 
-/**
- * The corrections an instance was asked for, with the vocabulary's version each was read at: a search whose page
- * statement reads another version forgets its correction and runs again (findProducts). Exact, not a lifetime.
- */
+/** Per instance, with terms versions: a page at another forgets it, runs again (findProducts). Not a TTL. */
 const correctionsOf = onceEach((_: Db) => new Map<string, TextMatch>())
 const MAX_CORRECTIONS = 5_000
 
-/** resolveText, remembered; `fresh` says whether it was read now (no need to check its version). */
+/** `fresh`: read now, so its version needs no check. */
 async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | null; fresh: boolean }> {
   const key = searchWords(q).join(' ')
   const held = correctionsOf(db)
@@ -148,32 +143,28 @@ async function resolveTextOnce(db: Db, q: string): Promise<{ match: TextMatch | 
   if (known) return { match: known, fresh: false }
   const match = await resolveText(db, q)
   if (!match) return { match, fresh: true }
-  // The oldest goes first when full: a Map keeps its keys in the order they were added.
+  // A Map keeps insertion order: the oldest goes first.
   if (held.size >= MAX_CORRECTIONS) held.delete(held.keys().next().value as string)
   held.set(key, match)
   return { match, fresh: true }
 }
 
-/** The listings matching a tsquery: a TextMatch's `tsquery` (its text) or `titleQuery` (every word in the name). */
 const matching = (tsquery: string) => sql`${products.searchVector} @@ to_tsquery('simple', ${tsquery})`
 /** The title holds the words as typed, in a row (the exact model). */
 const inTitle = (m: TextMatch) => sql`position(${m.phrase} in ${products.searchTitle}) > 0`
 
-/** Best match: 2 for inTitle, 1 more for all words in the name, then newest. An integer: keyset paging is exact. */
+/** 2 for inTitle, 1 more for all words in the name, then newest. An integer: keyset paging is exact. */
 const relevanceTier = (m: TextMatch) =>
   sql<number>`((${inTitle(m)})::int * 2 + (${matching(m.titleQuery)})::int)`
 
-/** A search as SQL: its facet filters, the rest (`base`: on sale, the text, the other filters), and all as one WHERE. */
+/** `base`: on sale, the text and the non-facet filters; `where` adds the facet filters. */
 function searchSql(q: SearchQuery, text: TextMatch | undefined) {
   const { facets: filters, plain } = conditionsOf(q)
   const base = and(isOnSale, text ? matching(text.tsquery) : undefined, ...plain) as SQL
   return { filters, base, where: and(base, ...Object.values(filters)) as SQL }
 }
 
-/**
- * Every condition of a search (text, filters, on sale) as one WHERE, for callers that count or list matches
- * their own way (a saved search's new matches); null when the text holds nothing searchable (nothing matches).
- */
+/** For callers counting or listing matches their own way (saved searches); null: no searchable word. */
 export async function searchCondition(db: Db, q: SearchQuery): Promise<SQL | null> {
   const text = q.q ? await resolveText(db, q.q) : undefined
   return text === null ? null : searchSql(q, text).where
@@ -184,18 +175,18 @@ const capped = (n: number, cap = TOTAL_THRESHOLD): Total =>
   n > cap ? { total: cap, isEstimate: true } : { total: n, isEstimate: false }
 
 /**
- * A text search counts at most this many matches ("1,000+" past it): a full-text index cannot count alone, so a common
- * word would read thousands of rows a request. Counted first, it also says whether they are many (`bestTierIds`).
+ * A text search counts at most this many ("1,000+"): a full-text index cannot count alone, so a common word
+ * would read thousands of rows a request. Counted first, it also says whether they are many (`bestTierIds`).
  */
 export const TEXT_TOTAL_THRESHOLD = 1_000
 
-/** How far above the threshold the planner's estimate must be before the count is skipped. */
+/** Times the threshold the planner's estimate must exceed to skip the count. */
 const ESTIMATE_MARGIN = 3
 
 // --- GET /api/search ---
 
 const postedText = sql`${products.postedOn}::text`
-/** Newest first, the newest-first index's order; `olderThan` is its keyset past a cursor's time and id. */
+/** The newest-first index's order; `olderThan`: its keyset past a cursor's time and id. */
 const NEWEST = [sql`${products.postedOn} desc nulls last`, sql`${products.id} desc nulls last`]
 const olderThan = (time: string | number | undefined, id: string) =>
   sql`(${products.postedOn}, ${products.id}) < (${timestampKey(time)}, ${id}::uuid)`
@@ -242,14 +233,12 @@ export function sortPlan(sort: SearchSort, text?: TextMatch): SortPlan {
   }
 }
 
-/** How many of the newest listings `bestTierIds` reads before it gives up. */
 const BEST_TIER_WALK = 3_000
 
 /**
- * Best match for a text with many matches, without ranking them all: the newest listings (the newest-first index)
- * until a page of the best tier the text can reach, which is exactly the full ranking's first page as none ranks
- * above it. Its ids (one more, to know there is more), or fewer when the newest BEST_TIER_WALK hold fewer: then the
- * caller ranks every match. Undefined when the cursor's listing was below the best tier.
+ * Best match for many matches without ranking them all: walks the newest (its index) to a page of the text's
+ * best tier, exactly the full ranking's first page as none ranks above it. Ids (one more, to know there is
+ * more); fewer within BEST_TIER_WALK: the caller ranks every match. Undefined when the cursor was below it.
  */
 function bestTierIds(where: SQL, text: TextMatch, cursor: CursorKey | undefined, paging: PageSpan) {
   if (cursor && Number(cursor.k[0]) !== text.bestTier) return undefined
@@ -265,7 +254,7 @@ function bestTierIds(where: SQL, text: TextMatch, cursor: CursorKey | undefined,
     limit ${paging.pageSize + 1} offset ${paging.offset}`
 }
 
-/** The ids of a page (one more, to know there is more) of the listings `where` matches past the cursor, as SQL. */
+/** One more id than the page, to know there is more. */
 export function pageIds(where: SQL, plan: SortPlan, cursor: CursorKey | undefined, paging: PageSpan) {
   const past = cursor ? and(where, plan.after(cursor)) : where
   const order = sql.join(plan.orderBy, sql`, `)
@@ -275,10 +264,7 @@ export function pageIds(where: SQL, plan: SortPlan, cursor: CursorKey | undefine
 
 type SearchOpts = { facts?: boolean }
 
-/**
- * A search's page, total and facets. `facts: false` answers every count from SQL (tests compare the two). While the
- * copy is read whole, a few searches at a time ask SQL (searchWhileRead).
- */
+/** `facts: false`: every count from SQL (tests compare). During a whole read a few at a time ask SQL. */
 export function searchProducts(db: Db, q: SearchQuery, opts: SearchOpts = {}): Promise<SearchResult> {
   return searchWhileRead(db, () => findProducts(db, q, opts))
 }
@@ -287,7 +273,6 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   const paging = readPaging(q)
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
   const textMatch = resolved?.match ?? undefined
-  // Best match is the default with words to match, and means newest without them.
   const asked = q.sort ?? 'relevance'
   const sort: SearchSort = asked === 'relevance' && !textMatch ? 'newest' : asked
   const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, sort === 'relevance' ? 2 : 1) : undefined
@@ -302,20 +287,18 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
     sort,
     ...(facets && { facets }),
   })
-  // Nothing searchable was typed (only punctuation or symbols): nothing matches.
+  // Only punctuation or symbols typed: nothing matches.
   if (q.q && !textMatch) return answer([], capped(0), null, wantFacets ? emptyFacets() : undefined)
-  // The search as SQL, built when SQL answers: the copy answers most searches without it.
+  // Built only when SQL answers: the copy answers most searches.
   let asSql: ReturnType<typeof searchSql> | undefined
   const sqlOf = () => (asSql ??= searchSql(q, textMatch))
   const plan = sortPlan(sort, textMatch)
-
-  // The page's ids first, then their rows: the joins, the photos and the columns are read for one page, not for
-  // every row an offset skips or a sort looks at. One statement: the ids as a subquery, and their rows.
+  // Ids first, in a subquery of one statement: joins, photos and columns are read for the page, not every row
+  // an offset skips or a sort looks at.
   const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
   const pageBySql = () => pageOf(pageIds(sqlOf().where, plan, cursor, paging))
-  // A text's matches in a part of the view (kept per copy): the view answers a text only when it can match it.
   const textOf = textMatch ? textMatchesIn(textMatch) : undefined
-  // By SQL, a text search counts its matches first (TEXT_TOTAL_THRESHOLD): when many, best match walks (bestTierIds).
+  // By SQL a text search counts first (TEXT_TOTAL_THRESHOLD): when many, best match walks (bestTierIds).
   let textTotal: Total | undefined
   const bySql = async () => {
     if (!textMatch) return pageBySql()
@@ -325,14 +308,13 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
     const walked = walk ? await pageOf(walk) : undefined
     return walked && walked.length > paging.pageSize ? walked : pageBySql()
   }
-  // The copy answers a search whose every filter it applies and whose text it can match (`facts: false`: SQL alone).
   const copyCan = opts.facts !== false && copyAnswers(q) && textMatch?.plain !== false
   const fromFacts = copyCan
     ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
     : undefined
   const { rows, view: pageView, counted: pageCounted } = await readListingPage(db, fromFacts, bySql)
   if (textMatch && !resolved?.fresh) {
-    // A remembered correction: the page statement read the vocabulary's version (or, with no rows, one more read).
+    // Remembered: the page statement read the terms version (no rows: one more read).
     const now = rows[0]?.termsVersion ?? (await readVersion(db, 'terms_version'))
     if (now !== textMatch.termsVersion) {
       correctionsOf(db).delete(searchWords(q.q as string).join(' '))
@@ -343,18 +325,17 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   const pageRows = rows.slice(0, paging.pageSize)
   const last = pageRows.at(-1)
   const nextCursor = hasMore && last ? encodeCursor({ s: sort, k: plan.keyOf(last), id: last.id }) : null
-
   const onlyPage = !cursor && paging.offset === 0 && !hasMore
-  // The counts come from the copy when it can: the page's view, or the one at the version its statement read.
+  // From the copy when it can: the page's view, or the one at the version its statement read.
   const view =
     (wantFacets || (!onlyPage && !textTotal)) && copyCan
       ? (pageView ?? currentFacts(db, rows[0]?.countsVersion ?? (await readVersion(db))))
       : undefined
-  // Counted with the page when it was chosen from the view (then `view` is that view).
+  // Counted with the page when chosen from the view (then `view` is that view).
   const viewCounts =
     wantFacets && view ? (pageCounted?.facets ?? viewFacets(view, q, Date.now(), textOf)) : undefined
-  // The total: from the view (without facets it stops at the threshold); "10,000+" when the planner expects far more
-  // matches; else counted up to TOTAL_THRESHOLD + 1.
+  // The view's (without facets it stops at the threshold); "10,000+" when the planner expects far more; else
+  // counted up to TOTAL_THRESHOLD + 1.
   const count = async () => {
     if (view)
       return capped(
@@ -363,7 +344,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
     const many = (await estimateRows(db, sqlOf().where)) > ESTIMATE_MARGIN * TOTAL_THRESHOLD
     return capped(many ? TOTAL_THRESHOLD + 1 : await countUpTo(db, sqlOf().where))
   }
-  // The first page tells its own total when it is the only one (or when it counted in its pass).
+  // The only page tells its own total (as does a text count made in its pass).
   const counted = onlyPage ? capped(pageRows.length) : (textTotal ?? (await count()))
   const brandNames = async () =>
     brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
@@ -382,17 +363,15 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   return answer(pageRows.map(toProduct), counted, nextCursor, facets)
 }
 
-// --- Facets, as contract/filters.ts declares them ---
-// Each facet's counts apply every other facet's filter, so choices of one facet stay alternatives. A facet of a
-// column's choices (an `in` filter) counts per choice; a facet of thresholds (a posting date, a battery floor) counts
-// each of its declared choices as its filter at that value.
+// --- Facets (contract/filters.ts): counts apply every other facet's filter, so one facet's choices stay
+// alternatives. An `in` facet counts per choice; a threshold facet (posting date, battery floor) counts each
+// declared choice as its filter at that value.
 
 const emptyFacets = () => Object.fromEntries(FACETS.map((f) => [f.name, []])) as unknown as Facets
 
 const THRESHOLD_FACETS = FACETS.filter((f) => filterOf(f.key).op !== 'in')
 const CHOICE_SQL = COUNT_FACETS.map((name) => sql.raw(choiceSql(name)))
 
-/** The answer's facets from each `in` facet's counts by choice and each threshold facet's count of its i-th choice. */
 function facetsOf(
   brandNames: Map<string, string>,
   values: Record<CountFacet, Map<string, number>>,
@@ -422,8 +401,8 @@ async function countFacets(
   // Every facet's filter but one (`and` of none is undefined: true).
   const allBut = (skip: FilterKey) =>
     and(...Object.entries(filters).map(([key, f]) => (key === skip ? undefined : f))) ?? sql`true`
-  // One scan of the matches of the text and the non-facet filters, grouped per facet; a threshold facet's choice (its
-  // filter at that value) counts in column `<filter key>_<index of the choice>` of the row of no group.
+  // One scan of `base`, grouped per facet; a threshold facet's choice counts in column `<key>_<choice index>`
+  // of the row of no group.
   const thresholds = THRESHOLD_FACETS.flatMap((f) =>
     (f.choices ?? []).map(
       (c, j) =>
@@ -451,16 +430,12 @@ async function countFacets(
   return facetsOf(await names(), values, (key, j) => Number(all[`${key}_${j}`] ?? 0))
 }
 
-/** The brands' names by id (the names facets, saved searches and alerts say). */
 export async function brandNamesOf(db: Db): Promise<Map<string, string>> {
   const rows = await db.select({ id: brands.id, name: brands.name }).from(brands)
   return new Map(rows.map((b) => [b.id, b.name]))
 }
 
-/**
- * The brand names, kept per instance with the brands' version they were read at: only a change to the brands moves
- * it on (migration 0037), so they are current while a request's statement reads the same version.
- */
+/** Kept with brands_version: only brand changes move it (migration 0037): current at a request's version. */
 const brandNamesHeld = new WeakMap<Db, { version: string; names: Promise<Map<string, string>> }>()
 
 function brandNamesAt(db: Db, brandsVersion: string): Promise<Map<string, string>> {
