@@ -17,8 +17,8 @@ export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Pr
     const paging = listPaging(q)
     const plan = sortPlan('newest')
     const pageOf = (ids: SQL) => selectPageRows(db, { ...plan, where: sql`${products.id} in (${ids})` })
-    // The brand's newest from the listings' facts when the copy is current, as a search by brand would; else the
-    // page's ids from the brand's index, then their rows (joins and photos for one page only).
+    // From the listings' facts when the copy is current, as a search by brand would; else the page's ids from
+    // the brand's index, then their rows (joins and photos for one page only).
     const { rows, view } = await readListingPage(
       db,
       {
@@ -31,8 +31,7 @@ export function findBrandProducts(db: Db, brandId: string, q: ListPageQuery): Pr
       },
       () => pageOf(pageIds(where, plan, paging.cursor, paging)),
     )
-    // The brand's total from the view the page came from; else counted on the brand's index. Either stops past the
-    // threshold, where the total is said as "10,000+".
+    // Total from the page's view or counted on the brand's index; both stop past the threshold ("10,000+").
     const page = await paging.finish(rows, async () =>
       view ? viewTotal(view, { brand: [brandId] }, Date.now(), TOTAL_THRESHOLD) : countUpTo(db, where),
     )

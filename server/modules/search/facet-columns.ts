@@ -3,10 +3,9 @@ import type { Db } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
 import { COUNT_FACETS, type CountFacet, type CountQuery, perCountFacet } from './filters'
 
-// The copy's facet columns (listing-facts.ts) and what a search's facet filters make of their rows, and the version row
-// every change search reads moves on.
+// The copy's facet columns (listing-facts.ts), the facet filters over their rows, and the version row.
 
-/** One facet's column: its distinct values (as search sends them) and, per row, the index of the row's value. */
+/** One facet's column: its distinct values (as search sends them) and each row's index into them. */
 export type Column = { values: string[]; index: Uint16Array }
 type Columns = Record<CountFacet, Column>
 
@@ -30,14 +29,13 @@ export function dictionaryColumn(rowValues: string[]): Column {
 export const NONE = 255
 
 /**
- * Per row of `size` rows, whose value of each facet is `values[facet][row]` (an index into the column's values), what
- * a query's facet filters and floors make of it: 0 when it passes them all, 1 + the facet's place in COUNT_FACETS when
- * it fails that facet's filter alone (it counts for that facet only), NONE otherwise.
+ * Per row (`values[facet][row]` indexes the column's values): 0 passes every facet filter and floor; 1 + the
+ * facet's place in COUNT_FACETS fails that facet's filter alone (counts for it only); else NONE.
  */
 export function outcomesOf(columns: Columns, values: Uint16Array[], size: number, query: CountQuery) {
   const outcome = new Uint8Array(size)
-  // A filter at a time over every row (one tight loop each, not a loop over the filters per row): failing a first
-  // facet filter counts for that facet alone; failing a second, or a floor (at least this much RAM), for none.
+  // A filter at a time over every row (a tight loop each, not the filters per row): failing a first facet
+  // filter counts for that facet alone; failing a second, or a floor (at least this much RAM), for none.
   const floors = valueFilters(columns, query.floors, (min, v) => Number(v) >= min, true)
   for (const { facet, allowed, fails } of [...floors, ...facetFilters(columns, query)]) {
     const of = values[facet] as Uint16Array
@@ -47,10 +45,7 @@ export function outcomesOf(columns: Columns, values: Uint16Array[], size: number
   return outcome
 }
 
-/**
- * Each facet's counts by value, from the rows (or combinations) counted and their outcomes (`values` as for
- * outcomesOf): values counted none are left out, and so is an empty one (a processor that names no family).
- */
+/** Each facet's counts by value (`values` as for outcomesOf), without zero counts or '' (no family named). */
 export function valuesOf(
   columns: Columns,
   values: Uint16Array[],
@@ -82,10 +77,7 @@ export function valuesOf(
   })
 }
 
-/**
- * Per facet given a test in `of` (in COUNT_FACETS' order), the indexes of the facet's values it accepts, and what
- * failing it makes of a row (outcomesOf): that facet's outcome, or NONE for a `floor`.
- */
+/** Per facet tested in `of` (COUNT_FACETS' order): values accepted, failing's outcome (NONE for `floor`). */
 function valueFilters<T>(
   columns: Columns,
   of: (T | undefined)[],
@@ -100,13 +92,12 @@ function valueFilters<T>(
   })
 }
 
-/** Each facet filter of the query as the indexes of the facet's values it accepts. */
 export const facetFilters = (columns: Columns, q: CountQuery) =>
   valueFilters(columns, q.sets, (set, v) => set.has(v))
 
 /**
- * A version of the version row: `version` moves on at every change the feed notes (a listing's facts), `terms_version`
- * at every change to the titles' vocabulary, `brands_version` at every change to the brands.
+ * `version` moves on at every change the feed notes (a listing's facts), `terms_version` at every change to
+ * the titles' vocabulary, `brands_version` at every change to the brands.
  */
 export async function readVersion(
   db: Db,

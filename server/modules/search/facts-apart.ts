@@ -16,18 +16,16 @@ function startReader(url: string, background: boolean): Worker {
 }
 
 /**
- * The copy of the listings (or of those `commits` changed: readFacts) read whole on a worker thread (facts-worker.ts,
- * run as the server runs: workerScript) from the database at `url`: the instance goes on answering, and only receives
- * the copy (about 0.1 s at 1,000,000 listings).
+ * The copy (or what `commits` changed: readFacts) read on a worker thread (facts-worker.ts, run as the server
+ * runs: workerScript): the instance goes on answering, only receiving it (about 0.1 s at 1,000,000 listings).
  */
 export function readFactsApart(url: string, read: Read = {}): Promise<ListingFacts> {
   return readOn(startReader(url, read.background ?? false), read)
 }
 
-/** Asks `worker` (startReader's) for its read, and ends it if the read is stopped or late. */
 function readOn(worker: Worker, { timeoutMs = READ_TIMEOUT_MS, signal, commits }: Read) {
   return new Promise<ListingFacts>((resolve, reject) => {
-    // A read that hangs (a connection gone quiet, a lock held) or that the instance stops (keepListingsCurrent's stop)
+    // A read that hangs (a connection gone quiet, a lock held) or is stopped (keepListingsCurrent's stop)
     // ends its thread rather than keep it running: the caller reads on its own thread.
     const stop = (err: unknown) => {
       reject(err)
@@ -40,7 +38,7 @@ function readOn(worker: Worker, { timeoutMs = READ_TIMEOUT_MS, signal, commits }
     const deadline = setTimeout(() => stop(new Error(late)), timeoutMs).unref()
     const onAbort = () => stop(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
-    // The first of these settles the read; the thread's exit, which follows an error or a stop, lets go of the rest.
+    // The first of these settles the read; the thread's exit (after an error or a stop) lets go of the rest.
     worker.once('message', (message: { facts: ListingFacts }) => {
       clearTimeout(deadline)
       resolve(message.facts)
@@ -55,9 +53,9 @@ function readOn(worker: Worker, { timeoutMs = READ_TIMEOUT_MS, signal, commits }
 }
 
 /**
- * readFactsApart for an instance: a read while a view answers (a rebase, a bulk load's part) is made by a spare thread
- * started after the last read, at a lower priority, so searches do not wait on a thread's start (0.8 s of a core from
- * the sources). Each thread reads once and ends, its heap with it. `stop` ends the spare.
+ * readFactsApart for an instance: a read while a view answers (a rebase, a bulk load's part) takes a
+ * low-priority spare thread started after the last read, so searches don't wait on a start (0.8 s of a core
+ * from the sources). Each thread reads once and ends, its heap with it.
  */
 export function factsReader(url: string) {
   let spare: Worker | undefined

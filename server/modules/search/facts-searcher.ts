@@ -3,8 +3,8 @@ import type { ListingFacts } from './listing-facts'
 import type { FactsView } from './listing-view'
 import { type PoolAnswer, searchView, type ToSearcher } from './search-pool'
 
-// A searcher of the instance's pool (search-pool.ts): it holds the copies the main thread posts it (their arrays
-// shared, not copied) and the views over them, and answers a search's page and counts from a view.
+// A searcher of the pool (search-pool.ts): holds the copies the main thread posts it (arrays shared, not
+// copied) and views over them, and answers a search's page and counts from a view.
 
 const copies = new Map<number, ListingFacts>()
 const views = new Map<number, FactsView>()

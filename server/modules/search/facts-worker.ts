@@ -2,15 +2,13 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { Db } from '#server/db/client'
 import { lowerThreadPriority } from '#server/lib/thread-priority'
 
-// Reads the copy of the listings (readFacts) on a thread of its own and hands it to the main thread, its arrays in
-// shared memory (the search threads share them too: search-pool.ts), not copied (facts-apart.ts): at 1,000,000
-// listings building the copy takes seconds of CPU, which on the main thread would stop every request for as long.
-// The thread starts before it is asked (a spare) and reads once, what the first message asks; then it ends.
+// Reads the copy (readFacts) on its own thread and hands it over in shared memory (the search threads share
+// it too: search-pool.ts), not copied (facts-apart.ts): at 1,000,000 listings building it takes seconds of
+// CPU, which on the main thread would stall every request. Started ahead (a spare); reads once, then ends.
 
 const { url, background } = workerData as { url: string; background: boolean }
-// A read while a view answers yields to the searches: on a busy machine it takes the CPU they leave rather than an
-// equal share beside them (decision 0129). Lowered before the reading code loads (the driver, the copy's modules):
-// that load is most of the thread's start.
+// A read while a view answers yields to searches: on a busy machine it takes the CPU they leave, not an equal
+// share (decision 0129). Lowered before the reading code (driver, copy's modules) loads: most of the start.
 if (background) lowerThreadPriority(10)
 const [{ default: pg }, { drizzle }, { readFacts }, { shareCopy }] = await Promise.all([
   import('pg'),
@@ -28,9 +26,9 @@ const connect = () =>
 const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as unknown as Db
 
 /**
- * The first read over two connections (the words and the rest at once: readFacts' `words`), as the instance waits for
- * it. A read while a view answers over one: a part of 100,000 listings took the same 2 s over one as over two, and a
- * core of the database is left to the searches (decision 0129). A failed read throws: the thread's error.
+ * First read over two connections (words and the rest at once: readFacts' `words`), as the instance waits.
+ * A read while a view answers uses one: a 100,000-listing part took the same 2 s over one as over two,
+ * leaving the database a core for the searches (decision 0129). A failed read throws: the thread's error.
  */
 parentPort?.once('message', async ({ commits }: { commits?: string[] }) => {
   const client = connect()

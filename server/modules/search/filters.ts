@@ -1,6 +1,5 @@
-// What the server derives from each filter's declaration (contract/filters.ts): its SQL condition, its test of a new
-// listing for alerts, how the copy of the listings applies it, and its words in a saved search.
-// Nothing here names a filter: a filter declared there is searched, counted, alerted and described from here.
+// Each filter's SQL, alert test, use by the copy and saved-search words come from contract/filters.ts.
+// Nothing here names a filter: one declared there is searched, counted, alerted and described from here.
 import { and, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm'
 import {
   choiceOf,
@@ -21,16 +20,14 @@ export type SavedFilters = Omit<SearchQuery, (typeof NOT_FILTERS)[number]>
 const COLUMNS = getTableColumns(products)
 // Indexed by the declared columns: a misspelt one does not compile.
 const columnOf = (f: FilterDeclaration) => COLUMNS[f.column as (typeof FILTERS)[FilterKey]['column']]
-/** The column as SQL text in `products` (for statements written as text: the copy's columns). */
+/** The column's name in `products`, for statements written as text (the copy's columns). */
 export const columnName = (f: FilterDeclaration) => columnOf(f).name
 
-/** The filters of an operator. */
 type OpKeys<Op> = { [K in FilterKey]: (typeof FILTERS)[K]['op'] extends Op ? K : never }[FilterKey]
 /** A new listing as an alert reads it: the columns the filters read (all but a posting date). */
 type AlertColumn = (typeof FILTERS)[Exclude<FilterKey, OpKeys<'withinDays'>>]['column']
 export type AlertListing = Pick<typeof products.$inferSelect, AlertColumn>
 
-/** The columns alerts select of a new listing, by name. */
 export function alertColumns() {
   return Object.fromEntries(
     FILTER_KEYS.map(filterOf)
@@ -39,15 +36,14 @@ export function alertColumns() {
   ) as Pick<typeof COLUMNS, AlertColumn>
 }
 
-/** The filters answered from a column of choices in the copy: the `in` filters (key = facet name), in table order. */
+/** The `in` filters (key = facet name), in table order: the copy answers them from a column of choices. */
 export const COUNT_FACETS = FILTER_KEYS.filter((k) => filterOf(k).op === 'in') as CountFacet[]
 export type CountFacet = OpKeys<'in'>
 
-/** A value for each of COUNT_FACETS, by name. */
 export const perCountFacet = <T>(make: (name: CountFacet, facet: number) => T) =>
   Object.fromEntries(COUNT_FACETS.map((name, facet) => [name, make(name, facet)])) as Record<CountFacet, T>
 
-/** A facet's choice of a listing in SQL, as text ('' for none): what the copy holds and SQL facets group by. */
+/** A listing's facet choice in SQL, as text ('' for none): what the copy holds and SQL facets group by. */
 export function choiceSql(name: CountFacet): string {
   const f = filterOf(name)
   const column = columnName(f)
@@ -57,7 +53,7 @@ export function choiceSql(name: CountFacet): string {
   return `coalesce(${column}::text, '')`
 }
 
-/** The `in` filter reading the same column as its own values: a floor on it is a floor on that facet's choices. */
+/** The `in` filter whose values are its column's own: a floor on the column is one on its choices. */
 const floorFacet = (f: FilterDeclaration) =>
   COUNT_FACETS.find((k) => filterOf(k).column === f.column && filterOf(k).values === undefined)
 
@@ -67,10 +63,7 @@ export type Bounds = Record<`${'min' | 'max'}${Capitalize<Row>}`, number>
 const boundName = (f: FilterDeclaration) =>
   `${f.op === 'atLeast' ? 'min' : 'max'}${(f.row as Row).replace(/^./, (c) => c.toUpperCase())}` as keyof Bounds
 
-/**
- * What the copy's facet columns apply, by the facet's place in COUNT_FACETS: each `in` filter's choices (as text),
- * floors on a facet's (RAM at least). Arrays, not records by the facets' names: decision 0144.
- */
+/** By place in COUNT_FACETS (arrays, not records: decision 0144): choices as text, floors (RAM at least). */
 export type CountQuery = {
   sets: (ReadonlySet<string> | undefined)[]
   floors: (number | undefined)[]
@@ -80,13 +73,12 @@ const scaled = (f: FilterDeclaration, value: number) => (f.scale ? Math.round(va
 /** A choice as the copy holds it: text (an id as the database prints it, lower case). */
 const choiceText = (f: FilterDeclaration, v: unknown) =>
   columnOf(f).columnType === 'PgUUID' ? String(v).toLowerCase() : String(v)
-/** An `in` filter's choices as the copy holds them. */
 const acceptedOf = (f: FilterDeclaration, value: unknown) =>
   new Set((value as unknown[]).map((v) => choiceText(f, v)))
 
 type Entry = [FilterKey, unknown, FilterDeclaration]
 
-/** The filters a search sets, in the table's order (or `keys`'), each with its value. */
+/** The filters set, in the table's order (or `keys`'). */
 function filtersOf(q: SavedFilters, keys: readonly FilterKey[] = FILTER_KEYS): Entry[] {
   const out: Entry[] = []
   for (const key of keys) {
@@ -96,7 +88,6 @@ function filtersOf(q: SavedFilters, keys: readonly FilterKey[] = FILTER_KEYS): E
   return out
 }
 
-/** The filter's condition on `products`. */
 export function conditionOf(f: FilterDeclaration, value: unknown): SQL {
   const column = columnOf(f)
   switch (f.op) {
@@ -124,7 +115,7 @@ export function conditionOf(f: FilterDeclaration, value: unknown): SQL {
   return or(...ranges) as SQL
 }
 
-/** Whether a new listing passes the filter; undefined: the filter does not apply to alerts (a posting date). */
+/** Whether a new listing passes; undefined: the filter does not apply to alerts (a posting date). */
 export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing) => boolean) | undefined {
   const read = (l: AlertListing) => (l as Record<string, unknown>)[f.column] as number | string | null
   switch (f.op) {
@@ -146,7 +137,7 @@ export function alertOf(f: FilterDeclaration, value: unknown): ((l: AlertListing
   }
 }
 
-/** The SQL of the search's filters: each facet's by its key, the rest (a price, a floor) in the table's order. */
+/** The search's filters as SQL: each facet's by its key, the rest (a price, a floor) in the table's order. */
 export function conditionsOf(q: SavedFilters) {
   const facets: Partial<Record<FilterKey, SQL>> = {}
   const plain: SQL[] = []

@@ -4,22 +4,16 @@ const KEPT_FULL_AT_LISTINGS = 1_000_000
 /** What a KeptPerCopy given `listingsOf` keeps at least, however small the copy. */
 export const KEPT_AT_LEAST_BYTES = 1024 * 1024
 
-/** A kept value's map entry and headers, beside its key (ASCII: a byte a character) and its own bytes (`bytesOf`). */
+/** A kept value's map entry and headers, beside its key (ASCII: a byte a char) and its bytes (`bytesOf`). */
 export const KEPT_ENTRY_BYTES = 96
 
 /** A typed array's object and its buffer's, beside its elements. */
 export const TYPED_ARRAY_BYTES = 128
 
-/**
- * One search's facets as counted (each facet's counts by value, the date choices): 680 kept counts by combination
- * held 1.6 MB of heap at 100,000 listings.
- */
+/** One search's counted facets: 680 kept counts by combination held 1.6 MB of heap at 100,000 listings. */
 export const FACETS_BYTES = 2_560
 
-/**
- * `make` of each key (a copy, a column, a search, a database), made when first asked for and kept as long as the key
- * is (`make` never gives undefined).
- */
+/** `make` (never undefined) once per key (a copy, column, search, database), kept while the key is. */
 export function onceEach<Key extends object, Value>(make: (key: Key) => Value): (key: Key) => Value {
   const made = new WeakMap<Key, Value>()
   return (key) => {
@@ -32,18 +26,16 @@ export function onceEach<Key extends object, Value>(make: (key: Key) => Value): 
   }
 }
 
-/** Every KeptPerCopy of this thread's modules, in the order they were made: together they are what a thread keeps. */
+/** Every KeptPerCopy of this thread's modules, in order made: together, what a thread keeps. */
 export const keptOfThread: KeptPerCopy<object, unknown>[] = []
 
 /**
- * Values worked out from a copy that never changes (the listings' facts), kept per copy and key: the same searches are
- * asked of one copy again and again, and their answers over it cannot change. The oldest go first once the kept bytes
- * pass `maxBytes`; a copy's values go with the copy; a value bigger than the bound is returned, not kept.
- *
- * Bounds are in bytes as held (`bytesOf`, plus its key and KEPT_ENTRY_BYTES): bounds counted in values or rows held
- * several times what they said, and under searches asked once each the instance grew for minutes. A thread's bounds
- * add up to a small known total (kept-bounds.test.ts). With `listingsOf`, values that grow with the copy (a bit or a
- * row per listing) keep `maxBytes` at 1,000,000 listings and a share in proportion below (KEPT_AT_LEAST_BYTES at least).
+ * Values from a never-changing copy (the listings' facts) per copy and key: one copy gets the same searches
+ * again and again. Oldest go first past `maxBytes`; a copy's values go with it; one over the bound is not
+ * kept. Bounds are bytes as held (`bytesOf` + key + KEPT_ENTRY_BYTES): bounds in values or rows held several
+ * times what they said, and searches asked once each grew the instance for minutes. A thread's bounds sum to
+ * a small known total (kept-bounds.test.ts). With `listingsOf`, values growing with the copy (a bit or row
+ * per listing) keep `maxBytes` at 1,000,000 listings, in proportion below (KEPT_AT_LEAST_BYTES at least).
  */
 export class KeptPerCopy<Copy extends object, Value> {
   private readonly byCopy = new WeakMap<Copy, { values: Map<string, Value>; bytes: number; max: number }>()
@@ -61,7 +53,7 @@ export class KeptPerCopy<Copy extends object, Value> {
   /** The bytes kept at most for a copy of `listings` listings. */
   maxFor(listings: number): number {
     if (!this.listingsOf) return this.maxBytes
-    // A small copy's share would not hold its values' own objects: a few hundred listings would keep a search or two.
+    // A small copy's share can't hold its values' objects: a few hundred listings would keep a search or two.
     const floor = Math.min(this.maxBytes, KEPT_AT_LEAST_BYTES)
     return Math.max(floor, this.maxBytes * Math.min(1, listings / KEPT_FULL_AT_LISTINGS))
   }
@@ -118,8 +110,8 @@ let marks = new Uint8Array(0)
 let marking = false
 
 /**
- * A mark per row of a copy of `size` rows, all 0, for one synchronous call: `use` must leave every mark it set at 0
- * again. One array per thread, reused: a new one per search (1 MB at 1,000,000 listings) kept the collector busy.
+ * A mark per row, all 0, for one synchronous call: `use` must reset every mark it set to 0. One array per
+ * thread, reused: a new one per search (1 MB at 1,000,000 listings) kept the collector busy.
  */
 export function withMarks<T>(size: number, use: (marks: Uint8Array) => T): T {
   // Within another's call (not done today): marks of its own.

@@ -1,5 +1,5 @@
-// Which saved searches a new listing matches, in memory: each search compiled once into a filter test (the one table
-// of filters.ts) and terms, indexed by brand, so a listing meets only its brand's searches and those of any brand.
+// Which saved searches a new listing matches, in memory: each compiled once into a filter test (filters.ts)
+// and terms, indexed by brand so a listing meets only its brand's searches and those of any brand.
 // `posted_within` and the sort do not apply: an alert is about a listing just posted.
 import { type AlertListing, alertTest, type SavedFilters } from './filters'
 
@@ -13,7 +13,7 @@ type StoredSearch = {
   since?: number
 }
 
-/** A listing as the saved searches are matched against it (the in-memory copy of every listing is listing-facts.ts'). */
+/** A listing as saved searches match it (the in-memory copy of all listings is listing-facts.ts'). */
 export type MatchedListing = AlertListing & {
   id: string
   sellerId: string
@@ -51,7 +51,6 @@ function matches(s: Compiled, l: MatchedListing, words: Set<string>): boolean {
   )
 }
 
-/** Saved searches compiled and indexed by brand; `matchesOf` lists the searches a listing matches. */
 export class SearchIndex {
   readonly #anyBrand: Compiled[] = []
   readonly #byBrand = new Map<string, Compiled[]>()

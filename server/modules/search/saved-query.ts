@@ -5,13 +5,13 @@ import { SearchQuery } from '#contract/search'
 import { AppError } from '#server/lib/errors'
 import { describeEach, NOT_FILTERS, SAVED_ORDER, type SavedFilters } from './filters'
 
-/** Dropped before parsing: the parameters that are not filters, and the saved search a page was opened from. */
+/** Dropped before parsing: the non-filter parameters, and the saved search a page was opened from. */
 const DROPPED = new Set<string>([...NOT_FILTERS, 'saved_search'])
 
-/** The order the canonical query lists its filters in: the text, the filters in a saved search's order, the sort. */
+/** The canonical query's order: the text, the filters in a saved search's order, the sort. */
 const ORDER = ['q', ...SAVED_ORDER, 'sort']
 
-/** Parses a `/productcard` query string; a 400 naming `query` (and the filter at fault) when it does not parse. */
+/** Parses a `/productcard` query string; a 400 naming `query` (and the filter at fault) if it won't parse. */
 export function parseSavedQuery(raw: string): { filters: SavedFilters; query: string } {
   const params = new URLSearchParams(raw.trim().replace(/^\?/, ''))
   const input: Record<string, string | string[]> = {}

@@ -27,7 +27,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const key = `category:${req.params.id}:${req.url.split('?')[1] ?? ''}`
-      // Kept serialized beside its paging headers (compressed once per encoding, KeptJson): a hit sends them as kept.
+      // Kept serialized with paging headers, compressed once per encoding (KeptJson): hits send them as kept.
       const page = await cache.remember(key, async () => {
         await getBrand(db, req.params.id)
         const found = await findBrandProducts(db, req.params.id, req.query)

@@ -1,9 +1,8 @@
 import { Buffer } from 'node:buffer'
 import { onceEach } from './kept-per-copy'
 
-// Texts of the copy of the listings (ids, titles, words) held as bytes, not strings: bytes move into shared memory
-// with the copy's other arrays (shareCopy), so every search thread reads one set, and a text is decoded only when a
-// search reads it. docs/decisions/0088-shared-texts-of-the-copy.md.
+// Texts of the copy (ids, titles, words) as bytes, in shared memory with its other arrays (shareCopy): every
+// search thread reads one set, decoding a text only on read. docs/decisions/0088-shared-texts-of-the-copy.md
 
 /** Texts one after the other as UTF-8: text i is bytes ends[i - 1] (0 for the first) .. ends[i] - 1. */
 export type Texts = { bytes: Uint8Array; ends: Int32Array }
@@ -38,9 +37,8 @@ export function textAt(t: Texts, i: number): string {
 export const bytesOf = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf8'))
 
 /**
- * Whether text i holds `needle` (bytesOf), as `textAt(t, i).includes(text)` would say, read in place (UTF-8 bytes
- * match only at a character's start): best match asks it of every match it ranks, and decoding each title first
- * took longer than the rest of ranking.
+ * Whether text i holds `needle` (bytesOf) as `textAt(t, i).includes` would, in place (UTF-8 bytes match only
+ * at a char's start): best match asks it per ranked match; decoding titles outlasted the rest of ranking.
  */
 export function textIncludes(t: Texts, i: number, needle: Uint8Array): boolean {
   const { bytes, ends } = t
@@ -56,10 +54,7 @@ export function textIncludes(t: Texts, i: number, needle: Uint8Array): boolean {
   return false
 }
 
-/**
- * Whether `needle` (bytesOf) is anywhere in the texts' bytes, read as one: true when some text holds it, and also when
- * it only spans two texts side by side (so false is sure, true is not).
- */
+/** Whether `needle` is in the bytes read as one: also if it spans two texts (false is sure, true is not). */
 export const someTextMayInclude = (t: Texts, needle: Uint8Array): boolean =>
   bufferOf(t.bytes).indexOf(needle) >= 0
 

@@ -12,9 +12,9 @@ import { searchProducts } from './search.queries'
 import { askView, type PoolAsk } from './search-pool'
 import { textAt } from './shared-texts'
 
-// An instance warms its search code before it says it is ready: the first few seconds of searches on a cold instance
-// ran at half the rate of later ones (p99 182 ms against 85–105 at 1,000,000 listings), while V8 compiled the code of
-// the copy's walks and counts and the search threads filled what they keep per copy. Decision 0146.
+// An instance warms its search code before it says it is ready: on a cold instance the first few seconds of
+// searches ran at half the rate of later ones (p99 182 ms against 85–105 at 1,000,000 listings) while V8
+// compiled the copy's walks and counts and the search threads filled what they keep per copy. Decision 0146.
 
 /** Below this many listings a cold search costs little: no warm-up (and none in tests, unless asked). */
 const WARM_FROM = 50_000
@@ -26,8 +26,8 @@ const AT_ONCE = 12
 type Log = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
 
 /**
- * Holds `/api/health` at `loading` after the copy's first read until `count` searches drawn from it (warmUpSearches)
- * were answered by the instance's own search path, or `budgetMs` passed; a failed search ends the warm-up.
+ * Holds `/api/health` at `loading` after the copy's first read until `count` warmUpSearches were answered by
+ * the instance's own search path, or `budgetMs` passed; a failed search ends the warm-up.
  */
 export function warmUpSearch(
   db: Db,
@@ -40,8 +40,7 @@ export function warmUpSearch(
     let next = 0
     try {
       const searches = warmUpSearches(baseOf(view), count)
-      // Every fourth search of the copy as listings change: with rows of the copy taken out and a few listings beside
-      // it (as the feed's views are), which the first writes would otherwise be the first to run.
+      // Every fourth asks a view as the feed's (rows out, a delta): else the first writes would run it first.
       const changed = await changedView(db, view)
       const searcher = async () => {
         while (next < searches.length && performance.now() - started < budgetMs) {
@@ -63,9 +62,8 @@ export function warmUpSearch(
 }
 
 /**
- * `count` different searches drawn from a copy's own listings, as visitors vary them: each filter set at times to a
- * random listing's value, words of a listing's title (sometimes cut short, as typed), any sort, pages 1 to 30, facets
- * on half. Filters are read from their declarations; the same copy gives the same searches.
+ * `count` searches from the copy's listings, varied as visitors vary them (filters, title words, sort, pages
+ * 1 to 30); filters read from their declarations; the same copy gives the same searches.
  */
 export function warmUpSearches(f: ListingFacts, count: number): SearchQuery[] {
   const random = seeded(f.size)
@@ -95,7 +93,6 @@ export function warmUpSearches(f: ListingFacts, count: number): SearchQuery[] {
   return searches
 }
 
-/** A view of `view`'s copy with a few of its rows taken out and a few listings in a delta, as after some writes. */
 async function changedView(db: Db, view: FactsView): Promise<FactsView> {
   const base = baseOf(view)
   const random = seeded(base.size + 1)
