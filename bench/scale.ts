@@ -574,6 +574,8 @@ async function mixed(client: pg.Client, dbUrl: string, app: ChildProcess, size: 
         secondPid,
         sellerId: 'bench-seller-1',
         brandId: lenovo ?? (brandIds[0] as string),
+        // BENCH_FIRST_S: the CPU of each run's first seconds printed apart from the rest's.
+        firstS: process.env.BENCH_FIRST_S ? Number(process.env.BENCH_FIRST_S) : undefined,
       })
       rows.push([
         name,
