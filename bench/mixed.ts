@@ -441,6 +441,9 @@ export async function mixedRun(opts: {
     const from = performance.now()
     try {
       await opts.beforeWrites()
+    } catch (err) {
+      load.stop()
+      throw err
     } finally {
       for (const a of sentBetween(from, performance.now())) {
         meanwhileAnswers.times.push(a.ms)
