@@ -77,6 +77,14 @@ const queries = () => {
     `brand=${razer}&condition=Good&sort=price_asc`,
     `brand=${razer}&condition=Fair&sort=price_desc&min_battery_pct=70`,
     'processor=apple-m&ram=16&sort=price_asc&max_price=1200',
+    // A date filter by price: the newest rows alone are candidates (of the narrowest filter's or the text's).
+    'posted_within=1&sort=price_asc',
+    'posted_within=7&sort=price_desc&condition=Fair&min_ram_gb=16',
+    `posted_within=7&brand=${razer},${dell}&sort=price_asc&min_battery_pct=70`,
+    'posted_within=30&processor=apple-m&sort=price_desc',
+    'q=razer&posted_within=30&sort=price_asc',
+    `q=laptop&posted_within=1&brand=${dell}&sort=price_desc`,
+    'q=laptop&posted_within=7&sort=newest&condition=Good',
     // Filters that contradict each other: no listing passes, whatever the order.
     'ram=8&min_ram_gb=16&sort=price_desc',
     'ram=8&min_ram_gb=16&condition=Good',
