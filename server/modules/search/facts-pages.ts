@@ -183,7 +183,14 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       ? (wanted * f.size) /
         Math.max(1, text.rows.length * (sumPassing(comboOutcomes(f, q), f.combos.rows) / f.size))
       : 0
-  if (pickable && text && (pickable.length * 64 <= f.size || walked > pickable.length)) return pick(pickable)
+  if (pickable && text) {
+    // Its matches whose facet values pass, counted only as far as a walk would read fewer rows than it picks: none
+    // (a model's name with another brand: a walk read the whole price order) is an empty page at once.
+    const enough = Math.ceil((wanted * f.size) / Math.max(1, pickable.length))
+    const passing = passingUpTo(f, q, pickable, enough)
+    if (passing === 0) return []
+    if (pickable.length * 64 <= f.size || passing < enough || walked > pickable.length) return pick(pickable)
+  }
   const budget = pickable ? 2 * pickable.length : Number.POSITIVE_INFINITY
   // `has`: a row holds the text's words; `costly`: it costs more (a bisection): made after the filters.
   const walk = (has: ((r: number) => boolean) | undefined, costly = false): Hit[] | undefined => {
@@ -216,6 +223,16 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
           return found
         })
   return hits ?? pick(pickable as Int32Array)
+}
+
+/** How many of `rows` pass the search's facet filters, counted up to `enough`. */
+function passingUpTo(f: ListingFacts, q: SearchQuery, rows: Int32Array, enough: number): number {
+  const outcome = comboOutcomes(f, q)
+  const { ofRow } = f.combos
+  let n = 0
+  for (let i = 0; i < rows.length && n < enough; i++)
+    if (outcome[ofRow[rows[i] as number] as number] === 0) n++
+  return n
 }
 
 /** Whether ascending `rows` hold `r` (by bisection). */

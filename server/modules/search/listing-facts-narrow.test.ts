@@ -77,6 +77,9 @@ const queries = () => {
     `brand=${razer}&condition=Good&sort=price_asc`,
     `brand=${razer}&condition=Fair&sort=price_desc&min_battery_pct=70`,
     'processor=apple-m&ram=16&sort=price_asc&max_price=1200',
+    // A text whose matches are all of another brand, by price: nothing, found without a walk.
+    `q=razer&brand=${dell}&sort=price_desc`,
+    `q=razer&brand=${lenovo},${dell}&sort=price_asc&min_battery_pct=70`,
     // A date filter by price: the newest rows alone are candidates (of the narrowest filter's or the text's).
     'posted_within=1&sort=price_asc',
     'posted_within=7&sort=price_desc&condition=Fair&min_ram_gb=16',
