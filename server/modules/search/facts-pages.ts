@@ -1,6 +1,6 @@
 import type { SearchQuery, SearchSort } from '#contract/search'
 import type { CursorKey, Paging } from '#server/lib/paging'
-import { runAt } from './facts-counts'
+import { countTotal, runAt } from './facts-counts'
 import { boundsOf } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
 import {
@@ -184,10 +184,10 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
         Math.max(1, text.rows.length * (sumPassing(comboOutcomes(f, q), f.combos.rows) / f.size))
       : 0
   if (pickable && text) {
-    // Its matches whose facet values pass, counted only as far as a walk would read fewer rows than it picks: none
+    // Its matches passing the filters, counted only as far as a walk would read fewer rows than it picks: none
     // (a model's name with another brand: a walk read the whole price order) is an empty page at once.
     const enough = Math.ceil((wanted * f.size) / Math.max(1, pickable.length))
-    const passing = passingUpTo(f, q, pickable, enough)
+    const passing = countTotal(f, q, nowMs, enough - 1, pickable)
     if (passing === 0) return []
     if (pickable.length * 64 <= f.size || passing < enough || walked > pickable.length) return pick(pickable)
   }
@@ -223,16 +223,6 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
           return found
         })
   return hits ?? pick(pickable as Int32Array)
-}
-
-/** How many of `rows` pass the search's facet filters, counted up to `enough`. */
-function passingUpTo(f: ListingFacts, q: SearchQuery, rows: Int32Array, enough: number): number {
-  const outcome = comboOutcomes(f, q)
-  const { ofRow } = f.combos
-  let n = 0
-  for (let i = 0; i < rows.length && n < enough; i++)
-    if (outcome[ofRow[rows[i] as number] as number] === 0) n++
-  return n
 }
 
 /** Whether ascending `rows` hold `r` (by bisection). */
