@@ -380,8 +380,8 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
   }
 }
 
-/** How long a run goes on past its measured window, for the answers to the window's last requests. */
-const GRACE_MS = 2_000
+/** The requests' time-out: a run waits at most this long past its window for the window's last answers. */
+const TIMEOUT_S = 10
 
 /** One mixed run: `paths` asked in random order at `connections` for `durationS`, with a writer when `perSecond`. */
 export async function mixedRun(opts: {
@@ -419,7 +419,7 @@ export async function mixedRun(opts: {
     url: opts.url,
     connections: opts.connections,
     duration: 24 * 3_600,
-    timeout: 10,
+    timeout: TIMEOUT_S,
     requests: [
       {
         method: 'GET',
@@ -428,8 +428,12 @@ export async function mixedRun(opts: {
     ],
   } as never) as ReturnType<typeof autocannon> & NodeJS.EventEmitter & { stop: () => void }
   let loadErrors = 0
-  load.on('response', (_c: unknown, status: number, _b: number, ms: number) => {
-    answers.push({ ms, sentAt: performance.now() - ms, bad: status < 200 || status >= 300 })
+  /** Per connection, when its last answered request was sent. */
+  const lastSent = new Map<unknown, number>()
+  load.on('response', (connection: unknown, status: number, _b: number, ms: number) => {
+    const sentAt = performance.now() - ms
+    answers.push({ ms, sentAt, bad: status < 200 || status >= 300 })
+    lastSent.set(connection, sentAt)
   })
   load.on('reqError', () => loadErrors++)
   const sentBetween = (from: number, to: number) => answers.filter((a) => a.sentAt >= from && a.sentAt < to)
@@ -488,8 +492,12 @@ export async function mixedRun(opts: {
   const windowEnd = performance.now()
   const cpuAtEnd = cpuUse(opts.appPid, dbName, opts.secondPid)
   const writerStopped = writer?.stop()
-  // The window's last requests answered (the run keeps its pace meanwhile), then the run stops.
-  await sleep(GRACE_MS)
+  // Every request sent in the window answered (each connection has sent one since; one timed out is an error),
+  // the run keeping its pace meanwhile, then it stops: a slow last answer counts in the window's figures.
+  const doneBy = performance.now() + (TIMEOUT_S + 1) * 1000
+  const windowAnswered = () =>
+    lastSent.size >= opts.connections && [...lastSent.values()].every((sentAt) => sentAt >= windowEnd)
+  while (!windowAnswered() && performance.now() < doneBy) await sleep(20)
   load.stop()
   const measured = sentBetween(windowStart, windowEnd)
   for (const a of measured) {
