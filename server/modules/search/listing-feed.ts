@@ -109,11 +109,12 @@ const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 const stoppedOf = (s: State) => s.kept?.stopped ?? new AbortController().signal
 
 /**
- * Piled changes that bring a whole read: settled in levels and read on its own thread (readCopy), the pile
- * may reach a fiftieth of the listings (20,000 at 1,000,000: a read every 1,000 s at 20 changes a second).
+ * Piled changes that bring a whole read (read on its own thread, readCopy): every search counts the pile, so it
+ * may reach a two-hundredth of the listings (4,416 at 883,202 on sale: a read every 220 s at 20 changes a second;
+ * decision 0148).
  */
 const rebaseAt = (s: State, size: number) =>
-  s.readApart ? Math.min(20_000, Math.max(2_000, Math.floor(size / 50))) : applyAtMost(s, size)
+  s.readApart ? Math.max(2_000, Math.floor(size / 200)) : applyAtMost(s, size)
 
 /** Fewest changes one application takes, whatever the copy's size, before some are left to a read. */
 const APPLY_FLOOR = 5_000
