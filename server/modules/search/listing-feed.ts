@@ -109,12 +109,12 @@ const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 const stoppedOf = (s: State) => s.kept?.stopped ?? new AbortController().signal
 
 /**
- * Piled changes that bring a whole read (read on its own thread, readCopy): every search counts the pile, so it
- * may reach a two-hundredth of the listings (4,416 at 883,202 on sale: a read every 220 s at 20 changes a second;
- * decision 0148).
+ * Piled changes that bring a whole read (read on its own thread, readCopy). Every search counts the pile (cost ∝ its
+ * size) and a read costs ∝ the listings, so the two are least in sum at a pile ∝ √listings: √(20 × listings), at least
+ * 2,000 (4,203 at 883,202 on sale: a read every 210 s at 20 changes a second; decision 0148).
  */
 const rebaseAt = (s: State, size: number) =>
-  s.readApart ? Math.max(2_000, Math.floor(size / 200)) : applyAtMost(s, size)
+  s.readApart ? Math.max(2_000, Math.round(Math.sqrt(20 * size))) : applyAtMost(s, size)
 
 /** Fewest changes one application takes, whatever the copy's size, before some are left to a read. */
 const APPLY_FLOOR = 5_000
