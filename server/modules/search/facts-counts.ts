@@ -24,24 +24,17 @@ import type { TextRows } from './listing-text'
 /** Rows read in row order costing as much as one read out of it (measured at 1,000,000 listings: 6–8). */
 const OUT_OF_ORDER_COST = 8
 
-export type FactsFacets = {
-  total: number
-  values: Record<CountFacet, Map<string, number>>
-  /** Per POSTED_WITHIN_DAYS choice, in that order. */
-  postedWithin: number[]
-  battery80: number
-}
-
 /** A count as V8's small integer however it was summed (a count is under 2 ** 30): decision 0144. */
 export const smallInteger = (n: number) => n | 0
 
 /** Every count the copy makes is made here, of one shape, each count a small integer (0144). */
 export function countsOf(
   total: number,
-  values: FactsFacets['values'],
+  values: Record<CountFacet, Map<string, number>>,
+  /** Per POSTED_WITHIN_DAYS choice, in that order. */
   postedWithin: number[],
   battery80: number,
-): FactsFacets {
+) {
   return {
     total: smallInteger(total),
     values,
@@ -49,6 +42,7 @@ export function countsOf(
     battery80: smallInteger(battery80),
   }
 }
+export type FactsFacets = ReturnType<typeof countsOf>
 
 /** The total passes every filter; a facet or choice, every *other* (its own choices stay alternatives). */
 export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): FactsFacets {
