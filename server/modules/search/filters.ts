@@ -54,11 +54,11 @@ export function choiceSql(name: CountFacet): string {
 }
 
 /** The `in` filter whose values are its column's own: a floor on the column is one on its choices. */
-const floorFacet = (f: FilterDeclaration) =>
+export const floorFacet = (f: FilterDeclaration) =>
   COUNT_FACETS.find((k) => filterOf(k).column === f.column && filterOf(k).values === undefined)
 
 /** The copy's per-listing arrays a bound applies to, by the bound's name. */
-type Row = NonNullable<FilterDeclaration['row']>
+export type Row = NonNullable<FilterDeclaration['row']>
 export type Bounds = Record<`${'min' | 'max'}${Capitalize<Row>}`, number>
 const boundName = (f: FilterDeclaration) =>
   `${f.op === 'atLeast' ? 'min' : 'max'}${(f.row as Row).replace(/^./, (c) => c.toUpperCase())}` as keyof Bounds

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { FILTER_KEYS, type FilterDeclaration, filterOf } from '#contract/filters'
+import { FILTER_KEYS, filterOf } from '#contract/filters'
 import { BATTERY_FACET_PCT, POSTED_WITHIN_DAYS, type SearchQuery } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
@@ -14,6 +14,7 @@ import {
   columnName,
   countQueryOf,
   perCountFacet,
+  type Row,
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, descending, lowerBound } from './listing-text'
@@ -28,8 +29,6 @@ export const DAY_MS = 86_400_000
 
 /** A copy: arrays (arraysOf: an item per row, a listing) and rows by facet values' combination (combosOf). */
 export type ListingFacts = ReturnType<typeof arraysOf> & { combos: ReturnType<typeof combosOf> }
-
-type Row = NonNullable<FilterDeclaration['row']>
 
 /** What the copy holds of one listing, each column as text, as the database gives it. */
 export type FactRow = Record<CountFacet | Row, string> & {

@@ -24,7 +24,7 @@ import { askView, type PoolAsk, type ViewAnswer } from './search-pool'
 // bring a whole read, in the background. A commit too large to apply (a bulk load) is read into a part of its
 // own (decision 0127). docs/decisions/0037-listing-change-feed.md.
 
-type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
+export type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
 
 type State = {
   view?: FactsView

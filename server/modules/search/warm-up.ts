@@ -4,9 +4,9 @@ import { SearchQuery, SearchSort } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { readPaging, rowsOf } from '#server/lib/paging'
-import { COUNT_FACETS, type CountFacet } from './filters'
+import { type CountFacet, floorFacet } from './filters'
 import { FACT_COLUMNS, type FactRow, factsFromRows, type ListingFacts } from './listing-facts'
-import { holdReady } from './listing-feed'
+import { holdReady, type Logger } from './listing-feed'
 import { baseOf, type FactsView, markedPart } from './listing-view'
 import { searchProducts } from './search.queries'
 import { askView, type PoolAsk } from './search-pool'
@@ -23,15 +23,13 @@ const WARM_MS = 3_000
 /** Searches in flight at once: enough to keep the search threads and the database busy. */
 const AT_ONCE = 12
 
-type Log = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
-
 /**
  * Holds `/api/health` at `loading` after the copy's first read until `count` warmUpSearches were answered by
  * the instance's own search path, or `budgetMs` passed; a failed search ends the warm-up.
  */
 export function warmUpSearch(
   db: Db,
-  log: Log,
+  log: Logger,
   { from = WARM_FROM, count = WARM_SEARCHES, budgetMs = WARM_MS } = {},
 ): Promise<void> {
   return holdReady(db, async (view) => {
@@ -118,7 +116,7 @@ function askOf(q: SearchQuery): PoolAsk {
 function valueAt(f: ListingFacts, key: FilterKey, r: number, random: () => number): string | undefined {
   const filter = filterOf(key)
   // A facet column's choice, or for a floor on one (RAM at least) its value.
-  const facet = filter.op === 'in' ? key : COUNT_FACETS.find((k) => filterOf(k).column === filter.column)
+  const facet = filter.op === 'in' ? key : floorFacet(filter)
   if (facet !== undefined) {
     const column = f.columns[facet as CountFacet]
     return column.values[column.index[r] as number] || undefined
