@@ -13,6 +13,7 @@ import {
   factsStatus,
   keepListingsCurrent,
   loadFacts,
+  pileForWholeRead,
   searchReady,
   searchWhileRead,
   settleLevel,
@@ -346,6 +347,14 @@ describe('the copy of the listings, kept current by the change feed', () => {
     expect(
       settleLevel([held('a'), held('b', 'c', 'x'), held('d', 'e')], new Set(['f', 'g']), most).level,
     ).toBe(0)
+  })
+
+  it('reads a copy read apart whole again at a pile of √(20 × listings) changes, at least 2,000', () => {
+    expect(pileForWholeRead(0)).toBe(2_000)
+    expect(pileForWholeRead(200_000)).toBe(2_000)
+    // The copy of the 1,000,000 bench (883,202 on sale) and ten times as many: the pile grows as √listings.
+    expect(pileForWholeRead(883_202)).toBe(4_203)
+    expect(pileForWholeRead(10_000_000)).toBe(14_142)
   })
 
   it('never answers from a copy that misses a committed sale', async () => {

@@ -113,8 +113,10 @@ const stoppedOf = (s: State) => s.kept?.stopped ?? new AbortController().signal
  * size) and a read costs ∝ the listings, so the two are least in sum at a pile ∝ √listings: √(20 × listings), at least
  * 2,000 (4,203 at 883,202 on sale: a read every 210 s at 20 changes a second; decision 0148).
  */
-const rebaseAt = (s: State, size: number) =>
-  s.readApart ? Math.max(2_000, Math.round(Math.sqrt(20 * size))) : applyAtMost(s, size)
+export const pileForWholeRead = (listings: number) => Math.max(2_000, Math.round(Math.sqrt(20 * listings)))
+
+/** A copy read on this thread (no readCopy) is read again only when one application cannot take the pile. */
+const rebaseAt = (s: State, size: number) => (s.readApart ? pileForWholeRead(size) : applyAtMost(s, size))
 
 /** Fewest changes one application takes, whatever the copy's size, before some are left to a read. */
 const APPLY_FLOOR = 5_000
