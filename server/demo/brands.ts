@@ -1,6 +1,8 @@
 // The demo brands. Logos come from simple-icons (CC0); a brand it does not carry gets a plain
-// wordmark. Each logo is an SVG in the brand's colour on a transparent background.
+// wordmark. Each logo is drawn as an SVG in the brand's colour on a transparent background and stored as a WebP
+// (decision 0149).
 
+import sharp from 'sharp'
 import { siAcer, siApple, siAsus, siDell, siHp, siLenovo, siMsi, siSamsung } from 'simple-icons'
 import type { BrandMark } from './laptop-art'
 import { escapeXml } from './laptop-art'
@@ -54,4 +56,23 @@ export function brandLogoSvg(brand: DemoBrand): string {
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.x - pad} ${box.y - pad} ${box.w + 2 * pad} ${box.h + 2 * pad}" role="img">${title}` +
     `<path d="${brand.mark.path}" fill="${brand.hex}"/></svg>`
   )
+}
+
+/** The largest a logo is shown (a brand tile's 96 × 48 CSS pixels) at 2.5 device pixels each. */
+export const BRAND_LOGO_BOX = { width: 240, height: 120 } as const
+
+/**
+ * The brand's logo as a WebP inside {@link BRAND_LOGO_BOX}, transparent around the mark. A browser decodes a picture
+ * off the page's main thread; an SVG in an `<img>` is a document of its own, parsed and laid out on it.
+ */
+export async function brandLogoWebp(brand: DemoBrand): Promise<Buffer> {
+  const svg = brandLogoSvg(brand)
+  const [, , w, h] = (svg.match(/viewBox="([^"]+)"/)?.[1] ?? '0 0 240 80').split(' ').map(Number)
+  // Drawn at the density that fills the box, so the mark is rasterized sharp rather than scaled up.
+  const density = 72 * Math.max(BRAND_LOGO_BOX.width / (w ?? 240), BRAND_LOGO_BOX.height / (h ?? 80))
+  // Lossless: a flat mark keeps its exact colour, and came out smaller than at lossy quality 90.
+  return sharp(Buffer.from(svg), { density })
+    .resize(BRAND_LOGO_BOX.width, BRAND_LOGO_BOX.height, { fit: 'inside' })
+    .webp({ lossless: true })
+    .toBuffer()
 }

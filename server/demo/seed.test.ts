@@ -22,6 +22,7 @@ import { MEDIA_PREFIX, MemoryMediaStorage } from '#server/lib/storage'
 import { bearerFor } from '#server/test/auth-helpers'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './accounts'
+import { BRAND_LOGO_BOX, DEMO_BRANDS } from './brands'
 import { stableUuid } from './ids'
 import { DEMO_PAST_BUYERS } from './market-history'
 import { CARD_SIZE, DETAIL_SIZE } from './product-photos'
@@ -161,17 +162,36 @@ describe('seedDemoIfEmpty', () => {
     }
   })
 
-  it('stores each brand logo as an SVG and links it', async () => {
+  it("stores each brand logo as a WebP of its mark, in a brand tile's box at 2.5 device pixels, and links it", async () => {
     const rows = await t.db.select().from(brands)
     for (const brand of rows) {
       const bytes = await t.storage.read(storageKey(brand.imageUrl))
       expect(bytes, brand.name).toBeDefined()
-      const svg = (bytes as Buffer).toString('utf8')
-      expect(svg.startsWith('<svg')).toBe(true)
-      expect(svg).toContain(`${brand.name} logo`)
-      // Coloured with the brand's own colour, on nothing (transparent).
-      expect(svg).toMatch(/fill="#[0-9A-Fa-f]{6}"/)
-      expect(svg).not.toMatch(/<rect/)
+      const image = sharp(bytes as Buffer)
+      const meta = await image.metadata()
+      expect(meta.format, brand.name).toBe('webp')
+      // Fills the box one way at least, and overflows it neither way.
+      expect(meta.width === BRAND_LOGO_BOX.width || meta.height === BRAND_LOGO_BOX.height, brand.name).toBe(
+        true,
+      )
+      expect(meta.width ?? 0, brand.name).toBeLessThanOrEqual(BRAND_LOGO_BOX.width)
+      expect(meta.height ?? 0, brand.name).toBeLessThanOrEqual(BRAND_LOGO_BOX.height)
+      // The mark on nothing: its opaque pixels in the brand's colour, transparent around them.
+      const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+      const hex = DEMO_BRANDS.find((b) => b.name === brand.name)?.hex ?? ''
+      const colour = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16))
+      let clear = 0
+      let ink = 0
+      let offColour = 0
+      for (let i = 0; i < data.length; i += info.channels) {
+        if (data[i + 3] === 0) clear++
+        if (data[i + 3] !== 255) continue
+        ink++
+        if ([0, 1, 2].some((c) => Math.abs((data[i + c] ?? 0) - (colour[c] ?? 0)) > 8)) offColour++
+      }
+      expect(clear, brand.name).toBeGreaterThan(0)
+      expect(ink, brand.name).toBeGreaterThan(0)
+      expect(offColour, brand.name).toBe(0)
     }
   })
 
@@ -278,7 +298,7 @@ describe('seedDemoIfEmpty', () => {
     const brandList = brandRes.json() as Brand[]
     expect(brandList.length).toBeGreaterThanOrEqual(6)
     for (const b of brandList) {
-      expect(b.brand_img).toMatch(/^\/media\/brands\/[a-z]+\.svg$/)
+      expect(b.brand_img).toMatch(/^\/media\/brands\/[a-z]+\.webp$/)
       expect(b.product_count).toBeGreaterThanOrEqual(2)
     }
 
