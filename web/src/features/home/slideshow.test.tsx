@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { renderToString } from 'react-dom/server'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BindingsProvider } from '../../lib/bindings'
@@ -73,6 +74,26 @@ describe('Slideshow', () => {
     expect(region.getAttribute('aria-roledescription')).toBe('carousel')
     expect(screen.getAllByRole('group', { hidden: true })).toHaveLength(SLIDES.length)
     expect(screen.getByRole('link', { name: 'Browse all laptops' }).getAttribute('href')).toBe('/productcard')
+  })
+
+  it("renders only the first slide's picture until the engine that reaches the others is attached", () => {
+    const html = renderToString(
+      <BindingsProvider bindings={routerBindings}>
+        <MemoryRouter>
+          <Slideshow slides={SLIDES} />
+        </MemoryRouter>
+      </BindingsProvider>,
+    )
+    const pictures = html.match(/<img [^>]*>/g) ?? []
+    expect(pictures).toHaveLength(1)
+    expect(pictures[0]).toContain(`src="${SLIDES[0]?.image}"`)
+    expect(pictures[0]).toContain('fetchPriority="high"')
+  })
+
+  it('gives every slide its picture once the engine is attached', async () => {
+    const region = await renderSlideshow()
+    const sources = Array.from(region.querySelectorAll('img')).map((img) => img.getAttribute('src'))
+    expect(sources).toEqual(SLIDES.map((slide) => slide.image))
   })
 
   it('advances on its own until the pause button is pressed', async () => {

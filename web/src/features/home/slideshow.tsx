@@ -88,7 +88,13 @@ export function Slideshow({ slides }: { slides: readonly Slide[] }) {
               inert={index !== selected}
               className="relative min-w-0 flex-[0_0_100%]"
             >
-              <SlideView slide={slide} isFirst={index === 0} />
+              {/* A later slide can only be reached through the engine, so its picture is asked for once the
+                  engine is attached, not in the page's first load beside the first slide's (decision 0149). */}
+              <SlideView
+                slide={slide}
+                isFirst={index === 0}
+                hasPicture={index === 0 || emblaApi !== undefined}
+              />
             </div>
           ))}
         </div>
@@ -142,28 +148,30 @@ export function Slideshow({ slides }: { slides: readonly Slide[] }) {
   )
 }
 
-function SlideView({ slide, isFirst }: { slide: Slide; isFirst: boolean }) {
+function SlideView({ slide, isFirst, hasPicture }: { slide: Slide; isFirst: boolean; hasPicture: boolean }) {
   const ctaClass = buttonClasses('primary', 'lg', 'w-full sm:w-auto')
   return (
     <div className="relative">
       <div className="aspect-[4/3] bg-gradient-to-br from-teal-50 to-slate-200 sm:aspect-[16/7]">
-        <img
-          src={slide.image}
-          srcSet={slideSrcSet(slide.image)}
-          sizes={SLIDE_SIZES}
-          alt={slide.alt}
-          width={1600}
-          height={700}
-          fetchPriority={isFirst ? 'high' : 'auto'}
-          loading={isFirst ? 'eager' : 'lazy'}
-          decoding="async"
-          // A missing photo leaves the calm gradient behind it rather than a broken-image icon.
-          onError={(event) => {
-            event.currentTarget.style.visibility = 'hidden'
-          }}
-          // On phones the crop keeps the laptop, which sits right of centre in every photo.
-          className="size-full object-cover object-[72%_50%] sm:object-center"
-        />
+        {hasPicture ? (
+          <img
+            src={slide.image}
+            srcSet={slideSrcSet(slide.image)}
+            sizes={SLIDE_SIZES}
+            alt={slide.alt}
+            width={1600}
+            height={700}
+            fetchPriority={isFirst ? 'high' : 'auto'}
+            loading={isFirst ? 'eager' : 'lazy'}
+            decoding="async"
+            // A missing photo leaves the calm gradient behind it rather than a broken-image icon.
+            onError={(event) => {
+              event.currentTarget.style.visibility = 'hidden'
+            }}
+            // On phones the crop keeps the laptop, which sits right of centre in every photo.
+            className="size-full object-cover object-[72%_50%] sm:object-center"
+          />
+        ) : null}
       </div>
       {/* From md up the caption sits on the photo's left side in a white panel of its own, so no part of the
           picture (a frame on the wall, a plant) shows through the heading at any width. */}
