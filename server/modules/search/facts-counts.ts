@@ -340,6 +340,9 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
   const bySegment = new Int32Array(segments + 1)
   const { minPrice, maxPrice, minBattery } = bounds
   const byCounts = nowMs === at && minBattery === -Infinity
+  // Whole runs (no price range) off the copy's clock or under a battery floor: each run's count by bisection, the
+  // posting-date choices by one pass over the rows recent enough for one (decision 0150).
+  const wholeRuns = !byCounts && minPrice === -Infinity && maxPrice === Infinity
   const oldest = since[segments - 1] ?? -Infinity
   let total = 0
   let battery80 = 0
@@ -362,7 +365,8 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
         bySegment[k] = (bySegment[k] as number) + (counts[hi] as number) - (counts[lo] as number)
       }
       n = hi - lo
-    } else
+    } else if (wholeRuns) n = runCount(f, c, bounds)
+    else
       for (let i = lo; i < hi; i++) {
         if ((battery[i] as number) < minBattery) continue
         const posted = postedMs[i] as number
@@ -375,9 +379,30 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
     counted[c] = n
     total += n
   }
+  if (wholeRuns) recentSegments(f, outcome, minBattery, since, bySegment)
   // By the counts, each choice's own rows were summed; row by row, its segment's.
   const postedWithin = byCounts ? Array.from(bySegment.subarray(0, segments)) : choicesOf(bySegment, segments)
   return countsOf(total, valuesOf(f.columns, f.combos.values, outcome, counted), postedWithin, battery80)
+}
+
+/** Into `bySegment`, the rows posted since the oldest choice's start whose combination passes and battery is not under the floor. */
+function recentSegments(
+  f: ListingFacts,
+  outcome: Uint8Array,
+  minBattery: number,
+  since: number[],
+  bySegment: Int32Array,
+) {
+  const { ofRow } = f.combos
+  const { battery, postedMs } = f
+  const segments = since.length
+  for (let r = 0, to = firstOlder(f, since[segments - 1] ?? -Infinity); r < to; r++) {
+    if (outcome[ofRow[r] as number] !== 0 || (battery[r] as number) < minBattery) continue
+    const posted = postedMs[r] as number
+    let segment = 0
+    while (segment < segments && posted < (since[segment] as number)) segment++
+    bySegment[segment] = (bySegment[segment] as number) + 1
+  }
 }
 
 /**
@@ -464,7 +489,9 @@ function runCount(f: ListingFacts, c: number, { minPrice, maxPrice, minBattery }
   const lo = runAt(f, c, minPrice)
   const hi = runAt(f, c, maxPrice + 1)
   if (minBattery === -Infinity) return hi - lo
-  const { battery } = f.combos.byCombo
+  const { battery, batteryAscending } = f.combos.byCombo
+  if (minPrice === -Infinity && maxPrice === Infinity)
+    return hi - firstAtLeast(batteryAscending, lo, hi, minBattery)
   let n = 0
   for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) n++
   return n

@@ -250,7 +250,8 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
      * price, battery and posting time in that order: a count reads a combination's price run from adjacent memory.
      * Counts along that order count a run by two reads: `battery80[i]` the rows before position i with a battery at
      * BATTERY_FACET_PCT or more, `within[k][i]` those posted within POSTED_WITHIN_DAYS[k] of `at` (the copy's clock;
-     * facts-counts.ts corrects for the rows that left a choice since).
+     * facts-counts.ts corrects for the rows that left a choice since). A battery floor over a whole run is counted in
+     * `batteryAscending` (decision 0150).
      */
     byCombo: {
       start,
@@ -261,8 +262,19 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
       at,
       battery80: atLeast80,
       within,
+      /** Each combination's batteries, lowest first (c's at start[c] .. start[c + 1] - 1): a floor's count by bisection. */
+      batteryAscending: ascendingRuns(
+        start,
+        Int32Array.from(order, (r) => battery[r] as number),
+      ),
     },
   }
+}
+
+/** `values` with each run start[c] .. start[c + 1] - 1 sorted, lowest first. */
+function ascendingRuns(start: Int32Array, values: Int32Array): Int32Array {
+  for (let c = 0; c + 1 < start.length; c++) values.subarray(start[c], start[c + 1]).sort()
+  return values
 }
 
 /** The row holding listing `id` posted at `postedUs` (rows go by posting time, then id, both down), or -1. */
