@@ -40,22 +40,25 @@ export const DEMO_BRANDS: readonly DemoBrand[] = [
   },
 ]
 
-/** The brand's logo as a standalone SVG file, 4:3 with room around the mark, for brand cards. */
-export function brandLogoSvg(brand: DemoBrand): string {
-  const title = `<title>${escapeXml(brand.name)} logo</title>`
-  if (!brand.mark.path) {
-    // A wordmark drawn as text: the browser supplies the font, so this stays crisp at any size.
-    return (
-      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 80" role="img">${title}` +
-      `<text x="120" y="52" text-anchor="middle" font-family="Segoe UI, Helvetica Neue, Arial, sans-serif" font-size="40" font-weight="600" letter-spacing="-0.5" fill="${brand.hex}">${escapeXml(brand.mark.wordmark ?? brand.name)}</text></svg>`
-    )
-  }
+/** The logo's key in media storage: one place for the seed's write and the brand row's link. */
+export const brandLogoKey = (brand: DemoBrand) => `brands/${brand.slug}.webp`
+
+/** The logo's drawing area: the mark's ink with a unit around it, or a wordmark's line of text. */
+function logoViewBox(brand: DemoBrand) {
+  if (!brand.mark.path) return { x: 0, y: 0, w: 240, h: 80 }
   const { box } = brand.mark
   const pad = 1
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.x - pad} ${box.y - pad} ${box.w + 2 * pad} ${box.h + 2 * pad}" role="img">${title}` +
-    `<path d="${brand.mark.path}" fill="${brand.hex}"/></svg>`
-  )
+  return { x: box.x - pad, y: box.y - pad, w: box.w + 2 * pad, h: box.h + 2 * pad }
+}
+
+/** The brand's logo as an SVG, its mark tight in the view box; rasterized by brandLogoWebp. */
+function brandLogoSvg(brand: DemoBrand): string {
+  const { x, y, w, h } = logoViewBox(brand)
+  const open = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${x} ${y} ${w} ${h}" role="img"><title>${escapeXml(brand.name)} logo</title>`
+  // A wordmark is drawn as text in the server's fonts, as the listing photos' wordmarks are.
+  if (!brand.mark.path)
+    return `${open}<text x="120" y="52" text-anchor="middle" font-family="Segoe UI, Helvetica Neue, Arial, sans-serif" font-size="40" font-weight="600" letter-spacing="-0.5" fill="${brand.hex}">${escapeXml(brand.mark.wordmark ?? brand.name)}</text></svg>`
+  return `${open}<path d="${brand.mark.path}" fill="${brand.hex}"/></svg>`
 }
 
 /** The largest a logo is shown (a brand tile's 96 × 48 CSS pixels) at 2.5 device pixels each. */
@@ -66,12 +69,11 @@ export const BRAND_LOGO_BOX = { width: 240, height: 120 } as const
  * off the page's main thread; an SVG in an `<img>` is a document of its own, parsed and laid out on it.
  */
 export async function brandLogoWebp(brand: DemoBrand): Promise<Buffer> {
-  const svg = brandLogoSvg(brand)
-  const [, , w, h] = (svg.match(/viewBox="([^"]+)"/)?.[1] ?? '0 0 240 80').split(' ').map(Number)
+  const { w, h } = logoViewBox(brand)
   // Drawn at the density that fills the box, so the mark is rasterized sharp rather than scaled up.
-  const density = 72 * Math.max(BRAND_LOGO_BOX.width / (w ?? 240), BRAND_LOGO_BOX.height / (h ?? 80))
+  const density = 72 * Math.max(BRAND_LOGO_BOX.width / w, BRAND_LOGO_BOX.height / h)
   // Lossless: a flat mark keeps its exact colour, and came out smaller than at lossy quality 90.
-  return sharp(Buffer.from(svg), { density })
+  return sharp(Buffer.from(brandLogoSvg(brand)), { density })
     .resize(BRAND_LOGO_BOX.width, BRAND_LOGO_BOX.height, { fit: 'inside' })
     .webp({ lossless: true })
     .toBuffer()

@@ -178,7 +178,9 @@ describe('seedDemoIfEmpty', () => {
       expect(meta.height ?? 0, brand.name).toBeLessThanOrEqual(BRAND_LOGO_BOX.height)
       // The mark on nothing: its opaque pixels in the brand's colour, transparent around them.
       const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
-      const hex = DEMO_BRANDS.find((b) => b.name === brand.name)?.hex ?? ''
+      const demo = DEMO_BRANDS.find((b) => b.name === brand.name)
+      if (!demo) throw new Error(`${brand.name} is not a demo brand`)
+      const hex = demo.hex
       const colour = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16))
       let clear = 0
       let ink = 0

@@ -6,7 +6,7 @@ import { hashPassword } from '#server/db/password-hash'
 import { brands, users as usersTable } from '#server/db/schema'
 import type { MediaStorage } from '#server/lib/storage'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SELLERS } from './accounts'
-import { brandLogoWebp, DEMO_BRANDS } from './brands'
+import { brandLogoKey, brandLogoWebp, DEMO_BRANDS } from './brands'
 import { seedDemoDeals } from './deals'
 import { seedDemoFavourites } from './favourites'
 import { hashString } from './geometry'
@@ -83,7 +83,7 @@ export async function seedDemo(
   const [passwordHash, images] = await Promise.all([
     withDemoAccounts ? hashPassword(DEMO_PASSWORD) : '',
     withDemoAccounts ? writeDemoPhotos(storage, listings) : 0,
-    Promise.all(DEMO_BRANDS.map(async (b) => storage.put(`brands/${b.slug}.webp`, await brandLogoWebp(b)))),
+    Promise.all(DEMO_BRANDS.map(async (b) => storage.put(brandLogoKey(b), await brandLogoWebp(b)))),
   ])
 
   const summary = await db.transaction(async (tx): Promise<DemoSummary | undefined> => {
@@ -217,7 +217,7 @@ async function seedBrands(tx: Db, storage: MediaStorage, createdAt: Date): Promi
     const row = await createBrand(tx, {
       id: stableUuid(`brand:${brand.slug}`),
       name: brand.name,
-      imageUrl: storage.url(`brands/${brand.slug}.webp`),
+      imageUrl: storage.url(brandLogoKey(brand)),
       createdAt,
     })
     brandIds.set(brand.slug, row.id)
