@@ -396,6 +396,9 @@ test('a brand link on the home page opens that brand, after signing in', async (
   const brandProducts = await (await page.request.get(`/api${categoryPath}`)).json()
   await expect(mainHeading(page, 'Select Your Favourite Laptop')).toBeVisible()
   await expect(page.getByRole('main').getByText(data.brand.brand_name).first()).toBeVisible()
+  // The brand's logo keeps its shape in its square: not stretched to fill it.
+  const logo = page.getByRole('main').getByAltText(`${data.brand.brand_name} logo`)
+  await expect(logo).toHaveCSS('object-fit', 'contain')
   await expectLoaded(page)
   await expect(productCards(page.getByRole('main'))).toHaveCount(brandProducts.length)
 })

@@ -56,7 +56,8 @@ export function CategoryPage() {
               alt={`${brand.brand_name} logo`}
               width={32}
               height={32}
-              className="size-8"
+              // A logo is seldom square: it keeps its shape inside the square (a picture is stretched to fill it).
+              className="size-8 object-contain"
             />
             <span>
               <span className="font-semibold text-slate-900">{brand.brand_name}</span> laptops for sale,
