@@ -95,7 +95,7 @@ describe('ProductCard', () => {
 describe('ProductGrid photos', () => {
   afterEach(() => cleanup())
 
-  it("loads the lead cards' photos at once, the first at high priority and the others at low, and the rest when scrolled near", () => {
+  it("loads the lead cards' photos at once, the first at high priority and the others at low, and the rest when scrolled near, at low too", () => {
     const products = Array.from({ length: 6 }, (_, i) =>
       makeProduct({ _id: `3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6${i}`, name: `Laptop ${i}` }),
     )
@@ -116,8 +116,8 @@ describe('ProductGrid photos', () => {
       'low',
       'low',
       'low',
-      null,
-      null,
+      'low',
+      'low',
     ])
   })
 

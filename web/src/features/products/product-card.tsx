@@ -26,7 +26,9 @@ type ProductCardProps = {
   /**
    * The photo loads at once (a card in the first screen), not when scrolled near: 'high' fetches it first (the
    * page's largest paint on a phone), 'eager' after the page's first picture and stylesheet (on a phone it is
-   * below the first screen; from sm up it is beside the first card).
+   * below the first screen; from sm up it is beside the first card). Without it the photo loads when scrolled
+   * near, at low priority even once on the screen: the browser would raise a visible photo to high and fetch it
+   * beside the page's largest picture (the home page's slide), decision 0151.
    */
   imagePriority?: 'eager' | 'high'
   /** Marked "New": posted since the buyer last opened the saved search this page shows. */
@@ -51,7 +53,7 @@ export function ProductCard({ product, headingLevel = 3, action, imagePriority, 
           width={640}
           height={480}
           loading={imagePriority ? 'eager' : 'lazy'}
-          fetchPriority={imagePriority === 'high' ? 'high' : imagePriority === 'eager' ? 'low' : undefined}
+          fetchPriority={imagePriority === 'high' ? 'high' : 'low'}
           decoding="async"
           className="size-full object-cover"
         />
