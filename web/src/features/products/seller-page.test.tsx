@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { MyReviews, Review, SellerPage as SellerPageData } from '#contract/reviews'
-import { jsonResponse, renderWithApp } from '../../test/render'
+import { aProduct, jsonResponse, renderWithApp } from '../../test/render'
 import { SellerPage } from './seller-page'
 
 afterEach(() => {
@@ -34,10 +34,10 @@ describe('SellerPage', () => {
   }
   const ME = { id: 'u1', name: 'Ayesha', email: 'ayesha@example.com', role: 'buyer', verified: false }
 
-  function stubApi(me: typeof ME | null) {
+  function stubApi(me: typeof ME | null, shown: SellerPageData = page) {
     const fetchMock = vi.fn(async (url: string) => {
       if (url.startsWith('/api/session')) return jsonResponse({ user: me ?? null })
-      if (url === '/api/sellers/s1/page') return jsonResponse(page)
+      if (url === '/api/sellers/s1/page') return jsonResponse(shown)
       if (url === '/api/reviews/mine')
         return jsonResponse({ written: page.reviews.slice(0, 1), received: [] } satisfies MyReviews)
       return jsonResponse({ error: { code: 'NOT_FOUND', message: 'Not found' } }, { status: 404 })
@@ -69,5 +69,23 @@ describe('SellerPage', () => {
     await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/session', expect.anything()))
     expect(own.getByRole('button', { name: /Report this review/ })).toBeTruthy()
     expect(other.getByRole('button', { name: /Report this review/ })).toBeTruthy()
+  })
+
+  it("loads the first laptops' photos at once, the first at high priority: on a phone it is the page's largest paint", async () => {
+    const products = Array.from({ length: 5 }, (_, i) =>
+      aProduct({ _id: `3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6${i}`, name: `Laptop ${i}` }),
+    )
+    stubApi(null, { ...page, products })
+    renderWithApp(<SellerPage />, { at: '/sellers/s1', path: '/sellers/:id' })
+    await screen.findAllByTestId('product-card')
+    const photos = screen.getAllByRole('img').filter((img) => img.getAttribute('alt')?.startsWith('Laptop'))
+    expect(photos.map((img) => img.getAttribute('loading'))).toEqual([
+      'eager',
+      'eager',
+      'eager',
+      'eager',
+      'lazy',
+    ])
+    expect(photos[0]?.getAttribute('fetchpriority')).toBe('high')
   })
 })
