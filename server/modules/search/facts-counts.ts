@@ -68,7 +68,10 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
   return countsOf(facets.total, facets.values, postedWithin, facets.battery80)
 }
 
-const rowBounds = (b: Bounds) => b.minPrice > -Infinity || b.maxPrice < Infinity || b.minBattery > -Infinity
+/** No price range: a combination's whole run counts (a battery floor in it by bisection, decision 0150). */
+const noPriceRange = (b: Bounds) => b.minPrice === -Infinity && b.maxPrice === Infinity
+
+const rowBounds = (b: Bounds) => !noPriceRange(b) || b.minBattery > -Infinity
 
 type ComboCounts = ReturnType<typeof comboCounts>
 type Choice = ComboCounts['choices'][number]
@@ -342,7 +345,7 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
   const byCounts = nowMs === at && minBattery === -Infinity
   // Whole runs (no price range) off the copy's clock or under a battery floor: each run's count by bisection, the
   // posting-date choices by one pass over the rows recent enough for one (decision 0150).
-  const wholeRuns = !byCounts && minPrice === -Infinity && maxPrice === Infinity
+  const wholeRuns = !byCounts && noPriceRange(bounds)
   const oldest = since[segments - 1] ?? -Infinity
   let total = 0
   let battery80 = 0
@@ -485,12 +488,13 @@ export function countTotal(
 }
 
 /** c's rows in a price range with a battery at a floor or more: a row is read only for the floor. */
-function runCount(f: ListingFacts, c: number, { minPrice, maxPrice, minBattery }: Bounds): number {
+function runCount(f: ListingFacts, c: number, bounds: Bounds): number {
+  const { minPrice, maxPrice, minBattery } = bounds
   const lo = runAt(f, c, minPrice)
   const hi = runAt(f, c, maxPrice + 1)
   if (minBattery === -Infinity) return hi - lo
   const { battery, batteryAscending } = f.combos.byCombo
-  if (minPrice === -Infinity && maxPrice === Infinity)
+  if (noPriceRange(bounds))
     return hi - firstAtLeast(batteryAscending, lo, hi, minBattery)
   let n = 0
   for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) n++
