@@ -38,6 +38,8 @@ export function HomePage() {
           onRetry={() => advertised.refetch()}
           skeletonCount={4}
           rowOnPhone
+          // Under the slideshow, whose picture is the page's largest paint: no card leads (decision 0151).
+          leadCards={0}
           label="Advertised laptops"
           empty={
             <Alert title="No advertised laptops right now">

@@ -20,7 +20,6 @@ export function AdvertisePage() {
         error={error}
         onRetry={() => refetch()}
         headingLevel={2}
-        leadCards={4}
         empty={
           <Alert title="No advertised laptops right now">
             <p>Sellers feature new listings every week. Meanwhile, everything for sale is one click away.</p>

@@ -147,7 +147,6 @@ export function BrowsePage() {
               error={search.error}
               onRetry={() => search.refetch()}
               headingLevel={2}
-              leadCards={4}
               isNew={isNew}
               empty={
                 lastPage ? (

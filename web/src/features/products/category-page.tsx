@@ -74,7 +74,6 @@ export function CategoryPage() {
         error={products.error}
         onRetry={() => products.refetch()}
         headingLevel={2}
-        leadCards={4}
         label={brand ? `${brand.brand_name} laptops` : undefined}
         renderAction={(product) => <BookNowButton product={product} className="w-full" />}
         empty={

@@ -99,8 +99,9 @@ describe('ProductGrid photos', () => {
     const products = Array.from({ length: 6 }, (_, i) =>
       makeProduct({ _id: `3f1c2a9e-5b7d-4c8e-9a0b-1c2d3e4f5a6${i}`, name: `Laptop ${i}` }),
     )
-    renderWithApp(
-      <ProductGrid products={products} isPending={false} error={null} empty={null} leadCards={4} />,
+    // A grid leads its page unless it says otherwise.
+    const { unmount } = renderWithApp(
+      <ProductGrid products={products} isPending={false} error={null} empty={null} />,
     )
     const photos = screen.getAllByRole('img').filter((img) => img.getAttribute('alt')?.startsWith('Laptop'))
     expect(photos.map((img) => img.getAttribute('loading'))).toEqual([
@@ -119,6 +120,16 @@ describe('ProductGrid photos', () => {
       'low',
       'low',
     ])
+    unmount()
+
+    // Under something larger (the home page's row under its slideshow): every photo waits, at low priority.
+    renderWithApp(
+      <ProductGrid products={products} isPending={false} error={null} empty={null} leadCards={0} />,
+    )
+    const below = screen.getAllByRole('img').filter((img) => img.getAttribute('alt')?.startsWith('Laptop'))
+    expect(below.map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority')])).toEqual(
+      below.map(() => ['lazy', 'low']),
+    )
   })
 
   it('lays out every card after the first only once it comes near the screen, in the grid, not in the row of the home page', () => {

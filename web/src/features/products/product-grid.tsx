@@ -22,6 +22,9 @@ const LATER_CARD_CLASSES = '[content-visibility:auto] [contain-intrinsic-size:au
 const ROW_ON_PHONE_CLASSES =
   '-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-3 sm:mx-0 sm:scroll-px-0 sm:grid sm:grid-cols-2 sm:gap-5 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-3 xl:grid-cols-4'
 
+/** A phone's first screen holds the first card, a desktop's the first row: four. */
+const LEAD_CARDS = 4
+
 type ProductGridProps = {
   products: Product[] | undefined
   isPending: boolean
@@ -37,7 +40,8 @@ type ProductGridProps = {
   renderAction?: (product: Product) => ReactNode
   /**
    * How many cards open the page, their photos loaded at once (the first at high priority: on a phone it is the
-   * page's largest paint); the rest load as they are scrolled near.
+   * page's largest paint); the rest load as they are scrolled near. A grid leads the page it is on unless it says
+   * otherwise (0: below something larger, as the home page's row under the slideshow).
    */
   leadCards?: number
   /** Marks a card "New" (a saved search's laptops posted since the last visit). */
@@ -56,7 +60,7 @@ export function ProductGrid({
   label,
   rowOnPhone = false,
   renderAction,
-  leadCards = 0,
+  leadCards = LEAD_CARDS,
   isNew,
 }: ProductGridProps) {
   if (isPending) {

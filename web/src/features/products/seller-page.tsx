@@ -62,7 +62,6 @@ function Seller({ page }: { page: SellerPageData }) {
           isPending={false}
           error={null}
           headingLevel={3}
-          leadCards={4}
           label={`Laptops for sale by ${seller.name}`}
           empty={<p className="text-slate-600">{seller.name} has no laptops for sale right now.</p>}
         />
