@@ -494,8 +494,7 @@ function runCount(f: ListingFacts, c: number, bounds: Bounds): number {
   const hi = runAt(f, c, maxPrice + 1)
   if (minBattery === -Infinity) return hi - lo
   const { battery, batteryAscending } = f.combos.byCombo
-  if (noPriceRange(bounds))
-    return hi - firstAtLeast(batteryAscending, lo, hi, minBattery)
+  if (noPriceRange(bounds)) return hi - firstAtLeast(batteryAscending, lo, hi, minBattery)
   let n = 0
   for (let i = lo; i < hi; i++) if ((battery[i] as number) >= minBattery) n++
   return n
