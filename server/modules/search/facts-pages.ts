@@ -114,7 +114,8 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   // Rows in row order holding every match (and more): the text's matches, or the narrowest facet filter's
   // rows (a brand's listings), only those a date filter lets through. Newest first walks them alone; by price,
   // every row, skipping the others.
-  const few = postedWithin(f, q, nowMs, text ? text.rows : narrowestRows(f, q))
+  const wanted = paging.offset + paging.pageSize + 1
+  const few = postedWithin(f, q, nowMs, text ? text.rows : narrowestRows(f, q, wanted))
   const matches = !byPrice ? few : undefined
   const n = matches ? matches.length : f.size
   const backwards = sort === 'price_desc'
@@ -140,7 +141,6 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     end = backwards ? f.size - from : to
   }
   const passes = passesAll(f, q, nowMs)
-  const wanted = paging.offset + paging.pageSize + 1
   // By price, picking candidates (`few`) by their place in byPrice costs a look at each: a walk over byPrice
   // gives up after twice as many listings as candidates (a filter few pass would cross most of the copy).
   const pick = (candidates: ArrayLike<number>): Hit[] => {
@@ -278,15 +278,23 @@ const mergedIn = new KeptPerCopy<ListingFacts, Int32Array>(
   (f) => f.size,
 )
 
-/** The rows of the choices of a search's narrowest facet filter, in row order; undefined without one. */
-function narrowestRows(f: ListingFacts, q: SearchQuery): Int32Array | undefined {
+/**
+ * The rows of the choices of a search's narrowest facet filter, in row order; undefined without one, or when
+ * merging several choices' rows (MERGE_COST a row) costs more than walking the copy for `wanted` matches.
+ */
+function narrowestRows(f: ListingFacts, q: SearchQuery, wanted: number): Int32Array | undefined {
   if (f.size < NARROW_FROM) return undefined
   const best = narrowestChoice(f, q)
   // A filter allowing every listing narrows nothing: the copy is walked as it is.
   if (!best || best.size >= f.size) return undefined
   if (best.lists.length === 1) return best.lists[0]
+  const walked = (wanted * f.size) / Math.max(1, sumPassing(comboOutcomes(f, q), f.combos.rows))
+  if (walked < MERGE_COST * best.size) return undefined
   return mergedIn.get(f, best.key, () => mergeInOrder(best.lists))
 }
+
+/** Rows of a walk costing as much as one row merged (a row of each choice's list written into one). */
+const MERGE_COST = 2
 
 /** Lists in row order as one in row order: merged two at a time (not put together and sorted). */
 export function mergeInOrder(lists: Int32Array[]): Int32Array {

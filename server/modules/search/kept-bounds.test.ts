@@ -80,7 +80,7 @@ describe('what a search thread keeps', () => {
       if (rnd() < 0.5) filters.min_battery_pct = String(40 + Math.floor(rnd() * 50))
       if (rnd() < 0.3) filters.condition = 'Good,Fair'
       if (rnd() < 0.2) filters.posted_within = '30'
-      // Several choices of one facet: their rows merged into one list, kept ('merged rows of choices').
+      // Several choices of one facet, a deep page: their rows merged into one list, kept ('merged rows of choices').
       if (rnd() < 0.3) filters.ram = `${1 + Math.floor(rnd() * 3)},${4 + Math.floor(rnd() * 3)}`
       const word = `w${Math.floor(rnd() * 40)}`
       const terms =
@@ -97,7 +97,7 @@ describe('what a search thread keeps', () => {
       searchView(view, {
         query: SearchQuery.parse(filters),
         sort: terms && i % 3 === 0 ? 'relevance' : 'newest',
-        paging: { pageSize: 24, offset: (i % 4) * 24 },
+        paging: { pageSize: 24, offset: (filters.ram && i % 2 === 1 ? 29 : i % 4) * 24 },
         nowMs: Date.now(),
         terms,
         facets: i % 2 === 0,

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '#server/test/test-app'
 import { readVersion } from './facet-columns'
 import { factsFacets } from './facts-counts'
 import { mergeInOrder } from './facts-pages'
+import { keptOfThread } from './kept-per-copy'
 import type { ListingFacts } from './listing-facts'
 import { catchUp, currentFacts, loadFacts } from './listing-feed'
 import { searchProducts } from './search.queries'
@@ -218,6 +219,30 @@ describe('pages from a filter’s own rows', () => {
     expect(view?.parts[0]?.deadRows.length).toBeGreaterThan(0)
     expect(currentFacts(t.db, await readVersion(t.db))).toBe(view)
     for (const qs of queries()) await agree(qs)
+  })
+
+  it('merge several choices’ rows only when that costs less than walking the copy for the page', async () => {
+    const [lenovo, dell, , razer] = brands
+    // A second rare brand: with Razer's, 1.5% of the listings.
+    const framework = (await createBrand(t.db, { name: 'Framework' })).id
+    const seller = await createUser(t.db, { role: 'seller' })
+    await t.db.execute(sql`
+      insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+        description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on)
+      select 'Framework ' || i, ${framework}, ${seller.id}, '+880 1711 000000', 40000 + 700 * i, 250000, 'A laptop.',
+        (array['Excellent', 'Good', 'Fair'])[1 + i % 3], 'Dhaka', 1, 'Intel Core i7-1165G7', 16, 512, 13,
+        now() - make_interval(mins => i * 397)
+      from generate_series(1, 30) i`)
+    const facts = await loadFacts(t.db)
+    const merged = keptOfThread.find((kept) => kept.name === 'merged rows of choices')
+    // Two brands of two thirds of the listings, two conditions: a walk of the copy fills a page sooner.
+    await agree(`brand=${lenovo},${dell}&sort=newest`)
+    await agree('condition=Excellent,Good&sort=price_asc&min_ram_gb=16')
+    expect(merged?.held(facts).values).toBe(0)
+    // Two rare brands: their rows merged once, and every page read from them.
+    await agree(`brand=${razer},${framework}`)
+    await agree(`brand=${razer},${framework}&sort=price_desc`)
+    expect(merged?.held(facts).values).toBe(1)
   })
 })
 
