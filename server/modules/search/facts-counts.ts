@@ -182,9 +182,9 @@ export function countFacts(
   const ofRow = f.combos.ofRow
   let total = 0
   let battery80 = 0
-  // A few rows (a view's changed ones): only their noted combinations summed, in fewCounts (zeroed after).
+  // A few rows (a view's changed ones): only their noted combinations summed (and zeroed after).
   const some = count * 4 < f.combos.rows.length ? ([] as number[]) : undefined
-  const counted = some ? fewCountsFor(f.combos.rows.length) : new Int32Array(f.combos.rows.length)
+  const counted = countsFor(f.combos.rows.length)
   // Segment i: posted within choice i, not i - 1 (the last: in none); a choice sums it and those before. Rows
   // in row order (newest first) go through them in turn, each ending at the first row older than its start.
   const segments = since.length
@@ -231,17 +231,19 @@ export function countFacts(
   }
   const values = valuesOf(f.columns, f.combos.values, outcome, counted, some)
   if (some) for (const c of some) counted[c] = 0
+  else counted.fill(0, 0, f.combos.rows.length)
   return countsOf(total, values, choicesOf(bySegment, segments), battery80)
 }
 
 /**
- * Over a few rows (a view's dead rows, at every search with facets while listings change) an array each time
- * was 4 bytes per combination (112 kB at 1,000,000 listings) of garbage a search. All zero between counts.
+ * The thread's counts by combination, all zero between counts (each count zeroes what it used): an array a count
+ * was 4 bytes per combination (112 kB at 1,000,000 listings) of garbage outside V8's heap, whose growth starts
+ * whole collections. Over a few rows (a view's dead rows, at every search while listings change) only theirs.
  */
-let fewCounts = new Int32Array(0)
-const fewCountsFor = (combinations: number) => {
-  if (fewCounts.length < combinations) fewCounts = new Int32Array(combinations)
-  return fewCounts
+let counts = new Int32Array(0)
+const countsFor = (combinations: number) => {
+  if (counts.length < combinations) counts = new Int32Array(combinations)
+  return counts
 }
 
 function choicesOf(bySegment: Int32Array, segments: number): number[] {
@@ -338,7 +340,8 @@ function crossedSince(f: ListingFacts, passes: (r: number) => number, nowMs: num
 function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, nowMs: number): FactsFacets {
   const { battery, postedMs, at, battery80: atLeast80, within } = f.combos.byCombo
   const since = POSTED_WITHIN_DAYS.map((days) => nowMs - days * DAY_MS)
-  const counted = new Int32Array(f.combos.rows.length)
+  const combinations = outcome.length
+  const counted = countsFor(combinations)
   const segments = since.length
   const bySegment = new Int32Array(segments + 1)
   const { minPrice, maxPrice, minBattery } = bounds
@@ -349,7 +352,7 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
   const oldest = since[segments - 1] ?? -Infinity
   let total = 0
   let battery80 = 0
-  for (let c = 0; c < counted.length; c++) {
+  for (let c = 0; c < combinations; c++) {
     const o = outcome[c] as number
     if (o === NONE) continue
     if (o !== 0) {
@@ -385,7 +388,9 @@ function countByCombos(f: ListingFacts, outcome: Uint8Array, bounds: Bounds, now
   if (wholeRuns) recentSegments(f, outcome, minBattery, since, bySegment)
   // By the counts, each choice's own rows were summed; row by row, its segment's.
   const postedWithin = byCounts ? Array.from(bySegment.subarray(0, segments)) : choicesOf(bySegment, segments)
-  return countsOf(total, valuesOf(f.columns, f.combos.values, outcome, counted), postedWithin, battery80)
+  const values = valuesOf(f.columns, f.combos.values, outcome, counted)
+  counted.fill(0, 0, combinations)
+  return countsOf(total, values, postedWithin, battery80)
 }
 
 /** Into `bySegment`, the rows posted since the oldest choice's start whose combination passes and battery is not under the floor. */
