@@ -115,7 +115,10 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   // rows (a brand's listings), only those a date filter lets through. Newest first walks them alone; by price,
   // every row, skipping the others.
   const wanted = paging.offset + paging.pageSize + 1
-  const few = postedWithin(f, q, nowMs, text ? text.rows : narrowestRows(f, q, wanted))
+  // Listings passing the facet filters (from the combinations' counts), summed once for the estimates below.
+  let facetPassing: number | undefined
+  const passing = () => (facetPassing ??= sumPassing(comboOutcomes(f, q), f.combos.rows))
+  const few = postedWithin(f, q, nowMs, text ? text.rows : narrowestRows(f, q, wanted, passing))
   const matches = !byPrice ? few : undefined
   const n = matches ? matches.length : f.size
   const backwards = sort === 'price_desc'
@@ -172,17 +175,14 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   }
   // Few matches among many rows (a brand in a narrow price range, rare filters): from the combinations' runs.
   if (!text && !cursor && f.size >= NARROW_FROM) {
-    const rows = fewRows(f, q, byPrice ? end - start : n, wanted)
+    const rows = fewRows(f, q, byPrice ? end - start : n, wanted, passing())
     if (rows) return pick(rows)
   }
   const pickable = byPrice && few !== undefined && f.size >= NARROW_FROM ? few : undefined
   // A text is picked at once when its matches are few (walking needs a mark per listing) or a walk would read
   // more rows than there are matches: about the page's end times the listings per match passing the filters.
   const walked =
-    byPrice && text
-      ? (wanted * f.size) /
-        Math.max(1, text.rows.length * (sumPassing(comboOutcomes(f, q), f.combos.rows) / f.size))
-      : 0
+    byPrice && text ? (wanted * f.size) / Math.max(1, text.rows.length * (passing() / f.size)) : 0
   if (pickable && text) {
     // Its matches passing the filters, counted only as far as a walk would read fewer rows than it picks: none
     // (a model's name with another brand: a walk read the whole price order) is an empty page at once.
@@ -235,9 +235,14 @@ const PICK_COST = 8
  * Rows of the combinations passing the facet filters, each one's price run, when picking them costs less than
  * walking `walk` rows for `wanted` matches (estimated from the combinations and the price range's share).
  */
-function fewRows(f: ListingFacts, q: SearchQuery, walk: number, wanted: number): number[] | undefined {
+function fewRows(
+  f: ListingFacts,
+  q: SearchQuery,
+  walk: number,
+  wanted: number,
+  passing: number,
+): number[] | undefined {
   const outcome = comboOutcomes(f, q)
-  const passing = sumPassing(outcome, f.combos.rows)
   const { minPrice, maxPrice } = boundsOf(q)
   const [from, to] = priceRun(f, boundsOf(q))
   const estimate = (passing * (to - from)) / Math.max(1, f.size)
@@ -282,13 +287,18 @@ const mergedIn = new KeptPerCopy<ListingFacts, Int32Array>(
  * The rows of the choices of a search's narrowest facet filter, in row order; undefined without one, or when
  * merging several choices' rows (MERGE_COST a row) costs more than walking the copy for `wanted` matches.
  */
-function narrowestRows(f: ListingFacts, q: SearchQuery, wanted: number): Int32Array | undefined {
+function narrowestRows(
+  f: ListingFacts,
+  q: SearchQuery,
+  wanted: number,
+  passing: () => number,
+): Int32Array | undefined {
   if (f.size < NARROW_FROM) return undefined
   const best = narrowestChoice(f, q)
   // A filter allowing every listing narrows nothing: the copy is walked as it is.
   if (!best || best.size >= f.size) return undefined
   if (best.lists.length === 1) return best.lists[0]
-  const walked = (wanted * f.size) / Math.max(1, sumPassing(comboOutcomes(f, q), f.combos.rows))
+  const walked = (wanted * f.size) / Math.max(1, passing())
   if (walked < MERGE_COST * best.size) return undefined
   return mergedIn.get(f, best.key, () => mergeInOrder(best.lists))
 }
