@@ -33,7 +33,7 @@ export type TextRows = ReturnType<typeof matchText>
 
 /** Rows end at a line feed, words at a space: neither is ever in a lexeme. */
 export function buildTextIndex(size: number, words: string, titleWords: string, titles: string[]): TextIndex {
-  const table = new WordTable()
+  const table = new WordTable(words.length + titleWords.length)
   const all = table.read(words, size)
   const title = table.read(titleWords, size)
   const ids = table.found
@@ -69,8 +69,15 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
  * (15,000,000 at 1,000,000 listings) was most of building the copy after the database's time. Decision 0104.
  */
 class WordTable {
-  /** Per slot, the id of the word there plus 1 (0: empty). */
-  private slots = new Int32Array(1 << 16)
+  /**
+   * Per slot, the id of the word there plus 1 (0: empty). Sized by the texts' length (a word and its space are two
+   * characters at least), up to 65,536 slots: a delta of a few listings made 256 kB of them at every change.
+   */
+  private slots: Int32Array
+
+  constructor(textLength: number) {
+    this.slots = new Int32Array(Math.min(1 << 16, 2 ** Math.ceil(Math.log2(Math.max(64, textLength)))))
+  }
   private hashes: number[] = []
   /** Every word met, by id. */
   readonly found: string[] = []
