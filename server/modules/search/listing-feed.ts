@@ -183,7 +183,8 @@ async function applyFeed(db: Db, view: FactsView, changes: Changes, knownBehind 
     // Too many: bulk commits left to a read, the rest applied, so other changes show at once. Decision 0111.
     const bulk = await readBulk(db, view.version, head.feed_version, limit)
     if (!bulk) return undefined
-    rows = await readChanges(db, view.version, limit, bulk.versions)
+    // Up to the version read first: a commit since (a second bulk import) is the next application's to look at.
+    rows = await readChanges(db, view.version, limit, bulk.versions, head.feed_version)
     head = rows[0]
     if (!head || pruned(head) || Number(head.changed) > limit) return undefined
     // Each listing of theirs the view may hold leaves it now, as if off sale (marks alone: nothing built);
@@ -285,13 +286,14 @@ const changesOf = (where: SQL) => sql`(select c.product_id, c.posted_on, c.creat
 const POSTED_BEFORE = sql.raw(`array_agg(distinct ${postedUs('c.posted_on')})`)
 
 /**
- * One statement: the version, the changes since `version` but `skip`, and each listing changed as it is now
- * (none when only brands moved the version) with its earlier posting times. Past `limit`, only the count.
+ * One statement: the version (at most `upTo`), the changes since `version` up to it but `skip`, and each listing
+ * changed as it is now (none when only brands moved the version) with its earlier posting times. Past `limit`,
+ * only the count.
  */
-function readChanges(db: Db, version: string, limit: number, skip: string[] = []) {
+function readChanges(db: Db, version: string, limit: number, skip: string[] = [], upTo?: string) {
   return rowsOf<ChangeRow>(
     db,
-    sql`with v as (select version from listing_counts_version where id),
+    sql`with v as (select least(version, ${upTo ?? null}::bigint) as version from listing_counts_version where id),
       c as ${changesOf(sql`version > ${version} and version <= (select version from v)
         and version <> all(${`{${skip.join(',')}}`}::bigint[])`)},
       n as (select count(*) as changed from c),
