@@ -20,9 +20,17 @@ const ci = Boolean(process.env.CI)
 // about 60% of the time and half the CPU of the whole browser (decision 0140), else the browser itself. The machine
 // has no network but the package registries, so everything that phones home is off.
 const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell'
+const hasHeadlessShell = fs.existsSync(HEADLESS_SHELL)
+// The whole browser costs about three times the CPU a journey's context does in the shell (decision 0136): say so
+// once, in the runner (its workers load this file too), so a slow run on a new machine has its reason on screen.
+if (!process.env.CHROMIUM_PATH && !hasHeadlessShell && process.env.TEST_WORKER_INDEX === undefined) {
+  console.warn(
+    `${HEADLESS_SHELL} is missing: the journeys run in the whole browser (/usr/bin/chromium), which is slower. ` +
+      'Install the shell with `apt-get install -y chromium-headless-shell`.',
+  )
+}
 const launchOptions = {
-  executablePath:
-    process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium'),
+  executablePath: process.env.CHROMIUM_PATH ?? (hasHeadlessShell ? HEADLESS_SHELL : '/usr/bin/chromium'),
   args: [
     '--no-sandbox',
     '--disable-gpu',
