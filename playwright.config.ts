@@ -17,12 +17,11 @@ const baseURL = `http://127.0.0.1:${port}`
 const ci = Boolean(process.env.CI)
 
 // Debian's Chromium: its headless shell (package chromium-headless-shell) when installed, which runs the journeys in
-// about 60% of the time and half the CPU of the whole browser (decision 0140), else the browser itself. The machine
-// has no network but the package registries, so everything that phones home is off.
+// about 60% of the time and half the CPU of the whole browser (decisions 0140 and 0136), else the browser itself; the
+// runner says so once when it falls back (its workers load this file too), so a slow run has its reason on screen.
+// The machine has no network but the package registries, so everything that phones home is off.
 const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell'
 const hasHeadlessShell = fs.existsSync(HEADLESS_SHELL)
-// The whole browser costs about three times the CPU a journey's context does in the shell (decision 0136): say so
-// once, in the runner (its workers load this file too), so a slow run on a new machine has its reason on screen.
 if (!process.env.CHROMIUM_PATH && !hasHeadlessShell && process.env.TEST_WORKER_INDEX === undefined) {
   console.warn(
     `${HEADLESS_SHELL} is missing: the journeys run in the whole browser (/usr/bin/chromium), which is slower. ` +
@@ -50,9 +49,10 @@ export default defineConfig({
   // Four journeys at once on two cores: a journey spends most of its time waiting (for the server's job workers,
   // its clocks, the page's requests), so two workers left the cores idle over half the run (decision 0126).
   workers: Number(process.env.E2E_WORKERS ?? 4),
-  // A journey takes 10–30 s on a quick machine; on slow ones (CI's, and newcomers' two-core machines: a fresh clone's
-  // `npm test` here pushed the longest journeys past 60 s with four at once) it takes twice that. Every run gives each
-  // step and journey the time a slow machine needs: a journey that hangs still fails within two minutes.
+  // A journey takes 10–30 s on a quick machine and twice that on a slow one (CI's, or a two-core machine running the
+  // whole browser for want of the shell: a fresh clone's `npm test` that way pushed the longest journeys past 60 s with
+  // four at once). Every run gives each step and journey the time a slow machine needs: a journey that hangs still
+  // fails within two minutes.
   timeout: 120_000,
   expect: { timeout: 20_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
