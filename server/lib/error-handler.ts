@@ -26,18 +26,18 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 /**
- * Sends an already-serialized JSON body without serializing it again; a kept one (the public cache's KeptJson) in the
- * encoding the client takes, compressed once for every request that takes it (the compression plugin leaves a body
- * that says its encoding alone).
+ * Sends an already-serialized JSON body without serializing it again; a kept one (the public cache's KeptJson) as
+ * the bytes kept for the encoding the client takes, or for none (the compression plugin leaves a body that says its
+ * encoding alone, and one under its threshold).
  */
 export function sendJson(reply: FastifyReply, body: string | Buffer | KeptJson) {
-  reply.type('application/json')
-  if (!(body instanceof KeptJson)) return reply.send(body as never)
-  reply.header('vary', 'accept-encoding')
+  if (!(body instanceof KeptJson)) return reply.type('application/json').send(body as never)
+  // Bytes tell Fastify no charset (a string gets utf-8 added): said here, as a string's answer says it.
+  reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding')
   const encoding =
     body.bytes >= COMPRESS_FROM_BYTES ? acceptedEncoding(reply.request.headers['accept-encoding']) : undefined
-  if (!encoding) return reply.send(body.text)
-  return reply.header('content-encoding', encoding).send(body.encodedAs(encoding))
+  if (encoding) reply.header('content-encoding', encoding)
+  return reply.send(body.sentAs(encoding))
 }
 
 /**

@@ -16,6 +16,8 @@ beforeAll(async () => {
   const seller = await createUser(t.db, { role: 'seller' })
   // Enough advertised listings that the answer is past the size worth compressing.
   for (let i = 0; i < 6; i++) await createProduct(t.db, { brand, seller, isAdvertised: true })
+  // Sent as bytes: a name of several bytes a character checks their length and charset.
+  await createProduct(t.db, { brand, seller, isAdvertised: true, name: 'ThinkPad X1 – 14″, £ & €' })
 })
 
 afterAll(async () => {
@@ -33,9 +35,12 @@ describe('kept answers', () => {
     const plain = await get()
     expect(plain.statusCode).toBe(200)
     expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(Number(plain.headers['content-length'])).toBe(plain.rawPayload.length)
     expect(plain.headers.vary).toContain('accept-encoding')
     const json = plain.json()
-    expect(json.length).toBeGreaterThanOrEqual(6)
+    expect(json.length).toBeGreaterThanOrEqual(7)
+    expect(json.map((p: { name: string }) => p.name)).toContain('ThinkPad X1 – 14″, £ & €')
 
     const br = await get('gzip, deflate, br')
     expect(br.headers['content-encoding']).toBe('br')
@@ -72,9 +77,11 @@ describe('kept answers', () => {
       clears.mockRestore()
     }
     const kept = new KeptJson(JSON.stringify({ words: 'laptop '.repeat(400) }))
-    expect(kept.encodedAs('br')).toBe(kept.encodedAs('br'))
-    expect(kept.encodedAs('gzip')).toBe(kept.encodedAs('gzip'))
-    expect(zlib.gunzipSync(kept.encodedAs('gzip')).toString()).toBe(kept.text)
+    for (const encoding of ['br', 'gzip', undefined] as const)
+      expect(kept.sentAs(encoding)).toBe(kept.sentAs(encoding))
+    expect(zlib.gunzipSync(kept.sentAs('gzip')).toString()).toBe(kept.text)
+    expect(zlib.brotliDecompressSync(kept.sentAs('br')).toString()).toBe(kept.text)
+    expect(kept.sentAs(undefined).toString()).toBe(kept.text)
   })
 
   it('reads the client’s encodings as pages do', () => {

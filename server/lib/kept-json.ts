@@ -21,27 +21,31 @@ export const COMPRESS_FROM_BYTES = 1024
 const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }
 
 /**
- * An answer serialized once and kept (the public cache's), with each compressed form made the first time a client
- * asks for it and kept with it: a kept answer costs no serializing and no compressing per request, where the
- * compression plugin compressed it again for every request that took br or gzip.
+ * An answer serialized once and kept (the public cache's), with each form it is sent in (its UTF-8 bytes, and each
+ * compressed form) made the first time a client asks for that form and kept with it: a kept answer costs no
+ * serializing, encoding or compressing per request. The compression plugin compressed it again for every request
+ * that took br or gzip; sent as text, Node encoded it again for every request that took neither (decision 0155).
  */
 export class KeptJson {
   readonly bytes: number
-  private readonly encoded: Partial<Record<'br' | 'gzip', Buffer>> = {}
+  private readonly forms: Partial<Record<'br' | 'gzip' | 'plain', Buffer>> = {}
 
   constructor(readonly text: string) {
     this.bytes = Buffer.byteLength(text)
   }
 
-  /** The body compressed with `encoding`, made once. */
-  encodedAs(encoding: 'br' | 'gzip'): Buffer {
-    let out = this.encoded[encoding]
+  /** The body as sent with `encoding` (none: as it is), made once. */
+  sentAs(encoding: 'br' | 'gzip' | undefined): Buffer {
+    const form = encoding ?? 'plain'
+    let out = this.forms[form]
     if (!out) {
       out =
-        encoding === 'br'
+        form === 'br'
           ? zlib.brotliCompressSync(this.text, BROTLI)
-          : zlib.gzipSync(this.text, { level: 6 })
-      this.encoded[encoding] = out
+          : form === 'gzip'
+            ? zlib.gzipSync(this.text, { level: 6 })
+            : Buffer.from(this.text)
+      this.forms[form] = out
     }
     return out
   }
