@@ -2,22 +2,31 @@ import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { acceptedEncoding, KeptJson } from './kept-json'
+import { acceptedEncoding, COMPRESS_FROM_BYTES, KeptJson } from './kept-json'
 
 // A kept public answer (the public cache's) is compressed once per encoding a client asks for, not once per request;
 // what a client gets decodes to the same JSON whichever encoding it takes.
 
 let t: TestApp
+let brandId: string
+let productId: string
 
 beforeAll(async () => {
   // The public cache on, as in production (tests turn it off by default).
   t = await createTestApp({ PUBLIC_CACHE_TTL_MS: '60000' })
   const brand = await createBrand(t.db)
+  brandId = brand.id
   const seller = await createUser(t.db, { role: 'seller' })
   // Enough advertised listings that the answer is past the size worth compressing.
   for (let i = 0; i < 6; i++) await createProduct(t.db, { brand, seller, isAdvertised: true })
   // Sent as bytes: a name of several bytes a character checks their length and charset.
-  await createProduct(t.db, { brand, seller, isAdvertised: true, name: 'ThinkPad X1 – 14″, £ & €' })
+  const named = await createProduct(t.db, {
+    brand,
+    seller,
+    isAdvertised: true,
+    name: 'ThinkPad X1 – 14″, £ & €',
+  })
+  productId = named.id
 })
 
 afterAll(async () => {
@@ -82,6 +91,28 @@ describe('kept answers', () => {
     expect(zlib.gunzipSync(kept.sentAs('gzip')).toString()).toBe(kept.text)
     expect(zlib.brotliDecompressSync(kept.sentAs('br')).toString()).toBe(kept.text)
     expect(kept.sentAs(undefined).toString()).toBe(kept.text)
+  })
+
+  // These routes leave the compression plugin out (SENDS_KEPT_JSON): sendJson alone chooses what each client gets.
+  it.each([
+    ['/api/brands', () => '/api/brands'],
+    ['/api/advertised_product', () => '/api/advertised_product'],
+    ['/api/category/{id}', () => `/api/category/${brandId}`],
+    ['/api/products/{id}/questions', () => `/api/products/${productId}/questions`],
+  ])('%s sends each encoding the client takes, compressed only past the threshold', async (_name, url) => {
+    const plain = await t.app.inject({ url: url() })
+    expect(plain.statusCode).toBe(200)
+    const compressed = plain.rawPayload.length >= COMPRESS_FROM_BYTES
+    for (const [asked, encoding, decode] of [
+      ['br', 'br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      const res = await t.app.inject({ url: url(), headers: { 'accept-encoding': asked } })
+      expect(res.headers['content-encoding']).toBe(compressed ? encoding : undefined)
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+      const body = compressed ? decode(res.rawPayload) : res.rawPayload
+      expect(JSON.parse(body.toString())).toEqual(plain.json())
+    }
   })
 
   it('reads the client’s encodings as pages do', () => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { BrandList } from '#contract/brands'
 import { sendJson } from '#server/lib/error-handler'
+import { SENDS_KEPT_JSON } from '#server/lib/kept-json'
 import { findBrands } from './brands.service'
 
 export const brandRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -8,6 +9,7 @@ export const brandRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/brands',
     {
+      ...SENDS_KEPT_JSON,
       schema: {
         tags: ['brands'],
         summary: 'Every brand, with how many laptops it has for sale',

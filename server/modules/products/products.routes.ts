@@ -18,6 +18,7 @@ import { sendJson } from '#server/lib/error-handler'
 import { ERRORS } from '#server/lib/error-responses'
 import { notFound } from '#server/lib/errors'
 import { caller, role, signedIn } from '#server/lib/guard'
+import { SENDS_KEPT_JSON } from '#server/lib/kept-json'
 import { setPagingHeaders } from '#server/lib/paging'
 import { renewProduct } from './expiry'
 import { findAdvertisedProducts, findProductById } from './products.queries'
@@ -41,6 +42,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/advertised_product',
     {
+      ...SENDS_KEPT_JSON,
       schema: {
         tags: ['products'],
         summary: 'Advertised laptops that are still available',

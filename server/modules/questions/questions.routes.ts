@@ -11,6 +11,7 @@ import {
 import { sendJson } from '#server/lib/error-handler'
 import { ERRORS, errorResponses } from '#server/lib/error-responses'
 import { caller, signedIn } from '#server/lib/guard'
+import { SENDS_KEPT_JSON } from '#server/lib/kept-json'
 import {
   answerQuestion,
   askQuestion,
@@ -48,6 +49,7 @@ export const questionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/products/:id/questions',
     {
+      ...SENDS_KEPT_JSON,
       schema: {
         tags: ['questions'],
         summary: "A listing's public questions and answers, newest answer first (askers by first name)",

@@ -4,7 +4,7 @@ import { ListPageQuery } from '#contract/paging'
 import { ProductList } from '#contract/products'
 import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '#contract/search'
 import { sendJson } from '#server/lib/error-handler'
-import { KeptJson } from '#server/lib/kept-json'
+import { KeptJson, SENDS_KEPT_JSON } from '#server/lib/kept-json'
 import { pagingHeaders } from '#server/lib/paging'
 import { getBrand } from '#server/modules/brands'
 import { findBrandProducts } from './brand-products'
@@ -16,6 +16,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/category/:id',
     {
+      ...SENDS_KEPT_JSON,
       schema: {
         tags: ['products'],
         summary:
