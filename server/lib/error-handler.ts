@@ -31,9 +31,10 @@ function codeForStatus(status: number): ErrorCode {
  * encoding alone, and one under its threshold).
  */
 export function sendJson(reply: FastifyReply, body: string | Buffer | KeptJson) {
-  if (!(body instanceof KeptJson)) return reply.type('application/json').send(body as never)
-  // Bytes tell Fastify no charset (a string gets utf-8 added): said here, as a string's answer says it.
-  reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding')
+  // The charset said for every body: Fastify adds it to a string's type, not to bytes'.
+  reply.type('application/json; charset=utf-8')
+  if (!(body instanceof KeptJson)) return reply.send(body as never)
+  reply.header('vary', 'accept-encoding')
   const encoding =
     body.bytes >= COMPRESS_FROM_BYTES ? acceptedEncoding(reply.request.headers['accept-encoding']) : undefined
   if (encoding) reply.header('content-encoding', encoding)
