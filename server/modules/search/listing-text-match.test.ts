@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { withMarks } from './kept-per-copy'
-import { buildTextIndex, matchText } from './listing-text'
+import { buildTextIndex, matchText, titleOfRow } from './listing-text'
+import { textCount } from './shared-texts'
 
 // A text's matches in a copy, in row order, whatever the terms: whole words, prefixes that cover many words (whose
 // rows come out of order and are put back in order), few or many matching rows.
@@ -52,4 +53,20 @@ describe('a text’s matches in a copy', () => {
       // The thread's marks, which the match used, are left unmarked for the next.
       expect(withMarks(size, (marks) => marks.subarray(0, size).every((m) => m === 0))).toBe(true)
     })
+
+  it('holds each distinct title once, and ranks a row by its own title', () => {
+    const titles = rowWords.map((w) => w.join(' '))
+    expect(textCount(index.titles)).toBe(new Set(titles).size)
+    expect(textCount(index.titles)).toBeLessThan(size / 2)
+    for (let r = 0; r < size; r++) expect(titleOfRow(index, r)).toBe(titles[r])
+    // The phrase is read once a title; every listing with that title gets the same answer (2: in the title).
+    const text = matchText(index, size, {
+      terms: [{ term: 'pro', prefix: true }],
+      phrase: 'pro air',
+      bestTier: 3,
+    })
+    const tiers = Array.from(text.rows, (r, i) => [titles[r]?.includes('pro air') ? 2 : 0, text.tierAt(i)])
+    expect(tiers.some(([want]) => want === 2)).toBe(true)
+    for (const [want, got] of tiers) expect(got).toBe(want)
+  })
 })

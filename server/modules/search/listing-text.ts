@@ -21,8 +21,13 @@ export type TextIndex = {
   all: Postings
   /** The words in a listing's brand or name (weight A). */
   title: Postings
-  /** Each row's search_title: brand, name and processor, lower case. */
+  /**
+   * The distinct search_titles (brand, name and processor, lower case), each once: 1,000,000 listings share about
+   * 10,000, so a title read for every listing was 85 times the bytes (decision 0156).
+   */
   titles: Texts
+  /** Each row's title, as its place in `titles`. */
+  titleOf: Int32Array
 }
 
 /** A search's words, as resolveText made them: whole words, or the start of one. */
@@ -61,8 +66,28 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
     }
     return { start, rows }
   }
-  return { words: textsOf(byText), all: postings(all), title: postings(title), titles: textsOf(titles) }
+  const titleAt = new Map<string, number>()
+  const titleOf = new Int32Array(size)
+  for (let r = 0; r < size; r++) {
+    const text = titles[r] ?? ''
+    let at = titleAt.get(text)
+    if (at === undefined) {
+      at = titleAt.size
+      titleAt.set(text, at)
+    }
+    titleOf[r] = at
+  }
+  return {
+    words: textsOf(byText),
+    all: postings(all),
+    title: postings(title),
+    titles: textsOf([...titleAt.keys()]),
+    titleOf,
+  }
 }
+
+/** Row r's search_title. */
+export const titleOfRow = (ix: TextIndex, r: number): string => textAt(ix.titles, ix.titleOf[r] as number)
 
 /**
  * Ids by first appearance; words hashed and compared in place, a string only when new: a string per word
@@ -213,6 +238,14 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms) {
   /** Per match: 1 when its brand or name has every word (both lists ascending: one merge). */
   let inTitle: Uint8Array | undefined
   const phrase = bytesOf(text.phrase)
+  /** Per distinct title: 0 not read yet, 1 without the phrase, 2 with it (its listings share the answer). */
+  let phraseIn: Uint8Array | undefined
+  const holdsPhrase = (r: number) => {
+    phraseIn ??= new Uint8Array(textCount(ix.titles))
+    const t = ix.titleOf[r] as number
+    if (phraseIn[t] === 0) phraseIn[t] = textIncludes(ix.titles, t, phrase) ? 2 : 1
+    return phraseIn[t] === 2
+  }
   let best: number | undefined
   return {
     rows,
@@ -246,7 +279,7 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms) {
           if (b <= a) t++
         }
       }
-      const tier = (textIncludes(ix.titles, rows[i] as number, phrase) ? 2 : 0) + (inTitle[i] as number)
+      const tier = (holdsPhrase(rows[i] as number) ? 2 : 0) + (inTitle[i] as number)
       tiers[i] = tier
       return tier
     },
@@ -286,7 +319,7 @@ const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
   48 * 1024 * 1024,
   // The rows, their tiers once asked, and the object, its closure and key around them.
   (m) => 5 * m.rows.length + 2 * TYPED_ARRAY_BYTES + 2 * m.key.length + 256,
-  (ix) => ix.titles.ends.length,
+  (ix) => ix.titleOf.length,
 )
 
 /** matchText, kept per copy for the texts searched lately. */

@@ -7,10 +7,10 @@ import { readPaging, rowsOf } from '#server/lib/paging'
 import { type CountFacet, floorFacet } from './filters'
 import { FACT_COLUMNS, type FactRow, factsFromRows, type ListingFacts } from './listing-facts'
 import { holdReady, type Logger } from './listing-feed'
+import { titleOfRow } from './listing-text'
 import { baseOf, type FactsView, markedPart } from './listing-view'
 import { searchProducts } from './search.queries'
 import { askView, type PoolAsk } from './search-pool'
-import { textAt } from './shared-texts'
 
 // An instance warms its search code before it says it is ready: on a cold instance the first few seconds of
 // searches ran at half the rate of later ones (p99 182 ms against 85–105 at 1,000,000 listings) while V8
@@ -77,7 +77,7 @@ export function warmUpSearches(f: ListingFacts, count: number): SearchQuery[] {
       }
     }
     if (random() < 0.5) {
-      const words = textAt(f.text.titles, row()).split(' ')
+      const words = titleOfRow(f.text, row()).split(' ')
       const at = Math.floor(random() * words.length)
       const typed = words.slice(at, at + 1 + Math.floor(random() * 2)).join(' ')
       raw.q = random() < 0.3 ? typed.slice(0, Math.max(3, typed.length - 2)) : typed
