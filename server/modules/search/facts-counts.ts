@@ -7,7 +7,6 @@ import {
   DAY_MS,
   everyRow,
   filtersKey,
-  firstAtLeast,
   firstOlder,
   type ListingFacts,
   narrowestChoice,
@@ -17,7 +16,7 @@ import {
   sumPassing,
   TOO_OLD,
 } from './listing-facts'
-import type { TextRows } from './listing-text'
+import { firstAtLeast, type TextRows } from './listing-text'
 
 // Total and facets in a copy (listing-facts.ts), kept per copy and search where the clock can't move them.
 

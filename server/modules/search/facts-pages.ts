@@ -8,7 +8,6 @@ import {
   DAY_MS,
   everyRow,
   filtersKey,
-  firstAtLeast,
   firstOlder,
   idAt,
   type ListingFacts,
@@ -19,7 +18,7 @@ import {
   sumPassing,
   TOO_OLD,
 } from './listing-facts'
-import { lowerBound, type TextRows } from './listing-text'
+import { firstAtLeast, lowerBound, type TextRows } from './listing-text'
 
 // A page of a search from a copy of the listings (listing-facts.ts), its first hits kept per copy and search.
 

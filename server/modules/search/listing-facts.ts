@@ -322,16 +322,6 @@ export function sumPassing(outcome: Uint8Array, counts: Int32Array): number {
   return n
 }
 
-/** The first place from `lo` up to `hi` priced `cents` or more (each combination's run is cheapest first). */
-export function firstAtLeast(price: Int32Array, lo: number, hi: number, cents: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((price[mid] as number) < cents) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
 /** The first row posted before `sinceMs`, or the copy's size. */
 export const firstOlder = (f: ListingFacts, sinceMs: number) =>
   lowerBound(f.size, (r) => (f.postedMs[r] as number) < sinceMs)

@@ -69,4 +69,38 @@ describe('a text’s matches in a copy', () => {
     expect(tiers.some(([want]) => want === 2)).toBe(true)
     for (const [want, got] of tiers) expect(got).toBe(want)
   })
+
+  it('looks a common term up row by row after a rare one, with the same rows as reading it through', () => {
+    const many = 6_000
+    const words = Array.from({ length: many }, (_, r) =>
+      [r % 97 === 3 ? 'rare' : '', r % 2 ? 'pro' : '', r % 3 ? 'probook' : '', r % 5 ? 'x1' : ''].filter(
+        Boolean,
+      ),
+    )
+    const big = buildTextIndex(
+      many,
+      words.map((w) => w.join(' ')).join('\n'),
+      words.map(() => '').join('\n'),
+      words.map((w) => w.join(' ')),
+    )
+    for (const terms of [
+      [
+        { term: 'rare', prefix: false },
+        { term: 'pro', prefix: true },
+      ],
+      [
+        { term: 'rare', prefix: false },
+        { term: 'pro', prefix: false },
+        { term: 'x1', prefix: false },
+      ],
+      [
+        { term: 'x1', prefix: false },
+        { term: 'probook', prefix: false },
+      ],
+    ]) {
+      const expected = words.flatMap((w, r) => (terms.every((t) => has(w, t.term, t.prefix)) ? [r] : []))
+      expect(expected.length).toBeGreaterThan(0)
+      expect(Array.from(matchText(big, many, { terms, phrase: '', bestTier: 3 }).rows)).toEqual(expected)
+    }
+  })
 })

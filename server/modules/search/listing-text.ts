@@ -189,6 +189,19 @@ export function lowerBound(n: number, isAtOrAfter: (i: number) => boolean): numb
   return lo
 }
 
+/**
+ * The first place from `lo` up to `hi` holding `value` or more, in ascending values (a combination's prices, a
+ * word's rows).
+ */
+export function firstAtLeast(values: Int32Array, lo: number, hi: number, value: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((values[mid] as number) < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** Descending order of texts (ids, words): negative when `a` comes first. */
 export const descending = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0)
 
@@ -199,33 +212,98 @@ function wordRange(words: Texts, term: string, prefix: boolean): [number, number
   return [atOrAfter(term), atOrAfter(prefix ? `${term}\uffff` : `${term}\0`)]
 }
 
-/** In row order; a row's mark moves once per term, if all before did. */
-function rowsWithAll(size: number, { start, rows }: Postings, terms: [number, number][]): Int32Array {
-  // Fewest rows first: later terms only confirm rows the earlier ones found.
+/**
+ * In row order: the rows of the term with the fewest, kept while each later term has them too. A later term is
+ * looked up row by row (a binary search in each of its words' rows) when that reads less than its rows would:
+ * a rare word and a common one ("galaxybook2 pro") read a few rows, not every listing with "pro".
+ */
+function rowsWithAll(size: number, postings: Postings, terms: [number, number][]): Int32Array {
+  const { start } = postings
   const count = ([lo, hi]: [number, number]) => (start[hi] as number) - (start[lo] as number)
-  const ranges = [...terms].sort((a, b) => count(a) - count(b))
-  const [first] = ranges
+  const [first, ...later] = [...terms].sort((a, b) => count(a) - count(b))
   if (!first) return new Int32Array(0)
+  let found = rowsOfTerm(size, postings, first)
+  let n = found.length
+  for (const term of later) {
+    if (n === 0) break
+    const words = term[1] - term[0]
+    const lookups = n * words * (1 + Math.log2(1 + count(term) / words))
+    n =
+      lookups < count(term)
+        ? keepLookedUp(postings, found, n, term)
+        : keepWalked(size, postings, found, n, term)
+  }
+  if (n < found.length) found = found.slice(0, n)
+  return found
+}
+
+/** A term's rows, in row order, each once (a prefix's words may share a row): a new array. */
+function rowsOfTerm(size: number, { start, rows }: Postings, [lo, hi]: [number, number]): Int32Array {
+  const from = start[lo] as number
+  const to = start[hi] as number
+  // One word's rows are in row order already.
+  if (hi - lo === 1) return rows.slice(from, to)
   // The first term's size, not grown: a common prefix's rows made most of a search thread's garbage.
-  const found = new Int32Array(count(first))
+  const found = new Int32Array(to - from)
   let n = 0
   withMarks(size, (seen) => {
-    ranges.forEach(([lo, hi], i) => {
-      const last = i === ranges.length - 1
-      for (let p = start[lo] as number, end = start[hi] as number; p < end; p++) {
-        const r = rows[p] as number
-        if (seen[r] === i) {
-          seen[r] = i + 1
-          if (last) found[n++] = r
-        }
+    for (let p = from; p < to; p++) {
+      const r = rows[p] as number
+      if (seen[r] === 0) {
+        seen[r] = 1
+        found[n++] = r
       }
-    })
-    // Only the first term's rows were marked (a later term marks only rows every term before it did).
-    for (let p = start[first[0]] as number, end = start[first[1]] as number; p < end; p++)
-      seen[rows[p] as number] = 0
+    }
+    for (let i = 0; i < n; i++) seen[found[i] as number] = 0
   })
   const matches = found.subarray(0, n).sort()
   return n === found.length ? found : matches.slice()
+}
+
+/** Keeps, in place, the first `n` of `found` that some word of the term has (binary searches); how many. */
+function keepLookedUp(
+  { start, rows }: Postings,
+  found: Int32Array,
+  n: number,
+  [lo, hi]: [number, number],
+): number {
+  let kept = 0
+  for (let i = 0; i < n; i++) {
+    const r = found[i] as number
+    for (let w = lo; w < hi; w++) {
+      const end = start[w + 1] as number
+      const at = firstAtLeast(rows, start[w] as number, end, r)
+      if (at < end && rows[at] === r) {
+        found[kept++] = r
+        break
+      }
+    }
+  }
+  return kept
+}
+
+/** Keeps, in place, the first `n` of `found` that the term's rows hold (read through once); how many. */
+function keepWalked(
+  size: number,
+  { start, rows }: Postings,
+  found: Int32Array,
+  n: number,
+  [lo, hi]: [number, number],
+): number {
+  let kept = 0
+  withMarks(size, (seen) => {
+    for (let i = 0; i < n; i++) seen[found[i] as number] = 1
+    for (let p = start[lo] as number, end = start[hi] as number; p < end; p++) {
+      const r = rows[p] as number
+      if (seen[r] === 1) seen[r] = 2
+    }
+    for (let i = 0; i < n; i++) {
+      const r = found[i] as number
+      if (seen[r] === 2) found[kept++] = r
+      seen[r] = 0
+    }
+  })
+  return kept
 }
 
 /** The rows of a copy of `size` rows matching every term, as `search_vector @@ to_tsquery(...)` would. */
