@@ -59,15 +59,26 @@ describe('a text’s matches in a copy', () => {
     expect(textCount(index.titles)).toBe(new Set(titles).size)
     expect(textCount(index.titles)).toBeLessThan(size / 2)
     for (let r = 0; r < size; r++) expect(titleOfRow(index, r)).toBe(titles[r])
-    // The phrase is read once a title; every listing with that title gets the same answer (2: in the title).
-    const text = matchText(index, size, {
-      terms: [{ term: 'pro', prefix: true }],
-      phrase: 'pro air',
-      bestTier: 3,
-    })
-    const tiers = Array.from(text.rows, (r, i) => [titles[r]?.includes('pro air') ? 2 : 0, text.tierAt(i)])
-    expect(tiers.some(([want]) => want === 2)).toBe(true)
-    for (const [want, got] of tiers) expect(got).toBe(want)
+    // Many matches: the phrase is read once a title, every listing with that title gets the same answer (2: in the
+    // title). Fewer matches than titles: read for each match.
+    for (const [terms, phrase, many] of [
+      [[{ term: 'pro', prefix: true }], 'pro air', true],
+      [
+        [
+          { term: 'x1', prefix: false },
+          { term: 'gamer', prefix: false },
+          { term: 'air', prefix: false },
+        ],
+        'gamer air',
+        false,
+      ],
+    ] as const) {
+      const text = matchText(index, size, { terms: [...terms], phrase, bestTier: 3 })
+      expect(text.rows.length > textCount(index.titles)).toBe(many)
+      const tiers = Array.from(text.rows, (r, i) => [titles[r]?.includes(phrase) ? 2 : 0, text.tierAt(i)])
+      expect(tiers.some(([want]) => want === 2)).toBe(true)
+      for (const [want, got] of tiers) expect(got).toBe(want)
+    }
   })
 
   it('looks a common term up row by row after a rare one, with the same rows as reading it through', () => {

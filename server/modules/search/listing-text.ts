@@ -226,12 +226,7 @@ function rowsWithAll(size: number, postings: Postings, terms: [number, number][]
   let n = found.length
   for (const term of later) {
     if (n === 0) break
-    const words = term[1] - term[0]
-    const lookups = n * words * (1 + Math.log2(1 + count(term) / words))
-    n =
-      lookups < count(term)
-        ? keepLookedUp(postings, found, n, term)
-        : keepWalked(size, postings, found, n, term)
+    n = keepHeld(size, postings, found, n, term)
   }
   if (n < found.length) found = found.slice(0, n)
   return found
@@ -260,40 +255,37 @@ function rowsOfTerm(size: number, { start, rows }: Postings, [lo, hi]: [number, 
   return n === found.length ? found : matches.slice()
 }
 
-/** Keeps, in place, the first `n` of `found` that some word of the term has (binary searches); how many. */
-function keepLookedUp(
-  { start, rows }: Postings,
-  found: Int32Array,
-  n: number,
-  [lo, hi]: [number, number],
-): number {
-  let kept = 0
-  for (let i = 0; i < n; i++) {
-    const r = found[i] as number
-    for (let w = lo; w < hi; w++) {
-      const end = start[w + 1] as number
-      const at = firstAtLeast(rows, start[w] as number, end, r)
-      if (at < end && rows[at] === r) {
-        found[kept++] = r
-        break
-      }
-    }
-  }
-  return kept
-}
-
-/** Keeps, in place, the first `n` of `found` that the term's rows hold (read through once); how many. */
-function keepWalked(
+/**
+ * Keeps, in place, the first `n` of `found` that some word of the term has; how many. Few are looked up (a binary
+ * search in each word's rows), else the term's rows are read through once against their marks.
+ */
+function keepHeld(
   size: number,
   { start, rows }: Postings,
   found: Int32Array,
   n: number,
   [lo, hi]: [number, number],
 ): number {
+  const from = start[lo] as number
+  const to = start[hi] as number
   let kept = 0
+  if (n * (hi - lo) * (1 + Math.log2(1 + (to - from) / (hi - lo))) < to - from) {
+    for (let i = 0; i < n; i++) {
+      const r = found[i] as number
+      for (let w = lo; w < hi; w++) {
+        const end = start[w + 1] as number
+        const at = firstAtLeast(rows, start[w] as number, end, r)
+        if (at < end && rows[at] === r) {
+          found[kept++] = r
+          break
+        }
+      }
+    }
+    return kept
+  }
   withMarks(size, (seen) => {
     for (let i = 0; i < n; i++) seen[found[i] as number] = 1
-    for (let p = start[lo] as number, end = start[hi] as number; p < end; p++) {
+    for (let p = from; p < to; p++) {
       const r = rows[p] as number
       if (seen[r] === 1) seen[r] = 2
     }
@@ -316,11 +308,16 @@ export function matchText(ix: TextIndex, size: number, text: TextTerms) {
   /** Per match: 1 when its brand or name has every word (both lists ascending: one merge). */
   let inTitle: Uint8Array | undefined
   const phrase = bytesOf(text.phrase)
-  /** Per distinct title: 0 not read yet, 1 without the phrase, 2 with it (its listings share the answer). */
+  /**
+   * Per distinct title: 0 not read yet, 1 without the phrase, 2 with it (its listings share the answer). Only when
+   * the matches outnumber the titles: kept with the matches, it holds no more than a byte a match (matchedIn).
+   */
+  const titles = textCount(ix.titles)
   let phraseIn: Uint8Array | undefined
   const holdsPhrase = (r: number) => {
-    phraseIn ??= new Uint8Array(textCount(ix.titles))
     const t = ix.titleOf[r] as number
+    if (rows.length < titles) return textIncludes(ix.titles, t, phrase)
+    phraseIn ??= new Uint8Array(titles)
     if (phraseIn[t] === 0) phraseIn[t] = textIncludes(ix.titles, t, phrase) ? 2 : 1
     return phraseIn[t] === 2
   }
@@ -389,14 +386,15 @@ const textKey = (text: TextTerms) =>
   `${text.bestTier} ${text.phrase} ${text.terms.map((t) => (t.prefix ? `${t.term}*` : t.term)).join(' ')}`
 
 /**
- * Per copy, the matches of the texts searched lately: 48 MB at 1,000,000 listings (5 bytes a match: about
- * 10,000,000), in proportion below; a common word matches a good part of the listings.
+ * Per copy, the matches of the texts searched lately: 48 MB at 1,000,000 listings (7 bytes a match at most: about
+ * 7,000,000), in proportion below; a common word matches a good part of the listings.
  */
 const matchedIn = new KeptPerCopy<TextIndex, TextRows>(
   'text matches',
   48 * 1024 * 1024,
-  // The rows, their tiers once asked, and the object, its closure and key around them.
-  (m) => 5 * m.rows.length + 2 * TYPED_ARRAY_BYTES + 2 * m.key.length + 256,
+  // The rows, and once tiers are asked their tiers, their marks of a title word and the titles' phrase tests (a
+  // byte a match each at most); the object, its closure and key around them.
+  (m) => 7 * m.rows.length + 4 * TYPED_ARRAY_BYTES + 2 * m.key.length + 256,
   (ix) => ix.titleOf.length,
 )
 
