@@ -6,9 +6,18 @@ import { Session } from 'node:inspector'
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks'
 import { sql } from 'drizzle-orm'
 import { SearchQuery } from '#contract/search'
-import { catchUp, loadFacts, searchProducts } from '#server/modules/search'
+import {
+  catchUp,
+  type FactsView,
+  loadFacts,
+  type PoolAsk,
+  resolveText,
+  searchProducts,
+  searchView,
+  wholeView,
+} from '#server/modules/search'
 import { isOnSale } from '../server/lib/on-sale'
-import { rowsOf } from '../server/lib/paging'
+import { readPaging, rowsOf } from '../server/lib/paging'
 import { openFilledDatabase } from './filled-db'
 import { mixedPaths, pathSource, quantile } from './mixed'
 
@@ -16,6 +25,11 @@ import { mixedPaths, pathSource, quantile } from './mixed'
 const FIRST = Number(process.env.BENCH_SEARCHES ?? 2_000)
 /** BENCH_CHANGED: how many listings change before the searches are asked again of the copy's view (default 1,000). */
 const CHANGED = Number(process.env.BENCH_CHANGED ?? 1_000)
+/**
+ * BENCH_CHANGED_STEP: how many of them change at a time, the view caught up after each (default all at once). 20: a
+ * second's writes at 20 a second, so the view holds the parts a steady writer leaves (the settled levels and a delta).
+ */
+const STEP = Math.max(1, Number(process.env.BENCH_CHANGED_STEP ?? CHANGED))
 /** BENCH_SLOWEST: how many of the slowest first-time searches are listed (default 5). */
 
 const { db, close, brandIds } = await openFilledDatabase()
@@ -66,7 +80,7 @@ async function startProfile() {
       const { profile } = (await post('Profiler.stop')) as { profile: object }
       fs.writeFileSync(file, JSON.stringify(profile))
       session.disconnect()
-      console.log(`CPU profile of the first-time searches: ${file}`)
+      console.log(`CPU profile: ${file}`)
     },
   }
 }
@@ -111,19 +125,74 @@ const againMs = await cpuOf(again)
 
 // The copy a while after it was read, as under a writer: listings changed since (a price edit each, undone after), so
 // every search also counts and pages the view's changed rows.
-const changed = (
+const toChange = (
   await rowsOf<{ id: string }>(
     db,
-    sql`update products set resale_price_cents = resale_price_cents + 1 where id in (
-      select id from products where ${isOnSale} order by md5(id::text) limit ${CHANGED}) returning id::text as id`,
+    sql`select id::text as id from products where ${isOnSale} order by md5(id::text) limit ${CHANGED}`,
   )
 ).map((r) => r.id)
-const view = await catchUp(db)
+const changed: string[] = []
+let view = await catchUp(db)
+for (let i = 0; i < toChange.length; i += STEP) {
+  const ids = toChange.slice(i, i + STEP)
+  await rowsOf(
+    db,
+    sql`update products set resale_price_cents = resale_price_cents + 1 where id = any(${`{${ids.join(',')}}`}::uuid[])`,
+  )
+  changed.push(...ids)
+  view = await catchUp(db)
+}
 await cpuOf(again)
 const changedMs = await cpuOf(again)
 // Searches never asked before, of the changed view: the long tail under a writer, where nothing kept helps. The same
 // draw (seed 10) at every BENCH_CHANGED, so runs with different piles compare row to row.
+// BENCH_PROFILE_CHANGED=<file>: the same profile of these alone.
+const changedProfile = process.env.BENCH_PROFILE_CHANGED ? await startProfile() : undefined
 const changedFirstMs = await cpuOf(queries(Math.min(FIRST, 1_000), 10))
+if (changedProfile) await changedProfile.stopInto(process.env.BENCH_PROFILE_CHANGED as string)
+
+/**
+ * The changed view's own CPU in a search, beyond its copy's: 250 searches (a draw of their own) asked of the copy alone
+ * and of the view first, so what each keeps is kept on both, then timed on both four times, in alternating order (the
+ * second finds the copy's arrays in the CPU's caches). What is left is the work done afresh at every search: the dead
+ * rows' counts, and the parts' and delta's. Far less noisy than two draws' means.
+ */
+async function viewsOwnCost(whole: FactsView) {
+  const alone = wholeView(whole.parts[0]?.facts as FactsView['parts'][number]['facts'])
+  const asks: PoolAsk[] = []
+  for (const { q } of queries(250, 11)) {
+    const paging = readPaging(q)
+    const terms = q.q ? ((await resolveText(db, q.q)) ?? undefined) : undefined
+    if (paging.cursor || (q.q && !terms)) continue
+    const sort = (q.sort ?? 'relevance') === 'relevance' && !terms ? 'newest' : (q.sort ?? 'relevance')
+    asks.push({
+      query: q,
+      sort,
+      paging,
+      nowMs: Date.now(),
+      terms,
+      facets: q.facets === '1' || q.facets === 'true',
+    })
+  }
+  const cpu = (view: FactsView, ask: PoolAsk) => {
+    const before = process.cpuUsage()
+    searchView(view, ask)
+    const used = process.cpuUsage(before)
+    return (used.user + used.system) / 1000
+  }
+  for (const ask of asks) {
+    searchView(alone, ask)
+    searchView(whole, ask)
+  }
+  let extra = 0
+  for (let round = 0; round < 4; round++)
+    asks.forEach((ask, i) => {
+      if ((i + round) % 2 === 0) extra += cpu(whole, ask) - cpu(alone, ask)
+      else extra -= cpu(alone, ask) - cpu(whole, ask)
+    })
+  return extra / (4 * asks.length)
+}
+const ownMs = view ? await viewsOwnCost(view) : 0
 await rowsOf(
   db,
   sql`update products set resale_price_cents = resale_price_cents - 1 where id = any(${`{${changed.join(',')}}`}::uuid[])`,
@@ -133,13 +202,14 @@ console.log(`\nCPU of one search in the instance, ms (${process.version})`)
 console.log(`${'searches'.padEnd(28)}     n   mean    p50    p95    p99    max`)
 console.log(row('asked for the first time', firstMs))
 console.log(row('asked again', againMs))
-console.log(
-  row(
-    `again, ${((view?.parts[0]?.deadRows.length ?? 0) + (view?.delta.size ?? 0) + (view?.parts[1]?.facts.size ?? 0)).toLocaleString('en-US')} rows changed`,
-    changedMs,
-  ),
-)
+console.log(row(`again, ${changed.length.toLocaleString('en-US')} listings changed`, changedMs))
 console.log(row('first time, changed view', changedFirstMs))
+console.log(
+  `The changed view's own CPU in a search, beyond the copy's, each kept value kept: ${ownMs.toFixed(3)} ms (250 searches, timed on both in turn, four times)`,
+)
+console.log(
+  `The changed view: ${view?.parts.length ?? 0} parts (${(view?.parts ?? []).map((p) => `${p.facts.size.toLocaleString('en-US')} less ${p.deadRows.length}`).join(', ')}) and a delta of ${view?.delta.size ?? 0}`,
+)
 // The first-asked searches' CPU by kind (text or not, the sort, facets or not): where the time goes.
 const kinds = new Map<string, number[]>()
 first.forEach(({ q }, i) => {

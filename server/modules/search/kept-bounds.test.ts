@@ -103,7 +103,8 @@ describe('what a search thread keeps', () => {
         facets: i % 2 === 0,
       })
       for (const k of kept) {
-        const held = k.held(k.name === 'text matches' ? copy.text : copy)
+        const keyOf = { 'text matches': copy.text, 'outcomes by combination': copy.combos.values }
+        const held = k.held(keyOf[k.name as keyof typeof keyOf] ?? copy)
         expect(held.bytes, k.name).toBeLessThanOrEqual(held.max)
         if (held.values > 0 && held.bytes + 64 * 1024 > held.max) reached.add(k.name)
       }

@@ -301,15 +301,18 @@ const ID_LENGTH = 36
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
 export const idAt = (f: ListingFacts, r: number) => latin1At(f.ids, r * ID_LENGTH, (r + 1) * ID_LENGTH)
 
-/** What a search's facet filters and floors make of each combination (outcomesOf), kept per copy. */
+/**
+ * What a search's facet filters and floors make of each combination (outcomesOf), kept per copy's combinations
+ * (a view's dead rows, gathered apart, share their copy's).
+ */
 export function comboOutcomes(f: ListingFacts, q: SearchQuery): Uint8Array {
-  return outcomesIn.get(f, filtersKey(q), () =>
+  return outcomesIn.get(f.combos.values, filtersKey(q), () =>
     outcomesOf(f.columns, f.combos.values, f.combos.rows.length, countQueryOf(q)),
   )
 }
 
 /** The combinations' outcomes of the searches asked lately (a byte per combination: 4 MB at most). */
-const outcomesIn = new KeptPerCopy<ListingFacts, Uint8Array>(
+const outcomesIn = new KeptPerCopy<object, Uint8Array>(
   'outcomes by combination',
   4 * 1024 * 1024,
   (o) => o.byteLength + TYPED_ARRAY_BYTES,

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { SearchQuery, type SearchSort } from '#contract/search'
-import { countFacts } from './facts-counts'
+import { countFacts, countTotal } from './facts-counts'
 import { type PageAsk, pageHits } from './facts-pages'
 import { COUNT_FACETS } from './filters'
 import { DAY_MS, type FactRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
@@ -172,6 +172,51 @@ describe("a few rows' counts (a view's dead rows)", () => {
         const q = SearchQuery.parse(params)
         expect(countFacts(base, q, now, few)).toEqual(countFacts(alone, q, now, every))
       }
+  })
+})
+
+describe("a changed view's counts with a text", () => {
+  it("equal the counts of the listings left, the dead rows near and far apart among the text's matches", () => {
+    // A rare word (a match every few hundred rows), a common one, and one most listings hold.
+    const rows = Array.from({ length: 6_000 }, (_, i) => {
+      const r = row(50_000 + i)
+      const word = i % 211 === 0 ? 'rare' : i % 3 === 0 ? 'often' : 'plain'
+      return { ...r, words: `${r.words} ${word}`, title_words: `${r.title_words} ${word}` }
+    })
+    const copy = factsFromRows('1', rows)
+    const of = (word: string) => ({
+      terms: [{ term: word, prefix: false }],
+      phrase: word,
+      bestTier: 3 as const,
+    })
+    // Dead: random rows, and every other rare match itself (so some dead rows are matches, some fall between).
+    const dead = new Set(Array.from({ length: 900 }, () => Math.floor(random() * copy.size)))
+    for (const [k, r] of textMatchesIn(of('rare'))(copy).rows.entries()) if (k % 2 === 0) dead.add(r)
+    const deadIds = new Set([...dead].map((r) => idAt(copy, r)))
+    const left = factsFromRows(
+      '1',
+      rows.filter((r) => !deadIds.has(r.id)),
+    )
+    const changed: FactsView = {
+      version: '1',
+      parts: [markedPart(copy, dead)],
+      delta: factsFromRows('1', []),
+      size: 0,
+    }
+    let compared = 0
+    for (const word of ['rare', 'often', 'plain'])
+      for (const params of [{}, { condition: 'Good' }, { min_price: '2000' }, { posted_within: '30' }]) {
+        const q = SearchQuery.parse(params)
+        const textOf = textMatchesIn(of(word))
+        const given = textOf(left).rows
+        expect(viewFacets(changed, q, now, textOf), `${word} ${JSON.stringify(params)}`).toEqual(
+          countFacts(left, q, now, given),
+        )
+        const total = countTotal(left, q, now, Number.POSITIVE_INFINITY, given)
+        expect(viewTotal(changed, q, now, 1_000_000, textOf)).toBe(total)
+        compared += total
+      }
+    expect(compared).toBeGreaterThan(1_000)
   })
 })
 
