@@ -8,7 +8,15 @@ export { buildTextIndex } from './listing-text'
 export { type FactsView, wholeView } from './listing-view'
 export { type MatchedListing, SearchIndex } from './matcher'
 export { describeFilters, parseSavedQuery } from './saved-query'
-export { brandNamesOf, resolveText, searchCondition, searchProducts, searchWords } from './search.queries'
+export {
+  brandNamesOf,
+  resolveText,
+  searchCondition,
+  searchProducts,
+  searchWords,
+  sortOf,
+  wantsFacets,
+} from './search.queries'
 export { searchRoutes } from './search.routes'
 export { type PoolAsk, searchView, startSearchPool } from './search-pool'
 export { warmUpSearch } from './warm-up'

@@ -269,14 +269,22 @@ export function searchProducts(db: Db, q: SearchQuery, opts: SearchOpts = {}): P
   return searchWhileRead(db, () => findProducts(db, q, opts))
 }
 
+/** The sort a search is answered in: best match only with a text that matches something, else newest first. */
+export function sortOf(q: SearchQuery, textMatch: TextMatch | undefined): SearchSort {
+  const asked = q.sort ?? 'relevance'
+  return asked === 'relevance' && !textMatch ? 'newest' : asked
+}
+
+/** Whether a search asks for its facets' counts beside its page. */
+export const wantsFacets = (q: SearchQuery) => q.facets === '1' || q.facets === 'true'
+
 async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<SearchResult> {
   const paging = readPaging(q)
   const resolved = q.q ? await resolveTextOnce(db, q.q) : undefined
   const textMatch = resolved?.match ?? undefined
-  const asked = q.sort ?? 'relevance'
-  const sort: SearchSort = asked === 'relevance' && !textMatch ? 'newest' : asked
+  const sort = sortOf(q, textMatch)
   const cursor = paging.cursor ? decodeCursor(paging.cursor, sort, sort === 'relevance' ? 2 : 1) : undefined
-  const wantFacets = q.facets === '1' || q.facets === 'true'
+  const wantFacets = wantsFacets(q)
   const answer = (items: SearchResult['items'], counted: Total, next: string | null, facets?: Facets) => ({
     items,
     total: counted.total,

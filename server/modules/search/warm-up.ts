@@ -9,7 +9,7 @@ import { FACT_COLUMNS, type FactRow, factsFromRows, type ListingFacts } from './
 import { holdReady, type Logger } from './listing-feed'
 import { titleOfRow } from './listing-text'
 import { baseOf, type FactsView, markedPart } from './listing-view'
-import { searchProducts } from './search.queries'
+import { searchProducts, sortOf, wantsFacets } from './search.queries'
 import { askView, type PoolAsk } from './search-pool'
 
 // An instance warms its search code before it says it is ready: on a cold instance the first few seconds of
@@ -107,9 +107,14 @@ async function changedView(db: Db, view: FactsView): Promise<FactsView> {
 
 /** What the copy is asked for a search without its text (whose words the database resolves first). */
 function askOf(q: SearchQuery): PoolAsk {
-  const sort = q.sort === undefined || q.sort === 'relevance' ? 'newest' : q.sort
   const query = { ...q, q: undefined }
-  return { query, sort, paging: readPaging(q), nowMs: Date.now(), facets: q.facets === '1' }
+  return {
+    query,
+    sort: sortOf(query, undefined),
+    paging: readPaging(q),
+    nowMs: Date.now(),
+    facets: wantsFacets(q),
+  }
 }
 
 /** A filter's value at row r of a copy, as a query parameter; undefined when the listing has none. */
