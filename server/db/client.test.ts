@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '#server/database'
+import { pastTheTurns } from '#server/db/client'
 
 const url = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
 
@@ -61,6 +62,10 @@ describe.skipIf(!url)('openDatabase on PostgreSQL', () => {
         tx.execute(sql`select ${marker}::text as marker`),
       )
       expect((inTransaction as unknown as { rows: { marker: string }[] }).rows[0]?.marker).toBe(marker)
+      // Nor is a read sent past the turns, though two wait their turn before it.
+      const past = await pastTheTurns(async () => opened.db.execute(sql`select ${marker}::text as past`))
+      expect((past as unknown as { rows: { past: string }[] }).rows[0]?.past).toBe(marker)
+      expect(await inDatabase()).toBe(2)
       await admin.query('select pg_advisory_unlock($1)', [key])
       const answered = await Promise.all(sent)
       expect(answered.map((r) => (r as unknown as { rows: { n: number }[] }).rows[0]?.n)).toEqual([

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import crypto from 'node:crypto'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -147,6 +148,17 @@ const READ = /^\s*(select|with)\s/i
  */
 const STATEMENTS_AT_ONCE = 4
 
+const pastTurns = new AsyncLocalStorage<true>()
+
+/**
+ * Runs `read` with its statements sent straight to the database, past the turns: for a one-row read that many
+ * requests share and wait on before sending their own statement (the listings' version under writes, decision
+ * 0159). In turn, each of those requests would wait in the queue twice.
+ */
+export function pastTheTurns<T>(read: () => Promise<T>): Promise<T> {
+  return pastTurns.run(true, read)
+}
+
 function takeTurns(pool: pg.Pool, atOnce: number) {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
   let running = 0
@@ -158,8 +170,8 @@ function takeTurns(pool: pg.Pool, atOnce: number) {
     else running--
   }
   const inTurn = (...args: unknown[]) => {
-    // The callback form (not used by the app's drivers) goes straight on.
-    if (typeof args[args.length - 1] === 'function') return query(...args)
+    // The callback form (not used by the app's drivers) goes straight on, as do statements sent past the turns.
+    if (typeof args[args.length - 1] === 'function' || pastTurns.getStore()) return query(...args)
     const send = () => {
       let sent: Promise<unknown>
       try {

@@ -97,15 +97,26 @@ export const facetFilters = (columns: Columns, q: CountQuery) =>
 
 /**
  * `version` moves on at every change the feed notes (a listing's facts), `terms_version` at every change to
- * the titles' vocabulary, `brands_version` at every change to the brands.
+ * the titles' vocabulary, `brands_version` at every change to the brands. Named as a page's rows carry them.
  */
-export async function readVersion(
-  db: Db,
-  which: 'version' | 'terms_version' | 'brands_version' = 'version',
-): Promise<string> {
-  const [row] = await rowsOf<{ v: string }>(
+export type Versions = { countsVersion: string; termsVersion: string; brandsVersion: string }
+
+/** The three versions in one statement: a search whose page has no rows needs them all. */
+export async function readVersions(db: Db): Promise<Versions> {
+  const [row] = await rowsOf<Versions>(
     db,
-    sql`select ${sql.raw(which)}::text as v from listing_counts_version where id`,
+    sql`select version::text as "countsVersion", terms_version::text as "termsVersion",
+      brands_version::text as "brandsVersion" from listing_counts_version where id`,
   )
-  return row?.v ?? '0'
+  return row ?? { countsVersion: '0', termsVersion: '0', brandsVersion: '0' }
+}
+
+const VERSION_OF = {
+  version: 'countsVersion',
+  terms_version: 'termsVersion',
+  brands_version: 'brandsVersion',
+} as const
+
+export async function readVersion(db: Db, which: keyof typeof VERSION_OF = 'version'): Promise<string> {
+  return (await readVersions(db))[VERSION_OF[which]]
 }

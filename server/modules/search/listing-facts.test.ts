@@ -399,7 +399,7 @@ describe('totals and facets from the listings’ facts', () => {
       order by resale_price_cents desc limit 1) returning id::text as id`
     const dialect = new PgDialect()
     const isVersionRead = (query: unknown) =>
-      dialect.sqlToQuery(query as SQL).sql.includes('version::text as v from listing_counts_version')
+      dialect.sqlToQuery(query as SQL).sql.includes('version::text as "countsVersion"')
     await loadFacts(t.db)
     // A change applied just now: writes are under way, so each search reads the version before it chooses its page.
     const change = async () => {
@@ -461,11 +461,46 @@ describe('totals and facets from the listings’ facts', () => {
     }
   })
 
+  it('read the versions a page without rows needs (of the copy, the vocabulary and the brands) in one statement, quiet and under writes', async () => {
+    // "laptop" is every listing's word, the price none's: no row, so no page statement carries the versions.
+    const q = SearchQuery.parse({ q: 'laptop', min_price: '50000', facets: '1' })
+    const dialect = new PgDialect()
+    const statements = async () => {
+      const execute = vi.spyOn(t.db, 'execute')
+      try {
+        const result = await searchProducts(t.db, q)
+        return { result, texts: execute.mock.calls.map(([query]) => dialect.sqlToQuery(query as SQL).sql) }
+      } finally {
+        execute.mockRestore()
+      }
+    }
+    await loadFacts(t.db)
+    // Asked once: the word's correction and the brands' names are the instance's own from then on, checked against
+    // the vocabulary's and the brands' versions at each search.
+    await searchProducts(t.db, q)
+    // Quiet: no change moved the copy in the last second (an earlier test's may have), so no version is read first.
+    vi.setSystemTime(Date.now() + 2_000)
+    const quiet = await statements().finally(() => vi.useRealTimers())
+    expect(quiet.result.items).toEqual([])
+    expect(quiet.result.facets).toBeDefined()
+    expect(quiet.result).toEqual(await searchProducts(t.db, q, { facts: false }))
+    expect(quiet.texts).toHaveLength(1)
+    expect(quiet.texts[0]).toContain('from listing_counts_version')
+    // Under writes the versions read first serve the whole search.
+    await t.db.execute(sql`update products set resale_price_cents = resale_price_cents + 1 where id = (select id
+      from products where not is_sold and removed_at is null and expired_at is null limit 1)`)
+    await catchUp(t.db)
+    const busy = await statements()
+    expect(busy.result).toEqual(await searchProducts(t.db, q, { facts: false }))
+    expect(busy.texts).toHaveLength(1)
+    expect(busy.texts[0]).toContain('from listing_counts_version')
+  })
+
   it('under writes, fail the searches that shared a read of the version that failed, not answer them from a view that may be behind, and read again for the next', async () => {
     const q = SearchQuery.parse({ sort: 'price_asc', page_size: '5' })
     const dialect = new PgDialect()
     const isVersionRead = (query: unknown) =>
-      dialect.sqlToQuery(query as SQL).sql.includes('version::text as v from listing_counts_version')
+      dialect.sqlToQuery(query as SQL).sql.includes('version::text as "countsVersion"')
     await loadFacts(t.db)
     // A change applied just now: writes are under way, so each search reads the version first.
     await t.db.execute(sql`update products set resale_price_cents = resale_price_cents + 1 where id = (select id

@@ -1,9 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm'
-import type { Database, Db } from '#server/db/client'
+import { type Database, type Db, pastTheTurns } from '#server/db/client'
 import { listenFor } from '#server/db/listening'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
-import { readVersion } from './facet-columns'
+import { readVersion, readVersions, type Versions } from './facet-columns'
 import { mergeInOrder } from './facts-pages'
 import { onceEach } from './kept-per-copy'
 import {
@@ -49,8 +49,8 @@ type State = {
   /** When a change last moved the view (Date.now()). */
   movedAt: number
   /** Version read under way, shared by searches under writes; the next, sent as it ends (versionSince). */
-  versionRead?: { sentAt: number; version: Promise<string> }
-  nextVersionRead?: Promise<string>
+  versionRead?: { sentAt: number; versions: Promise<Versions> }
+  nextVersionRead?: Promise<Versions>
   /** Work the instance does on its copy before it says it is ready (holdReady: the warm-up). */
   warming?: Promise<void>
 }
@@ -366,7 +366,8 @@ export async function catchUp(
     }
     if (target !== undefined && !newer(target, view.version)) return view
     s.applying = (async () => {
-      const applied = await applyFeed(db, view, s.changes, target !== undefined)
+      // Past the statements waiting their turn: searches under writes wait on it (decision 0159).
+      const applied = await pastTheTurns(() => applyFeed(db, view, s.changes, target !== undefined))
       if (!applied) {
         // Far behind until the read ends (neither feed nor requests wait for it); applications being one at a
         // time, no other such read runs. A failed read rejects its waiters (the poll logs it, backs off).
@@ -653,7 +654,7 @@ export async function readListingPage<R extends { id: string; countsVersion: str
   db: Db,
   fromFacts: FromFacts<R> | undefined,
   bySql: () => Promise<R[]>,
-): Promise<{ rows: R[]; view?: FactsView; counted?: ViewAnswer }> {
+): Promise<{ rows: R[]; view?: FactsView; counted?: ViewAnswer; versions?: Versions }> {
   const fromView = fromFacts ? await pageByView(db, fromFacts) : undefined
   if (fromView) return fromView
   const rows = await bySql()
@@ -664,14 +665,14 @@ export async function readListingPage<R extends { id: string; countsVersion: str
 const WRITES_LATELY_MS = 1_000
 
 /**
- * The version as read by a statement sent at `since` (performance.now()) or later: every change committed
- * before then is in it. One read at a time, shared by the searches before it was sent; later ones wait for
+ * The versions as read by a statement sent at `since` (performance.now()) or later: every change committed
+ * before then is in them. One read at a time, shared by the searches before it was sent; later ones wait for
  * the next: under writes, one statement per round trip, not per search. docs/decisions/0138-*.
  */
-function versionSince(db: Db, s: State, since: number): Promise<string> {
+function versionSince(db: Db, s: State, since: number): Promise<Versions> {
   const under = s.versionRead
   if (!under) return sendVersionRead(db, s)
-  if (under.sentAt >= since) return under.version
+  if (under.sentAt >= since) return under.versions
   // A read that never answers (a connection gone quiet) holds up only the searches sharing it.
   s.nextVersionRead ??= new Promise<void>((resolve) => {
     const late = setTimeout(resolve, VERSION_READ_WAIT_MS - (performance.now() - under.sentAt))
@@ -679,7 +680,7 @@ function versionSince(db: Db, s: State, since: number): Promise<string> {
       clearTimeout(late)
       resolve()
     }
-    under.version.then(ended, ended)
+    under.versions.then(ended, ended)
   }).then(() => sendVersionRead(db, s))
   return s.nextVersionRead
 }
@@ -687,21 +688,22 @@ function versionSince(db: Db, s: State, since: number): Promise<string> {
 /** How long the searches waiting for the next read of the version wait for the one under way to end. */
 const VERSION_READ_WAIT_MS = 1_000
 
-function sendVersionRead(db: Db, s: State): Promise<string> {
+function sendVersionRead(db: Db, s: State): Promise<Versions> {
   s.nextVersionRead = undefined
-  const read = { sentAt: performance.now(), version: readVersion(db) }
+  // Past the statements waiting their turn: each search waits on it before sending its page's (decision 0159).
+  const read = { sentAt: performance.now(), versions: pastTheTurns(() => readVersions(db)) }
   s.versionRead = read
   const done = () => {
     if (s.versionRead === read) s.versionRead = undefined
   }
-  read.version.then(done, done)
-  return read.version
+  read.versions.then(done, done)
+  return read.versions
 }
 
 async function pageByView<R extends { id: string; countsVersion: string }>(
   db: Db,
   { read, facets = false, ...ask }: FromFacts<R>,
-): Promise<{ rows: R[]; view: FactsView; counted: ViewAnswer } | undefined> {
+): Promise<{ rows: R[]; view: FactsView; counted: ViewAnswer; versions?: Versions } | undefined> {
   const asked = performance.now()
   const s = stateOf(db)
   // Too far behind for the feed: SQL answers while the copy is read whole (seconds); requests don't wait.
@@ -717,9 +719,10 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
   // Under writes (most searches, at 20 writes a second) the version is read first, not with the rows, and the
   // view caught up to it once before choosing; the rows, read after, may be newer (changes mid-request).
   let caughtUp = false
+  let readFirst: Versions | undefined
   if (Date.now() - s.movedAt < WRITES_LATELY_MS) {
-    const now = await versionSince(db, s, asked)
-    if (newer(now, view.version)) view = await catchUp(db, now, false)
+    readFirst = await versionSince(db, s, asked)
+    if (newer(readFirst.countsVersion, view.version)) view = await catchUp(db, readFirst.countsVersion, false)
     caughtUp = true
   }
   let kept: Map<string, R> | undefined
@@ -736,10 +739,18 @@ async function pageByView<R extends { id: string; countsVersion: string }>(
     const byId = new Map(kept)
     for (const row of fresh) byId.set(row.id, row)
     const rows = ids.flatMap((id) => byId.get(id) ?? [])
-    const version =
-      fresh[0]?.countsVersion ?? (kept && missing.length === 0 ? view.version : await readVersion(db))
+    // No row read: rows kept from the last attempt are at the view's version. Else the versions read first (no
+    // match) or now, the three in one statement: a page without rows takes them from here (readListingPage).
+    const alone =
+      fresh.length > 0 || (kept && missing.length === 0)
+        ? undefined
+        : ids.length === 0 && readFirst
+          ? readFirst
+          : await readVersions(db)
+    const version = fresh[0]?.countsVersion ?? alone?.countsVersion ?? view.version
     const complete = rows.length === ids.length
-    if (complete && (caughtUp || !newer(version, view.version))) return { rows, view, counted }
+    if (complete && (caughtUp || !newer(version, view.version)))
+      return { rows, view, counted, versions: alone }
     // A listing missing at the view's own version: its copy cannot say (SQL answers).
     if (!newer(version, view.version)) return undefined
     view = await catchUp(db, version, false)

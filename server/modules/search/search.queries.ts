@@ -26,7 +26,7 @@ import {
   timestampKey,
 } from '#server/lib/paging'
 import { selectPageRows, toProduct } from '#server/modules/products'
-import { readVersion } from './facet-columns'
+import { readVersions, type Versions } from './facet-columns'
 import type { PageSpan } from './facts-pages'
 import {
   COUNT_FACETS,
@@ -320,10 +320,17 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   const fromFacts = copyCan
     ? { query: q, sort, paging, cursor, read: pageOf, terms: textMatch, facets: wantFacets }
     : undefined
-  const { rows, view: pageView, counted: pageCounted } = await readListingPage(db, fromFacts, bySql)
+  const { rows, view: pageView, counted: pageCounted, versions } = await readListingPage(db, fromFacts, bySql)
+  // The versions the page statement read; a page without rows read them apart (or reads them now, once).
+  let apart = versions
+  const versionsOf = async (): Promise<Versions> => {
+    if (rows[0]) return rows[0]
+    apart ??= await readVersions(db)
+    return apart
+  }
   if (textMatch && !resolved?.fresh) {
-    // Remembered: the page statement read the terms version (no rows: one more read).
-    const now = rows[0]?.termsVersion ?? (await readVersion(db, 'terms_version'))
+    // Remembered: is the correction still as current as the page?
+    const now = (await versionsOf()).termsVersion
     if (now !== textMatch.termsVersion) {
       correctionsOf(db).delete(searchWords(q.q as string).join(' '))
       return findProducts(db, q, opts)
@@ -337,7 +344,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   // From the copy when it can: the page's view, or the one at the version its statement read.
   const view =
     (wantFacets || (!onlyPage && !textTotal)) && copyCan
-      ? (pageView ?? currentFacts(db, rows[0]?.countsVersion ?? (await readVersion(db))))
+      ? (pageView ?? currentFacts(db, (await versionsOf()).countsVersion))
       : undefined
   // Counted with the page when chosen from the view (then `view` is that view).
   const viewCounts =
@@ -354,8 +361,7 @@ async function findProducts(db: Db, q: SearchQuery, opts: SearchOpts): Promise<S
   }
   // The only page tells its own total (as does a text count made in its pass).
   const counted = onlyPage ? capped(pageRows.length) : (textTotal ?? (await count()))
-  const brandNames = async () =>
-    brandNamesAt(db, rows[0]?.brandsVersion ?? (await readVersion(db, 'brands_version')))
+  const brandNames = async () => brandNamesAt(db, (await versionsOf()).brandsVersion)
   const facets = !wantFacets
     ? undefined
     : viewCounts
