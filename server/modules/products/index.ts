@@ -7,8 +7,10 @@ export {
   findProductById,
   findProductsWhere,
   isAvailable,
+  LISTING_VERSIONS,
   productColumns,
   selectPageRows,
   toProduct,
+  type Versions,
 } from './products.queries'
 export { productRoutes } from './products.routes'

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { isBatteryReportOld } from '#contract/battery-reports'
 import { parcelOf, parcelSizeFor } from '#contract/delivery'
@@ -146,6 +146,21 @@ export const isAvailable = and(
   eq(products.reviewState, 'approved'),
 ) as SQL
 
+/**
+ * The listings' versions as a statement sees them (migration 0034's row). A page of listings carries them, and a
+ * search whose page has no rows reads them alone (search's readVersions).
+ */
+const versionColumns = {
+  // The listings' version: the copy of the listings at that version answers the counts.
+  countsVersion: sql<string>`(select version::text from listing_counts_version where id)`,
+  // The vocabulary's version: a search with a remembered correction checks it (search.queries.ts).
+  termsVersion: sql<string>`(select terms_version::text from listing_counts_version where id)`,
+  // The brands' version: a search's facets keep the brand names as long as it stays (search.queries.ts).
+  brandsVersion: sql<string>`(select brands_version::text from listing_counts_version where id)`,
+}
+
+export type Versions = { [K in keyof typeof versionColumns]: string }
+
 /** The columns of a page of listings: each product response's, and the seller's contact (owner and admin views). */
 const pageColumns = {
   ...productColumns,
@@ -157,40 +172,38 @@ const pageColumns = {
   sellerEmail: sql<string>`seller.email`,
   sellerPhone: products.sellerPhone,
   offerFloorCents: products.offerFloorCents,
-  // The listings' version as this statement saw it: the copy of the listings at that version answers the counts.
-  countsVersion: sql<string>`(select version::text from listing_counts_version where id)`,
-  // The vocabulary's version: a search with a remembered correction checks it (search.queries.ts).
-  termsVersion: sql<string>`(select terms_version::text from listing_counts_version where id)`,
-  // The brands' version: a search's facets keep the brand names as long as it stays (search.queries.ts).
-  brandsVersion: sql<string>`(select brands_version::text from listing_counts_version where id)`,
+  ...versionColumns,
 }
 
 /**
- * The page's column list as SQL text, written once when the module loads. The query builder spent longer writing
- * these thirty columns and reading them back, on every page, than PostgreSQL spent reading the page.
+ * A column list as SQL text, written once when the module loads. The query builder spent longer writing a page's
+ * thirty columns and reading them back, on every page, than PostgreSQL spent reading the page.
  */
-const PAGE_COLUMNS: SQL = (() => {
+function columnList(columns: Record<string, SQLWrapper>): SQL {
   const query = new PgDialect().sqlToQuery(
     sql.join(
-      Object.entries(pageColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
+      Object.entries(columns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
       sql`, `,
     ),
   )
-  if (query.params.length > 0) throw new Error('A page column may not take a parameter')
+  if (query.params.length > 0) throw new Error('A listed column may not take a parameter')
   return sql.raw(query.sql)
-})()
-
-export type PageRow = ProductRow & {
-  sellerEmail: string
-  sellerPhone: string
-  offerFloorCents: number | null
-  countsVersion: string
-  termsVersion: string
-  brandsVersion: string
-  /** Two sort keys as text: what a cursor carries. */
-  k0: string
-  k1: string
 }
+
+const PAGE_COLUMNS = columnList(pageColumns)
+
+/** The three versions as columns, named as a page's rows carry them (`select ${LISTING_VERSIONS}`). */
+export const LISTING_VERSIONS = columnList(versionColumns)
+
+export type PageRow = ProductRow &
+  Versions & {
+    sellerEmail: string
+    sellerPhone: string
+    offerFloorCents: number | null
+    /** Two sort keys as text: what a cursor carries. */
+    k0: string
+    k1: string
+  }
 
 /**
  * Listings with their brand and seller, and two sort keys as text, in one statement. Columns come as the driver

@@ -1,9 +1,6 @@
-import { sql } from 'drizzle-orm'
-import type { Db } from '#server/db/client'
-import { rowsOf } from '#server/lib/paging'
 import { COUNT_FACETS, type CountFacet, type CountQuery, perCountFacet } from './filters'
 
-// The copy's facet columns (listing-facts.ts), the facet filters over their rows, and the version row.
+// The copy's facet columns (listing-facts.ts) and the facet filters over their rows.
 
 /** One facet's column: its distinct values (as search sends them) and each row's index into them. */
 export type Column = { values: string[]; index: Uint16Array }
@@ -94,22 +91,3 @@ function valueFilters<T>(
 
 export const facetFilters = (columns: Columns, q: CountQuery) =>
   valueFilters(columns, q.sets, (set, v) => set.has(v))
-
-/**
- * `version` moves on at every change the feed notes (a listing's facts), `terms_version` at every change to
- * the titles' vocabulary, `brands_version` at every change to the brands. Named as a page's rows carry them.
- */
-export type Versions = { countsVersion: string; termsVersion: string; brandsVersion: string }
-
-/** The three versions in one statement: a search whose page has no rows needs them all. */
-export async function readVersions(db: Db): Promise<Versions> {
-  const [row] = await rowsOf<Versions>(
-    db,
-    sql`select version::text as "countsVersion", terms_version::text as "termsVersion",
-      brands_version::text as "brandsVersion" from listing_counts_version where id`,
-  )
-  return row ?? { countsVersion: '0', termsVersion: '0', brandsVersion: '0' }
-}
-
-/** The copy's version alone (the feed's poll, tests). */
-export const readVersion = async (db: Db) => (await readVersions(db)).countsVersion

@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { createBrand, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { readVersion } from './facet-columns'
 import { factsFacets } from './facts-counts'
 import { mergeInOrder } from './facts-pages'
 import { keptOfThread } from './kept-per-copy'
 import type { ListingFacts } from './listing-facts'
-import { catchUp, currentFacts, loadFacts } from './listing-feed'
+import { catchUp, currentFacts, loadFacts, readVersion } from './listing-feed'
 import { searchProducts } from './search.queries'
 
 // A copy big enough (6,000 listings) that a page is found from the rows of its narrowest facet filter (a brand's

@@ -3,7 +3,7 @@ import { type Database, type Db, pastTheTurns } from '#server/db/client'
 import { listenFor } from '#server/db/listening'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
-import { readVersion, readVersions, type Versions } from './facet-columns'
+import { LISTING_VERSIONS, type Versions } from '#server/modules/products'
 import { mergeInOrder } from './facts-pages'
 import { onceEach } from './kept-per-copy'
 import {
@@ -660,6 +660,19 @@ export async function readListingPage<R extends { id: string; countsVersion: str
   const rows = await bySql()
   return { rows, view: currentFacts(db, rows[0]?.countsVersion) }
 }
+
+/**
+ * `version` moves on at every change the feed notes (a listing's facts), `terms_version` at every change to the
+ * titles' vocabulary, `brands_version` at every change to the brands. The three in one statement: a search whose page
+ * has no rows needs them all.
+ */
+export async function readVersions(db: Db): Promise<Versions> {
+  const [row] = await rowsOf<Versions>(db, sql`select ${LISTING_VERSIONS}`)
+  return row ?? { countsVersion: '0', termsVersion: '0', brandsVersion: '0' }
+}
+
+/** The copy's version alone (the feed's poll, tests). */
+export const readVersion = async (db: Db) => (await readVersions(db)).countsVersion
 
 /** After a move this recent, a search reads the version first: cheaper under writes than a second choice. */
 const WRITES_LATELY_MS = 1_000

@@ -25,8 +25,7 @@ import {
   rowsOf,
   timestampKey,
 } from '#server/lib/paging'
-import { selectPageRows, toProduct } from '#server/modules/products'
-import { readVersions, type Versions } from './facet-columns'
+import { selectPageRows, toProduct, type Versions } from '#server/modules/products'
 import type { PageSpan } from './facts-pages'
 import {
   COUNT_FACETS,
@@ -38,7 +37,7 @@ import {
   perCountFacet,
 } from './filters'
 import { onceEach } from './kept-per-copy'
-import { currentFacts, readListingPage, searchWhileRead } from './listing-feed'
+import { currentFacts, readListingPage, readVersions, searchWhileRead } from './listing-feed'
 import { textMatchesIn } from './listing-text'
 import { viewFacets, viewTotal } from './listing-view'
 

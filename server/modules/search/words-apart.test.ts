@@ -5,8 +5,7 @@ import { SearchQuery } from '#contract/search'
 import { rowsOf } from '#server/lib/paging'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
 import { createTestApp, type TestApp } from '#server/test/test-app'
-import { readVersion } from './facet-columns'
-import { currentFacts, loadFacts } from './listing-feed'
+import { currentFacts, loadFacts, readVersion } from './listing-feed'
 import { searchProducts } from './search.queries'
 
 // Words typed apart or together find the same laptops, by SQL and from the listings' copy in memory alike: a title's
