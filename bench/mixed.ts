@@ -276,6 +276,15 @@ export const NEW_LISTING_SQL = `with ins as (
 export const FRESH_FROM = 5_000
 
 /**
+ * BENCH_WRITES_SPREAD (0 to 1, default 0): the share of the writes that reprice a catalogue listing drawn at random (by
+ * a dollar; its price put back when the run ends) instead of touching the writer's own. The writer's own listings are
+ * few and new, so alone they never pile up changes to the listings the instance's copy read: spread writes do, as
+ * sellers editing their listings would, and bring the copy's settled parts and whole reads (listing-feed.ts) into the
+ * run. Their freshness is not probed.
+ */
+const SPREAD = Math.min(1, Math.max(0, Number(process.env.BENCH_WRITES_SPREAD ?? 0)))
+
+/**
  * A writer committing `perSecond` listing changes a second by SQL (each its own transaction): new listings (35%),
  * price edits (30%), sales (20%), removals (15%) of its own listings, priced from FRESH_FROM dollars, so a prober
  * asking the second instance for `min_price=FRESH_FROM` every 25 ms sees each change appear (or disappear) and
@@ -284,6 +293,31 @@ export const FRESH_FROM = 5_000
 function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerId: string, brandId: string) {
   const pool = new pg.Pool({ connectionString: dbUrl, max: 2 })
   const rnd = random(perSecond * 1_000 + 11)
+  // Catalogue listings on sale the spread writes reprice (BENCH_WRITES_SPREAD), and the price each had before.
+  const drawn =
+    SPREAD > 0
+      ? pool.query<{ id: string; cents: number }>(
+          `select id, resale_price_cents as cents from products tablesample system (5)
+            where is_sold = false and removed_at is null and resale_price_cents < ${FRESH_FROM * 100} limit 50000`,
+        )
+      : undefined
+  drawn?.catch(() => undefined)
+  const repriced = new Map<string, number>()
+  let spreadWrites = 0
+  /** Reprices a catalogue listing by a dollar, or puts back one repriced before. */
+  const spreadWrite = async () => {
+    const { rows } = await (drawn as NonNullable<typeof drawn>)
+    const row = rows[Math.floor(rnd() * rows.length)]
+    if (!row) return
+    const was = repriced.get(row.id)
+    if (was === undefined) repriced.set(row.id, row.cents)
+    else repriced.delete(row.id)
+    await pool.query('update products set resale_price_cents = $2 where id = $1', [
+      row.id,
+      was === undefined ? row.cents + 100 : was,
+    ])
+    spreadWrites++
+  }
   let nextPrice = FRESH_FROM + (Math.floor(Date.now() / 1000) % 100_000)
   const live = new Map<string, number>()
   /** Pending checks: listing id → what the prober waits for, and the commit time. */
@@ -292,6 +326,11 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
   let writes = 0
   let stopped = false
   const write = async () => {
+    if (SPREAD > 0 && rnd() < SPREAD) {
+      await spreadWrite()
+      writes++
+      return
+    }
     const roll = rnd()
     const ids = [...live.keys()].filter((id) => !pending.has(id))
     const canTouch = ids.length > 0
@@ -370,12 +409,18 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
       stoppedAt = Date.now()
       await writer
       await prober
-      // Leave the catalogue as it was: the writer's listings go.
+      // Leave the catalogue as it was: the writer's listings go, the listings it repriced get their prices back.
       await pool.query(
         `update products set removed_at = now() where resale_price_cents >= ${FRESH_FROM * 100} and removed_at is null`,
       )
+      if (repriced.size > 0)
+        await pool.query(
+          `update products p set resale_price_cents = v.cents
+            from unnest($1::uuid[], $2::int[]) as v(id, cents) where p.id = v.id`,
+          [[...repriced.keys()], [...repriced.values()]],
+        )
       await pool.end()
-      return { writes, fresh, staleAtEnd: pending.size }
+      return { writes, spreadWrites, fresh, staleAtEnd: pending.size }
     },
   }
 }
@@ -521,7 +566,11 @@ export async function mixedRun(opts: {
     console.log(`  first ${opts.firstS} s: ${cpuPerRequest(cpuAtStart, cpuAtFirst, inFirst)}`)
     console.log(`  the rest: ${cpuPerRequest(cpuAtFirst, cpuAtEnd, times.length - inFirst)}`)
   } else console.log(`  ${cpuPerRequest(cpuAtStart, cpuAtEnd, times.length)}`)
-  const written = (await writerStopped) ?? { writes: 0, fresh: [], staleAtEnd: 0 }
+  const written = (await writerStopped) ?? { writes: 0, spreadWrites: 0, fresh: [], staleAtEnd: 0 }
+  if (written.spreadWrites > 0)
+    console.log(
+      `  of the ${written.writes} writes, ${written.spreadWrites} repriced catalogue listings (BENCH_WRITES_SPREAD)`,
+    )
   // A long run also prints its figures per slice (BENCH_MIXED_SLICE seconds, default 30): whether they hold while the
   // changes pile up, and whether the first seconds of writes cost more than later ones.
   const sliceS = Number(process.env.BENCH_MIXED_SLICE ?? 30)

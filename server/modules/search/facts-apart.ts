@@ -4,8 +4,12 @@ import type { ListingFacts } from './listing-facts'
 import type { ReadCopy } from './listing-feed'
 import { THREAD_LIMITS } from './search-pool'
 
-/** 1,000,000 listings take about 10 s; far longer means the read is stuck. */
+/**
+ * 1,000,000 listings take about 10 s on a quiet machine; far longer means the read is stuck. A read in the background
+ * (low priority, beside searches and writes) took 117 s at 1,000,000 on a busy 2-core machine: it gets longer.
+ */
 const READ_TIMEOUT_MS = 120_000
+const BACKGROUND_READ_TIMEOUT_MS = 900_000
 
 type Read = { timeoutMs?: number; signal?: AbortSignal; commits?: string[] | undefined; background?: boolean }
 
@@ -23,10 +27,11 @@ export function readFactsApart(url: string, read: Read = {}): Promise<ListingFac
   return readOn(startReader(url, read.background ?? false), read)
 }
 
-function readOn(worker: Worker, { timeoutMs = READ_TIMEOUT_MS, signal, commits }: Read) {
+function readOn(worker: Worker, { signal, commits, background = false, ...read }: Read) {
+  const timeoutMs = read.timeoutMs ?? (background ? BACKGROUND_READ_TIMEOUT_MS : READ_TIMEOUT_MS)
   return new Promise<ListingFacts>((resolve, reject) => {
     // A read that hangs (a connection gone quiet, a lock held) or is stopped (keepListingsCurrent's stop)
-    // ends its thread rather than keep it running: the caller reads on its own thread.
+    // ends its thread rather than keep it running: the caller reads on its own thread (the first read) or later.
     const stop = (err: unknown) => {
       reject(err)
       void worker.terminate()
@@ -77,7 +82,7 @@ export function factsReader(url: string) {
       worker.off('error', forget).off('exit', forget)
       spare = undefined
     } else worker = startReader(url, background)
-    const reading = readOn(worker, { signal, commits })
+    const reading = readOn(worker, { signal, commits, background })
     void reading.then(startSpare, startSpare)
     return reading
   }

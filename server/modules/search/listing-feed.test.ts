@@ -477,6 +477,39 @@ describe('an instance reading its copy apart', () => {
   })
 })
 
+describe('an instance reading its copy again apart', () => {
+  it('does not read it on its own thread when the worker fails: the view goes on answering and it tries again', async () => {
+    const { database, drop } = await openTestDatabase()
+    const errors: string[] = []
+    const reads: boolean[] = []
+    const feed = keepListingsCurrent(
+      database.db,
+      { error: (_obj, msg) => errors.push(msg) },
+      10,
+      undefined,
+      (_signal, { background }) => {
+        reads.push(background)
+        return background ? Promise.reject(new Error('worker stopped')) : readFacts(database.db)
+      },
+    )
+    try {
+      await vi.waitFor(() => expect(searchReady(database.db)).toBe(true))
+      // A read again (the pile, the day) while the view answers: its failure is the read's, not a read here.
+      await expect(loadFacts(database.db)).rejects.toThrow('worker stopped')
+      expect(reads).toEqual([false, true])
+      expect(errors.some((msg) => /reading it here/.test(msg))).toBe(false)
+      expect(searchReady(database.db)).toBe(true)
+      // The next read again goes to a thread of its own once more.
+      await expect(loadFacts(database.db)).rejects.toThrow('worker stopped')
+      expect(reads).toEqual([false, true, true])
+    } finally {
+      feed.stop()
+      await database.close()
+      await drop()
+    }
+  })
+})
+
 describe('an instance stopping while it reads its copy apart', () => {
   it('stops the read, reads nothing on its own thread, and logs no failure', async () => {
     const { database, drop } = await openTestDatabase()

@@ -134,10 +134,12 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
   s.loading = (async () => {
     const apart = s.kept?.readCopy
     let readApart = apart !== undefined
+    const background = s.view !== undefined
     const base = await (apart
-      ? apart(stopped, { background: s.view !== undefined }).catch((err) => {
-          // Stopped with the instance: nothing to read any more.
-          if (stopped.aborted) throw err
+      ? apart(stopped, { background }).catch((err) => {
+          // Stopped with the instance, or a read again while a view answers: that read on this thread would stall
+          // every request for the seconds of building the copy (readAgain backs off and reads apart again).
+          if (stopped.aborted || background) throw err
           logFailure(s, err, READ_HERE)
           readApart = false
           return readFacts(db)
