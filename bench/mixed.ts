@@ -409,7 +409,11 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
       stoppedAt = Date.now()
       await writer
       await prober
-      // Leave the catalogue as it was: the writer's listings go, the listings it repriced get their prices back.
+      return { writes, spreadWrites, fresh, staleAtEnd: pending.size }
+    },
+    /** Once no search is measured: the catalogue left as it was (a statement of thousands of changes). */
+    async putBack() {
+      // The writer's listings go, the listings it repriced get their prices back.
       await pool.query(
         `update products set removed_at = now() where resale_price_cents >= ${FRESH_FROM * 100} and removed_at is null`,
       )
@@ -420,7 +424,6 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
           [[...repriced.keys()], [...repriced.values()]],
         )
       await pool.end()
-      return { writes, spreadWrites, fresh, staleAtEnd: pending.size }
     },
   }
 }
@@ -567,6 +570,7 @@ export async function mixedRun(opts: {
     console.log(`  the rest: ${cpuPerRequest(cpuAtFirst, cpuAtEnd, times.length - inFirst)}`)
   } else console.log(`  ${cpuPerRequest(cpuAtStart, cpuAtEnd, times.length)}`)
   const written = (await writerStopped) ?? { writes: 0, spreadWrites: 0, fresh: [], staleAtEnd: 0 }
+  await writer?.putBack()
   if (written.spreadWrites > 0)
     console.log(
       `  of the ${written.writes} writes, ${written.spreadWrites} repriced catalogue listings (BENCH_WRITES_SPREAD)`,

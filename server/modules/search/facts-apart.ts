@@ -27,8 +27,15 @@ export function readFactsApart(url: string, read: Read = {}): Promise<ListingFac
   return readOn(startReader(url, read.background ?? false), read)
 }
 
-function readOn(worker: Worker, { signal, commits, background = false, ...read }: Read) {
-  const timeoutMs = read.timeoutMs ?? (background ? BACKGROUND_READ_TIMEOUT_MS : READ_TIMEOUT_MS)
+function readOn(
+  worker: Worker,
+  {
+    signal,
+    commits,
+    background = false,
+    timeoutMs = background ? BACKGROUND_READ_TIMEOUT_MS : READ_TIMEOUT_MS,
+  }: Read,
+) {
   return new Promise<ListingFacts>((resolve, reject) => {
     // A read that hangs (a connection gone quiet, a lock held) or is stopped (keepListingsCurrent's stop)
     // ends its thread rather than keep it running: the caller reads on its own thread (the first read) or later.
