@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm'
+import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { openTestDatabase } from '#server/test/test-app'
-import { factsReader, readFactsApart } from './facts-apart'
+import { factsReader, readFactsApart, WHOLE_READ_LOCK } from './facts-apart'
 import { type ListingFacts, readFacts } from './listing-facts'
 
 // On PostgreSQL an instance reads its copy of the listings on a worker thread: the copy it receives must be the one
@@ -91,5 +92,26 @@ describe.runIf(postgres)('the copy of the listings read on a worker thread', () 
     await expect.poll(() => reader.hasSpare()).toBe(true)
     reader.stop()
     expect(reader.hasSpare()).toBe(false)
+
+    // A whole read in the background waits while another instance's holds the lock, then reads; a bulk load's part
+    // does not wait for it.
+    const other = new pg.Client({ connectionString: opened.url as string })
+    await other.connect()
+    await other.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
+    let read = false
+    const whole = readFactsApart(opened.url as string, { background: true }).then((facts) => {
+      read = true
+      return facts
+    })
+    const waiting = sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`
+    await expect
+      .poll(async () => (await rowsOf<{ n: number }>(db, waiting))[0]?.n, { timeout: 10_000 })
+      .toBe(1)
+    const partMeanwhile = await readFactsApart(opened.url as string, { commits: [version], background: true })
+    expect(partMeanwhile.size).toBe(400)
+    expect(read).toBe(false)
+    await other.query(`select pg_advisory_unlock(${WHOLE_READ_LOCK})`)
+    expect(withoutClock(await whole)).toEqual(withoutClock(await readFacts(db)))
+    await other.end()
   })
 })

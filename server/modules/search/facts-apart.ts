@@ -11,6 +11,9 @@ import { THREAD_LIMITS } from './search-pool'
 const READ_TIMEOUT_MS = 120_000
 const BACKGROUND_READ_TIMEOUT_MS = 900_000
 
+/** The lock a whole read in the background holds while it reads (facts-worker.ts); the same on every instance. */
+export const WHOLE_READ_LOCK = "hashtextextended('search: a whole read of the copy', 0)"
+
 type Read = { timeoutMs?: number; signal?: AbortSignal; commits?: string[] | undefined; background?: boolean }
 
 /** A thread ready to read the copy once (facts-worker.ts); `background`: at a lower priority. */

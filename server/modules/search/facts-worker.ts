@@ -10,11 +10,12 @@ const { url, background } = workerData as { url: string; background: boolean }
 // A read while a view answers yields to searches: on a busy machine it takes the CPU they leave, not an equal
 // share (decision 0129). Lowered before the reading code (driver, copy's modules) loads: most of the start.
 if (background) lowerThreadPriority(10)
-const [{ default: pg }, { drizzle }, { readFacts }, { shareCopy }] = await Promise.all([
+const [{ default: pg }, { drizzle }, { readFacts }, { shareCopy }, { WHOLE_READ_LOCK }] = await Promise.all([
   import('pg'),
   import('drizzle-orm/node-postgres'),
   import('./listing-facts'),
   import('./search-pool'),
+  import('./facts-apart'),
 ])
 const connect = () =>
   new pg.Client({
@@ -35,6 +36,9 @@ parentPort?.once('message', async ({ commits }: { commits?: string[] }) => {
   const words = background ? undefined : connect()
   try {
     await Promise.all([client.connect(), words?.connect()])
+    // A whole read again waits for another instance's to end: the instances' piles reach the bound together, and
+    // two reads at once took both cores for minutes (decision 0161). Held by this connection, so it ends with it.
+    if (background && !commits) await client.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
     const facts = shareCopy(await readFacts(asDb(client), commits, words && asDb(words)))
     parentPort?.postMessage({ facts })
   } finally {
