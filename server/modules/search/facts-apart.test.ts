@@ -93,25 +93,35 @@ describe.runIf(postgres)('the copy of the listings read on a worker thread', () 
     reader.stop()
     expect(reader.hasSpare()).toBe(false)
 
-    // A whole read in the background waits while another instance's holds the lock, then reads; a bulk load's part
-    // does not wait for it.
+    // A read in turn (the pile's read again) waits while another instance's holds the lock, then reads; a bulk
+    // load's part and a read that requests wait on (far behind) do not wait for it.
     const other = new pg.Client({ connectionString: opened.url as string })
     await other.connect()
-    await other.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
-    let read = false
-    const whole = readFactsApart(opened.url as string, { background: true }).then((facts) => {
-      read = true
-      return facts
-    })
-    const waiting = sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`
-    await expect
-      .poll(async () => (await rowsOf<{ n: number }>(db, waiting))[0]?.n, { timeout: 10_000 })
-      .toBe(1)
-    const partMeanwhile = await readFactsApart(opened.url as string, { commits: [version], background: true })
-    expect(partMeanwhile.size).toBe(400)
-    expect(read).toBe(false)
-    await other.query(`select pg_advisory_unlock(${WHOLE_READ_LOCK})`)
-    expect(withoutClock(await whole)).toEqual(withoutClock(await readFacts(db)))
-    await other.end()
+    try {
+      const [{ pid } = { pid: 0 }] = (await other.query(`select pg_backend_pid() as pid`)).rows
+      await other.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
+      let read = false
+      const inTurn = readFactsApart(opened.url as string, { background: true, inTurn: true }).then(
+        (facts) => {
+          read = true
+          return facts
+        },
+      )
+      const blocked = sql`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`
+      await expect
+        .poll(async () => (await rowsOf<{ n: number }>(db, blocked))[0]?.n, { timeout: 20_000 })
+        .toBe(1)
+      const partMeanwhile = await readFactsApart(opened.url as string, {
+        commits: [version],
+        background: true,
+      })
+      expect(partMeanwhile.size).toBe(400)
+      const farBehind = await readFactsApart(opened.url as string, { background: true })
+      expect(read).toBe(false)
+      await other.query(`select pg_advisory_unlock(${WHOLE_READ_LOCK})`)
+      expect(withoutClock(await inTurn)).toEqual(withoutClock(farBehind))
+    } finally {
+      await other.end()
+    }
   })
 })

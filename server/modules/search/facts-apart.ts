@@ -11,10 +11,17 @@ import { THREAD_LIMITS } from './search-pool'
 const READ_TIMEOUT_MS = 120_000
 const BACKGROUND_READ_TIMEOUT_MS = 900_000
 
-/** The lock a whole read in the background holds while it reads (facts-worker.ts); the same on every instance. */
+/** The lock a read in turn holds while it reads (facts-worker.ts, decision 0161); the same on every instance. */
 export const WHOLE_READ_LOCK = "hashtextextended('search: a whole read of the copy', 0)"
 
-type Read = { timeoutMs?: number; signal?: AbortSignal; commits?: string[] | undefined; background?: boolean }
+type Read = {
+  timeoutMs?: number
+  signal?: AbortSignal
+  commits?: string[] | undefined
+  background?: boolean
+  /** Waits for any other instance's read in turn, and takes no parallel workers (ReadCopy). */
+  inTurn?: boolean
+}
 
 /** A thread ready to read the copy once (facts-worker.ts); `background`: at a lower priority. */
 function startReader(url: string, background: boolean): Worker {
@@ -35,6 +42,7 @@ function readOn(
   {
     signal,
     commits,
+    inTurn,
     background = false,
     timeoutMs = background ? BACKGROUND_READ_TIMEOUT_MS : READ_TIMEOUT_MS,
   }: Read,
@@ -48,7 +56,7 @@ function readOn(
     }
     if (signal?.aborted) return stop(signal.reason)
     worker.ref()
-    worker.postMessage({ commits })
+    worker.postMessage({ commits, inTurn })
     const late = `Reading search's copy of the listings on a worker thread took over ${timeoutMs / 1000} s`
     const deadline = setTimeout(() => stop(new Error(late)), timeoutMs).unref()
     const onAbort = () => stop(signal?.reason)
@@ -86,13 +94,13 @@ export function factsReader(url: string) {
     worker.once('error', forget).once('exit', forget)
     spare = worker
   }
-  const read: ReadCopy = (signal, { commits, background }) => {
+  const read: ReadCopy = (signal, { commits, background, inTurn }) => {
     let worker = spare
     if (background && worker) {
       worker.off('error', forget).off('exit', forget)
       spare = undefined
     } else worker = startReader(url, background)
-    const reading = readOn(worker, { signal, commits, background })
+    const reading = readOn(worker, { signal, commits, background, inTurn })
     void reading.then(startSpare, startSpare)
     return reading
   }

@@ -17,12 +17,15 @@ const [{ default: pg }, { drizzle }, { readFacts }, { shareCopy }, { WHOLE_READ_
   import('./search-pool'),
   import('./facts-apart'),
 ])
-// A read while a view answers also takes no parallel workers: at 1,000,000 listings they held two more cores of
-// the database for its first 16 s, beside the searches (decision 0161); the first read, awaited, takes them.
-const connect = () =>
+// A read in turn (decision 0161) takes no parallel workers: at 1,000,000 listings they held two more cores of the
+// database for its first 15 s, beside the searches. Its backend checks every second that this thread is still there,
+// so a read ended mid-statement lets go of the lock then, not when the statement would have answered.
+const connect = (inTurn: boolean) =>
   new pg.Client({
     connectionString: url,
-    options: background ? '-c jit=off -c max_parallel_workers_per_gather=0' : '-c jit=off',
+    options: inTurn
+      ? '-c jit=off -c max_parallel_workers_per_gather=0 -c client_connection_check_interval=1000'
+      : '-c jit=off',
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
   })
@@ -33,14 +36,14 @@ const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as un
  * A read while a view answers uses one: a 100,000-listing part took the same 2 s over one as over two,
  * leaving the database a core for the searches (decision 0129). A failed read throws: the thread's error.
  */
-parentPort?.once('message', async ({ commits }: { commits?: string[] }) => {
-  const client = connect()
-  const words = background ? undefined : connect()
+parentPort?.once('message', async ({ commits, inTurn = false }: { commits?: string[]; inTurn?: boolean }) => {
+  const client = connect(inTurn)
+  const words = background ? undefined : connect(false)
   try {
     await Promise.all([client.connect(), words?.connect()])
-    // A whole read again waits for another instance's to end: the instances' piles reach the bound together, and
-    // two reads at once took both cores for minutes (decision 0161). Held by this connection, so it ends with it.
-    if (background && !commits) await client.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
+    // Waits for another instance's read in turn to end: the instances' piles reach the bound together, and two
+    // reads at once took both cores for minutes. Held by this connection, so it ends with it.
+    if (inTurn) await client.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
     const facts = shareCopy(await readFacts(asDb(client), commits, words && asDb(words)))
     parentPort?.postMessage({ facts })
   } finally {

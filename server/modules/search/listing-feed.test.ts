@@ -482,14 +482,16 @@ describe('an instance reading its copy again apart', () => {
     const { database, drop } = await openTestDatabase()
     const errors: string[] = []
     const reads: boolean[] = []
+    const inTurn: (boolean | undefined)[] = []
     const feed = keepListingsCurrent(
       database.db,
       { error: (_obj, msg) => errors.push(msg) },
       10,
       undefined,
-      (_signal, { background }) => {
-        reads.push(background)
-        return background ? Promise.reject(new Error('worker stopped')) : readFacts(database.db)
+      (_signal, read) => {
+        reads.push(read.background)
+        inTurn.push(read.inTurn)
+        return read.background ? Promise.reject(new Error('worker stopped')) : readFacts(database.db)
       },
     )
     try {
@@ -499,9 +501,11 @@ describe('an instance reading its copy again apart', () => {
       expect(reads).toEqual([false, true])
       expect(errors.some((msg) => /reading it here/.test(msg))).toBe(false)
       expect(searchReady(database.db)).toBe(true)
-      // The next read again goes to a thread of its own once more.
-      await expect(loadFacts(database.db)).rejects.toThrow('worker stopped')
+      // The next read again goes to a thread of its own once more; a read again for the pile waits its turn
+      // (decision 0161), the first read and one that requests wait on (far behind) do not.
+      await expect(loadFacts(database.db, true)).rejects.toThrow('worker stopped')
       expect(reads).toEqual([false, true, true])
+      expect(inTurn).toEqual([false, false, true])
     } finally {
       feed.stop()
       await database.close()

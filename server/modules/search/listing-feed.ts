@@ -85,10 +85,13 @@ const MOST_READS = 3
 const DELTA_AT_MOST = 16
 const SETTLED_AT_MOST = [Number.POSITIVE_INFINITY, 8_192, 1_024, 128]
 
-/** Worker read of the copy, or of `commits`' listings; `background`: yields to searches (facts-worker.ts). */
+/**
+ * Worker read of the copy, or of `commits`' listings; `background`: yields to searches (facts-worker.ts); `inTurn`:
+ * a read again for the pile, which no request waits on, after any other instance's (decision 0161).
+ */
 export type ReadCopy = (
   signal: AbortSignal,
-  read: { commits?: string[]; background: boolean },
+  read: { commits?: string[]; background: boolean; inTurn?: boolean },
 ) => Promise<ListingFacts>
 
 /** Per database (tests open many in one process). */
@@ -125,8 +128,11 @@ const APPLY_FLOOR = 5_000
 const applyAtMost = (s: State, size: number) =>
   Math.min(50_000, Math.max(s.kept?.applyFloor ?? APPLY_FLOOR, Math.floor(size / 10)))
 
-/** Reads the copy whole now (first load, tests, a rebase once changes pile up); searches go on meanwhile. */
-export function loadFacts(db: Db): Promise<ListingFacts> {
+/**
+ * Reads the copy whole now (first load, tests, far behind, a rebase once changes pile up); searches go on meanwhile.
+ * `inTurn`: the rebase, after any other instance's (ReadCopy).
+ */
+export function loadFacts(db: Db, inTurn = false): Promise<ListingFacts> {
   const s = stateOf(db)
   if (s.loading) return s.loading
   const started = Date.now()
@@ -136,7 +142,7 @@ export function loadFacts(db: Db): Promise<ListingFacts> {
     let readApart = apart !== undefined
     const background = s.view !== undefined
     const base = await (apart
-      ? apart(stopped, { background }).catch((err) => {
+      ? apart(stopped, { background, inTurn }).catch((err) => {
           // Stopped with the instance, or a read again while a view answers: that read on this thread would stall
           // every request for the seconds of building the copy (readAgain backs off and reads apart again).
           if (stopped.aborted || background) throw err
@@ -407,7 +413,7 @@ export async function catchUp(
 /** Reads whole in the background unless a read is under way or failures put it off (backOff, up to 30 s). */
 function readAgain(db: Db, s: State) {
   if (s.loading || Date.now() < s.readAgainAt) return
-  void backOff(s, loadFacts(db))
+  void backOff(s, loadFacts(db, true))
 }
 
 /** A background read ended: a failure, unless `stopped`, is logged and puts the next read off (readAgain). */
