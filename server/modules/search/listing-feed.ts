@@ -87,7 +87,7 @@ const SETTLED_AT_MOST = [Number.POSITIVE_INFINITY, 8_192, 1_024, 128]
 
 /**
  * Worker read of the copy, or of `commits`' listings; `background`: yields to searches (facts-worker.ts); `inTurn`:
- * a read again for the pile, which no request waits on, after any other instance's (decision 0161).
+ * a read again (readAgain: the pile, the day), which no request waits on, after any other instance's (decision 0161).
  */
 export type ReadCopy = (
   signal: AbortSignal,
@@ -130,7 +130,7 @@ const applyAtMost = (s: State, size: number) =>
 
 /**
  * Reads the copy whole now (first load, tests, far behind, a rebase once changes pile up); searches go on meanwhile.
- * `inTurn`: the rebase, after any other instance's (ReadCopy).
+ * `inTurn`: readAgain's, after any other instance's (ReadCopy); a caller finding a read under way shares it, turn and all.
  */
 export function loadFacts(db: Db, inTurn = false): Promise<ListingFacts> {
   const s = stateOf(db)
