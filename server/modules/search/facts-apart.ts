@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import { workerScript } from '#server/lib/worker-script'
+import type { Rebase } from './facts-rebase'
 import type { ListingFacts } from './listing-facts'
 import type { ReadCopy } from './listing-feed'
 import { THREAD_LIMITS } from './search-pool'
@@ -21,6 +22,8 @@ type Read = {
   background?: boolean
   /** Waits for any other instance's read in turn, and takes no parallel workers (ReadCopy). */
   inTurn?: boolean
+  /** Made from a view in memory, not read (ReadCopy). */
+  rebase?: Rebase | undefined
 }
 
 /** A thread ready to read the copy once (facts-worker.ts); `background`: at a lower priority. */
@@ -43,6 +46,7 @@ function readOn(
     signal,
     commits,
     inTurn,
+    rebase,
     background = false,
     timeoutMs = background ? BACKGROUND_READ_TIMEOUT_MS : READ_TIMEOUT_MS,
   }: Read,
@@ -56,7 +60,7 @@ function readOn(
     }
     if (signal?.aborted) return stop(signal.reason)
     worker.ref()
-    worker.postMessage({ commits, inTurn })
+    worker.postMessage({ commits, inTurn, rebase })
     const late = `Reading search's copy of the listings on a worker thread took over ${timeoutMs / 1000} s`
     const deadline = setTimeout(() => stop(new Error(late)), timeoutMs).unref()
     const onAbort = () => stop(signal?.reason)
@@ -94,13 +98,13 @@ export function factsReader(url: string) {
     worker.once('error', forget).once('exit', forget)
     spare = worker
   }
-  const read: ReadCopy = (signal, { commits, background, inTurn }) => {
+  const read: ReadCopy = (signal, { commits, background, inTurn, rebase }) => {
     let worker = spare
     if (background && worker) {
       worker.off('error', forget).off('exit', forget)
       spare = undefined
     } else worker = startReader(url, background)
-    const reading = readOn(worker, { signal, commits, background, inTurn })
+    const reading = readOn(worker, { signal, commits, background, inTurn, rebase })
     void reading.then(startSpare, startSpare)
     return reading
   }

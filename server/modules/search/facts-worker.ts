@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { Db } from '#server/db/client'
 import { lowerThreadPriority } from '#server/lib/thread-priority'
+import type { Rebase } from './facts-rebase'
 
 // Reads the copy (readFacts) on its own thread and hands it over in shared memory (the search threads share
 // it too: search-pool.ts), not copied (facts-apart.ts): at 1,000,000 listings building it takes seconds of
@@ -10,13 +11,15 @@ const { url, background } = workerData as { url: string; background: boolean }
 // A read while a view answers yields to searches: on a busy machine it takes the CPU they leave, not an equal
 // share (decision 0129). Lowered before the reading code (driver, copy's modules) loads: most of the start.
 if (background) lowerThreadPriority(10)
-const [{ default: pg }, { drizzle }, { readFacts }, { shareCopy }, { WHOLE_READ_LOCK }] = await Promise.all([
-  import('pg'),
-  import('drizzle-orm/node-postgres'),
-  import('./listing-facts'),
-  import('./search-pool'),
-  import('./facts-apart'),
-])
+const [{ default: pg }, { drizzle }, { readFacts }, { shareCopy }, { WHOLE_READ_LOCK }, { rebaseCopy }] =
+  await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('./listing-facts'),
+    import('./search-pool'),
+    import('./facts-apart'),
+    import('./facts-rebase'),
+  ])
 // A read in turn (decision 0161) takes no parallel workers: at 1,000,000 listings they held two more cores of the
 // database for its first 15 s, beside the searches. Its backend checks every second that this thread is still there,
 // so a read ended mid-statement lets go of the lock then, not when the statement would have answered.
@@ -36,7 +39,10 @@ const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as un
  * A read while a view answers uses one: a 100,000-listing part took the same 2 s over one as over two,
  * leaving the database a core for the searches (decision 0129). A failed read throws: the thread's error.
  */
-parentPort?.once('message', async ({ commits, inTurn = false }: { commits?: string[]; inTurn?: boolean }) => {
+type Read = { commits?: string[]; inTurn?: boolean; rebase?: Rebase }
+parentPort?.once('message', async ({ commits, inTurn = false, rebase }: Read) => {
+  // Made from a view in memory (decision 0162): the database is not asked.
+  if (rebase) return parentPort?.postMessage({ facts: shareCopy(rebaseCopy(rebase)) })
   const client = connect(inTurn)
   const words = background ? undefined : connect(false)
   try {

@@ -17,7 +17,7 @@ import {
   type Row,
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
-import { buildTextIndex, descending, lowerBound } from './listing-text'
+import { buildTextIndex, descending, lowerBound, type TextIndex } from './listing-text'
 import { latin1At, latin1Bytes } from './shared-texts'
 
 // Every on-sale listing's filter columns, copied into each instance as arrays: a search's counts and total
@@ -130,27 +130,51 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
 /** Every listing's facts, each column as one text (values separated by commas; ids one after the other). */
 type AggregatedFacts = { [column: string]: string | string[] | null | undefined; titles: string[] }
 
-function factsOf(row: AggregatedFacts): ListingFacts {
-  const facts = arraysOf(row)
-  return { ...facts, combos: combosOf(facts) }
+/** A copy's listings as columns, a row each, newest first: what a copy is made of (read, or merged: facts-rebase.ts). */
+export type CopyColumns = {
+  version: string
+  /** Each facet's value per row, as search sends it. */
+  facets: Record<CountFacet, string[]>
+  postedUs: Float64Array
+  priceCents: Int32Array
+  /** -1: not reported. */
+  battery: Int16Array
+  /** 36 one-byte characters a row. */
+  ids: Uint8Array
+  text: TextIndex
 }
 
-function arraysOf(row: AggregatedFacts) {
+function factsOf(row: AggregatedFacts): ListingFacts {
   const text = (name: string) => (row[name] as string | null | undefined) ?? ''
   const size = Number(text('size') || 0)
   const split = (name: string) => (size > 0 ? text(name).split(',') : [])
   const numbers = (name: string) => split(name).map(Number)
-  const postedUs = Float64Array.from(numbers('posted'))
+  return copyOf({
+    version: text('version') || '0',
+    facets: perCountFacet(split),
+    postedUs: Float64Array.from(numbers('posted')),
+    priceCents: Int32Array.from(numbers('price')),
+    battery: Int16Array.from(numbers('battery')),
+    ids: latin1Bytes(text('ids')),
+    text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
+  })
+}
+
+export function copyOf(listed: CopyColumns): ListingFacts {
+  const facts = arraysOf(listed)
+  return { ...facts, combos: combosOf(facts) }
+}
+
+function arraysOf({ version, facets, postedUs, priceCents, battery, ids, text }: CopyColumns) {
+  const size = postedUs.length
   const postedMs = postedUs.map((us) => us / 1000)
-  const priceCents = Int32Array.from(numbers('price'))
-  const ids = latin1Bytes(text('ids'))
   // An aggregate reads a sorted subquery in its order; checked, as the posting-date counts rely on it.
   let newestFirst = true
   for (let r = 1; r < postedMs.length && newestFirst; r++)
     newestFirst = (postedMs[r] as number) <= (postedMs[r - 1] as number)
-  const columns = perCountFacet((name): Column => dictionaryColumn(split(name)))
+  const columns = perCountFacet((name): Column => dictionaryColumn(facets[name]))
   return {
-    version: text('version') || '0',
+    version,
     size,
     /** Rows are in posting order, newest first. */
     newestFirst,
@@ -158,7 +182,7 @@ function arraysOf(row: AggregatedFacts) {
     /** Per facet, each value's rows in row order (narrowestChoice); shared, as each thread's own cost 115 ms, 25 MB. */
     valueRows: perCountFacet((name) => valueRowsOf(columns[name])),
     /** -1: not reported. */
-    battery: Int16Array.from(numbers('battery')),
+    battery,
     priceCents,
     postedMs,
     /** The posting time to the microsecond, as the database keeps it: what a cursor compares with. */
@@ -168,7 +192,7 @@ function arraysOf(row: AggregatedFacts) {
     /** Rows by price, cheapest first, ties by id: the order of `sort=price_asc` (backwards, `price_desc`). */
     byPrice: priceOrder(priceCents, ids),
     /** Every listing's searchable words (listing-text.ts). */
-    text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
+    text,
   }
 }
 
@@ -296,7 +320,7 @@ function priceOrder(priceCents: Int32Array, ids: Uint8Array): Int32Array {
   })
 }
 
-const ID_LENGTH = 36
+export const ID_LENGTH = 36
 
 /** The id of row r (as PostgreSQL prints a uuid: lower case, so text order is the database's order). */
 export const idAt = (f: ListingFacts, r: number) => latin1At(f.ids, r * ID_LENGTH, (r + 1) * ID_LENGTH)

@@ -7,6 +7,7 @@ import { rowsOf } from '#server/lib/paging'
 import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
+import { rebaseCopy } from './facts-rebase'
 import { idAt, type ListingFacts, readFacts } from './listing-facts'
 import {
   catchUp,
@@ -14,6 +15,7 @@ import {
   keepListingsCurrent,
   loadFacts,
   pileForWholeRead,
+  rebaseOf,
   searchReady,
   searchWhileRead,
   settleLevel,
@@ -239,6 +241,36 @@ async function checkSearches(n: number) {
   return byIds
 }
 
+/**
+ * The copy made again from the instance's view in memory (rebaseOf) is, array for array, the copy a whole read gives
+ * at the view's version (the clock held, as the posting-date counts are as of the making).
+ */
+async function expectRebaseAsRead(db: Database['db']) {
+  const view = await catchUp(db)
+  const rebase = rebaseOf(db)
+  expect(rebase?.version).toBe(view?.version)
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() })
+  try {
+    const read = await readFacts(db)
+    expect(read.version).toBe(view?.version)
+    const made = rebaseCopy(rebase as NonNullable<typeof rebase>)
+    expect(made.size).toBe(read.size)
+    expect(plain(made)).toEqual(plain(read))
+  } finally {
+    vi.useRealTimers()
+  }
+}
+
+/** Every typed array as a plain one, so equality reads values, not buffers. */
+const plain = (value: unknown): unknown =>
+  ArrayBuffer.isView(value)
+    ? Array.from(value as Uint8Array)
+    : Array.isArray(value)
+      ? value.map(plain)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]))
+        : value
+
 beforeAll(async () => {
   t = await createTestApp()
   brandIds = [
@@ -322,6 +354,13 @@ describe('the copy of the listings, kept current by the change feed', () => {
     expect(view?.parts.length).toBe(5)
     await checkSearches(30)
     expect(factsStatus(t.db)?.load_ms).toBe(loaded?.load_ms)
+    // The copy made again from this view (the base less its changed rows, the changed listings as they are now),
+    // decision 0162: as a whole read gives it, and searched as SQL answers once it is the view's base.
+    await expectRebaseAsRead(t.db)
+    const rebase = rebaseOf(t.db)
+    await loadFacts(t.db, false, rebase)
+    expect((await catchUp(t.db))?.parts.length).toBe(1)
+    await checkSearches(30)
   }, 300_000)
 
   it('settles the delta into the deepest level it fits with the levels after it, the first taking every change', () => {
@@ -716,6 +755,61 @@ async function sellersHeld(h: Awaited<ReturnType<typeof heldReads>>) {
   return { ...sellers, readsBefore: h.reads.started }
 }
 
+describe('an instance whose changes pile up', () => {
+  it('makes its copy again from its view in memory, reading no listing from the database, and answers as SQL does', async () => {
+    const { database, drop } = await openTestDatabase()
+    const { db } = database
+    const logged: string[] = []
+    const { brand, seller } = await brandAndSellers(db)
+    await bulkInsert(db, brand.id, seller.id, 300)
+    const execute = vi.spyOn(db, 'execute')
+    const wholeReads = () =>
+      execute.mock.calls.filter(([q]) =>
+        new PgDialect().sqlToQuery(q as SQL).sql.includes('string_agg(brand'),
+      ).length
+    const log = (_obj: object, msg: string) => logged.push(msg)
+    const feed = keepListingsCurrent(db, { error: log, info: log }, 10, undefined, undefined, FLOOR)
+    try {
+      await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
+      expect(wholeReads()).toBe(1)
+      // Two commits of 60 changes each, each applied: a pile of 120, past the 100 that brings a copy whole again.
+      for (const [offset, price] of [
+        [0, 11_100],
+        [60, 22_200],
+      ]) {
+        await db.execute(sql`update products set resale_price_cents = ${price}, posted_on = posted_on - interval '1 day'
+          where id in (select id from products order by id limit 60 offset ${offset})`)
+        await copyCurrent(db)
+      }
+      await vi.waitFor(
+        () =>
+          expect(logged, JSON.stringify(logged)).toContain(
+            'Search made its copy of the listings again from its view',
+          ),
+        { timeout: 20_000 },
+      )
+      await copyCurrent(db)
+      expect(wholeReads()).toBe(1)
+      expect(logged.filter((m) => m === 'Search read its copy of the listings whole')).toHaveLength(1)
+      expect((await catchUp(db))?.parts.length).toBe(1)
+      for (const params of [
+        { sort: 'price_asc', facets: '1' },
+        { sort: 'newest', page: '2', page_size: '7', facets: '1' },
+        { q: 'thinkpad', max_price: '150', facets: '1' },
+        { posted_within: '1', facets: '1' },
+      ]) {
+        const q = SearchQuery.parse(params)
+        expect(await searchProducts(db, q)).toEqual(await searchProducts(db, q, { facts: false }))
+      }
+    } finally {
+      feed.stop()
+      vi.restoreAllMocks()
+      await database.close()
+      await drop()
+    }
+  }, 60_000)
+})
+
 describe('an instance whose copy a bulk import left behind', () => {
   it('answers from its view without the import until the read lands, while every other change shows at once', async () => {
     const h = await heldReads()
@@ -980,6 +1074,9 @@ describe('an instance reading a bulk import apart', () => {
       await copyCurrent(db)
       expect(factsStatus(db)?.listings).toBe(BULK + 1)
       await same()
+      // Made again in memory from the two parts read (the base and the import's), each less its changed rows.
+      expect(rebaseOf(db)?.parts.length).toBe(2)
+      await expectRebaseAsRead(db)
       // No whole read was needed.
       expect(h.reads.started - h.reads.parts).toBe(readsBefore.started - readsBefore.parts)
       expect(h.errors).toEqual([])

@@ -5,6 +5,7 @@ import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { LISTING_VERSIONS, type Versions } from '#server/modules/products'
 import { mergeInOrder } from './facts-pages'
+import { type Rebase, rebaseCopy } from './facts-rebase'
 import { onceEach } from './kept-per-copy'
 import {
   DAY_MS,
@@ -87,11 +88,12 @@ const SETTLED_AT_MOST = [Number.POSITIVE_INFINITY, 8_192, 1_024, 128]
 
 /**
  * Worker read of the copy, or of `commits`' listings; `background`: yields to searches (facts-worker.ts); `inTurn`:
- * a read again (readAgain: the pile, the day), which no request waits on, after any other instance's (decision 0161).
+ * a read again for the day (readAgain), which no request waits on, after any other instance's (decision 0161);
+ * `rebase`: the copy made again from a view in memory, no read (readAgain for the pile: decision 0162).
  */
 export type ReadCopy = (
   signal: AbortSignal,
-  read: { commits?: string[]; background: boolean; inTurn?: boolean },
+  read: { commits?: string[]; background: boolean; inTurn?: boolean; rebase?: Rebase },
 ) => Promise<ListingFacts>
 
 /** Per database (tests open many in one process). */
@@ -131,8 +133,9 @@ const applyAtMost = (s: State, size: number) =>
 /**
  * Reads the copy whole now (first load, tests, far behind, a rebase once changes pile up); searches go on meanwhile.
  * `inTurn`: readAgain's, after any other instance's (ReadCopy); a caller finding a read under way shares it, turn and all.
+ * `rebase`: made from the view in memory instead (rebaseOf), on the reading thread when there is one.
  */
-export function loadFacts(db: Db, inTurn = false): Promise<ListingFacts> {
+export function loadFacts(db: Db, inTurn = false, rebase?: Rebase): Promise<ListingFacts> {
   const s = stateOf(db)
   if (s.loading) return s.loading
   const started = Date.now()
@@ -142,7 +145,7 @@ export function loadFacts(db: Db, inTurn = false): Promise<ListingFacts> {
     let readApart = apart !== undefined
     const background = s.view !== undefined
     const base = await (apart
-      ? apart(stopped, { background, inTurn }).catch((err) => {
+      ? apart(stopped, { background, inTurn, rebase }).catch((err) => {
           // Stopped with the instance, or a read again while a view answers: that read on this thread would stall
           // every request for the seconds of building the copy (readAgain backs off and reads apart again).
           if (stopped.aborted || background) throw err
@@ -150,7 +153,9 @@ export function loadFacts(db: Db, inTurn = false): Promise<ListingFacts> {
           readApart = false
           return readFacts(db)
         })
-      : readFacts(db))
+      : rebase
+        ? rebaseCopy(rebase)
+        : readFacts(db))
     let next = { view: wholeView(base), changes: noChanges() }
     // Changes made during the read applied before it replaces the view (chasing the old view a few rounds).
     const behind = () => s.view !== undefined && newer(s.view.version, next.view.version)
@@ -166,8 +171,10 @@ export function loadFacts(db: Db, inTurn = false): Promise<ListingFacts> {
     }
     s.loadMs = Date.now() - started
     s.kept?.log.info?.(
-      { listings: base.size, ms: s.loadMs, apart: readApart },
-      'Search read its copy of the listings whole',
+      { listings: base.size, ms: s.loadMs, apart: readApart, from_view: rebase !== undefined },
+      rebase
+        ? 'Search made its copy of the listings again from its view'
+        : 'Search read its copy of the listings whole',
     )
     return base
   })().finally(() => {
@@ -396,7 +403,7 @@ export async function catchUp(
         // Also read again daily: a copy's counts along its price runs hold as of its making, and the listings
         // to correct them by grow with its age (facts-counts.ts, decision 0097).
         const old = Date.now() - baseOf(next).combos.byCombo.at > DAY_MS
-        if (old || reads > MOST_READS || piled > rebaseAt(s, next.size)) readAgain(db, s)
+        if (old || reads > MOST_READS || piled > rebaseAt(s, next.size)) readAgain(db, s, old)
         else if (changes.leftOut) readPart(db, s, changes.leftOut)
       }
       return s.view
@@ -410,10 +417,26 @@ export async function catchUp(
   return s.view
 }
 
-/** Reads whole in the background unless a read is under way or failures put it off (backOff, up to 30 s). */
-function readAgain(db: Db, s: State) {
+/**
+ * Makes the copy whole again in the background unless a read is under way or failures put it off (backOff, up to
+ * 30 s): from the view in memory (decision 0162), or read in turn (decision 0161) once a day (`daily`: a copy the
+ * database gives afresh) and while a bulk load's listings are left out of the view (it has them nowhere).
+ */
+function readAgain(db: Db, s: State, daily: boolean) {
   if (s.loading || Date.now() < s.readAgainAt) return
-  void backOff(s, loadFacts(db, true))
+  const rebase = daily || s.changes.leftOut ? undefined : rebaseOf(db)
+  void backOff(s, loadFacts(db, rebase === undefined, rebase))
+}
+
+/** What the view's copy is made again from in memory: its parts read from the database, and the listings changed since. */
+export function rebaseOf(db: Db): Rebase | undefined {
+  const { view, changes } = stateOf(db)
+  if (!view) return undefined
+  return {
+    version: view.version,
+    parts: view.parts.slice(0, partsRead(view, changes)).map(({ facts, deadRows }) => ({ facts, deadRows })),
+    records: [...changes.records.values()],
+  }
 }
 
 /** A background read ended: a failure, unless `stopped`, is logged and puts the next read off (readAgain). */
