@@ -1,12 +1,13 @@
 import { perCountFacet } from './filters'
 import { copyOf, type FactRow, factsFromRows, ID_LENGTH, type ListingFacts } from './listing-facts'
-import { indexWords, type RowWords } from './listing-text'
-import { textAt, textCount } from './shared-texts'
+import type { Postings, TextIndex } from './listing-text'
+import { textAt, textCount, textsOf } from './shared-texts'
 
 // A whole copy made again from a view in memory (decision 0162): the parts read from the database less their dead
 // rows, and the listings changed since as they are now, merged newest first. It is what a whole read at the view's
-// version gives, without reading every listing's words from the database again (about 20 s of the machine's CPU
-// at 1,000,000 listings, for a pile of a few thousand changes).
+// version gives, without reading every listing's words from the database again (about 25 s of the machine's CPU
+// at 1,000,000 listings, for a pile of a few thousand changes). Each sorted thing is merged, not sorted again: the
+// rows, the price order, each word's rows.
 
 /** What a copy is made again from: a view's parts read from the database, and the changed listings on sale. */
 export type Rebase = {
@@ -17,163 +18,232 @@ export type Rebase = {
   records: FactRow[]
 }
 
+/** A copy merged: its rows, and each row's place in the new copy (-1: dead). */
+type Source = { facts: ListingFacts; newRow: Int32Array }
+
 export function rebaseCopy({ version, parts, records }: Rebase): ListingFacts {
-  const sources = [...parts, { facts: factsFromRows(version, records), deadRows: new Int32Array(0) }]
-  const { from, rows } = newestFirst(sources)
+  const changed = { facts: factsFromRows(version, records), deadRows: new Int32Array(0) }
+  const { sources, from, rows } = newestFirst([...parts, changed])
   const size = rows.length
-  const facts = (n: number) => (sources[from[n] as number] as (typeof sources)[number]).facts
-  const each = <A extends Float64Array | Int32Array | Int16Array>(
-    Kind: new (n: number) => A,
-    of: (f: ListingFacts) => A,
-  ) => {
-    const to = new Kind(size)
-    for (let n = 0; n < size; n++) to[n] = of(facts(n))[rows[n] as number] as number
+  const each = <A extends Float64Array | Int32Array | Int16Array>(to: A, of: (f: ListingFacts) => A) => {
+    for (let n = 0; n < size; n++)
+      to[n] = of((sources[from[n] as number] as Source).facts)[rows[n] as number] as number
     return to
   }
   const ids = new Uint8Array(size * ID_LENGTH)
   for (let n = 0; n < size; n++) {
+    const { facts } = sources[from[n] as number] as Source
     const r = rows[n] as number
-    ids.set(facts(n).ids.subarray(r * ID_LENGTH, (r + 1) * ID_LENGTH), n * ID_LENGTH)
+    ids.set(facts.ids.subarray(r * ID_LENGTH, (r + 1) * ID_LENGTH), n * ID_LENGTH)
   }
+  const priceCents = each(new Int32Array(size), (f) => f.priceCents)
   return copyOf({
     version,
     facets: perCountFacet((name) => {
       const values = new Array<string>(size)
       for (let n = 0; n < size; n++) {
-        const { index, values: of } = facts(n).columns[name]
+        const { index, values: of } = (sources[from[n] as number] as Source).facts.columns[name]
         values[n] = of[index[rows[n] as number] as number] as string
       }
       return values
     }),
-    postedUs: each(Float64Array, (f) => f.postedUs),
-    priceCents: each(Int32Array, (f) => f.priceCents),
-    battery: each(Int16Array, (f) => f.battery),
+    postedUs: each(new Float64Array(size), (f) => f.postedUs),
+    priceCents,
+    battery: each(new Int16Array(size), (f) => f.battery),
     ids,
-    text: mergedText(
-      sources.map((s) => s.facts),
-      from,
-      rows,
-    ),
+    text: mergedText(sources, from, rows),
+    byPrice: mergedByPrice(sources, priceCents, ids, size),
   })
 }
 
 /** The sources' rows but their dead ones, merged as a whole read orders them: newest first, then by id, down. */
-function newestFirst(sources: Rebase['parts']): { from: Uint8Array; rows: Int32Array } {
-  const total = sources.reduce((n, s) => n + s.facts.size - s.deadRows.length, 0)
-  const from = new Uint8Array(total)
-  const rows = new Int32Array(total)
+function newestFirst(parts: Rebase['parts']) {
+  const sources: Source[] = parts.map(({ facts, deadRows }) => {
+    const newRow = new Int32Array(facts.size)
+    for (const r of deadRows) newRow[r] = -1
+    return { facts, newRow }
+  })
+  const size = parts.reduce((n, p) => n + p.facts.size - p.deadRows.length, 0)
+  const from = new Uint8Array(size)
+  const rows = new Int32Array(size)
   const next = sources.map(() => 0)
-  const nextDead = sources.map(() => 0)
-  // Past the source's dead rows from its next row on.
-  const skipDead = (s: number) => {
-    const { deadRows } = sources[s] as Rebase['parts'][number]
-    while (deadRows[nextDead[s] as number] === next[s]) {
-      next[s] = (next[s] as number) + 1
-      nextDead[s] = (nextDead[s] as number) + 1
-    }
+  const live = (s: number) => {
+    const { facts, newRow } = sources[s] as Source
+    let r = next[s] as number
+    while (r < facts.size && newRow[r] === -1) r++
+    next[s] = r
+    return r < facts.size
   }
-  for (let s = 0; s < sources.length; s++) skipDead(s)
+  // Whether source a's next row comes before source b's: posted later, or at once with a greater id.
   const before = (a: number, b: number) => {
-    const fa = (sources[a] as Rebase['parts'][number]).facts
-    const fb = (sources[b] as Rebase['parts'][number]).facts
+    const { facts: fa } = sources[a] as Source
+    const { facts: fb } = sources[b] as Source
     const ra = next[a] as number
     const rb = next[b] as number
     const d = (fa.postedUs[ra] as number) - (fb.postedUs[rb] as number)
-    if (d !== 0) return d > 0
-    for (let i = 0; i < ID_LENGTH; i++) {
-      const x = fa.ids[ra * ID_LENGTH + i] as number
-      const y = fb.ids[rb * ID_LENGTH + i] as number
-      if (x !== y) return x > y
-    }
-    return false
+    return d !== 0 ? d > 0 : compareIds(fa.ids, ra, fb.ids, rb) > 0
   }
-  for (let n = 0; n < total; n++) {
+  for (let n = 0; n < size; n++) {
     let best = -1
-    for (let s = 0; s < sources.length; s++)
-      if (
-        (next[s] as number) < (sources[s] as Rebase['parts'][number]).facts.size &&
-        (best < 0 || before(s, best))
-      )
-        best = s
+    for (let s = 0; s < sources.length; s++) if (live(s) && (best < 0 || before(s, best))) best = s
+    const r = next[best] as number
     from[n] = best
-    rows[n] = next[best] as number
-    next[best] = (next[best] as number) + 1
-    skipDead(best)
+    rows[n] = r
+    ;(sources[best] as Source).newRow[r] = n
+    next[best] = r + 1
   }
-  return { from, rows }
+  return { sources, from, rows }
 }
 
-/** The merged rows' words and titles: each source's index turned back into its rows' words, then indexed anew. */
-function mergedText(copies: ListingFacts[], from: Uint8Array, rows: Int32Array) {
-  const found: string[] = []
-  const idOf = new Map<string, number>()
-  const global = (text: string) => {
-    let id = idOf.get(text)
-    if (id === undefined) {
-      id = found.push(text) - 1
-      idOf.set(text, id)
-    }
-    return id
-  }
-  const byCopy = copies.map(({ size, text }) => {
-    const ids = Int32Array.from({ length: textCount(text.words) }, (_, w) => global(textAt(text.words, w)))
-    return { all: wordsByRow(size, text.all, ids), title: wordsByRow(size, text.title, ids) }
+/** Ids' order, as bytes (PostgreSQL's text order of a uuid): row a of `x` against row b of `y`. */
+function compareIds(x: Uint8Array, a: number, y: Uint8Array, b: number): number {
+  for (let i = 0, p = a * ID_LENGTH, q = b * ID_LENGTH; i < ID_LENGTH; i++, p++, q++)
+    if (x[p] !== y[q]) return (x[p] as number) - (y[q] as number)
+  return 0
+}
+
+/** The new rows by price, cheapest first, ties by id: each source's price order, its live rows, merged. */
+function mergedByPrice(sources: Source[], price: Int32Array, ids: Uint8Array, size: number): Int32Array {
+  const lists = sources.map(({ facts, newRow }) => {
+    const list = new Int32Array(facts.size)
+    let n = 0
+    for (const r of facts.byPrice) if ((newRow[r] as number) >= 0) list[n++] = newRow[r] as number
+    return list.subarray(0, n)
   })
-  const merged = (which: 'all' | 'title'): RowWords => {
-    let length = 0
-    for (let n = 0; n < rows.length; n++) {
-      const { start } = (byCopy[from[n] as number] as (typeof byCopy)[number])[which]
-      const r = rows[n] as number
-      length += (start[r + 1] as number) - (start[r] as number)
+  const cheaper = (a: number, b: number) =>
+    (price[a] as number) - (price[b] as number) || compareIds(ids, a, ids, b)
+  return mergeLists(lists, size, (a, b) => cheaper(a, b) < 0)
+}
+
+/** Ascending lists (by `first`) merged into one of `size`. */
+function mergeLists(lists: Int32Array[], size: number, first: (a: number, b: number) => boolean): Int32Array {
+  const out = new Int32Array(size)
+  const at = lists.map(() => 0)
+  for (let n = 0; n < size; n++) {
+    let best = -1
+    for (let l = 0; l < lists.length; l++) {
+      const list = lists[l] as Int32Array
+      const i = at[l] as number
+      if (i < list.length && (best < 0 || first(list[i] as number, out[n] as number))) {
+        best = l
+        out[n] = list[i] as number
+      }
     }
-    const rowEnd = new Int32Array(rows.length)
-    const flat = new Int32Array(length)
-    let at = 0
-    for (let n = 0; n < rows.length; n++) {
-      const { start, flat: of } = (byCopy[from[n] as number] as (typeof byCopy)[number])[which]
-      const r = rows[n] as number
-      flat.set(of.subarray(start[r] as number, start[r + 1] as number), at)
-      at += (start[r + 1] as number) - (start[r] as number)
-      rowEnd[n] = at
+    at[best] = (at[best] as number) + 1
+  }
+  return out
+}
+
+/** The merged rows' words and titles: the sources' words merged in text order, each word's new rows merged. */
+function mergedText(sources: Source[], from: Uint8Array, rows: Int32Array): TextIndex {
+  const texts = sources.map(({ facts }) => facts.text)
+  // Every source's words, each once, in order; and per source, each word's place in it (-1: not there).
+  const lists = texts.map(({ words }) => Array.from({ length: textCount(words) }, (_, w) => textAt(words, w)))
+  const words: string[] = []
+  const localOf: number[][] = texts.map(() => [])
+  const at = lists.map(() => 0)
+  for (;;) {
+    let least: string | undefined
+    for (let s = 0; s < lists.length; s++) {
+      const w = (lists[s] as string[])[at[s] as number]
+      if (w !== undefined && (least === undefined || w < least)) least = w
     }
-    return { rowEnd, flat }
+    if (least === undefined) break
+    words.push(least)
+    for (let s = 0; s < lists.length; s++) {
+      const here = (lists[s] as string[])[at[s] as number] === least
+      ;(localOf[s] as number[]).push(here ? (at[s] as number) : -1)
+      if (here) at[s] = (at[s] as number) + 1
+    }
+  }
+  const all = mergedPostings(sources, localOf, words.length, (t) => t.all)
+  const title = mergedPostings(sources, localOf, words.length, (t) => t.title)
+  // A word only dead rows had is gone, as from a read.
+  const kept: number[] = []
+  for (let w = 0; w < words.length; w++)
+    if (
+      (all.start[w + 1] as number) > (all.start[w] as number) ||
+      (title.start[w + 1] as number) > (title.start[w] as number)
+    )
+      kept.push(w)
+  const dropped = (p: Postings): Postings => {
+    if (kept.length === words.length) return p
+    const start = new Int32Array(kept.length + 1)
+    kept.forEach((w, i) => {
+      start[i + 1] = (start[i] as number) + (p.start[w + 1] as number) - (p.start[w] as number)
+    })
+    return { start, rows: p.rows }
   }
   // Titles in order of first appearance, as a read gives them.
   const titles: string[] = []
   const titleAt = new Map<string, number>()
   const titleOf = new Int32Array(rows.length)
-  const seen = copies.map(({ text }) => new Int32Array(textCount(text.titles)).fill(-1))
+  const seen = texts.map((text) => new Int32Array(textCount(text.titles)).fill(-1))
   for (let n = 0; n < rows.length; n++) {
-    const c = from[n] as number
-    const { text } = copies[c] as ListingFacts
+    const s = from[n] as number
+    const text = texts[s] as TextIndex
     const local = text.titleOf[rows[n] as number] as number
-    const known = seen[c] as Int32Array
+    const known = seen[s] as Int32Array
     if ((known[local] as number) < 0) {
       const title = textAt(text.titles, local)
-      let at = titleAt.get(title)
-      if (at === undefined) {
-        at = titles.push(title) - 1
-        titleAt.set(title, at)
+      let place = titleAt.get(title)
+      if (place === undefined) {
+        place = titles.push(title) - 1
+        titleAt.set(title, place)
       }
-      known[local] = at
+      known[local] = place
     }
     titleOf[n] = known[local] as number
   }
-  return indexWords(found, merged('all'), merged('title'), titles, titleOf)
+  return {
+    words: textsOf(kept.map((w) => words[w] as string)),
+    all: dropped(all),
+    title: dropped(title),
+    titles: textsOf(titles),
+    titleOf,
+  }
 }
 
-/** A copy's postings turned back into each row's words, as ids (`ids`: each word's): row r's are start[r] .. start[r + 1] - 1. */
-function wordsByRow(size: number, { start, rows }: { start: Int32Array; rows: Int32Array }, ids: Int32Array) {
-  const rowStart = new Int32Array(size + 1)
-  for (const r of rows) rowStart[r + 1] = (rowStart[r + 1] as number) + 1
-  for (let r = 0; r < size; r++) rowStart[r + 1] = (rowStart[r + 1] as number) + (rowStart[r] as number)
-  const fill = rowStart.slice(0, size)
-  const flat = new Int32Array(rows.length)
-  for (let w = 0; w + 1 < start.length; w++)
-    for (let p = start[w] as number; p < (start[w + 1] as number); p++) {
-      const r = rows[p] as number
-      flat[fill[r] as number] = ids[w] as number
-      fill[r] = (fill[r] as number) + 1
+/** Each word's rows in the new copy, in row order: each source's rows of it renumbered (dead ones left out), merged. */
+function mergedPostings(
+  sources: Source[],
+  localOf: number[][],
+  count: number,
+  postingsOf: (text: TextIndex) => Postings,
+): Postings {
+  const of = sources.map(({ facts }) => postingsOf(facts.text))
+  const start = new Int32Array(count + 1)
+  const rows = new Int32Array(of.reduce((n, p) => n + p.rows.length, 0))
+  let end = 0
+  for (let w = 0; w < count; w++) {
+    const begin = end
+    for (let s = 0; s < sources.length; s++) {
+      const local = (localOf[s] as number[])[w] as number
+      if (local < 0) continue
+      const { start: from, rows: held } = of[s] as Postings
+      const { newRow } = sources[s] as Source
+      const mid = end
+      for (let p = from[local] as number; p < (from[local + 1] as number); p++) {
+        const r = newRow[held[p] as number] as number
+        if (r >= 0) rows[end++] = r
+      }
+      // After the first source: merged into those before (each run ascending).
+      if (mid > begin && end > mid)
+        rows.subarray(begin, end).set(mergeTwo(rows.subarray(begin, mid), rows.subarray(mid, end)))
     }
-  return { start: rowStart, flat }
+    start[w + 1] = end
+  }
+  return { start, rows: rows.slice(0, end) }
+}
+
+function mergeTwo(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length)
+  let i = 0
+  let j = 0
+  for (let n = 0; n < out.length; n++)
+    out[n] =
+      j >= b.length || (i < a.length && (a[i] as number) < (b[j] as number))
+        ? (a[i++] as number)
+        : (b[j++] as number)
+  return out
 }

@@ -47,8 +47,8 @@ parentPort?.once('message', async ({ commits, inTurn = false, rebase }: Read) =>
   const words = background ? undefined : connect(false)
   try {
     await Promise.all([client.connect(), words?.connect()])
-    // Waits for another instance's read in turn to end: the instances' piles reach the bound together, and two
-    // reads at once took both cores for minutes. Held by this connection, so it ends with it.
+    // Waits for another instance's read in turn to end: the instances' days (and left-out bulk loads) come together,
+    // and two reads at once took both cores for minutes. Held by this connection, so it ends with it.
     if (inTurn) await client.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
     const facts = shareCopy(await readFacts(asDb(client), commits, words && asDb(words)))
     parentPort?.postMessage({ facts })

@@ -142,6 +142,8 @@ export type CopyColumns = {
   /** 36 one-byte characters a row. */
   ids: Uint8Array
   text: TextIndex
+  /** Rows by price (arraysOf's `byPrice`), when known: else sorted here. */
+  byPrice?: Int32Array
 }
 
 function factsOf(row: AggregatedFacts): ListingFacts {
@@ -165,7 +167,7 @@ export function copyOf(listed: CopyColumns): ListingFacts {
   return { ...facts, combos: combosOf(facts) }
 }
 
-function arraysOf({ version, facets, postedUs, priceCents, battery, ids, text }: CopyColumns) {
+function arraysOf({ version, facets, postedUs, priceCents, battery, ids, text, byPrice }: CopyColumns) {
   const size = postedUs.length
   const postedMs = postedUs.map((us) => us / 1000)
   // An aggregate reads a sorted subquery in its order; checked, as the posting-date counts rely on it.
@@ -190,7 +192,7 @@ function arraysOf({ version, facets, postedUs, priceCents, battery, ids, text }:
     /** Every row's id, 36 one-byte characters each, one after the other, as bytes (shared with the search threads). */
     ids,
     /** Rows by price, cheapest first, ties by id: the order of `sort=price_asc` (backwards, `price_desc`). */
-    byPrice: priceOrder(priceCents, ids),
+    byPrice: byPrice ?? priceOrder(priceCents, ids),
     /** Every listing's searchable words (listing-text.ts). */
     text,
   }

@@ -22,8 +22,8 @@ import { askView, type PoolAsk, type ViewAnswer } from './search-pool'
 
 // Each instance's copy of the listings (listing-facts.ts), kept current from the change feed
 // (migration 0027): a new view is the base less changed rows plus a small copy of them now; piled-up changes
-// bring a whole read, in the background. A commit too large to apply (a bulk load) is read into a part of its
-// own (decision 0127). docs/decisions/0037-listing-change-feed.md.
+// bring a whole copy made again from the view, in the background (decision 0162). A commit too large to apply (a
+// bulk load) is read into a part of its own (decision 0127). docs/decisions/0037-listing-change-feed.md.
 
 export type Logger = { error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void }
 

@@ -13,7 +13,7 @@ import {
 // memory as search_vector does, so the copy answers them as searches without text. Decision 0031.
 
 /** The rows having word w are rows[start[w]] .. rows[start[w + 1] - 1], in row order. */
-type Postings = { start: Int32Array; rows: Int32Array }
+export type Postings = { start: Int32Array; rows: Int32Array }
 
 export type TextIndex = {
   /** The listings' distinct search_vector lexemes, sorted: a prefix is a range of them. */
@@ -36,51 +36,18 @@ export type TextTerms = { terms: { term: string; prefix: boolean }[]; phrase: st
 /** Rows matching a text in one copy, in row order, and their tiers (as `relevanceTier` in SQL). */
 export type TextRows = ReturnType<typeof matchText>
 
-/** Per row, its words as ids one after another (`flat`), and where each row's ids end in `flat`. */
-export type RowWords = { rowEnd: Int32Array; flat: Int32Array }
-
 /** Rows end at a line feed, words at a space: neither is ever in a lexeme. */
 export function buildTextIndex(size: number, words: string, titleWords: string, titles: string[]): TextIndex {
   const table = new WordTable(words.length + titleWords.length)
   const all = table.read(words, size)
   const title = table.read(titleWords, size)
-  const titleAt = new Map<string, number>()
-  const titleOf = new Int32Array(size)
-  for (let r = 0; r < size; r++) {
-    const text = titles[r] ?? ''
-    let at = titleAt.get(text)
-    if (at === undefined) {
-      at = titleAt.size
-      titleAt.set(text, at)
-    }
-    titleOf[r] = at
-  }
-  return indexWords(table.found, all, title, [...titleAt.keys()], titleOf)
-}
-
-/**
- * The index of rows' words given as ids into `found` (a word no row holds is left out: copies merged, facts-rebase.ts)
- * and of their titles as places in `titles`.
- */
-export function indexWords(
-  found: readonly string[],
-  all: RowWords,
-  title: RowWords,
-  titles: readonly string[],
-  titleOf: Int32Array,
-): TextIndex {
-  const size = titleOf.length
-  const used = new Uint8Array(found.length)
-  for (const id of all.flat) used[id] = 1
-  for (const id of title.flat) used[id] = 1
-  // The ids held, ranked by the word's text.
-  const order = Array.from(found.keys())
-    .filter((id) => used[id] === 1)
-    .sort((a, b) => descending(found[b] as string, found[a] as string))
-  const byText = order.map((id) => found[id] as string)
-  const rank = new Int32Array(found.length)
+  const ids = table.found
+  // Ids in order of first appearance, then ranked by the word's text.
+  const order = Array.from(ids, (_, id) => id).sort((a, b) => descending(ids[b] as string, ids[a] as string))
+  const byText = order.map((id) => ids[id] as string)
+  const rank = new Int32Array(ids.length)
   for (let i = 0; i < order.length; i++) rank[order[i] as number] = i
-  const postings = ({ rowEnd, flat }: RowWords): Postings => {
+  const postings = ({ rowEnd, flat }: { rowEnd: Int32Array; flat: Int32Array }): Postings => {
     const start = new Int32Array(byText.length + 1)
     for (const id of flat) {
       const at = (rank[id] as number) + 1
@@ -99,11 +66,22 @@ export function indexWords(
     }
     return { start, rows }
   }
+  const titleAt = new Map<string, number>()
+  const titleOf = new Int32Array(size)
+  for (let r = 0; r < size; r++) {
+    const text = titles[r] ?? ''
+    let at = titleAt.get(text)
+    if (at === undefined) {
+      at = titleAt.size
+      titleAt.set(text, at)
+    }
+    titleOf[r] = at
+  }
   return {
     words: textsOf(byText),
     all: postings(all),
     title: postings(title),
-    titles: textsOf(titles),
+    titles: textsOf([...titleAt.keys()]),
     titleOf,
   }
 }
@@ -130,7 +108,7 @@ class WordTable {
   readonly found: string[] = []
 
   /** Each row's word ids one after another (`flat`) and where each row ends, cut as split('\n'), split(' ') would. */
-  read(text: string, size: number): RowWords {
+  read(text: string, size: number): { rowEnd: Int32Array; flat: Int32Array } {
     const rowEnd = new Int32Array(size)
     // An array that doubles as it fills: 15,000,000 ids at 1,000,000 listings.
     let flat = new Int32Array(1_024)
