@@ -5,9 +5,10 @@ import { textAt, textCount, textsOf } from './shared-texts'
 
 // A whole copy made again from a view in memory (decision 0162): the parts read from the database less their dead
 // rows, and the listings changed since as they are now, merged newest first. It is what a whole read at the view's
-// version gives, without reading every listing's words from the database again (about 25 s of the machine's CPU
-// at 1,000,000 listings, for a pile of a few thousand changes). Each sorted thing is merged, not sorted again: the
-// rows, the price order, each word's rows.
+// version gives (or a little after: a bulk load's changes are read as they are now, and loadFacts chases the feed),
+// without reading every listing's words from the database again (about 25 s of the machine's CPU at 1,000,000
+// listings, for a pile of a few thousand changes). Each sorted thing is merged, not sorted again: the rows, the price
+// order, each word's rows.
 
 /** What a copy is made again from: a view's parts read from the database, and the changed listings on sale. */
 export type Rebase = {

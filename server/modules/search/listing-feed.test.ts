@@ -8,7 +8,7 @@ import { createBrand, createUser } from '#server/test/factories'
 import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { rebaseCopy } from './facts-rebase'
-import { idAt, type ListingFacts, readFacts } from './listing-facts'
+import { DAY_MS, idAt, type ListingFacts, readFacts } from './listing-facts'
 import {
   catchUp,
   factsStatus,
@@ -756,10 +756,11 @@ async function sellersHeld(h: Awaited<ReturnType<typeof heldReads>>) {
 }
 
 describe('an instance whose changes pile up', () => {
-  it('makes its copy again from its view in memory, reading no listing from the database, and answers as SQL does', async () => {
+  it('makes its copy again from its view in memory, reading no listing from the database, and answers as SQL does; reads it whole a day after its last read', async () => {
     const { database, drop } = await openTestDatabase()
     const { db } = database
     const logged: string[] = []
+    const startedAt = Date.now()
     const { brand, seller } = await brandAndSellers(db)
     await bulkInsert(db, brand.id, seller.id, 300)
     const execute = vi.spyOn(db, 'execute')
@@ -772,22 +773,17 @@ describe('an instance whose changes pile up', () => {
     try {
       await vi.waitFor(() => expect(factsStatus(db)).not.toBeNull(), { timeout: 20_000 })
       expect(wholeReads()).toBe(1)
-      // Two commits of 60 changes each, each applied: a pile of 120, past the 100 that brings a copy whole again.
-      for (const [offset, price] of [
-        [0, 11_100],
-        [60, 22_200],
-      ]) {
-        await db.execute(sql`update products set resale_price_cents = ${price}, posted_on = posted_on - interval '1 day'
-          where id in (select id from products order by id limit 60 offset ${offset})`)
+      const madeAgain = () =>
+        logged.filter((m) => m === 'Search made its copy of the listings again from its view')
+      // One commit of 60 changes: 60 rows dead in the copy and 60 listings as they are now, a pile of 120, past the
+      // 100 that brings a copy whole again.
+      const pile = async (posted: string) => {
+        await db.execute(sql`update products set resale_price_cents = resale_price_cents + 100,
+          posted_on = posted_on - ${posted}::interval where id in (select id from products order by id limit 60)`)
         await copyCurrent(db)
       }
-      await vi.waitFor(
-        () =>
-          expect(logged, JSON.stringify(logged)).toContain(
-            'Search made its copy of the listings again from its view',
-          ),
-        { timeout: 20_000 },
-      )
+      await pile('1 day')
+      await vi.waitFor(() => expect(madeAgain(), JSON.stringify(logged)).toHaveLength(1), { timeout: 20_000 })
       await copyCurrent(db)
       expect(wholeReads()).toBe(1)
       expect(logged.filter((m) => m === 'Search read its copy of the listings whole')).toHaveLength(1)
@@ -801,7 +797,20 @@ describe('an instance whose changes pile up', () => {
         const q = SearchQuery.parse(params)
         expect(await searchProducts(db, q)).toEqual(await searchProducts(db, q, { facts: false }))
       }
+      // A minute short of a day after the read, the pile is made from the view again (its clock then); two minutes
+      // later, a day after the read but not after that copy, one change brings a read of the database, in turn.
+      vi.useFakeTimers({ toFake: ['Date'], now: startedAt + DAY_MS - 60_000 })
+      await pile('1 hour')
+      await vi.waitFor(() => expect(madeAgain()).toHaveLength(2), { timeout: 20_000 })
+      await copyCurrent(db)
+      expect(wholeReads()).toBe(1)
+      vi.setSystemTime(startedAt + DAY_MS + 60_000)
+      await db.execute(
+        sql`update products set resale_price_cents = ${33_300} where id = (select id from products order by id limit 1)`,
+      )
+      await vi.waitFor(() => expect(wholeReads()).toBe(2), { timeout: 20_000 })
     } finally {
+      vi.useRealTimers()
       feed.stop()
       vi.restoreAllMocks()
       await database.close()

@@ -32,8 +32,11 @@ type State = {
   changes: Changes
   /** One application of the feed at a time. */
   applying?: Promise<FactsView | undefined>
-  /** One whole read at a time. */
+  /** One whole read at a time (a copy made from the view: `fromView`). */
   loading?: Promise<ListingFacts>
+  fromView?: boolean
+  /** When the copy was last read whole from the database (Date.now() at the read's start). */
+  readAt: number
   loadMs: number
   /** Set by keepListingsCurrent (not ready before its first view); `stopped` aborts its reads apart. */
   kept?: { log: Logger; stopped: AbortSignal; readCopy?: ReadCopy; applyFloor: number }
@@ -76,7 +79,7 @@ const noChanges = (): Changes => ({ records: new Map(), recent: new Set(), settl
 /** Count of the view's first parts read from the database (the base, then each bulk load read apart). */
 const partsRead = (view: FactsView, changes: Changes) => view.parts.length - changes.settled.length
 
-/** More parts read apart than this (the base and two bulk loads): the copy is read whole again, into one. */
+/** More parts read apart than this (the base and two bulk loads): the copy is made whole again, into one. */
 const MOST_READS = 3
 
 /**
@@ -88,7 +91,8 @@ const SETTLED_AT_MOST = [Number.POSITIVE_INFINITY, 8_192, 1_024, 128]
 
 /**
  * Worker read of the copy, or of `commits`' listings; `background`: yields to searches (facts-worker.ts); `inTurn`:
- * a read again for the day (readAgain), which no request waits on, after any other instance's (decision 0161);
+ * a read again (readAgain: the day, left-out bulk loads, a failure), which no request waits on, after any other
+ * instance's (decision 0161);
  * `rebase`: the copy made again from a view in memory, no read (readAgain for the pile: decision 0162).
  */
 export type ReadCopy = (
@@ -105,6 +109,7 @@ const stateOf = onceEach(
     readFailures: 0,
     readAgainAt: 0,
     movedAt: 0,
+    readAt: 0,
   }),
 )
 
@@ -114,13 +119,14 @@ const newer = (a: string, b: string) => BigInt(a) > BigInt(b)
 const stoppedOf = (s: State) => s.kept?.stopped ?? new AbortController().signal
 
 /**
- * Piled changes that bring a whole read (read on its own thread, readCopy). Every search counts the pile (cost ∝ its
- * size) and a read costs ∝ the listings, so the two are least in sum at a pile ∝ √listings: √(20 × listings), at least
- * 2,000 (4,203 at 883,202 on sale: a read every 210 s at 20 changes a second; decision 0148).
+ * Piled changes that bring a whole copy (made on its own thread, readCopy). Every search counts the pile (cost ∝ its
+ * size) and a copy costs ∝ the listings, so the two are least in sum at a pile ∝ √listings: √(20 × listings), at least
+ * 2,000 (4,203 at 883,202 on sale: a copy every 210 s at 20 changes a second; decision 0148). Tuned for a whole read;
+ * a copy made from the view costs a fifth, but a bound of 2,000 measured no better (decision 0162).
  */
 export const pileForWholeRead = (listings: number) => Math.max(2_000, Math.round(Math.sqrt(20 * listings)))
 
-/** A copy read on this thread (no readCopy) is read again only when one application cannot take the pile. */
+/** A copy made on this thread (no readCopy) is made again only when one application cannot take the pile. */
 const rebaseAt = (s: State, size: number) => (s.readApart ? pileForWholeRead(size) : applyAtMost(s, size))
 
 /** Fewest changes one application takes, whatever the copy's size, before some are left to a read. */
@@ -131,16 +137,17 @@ const applyAtMost = (s: State, size: number) =>
   Math.min(50_000, Math.max(s.kept?.applyFloor ?? APPLY_FLOOR, Math.floor(size / 10)))
 
 /**
- * Reads the copy whole now (first load, tests, far behind, a rebase once changes pile up); searches go on meanwhile.
- * `inTurn`: readAgain's, after any other instance's (ReadCopy); a caller finding a read under way shares it, turn and all.
- * `rebase`: made from the view in memory instead (rebaseOf), on the reading thread when there is one.
+ * Reads the copy whole now (first load, tests, far behind, once a day); searches go on meanwhile. `inTurn`:
+ * readAgain's, after any other instance's (ReadCopy); a caller finding a read under way shares it, turn and all.
+ * `rebase`: made from the view in memory instead (rebaseOf, readAgain for the pile), on the reading thread when there
+ * is one. A read shares no copy made from the view: that is at the view's version, which a read far behind is past.
  */
 export function loadFacts(db: Db, inTurn = false, rebase?: Rebase): Promise<ListingFacts> {
   const s = stateOf(db)
-  if (s.loading) return s.loading
+  if (s.loading && !(s.fromView && !rebase)) return s.loading
   const started = Date.now()
   const stopped = stoppedOf(s)
-  s.loading = (async () => {
+  const loading: Promise<ListingFacts> = (async () => {
     const apart = s.kept?.readCopy
     let readApart = apart !== undefined
     const background = s.view !== undefined
@@ -168,6 +175,7 @@ export function loadFacts(db: Db, inTurn = false, rebase?: Rebase): Promise<List
       s.view = next.view
       s.changes = next.changes
       s.readApart = readApart
+      if (!rebase) s.readAt = started
     }
     s.loadMs = Date.now() - started
     s.kept?.log.info?.(
@@ -178,9 +186,13 @@ export function loadFacts(db: Db, inTurn = false, rebase?: Rebase): Promise<List
     )
     return base
   })().finally(() => {
+    if (s.loading !== loading) return
     s.loading = undefined
+    s.fromView = false
   })
-  return s.loading
+  s.loading = loading
+  s.fromView = rebase !== undefined
+  return loading
 }
 
 /** The feed applied as a new view (the old left to its readers); undefined: it cannot say, read whole. */
@@ -400,10 +412,12 @@ export async function catchUp(
         s.changes = changes
         const reads = partsRead(next, changes)
         const piled = next.parts.slice(0, reads).reduce((n, p) => n + p.deadRows.length, changes.records.size)
-        // Also read again daily: a copy's counts along its price runs hold as of its making, and the listings
-        // to correct them by grow with its age (facts-counts.ts, decision 0097).
-        const old = Date.now() - baseOf(next).combos.byCombo.at > DAY_MS
-        if (old || reads > MOST_READS || piled > rebaseAt(s, next.size)) readAgain(db, s, old)
+        // Also made again daily: a copy's counts along its price runs hold as of its making, and the listings to
+        // correct them by grow with its age (facts-counts.ts, decision 0097); and read from the database a day after
+        // the last read, so a copy made from views is taken afresh (decision 0162).
+        const daily = Date.now() - s.readAt > DAY_MS
+        const old = daily || Date.now() - baseOf(next).combos.byCombo.at > DAY_MS
+        if (old || reads > MOST_READS || piled > rebaseAt(s, next.size)) readAgain(db, s, daily)
         else if (changes.leftOut) readPart(db, s, changes.leftOut)
       }
       return s.view
@@ -419,12 +433,12 @@ export async function catchUp(
 
 /**
  * Makes the copy whole again in the background unless a read is under way or failures put it off (backOff, up to
- * 30 s): from the view in memory (decision 0162), or read in turn (decision 0161) once a day (`daily`: a copy the
- * database gives afresh) and while a bulk load's listings are left out of the view (it has them nowhere).
+ * 30 s): from the view in memory (decision 0162), or read in turn (decision 0161) a day after the last read
+ * (`daily`), while a bulk load's listings are left out of the view (it has them nowhere), and after a failure.
  */
 function readAgain(db: Db, s: State, daily: boolean) {
   if (s.loading || Date.now() < s.readAgainAt) return
-  const rebase = daily || s.changes.leftOut ? undefined : rebaseOf(db)
+  const rebase = daily || s.changes.leftOut || s.readFailures > 0 ? undefined : rebaseOf(db)
   void backOff(s, loadFacts(db, rebase === undefined, rebase))
 }
 

@@ -13,7 +13,7 @@ import { perCountFacet } from './filters'
 import { everyRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import { descending, firstAtLeast, type TextRows } from './listing-text'
 
-// A view: the copy last read whole, the parts listing-feed.ts added since (each less its dead rows), the
+// A view: the copy last made whole (read, or made from a view: facts-rebase.ts), the parts listing-feed.ts added since (each less its dead rows), the
 // delta. Search reads only views: counts sum over listings, so a view sums its parts' (kept per copy).
 
 /** A copy in a view, less the rows of its listings changed since it was made. */
@@ -36,7 +36,7 @@ export type FactsView = {
   size: number
 }
 
-/** The copy as last read whole. */
+/** The copy as last made whole. */
 export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as MarkedPart).facts
 
 /** A copy less its `dead` rows (marked at 1); marks shared with every later view and the search threads. */
