@@ -1,6 +1,8 @@
+import { mergeInOrder } from './facts-pages'
 import { perCountFacet } from './filters'
 import { copyOf, type FactRow, factsFromRows, ID_LENGTH, type ListingFacts } from './listing-facts'
 import type { Postings, TextIndex } from './listing-text'
+import type { MarkedPart } from './listing-view'
 import { textAt, textCount, textsOf } from './shared-texts'
 
 // A whole copy made again from a view in memory (decision 0162): the parts read from the database less their dead
@@ -14,7 +16,7 @@ import { textAt, textCount, textsOf } from './shared-texts'
 export type Rebase = {
   version: string
   /** Each part read, and its rows whose listings changed since (ascending). */
-  parts: { facts: ListingFacts; deadRows: Int32Array }[]
+  parts: Pick<MarkedPart, 'facts' | 'deadRows'>[]
   /** Every listing changed since the first part was read that is on sale, as it is now. */
   records: FactRow[]
 }
@@ -230,21 +232,9 @@ function mergedPostings(
       }
       // After the first source: merged into those before (each run ascending).
       if (mid > begin && end > mid)
-        rows.subarray(begin, end).set(mergeTwo(rows.subarray(begin, mid), rows.subarray(mid, end)))
+        rows.subarray(begin, end).set(mergeInOrder([rows.subarray(begin, mid), rows.subarray(mid, end)]))
     }
     start[w + 1] = end
   }
   return { start, rows: rows.slice(0, end) }
-}
-
-function mergeTwo(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(a.length + b.length)
-  let i = 0
-  let j = 0
-  for (let n = 0; n < out.length; n++)
-    out[n] =
-      j >= b.length || (i < a.length && (a[i] as number) < (b[j] as number))
-        ? (a[i++] as number)
-        : (b[j++] as number)
-  return out
 }

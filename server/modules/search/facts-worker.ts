@@ -3,9 +3,10 @@ import type { Db } from '#server/db/client'
 import { lowerThreadPriority } from '#server/lib/thread-priority'
 import type { Rebase } from './facts-rebase'
 
-// Reads the copy (readFacts), or makes it from a view (rebaseCopy), on its own thread and hands it over in shared memory (the search threads share
-// it too: search-pool.ts), not copied (facts-apart.ts): at 1,000,000 listings building it takes seconds of
-// CPU, which on the main thread would stall every request. Started ahead (a spare); reads once, then ends.
+// Reads the copy (readFacts), or makes it from a view (rebaseCopy), on its own thread and hands it over in shared
+// memory (the search threads share it too: search-pool.ts), not copied (facts-apart.ts): at 1,000,000 listings
+// building it takes seconds of CPU, which on the main thread would stall every request. Started ahead (a spare);
+// makes one copy, then ends.
 
 const { url, background } = workerData as { url: string; background: boolean }
 // A read while a view answers yields to searches: on a busy machine it takes the CPU they leave, not an equal

@@ -819,6 +819,55 @@ describe('an instance whose changes pile up', () => {
   }, 60_000)
 })
 
+describe('an instance whose copy made from its view fails', () => {
+  it('reads the copy from the database, in turn, the next time', async () => {
+    const { database, drop } = await openTestDatabase()
+    const { db } = database
+    const { brand, seller } = await brandAndSellers(db)
+    await bulkInsert(db, brand.id, seller.id, 300)
+    const errors: string[] = []
+    // Each read asked of the thread: whether from a view, whether in turn. The first (no view yet) fails, so the
+    // copy is read here and its pile bound is the feed's (100 with FLOOR); a copy from a view fails too.
+    const asked: { fromView: boolean; inTurn: boolean }[] = []
+    const feed = keepListingsCurrent(
+      db,
+      { error: (_obj, msg) => errors.push(msg) },
+      10,
+      undefined,
+      (_signal, read) => {
+        asked.push({ fromView: read.rebase !== undefined, inTurn: read.inTurn === true })
+        return asked.length === 1 || read.rebase
+          ? Promise.reject(new Error('worker stopped'))
+          : readFacts(db, read.commits)
+      },
+      FLOOR,
+    )
+    try {
+      await vi.waitFor(() => expect(searchReady(db)).toBe(true), { timeout: 20_000 })
+      const pile = (cents: number) =>
+        db.execute(sql`update products set resale_price_cents = ${cents}
+          where id in (select id from products order by id limit 60)`)
+      // A pile of 120: a copy from the view, which fails.
+      await pile(12_300)
+      await vi.waitFor(() => expect(asked).toHaveLength(2), { timeout: 20_000 })
+      expect(asked[1]).toEqual({ fromView: true, inTurn: false })
+      // The next pile, after the back-off: read from the database, in turn, and it lands.
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      await pile(45_600)
+      await vi.waitFor(() => expect(asked).toHaveLength(3), { timeout: 20_000 })
+      expect(asked[2]).toEqual({ fromView: false, inTurn: true })
+      await copyCurrent(db)
+      const q = SearchQuery.parse({ sort: 'price_asc', facets: '1' })
+      expect(await searchProducts(db, q)).toEqual(await searchProducts(db, q, { facts: false }))
+      expect(errors).toContain('Search could not bring its copy of the listings up to date; trying again')
+    } finally {
+      feed.stop()
+      await database.close()
+      await drop()
+    }
+  }, 60_000)
+})
+
 describe('an instance whose copy a bulk import left behind', () => {
   it('answers from its view without the import until the read lands, while every other change shows at once', async () => {
     const h = await heldReads()
