@@ -510,17 +510,24 @@ export async function mixedRun(opts: {
   const times: number[] = []
   /** When each answer's request was sent, in seconds from the measured window's start. */
   const sentS: number[] = []
-  /** The instance's memory at the end of each slice. */
+  /** Each instance's memory at the end of each slice (the second's: NaN when none runs). */
   const slicesRss: number[] = []
+  const slicesSecondRss: number[] = []
   const sampler = setInterval(
-    () => slicesRss.push(rssMb(opts.appPid)),
+    () => {
+      slicesRss.push(rssMb(opts.appPid))
+      slicesSecondRss.push(rssMb(opts.secondPid))
+    },
     Number(process.env.BENCH_MIXED_SLICE ?? 30) * 1000,
   )
   const rssAtStart = rssMb(opts.appPid)
   let rssPeak = rssAtStart
+  const secondAtStart = rssMb(opts.secondPid)
+  let secondPeak = secondAtStart
   const peakSampler = setInterval(
     () => {
       rssPeak = Math.max(rssPeak, rssMb(opts.appPid))
+      secondPeak = Math.max(secondPeak, rssMb(opts.secondPid))
     },
     Number(process.env.BENCH_RSS_EVERY ?? 5) * 1000,
   )
@@ -558,8 +565,11 @@ export async function mixedRun(opts: {
   clearInterval(peakSampler)
   const rss = rssMb(opts.appPid)
   rssPeak = Math.max(rssPeak, rss)
+  const secondRss = rssMb(opts.secondPid)
+  secondPeak = Math.max(secondPeak, secondRss)
+  const change = (from: number, to: number) => `${(((to - from) / from) * 100).toFixed(1)}%`
   console.log(
-    `  ${opts.perSecond} writes/s for ${opts.durationS} s: RSS start ${rssAtStart.toFixed(0)} MB, end ${rss.toFixed(0)} MB (${(((rss - rssAtStart) / rssAtStart) * 100).toFixed(1)}%), peak ${rssPeak.toFixed(0)} MB (sampled every ${process.env.BENCH_RSS_EVERY ?? 5} s); load average ${os
+    `  ${opts.perSecond} writes/s for ${opts.durationS} s: RSS start ${rssAtStart.toFixed(0)} MB, end ${rss.toFixed(0)} MB (${change(rssAtStart, rss)}), peak ${rssPeak.toFixed(0)} MB (sampled every ${process.env.BENCH_RSS_EVERY ?? 5} s)${opts.secondPid ? `; the second instance ${secondAtStart.toFixed(0)} → ${secondRss.toFixed(0)} MB (${change(secondAtStart, secondRss)}), peak ${secondPeak.toFixed(0)} MB` : ''}; load average ${os
       .loadavg()
       .map((n) => n.toFixed(2))
       .join(' ')}`,
@@ -586,7 +596,7 @@ export async function mixedRun(opts: {
       if (slice.length === 0) continue
       const q = (x: number) => quantile(slice, x).toFixed(1)
       console.log(
-        `  ${opts.perSecond} writes/s, ${from}–${from + sliceS} s: p50 ${q(0.5)} p95 ${q(0.95)} p97.5 ${q(0.975)} p99 ${q(0.99)} ms, ${Math.round(slice.length / sliceS)} req/s, RSS ${slicesRss[Math.floor(from / sliceS)]?.toFixed(0) ?? '?'} MB`,
+        `  ${opts.perSecond} writes/s, ${from}–${from + sliceS} s: p50 ${q(0.5)} p95 ${q(0.95)} p97.5 ${q(0.975)} p99 ${q(0.99)} ms, ${Math.round(slice.length / sliceS)} req/s, RSS ${slicesRss[Math.floor(from / sliceS)]?.toFixed(0) ?? '?'} MB${opts.secondPid ? `, the second's ${slicesSecondRss[Math.floor(from / sliceS)]?.toFixed(0) ?? '?'} MB` : ''}`,
       )
     }
   }
