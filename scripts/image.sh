@@ -123,7 +123,7 @@ buildah config \
   --volume /data \
   --stop-signal SIGTERM \
   --entrypoint "[\"$node_path\"]" \
-  --cmd '["--max-semi-space-size=8", "dist/app/main.js"]' \
+  --cmd '["--max-semi-space-size=8", "--expose-gc", "dist/app/main.js"]' \
   --healthcheck "CMD $node_path /app/healthcheck.mjs" \
   --healthcheck-interval 10s --healthcheck-timeout 10s --healthcheck-start-period 120s --healthcheck-retries 3 \
   --label org.opencontainers.image.title='Laptop Market' \

@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads'
+import { collectLetGo } from '#server/lib/let-go'
 import type { ListingFacts } from './listing-facts'
 import type { FactsView } from './listing-view'
 import { type PoolAnswer, searchView, type ToSearcher } from './search-pool'
@@ -15,7 +16,9 @@ parentPort?.on('message', (message: ToSearcher) => {
       copies.set(message.id, message.copy)
       return
     case 'drop-copy':
+      // Its views went first (drop-view): nothing here reads it, and its memory goes once collected.
       copies.delete(message.id)
+      if (message.collect) collectLetGo()
       return
     case 'view': {
       const parts = message.view.parts.map(({ copyId, ...marked }) => {

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import { type Database, type Db, pastTheTurns } from '#server/db/client'
 import { listenFor } from '#server/db/listening'
+import { collectLetGo } from '#server/lib/let-go'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
 import { LISTING_VERSIONS, type Versions } from '#server/modules/products'
@@ -176,6 +177,9 @@ export function loadFacts(db: Db, inTurn = false, rebase?: Rebase): Promise<List
       s.changes = next.changes
       s.readApart = readApart
       if (!rebase) s.readAt = started
+      // The copy before, and what reading or making this one left, go once collected (the search threads' handles
+      // go as they drop it: search-pool.ts).
+      collectLetGo()
     }
     s.loadMs = Date.now() - started
     s.kept?.log.info?.(

@@ -1,6 +1,7 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads'
 import { TOTAL_THRESHOLD } from '#contract/paging'
 import type { Db } from '#server/db/client'
+import { collectLetGo } from '#server/lib/let-go'
 import { startWithOldGeneration, workerScript } from '#server/lib/worker-script'
 import type { FactsFacets } from './facts-counts'
 import type { PageAsk } from './facts-pages'
@@ -38,7 +39,7 @@ export function searchView(view: FactsView, ask: PoolAsk): ViewAnswer {
 
 export type ToSearcher =
   | { type: 'copy'; id: number; copy: ListingFacts }
-  | { type: 'drop-copy'; id: number }
+  | { type: 'drop-copy'; id: number; collect: boolean }
   | { type: 'view'; id: number; view: PostedView }
   | { type: 'drop-view'; id: number }
   | { type: 'ask'; id: number; viewId: number; ask: PoolAsk }
@@ -189,27 +190,37 @@ export class SearchPool {
     tell(searcher, { type: 'view', id: posted.id, view: { ...view, parts } })
     // It keeps the views searches in flight read, and the latest; the rest go, then copies no view reads.
     searcher.views.set(view, posted)
-    this.drop(searcher, (old) => old !== view)
+    this.drop(searcher, base, (old) => old !== view)
     // A new copy (a rebase): the others drop the old copy's idle views now, not at their next search.
     if (baseWasNew)
       for (const other of this.searchers)
-        if (other !== searcher) this.drop(other, (old) => baseOf(old) !== base)
+        if (other !== searcher) this.drop(other, base, (old) => baseOf(old) !== base)
     return posted
   }
 
-  /** Drops a searcher's views that `which` names and no search in flight reads, then the copies no view reads. */
-  private drop(searcher: Searcher, which: (view: FactsView) => boolean) {
+  /**
+   * Drops a searcher's views that `which` names and no search in flight reads, then the copies no view reads. One the
+   * size of the latest `base` or more than half of it (a copy before it) is collected at once (collectLetGo), here and
+   * on the searcher; the small ones (settled parts, every few seconds under writes) with the rest, as a full
+   * collection each time took a search's CPU twice over.
+   */
+  private drop(searcher: Searcher, base: ListingFacts, which: (view: FactsView) => boolean) {
     for (const [old, p] of searcher.views) {
       if (p.pending > 0 || !which(old)) continue
       searcher.views.delete(old)
       tell(searcher, { type: 'drop-view', id: p.id })
     }
     const read = new Set([...searcher.views.keys()].flatMap((v) => v.parts.map((p) => p.facts)))
+    let collect = false
     for (const [copy, id] of searcher.copies) {
       if (read.has(copy)) continue
       searcher.copies.delete(copy)
-      tell(searcher, { type: 'drop-copy', id })
+      const large = copy.size * 2 >= base.size
+      tell(searcher, { type: 'drop-copy', id, collect: large })
+      collect ||= large
     }
+    // This thread may have held the copy's last handle: its memory goes once collected here too.
+    if (collect) collectLetGo()
   }
 
   private settle(searcher: Searcher, answer: PoolAnswer) {
