@@ -17,7 +17,7 @@ const MB_A_COPY = 64
 
 /** The process's RSS after each copy, in MB, run with `flags`. */
 async function rssAfterEach(flags: string[]): Promise<number[]> {
-  const script = path.join(import.meta.dirname, '../../test/copies-let-go-check.ts')
+  const script = path.join(import.meta.dirname, 'copies-let-go-check.ts')
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [...flags, '--import', 'tsx', script, String(MB_A_COPY)],

@@ -1,8 +1,8 @@
 import { SearchQuery } from '#contract/search'
 import { readPaging } from '#server/lib/paging'
-import { factsFromRows } from '../modules/search/listing-facts'
-import { wholeView } from '../modules/search/listing-view'
-import { SearchPool } from '../modules/search/search-pool'
+import { factsFromRows } from './listing-facts'
+import { wholeView } from './listing-view'
+import { SearchPool } from './search-pool'
 
 // Run by copies-let-go.test.ts in a process of its own, with the node flags it is given: copies of `mb` MB (argv)
 // handed to both search threads one after another, each let go of as the next comes, as a quiet instance's copies
