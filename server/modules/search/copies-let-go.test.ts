@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import { readPaging } from '#server/lib/paging'
+import { createTestApp } from '#server/test/test-app'
 import { SERVER_NODE_FLAGS } from '../../../scripts/server-runtime.mjs'
 import { factsFromRows } from './listing-facts'
+import { loadFacts } from './listing-feed'
 import { type FactsView, markedPart, wholeView } from './listing-view'
 import { type PoolAsk, SearchPool, type ToSearcher } from './search-pool'
 
@@ -79,5 +81,24 @@ describe('which copies a search thread collects at once', () => {
       told.flatMap((m) => (m.type === 'drop-copy' && copyIds(copy).includes(m.id) ? [m.collect] : []))
     expect(drops(part)).toEqual([false, false])
     expect(drops(first)).toEqual([true, true])
+  }, 60_000)
+})
+
+describe('the main thread', () => {
+  afterEach(() => {
+    delete (globalThis as { gc?: unknown }).gc
+  })
+
+  it('asks for a full collection in the background when a new copy replaces the view', async () => {
+    const gc = vi.fn()
+    ;(globalThis as { gc?: unknown }).gc = gc
+    const t = await createTestApp()
+    try {
+      gc.mockClear()
+      await loadFacts(t.db)
+      expect(gc).toHaveBeenCalledWith({ type: 'major', execution: 'async' })
+    } finally {
+      await t.close()
+    }
   }, 60_000)
 })
