@@ -510,13 +510,17 @@ export async function mixedRun(opts: {
   const times: number[] = []
   /** When each answer's request was sent, in seconds from the measured window's start. */
   const sentS: number[] = []
+  const dbName = new URL(opts.dbUrl).pathname.slice(1)
   /** Each instance's memory at the end of each slice (the second's: NaN when none runs). */
   const slicesRss: number[] = []
   const slicesSecondRss: number[] = []
+  /** The CPU readings at each slice's end: what each slice cost a request, part by part, as the changes pile up. */
+  const slicesCpu: CpuUse[] = []
   const sampler = setInterval(
     () => {
       slicesRss.push(rssMb(opts.appPid))
       slicesSecondRss.push(rssMb(opts.secondPid))
+      slicesCpu.push(cpuUse(opts.appPid, dbName, opts.secondPid))
     },
     Number(process.env.BENCH_MIXED_SLICE ?? 30) * 1000,
   )
@@ -531,7 +535,6 @@ export async function mixedRun(opts: {
     },
     Number(process.env.BENCH_RSS_EVERY ?? 5) * 1000,
   )
-  const dbName = new URL(opts.dbUrl).pathname.slice(1)
   const cpuAtStart = cpuUse(opts.appPid, dbName, opts.secondPid)
   const windowStart = performance.now()
   const errorsBefore = loadErrors
@@ -598,6 +601,10 @@ export async function mixedRun(opts: {
       console.log(
         `  ${opts.perSecond} writes/s, ${from}–${from + sliceS} s: p50 ${q(0.5)} p95 ${q(0.95)} p97.5 ${q(0.975)} p99 ${q(0.99)} ms, ${Math.round(slice.length / sliceS)} req/s, RSS ${slicesRss[Math.floor(from / sliceS)]?.toFixed(0) ?? '?'} MB${opts.secondPid ? `, the second's ${slicesSecondRss[Math.floor(from / sliceS)]?.toFixed(0) ?? '?'} MB` : ''}`,
       )
+      const k = Math.floor(from / sliceS)
+      const cpuFrom = k === 0 ? cpuAtStart : slicesCpu[k - 1]
+      const cpuTo = slicesCpu[k] ?? cpuAtEnd
+      if (cpuFrom) console.log(`    ${cpuPerRequest(cpuFrom, cpuTo, slice.length)}`)
     }
   }
   const firstS = opts.firstS
