@@ -164,8 +164,8 @@ export type CpuUse = {
    * answers the prober, on the same cores. Undefined when none runs beside the first (`--after-bulk`).
    */
   second: number | undefined
-  /** Every PostgreSQL process working for the database (backends, autovacuum), by pid. */
-  postgres: Map<number, number>
+  /** Every PostgreSQL process working for the database (backends, autovacuum), those gone included (postgresSeconds). */
+  postgres: number
   /** This process: the load generator and the writer. */
   bench: number
   /** The whole machine's busy time, and its seconds of wall clock. */
@@ -214,6 +214,32 @@ function threadsCpu(pid: number | undefined) {
   return app
 }
 
+/** Per database, each PostgreSQL process's CPU seconds when last seen, and the sum of those gone since. */
+const backendsSeen = new Map<string, { last: Map<number, number>; gone: number }>()
+
+/**
+ * The CPU seconds PostgreSQL's processes for `dbName` used so far: those alive now, and those gone since as of when
+ * they were last seen. Pools close idle connections (the second instance's, under the prober's light load, every few
+ * seconds), and a backend gone between two readings took its CPU with it: a run's readings a minute apart counted
+ * half of PostgreSQL's. mixedRun looks every second (watchPostgres), so a backend gone loses at most its last second.
+ */
+function postgresSeconds(dbName: string): number {
+  const seen = backendsSeen.get(dbName) ?? { last: new Map<number, number>(), gone: 0 }
+  const now = new Map<number, number>()
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue
+    try {
+      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8')
+      if (!cmd.startsWith('postgres: ') || !cmd.split(/\s+/).includes(dbName)) continue
+      now.set(Number(p), readStat(`/proc/${p}/stat`).seconds)
+    } catch {}
+  }
+  for (const [pid, seconds] of seen.last) if (!now.has(pid)) seen.gone += seconds
+  seen.last = now
+  backendsSeen.set(dbName, seen)
+  return [...now.values()].reduce((a, b) => a + b, seen.gone)
+}
+
 /**
  * The CPU seconds used so far by the instance `pid` (and the second instance `secondPid`), PostgreSQL's processes for
  * database `dbName`, and this process.
@@ -222,15 +248,7 @@ export function cpuUse(pid: number | undefined, dbName: string, secondPid?: numb
   const app = threadsCpu(pid)
   const second =
     secondPid === undefined ? undefined : Object.values(threadsCpu(secondPid)).reduce((a, b) => a + b, 0)
-  const postgres = new Map<number, number>()
-  for (const p of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue
-    try {
-      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8')
-      if (!cmd.startsWith('postgres: ') || !cmd.split(/\s+/).includes(dbName)) continue
-      postgres.set(Number(p), readStat(`/proc/${p}/stat`).seconds)
-    } catch {}
-  }
+  const postgres = postgresSeconds(dbName)
   const own = process.cpuUsage()
   const cpu = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').split(/\s+/).slice(1).map(Number)
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
@@ -248,14 +266,10 @@ export function cpuUse(pid: number | undefined, dbName: string, secondPid?: numb
 /** What a run used between two readings, in milliseconds of CPU a request; the machine's in cores busy. */
 export function cpuPerRequest(from: CpuUse, to: CpuUse, requests: number): string {
   const ms = (seconds: number) => ((seconds * 1000) / Math.max(1, requests)).toFixed(2)
-  const per = (k: Exclude<keyof CpuUse, 'postgres'>) => ms((to[k] ?? 0) - (from[k] ?? 0))
-  // Per process: a backend that ended between the readings is left out (its CPU since the first is lost), rather
-  // than taking its whole life's CPU off the sum.
-  let postgres = 0
-  for (const [pid, seconds] of to.postgres) postgres += seconds - (from.postgres.get(pid) ?? 0)
+  const per = (k: keyof CpuUse) => ms((to[k] ?? 0) - (from[k] ?? 0))
   const cores = (to.machine - from.machine) / Math.max(1e-3, to.wallS - from.wallS)
   const second = to.second === undefined ? '' : `; the second instance ${per('second')}`
-  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}${second}; PostgreSQL ${ms(postgres)}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
+  return `CPU a request, ms: instance main thread ${per('main')}, worker threads ${per('workers')}, V8's helper threads ${per('v8')}, other ${per('other')}${second}; PostgreSQL ${per('postgres')}; the bench ${per('bench')}; the machine busy ${cores.toFixed(2)} of ${os.cpus().length} cores`
 }
 
 /**
@@ -511,6 +525,7 @@ export async function mixedRun(opts: {
   /** When each answer's request was sent, in seconds from the measured window's start. */
   const sentS: number[] = []
   const dbName = new URL(opts.dbUrl).pathname.slice(1)
+  const watchPostgres = setInterval(() => postgresSeconds(dbName), 1000)
   /** Each instance's memory at the end of each slice (the second's: NaN when none runs). */
   const slicesRss: number[] = []
   const slicesSecondRss: number[] = []
@@ -566,6 +581,7 @@ export async function mixedRun(opts: {
   clearTimeout(firstTimer)
   clearInterval(sampler)
   clearInterval(peakSampler)
+  clearInterval(watchPostgres)
   const rss = rssMb(opts.appPid)
   rssPeak = Math.max(rssPeak, rss)
   const secondRss = rssMb(opts.secondPid)
