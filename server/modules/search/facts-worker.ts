@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { Db } from '#server/db/client'
-import { lowerThreadPriority } from '#server/lib/thread-priority'
+import { lowerThreadPriority, threadId, threadNice } from '#server/lib/thread-priority'
 import type { Rebase } from './facts-rebase'
 
 // Reads the copy (readFacts), or makes it from a view (rebaseCopy), on its own thread and hands it over in shared
@@ -33,6 +33,11 @@ const connect = (inTurn: boolean) =>
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
   })
+/** This thread's niceness as it answers (its test reads it): where /proc cannot tell, undefined. */
+const ownNice = () => {
+  const id = threadId()
+  return id === undefined ? undefined : threadNice(id)
+}
 const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as unknown as Db
 
 /**
@@ -43,7 +48,7 @@ const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as un
 type Read = { commits?: string[]; inTurn?: boolean; rebase?: Rebase }
 parentPort?.once('message', async ({ commits, inTurn = false, rebase }: Read) => {
   // Made from a view in memory (decision 0162): the database is not asked.
-  if (rebase) return parentPort?.postMessage({ facts: shareCopy(rebaseCopy(rebase)) })
+  if (rebase) return parentPort?.postMessage({ facts: shareCopy(rebaseCopy(rebase)), nice: ownNice() })
   const client = connect(inTurn)
   const words = background ? undefined : connect(false)
   try {
@@ -52,7 +57,7 @@ parentPort?.once('message', async ({ commits, inTurn = false, rebase }: Read) =>
     // and two reads at once took both cores for minutes. Held by this connection, so it ends with it.
     if (inTurn) await client.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
     const facts = shareCopy(await readFacts(asDb(client), commits, words && asDb(words)))
-    parentPort?.postMessage({ facts })
+    parentPort?.postMessage({ facts, nice: ownNice() })
   } finally {
     await Promise.allSettled([client.end(), words?.end()])
   }
