@@ -26,6 +26,12 @@ export function threadNice(id: number): number | undefined {
   }
 }
 
+/** The calling thread's own niceness, or undefined where /proc cannot tell. */
+export function ownThreadNice(): number | undefined {
+  const id = threadId()
+  return id === undefined ? undefined : threadNice(id)
+}
+
 /**
  * Lowers the calling thread's CPU priority to `nice` (0 to 19; the process's other threads keep theirs): on a busy
  * machine the thread then takes the CPU the others leave rather than an equal share beside them. False where it cannot

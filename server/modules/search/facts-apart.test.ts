@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '#server/lib/paging'
+import { threadNice } from '#server/lib/thread-priority'
 import { createBrand, createUser } from '#server/test/factories'
 import { openTestDatabase } from '#server/test/test-app'
-import { factsReader, readFactsApart, WHOLE_READ_LOCK } from './facts-apart'
+import { factsReader, readFactsApart, startReader, WHOLE_READ_LOCK } from './facts-apart'
+import type { Rebase } from './facts-rebase'
 import { type ListingFacts, readFacts } from './listing-facts'
 
 // On PostgreSQL an instance reads its copy of the listings on a worker thread: the copy it receives must be the one
@@ -138,4 +140,66 @@ describe.runIf(postgres)('the copy of the listings read on a worker thread', () 
       await other.end()
     }
   })
+})
+
+// The thread yields to the searches by its CPU priority: a read or a copy made again from the view while a view
+// answers runs at nice 10 (decision 0129), the first read at the process's own. Each answer says the niceness its
+// thread had as it answered.
+describe.runIf(process.platform === 'linux')('the priority of the thread reading or making the copy', () => {
+  let opened: Awaited<ReturnType<typeof openTestDatabase>>
+  let facts: ListingFacts
+  beforeAll(async () => {
+    opened = await openTestDatabase()
+    const { db } = opened.database
+    const brand = (await createBrand(db, { name: 'Lenovo' })).id
+    const seller = (await createUser(db, { role: 'seller' })).id
+    await db.execute(sql`
+      insert into products (name, brand_id, seller_id, seller_phone, resale_price_cents, original_price_cents,
+        description, condition, location, uses_years, processor, ram_gb, storage_gb, screen_inches, posted_on,
+        battery_health_pct)
+      select 'ThinkPad ' || i, ${brand}, ${seller}, '+880 1711 000000', 20000 + i * 100, 250000, 'Like new.',
+        (array['Excellent', 'Good', 'Fair'])[1 + i % 3], 'Dhaka', 1, 'Intel Core i5-1135G7', 16, 512, 14,
+        now() - make_interval(mins => i), 80
+      from generate_series(1, 50) i`)
+    facts = await readFacts(db)
+  })
+  afterAll(async () => {
+    await opened?.database.close()
+    await opened?.drop()
+  })
+
+  /** One answer of a thread started as an instance starts it (factsReader's). */
+  function ask(url: string, background: boolean, message: { rebase?: Rebase }) {
+    const worker = startReader(url, background)
+    return new Promise<{ facts: ListingFacts; nice?: number }>((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+      worker.postMessage(message)
+    }).finally(() => worker.terminate())
+  }
+
+  it('makes a copy again from a view at nice 10, the database not asked', async () => {
+    const rebase: Rebase = {
+      version: facts.version,
+      parts: [{ facts, deadRows: new Int32Array(0) }],
+      records: [],
+    }
+    // A background thread (a spare) asked to make the copy from the view, given an address where no database answers.
+    const made = await ask('postgres://127.0.0.1:1/none', true, { rebase })
+    expect(made.nice).toBe(10)
+    expect(withoutClock(made.facts)).toEqual(withoutClock(facts))
+  })
+
+  it.runIf(postgres)(
+    'reads in the background at nice 10, and a first read at the process’s own',
+    async () => {
+      const url = opened.url as string
+      const background = await ask(url, true, {})
+      expect(background.nice).toBe(10)
+      expect(withoutClock(background.facts)).toEqual(withoutClock(facts))
+      const first = await ask(url, false, {})
+      expect(first.nice).toBe(threadNice(process.pid))
+      expect(withoutClock(first.facts)).toEqual(withoutClock(facts))
+    },
+  )
 })

@@ -27,7 +27,7 @@ type Read = {
 }
 
 /** A thread ready to read the copy once (facts-worker.ts); `background`: at a lower priority. */
-function startReader(url: string, background: boolean): Worker {
+export function startReader(url: string, background: boolean): Worker {
   const { url: script, execArgv } = workerScript('facts-worker', import.meta.url)
   return new Worker(script, { workerData: { url, background }, execArgv, resourceLimits: THREAD_LIMITS })
 }

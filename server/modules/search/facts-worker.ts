@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { Db } from '#server/db/client'
-import { lowerThreadPriority, threadId, threadNice } from '#server/lib/thread-priority'
+import { lowerThreadPriority, ownThreadNice } from '#server/lib/thread-priority'
 import type { Rebase } from './facts-rebase'
 
 // Reads the copy (readFacts), or makes it from a view (rebaseCopy), on its own thread and hands it over in shared
@@ -33,11 +33,6 @@ const connect = (inTurn: boolean) =>
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
   })
-/** This thread's niceness as it answers (its test reads it): where /proc cannot tell, undefined. */
-const ownNice = () => {
-  const id = threadId()
-  return id === undefined ? undefined : threadNice(id)
-}
 const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as unknown as Db
 
 /**
@@ -46,9 +41,10 @@ const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as un
  * leaving the database a core for the searches (decision 0129). A failed read throws: the thread's error.
  */
 type Read = { commits?: string[]; inTurn?: boolean; rebase?: Rebase }
+// Each answer says the thread's niceness as it answered (facts-apart.test.ts holds it to decision 0129).
 parentPort?.once('message', async ({ commits, inTurn = false, rebase }: Read) => {
   // Made from a view in memory (decision 0162): the database is not asked.
-  if (rebase) return parentPort?.postMessage({ facts: shareCopy(rebaseCopy(rebase)), nice: ownNice() })
+  if (rebase) return parentPort?.postMessage({ facts: shareCopy(rebaseCopy(rebase)), nice: ownThreadNice() })
   const client = connect(inTurn)
   const words = background ? undefined : connect(false)
   try {
@@ -57,7 +53,7 @@ parentPort?.once('message', async ({ commits, inTurn = false, rebase }: Read) =>
     // and two reads at once took both cores for minutes. Held by this connection, so it ends with it.
     if (inTurn) await client.query(`select pg_advisory_lock(${WHOLE_READ_LOCK})`)
     const facts = shareCopy(await readFacts(asDb(client), commits, words && asDb(words)))
-    parentPort?.postMessage({ facts, nice: ownNice() })
+    parentPort?.postMessage({ facts, nice: ownThreadNice() })
   } finally {
     await Promise.allSettled([client.end(), words?.end()])
   }
