@@ -561,6 +561,8 @@ export async function mixedRun(opts: {
   )
   const cpuAtStart = cpuUse(opts.appPid, dbName, opts.secondPid)
   const windowStart = performance.now()
+  // Where the window starts on the clock the instances' logs (BENCH_LOG_LEVEL) carry: what a logged event was near.
+  console.log(`  window from ${new Date().toISOString()}`)
   const errorsBefore = loadErrors
   // With firstS, the CPU of the first seconds apart from the rest's: what the first seconds of writes cost more.
   let cpuAtFirst: ReturnType<typeof cpuUse> | undefined

@@ -249,6 +249,15 @@ for (const [name, has] of parts) {
   const share = (100 * withIt.reduce((a, b) => a + b, 0)) / spent
   if (withIt.length > 0) console.log(`${row(`with ${name}`, withIt)}  ${share.toFixed(0).padStart(3)}%`)
 }
+// How much of the CPU the costliest searches take: what a search thread is held by while others wait behind it.
+const costliest = [...firstMs].sort((a, b) => b - a)
+for (const share of [0.01, 0.05]) {
+  const top = costliest.slice(0, Math.max(1, Math.round(share * costliest.length)))
+  const used = top.reduce((a, b) => a + b, 0)
+  console.log(
+    `The costliest ${share * 100}% (${top.length} searches, from ${(top.at(-1) as number).toFixed(1)} ms): ${((100 * used) / spent).toFixed(0)}% of the first-time searches' CPU`,
+  )
+}
 console.log('\nSlowest asked for the first time:')
 for (const [ms, path] of firstMs
   .map((ms, i) => [ms, first[i]?.path ?? ''] as const)
