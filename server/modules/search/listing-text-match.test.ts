@@ -54,6 +54,19 @@ describe('a text’s matches in a copy', () => {
       expect(withMarks(size, (marks) => marks.subarray(0, size).every((m) => m === 0))).toBe(true)
     })
 
+  it('reads one word’s rows where the index holds them, and a search narrowing them leaves them whole', () => {
+    const word = (term: string) => ({ term, prefix: false })
+    const alone = (term: string) =>
+      matchText(index, size, { terms: [word(term)], phrase: '', bestTier: 3 }).rows
+    const expected = (term: string) => rowWords.flatMap((words, r) => (words.includes(term) ? [r] : []))
+    expect(alone('x1').buffer).toBe(index.all.rows.buffer)
+    const both = matchText(index, size, { terms: [word('x1'), word('gamer')], phrase: '', bestTier: 3 }).rows
+    expect(both.buffer).not.toBe(index.all.rows.buffer)
+    expect(both.length).toBeLessThan(Math.min(expected('x1').length, expected('gamer').length))
+    expect(Array.from(alone('x1'))).toEqual(expected('x1'))
+    expect(Array.from(alone('gamer'))).toEqual(expected('gamer'))
+  })
+
   it('holds each distinct title once, and ranks a row by its own title', () => {
     const titles = rowWords.map((w) => w.join(' '))
     expect(textCount(index.titles)).toBe(new Set(titles).size)
