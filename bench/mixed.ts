@@ -386,11 +386,18 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
     }
     writes++
   }
+  /** What the last answered probe showed, and the probes not answered (status) since the writes stopped. */
+  let lastSeen = new Map<string, number>()
+  const refusedAfterStop = new Map<number, number>()
   const probe = async () => {
     const res = await fetch(`${probeUrl}/api/search?min_price=${FRESH_FROM}&sort=price_asc&page_size=100`)
-    if (!res.ok) return
+    if (!res.ok) {
+      if (stopped) refusedAfterStop.set(res.status, (refusedAfterStop.get(res.status) ?? 0) + 1)
+      return
+    }
     const body = (await res.json()) as { items: { _id: string; resale_price: number }[] }
     const seen = new Map(body.items.map((i) => [i._id, i.resale_price]))
+    lastSeen = seen
     const now = Date.now()
     for (const [id, p] of pending) {
       const shown = seen.get(id)
@@ -432,6 +439,11 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
       stoppedAt = Date.now()
       await writer
       await prober
+      // A write never seen is a freshness failure to explain: which, what it waited for, and what was shown instead.
+      for (const [id, p] of pending)
+        console.log(
+          `  never seen: listing ${id}, waiting for ${p.wants} from ${((stoppedAt - p.at) / 1000).toFixed(1)} s before the writes stopped; the last probe showed ${lastSeen.has(id) ? `it at ${lastSeen.get(id)}` : 'it absent'} among ${lastSeen.size}${refusedAfterStop.size > 0 ? `; probes refused since the stop: ${[...refusedAfterStop].map(([status, n]) => `${n} × ${status}`).join(', ')}` : ''}`,
+        )
       return { writes, spreadWrites, fresh, staleAtEnd: pending.size }
     },
     /** Once no search is measured: the catalogue left as it was (a statement of thousands of changes). */
