@@ -386,15 +386,15 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
     }
     writes++
   }
-  /** What the last answered probe showed, and the probes not answered (status) since the writes stopped. */
+  /** What the last answered probe showed, and the probes not answered since the writes stopped (status, or none). */
   let lastSeen = new Map<string, number>()
-  const refusedAfterStop = new Map<number, number>()
+  const refusedAfterStop = new Map<string, number>()
+  const refused = (why: string) => {
+    if (stopped) refusedAfterStop.set(why, (refusedAfterStop.get(why) ?? 0) + 1)
+  }
   const probe = async () => {
     const res = await fetch(`${probeUrl}/api/search?min_price=${FRESH_FROM}&sort=price_asc&page_size=100`)
-    if (!res.ok) {
-      if (stopped) refusedAfterStop.set(res.status, (refusedAfterStop.get(res.status) ?? 0) + 1)
-      return
-    }
+    if (!res.ok) return refused(String(res.status))
     const body = (await res.json()) as { items: { _id: string; resale_price: number }[] }
     const seen = new Map(body.items.map((i) => [i._id, i.resale_price]))
     lastSeen = seen
@@ -428,7 +428,7 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
   const prober = (async () => {
     while (!stopped || pending.size > 0) {
       startedProbe = Date.now()
-      await probe().catch(() => undefined)
+      await probe().catch(() => refused('no answer'))
       await new Promise((r) => setTimeout(r, 25))
       if (stopped && Date.now() - stoppedAt > 10_000) break
     }

@@ -224,8 +224,8 @@ function rowsWithAll(size: number, postings: Postings, terms: [number, number][]
   if (!first) return new Int32Array(0)
   let found = rowsOfTerm(size, postings, first)
   if (later.length === 0) return found
-  // Later terms keep rows in place: in a copy of one word's rows.
-  if (first[1] - first[0] === 1) found = found.slice()
+  // Later terms keep rows in place: never in the postings' own (one word's rows), in a copy of them.
+  if (found.buffer === postings.rows.buffer) found = found.slice()
   let n = found.length
   for (const term of later) {
     if (n === 0) break
