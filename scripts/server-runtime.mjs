@@ -14,7 +14,7 @@ import path from 'node:path'
  * MB on a machine of 24 GB), shrinks it while the instance is quiet and grows it back under traffic: the instance's
  * memory moved by a hundred MB with the traffic, not with what it holds. With 16 MB a half the search threads' heaps
  * grew from about 40 MB to 58 (the flag over their 8); a lower bound (`--min-semi-space-size`) grew them too.
- * `--expose-gc`: a thread that lets go of a copy of the listings asks for a full collection (server/lib/let-go.ts).
+ * `--expose-gc`: a thread that lets go of a copy of the listings asks for a full collection when idle (server/lib/let-go.ts).
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--expose-gc']
 

@@ -200,8 +200,8 @@ export class SearchPool {
 
   /**
    * Drops a searcher's views that `which` names and no search in flight reads, then the copies no view reads. One the
-   * size of the latest `base` or more than half of it (a copy before it) is collected at once (collectLetGo), here and
-   * on the searcher; the small ones (settled parts, every few seconds under writes) with the rest, as a full
+   * size of the latest `base` or more than half of it (a copy before it) is sure to be collected soon (collectLetGo),
+   * here and on the searcher; the small ones (settled parts, every few seconds under writes) with the rest, as a full
    * collection each time took a search's CPU twice over.
    */
   private drop(searcher: Searcher, base: ListingFacts, which: (view: FactsView) => boolean) {

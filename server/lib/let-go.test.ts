@@ -1,0 +1,72 @@
+import v8 from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { collectLetGo } from './let-go'
+
+// A thread that lets go of a copy asks V8 for a full collection, which stops it for the whole of it, only when it is
+// idle; a busy thread's own collections do the work without stopping it (decision 0164).
+
+const own = (globalThis as { gc?: unknown }).gc
+afterEach(() => {
+  ;(globalThis as { gc?: unknown }).gc = own
+})
+
+/** V8's own full collection, run at once (a stand-in for the two a busy thread runs by itself). */
+function realCollector(): () => void {
+  v8.setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
+}
+
+/** Keeps this thread busy (most of its time in work, as under searches) for `ms`. */
+async function busyFor(ms: number, during?: (at: number) => void) {
+  const end = performance.now() + ms
+  for (let at = 0; performance.now() < end; at++) {
+    const until = performance.now() + 40
+    while (performance.now() < until) {
+      // Spinning: work the thread's loop counts as busy.
+    }
+    during?.(at)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+describe('a copy let go of', () => {
+  it('is collected at once, asked of V8, by a thread with nothing else to do', async () => {
+    const gc = vi.fn()
+    ;(globalThis as { gc?: unknown }).gc = gc
+    collectLetGo()
+    expect(gc).not.toHaveBeenCalled()
+    await vi.waitFor(() => expect(gc).toHaveBeenCalledWith({ type: 'major', execution: 'async' }), {
+      timeout: 2_000,
+      interval: 50,
+    })
+    expect(gc).toHaveBeenCalledTimes(1)
+  })
+
+  it('is left to a busy thread’s own full collections, which do not stop it', async () => {
+    const collect = realCollector()
+    const gc = vi.fn()
+    ;(globalThis as { gc?: unknown }).gc = gc
+    collectLetGo()
+    // Two of the thread's own, the second surely started after the copy was let go of.
+    await busyFor(1_000, (at) => {
+      if (at === 2 || at === 6) collect()
+    })
+    // Idle now: had the wait not ended with them, it would ask here.
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    expect(gc).not.toHaveBeenCalled()
+  })
+
+  it('is asked for while busy when the thread has run one of its own only', async () => {
+    const collect = realCollector()
+    const gc = vi.fn()
+    ;(globalThis as { gc?: unknown }).gc = gc
+    collectLetGo()
+    await busyFor(600, (at) => {
+      if (at === 2) collect()
+    })
+    expect(gc).not.toHaveBeenCalled()
+    // Its first may have begun marking before the copy was let go of: once idle, it asks.
+    await vi.waitFor(() => expect(gc).toHaveBeenCalledTimes(1), { timeout: 2_000, interval: 50 })
+  })
+})
