@@ -57,7 +57,7 @@ describe('a copy let go of', () => {
     expect(gc).not.toHaveBeenCalled()
   })
 
-  it('is asked for while busy when the thread has run one of its own only', async () => {
+  it('is asked for once the thread is idle, when it has run only one of its own', async () => {
     const collect = realCollector()
     const gc = vi.fn()
     ;(globalThis as { gc?: unknown }).gc = gc
