@@ -1,7 +1,8 @@
+import { constants } from 'node:perf_hooks'
 import v8 from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { collectLetGo } from './let-go'
+import { collectLetGo, FullCollections } from './let-go'
 
 // A thread that lets go of a copy asks V8 for a full collection, which stops it for the whole of it, only when it is
 // idle; a busy thread's own collections do the work without stopping it (decision 0164).
@@ -48,7 +49,7 @@ describe('a copy let go of', () => {
     const gc = vi.fn()
     ;(globalThis as { gc?: unknown }).gc = gc
     collectLetGo()
-    // Two of the thread's own, the second surely started after the copy was let go of.
+    // Two of the thread's own, at once (not incremental: their starts unseen), the second surely after the let go.
     await busyFor(1_000, (at) => {
       if (at === 2 || at === 6) collect()
     })
@@ -68,5 +69,37 @@ describe('a copy let go of', () => {
     expect(gc).not.toHaveBeenCalled()
     // Its first may have begun marking before the copy was let go of: once idle, it asks.
     await vi.waitFor(() => expect(gc).toHaveBeenCalledTimes(1), { timeout: 2_000, interval: 50 })
+  })
+})
+
+describe('a full collection begun after a copy was let go of', () => {
+  const marking = (startTime: number) => ({ kind: constants.NODE_PERFORMANCE_GC_INCREMENTAL, startTime })
+  const major = (startTime: number) => ({ kind: constants.NODE_PERFORMANCE_GC_MAJOR, startTime })
+  const minor = (startTime: number) => ({ kind: constants.NODE_PERFORMANCE_GC_MINOR, startTime })
+
+  it('is one whose marking began after it, ended by its last pause', () => {
+    const seen = new FullCollections(100)
+    expect(seen.sawOneSince([minor(110), marking(120)])).toBe(false)
+    expect(seen.sawOneSince([minor(130), major(300)])).toBe(true)
+  })
+
+  it('is not one whose marking began before, though it ended after: the next is', () => {
+    const seen = new FullCollections(100)
+    expect(seen.sawOneSince([marking(50), major(300)])).toBe(false)
+    expect(seen.sawOneSince([marking(400), major(500)])).toBe(true)
+  })
+
+  it('is the second of those whose start was not seen', () => {
+    const seen = new FullCollections(100)
+    expect(seen.sawOneSince([major(300)])).toBe(false)
+    expect(seen.sawOneSince([major(500)])).toBe(true)
+  })
+
+  it('begins after the last copy let go of', () => {
+    const seen = new FullCollections(100)
+    expect(seen.sawOneSince([marking(120)])).toBe(false)
+    seen.restart(200)
+    expect(seen.sawOneSince([major(300)])).toBe(false)
+    expect(seen.sawOneSince([marking(450), major(500)])).toBe(true)
   })
 })

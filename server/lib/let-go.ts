@@ -14,38 +14,68 @@ type Collect = (options: { type: 'major'; execution: 'async' }) => void
 const LOOK_EVERY_MS = 250
 /** Busy less than this share of the last look's time: a collection asked for holds up (almost) nothing. */
 const IDLE_BELOW = 0.2
-/** Busy this long without two full collections of its own: asked for anyway. */
+/** Busy this long without a full collection of its own begun after the copy was let go of: asked for anyway. */
 const ASK_AFTER_MS = 30_000
 
-/** One wait per thread: a copy let go of during it is covered by the count starting again. */
+/** A collection as the thread's `gc` performance entries tell it: its kind (perf_hooks' constants) and start. */
+export type Collection = { kind: number; startTime: number }
+
+/**
+ * Counts a thread's full collections (`seen`, in order) to tell whether one began after `since`. A full collection
+ * is usually incremental: its marking starts (an entry of kind incremental) well before its last pause (kind major),
+ * and it is the start that counts. A major whose start was not seen (marking begun before the thread looked, or not
+ * incremental) counts only as the second after `since`: the first may have begun marking before.
+ */
+export class FullCollections {
+  private markingFrom: number | undefined
+  private majorsAfter = 0
+
+  constructor(private since: number) {}
+
+  /** A copy let go of again: only a collection begun after `at` will do. */
+  restart(at: number) {
+    this.since = at
+    this.majorsAfter = 0
+  }
+
+  /** Whether, with `seen`, a full collection begun after `since` has ended. */
+  sawOneSince(seen: Iterable<Collection>): boolean {
+    let done = false
+    for (const { kind, startTime } of seen) {
+      if (kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL) this.markingFrom ??= startTime
+      if (kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue
+      const began = this.markingFrom
+      this.markingFrom = undefined
+      if (startTime > this.since) this.majorsAfter++
+      if ((began !== undefined && began > this.since) || this.majorsAfter >= 2) done = true
+    }
+    return done
+  }
+}
+
+/** One wait per thread: a copy let go of during it restarts what counts. */
 let waiting:
-  | { since: number; majors: number; started: number; used: EventLoopUtilization; stop: () => void }
+  | { seen: FullCollections; started: number; used: EventLoopUtilization; stop: () => void }
   | undefined
 
 /**
- * Makes sure this thread runs a full collection that starts after now: the second of its own (the first may have begun
- * marking before), or one asked of V8 once the thread is idle or after ASK_AFTER_MS. Only where the process exposes the
- * collector (`--expose-gc`, which every way of starting a server gives: scripts/server-runtime.mjs); else (tests)
- * nothing.
+ * Makes sure this thread runs a full collection that starts after now: one of its own (FullCollections), or one asked
+ * of V8 once the thread is idle or after ASK_AFTER_MS. Only where the process exposes the collector (`--expose-gc`,
+ * which every way of starting a server gives: scripts/server-runtime.mjs); else (tests) nothing.
  */
 export function collectLetGo(): void {
   const collector = () => (globalThis as { gc?: Collect }).gc
   if (!collector()) return
   const now = performance.now()
-  if (waiting) {
-    waiting.since = now
-    waiting.majors = 0
-    return
-  }
-  const majors = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      const kind = (entry as { detail?: { kind?: number } }).detail?.kind
-      if (waiting && kind === constants.NODE_PERFORMANCE_GC_MAJOR && entry.startTime > waiting.since)
-        waiting.majors++
-    }
-    if (waiting && waiting.majors >= 2) waiting.stop()
+  if (waiting) return waiting.seen.restart(now)
+  const collections = new PerformanceObserver((list) => {
+    const seen = list.getEntries().map((entry) => ({
+      kind: (entry as { detail?: { kind?: number } }).detail?.kind ?? 0,
+      startTime: entry.startTime,
+    }))
+    if (waiting?.seen.sawOneSince(seen)) waiting.stop()
   })
-  majors.observe({ entryTypes: ['gc'] })
+  collections.observe({ entryTypes: ['gc'] })
   const look = setInterval(() => {
     const w = waiting
     if (!w) return
@@ -57,13 +87,12 @@ export function collectLetGo(): void {
     }
   }, LOOK_EVERY_MS).unref()
   waiting = {
-    since: now,
-    majors: 0,
+    seen: new FullCollections(now),
     started: now,
     used: performance.eventLoopUtilization(),
     stop: () => {
       clearInterval(look)
-      majors.disconnect()
+      collections.disconnect()
       waiting = undefined
     },
   }
