@@ -67,7 +67,10 @@ export function collectLetGo(): void {
   const collector = () => (globalThis as { gc?: Collect }).gc
   if (!collector()) return
   const now = performance.now()
-  if (waiting) return waiting.seen.restart(now)
+  if (waiting) {
+    waiting.seen.restart(now)
+    return
+  }
   const collections = new PerformanceObserver((list) => {
     const seen = list.getEntries().map((entry) => ({
       kind: (entry as { detail?: { kind?: number } }).detail?.kind ?? 0,
