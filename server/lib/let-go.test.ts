@@ -31,11 +31,17 @@ async function busyFor(ms: number, during?: (at: number) => void) {
   }
 }
 
+/** Lets go of a copy with the collector V8 would be asked for replaced by a spy, returned. */
+function letGo() {
+  const gc = vi.fn()
+  ;(globalThis as { gc?: unknown }).gc = gc
+  collectLetGo()
+  return gc
+}
+
 describe('a copy let go of', () => {
   it('is collected at once, asked of V8, by a thread with nothing else to do', async () => {
-    const gc = vi.fn()
-    ;(globalThis as { gc?: unknown }).gc = gc
-    collectLetGo()
+    const gc = letGo()
     expect(gc).not.toHaveBeenCalled()
     await vi.waitFor(() => expect(gc).toHaveBeenCalledWith({ type: 'major', execution: 'async' }), {
       timeout: 2_000,
@@ -46,9 +52,7 @@ describe('a copy let go of', () => {
 
   it('is left to a busy thread’s own full collections, which do not stop it', async () => {
     const collect = realCollector()
-    const gc = vi.fn()
-    ;(globalThis as { gc?: unknown }).gc = gc
-    collectLetGo()
+    const gc = letGo()
     // Two of the thread's own, at once (not incremental: their starts unseen), the second surely after the let go.
     await busyFor(1_000, (at) => {
       if (at === 2 || at === 6) collect()
@@ -60,9 +64,7 @@ describe('a copy let go of', () => {
 
   it('is asked for once the thread is idle, when it has run only one of its own', async () => {
     const collect = realCollector()
-    const gc = vi.fn()
-    ;(globalThis as { gc?: unknown }).gc = gc
-    collectLetGo()
+    const gc = letGo()
     await busyFor(600, (at) => {
       if (at === 2) collect()
     })
