@@ -32,10 +32,10 @@ async function busyFor(ms: number, during?: (at: number) => void) {
 }
 
 /** Lets go of a copy with the collector V8 would be asked for replaced by a spy, returned. */
-function letGo() {
+function letGo(askAfterMs?: number) {
   const gc = vi.fn()
   ;(globalThis as { gc?: unknown }).gc = gc
-  collectLetGo()
+  collectLetGo(askAfterMs)
   return gc
 }
 
@@ -71,6 +71,17 @@ describe('a copy let go of', () => {
     expect(gc).not.toHaveBeenCalled()
     // Its first may have begun marking before the copy was let go of: once idle, it asks.
     await vi.waitFor(() => expect(gc).toHaveBeenCalledTimes(1), { timeout: 2_000, interval: 50 })
+  })
+
+  it('is asked for while busy once the thread has gone too long without one of its own', async () => {
+    const gc = letGo(400)
+    let askedAt: number | undefined
+    await busyFor(900, (at) => {
+      if (askedAt === undefined && gc.mock.calls.length > 0) askedAt = at
+    })
+    // Asked while the thread was still busy (its loop over 80% in work), not once it went idle.
+    expect(askedAt).toBeDefined()
+    expect(gc).toHaveBeenCalledTimes(1)
   })
 })
 

@@ -60,10 +60,10 @@ let waiting:
 
 /**
  * Makes sure this thread runs a full collection that starts after now: one of its own (FullCollections), or one asked
- * of V8 once the thread is idle or after ASK_AFTER_MS. Only where the process exposes the collector (`--expose-gc`,
+ * of V8 once the thread is idle or after `askAfterMs` (ASK_AFTER_MS; tests shorten it). Only where the process exposes the collector (`--expose-gc`,
  * which every way of starting a server gives: scripts/server-runtime.mjs); else (tests) nothing.
  */
-export function collectLetGo(): void {
+export function collectLetGo(askAfterMs = ASK_AFTER_MS): void {
   const collector = () => (globalThis as { gc?: Collect }).gc
   if (!collector()) return
   const now = performance.now()
@@ -84,7 +84,7 @@ export function collectLetGo(): void {
     if (!w) return
     const busy = performance.eventLoopUtilization(w.used).utilization
     w.used = performance.eventLoopUtilization()
-    if (busy < IDLE_BELOW || performance.now() - w.started > ASK_AFTER_MS) {
+    if (busy < IDLE_BELOW || performance.now() - w.started > askAfterMs) {
       w.stop()
       collector()?.({ type: 'major', execution: 'async' })
     }
