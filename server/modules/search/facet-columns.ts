@@ -6,19 +6,47 @@ import { COUNT_FACETS, type CountFacet, type CountQuery, perCountFacet } from '.
 export type Column = { values: string[]; index: Uint16Array }
 type Columns = Record<CountFacet, Column>
 
-/** A column from each row's value: the distinct values in order of first appearance, and each row's index. */
-export function dictionaryColumn(rowValues: string[]): Column {
+/** Distinct values in order of first appearance: `placeOf` a value gives its place, a new one the next. */
+function firstAppearance() {
   const values: string[] = []
   const position = new Map<string, number>()
-  const index = new Uint16Array(rowValues.length)
-  rowValues.forEach((value, i) => {
+  const placeOf = (value: string) => {
     let at = position.get(value)
     if (at === undefined) {
       at = values.push(value) - 1
       position.set(value, at)
     }
-    index[i] = at
+    return at
+  }
+  return { values, placeOf }
+}
+
+/** A column from each row's value: the distinct values in order of first appearance, and each row's index. */
+export function dictionaryColumn(rowValues: string[]): Column {
+  const { values, placeOf } = firstAppearance()
+  const index = new Uint16Array(rowValues.length)
+  rowValues.forEach((value, i) => {
+    index[i] = placeOf(value)
   })
+  return { values, index }
+}
+
+/**
+ * Columns' rows merged into one (row n is row rows[n] of columns[from[n]]), as dictionaryColumn would make it from
+ * their values: each column's value looked up once, not each row's (a copy made from a view: facts-rebase.ts).
+ */
+export function mergedColumn(columns: Column[], from: Uint8Array, rows: Int32Array): Column {
+  const { values, placeOf } = firstAppearance()
+  const placed = columns.map((column) => new Int32Array(column.values.length).fill(-1))
+  const index = new Uint16Array(rows.length)
+  for (let n = 0; n < rows.length; n++) {
+    const s = from[n] as number
+    const column = columns[s] as Column
+    const local = column.index[rows[n] as number] as number
+    const known = placed[s] as Int32Array
+    if ((known[local] as number) < 0) known[local] = placeOf(column.values[local] as string)
+    index[n] = known[local] as number
+  }
   return { values, index }
 }
 
