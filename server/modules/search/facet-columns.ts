@@ -1,4 +1,5 @@
 import { COUNT_FACETS, type CountFacet, type CountQuery, perCountFacet } from './filters'
+import { sharedArray } from './shared-texts'
 
 // The copy's facet columns (listing-facts.ts) and the facet filters over their rows.
 
@@ -24,7 +25,7 @@ function firstAppearance() {
 /** A column from each row's value: the distinct values in order of first appearance, and each row's index. */
 export function dictionaryColumn(rowValues: string[]): Column {
   const { values, placeOf } = firstAppearance()
-  const index = new Uint16Array(rowValues.length)
+  const index = sharedArray(Uint16Array, rowValues.length)
   rowValues.forEach((value, i) => {
     index[i] = placeOf(value)
   })
@@ -38,7 +39,7 @@ export function dictionaryColumn(rowValues: string[]): Column {
 export function mergedColumn(columns: Column[], from: Uint8Array, rows: Int32Array): Column {
   const { values, placeOf } = firstAppearance()
   const placed = columns.map((column) => new Int32Array(column.values.length).fill(-1))
-  const index = new Uint16Array(rows.length)
+  const index = sharedArray(Uint16Array, rows.length)
   for (let n = 0; n < rows.length; n++) {
     const s = from[n] as number
     const column = columns[s] as Column

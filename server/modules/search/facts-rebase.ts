@@ -3,7 +3,7 @@ import { perCountFacet } from './filters'
 import { copyOf, type FactRow, factsFromRows, ID_LENGTH, type ListingFacts } from './listing-facts'
 import type { Postings, TextIndex } from './listing-text'
 import type { MarkedPart } from './listing-view'
-import { textAt, textCount, textsOf } from './shared-texts'
+import { sharedArray, textAt, textCount, textsOf } from './shared-texts'
 
 // A whole copy made again from a view in memory (decision 0162): the parts read from the database less their dead
 // rows, and the listings changed since as they are now, merged newest first. It is what a whole read at the view's
@@ -33,13 +33,13 @@ export function rebaseCopy({ version, parts, records }: Rebase): ListingFacts {
       to[n] = of((sources[from[n] as number] as Source).facts)[rows[n] as number] as number
     return to
   }
-  const ids = new Uint8Array(size * ID_LENGTH)
+  const ids = sharedArray(Uint8Array, size * ID_LENGTH)
   for (let n = 0; n < size; n++) {
     const { facts } = sources[from[n] as number] as Source
     const r = rows[n] as number
     ids.set(facts.ids.subarray(r * ID_LENGTH, (r + 1) * ID_LENGTH), n * ID_LENGTH)
   }
-  const priceCents = each(new Int32Array(size), (f) => f.priceCents)
+  const priceCents = each(sharedArray(Int32Array, size), (f) => f.priceCents)
   return copyOf({
     version,
     facets: perCountFacet((name) =>
@@ -49,9 +49,9 @@ export function rebaseCopy({ version, parts, records }: Rebase): ListingFacts {
         rows,
       ),
     ),
-    postedUs: each(new Float64Array(size), (f) => f.postedUs),
+    postedUs: each(sharedArray(Float64Array, size), (f) => f.postedUs),
     priceCents,
-    battery: each(new Int16Array(size), (f) => f.battery),
+    battery: each(sharedArray(Int16Array, size), (f) => f.battery),
     ids,
     text: mergedText(sources, from, rows),
     byPrice: mergedByPrice(sources, priceCents, ids, size),
@@ -119,7 +119,7 @@ function mergedByPrice(sources: Source[], price: Int32Array, ids: Uint8Array, si
 
 /** Ascending lists (by `first`) merged into one of `size`. */
 function mergeLists(lists: Int32Array[], size: number, first: (a: number, b: number) => boolean): Int32Array {
-  const out = new Int32Array(size)
+  const out = sharedArray(Int32Array, size)
   const at = lists.map(() => 0)
   for (let n = 0; n < size; n++) {
     let best = -1
@@ -179,7 +179,7 @@ function mergedText(sources: Source[], from: Uint8Array, rows: Int32Array): Text
   // Titles in order of first appearance, as a read gives them.
   const titles: string[] = []
   const titleAt = new Map<string, number>()
-  const titleOf = new Int32Array(rows.length)
+  const titleOf = sharedArray(Int32Array, rows.length)
   const seen = texts.map((text) => new Int32Array(textCount(text.titles)).fill(-1))
   for (let n = 0; n < rows.length; n++) {
     const s = from[n] as number
@@ -215,7 +215,10 @@ function mergedPostings(
 ): Postings {
   const of = sources.map(({ facts }) => postingsOf(facts.text))
   const start = new Int32Array(count + 1)
-  const rows = new Int32Array(of.reduce((n, p) => n + p.rows.length, 0))
+  const rows = sharedArray(
+    Int32Array,
+    of.reduce((n, p) => n + p.rows.length, 0),
+  )
   // A run being merged in, held apart (grown as needed).
   let held = new Int32Array(0)
   let end = 0
@@ -246,5 +249,6 @@ function mergedPostings(
     }
     start[w + 1] = end
   }
-  return { start, rows: rows.slice(0, end) }
+  // The dead rows' places at its end are left unused (a copy of the rest cost as much again).
+  return { start, rows: rows.subarray(0, end) }
 }

@@ -18,7 +18,7 @@ import {
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, descending, lowerBound, type TextIndex } from './listing-text'
-import { latin1At, latin1Bytes } from './shared-texts'
+import { type ArrayKind, latin1At, latin1Bytes, sharedArray } from './shared-texts'
 
 // Every on-sale listing's filter columns, copied into each instance as arrays: a search's counts and total
 // are one pass in memory, not a statement grouping every match. Used only when as current as the database
@@ -178,7 +178,7 @@ function arraysOf({
   byPrice,
 }: CopyColumns) {
   const size = postedUs.length
-  const postedMs = new Float64Array(size)
+  const postedMs = sharedArray(Float64Array, size)
   for (let r = 0; r < size; r++) postedMs[r] = (postedUs[r] as number) / 1000
   // An aggregate reads a sorted subquery in its order; checked, as the posting-date counts rely on it.
   let newestFirst = true
@@ -218,7 +218,7 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
   // A combination's key: its values as one number, exact while the facets' sizes' product is (else as text).
   const numeric = radix.reduce((a, b) => a * b, 1) <= Number.MAX_SAFE_INTEGER
   const idOf = new Map<number | string, number>()
-  const ofRow = new Int32Array(size)
+  const ofRow = sharedArray(Int32Array, size)
   const firstRow: number[] = []
   const rows: number[] = []
   const battery80: number[] = []
@@ -249,7 +249,7 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
   const start = new Int32Array(rows.length + 1)
   for (let c = 0; c < rows.length; c++) start[c + 1] = (start[c] as number) + (rows[c] as number)
   const next = start.slice(0, rows.length)
-  const order = new Int32Array(size)
+  const order = sharedArray(Int32Array, size)
   for (let i = 0; i < size; i++) {
     const r = byPrice[i] as number
     const c = ofRow[r] as number
@@ -257,10 +257,12 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
     next[c] = (next[c] as number) + 1
   }
   const batteryInOrder = inOrder(battery, order)
+  const batteryAscending = sharedArray(Int32Array, size)
+  batteryAscending.set(batteryInOrder)
   const at = Date.now()
   const since = POSTED_WITHIN_DAYS.map((days) => at - days * DAY_MS)
-  const atLeast80 = new Int32Array(size + 1)
-  const within = since.map(() => new Int32Array(size + 1))
+  const atLeast80 = sharedArray(Int32Array, size + 1)
+  const within = since.map(() => sharedArray(Int32Array, size + 1))
   for (let i = 0; i < size; i++) {
     const r = order[i] as number
     atLeast80[i + 1] = (atLeast80[i] as number) + ((battery[r] as number) >= BATTERY_FACET_PCT ? 1 : 0)
@@ -299,7 +301,7 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
       battery80: atLeast80,
       within,
       /** Each combination's batteries, lowest first (c's at start[c] .. start[c + 1] - 1): a floor's count by bisection. */
-      batteryAscending: ascendingRuns(start, Int32Array.from(batteryInOrder)),
+      batteryAscending: ascendingRuns(start, batteryAscending),
     },
   }
 }
@@ -309,7 +311,7 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
  * long (125–210 ms for 1,000,000 rows, four of them in each copy made).
  */
 function inOrder<A extends Int32Array | Int16Array | Float64Array>(values: A, order: Int32Array): A {
-  const out = new (values.constructor as new (length: number) => A)(order.length)
+  const out = sharedArray(values.constructor as unknown as ArrayKind<A>, order.length)
   for (let i = 0; i < order.length; i++) out[i] = values[order[i] as number] as number
   return out
 }
@@ -423,7 +425,7 @@ export function passesAll(f: ListingFacts, q: SearchQuery, nowMs: number): (r: n
 function valueRowsOf({ index, values }: Column): Int32Array[] {
   const left = new Int32Array(values.length)
   for (const v of index) left[v] = (left[v] as number) + 1
-  const lists = Array.from(left, (n) => new Int32Array(n))
+  const lists = Array.from(left, (n) => sharedArray(Int32Array, n))
   for (let r = index.length - 1; r >= 0; r--) {
     const v = index[r] as number
     left[v] = (left[v] as number) - 1

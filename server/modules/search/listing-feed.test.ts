@@ -256,6 +256,31 @@ async function expectRebaseAsRead(db: Database['db']) {
     const made = rebaseCopy(rebase as NonNullable<typeof rebase>)
     expect(made.size).toBe(read.size)
     expect(plain(made)).toEqual(plain(read))
+    // Made in shared memory, each array of an item per listing or per word's listing: handing it over copies none.
+    const { byCombo } = made.combos
+    const perListing = [
+      ...[
+        made.ids,
+        made.priceCents,
+        made.postedUs,
+        made.postedMs,
+        made.battery,
+        made.byPrice,
+        made.combos.ofRow,
+      ],
+      ...[made.text.all.rows, made.text.title.rows, made.text.titleOf, ...byCombo.within],
+      ...[
+        byCombo.rows,
+        byCombo.price,
+        byCombo.battery,
+        byCombo.postedMs,
+        byCombo.battery80,
+        byCombo.batteryAscending,
+      ],
+      ...Object.values(made.columns).map((column) => column.index),
+      ...Object.values(made.valueRows).flat(),
+    ]
+    for (const array of perListing) expect(array.buffer).toBeInstanceOf(SharedArrayBuffer)
   } finally {
     vi.useRealTimers()
   }

@@ -1,6 +1,7 @@
 import { KeptPerCopy, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
 import {
   bytesOf,
+  sharedArray,
   someTextMayInclude,
   type Texts,
   textAt,
@@ -55,7 +56,7 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
     }
     for (let w = 0; w < byText.length; w++) start[w + 1] = (start[w + 1] as number) + (start[w] as number)
     const fill = start.slice(0, byText.length)
-    const rows = new Int32Array(flat.length)
+    const rows = sharedArray(Int32Array, flat.length)
     let p = 0
     for (let r = 0; r < size; r++) {
       for (const end = rowEnd[r] as number; p < end; p++) {
@@ -67,7 +68,7 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
     return { start, rows }
   }
   const titleAt = new Map<string, number>()
-  const titleOf = new Int32Array(size)
+  const titleOf = sharedArray(Int32Array, size)
   for (let r = 0; r < size; r++) {
     const text = titles[r] ?? ''
     let at = titleAt.get(text)
