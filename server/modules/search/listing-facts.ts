@@ -18,7 +18,7 @@ import {
 } from './filters'
 import { KeptPerCopy, onceEach, TYPED_ARRAY_BYTES } from './kept-per-copy'
 import { buildTextIndex, descending, lowerBound, type TextIndex } from './listing-text'
-import { type ArrayKind, latin1At, latin1Bytes, sharedArray } from './shared-texts'
+import { type ArrayKind, latin1At, latin1Bytes, sharedArray, sharedFrom } from './shared-texts'
 
 // Every on-sale listing's filter columns, copied into each instance as arrays: a search's counts and total
 // are one pass in memory, not a statement grouping every match. Used only when as current as the database
@@ -154,9 +154,9 @@ function factsOf(row: AggregatedFacts): ListingFacts {
   return copyOf({
     version: text('version') || '0',
     facets: perCountFacet((name) => dictionaryColumn(split(name))),
-    postedUs: Float64Array.from(numbers('posted')),
-    priceCents: Int32Array.from(numbers('price')),
-    battery: Int16Array.from(numbers('battery')),
+    postedUs: sharedFrom(Float64Array, numbers('posted')),
+    priceCents: sharedFrom(Int32Array, numbers('price')),
+    battery: sharedFrom(Int16Array, numbers('battery')),
     ids: latin1Bytes(text('ids')),
     text: buildTextIndex(size, text('words'), text('title_words'), row.titles ?? []),
   })
@@ -333,7 +333,9 @@ export function rowOf(f: ListingFacts, id: string, postedUs: number): number {
 
 /** Sorted in the background load, not a request; ids by byte (one-byte characters: byte = text order). */
 function priceOrder(priceCents: Int32Array, ids: Uint8Array): Int32Array {
-  return Int32Array.from({ length: priceCents.length }, (_, r) => r).sort((a, b) => {
+  const order = sharedArray(Int32Array, priceCents.length)
+  for (let r = 0; r < order.length; r++) order[r] = r
+  return order.sort((a, b) => {
     const d = (priceCents[a] as number) - (priceCents[b] as number)
     for (let x = a * ID_LENGTH, y = b * ID_LENGTH, i = 0; d === 0 && i < ID_LENGTH; i++, x++, y++)
       if (ids[x] !== ids[y]) return (ids[x] as number) - (ids[y] as number)

@@ -256,34 +256,32 @@ async function expectRebaseAsRead(db: Database['db']) {
     const made = rebaseCopy(rebase as NonNullable<typeof rebase>)
     expect(made.size).toBe(read.size)
     expect(plain(made)).toEqual(plain(read))
-    // Made in shared memory, each array of an item per listing or per word's listing: handing it over copies none.
-    const { byCombo } = made.combos
-    const perListing = [
-      ...[
-        made.ids,
-        made.priceCents,
-        made.postedUs,
-        made.postedMs,
-        made.battery,
-        made.byPrice,
-        made.combos.ofRow,
-      ],
-      ...[made.text.all.rows, made.text.title.rows, made.text.titleOf, ...byCombo.within],
-      ...[
-        byCombo.rows,
-        byCombo.price,
-        byCombo.battery,
-        byCombo.postedMs,
-        byCombo.battery80,
-        byCombo.batteryAscending,
-      ],
-      ...Object.values(made.columns).map((column) => column.index),
-      ...Object.values(made.valueRows).flat(),
-    ]
-    for (const array of perListing) expect(array.buffer).toBeInstanceOf(SharedArrayBuffer)
+    // Made in shared memory, each array of an item per listing or per word's listing, read or made from the view:
+    // handing it over copies none.
+    for (const copy of [made, read])
+      for (const array of perListing(copy)) expect(array.buffer).toBeInstanceOf(SharedArrayBuffer)
   } finally {
     vi.useRealTimers()
   }
+}
+
+/** A copy's arrays of an item per listing, or per word's listing. */
+function perListing(f: ListingFacts) {
+  const { byCombo } = f.combos
+  return [
+    ...[f.ids, f.priceCents, f.postedUs, f.postedMs, f.battery, f.byPrice, f.combos.ofRow, ...byCombo.within],
+    ...[f.text.all.rows, f.text.title.rows, f.text.titleOf],
+    ...[
+      byCombo.rows,
+      byCombo.price,
+      byCombo.battery,
+      byCombo.postedMs,
+      byCombo.battery80,
+      byCombo.batteryAscending,
+    ],
+    ...Object.values(f.columns).map((column) => column.index),
+    ...Object.values(f.valueRows).flat(),
+  ]
 }
 
 /** Every typed array as a plain one, so equality reads values, not buffers. */

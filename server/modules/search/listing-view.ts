@@ -12,6 +12,7 @@ import { type DeadMarks, type PageAsk, pageHits } from './facts-pages'
 import { perCountFacet } from './filters'
 import { everyRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import { descending, firstAtLeast, type TextRows } from './listing-text'
+import { sharedArray } from './shared-texts'
 
 // A view: the copy last made whole (read, or made from a view: facts-rebase.ts), the parts listing-feed.ts added since (each less its dead rows), the
 // delta. Search reads only views: counts sum over listings, so a view sums its parts' (kept per copy).
@@ -41,7 +42,7 @@ export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as Marke
 
 /** A copy less its `dead` rows (marked at 1); marks shared with every later view and the search threads. */
 export function markedPart(facts: ListingFacts, dead = new Set<number>()): MarkedPart {
-  const at = new Int32Array(new SharedArrayBuffer(facts.size * Int32Array.BYTES_PER_ELEMENT))
+  const at = sharedArray(Int32Array, facts.size)
   for (const r of dead) Atomics.store(at, r, 1)
   return { facts, dead: { at, upTo: dead.size > 0 ? 1 : 0 }, deadRows: Int32Array.from(dead).sort() }
 }

@@ -8,6 +8,7 @@ import type { PageAsk } from './facts-pages'
 import type { ListingFacts } from './listing-facts'
 import { type TextTerms, textMatchesIn } from './listing-text'
 import { baseOf, type FactsView, type MarkedPart, viewFacets, viewPage, viewTotal } from './listing-view'
+import { type ArrayKind, sharedFrom } from './shared-texts'
 
 // Searches of the copy on worker threads (facts-searcher.ts), to use every core: the main thread reads the
 // page's rows while searchers pick pages and count. Copies' arrays are shared (SharedArrayBuffer), not
@@ -63,10 +64,8 @@ type Searcher = {
 export function shareCopy<T>(value: T): T {
   if (ArrayBuffer.isView(value)) {
     if (value.buffer instanceof SharedArrayBuffer) return value
-    const Kind = value.constructor as new (buffer: SharedArrayBuffer) => Uint8Array
-    const moved = new Kind(new SharedArrayBuffer(value.byteLength))
-    moved.set(value as unknown as Uint8Array)
-    return moved as T
+    const array = value as unknown as Uint8Array
+    return sharedFrom(array.constructor as ArrayKind<Uint8Array>, array) as T
   }
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>

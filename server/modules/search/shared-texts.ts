@@ -31,11 +31,21 @@ export const textCount = (t: Texts) => t.ends.length
 export type ArrayKind<A> = { new (buffer: SharedArrayBuffer): A; BYTES_PER_ELEMENT: number }
 
 /**
- * An array of `length` made in shared memory: a copy's arrays are made there, so handing the copy over does not copy
- * them (shareCopy, search-pool.ts: 189 ms at 1,000,000 listings, and twice the memory to collect). Decision 0165.
+ * An array of `length` made in shared memory: a copy's arrays are made there, read or made from a view, so handing the
+ * copy over copies none (shareCopy, search-pool.ts, copied about 300 MB at 1,000,000 listings). Decision 0165.
  */
 export const sharedArray = <A>(Kind: ArrayKind<A>, length: number): A =>
   new Kind(new SharedArrayBuffer(length * Kind.BYTES_PER_ELEMENT))
+
+/** `values` in a shared array of kind `Kind` (sharedArray). */
+export function sharedFrom<A extends { set: (values: ArrayLike<number>) => void }>(
+  Kind: ArrayKind<A>,
+  values: ArrayLike<number>,
+): A {
+  const array = sharedArray(Kind, values.length)
+  array.set(values)
+  return array
+}
 
 export function textAt(t: Texts, i: number): string {
   const start = i === 0 ? 0 : (t.ends[i - 1] as number)
@@ -69,7 +79,7 @@ export const someTextMayInclude = (t: Texts, needle: Uint8Array): boolean =>
 
 /** Text of one-byte characters (ids) as bytes. */
 export function latin1Bytes(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length)
+  const bytes = sharedArray(Uint8Array, text.length)
   bufferOf(bytes).write(text, 0, 'latin1')
   return bytes
 }
