@@ -1,26 +1,11 @@
 import { COUNT_FACETS, type CountFacet, type CountQuery, perCountFacet } from './filters'
-import { sharedArray } from './shared-texts'
+import { firstAppearance, sharedArray } from './shared-texts'
 
 // The copy's facet columns (listing-facts.ts) and the facet filters over their rows.
 
 /** One facet's column: its distinct values (as search sends them) and each row's index into them. */
 export type Column = { values: string[]; index: Uint16Array }
 type Columns = Record<CountFacet, Column>
-
-/** Distinct values in order of first appearance: `placeOf` a value gives its place, a new one the next. */
-function firstAppearance() {
-  const values: string[] = []
-  const position = new Map<string, number>()
-  const placeOf = (value: string) => {
-    let at = position.get(value)
-    if (at === undefined) {
-      at = values.push(value) - 1
-      position.set(value, at)
-    }
-    return at
-  }
-  return { values, placeOf }
-}
 
 /** A column from each row's value: the distinct values in order of first appearance, and each row's index. */
 export function dictionaryColumn(rowValues: string[]): Column {

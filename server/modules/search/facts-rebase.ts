@@ -3,7 +3,7 @@ import { perCountFacet } from './filters'
 import { copyOf, type FactRow, factsFromRows, ID_LENGTH, type ListingFacts } from './listing-facts'
 import type { Postings, TextIndex } from './listing-text'
 import type { MarkedPart } from './listing-view'
-import { sharedArray, textAt, textCount, textsOf } from './shared-texts'
+import { firstAppearance, sharedArray, textAt, textCount, textsOf } from './shared-texts'
 
 // A whole copy made again from a view in memory (decision 0162): the parts read from the database less their dead
 // rows, and the listings changed since as they are now, merged newest first. It is what a whole read at the view's
@@ -177,8 +177,7 @@ function mergedText(sources: Source[], from: Uint8Array, rows: Int32Array): Text
     return { start, rows: p.rows }
   }
   // Titles in order of first appearance, as a read gives them.
-  const titles: string[] = []
-  const titleAt = new Map<string, number>()
+  const { values: titles, placeOf } = firstAppearance()
   const titleOf = sharedArray(Int32Array, rows.length)
   const seen = texts.map((text) => new Int32Array(textCount(text.titles)).fill(-1))
   for (let n = 0; n < rows.length; n++) {
@@ -186,15 +185,7 @@ function mergedText(sources: Source[], from: Uint8Array, rows: Int32Array): Text
     const text = texts[s] as TextIndex
     const local = text.titleOf[rows[n] as number] as number
     const known = seen[s] as Int32Array
-    if ((known[local] as number) < 0) {
-      const title = textAt(text.titles, local)
-      let place = titleAt.get(title)
-      if (place === undefined) {
-        place = titles.push(title) - 1
-        titleAt.set(title, place)
-      }
-      known[local] = place
-    }
+    if ((known[local] as number) < 0) known[local] = placeOf(textAt(text.titles, local))
     titleOf[n] = known[local] as number
   }
   return {

@@ -257,8 +257,7 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
     next[c] = (next[c] as number) + 1
   }
   const batteryInOrder = inOrder(battery, order)
-  const batteryAscending = sharedArray(Int32Array, size)
-  batteryAscending.set(batteryInOrder)
+  const batteryAscending = sharedFrom(Int32Array, batteryInOrder)
   const at = Date.now()
   const since = POSTED_WITHIN_DAYS.map((days) => at - days * DAY_MS)
   const atLeast80 = sharedArray(Int32Array, size + 1)

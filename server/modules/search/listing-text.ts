@@ -1,6 +1,7 @@
 import { KeptPerCopy, TYPED_ARRAY_BYTES, withMarks } from './kept-per-copy'
 import {
   bytesOf,
+  firstAppearance,
   sharedArray,
   someTextMayInclude,
   type Texts,
@@ -67,22 +68,14 @@ export function buildTextIndex(size: number, words: string, titleWords: string, 
     }
     return { start, rows }
   }
-  const titleAt = new Map<string, number>()
+  const distinct = firstAppearance()
   const titleOf = sharedArray(Int32Array, size)
-  for (let r = 0; r < size; r++) {
-    const text = titles[r] ?? ''
-    let at = titleAt.get(text)
-    if (at === undefined) {
-      at = titleAt.size
-      titleAt.set(text, at)
-    }
-    titleOf[r] = at
-  }
+  for (let r = 0; r < size; r++) titleOf[r] = distinct.placeOf(titles[r] ?? '')
   return {
     words: textsOf(byText),
     all: postings(all),
     title: postings(title),
-    titles: textsOf([...titleAt.keys()]),
+    titles: textsOf(distinct.values),
     titleOf,
   }
 }

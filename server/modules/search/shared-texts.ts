@@ -28,6 +28,25 @@ export function textsOf(list: readonly string[]): Texts {
 
 export const textCount = (t: Texts) => t.ends.length
 
+/**
+ * Distinct values in order of first appearance: `placeOf` a value gives its place, a new one the next. The order a
+ * read gives a copy's facet values and titles, and a copy made from a view keeps (facet-columns.ts, listing-text.ts,
+ * facts-rebase.ts).
+ */
+export function firstAppearance() {
+  const values: string[] = []
+  const position = new Map<string, number>()
+  const placeOf = (value: string) => {
+    let at = position.get(value)
+    if (at === undefined) {
+      at = values.push(value) - 1
+      position.set(value, at)
+    }
+    return at
+  }
+  return { values, placeOf }
+}
+
 export type ArrayKind<A> = { new (buffer: SharedArrayBuffer): A; BYTES_PER_ELEMENT: number }
 
 /**
