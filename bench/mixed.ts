@@ -308,9 +308,16 @@ export const FRESH_FROM = 5_000
 const SPREAD = Math.min(1, Math.max(0, Number(process.env.BENCH_WRITES_SPREAD ?? 0)))
 
 /**
+ * BENCH_PROBE_GAP_MS (default 25): the prober's pause between one answer and its next ask. Each probe is a search of
+ * a hundred listings answered by the second instance on the same cores, about twenty a second at 25 ms: a larger gap
+ * measures freshness more coarsely and leaves the searches measured more of the machine.
+ */
+const PROBE_GAP_MS = Number(process.env.BENCH_PROBE_GAP_MS ?? 25)
+
+/**
  * A writer committing `perSecond` listing changes a second by SQL (each its own transaction): new listings (35%),
  * price edits (30%), sales (20%), removals (15%) of its own listings, priced from FRESH_FROM dollars, so a prober
- * asking the second instance for `min_price=FRESH_FROM` every 25 ms sees each change appear (or disappear) and
+ * asking the second instance for `min_price=FRESH_FROM` every 25 ms (PROBE_GAP_MS) sees each change appear (or disappear) and
  * notes when. The live set stays between 5 and 80 listings.
  */
 function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerId: string, brandId: string) {
@@ -429,7 +436,7 @@ function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerI
     while (!stopped || pending.size > 0) {
       startedProbe = Date.now()
       await probe().catch(() => refused('no answer'))
-      await new Promise((r) => setTimeout(r, 25))
+      await new Promise((r) => setTimeout(r, PROBE_GAP_MS))
       if (stopped && Date.now() - stoppedAt > 10_000) break
     }
   })()
