@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { SearchQuery } from '#contract/search'
 import { random } from '../server/test/random'
 import { drawSearch } from '../server/test/search-draw'
 
@@ -295,6 +296,10 @@ export const NEW_LISTING_SQL = `with ins as (
   insert into product_images (product_id, position, card_url, detail_url)
   select id, 1, '/images/laptop-placeholder.svg', '/images/laptop-placeholder.svg' from ins returning product_id as id`
 
+/** A bench path (`/api/search?…`) as the search route reads its query. */
+export const searchOfPath = (path: string) =>
+  SearchQuery.parse(Object.fromEntries(new URLSearchParams(path.split('?')[1])))
+
 /** Prices of the writer's listings, in dollars: above every bench listing's, so a search can find them alone. */
 export const FRESH_FROM = 5_000
 
@@ -317,8 +322,8 @@ const PROBE_GAP_MS = Number(process.env.BENCH_PROBE_GAP_MS ?? 25)
 /**
  * A writer committing `perSecond` listing changes a second by SQL (each its own transaction): new listings (35%),
  * price edits (30%), sales (20%), removals (15%) of its own listings, priced from FRESH_FROM dollars, so a prober
- * asking the second instance for `min_price=FRESH_FROM` every 25 ms (PROBE_GAP_MS) sees each change appear (or disappear) and
- * notes when. The live set stays between 5 and 80 listings.
+ * asking the second instance for `min_price=FRESH_FROM` every 25 ms (PROBE_GAP_MS) sees each change appear (or
+ * disappear) and notes when. The live set stays between 5 and 80 listings.
  */
 function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerId: string, brandId: string) {
   const pool = new pg.Pool({ connectionString: dbUrl, max: 2 })

@@ -8,10 +8,10 @@
 import { loadavg } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { SearchQuery, type SearchSort } from '#contract/search'
+import type { SearchSort } from '#contract/search'
 import { readPaging } from '#server/lib/paging'
 import { openFilledDatabase } from './filled-db'
-import { pathSource, quantile } from './mixed'
+import { pathSource, quantile, searchOfPath } from './mixed'
 
 const beforeAt = process.argv[process.argv.indexOf('--before') + 1]
 if (!process.argv.includes('--before') || !beforeAt) {
@@ -51,7 +51,7 @@ for (const side of sides) {
 
 /** A search as findProducts asks a view: its sort, its page, its words as resolveText made them. */
 async function askOf(p: string) {
-  const q = SearchQuery.parse(Object.fromEntries(new URLSearchParams(p.split('?')[1])))
+  const q = searchOfPath(p)
   const hasText = q.q !== undefined && searchWords(q.q).length > 0
   const sort: SearchSort = hasText
     ? (q.sort ?? 'relevance')

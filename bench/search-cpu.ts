@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import { Session } from 'node:inspector'
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks'
 import { sql } from 'drizzle-orm'
-import { SearchQuery } from '#contract/search'
+import type { SearchQuery } from '#contract/search'
 import {
   catchUp,
   type FactsView,
@@ -21,7 +21,7 @@ import {
 import { isOnSale } from '../server/lib/on-sale'
 import { readPaging, rowsOf } from '../server/lib/paging'
 import { openFilledDatabase } from './filled-db'
-import { mixedPaths, pathSource, quantile } from './mixed'
+import { mixedPaths, pathSource, quantile, searchOfPath } from './mixed'
 
 /** BENCH_SEARCHES: how many searches never asked before are timed (default 2,000). */
 const FIRST = Number(process.env.BENCH_SEARCHES ?? 2_000)
@@ -35,7 +35,6 @@ const STEP = Math.max(1, Number(process.env.BENCH_CHANGED_STEP ?? CHANGED))
 /** BENCH_SLOWEST: how many of the slowest first-time searches are listed (default 5). */
 
 const { db, close, brandIds } = await openFilledDatabase()
-const schema = SearchQuery
 /** `--long-tail`: the searches drawn as the scale bench's long tail draws them (the wide space), not the mixed run's. */
 const LONG_TAIL = process.argv.includes('--long-tail')
 const draw = (count: number, seed: number) => {
@@ -46,7 +45,7 @@ const draw = (count: number, seed: number) => {
 const queries = (count: number, seed: number) =>
   draw(count, seed).map((p) => ({
     path: p,
-    q: schema.parse(Object.fromEntries(new URLSearchParams(p.split('?')[1]))),
+    q: searchOfPath(p),
   }))
 
 const started = performance.now()
@@ -56,7 +55,7 @@ console.log(
 )
 
 /** CPU milliseconds of each search, in order. */
-async function cpuOf(list: { q: ReturnType<typeof schema.parse> }[]): Promise<number[]> {
+async function cpuOf(list: { q: SearchQuery }[]): Promise<number[]> {
   const spent: number[] = []
   for (const { q } of list) {
     const before = process.cpuUsage()

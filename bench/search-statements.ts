@@ -5,10 +5,9 @@
 // see bench/page-statement.ts for the two apart.
 // DATABASE_URL=postgres://…/bench_1m npx tsx bench/search-statements.ts
 import pg from 'pg'
-import { SearchQuery } from '#contract/search'
 import { loadFacts, searchProducts } from '#server/modules/search'
 import { openFilledDatabase } from './filled-db'
-import { pathSource } from './mixed'
+import { pathSource, searchOfPath } from './mixed'
 
 /** BENCH_SEARCHES: how many searches are counted (default 2,000), after 200 not counted (the copy's first lists). */
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 2_000)
@@ -27,9 +26,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 const { db, close, brandIds } = await openFilledDatabase()
 await loadFacts(db)
 const source = pathSource({ kind: 'long-tail' }, brandIds, 9)
-const searches = Array.from({ length: WARM + SEARCHES }, () =>
-  SearchQuery.parse(Object.fromEntries(new URLSearchParams(source.next().split('?')[1]))),
-)
+const searches = Array.from({ length: WARM + SEARCHES }, () => searchOfPath(source.next()))
 for (const q of searches.slice(0, WARM)) await searchProducts(db, q)
 sent.clear()
 for (const q of searches.slice(WARM)) await searchProducts(db, q)

@@ -4,11 +4,10 @@
 // busy the machine is, as the searches a second through HTTP do. See bench/README.md.
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import { SearchQuery } from '#contract/search'
 import { keepListingsCurrent, loadFacts, searchProducts, startSearchPool } from '#server/modules/search'
 import { rowsOf } from '../server/lib/paging'
 import { openFilledDatabase } from './filled-db'
-import { pathSource } from './mixed'
+import { pathSource, searchOfPath } from './mixed'
 
 /** BENCH_WRITES: writes a second (default 20); BENCH_DURATION: seconds of searches (20); BENCH_CONNECTIONS: at once (16). */
 const WRITES = Number(process.env.BENCH_WRITES ?? 20)
@@ -48,7 +47,7 @@ await Promise.all(
   Array.from({ length: AT_ONCE }, async () => {
     while (Date.now() < until) {
       const path = source.next()
-      await searchProducts(db, SearchQuery.parse(Object.fromEntries(new URLSearchParams(path.split('?')[1]))))
+      await searchProducts(db, searchOfPath(path))
       searches++
     }
   }),
