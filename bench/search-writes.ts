@@ -1,18 +1,25 @@
 // `npm run bench:search-writes`: long-tail searches on the instance's pool of search threads while listings change, in
 // one process, on the database DATABASE_URL names (one that `npm run bench:scale` filled): the CPU the process spends
-// per search and how many times the pool chose a page per search (decision 0112). Figures that do not depend on how
-// busy the machine is, as the searches a second through HTTP do. See bench/README.md.
+// per search, by thread (main, search threads, V8's helpers), and how many times the pool chose a page per search
+// (decision 0112). Figures that do not depend on how busy the machine is, as the searches a second through HTTP do.
+// See bench/README.md.
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { keepListingsCurrent, loadFacts, searchProducts, startSearchPool } from '#server/modules/search'
 import { rowsOf } from '../server/lib/paging'
 import { openFilledDatabase } from './filled-db'
-import { pathSource, searchOfPath } from './mixed'
+import { pathSource, searchOfPath, threadsCpu } from './mixed'
 
 /** BENCH_WRITES: writes a second (default 20); BENCH_DURATION: seconds of searches (20); BENCH_CONNECTIONS: at once (16). */
 const WRITES = Number(process.env.BENCH_WRITES ?? 20)
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 20)
 const AT_ONCE = Number(process.env.BENCH_CONNECTIONS ?? 16)
+/**
+ * BENCH_WRITES_UNSEEN=1: each write changes nothing a search reads (the seller's phone, written as it was): the database,
+ * the driver and the feed's poll work as for a price edit, the copy applies nothing. Against a run of price edits, what
+ * keeping the copy current costs the searches apart from the writes' own cost.
+ */
+const UNSEEN = process.env.BENCH_WRITES_UNSEEN === '1'
 
 const { db, close, brandIds } = await openFilledDatabase()
 const source = pathSource({ kind: 'long-tail' }, brandIds, 11)
@@ -34,12 +41,17 @@ let writes = 0
 const writer = (async () => {
   while (writing) {
     const id = ids[writes++ % ids.length]
-    await db.execute(sql`update products set resale_price_cents = resale_price_cents + 1 where id = ${id}`)
+    await db.execute(
+      UNSEEN
+        ? sql`update products set seller_phone = seller_phone where id = ${id}`
+        : sql`update products set resale_price_cents = resale_price_cents + 1 where id = ${id}`,
+    )
     await new Promise((r) => setTimeout(r, 1000 / WRITES))
   }
 })()
 
 const cpuBefore = process.cpuUsage()
+const threadsBefore = threadsCpu(process.pid)
 const answeredBefore = pool.answered()
 const until = Date.now() + DURATION_S * 1000
 let searches = 0
@@ -53,6 +65,7 @@ await Promise.all(
   }),
 )
 const cpu = process.cpuUsage(cpuBefore)
+const threadsAfter = threadsCpu(process.pid)
 writing = false
 await writer
 const edited = ids.slice(0, Math.min(writes, ids.length))
@@ -64,9 +77,14 @@ for (const [i, id] of edited.entries()) {
 }
 const chosen = pool.answered() - answeredBefore
 console.log(
-  `${searches.toLocaleString('en-US')} long-tail searches in ${DURATION_S} s, ${AT_ONCE} at a time, with ${writes} writes (${WRITES} a second):`,
+  `${searches.toLocaleString('en-US')} long-tail searches in ${DURATION_S} s, ${AT_ONCE} at a time, with ${writes} writes (${WRITES} a second${UNSEEN ? ', none a search reads' : ''}):`,
 )
 console.log(`  CPU of the process per search   ${((cpu.user + cpu.system) / 1000 / searches).toFixed(2)} ms`)
+const perSearch = (k: keyof typeof threadsAfter) =>
+  (((threadsAfter[k] - threadsBefore[k]) * 1000) / searches).toFixed(2)
+console.log(
+  `  of which, per search           main thread ${perSearch('main')} ms, search threads ${perSearch('workers')}, V8's helpers ${perSearch('v8')}, other ${perSearch('other')}`,
+)
 console.log(`  pages chosen by the pool        ${(chosen / searches).toFixed(2)} per search`)
 pool.stop()
 feed.stop()
