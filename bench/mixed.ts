@@ -202,7 +202,7 @@ const threadKind = (name: string) =>
  * threads, as the threads that end are those that read or make the copy (facts-apart.ts: each reads once and ends).
  * Summing the threads alive alone lost a copy made from the view (3–4 s of a thread) when it ended within a reading.
  */
-export function threadsCpu(pid: number | undefined) {
+function threadsCpu(pid: number | undefined) {
   const app = { main: 0, workers: 0, v8: 0, other: 0 }
   for (const p of pid ? processTree(pid) : []) {
     let tasks: string[] = []

@@ -1,23 +1,25 @@
 // `npm run bench:search-writes`: long-tail searches on the instance's pool of search threads while listings change, in
 // one process, on the database DATABASE_URL names (one that `npm run bench:scale` filled): the CPU the process spends
-// per search, by thread (main, search threads, V8's helpers), and how many times the pool chose a page per search
-// (decision 0112). Figures that do not depend on how busy the machine is, as the searches a second through HTTP do.
-// See bench/README.md.
+// per search, and by part (cpuPerRequest, bench/mixed.ts: the instance's threads, PostgreSQL; "the bench" there is
+// this whole process, the instance and its writer), and how many times the pool chose a page per search (decision
+// 0112). Figures that do not depend on how busy the machine is, as the searches a second through HTTP do. See
+// bench/README.md.
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { keepListingsCurrent, loadFacts, searchProducts, startSearchPool } from '#server/modules/search'
 import { rowsOf } from '../server/lib/paging'
 import { openFilledDatabase } from './filled-db'
-import { pathSource, searchOfPath, threadsCpu } from './mixed'
+import { cpuPerRequest, cpuUse, pathSource, searchOfPath } from './mixed'
 
 /** BENCH_WRITES: writes a second (default 20); BENCH_DURATION: seconds of searches (20); BENCH_CONNECTIONS: at once (16). */
 const WRITES = Number(process.env.BENCH_WRITES ?? 20)
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 20)
 const AT_ONCE = Number(process.env.BENCH_CONNECTIONS ?? 16)
 /**
- * BENCH_WRITES_UNSEEN=1: each write changes nothing a search reads (the seller's phone, written as it was): the database,
- * the driver and the feed's poll work as for a price edit, the copy applies nothing. Against a run of price edits, what
- * keeping the copy current costs the searches apart from the writes' own cost.
+ * BENCH_WRITES_UNSEEN=1: each write changes nothing a search reads (the seller's phone, written as it was): the same
+ * update, its round trip and the row's triggers as a price edit, but the listings' version does not move, so the instance
+ * is not told, reads no change and applies none. Against a run of price edits: what keeping the copy current costs the
+ * searches, apart from the writes' own cost.
  */
 const UNSEEN = process.env.BENCH_WRITES_UNSEEN === '1'
 
@@ -50,8 +52,9 @@ const writer = (async () => {
   }
 })()
 
+const dbName = new URL(process.env.DATABASE_URL as string).pathname.slice(1)
 const cpuBefore = process.cpuUsage()
-const threadsBefore = threadsCpu(process.pid)
+const partsBefore = cpuUse(process.pid, dbName)
 const answeredBefore = pool.answered()
 const until = Date.now() + DURATION_S * 1000
 let searches = 0
@@ -65,7 +68,7 @@ await Promise.all(
   }),
 )
 const cpu = process.cpuUsage(cpuBefore)
-const threadsAfter = threadsCpu(process.pid)
+const partsAfter = cpuUse(process.pid, dbName)
 writing = false
 await writer
 const edited = ids.slice(0, Math.min(writes, ids.length))
@@ -80,11 +83,7 @@ console.log(
   `${searches.toLocaleString('en-US')} long-tail searches in ${DURATION_S} s, ${AT_ONCE} at a time, with ${writes} writes (${WRITES} a second${UNSEEN ? ', none a search reads' : ''}):`,
 )
 console.log(`  CPU of the process per search   ${((cpu.user + cpu.system) / 1000 / searches).toFixed(2)} ms`)
-const perSearch = (k: keyof typeof threadsAfter) =>
-  (((threadsAfter[k] - threadsBefore[k]) * 1000) / searches).toFixed(2)
-console.log(
-  `  of which, per search           main thread ${perSearch('main')} ms, search threads ${perSearch('workers')}, V8's helpers ${perSearch('v8')}, other ${perSearch('other')}`,
-)
+console.log(`  ${cpuPerRequest(partsBefore, partsAfter, searches)}`)
 console.log(`  pages chosen by the pool        ${(chosen / searches).toFixed(2)} per search`)
 pool.stop()
 feed.stop()
