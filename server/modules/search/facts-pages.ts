@@ -38,9 +38,9 @@ export type PageAsk = {
 
 /**
  * Rows changed since the copy was read: `at[r]` is the feed's application that found row r changed (0: not),
- * one array per copy marked in place and shared by its views; a view skips those up to its `upTo`.
+ * one array per copy marked in place and shared by its views; a view skips those up to its `upTo`, `rows` of them.
  */
-export type DeadMarks = { at: Int32Array; upTo: number }
+export type DeadMarks = { at: Int32Array; upTo: number; rows: number }
 
 export const isDead = (dead: DeadMarks | undefined, r: number): boolean =>
   dead !== undefined && dead.at[r] !== 0 && (dead.at[r] as number) <= dead.upTo
@@ -63,9 +63,13 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   let kept = hitsIn.get(f, key, () => NO_HITS)
   let page = keptPage(kept, paging, dead)
   while (!page) {
-    // First as far as the page (most searches are asked once), then twice as far as last time: a paged search
-    // is walked a few times, not once per page, and again while changed matches leave the page short.
-    const reach = kept.rows.length === 0 ? wanted : Math.max(2 * kept.rows.length, 2 * wanted)
+    // First as far as the page and the dead rows likely among it (most searches are asked once), then twice as far
+    // as last time: a paged search is walked a few times, not once per page, and again while changed matches leave
+    // the page short.
+    const reach =
+      kept.rows.length === 0
+        ? wanted + deadAmongFirst(f, dead, wanted)
+        : Math.max(2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: rows changed since are skipped as a page is taken (keptPage).
     const hits = walkHits(f, { ...ask, paging: { offset: 0, pageSize: reach - 1 }, dead: undefined })
     if (!hits) return undefined
@@ -77,6 +81,17 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     page = keptPage(kept, paging, dead)
   }
   return page
+}
+
+/**
+ * How far past its first `wanted` matches a walk goes so that dead rows among them rarely leave a page short: the
+ * expected count and three deviations (a match is dead as often as a row). Short, a page is walked again at twice the
+ * reach: under writes, with 2,000 rows dead at 1,000,000, one first search in six was walked three times as far.
+ */
+function deadAmongFirst(f: ListingFacts, dead: DeadMarks | undefined, wanted: number): number {
+  const rows = dead?.rows ?? 0
+  const expected = (wanted * rows) / Math.max(1, f.size)
+  return expected < 0.01 ? 0 : Math.min(rows, Math.ceil(expected + 3 * Math.sqrt(expected)))
 }
 
 /** A search's first hits in its order (all of them when `complete`), by page number: kept per copy. */

@@ -260,12 +260,12 @@ async function applyFeed(db: Db, view: FactsView, changes: Changes, knownBehind 
     if (row.on_sale && row.id) records.set(id, row as FactRow)
     else records.delete(id)
   }
-  let parts: MarkedPart[] = marks.map(({ part, upTo, rows }) => ({
-    facts: part.facts,
-    dead: { at: part.dead.at, upTo },
+  let parts: MarkedPart[] = marks.map(({ part, upTo, rows }) => {
     // The rows marked now merged in (one pass, not a sort of them all again).
-    deadRows: rows.size > 0 ? mergeInOrder([part.deadRows, Int32Array.from(rows).sort()]) : part.deadRows,
-  }))
+    const deadRows =
+      rows.size > 0 ? mergeInOrder([part.deadRows, Int32Array.from(rows).sort()]) : part.deadRows
+    return { facts: part.facts, dead: { at: part.dead.at, upTo, rows: deadRows.length }, deadRows }
+  })
   const onSale = (ids: Set<string>) => [...ids].flatMap((id) => records.get(id) ?? [])
   let settled = changes.settled
   if (recent.size > DELTA_AT_MOST) {

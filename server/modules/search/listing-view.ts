@@ -44,7 +44,11 @@ export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as Marke
 export function markedPart(facts: ListingFacts, dead = new Set<number>()): MarkedPart {
   const at = sharedArray(Int32Array, facts.size)
   for (const r of dead) Atomics.store(at, r, 1)
-  return { facts, dead: { at, upTo: dead.size > 0 ? 1 : 0 }, deadRows: Int32Array.from(dead).sort() }
+  return {
+    facts,
+    dead: { at, upTo: dead.size > 0 ? 1 : 0, rows: dead.size },
+    deadRows: Int32Array.from(dead).sort(),
+  }
 }
 
 export const wholeView = (base: ListingFacts): FactsView => ({
