@@ -18,7 +18,7 @@ import {
   readFacts,
   rowOf,
 } from './listing-facts'
-import { baseOf, type FactsView, type MarkedPart, markedPart, wholeView } from './listing-view'
+import { baseOf, type FactsView, type MarkedPart, markedPart, partWithDead, wholeView } from './listing-view'
 import { askView, type PoolAsk, type ViewAnswer } from './search-pool'
 
 // Each instance's copy of the listings (listing-facts.ts), kept current from the change feed
@@ -260,12 +260,15 @@ async function applyFeed(db: Db, view: FactsView, changes: Changes, knownBehind 
     if (row.on_sale && row.id) records.set(id, row as FactRow)
     else records.delete(id)
   }
-  let parts: MarkedPart[] = marks.map(({ part, upTo, rows }) => {
-    // The rows marked now merged in (one pass, not a sort of them all again).
-    const deadRows =
-      rows.size > 0 ? mergeInOrder([part.deadRows, Int32Array.from(rows).sort()]) : part.deadRows
-    return { facts: part.facts, dead: { at: part.dead.at, upTo, rows: deadRows.length }, deadRows }
-  })
+  let parts: MarkedPart[] = marks.map(({ part, upTo, rows }) =>
+    partWithDead(
+      part.facts,
+      part.dead.at,
+      upTo,
+      // The rows marked now merged in (one pass, not a sort of them all again).
+      rows.size > 0 ? mergeInOrder([part.deadRows, Int32Array.from(rows).sort()]) : part.deadRows,
+    ),
+  )
   const onSale = (ids: Set<string>) => [...ids].flatMap((id) => records.get(id) ?? [])
   let settled = changes.settled
   if (recent.size > DELTA_AT_MOST) {

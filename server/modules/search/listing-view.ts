@@ -44,12 +44,20 @@ export const baseOf = (view: FactsView): ListingFacts => (view.parts[0] as Marke
 export function markedPart(facts: ListingFacts, dead = new Set<number>()): MarkedPart {
   const at = sharedArray(Int32Array, facts.size)
   for (const r of dead) Atomics.store(at, r, 1)
-  return {
-    facts,
-    dead: { at, upTo: dead.size > 0 ? 1 : 0, rows: dead.size },
-    deadRows: Int32Array.from(dead).sort(),
-  }
+  return partWithDead(facts, at, dead.size > 0 ? 1 : 0, Int32Array.from(dead).sort())
 }
+
+/** A part from its marks and its dead rows, ascending: the marks' count taken from the rows (the one place it is set). */
+export const partWithDead = (
+  facts: ListingFacts,
+  at: Int32Array,
+  upTo: number,
+  deadRows: Int32Array,
+): MarkedPart => ({
+  facts,
+  dead: { at, upTo, rows: deadRows.length },
+  deadRows,
+})
 
 export const wholeView = (base: ListingFacts): FactsView => ({
   version: base.version,
