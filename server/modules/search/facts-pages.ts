@@ -34,7 +34,12 @@ export type PageAsk = {
   nowMs: number
   text?: TextRows | undefined
   dead?: DeadMarks | undefined
+  /** Matches after this one in the sort (its price or posting time, and id) may be left out: none is on the page. */
+  until?: SortKey | undefined
 }
+
+/** Where a listing falls in a sort by price or newest first: its price (cents) or posting time (µs), then its id. */
+export type SortKey = { k: number; id: string }
 
 /**
  * Rows changed since the copy was read: `at[r]` is the feed's application that found row r changed (0: not),
@@ -71,7 +76,12 @@ export function pageHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
         ? wanted + deadAmongFirst(f, dead, wanted)
         : Math.max(2 * kept.rows.length, 2 * wanted)
     // Kept for every later view of this copy: rows changed since are skipped as a page is taken (keptPage).
-    const hits = walkHits(f, { ...ask, paging: { offset: 0, pageSize: reach - 1 }, dead: undefined })
+    const hits = walkHits(f, {
+      ...ask,
+      paging: { offset: 0, pageSize: reach - 1 },
+      dead: undefined,
+      until: undefined,
+    })
     if (!hits) return undefined
     kept = hitsIn.set(f, key, {
       rows: Int32Array.from(hits, (h) => h.r),
@@ -120,7 +130,7 @@ function keptPage(kept: KeptHits, paging: PageSpan, dead: DeadMarks | undefined)
 
 /** pageHits, found by reading the copy (one in posting order). */
 function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
-  const { query: q, sort, paging, cursor, nowMs, text, dead } = ask
+  const { query: q, sort, paging, cursor, nowMs, text, dead, until } = ask
   // No combination of facet values passes (a RAM choice under the RAM minimum, say): nothing to walk for.
   if (!comboOutcomes(f, q).includes(0)) return []
   if (sort === 'relevance') return text ? relevancePage(f, ask, text) : undefined
@@ -138,18 +148,20 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const backwards = sort === 'price_desc'
   const rowAt = (i: number) =>
     byPrice ? (f.byPrice[backwards ? f.size - 1 - i : i] as number) : matches ? (matches[i] as number) : i
+  // Whether row r comes after a listing in the sort: price_asc goes up by (price, id), the others down.
+  const after = (r: number, { k, id }: SortKey) => {
+    const v = byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number)
+    if (v !== k) return sort === 'price_asc' ? v > k : v < k
+    return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
+  }
+  // Past `until`: a row matching every filter there ends a walk (the rest come later still), is left out of a pick.
+  const beyond = (r: number) => until !== undefined && after(r, until)
   let start = 0
   if (cursor) {
-    const key = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
-    if (key === undefined || !Number.isFinite(key)) return undefined
-    const id = cursor.id.toLowerCase()
-    // The first row after the cursor's listing: price_asc goes up by (price, id), the others down.
-    start = lowerBound(n, (i) => {
-      const r = rowAt(i)
-      const v = byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number)
-      if (v !== key) return sort === 'price_asc' ? v > key : v < key
-      return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
-    })
+    const k = byPrice ? Number(cursor.k[0]) : timestampMicros(cursor.k[0])
+    if (k === undefined || !Number.isFinite(k)) return undefined
+    const at = { k, id: cursor.id.toLowerCase() }
+    start = lowerBound(n, (i) => after(rowAt(i), at))
   }
   let end = n
   if (byPrice && (q.min_price !== undefined || q.max_price !== undefined)) {
@@ -171,7 +183,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
     for (let c = 0; c < candidates.length; c++) {
       const r = candidates[c] as number
       // The filters first: most candidates fail them, and each other test reads memory of its own.
-      if (passes(r) !== PASSES || isDead(dead, r)) continue
+      if (passes(r) !== PASSES || isDead(dead, r) || beyond(r)) continue
       const at = rank ? (rank[r] as number) : r
       const i = backwards ? f.size - 1 - at : at
       // Before the cursor's listing (a row passing a price range is within its run of byPrice).
@@ -218,6 +230,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
       // Newest first: every later row is older still.
       if (pass === TOO_OLD && !byPrice) break
       if (pass !== PASSES || isDead(dead, r) || (costly && !has?.(r))) continue
+      if (beyond(r)) break
       if (skip > 0) skip--
       else hits.push({ r, tier: 0 })
     }

@@ -169,13 +169,14 @@ export function viewTotal(
 }
 
 /**
- * pageHits over a view, as ids: parts' pages (dead rows skipped) and the delta's, merged in sort order.
- * Smaller sources give matches up to the page's end (m of them); the largest's match at place i is at
- * i to i + m in the view, so it gives from offset - m on: the merge is exact. Undefined if one can't say.
+ * pageHits over a view, as ids: parts' pages (dead rows skipped) and the delta's, merged in sort order. The
+ * largest source gives its matches up to the page's end first: the view's are no later than its last, so the
+ * smaller give only theirs up to it (m of them; a deep page walked them whole). The largest's match at place i is
+ * at i to i + m in the view, so it gives from offset - m on: the merge is exact. Undefined if one can't say.
  */
 export function viewPage(
   view: FactsView,
-  ask: Omit<PageAsk, 'text' | 'dead'>,
+  ask: Omit<PageAsk, 'text' | 'dead' | 'until'>,
   textOf?: TextOf,
 ): string[] | undefined {
   const { sort, paging } = ask
@@ -188,19 +189,27 @@ export function viewPage(
   const [big, bigOwn] = sources.splice(largest, 1)[0] as (typeof sources)[number]
   if (sources.length === 0) return pageHits(big, { ...ask, ...bigOwn })?.map((h) => idAt(big, h.r))
   const end = paging.offset + paging.pageSize
+  const bigFirst = pageHits(big, { ...ask, paging: { pageSize: end, offset: 0 }, ...bigOwn })
+  if (!bigFirst) return undefined
+  // Best match orders by tier first, which a walk in row order cannot stop at: its sources are not bounded.
+  const last = bigFirst[end]
+  const byPrice = sort === 'price_asc' || sort === 'price_desc'
+  const until =
+    last && sort !== 'relevance'
+      ? { k: (byPrice ? big.priceCents : big.postedUs)[last.r] as number, id: idAt(big, last.r) }
+      : undefined
   type Entry = { f: ListingFacts; r: number; tier: number }
   const entries: Entry[] = []
   for (const [f, own] of sources) {
-    const hits = pageHits(f, { ...ask, paging: { pageSize: end, offset: 0 }, ...own })
+    const hits = pageHits(f, { ...ask, paging: { pageSize: end, offset: 0 }, until, ...own })
     if (!hits) return undefined
     for (const h of hits) entries.push({ f, r: h.r, tier: h.tier })
   }
   const from = Math.max(0, paging.offset - entries.length)
-  const bigHits = pageHits(big, { ...ask, paging: { pageSize: end - from, offset: from }, ...bigOwn })
-  if (!bigHits) return undefined
+  const bigHits = bigFirst.slice(from)
   const id = (e: Entry) => idAt(e.f, e.r)
   // Best match: tier (0 in other sorts), then newest; by price: price. Ties by id (ascending: all reversed).
-  const key = sort === 'price_asc' || sort === 'price_desc' ? 'priceCents' : 'postedUs'
+  const key = byPrice ? 'priceCents' : 'postedUs'
   const sign = sort === 'price_asc' ? -1 : 1
   const order = (a: Entry, b: Entry) =>
     sign *

@@ -152,6 +152,71 @@ describe("a changed view's pages, the largest part asked only for the matches th
     expect([...deltaIds].every((id) => ids.includes(id))).toBe(true)
   })
 
+  it("gives every page when a smaller part's matches are as thick as the largest's, up to the page's last match", () => {
+    // A level a third of the base, its listings spread among the base's: most pages hold listings of both.
+    const big = factsFromRows(
+      '6',
+      Array.from({ length: 6_000 }, (_, i) => row(50_000 + i)),
+    )
+    const thick = factsFromRows(
+      '6',
+      Array.from({ length: 2_000 }, (_, i) => row(60_000 + i)),
+    )
+    const both: FactsView = { version: '6', parts: [markedPart(big), markedPart(thick)], delta, size: 0 }
+    const textOf = textMatchesIn(macbook)
+    for (const [params, sort] of [
+      [{}, 'newest'],
+      [{ q: 'macbook' }, 'newest'],
+      [{ condition: 'Good' }, 'price_asc'],
+      [{ max_price: '4000' }, 'price_desc'],
+    ] as const) {
+      const query = SearchQuery.parse({ ...params, sort })
+      const text = 'q' in params ? textOf : undefined
+      // Every live match of the view in the sort's order: the definition of its pages.
+      const all = [big, thick, delta]
+        .flatMap((f) =>
+          (
+            pageHits(f, {
+              query,
+              sort,
+              paging: { offset: 0, pageSize: f.size },
+              nowMs: now,
+              text: text?.(f),
+            }) ?? []
+          ).map((h) => ({ f, r: h.r })),
+        )
+        .sort((a, b) => {
+          const key = sort === 'newest' ? 'postedUs' : 'priceCents'
+          const sign = sort === 'price_asc' ? -1 : 1
+          return (
+            sign *
+            ((b.f[key][b.r] as number) - (a.f[key][a.r] as number) ||
+              descending(idAt(a.f, a.r), idAt(b.f, b.r)))
+          )
+        })
+        .map((e) => idAt(e.f, e.r))
+      expect(all.length).toBeGreaterThan(400)
+      for (const pageSize of [1, 7, 24])
+        for (let offset = 0; offset < Math.min(all.length, 400); offset += pageSize) {
+          const ask = { query, sort, paging: { pageSize, offset }, nowMs: now }
+          expect(viewPage(both, ask, text), `${sort} at ${offset}`).toEqual(
+            all.slice(offset, offset + pageSize + 1),
+          )
+        }
+    }
+  })
+
+  it('walks a part only up to the listing given as `until`: its matches after it are left out', () => {
+    const query = SearchQuery.parse({ condition: 'Good', sort: 'price_desc' })
+    const ask = { query, sort: 'price_desc' as const, nowMs: now }
+    const every = pageHits(level, { ...ask, paging: { offset: 0, pageSize: level.size } }) ?? []
+    expect(every.length).toBeGreaterThan(100)
+    const at = (every[40] as { r: number }).r
+    const until = { k: level.priceCents[at] as number, id: idAt(level, at) }
+    const upTo = pageHits(level, { ...ask, paging: { offset: 0, pageSize: 100 }, until })
+    expect(upTo).toEqual(every.slice(0, 41))
+  })
+
   it('walks a copy with dead rows once for a page asked the first time, past the dead rows likely among it', () => {
     // Two copies none has searched, one with 2% of its rows dead: about ten among a page's first 505 matches.
     const dead = new Set(Array.from({ length: 400 }, (_, k) => k * 50 + 7))
