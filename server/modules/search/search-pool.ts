@@ -15,7 +15,7 @@ import { type ArrayKind, sharedFrom } from './shared-texts'
 // copied; a view is posted before its first search. docs/decisions/0080-searches-on-worker-threads.md.
 
 /** A page ask (facts-pages.ts), its words as resolveText made them, and whether with facets. */
-export type PoolAsk = Omit<PageAsk, 'text' | 'dead'> & {
+export type PoolAsk = Omit<PageAsk, 'text' | 'dead' | 'until'> & {
   terms?: TextTerms | undefined
   facets: boolean
 }

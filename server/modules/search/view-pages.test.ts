@@ -153,14 +153,15 @@ describe("a changed view's pages, the largest part asked only for the matches th
   })
 
   it("gives every page when a smaller part's matches are as thick as the largest's, up to the page's last match", () => {
-    // A level a third of the base, its listings spread among the base's: most pages hold listings of both.
+    // A level a third of the base, its listings spread among the base's: most pages hold listings of both. Their ids
+    // alternate, so listings of equal price or time fall on either side of the page's last by id.
     const big = factsFromRows(
       '6',
-      Array.from({ length: 6_000 }, (_, i) => row(50_000 + i)),
+      Array.from({ length: 6_000 }, (_, i) => row(50_000 + 2 * i)),
     )
     const thick = factsFromRows(
       '6',
-      Array.from({ length: 2_000 }, (_, i) => row(60_000 + i)),
+      Array.from({ length: 2_000 }, (_, i) => row(50_001 + 2 * i)),
     )
     const both: FactsView = { version: '6', parts: [markedPart(big), markedPart(thick)], delta, size: 0 }
     const textOf = textMatchesIn(macbook)
@@ -168,6 +169,7 @@ describe("a changed view's pages, the largest part asked only for the matches th
       [{}, 'newest'],
       [{ q: 'macbook' }, 'newest'],
       [{ condition: 'Good' }, 'price_asc'],
+      [{ q: 'macbook' }, 'price_asc'],
       [{ max_price: '4000' }, 'price_desc'],
     ] as const) {
       const query = SearchQuery.parse({ ...params, sort })
@@ -206,15 +208,50 @@ describe("a changed view's pages, the largest part asked only for the matches th
     }
   })
 
-  it('walks a part only up to the listing given as `until`: its matches after it are left out', () => {
-    const query = SearchQuery.parse({ condition: 'Good', sort: 'price_desc' })
-    const ask = { query, sort: 'price_desc' as const, nowMs: now }
-    const every = pageHits(level, { ...ask, paging: { offset: 0, pageSize: level.size } }) ?? []
-    expect(every.length).toBeGreaterThan(100)
-    const at = (every[40] as { r: number }).r
-    const until = { k: level.priceCents[at] as number, id: idAt(level, at) }
-    const upTo = pageHits(level, { ...ask, paging: { offset: 0, pageSize: 100 }, until })
-    expect(upTo).toEqual(every.slice(0, 41))
+  it('walks only up to the listing given as `until`, ties by id included, and keeps no walk so bounded', () => {
+    const wide = factsFromRows(
+      '7',
+      Array.from({ length: 6_000 }, (_, i) => row(70_000 + i)),
+    )
+    const asks: [ListingFacts, Record<string, string>, SearchSort][] = [
+      // Walked afresh: a part under 4,096 listings, and a date filter on a larger copy.
+      [level, { condition: 'Good' }, 'price_desc'],
+      [level, {}, 'price_asc'],
+      [level, {}, 'newest'],
+      [wide, { posted_within: '30' }, 'newest'],
+      [wide, { posted_within: '30' }, 'price_asc'],
+      [wide, { posted_within: '7', condition: 'Fair' }, 'price_desc'],
+    ]
+    let ties = 0
+    for (const [f, params, sort] of asks) {
+      const ask = { query: SearchQuery.parse({ ...params, sort }), sort, nowMs: now }
+      const every = pageHits(f, { ...ask, paging: { offset: 0, pageSize: f.size } }) ?? []
+      expect(every.length, `${JSON.stringify(params)} ${sort}`).toBeGreaterThan(20)
+      const keyOf = (r: number) => (sort === 'newest' ? f.postedUs : f.priceCents)[r] as number
+      for (let j = 0; j < Math.min(every.length, 200); j += 7) {
+        const at = (every[j] as { r: number }).r
+        const next = every[j + 1]
+        if (next && keyOf(next.r) === keyOf(at)) ties++
+        const upTo = pageHits(f, {
+          ...ask,
+          paging: { offset: 0, pageSize: 300 },
+          until: { k: keyOf(at), id: idAt(f, at) },
+        })
+        expect(upTo, `${JSON.stringify(params)} ${sort} up to ${j}`).toEqual(every.slice(0, j + 1))
+      }
+    }
+    // A kept walk (a copy of 4,096 or more without a date filter) is not bounded: a later search of it gets its page.
+    const rows = Array.from({ length: 6_000 }, (_, i) => row(80_000 + i))
+    const probe = factsFromRows('8', rows)
+    const fresh = factsFromRows('8', rows)
+    const ask = { query: SearchQuery.parse({ sort: 'price_asc' }), sort: 'price_asc' as const, nowMs: now }
+    const page = pageHits(probe, { ...ask, paging: { offset: 0, pageSize: 60 } }) ?? []
+    const tenth = page[10] as { r: number }
+    const until = { k: probe.priceCents[tenth.r] as number, id: idAt(probe, tenth.r) }
+    pageHits(fresh, { ...ask, paging: { offset: 0, pageSize: 60 }, until })
+    expect(page.length).toBe(61)
+    expect(pageHits(fresh, { ...ask, paging: { offset: 0, pageSize: 60 } })).toEqual(page)
+    expect(ties).toBeGreaterThan(0)
   })
 
   it('walks a copy with dead rows once for a page asked the first time, past the dead rows likely among it', () => {
