@@ -66,6 +66,8 @@ test('a passkey added by someone else is emailed; the reset offers its removal a
   await signInWithForm(page, person)
   await expect(page).toHaveURL(`${site}/dashboard/security`)
   const section = page.locator('section', { has: page.getByRole('heading', { name: 'Passkeys' }) })
+  // The list loaded in the browser: the page is live, so the form's name and click reach its handler.
+  await expect(section.getByText('You have no passkeys yet.')).toBeVisible()
   await section.getByLabel(/^Name/).fill('Not mine')
   await section.getByRole('button', { name: 'Add a passkey' }).click()
   // The attacker holds the password too here (the step-up stops a cookie alone); the owner is still emailed.
