@@ -41,6 +41,16 @@ export type PageAsk = {
 /** Where a listing falls in a sort by price or newest first: its price (cents) or posting time (µs), then its id. */
 export type SortKey = { k: number; id: string }
 
+/** The column a sort orders by (best match: within a tier, newest first); ties by id, as the sort goes. */
+export const sortColumn = (sort: SearchSort) =>
+  sort === 'price_asc' || sort === 'price_desc' ? 'priceCents' : 'postedUs'
+
+/** Row r's place in the sort. */
+export const sortKeyAt = (f: ListingFacts, r: number, sort: SearchSort): SortKey => ({
+  k: f[sortColumn(sort)][r] as number,
+  id: idAt(f, r),
+})
+
 /**
  * Rows changed since the copy was read: `at[r]` is the feed's application that found row r changed (0: not),
  * one array per copy marked in place and shared by its views; a view skips those up to its `upTo`, `rows` of them.
@@ -149,8 +159,9 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
   const rowAt = (i: number) =>
     byPrice ? (f.byPrice[backwards ? f.size - 1 - i : i] as number) : matches ? (matches[i] as number) : i
   // Whether row r comes after a listing in the sort: price_asc goes up by (price, id), the others down.
+  const keys = f[sortColumn(sort)]
   const after = (r: number, { k, id }: SortKey) => {
-    const v = byPrice ? (f.priceCents[r] as number) : (f.postedUs[r] as number)
+    const v = keys[r] as number
     if (v !== k) return sort === 'price_asc' ? v > k : v < k
     return sort === 'price_asc' ? idAt(f, r) > id : idAt(f, r) < id
   }

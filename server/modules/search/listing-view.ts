@@ -8,7 +8,7 @@ import {
   factsTotal,
   smallInteger,
 } from './facts-counts'
-import { type DeadMarks, type PageAsk, pageHits } from './facts-pages'
+import { type DeadMarks, type PageAsk, pageHits, sortColumn, sortKeyAt } from './facts-pages'
 import { perCountFacet } from './filters'
 import { everyRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
 import { descending, firstAtLeast, type TextRows } from './listing-text'
@@ -193,11 +193,7 @@ export function viewPage(
   if (!bigFirst) return undefined
   // Best match orders by tier first, which a walk in row order cannot stop at: its sources are not bounded.
   const last = bigFirst[end]
-  const byPrice = sort === 'price_asc' || sort === 'price_desc'
-  const until =
-    last && sort !== 'relevance'
-      ? { k: (byPrice ? big.priceCents : big.postedUs)[last.r] as number, id: idAt(big, last.r) }
-      : undefined
+  const until = last && sort !== 'relevance' ? sortKeyAt(big, last.r, sort) : undefined
   type Entry = { f: ListingFacts; r: number; tier: number }
   const entries: Entry[] = []
   for (const [f, own] of sources) {
@@ -209,7 +205,7 @@ export function viewPage(
   const bigHits = bigFirst.slice(from)
   const id = (e: Entry) => idAt(e.f, e.r)
   // Best match: tier (0 in other sorts), then newest; by price: price. Ties by id (ascending: all reversed).
-  const key = byPrice ? 'priceCents' : 'postedUs'
+  const key = sortColumn(sort)
   const sign = sort === 'price_asc' ? -1 : 1
   const order = (a: Entry, b: Entry) =>
     sign *

@@ -66,6 +66,18 @@ const view: FactsView = {
   size: 0,
 }
 
+/** Matches of several copies in a sort's order: best match by tier, then price or newest; ties by id, as the sort goes. */
+const inSortOrder = (sort: SearchSort) => (a: { f: ListingFacts; r: number; tier?: number }, b: typeof a) => {
+  const key = sort === 'price_asc' || sort === 'price_desc' ? 'priceCents' : 'postedUs'
+  const sign = sort === 'price_asc' ? -1 : 1
+  return (
+    sign *
+    ((b.tier ?? 0) - (a.tier ?? 0) ||
+      (b.f[key][b.r] as number) - (a.f[key][a.r] as number) ||
+      descending(idAt(a.f, a.r), idAt(b.f, b.r)))
+  )
+}
+
 /** The page by definition: every source's matches up to the page's end, merged in the sort's order, sliced. */
 function mergedPage(ask: Omit<PageAsk, 'text' | 'dead'>, terms?: Parameters<typeof textMatchesIn>[0]) {
   const textOf = terms ? textMatchesIn(terms) : undefined
@@ -81,15 +93,7 @@ function mergedPage(ask: Omit<PageAsk, 'text' | 'dead'>, terms?: Parameters<type
   for (const [f, own] of sources)
     for (const h of pageHits(f, { ...ask, paging: { offset: 0, pageSize: end }, ...own }) ?? [])
       all.push({ f, ...h })
-  const key = ask.sort === 'price_asc' || ask.sort === 'price_desc' ? 'priceCents' : 'postedUs'
-  const sign = ask.sort === 'price_asc' ? -1 : 1
-  all.sort(
-    (a, b) =>
-      sign *
-      (b.tier - a.tier ||
-        (b.f[key][b.r] as number) - (a.f[key][a.r] as number) ||
-        descending(idAt(a.f, a.r), idAt(b.f, b.r))),
-  )
+  all.sort(inSortOrder(ask.sort))
   return all.slice(ask.paging.offset, end + 1).map((e) => idAt(e.f, e.r))
 }
 
@@ -187,15 +191,7 @@ describe("a changed view's pages, the largest part asked only for the matches th
             }) ?? []
           ).map((h) => ({ f, r: h.r })),
         )
-        .sort((a, b) => {
-          const key = sort === 'newest' ? 'postedUs' : 'priceCents'
-          const sign = sort === 'price_asc' ? -1 : 1
-          return (
-            sign *
-            ((b.f[key][b.r] as number) - (a.f[key][a.r] as number) ||
-              descending(idAt(a.f, a.r), idAt(b.f, b.r)))
-          )
-        })
+        .sort(inSortOrder(sort))
         .map((e) => idAt(e.f, e.r))
       expect(all.length).toBeGreaterThan(400)
       for (const pageSize of [1, 7, 24])
