@@ -114,6 +114,27 @@ describe('what a search thread keeps', () => {
     expect(kept.find((k) => k.name === 'merged rows of choices')?.held(copy).values).toBeGreaterThan(0)
   })
 
+  it('keeps a search’s facets and the rows they counted only once it is asked a second time', () => {
+    const copy = factsFromRows('1', rowsOf(6_000))
+    const facetsAndRows = kept.find((k) => k.name === 'facets and their rows')
+    const ask = (minPrice: string) =>
+      searchView(wholeView(copy), {
+        query: SearchQuery.parse({ min_price: minPrice }),
+        sort: 'newest',
+        paging: { pageSize: 24, offset: 0 },
+        nowMs: Date.now(),
+        facets: true,
+      }).facets
+    // Searches asked once (the long tail) keep nothing: a bit a listing each.
+    const once = ask('1000')
+    for (let i = 0; i < 20; i++) ask(String(1_100 + i))
+    expect(facetsAndRows?.held(copy).values).toBe(0)
+    // Asked again, the same counts, now kept for the asks after.
+    expect(ask('1000')).toEqual(once)
+    expect(facetsAndRows?.held(copy).values).toBe(1)
+    expect(ask('1000')).toEqual(once)
+  })
+
   it('walks a search asked for the first time only as far as its page, and further as later pages are asked', () => {
     const copy = factsFromRows('1', rowsOf(6_000))
     const firstHits = kept.find((k) => k.name === 'first hits')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { KEPT_AT_LEAST_BYTES, KEPT_ENTRY_BYTES, KeptPerCopy, withMarks } from './kept-per-copy'
+import { ASKED_KEYS, KEPT_AT_LEAST_BYTES, KEPT_ENTRY_BYTES, KeptPerCopy, withMarks } from './kept-per-copy'
 
 // A key of one character: each kept value costs its bytes, the entry and the key.
 const ENTRY = KEPT_ENTRY_BYTES + 1
@@ -45,6 +45,38 @@ describe('values kept per copy', () => {
     kept.get(copy, 'a', () => [1, 2])
     expect(kept.get(copy, 'b', () => [1, 2, 3, 4, 5])).toEqual([1, 2, 3, 4, 5])
     expect(kept.held(copy)).toEqual({ values: 1, bytes: 2 + ENTRY, max: 4 + ENTRY })
+  })
+
+  it('asked twice: keeps a value only for a key asked before, so keys asked once push none out', () => {
+    const kept = new KeptPerCopy<object, number>('test', 2 * ENTRY, () => 0, undefined, true)
+    const copy = {}
+    let made = 0
+    const make = () => ++made
+    // The first ask is answered, not kept; the second is made again and kept; the third is the kept value.
+    expect(kept.get(copy, 'a', make)).toBe(1)
+    expect(kept.held(copy).values).toBe(0)
+    expect(kept.get(copy, 'a', make)).toBe(2)
+    expect(kept.get(copy, 'a', make)).toBe(2)
+    expect(made).toBe(2)
+    // Many keys asked once leave what was asked twice in place.
+    for (let i = 0; i < 100; i++) kept.get(copy, `x${i}`, make)
+    expect(kept.get(copy, 'a', make)).toBe(2)
+    expect(kept.held(copy).values).toBe(1)
+    // A value set in place of a kept one is kept at once; a new key's set counts as its first ask.
+    kept.set(copy, 'a', 7)
+    expect(kept.get(copy, 'a', make)).toBe(7)
+    kept.set(copy, 'b', 8)
+    expect(kept.held(copy).values).toBe(1)
+    kept.set(copy, 'b', 9)
+    expect(kept.get(copy, 'b', make)).toBe(9)
+    // Only the latest ASKED_KEYS keys asked once are remembered; another copy remembers its own.
+    kept.get(copy, 'old', make)
+    for (let i = 0; i < ASKED_KEYS; i++) kept.get(copy, `y${i}`, make)
+    const before = made
+    kept.get(copy, 'old', make)
+    kept.get({}, 'b', make)
+    expect(kept.held(copy).values).toBe(2)
+    expect(made).toBe(before + 2)
   })
 
   it('keeps a share of the bound in proportion to the copy’s listings, when told them, up to the whole', () => {

@@ -26,6 +26,9 @@ export function onceEach<Key extends object, Value>(make: (key: Key) => Value): 
   }
 }
 
+/** Keys asked once a KeptPerCopy `askedTwice` remembers per copy, the oldest forgotten first. */
+export const ASKED_KEYS = 4_096
+
 /** Every KeptPerCopy of this thread's modules, in order made: together, what a thread keeps. */
 export const keptOfThread: KeptPerCopy<object, unknown>[] = []
 
@@ -36,9 +39,14 @@ export const keptOfThread: KeptPerCopy<object, unknown>[] = []
  * times what they said, and searches asked once each grew the instance for minutes. A thread's bounds sum to
  * a small known total (kept-bounds.test.ts). With `listingsOf`, values growing with the copy (a bit or row
  * per listing) keep `maxBytes` at 1,000,000 listings, in proportion below (KEPT_AT_LEAST_BYTES at least).
+ * `askedTwice`: a value is kept only for a key asked before (ASKED_KEYS remembered); the long tail's searches,
+ * asked once, no longer push out the ones asked again.
  */
 export class KeptPerCopy<Copy extends object, Value> {
-  private readonly byCopy = new WeakMap<Copy, { values: Map<string, Value>; bytes: number; max: number }>()
+  private readonly byCopy = new WeakMap<
+    Copy,
+    { values: Map<string, Value>; bytes: number; max: number; asked: Set<string> }
+  >()
 
   constructor(
     /** What the values are, for tests and measurements. */
@@ -46,6 +54,7 @@ export class KeptPerCopy<Copy extends object, Value> {
     private readonly maxBytes: number,
     private readonly bytesOf: (value: Value) => number,
     private readonly listingsOf?: (copy: Copy) => number,
+    private readonly askedTwice = false,
   ) {
     keptOfThread.push(this as unknown as KeptPerCopy<object, unknown>)
   }
@@ -70,13 +79,18 @@ export class KeptPerCopy<Copy extends object, Value> {
     return this.set(copy, key, make())
   }
 
-  /** Keeps `value` for `key` in place of what was kept for it. */
+  /** Keeps `value` for `key` in place of what was kept for it (`askedTwice`: only once `key` was asked before). */
   set(copy: Copy, key: string, value: Value): Value {
     const kept = this.keptFor(copy)
     const was = kept.values.get(key)
     if (was !== undefined) {
       kept.values.delete(key)
       kept.bytes -= this.entryBytes(key, was)
+    } else if (this.askedTwice && !kept.asked.delete(key)) {
+      kept.asked.add(key)
+      // A Set keeps its keys in the order they were added: the oldest first.
+      if (kept.asked.size > ASKED_KEYS) kept.asked.delete(kept.asked.values().next().value as string)
+      return value
     }
     const bytes = this.entryBytes(key, value)
     if (bytes > kept.max) return value
@@ -98,7 +112,12 @@ export class KeptPerCopy<Copy extends object, Value> {
   private keptFor(copy: Copy) {
     let kept = this.byCopy.get(copy)
     if (!kept) {
-      kept = { values: new Map(), bytes: 0, max: this.maxFor(this.listingsOf?.(copy) ?? 0) }
+      kept = {
+        values: new Map(),
+        bytes: 0,
+        max: this.maxFor(this.listingsOf?.(copy) ?? 0),
+        asked: new Set<string>(),
+      }
       this.byCopy.set(copy, kept)
     }
     return kept
