@@ -425,7 +425,7 @@ const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: P
   (kept) =>
     kept.passing.words.byteLength + kept.passing.before.byteLength + FACETS_BYTES + 2 * TYPED_ARRAY_BYTES,
   (f) => f.size,
-  // Kept from a second ask: of 943 long-tail searches that kept their rows, 39 were asked again (decision 0168).
+  // Kept from a second ask: in 4,000 long-tail searches, 39 of its 943 asks found their rows kept (decision 0168).
   true,
 )
 

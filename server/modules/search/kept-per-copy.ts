@@ -45,7 +45,7 @@ export const keptOfThread: KeptPerCopy<object, unknown>[] = []
 export class KeptPerCopy<Copy extends object, Value> {
   private readonly byCopy = new WeakMap<
     Copy,
-    { values: Map<string, Value>; bytes: number; max: number; asked: Set<string> }
+    { values: Map<string, Value>; bytes: number; max: number; asked?: Set<string> }
   >()
 
   constructor(
@@ -86,7 +86,7 @@ export class KeptPerCopy<Copy extends object, Value> {
     if (was !== undefined) {
       kept.values.delete(key)
       kept.bytes -= this.entryBytes(key, was)
-    } else if (this.askedTwice && !kept.asked.delete(key)) {
+    } else if (kept.asked && !kept.asked.delete(key)) {
       kept.asked.add(key)
       // A Set keeps its keys in the order they were added: the oldest first.
       if (kept.asked.size > ASKED_KEYS) kept.asked.delete(kept.asked.values().next().value as string)
@@ -116,7 +116,8 @@ export class KeptPerCopy<Copy extends object, Value> {
         values: new Map(),
         bytes: 0,
         max: this.maxFor(this.listingsOf?.(copy) ?? 0),
-        asked: new Set<string>(),
+        // Only a map keeping values from a second ask remembers the keys asked once.
+        ...(this.askedTwice && { asked: new Set<string>() }),
       }
       this.byCopy.set(copy, kept)
     }

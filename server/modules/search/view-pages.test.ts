@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { SearchQuery, type SearchSort } from '#contract/search'
 import { countFacts, countTotal } from './facts-counts'
-import { type PageAsk, pageHits } from './facts-pages'
+import { type PageAsk, pageHits, sortKeyAt } from './facts-pages'
 import { COUNT_FACETS } from './filters'
 import { keptOfThread } from './kept-per-copy'
 import { DAY_MS, type FactRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
@@ -223,15 +223,14 @@ describe("a changed view's pages, the largest part asked only for the matches th
       const ask = { query: SearchQuery.parse({ ...params, sort }), sort, nowMs: now }
       const every = pageHits(f, { ...ask, paging: { offset: 0, pageSize: f.size } }) ?? []
       expect(every.length, `${JSON.stringify(params)} ${sort}`).toBeGreaterThan(20)
-      const keyOf = (r: number) => (sort === 'newest' ? f.postedUs : f.priceCents)[r] as number
       for (let j = 0; j < Math.min(every.length, 200); j += 7) {
         const at = (every[j] as { r: number }).r
         const next = every[j + 1]
-        if (next && keyOf(next.r) === keyOf(at)) ties++
+        if (next && sortKeyAt(f, next.r, sort).k === sortKeyAt(f, at, sort).k) ties++
         const upTo = pageHits(f, {
           ...ask,
           paging: { offset: 0, pageSize: 300 },
-          until: { k: keyOf(at), id: idAt(f, at) },
+          until: sortKeyAt(f, at, sort),
         })
         expect(upTo, `${JSON.stringify(params)} ${sort} up to ${j}`).toEqual(every.slice(0, j + 1))
       }
@@ -243,8 +242,11 @@ describe("a changed view's pages, the largest part asked only for the matches th
     const ask = { query: SearchQuery.parse({ sort: 'price_asc' }), sort: 'price_asc' as const, nowMs: now }
     const page = pageHits(probe, { ...ask, paging: { offset: 0, pageSize: 60 } }) ?? []
     const tenth = page[10] as { r: number }
-    const until = { k: probe.priceCents[tenth.r] as number, id: idAt(probe, tenth.r) }
-    pageHits(fresh, { ...ask, paging: { offset: 0, pageSize: 60 }, until })
+    pageHits(fresh, {
+      ...ask,
+      paging: { offset: 0, pageSize: 60 },
+      until: sortKeyAt(probe, tenth.r, 'price_asc'),
+    })
     expect(page.length).toBe(61)
     expect(pageHits(fresh, { ...ask, paging: { offset: 0, pageSize: 60 } })).toEqual(page)
     expect(ties).toBeGreaterThan(0)
