@@ -49,22 +49,30 @@ export function factsFacets(f: ListingFacts, q: SearchQuery, nowMs: number, text
   if (f.newestFirst && !text && !rowBounds(boundsOf(q))) return comboFacets(f, q, nowMs)
   if (!f.newestFirst || q.posted_within !== undefined) return countFacts(f, q, nowMs, text?.rows)
   if (!text && !rowsToCount(f, q, -Infinity)) return combosFacets(f, q, nowMs, filtersKey(q))
-  const { facets, passing } = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, () => {
-    const words = new Uint32Array(Math.ceil(f.size / 32))
-    const facets = countFacts(f, q, nowMs, text?.rows, words)
-    const before = new Uint32Array(Math.ceil(words.length / 8) + 1)
-    let sum = 0
-    for (let b = 0; b < before.length; b++) {
-      before[b] = sum
-      for (let w = b * 8; w < Math.min(words.length, b * 8 + 8); w++) sum += bitCount(words[w] as number)
-    }
-    return { facets, passing: { words, before } }
-  })
+  // Asked once, counted as any search is; from the second ask, with the rows it counted, moved with the clock later.
+  const kept = facetsIn.get(f, `${text?.key ?? ''}|${filtersKey(q)}`, (keeping) =>
+    keeping ? countPassing(f, q, nowMs, text) : countFacts(f, q, nowMs, text?.rows),
+  )
+  if (!('passing' in kept)) return kept
+  const { facets, passing } = kept
   // The first row posted before each choice's start (postedMs goes down), then the counted rows before it.
   const postedWithin = POSTED_WITHIN_DAYS.map((days) =>
     passingBefore(passing, firstOlder(f, nowMs - days * DAY_MS)),
   )
   return countsOf(facets.total, facets.values, postedWithin, facets.battery80)
+}
+
+/** countFacts with the rows it counted, a bit each, and the bits before every eight words. */
+function countPassing(f: ListingFacts, q: SearchQuery, nowMs: number, text?: TextRows): KeptFacets {
+  const words = new Uint32Array(Math.ceil(f.size / 32))
+  const facets = countFacts(f, q, nowMs, text?.rows, words)
+  const before = new Uint32Array(Math.ceil(words.length / 8) + 1)
+  let sum = 0
+  for (let b = 0; b < before.length; b++) {
+    before[b] = sum
+    for (let w = b * 8; w < Math.min(words.length, b * 8 + 8); w++) sum += bitCount(words[w] as number)
+  }
+  return { facets, passing: { words, before } }
 }
 
 /** No price range: a combination's whole run counts (a battery floor in it by bisection, decision 0150). */
@@ -418,14 +426,21 @@ function recentSegments(
  */
 type PassingRows = { words: Uint32Array; before: Uint32Array }
 
-/** The counts of recent searches and the rows each counted: the choices move with the clock. */
-const facetsIn = new KeptPerCopy<ListingFacts, { facets: FactsFacets; passing: PassingRows }>(
+type KeptFacets = { facets: FactsFacets; passing: PassingRows }
+
+/**
+ * The counts of searches asked again and the rows each counted: the choices move with the clock. A first ask's
+ * counts alone are made (and not kept): its rows would be 141 KB at 1,000,000 listings made for nothing.
+ */
+const facetsIn = new KeptPerCopy<ListingFacts, KeptFacets | FactsFacets>(
   'facets and their rows',
-  64 * 1024 * 1024,
+  16 * 1024 * 1024,
   (kept) =>
-    kept.passing.words.byteLength + kept.passing.before.byteLength + FACETS_BYTES + 2 * TYPED_ARRAY_BYTES,
+    'passing' in kept
+      ? kept.passing.words.byteLength + kept.passing.before.byteLength + FACETS_BYTES + 2 * TYPED_ARRAY_BYTES
+      : FACETS_BYTES,
   (f) => f.size,
-  // Kept from a second ask: in 4,000 long-tail searches, 39 of its 943 asks found their rows kept (decision 0168).
+  // From a second ask: of 943 asks in 4,000 long-tail searches, 39 found their rows kept (decisions 0168, 0169).
   true,
 )
 

@@ -63,8 +63,8 @@ describe('what a search thread keeps', () => {
       expect(names).toContain(name)
     const total = (listings: number) => kept.reduce((sum, k) => sum + k.maxFor(listings), 0)
     // Filled within a few thousand searches never asked before (seconds of an instance's traffic).
-    expect(total(100_000)).toBeLessThanOrEqual(27 * MB)
-    expect(total(1_000_000)).toBeLessThanOrEqual(157 * MB)
+    expect(total(100_000)).toBeLessThanOrEqual(22.5 * MB)
+    expect(total(1_000_000)).toBeLessThanOrEqual(109 * MB)
   })
 
   it('never holds more than a map’s bound, under searches asked once each', () => {

@@ -79,6 +79,26 @@ describe('values kept per copy', () => {
     expect(made).toBe(before + 2)
   })
 
+  it('tells make whether its value will be kept: from a second ask when asked twice, else always', () => {
+    const told: boolean[] = []
+    const make = (keeping: boolean) => {
+      told.push(keeping)
+      return 0
+    }
+    const twice = new KeptPerCopy<object, number>('test', 2 * ENTRY, () => 0, undefined, true)
+    const copy = {}
+    twice.get(copy, 'a', make)
+    twice.get(copy, 'a', make)
+    twice.get(copy, 'a', make)
+    twice.get(copy, 'b', make)
+    expect(told).toEqual([false, true, false])
+    told.length = 0
+    const always = new KeptPerCopy<object, number>('test', 2 * ENTRY, () => 0)
+    always.get(copy, 'a', make)
+    always.get(copy, 'b', make)
+    expect(told).toEqual([true, true])
+  })
+
   it('keeps a share of the bound in proportion to the copy’s listings, when told them, up to the whole', () => {
     const MB = 1024 * 1024
     const kept = new KeptPerCopy<{ size: number }, number>(

@@ -73,10 +73,14 @@ export class KeptPerCopy<Copy extends object, Value> {
     return { values: kept?.values.size ?? 0, bytes: kept?.bytes ?? 0, max: kept?.max ?? 0 }
   }
 
-  get(copy: Copy, key: string, make: () => Value): Value {
+  /**
+   * What is kept for `key`, else `make`'s value, kept as `set` says. `make` is told whether it will be: a map
+   * keeping from a second ask keeps nothing from a first, which can then be made more cheaply.
+   */
+  get(copy: Copy, key: string, make: (keeping: boolean) => Value): Value {
     const kept = this.keptFor(copy)
     if (kept.values.has(key)) return kept.values.get(key) as Value
-    return this.set(copy, key, make())
+    return this.set(copy, key, make(!kept.asked || kept.asked.has(key)))
   }
 
   /** Keeps `value` for `key` in place of what was kept for it (`askedTwice`: only once `key` was asked before). */
