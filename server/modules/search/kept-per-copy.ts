@@ -74,8 +74,9 @@ export class KeptPerCopy<Copy extends object, Value> {
   }
 
   /**
-   * What is kept for `key`, else `make`'s value, kept as `set` says. `make` is told whether it will be: a map
-   * keeping from a second ask keeps nothing from a first, which can then be made more cheaply.
+   * What is kept for `key`, else `make`'s value, kept as `set` says. `make` is told whether it may be (a value over
+   * the bound is not kept all the same): a map keeping from a second ask keeps nothing from a first, which can then
+   * be made more cheaply.
    */
   get(copy: Copy, key: string, make: (keeping: boolean) => Value): Value {
     const kept = this.keptFor(copy)
