@@ -62,7 +62,7 @@ describe('what a search thread keeps', () => {
     ])
       expect(names).toContain(name)
     const total = (listings: number) => kept.reduce((sum, k) => sum + k.maxFor(listings), 0)
-    // Filled within a few thousand searches never asked before (seconds of an instance's traffic).
+    // Filled within a few thousand searches (seconds of an instance's traffic); facets and their rows by searches asked again.
     expect(total(100_000)).toBeLessThanOrEqual(22.5 * MB)
     expect(total(1_000_000)).toBeLessThanOrEqual(109 * MB)
   })
