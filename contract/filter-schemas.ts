@@ -12,6 +12,7 @@ import {
   PROCESSOR_FAMILIES,
 } from './filters'
 import { unsetWhenEmpty, wholeNumber } from './paging'
+import { formatCount } from './plural'
 
 // The API's schema of each filter's query parameter, built from its declaration (contract/filters.ts `param`). The
 // page reads the same parameters with `readParam` there, without this file's schema library.
@@ -48,7 +49,7 @@ export function paramSchema(param: FilterParam): z.ZodType {
         z.coerce
           .number({ error: `${param.label} must be a number` })
           .min(0, `${param.label} cannot be negative`)
-          .max(DOLLARS_MAX, `${param.label} must be at most ${DOLLARS_MAX.toLocaleString('en-US')}`),
+          .max(DOLLARS_MAX, `${param.label} must be at most ${formatCount(DOLLARS_MAX)}`),
       )
     case 'whole':
       return unsetWhenEmpty(wholeNumber(param.min, param.max, param.label))

@@ -1,4 +1,5 @@
 import { CONDITIONS } from './conditions'
+import { formatMoney } from './money'
 import { TOTAL_THRESHOLD } from './paging-limits'
 import { storageLabel } from './units'
 
@@ -45,7 +46,8 @@ export const BATTERY_FACET_PCT = 80
 /** "Posted within" choices shown on the page; any whole number of days from 1 to 3650 is accepted. */
 export const POSTED_WITHIN_DAYS = [1, 7, 30, 90] as const
 
-const money = (dollars: number) => `$${dollars.toLocaleString('en-US', { maximumFractionDigits: 2 })}`
+/** A price filter's amount in words: dollars as every price is written ("$1,500", "$19.90"). */
+const money = (dollars: number) => formatMoney(Math.round(dollars * 100))
 
 /** One choice of a list parameter: an id (a UUID), one of a list of words, or a whole number in a range. */
 export type ParamItem =

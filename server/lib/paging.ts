@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_DEPTH, PAGING_HEADERS, TOTAL_THRESHOLD } from '#contract/paging'
+import { formatCount } from '#contract/plural'
 import type { SearchSort } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { products } from '#server/db/schema'
@@ -91,7 +92,7 @@ export function readPaging(q: {
   if (q.cursor) return { pageSize, offset: 0, page: null, cursor: q.cursor }
   const page = q.page ?? 1
   if ((page - 1) * pageSize + pageSize > MAX_PAGE_DEPTH) {
-    const message = `Pages reach ${MAX_PAGE_DEPTH.toLocaleString('en-US')} listings deep; follow next_cursor beyond`
+    const message = `Pages reach ${formatCount(MAX_PAGE_DEPTH)} listings deep; follow next_cursor beyond`
     throw new AppError('VALIDATION', message, { page: message })
   }
   return { pageSize, offset: (page - 1) * pageSize, page, cursor: undefined }

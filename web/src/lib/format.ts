@@ -1,23 +1,34 @@
 import { formatMoney } from '#contract/money'
-import { plural, pluralNoun } from '#contract/plural'
+import { formatCount, plural, pluralNoun } from '#contract/plural'
 
 export { storageLabel as formatStorage } from '#contract/units'
-export { formatMoney, plural, pluralNoun }
+export { formatCount, formatMoney, plural, pluralNoun }
+
+/** A month's short name in en-US ("Sep"); en-GB's September is "Sept". */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
 /**
- * Dates show as "Nov 3, 2026". We format in UTC so a listing shows the same day for every visitor
- * and in every test run, whatever the machine's time zone.
+ * An instant's day in UTC: every visitor and every test run sees the same day, whatever the machine's time zone.
+ * Written out rather than asked of Intl.DateTimeFormat, whose data a browser loads at its first date (decision 0170).
  */
-const dateFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  timeZone: 'UTC',
-})
-
-export function formatDate(iso: string): string {
+export function utcDay(
+  iso: string,
+): { day: number; month: string; year: number; monthGB: string } | undefined {
   const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
+  if (Number.isNaN(date.getTime())) return undefined
+  const month = MONTHS[date.getUTCMonth()] ?? ''
+  return {
+    day: date.getUTCDate(),
+    month,
+    monthGB: month === 'Sep' ? 'Sept' : month,
+    year: date.getUTCFullYear(),
+  }
+}
+
+/** Dates show as "Nov 3, 2026", in UTC. */
+export function formatDate(iso: string): string {
+  const d = utcDay(iso)
+  return d ? `${d.month} ${d.day}, ${d.year}` : ''
 }
 
 export function formatYearsOfUse(years: number): string {

@@ -1,5 +1,6 @@
 import type { ReviewState } from '#contract/listing-reviews'
 import type { Product } from '#contract/products'
+import { utcDay } from '../../lib/format'
 import { Badge } from '../ui/badge'
 import { cn } from '../ui/cn'
 import { SpriteIcon } from '../ui/sprite-icon'
@@ -68,22 +69,11 @@ export function VerifiedSellerBadge() {
   )
 }
 
-/** "Battery 91%" (health in % of design capacity), or "Battery not reported". */
-const reportDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })
-const reportDayWithYear = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-})
-
 /** "12 Nov" (with the year when it is not this year's): the day a battery report was made. */
 export function formatReportDay(iso: string, now = new Date()): string {
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return ''
-  return date.getUTCFullYear() === now.getUTCFullYear()
-    ? reportDay.format(date)
-    : reportDayWithYear.format(date)
+  const d = utcDay(iso)
+  if (!d) return ''
+  return d.year === now.getUTCFullYear() ? `${d.day} ${d.monthGB}` : `${d.day} ${d.monthGB} ${d.year}`
 }
 
 /**
@@ -111,6 +101,7 @@ export function batteryEvidence(
   return `${product.battery_health_pct}% — as typed by the seller, not checked`
 }
 
+/** "Battery 91%" (health in % of design capacity), or "Battery not reported". */
 export function batteryText(healthPct: number | null): string {
   return healthPct === null ? 'Battery not reported' : `Battery ${healthPct}%`
 }

@@ -1,11 +1,9 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { plural } from '#contract/plural'
+import { formatCount as count, plural } from '#contract/plural'
 import { Button, buttonClasses } from './button'
 import { cn } from './cn'
-
-const count = (n: number) => n.toLocaleString('en-US')
 
 /** The page numbers to offer: the first, the last, and two either side of the current one. */
 export function pageWindow(page: number, pageCount: number): (number | 'gap')[] {

@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { Pagination } from '../../components/ui/pagination'
 import { SearchField } from '../../components/ui/search-field'
 import { errorMessage } from '../../lib/api-client'
-import { plural } from '../../lib/format'
+import { formatCount as count, plural } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useSession } from '../auth'
 import { type UserActions, userColumns } from './user-columns'
@@ -25,8 +25,6 @@ import {
 } from './users-api'
 
 const TITLES: Record<UserKind, string> = { buyer: 'All Buyers', seller: 'All Sellers' }
-const count = (n: number) => n.toLocaleString('en-US')
-
 /** Reads `?q=&page=` so a search or page can be bookmarked, shared and reached with Back. */
 function useListParams() {
   const [params, setParams] = useSearchParams()

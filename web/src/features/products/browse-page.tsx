@@ -10,7 +10,7 @@ import { Drawer } from '../../components/ui/drawer'
 import { PageHeader } from '../../components/ui/page-header'
 import { CursorPagination, Pagination } from '../../components/ui/pagination'
 import { useMediaQuery } from '../../components/ui/use-media-query'
-import { formatDate, plural } from '../../lib/format'
+import { formatCount, formatDate, plural } from '../../lib/format'
 import { useSession } from '../auth'
 import { useBrands } from '../brands'
 import { SaveSearchButton, useSavedSearchVisit } from '../saved-searches'
@@ -29,7 +29,7 @@ import {
 
 /** "1 laptop", "1,204 laptops", or "10,000+ laptops" when the server estimated the total. */
 export function totalLabel(result: Pick<SearchResult, 'total' | 'total_is_estimate'>): string {
-  if (result.total_is_estimate) return `${result.total.toLocaleString('en-US')}+ laptops`
+  if (result.total_is_estimate) return `${formatCount(result.total)}+ laptops`
   return plural(result.total, 'laptop')
 }
 
@@ -150,7 +150,7 @@ export function BrowsePage() {
               isNew={isNew}
               empty={
                 lastPage ? (
-                  <Alert title={`Page ${(filters.page ?? 1).toLocaleString('en-US')} is past the last page`}>
+                  <Alert title={`Page ${formatCount(filters.page ?? 1)} is past the last page`}>
                     <p>{data ? `${totalLabel(data)} found, on ${plural(lastPage, 'page')}.` : null}</p>
                     <Link
                       to={href({
@@ -160,7 +160,7 @@ export function BrowsePage() {
                       })}
                       className="font-medium text-teal-700 underline underline-offset-2 hover:text-teal-900"
                     >
-                      {`Go to the last page (page ${lastPage.toLocaleString('en-US')})`}
+                      {`Go to the last page (page ${formatCount(lastPage)})`}
                     </Link>
                   </Alert>
                 ) : (
@@ -241,7 +241,7 @@ function ResultPages({
             : null
         }
         nextHref={cursorNext}
-        status={`Page ${page.toLocaleString('en-US')}`}
+        status={`Page ${formatCount(page)}`}
         onNavigate={onNavigate}
       />
     )

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { memo, type ReactNode } from 'react'
 import type { Product } from '#contract/products'
 import { ProductImage } from '../../components/product/product-image'
 import { ProductPrice } from '../../components/product/product-price'
@@ -35,8 +35,19 @@ type ProductCardProps = {
   isNew?: boolean
 }
 
-/** One listing in a grid: photo, name, specs, prices, condition, where, how old, when posted, who sells it. */
-export function ProductCard({ product, headingLevel = 3, action, imagePriority, isNew }: ProductCardProps) {
+/**
+ * One listing in a grid: photo, name, specs, prices, condition, where, how old, when posted, who sells it.
+ * Drawn again only when its own props change: a page that renders again (the session read once the page is live, a
+ * saved search's visit) keeps its 24 cards, since a listing the query cache kept is the same object. What a card
+ * shows of the visitor (the heart) reads the session itself.
+ */
+export const ProductCard = memo(function ProductCard({
+  product,
+  headingLevel = 3,
+  action,
+  imagePriority,
+  isNew,
+}: ProductCardProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const photo = product.images[0]?.card ?? product.img
   return (
@@ -151,7 +162,7 @@ export function ProductCard({ product, headingLevel = 3, action, imagePriority, 
       </div>
     </article>
   )
-}
+})
 
 export function ProductCardSkeleton() {
   return (

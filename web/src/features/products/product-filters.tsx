@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { Brand } from '#contract/brands'
 import { FACETS, FILTER_KEYS, type FilterKey, offeredChoices } from '#contract/filters'
 import type { FacetChoice, Facets } from '#contract/search'
+import { formatCount as count } from '../../lib/format'
 import { useOnChange, useTypedBeforeLive } from '../../lib/server-fields'
 import type { ProductFilters as Filters } from './products-api'
 import { parseFilter, SORTS, withChange } from './search-params'
@@ -38,8 +39,6 @@ function choicesOf<T extends string | number>(
   }
   return choices
 }
-
-const count = (n: number) => n.toLocaleString('en-US')
 
 /** The facets declared before the price come before its fields, as the table orders them. */
 const beforePrice = (key: FilterKey) => FILTER_KEYS.indexOf(key) < FILTER_KEYS.indexOf('min_price')
