@@ -12,8 +12,11 @@ import { SESSION_QUERY_KEY, useSession } from './use-session'
 // hydrate as the server rendered it: otherwise React throws the server's HTML away and renders again, and a
 // button clicked meanwhile is no longer in the page (the boot script's held click is lost).
 
+let renders = 0
+
 function BookingHint() {
   const { user, isLoading } = useSession()
+  renders++
   return (
     <div>
       <button type="button">Report this listing</button>
@@ -63,6 +66,34 @@ describe('useSession while the page hydrates', () => {
     expect(container.querySelector('button')).toBe(button)
     expect(container.textContent).toContain('Booking needs an account')
     // Unmounted before the page goes, so nothing of it runs into a page torn down.
+    act(() => root?.unmount())
+  })
+
+  it('goes live without drawing its readers again while the session is unknown, then draws them once it answers', async () => {
+    let answer: (response: Response) => void = () => {}
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    )
+    const container = document.createElement('div')
+    container.innerHTML = renderToString(tree(new QueryClient()))
+    document.body.append(container)
+
+    renders = 0
+    let root: ReturnType<typeof hydrateRoot> | undefined
+    await act(async () => {
+      root = hydrateRoot(container, tree(new QueryClient()))
+    })
+    // Live, the question asked and not answered: the one render was hydration's. Before, React compared the
+    // session's "hydrated" flag after hydrating and drew every reader again at once, in one blocking task.
+    expect(renders).toBe(1)
+    expect(container.textContent).not.toContain('Booking needs an account')
+
+    await act(async () => {
+      answer(Response.json({ user: null }))
+    })
+    await vi.waitFor(() => expect(container.textContent).toContain('Booking needs an account'))
+    expect(renders).toBe(2)
     act(() => root?.unmount())
   })
 })

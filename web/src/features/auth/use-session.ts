@@ -24,15 +24,20 @@ export function useSession(): Session {
   })
   // The server renders without knowing who asks. While a page hydrates, the session reads as the server rendered
   // it, even when /api/session has answered meanwhile: a different render would make React throw the server's HTML away,
-  // and with it a button clicked before the page was live (src/boot.ts).
-  const isHydrated = useSyncExternalStore(subscribeToNothing, isClientRender, isServerRender)
-  if (!isHydrated) return { user: null, isLoading: true }
+  // and with it a button clicked before the page was live (src/boot.ts). Once live, React compares what this reads
+  // with what it read while hydrating and, where they differ, draws every reader again at once, in one task that
+  // blocks the page. So it reads "known" only once the session has answered: still unknown when the page goes live
+  // (the question is asked from the page's effects), it reads as it did and nothing is drawn again until the answer.
+  const isKnown = useSyncExternalStore(
+    subscribeToNothing,
+    () => !query.isPending,
+    () => false,
+  )
+  if (!isKnown) return { user: null, isLoading: true }
   return { user: query.data ?? null, isLoading: query.isPending }
 }
 
 const subscribeToNothing = () => () => {}
-const isClientRender = () => true
-const isServerRender = () => false
 
 /**
  * For a button whose click depends on who is signed in. A click while the session is still being read is kept
