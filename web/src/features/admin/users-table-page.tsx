@@ -25,6 +25,7 @@ import {
 } from './users-api'
 
 const TITLES: Record<UserKind, string> = { buyer: 'All Buyers', seller: 'All Sellers' }
+
 /** Reads `?q=&page=` so a search or page can be bookmarked, shared and reached with Back. */
 function useListParams() {
   const [params, setParams] = useSearchParams()

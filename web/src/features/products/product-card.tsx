@@ -37,9 +37,9 @@ type ProductCardProps = {
 
 /**
  * One listing in a grid: photo, name, specs, prices, condition, where, how old, when posted, who sells it.
- * Drawn again only when its own props change: a page that renders again (the session read once the page is live, a
- * saved search's visit) keeps its 24 cards, since a listing the query cache kept is the same object. What a card
- * shows of the visitor (the heart) reads the session itself.
+ * Drawn again only when its own props change: a page that renders again (the session's answer, a saved search's
+ * visit) keeps its 24 cards, since a listing the query cache kept is the same object. What a card shows of the
+ * visitor (the heart) reads the session itself.
  */
 export const ProductCard = memo(function ProductCard({
   product,
