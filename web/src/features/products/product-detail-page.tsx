@@ -143,8 +143,10 @@ function ProductDetail({ product }: { product: Product }) {
                 label={batteryEvidenceText(product)}
                 className="flex items-center gap-1.5 font-medium"
               />
+              {/* An item of its own, without a leading "·": the evidence before it is long, and a separator would
+                  start the line whenever the count wraps under it. */}
               {product.battery_cycles !== null ? (
-                <span className="text-slate-600">· {product.battery_cycles} charge cycles</span>
+                <span className="text-slate-600">{product.battery_cycles} charge cycles</span>
               ) : null}
               {product.battery_verified ? (
                 <Badge
