@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { formatReportDay } from '../components/product/product-status'
 import {
   formatCount,
   formatDate,
   formatMoney,
+  formatReportDay,
   formatSignedMoney,
   formatStorage,
   formatYearsOfUse,

@@ -4,31 +4,34 @@ import { formatCount, plural, pluralNoun } from '#contract/plural'
 export { storageLabel as formatStorage } from '#contract/units'
 export { formatCount, formatMoney, plural, pluralNoun }
 
-/** A month's short name in en-US ("Sep"); en-GB's September is "Sept". */
+/** A month's short name as en-US writes it ("Sep"). */
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
 /**
  * An instant's day in UTC: every visitor and every test run sees the same day, whatever the machine's time zone.
  * Written out rather than asked of Intl.DateTimeFormat, whose data a browser loads at its first date (decision 0170).
  */
-export function utcDay(
-  iso: string,
-): { day: number; month: string; year: number; monthGB: string } | undefined {
+function utcDay(iso: string): { day: number; month: string; year: number } | undefined {
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return undefined
-  const month = MONTHS[date.getUTCMonth()] ?? ''
-  return {
-    day: date.getUTCDate(),
-    month,
-    monthGB: month === 'Sep' ? 'Sept' : month,
-    year: date.getUTCFullYear(),
-  }
+  return { day: date.getUTCDate(), month: MONTHS[date.getUTCMonth()] ?? '', year: date.getUTCFullYear() }
 }
 
 /** Dates show as "Nov 3, 2026", in UTC. */
 export function formatDate(iso: string): string {
   const d = utcDay(iso)
   return d ? `${d.month} ${d.day}, ${d.year}` : ''
+}
+
+/**
+ * "12 Nov" (with the year when it is not this year's, "12 Sept 2025": en-GB's September): the day a battery report
+ * was made.
+ */
+export function formatReportDay(iso: string, now = new Date()): string {
+  const d = utcDay(iso)
+  if (!d) return ''
+  const day = `${d.day} ${d.month === 'Sep' ? 'Sept' : d.month}`
+  return d.year === now.getUTCFullYear() ? day : `${day} ${d.year}`
 }
 
 export function formatYearsOfUse(years: number): string {

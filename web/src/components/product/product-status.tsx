@@ -1,6 +1,6 @@
 import type { ReviewState } from '#contract/listing-reviews'
 import type { Product } from '#contract/products'
-import { utcDay } from '../../lib/format'
+import { formatReportDay } from '../../lib/format'
 import { Badge } from '../ui/badge'
 import { cn } from '../ui/cn'
 import { SpriteIcon } from '../ui/sprite-icon'
@@ -67,13 +67,6 @@ export function VerifiedSellerBadge() {
       Verified seller
     </Badge>
   )
-}
-
-/** "12 Nov" (with the year when it is not this year's): the day a battery report was made. */
-export function formatReportDay(iso: string, now = new Date()): string {
-  const d = utcDay(iso)
-  if (!d) return ''
-  return d.year === now.getUTCFullYear() ? `${d.day} ${d.monthGB}` : `${d.day} ${d.monthGB} ${d.year}`
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { formatCount as count, plural } from '#contract/plural'
+import { formatCount, plural } from '#contract/plural'
 import { Button, buttonClasses } from './button'
 import { cn } from './cn'
 
@@ -63,7 +63,7 @@ export function Pagination({ page, pageCount, hrefFor, onNavigate, className }: 
           Previous
         </EdgeLink>
         <p className="text-slate-700 text-sm">
-          Page {count(page)} of {count(pageCount)}
+          Page {formatCount(page)} of {formatCount(pageCount)}
         </p>
         <EdgeLink href={page < pageCount ? hrefFor(page + 1) : null} rel="next" onNavigate={onNavigate}>
           Next
@@ -82,7 +82,7 @@ export function Pagination({ page, pageCount, hrefFor, onNavigate, className }: 
               <Link
                 to={hrefFor(p)}
                 onClick={onNavigate}
-                aria-label={`Page ${count(p)}`}
+                aria-label={`Page ${formatCount(p)}`}
                 aria-current={p === page ? 'page' : undefined}
                 className={cn(
                   'inline-flex min-h-11 min-w-11 items-center justify-center rounded-lg px-2 font-semibold text-sm',
@@ -91,7 +91,7 @@ export function Pagination({ page, pageCount, hrefFor, onNavigate, className }: 
                     : 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
                 )}
               >
-                {count(p)}
+                {formatCount(p)}
               </Link>
             </li>
           ),
@@ -166,7 +166,7 @@ export function LoadMore({
         {total !== undefined
           ? total === shown
             ? `Showing ${plural(total, noun, nounPlural)}`
-            : `Showing ${count(shown)} of ${plural(total, noun, nounPlural)}`
+            : `Showing ${formatCount(shown)} of ${plural(total, noun, nounPlural)}`
           : `Showing ${plural(shown, noun, nounPlural)}`}
       </p>
       {hasMore ? (

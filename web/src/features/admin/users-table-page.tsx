@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/ui/page-header'
 import { Pagination } from '../../components/ui/pagination'
 import { SearchField } from '../../components/ui/search-field'
 import { errorMessage } from '../../lib/api-client'
-import { formatCount as count, plural } from '../../lib/format'
+import { formatCount, plural } from '../../lib/format'
 import { toast } from '../../lib/toast'
 import { useSession } from '../auth'
 import { type UserActions, userColumns } from './user-columns'
@@ -161,7 +161,7 @@ export function UsersTablePage({ kind }: { kind: UserKind }) {
                   : `No ${noun}s yet.`
                 : first === 1 && last === total
                   ? `Showing ${plural(total, noun)}`
-                  : `Showing ${count(first)}–${count(last)} of ${plural(total, noun)}`}
+                  : `Showing ${formatCount(first)}–${formatCount(last)} of ${plural(total, noun)}`}
           </p>
           <DataTable
             caption={TITLES[kind]}

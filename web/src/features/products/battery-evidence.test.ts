@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { batteryEvidenceText, formatReportDay } from '../../components/product/product-status'
+import { batteryEvidenceText } from '../../components/product/product-status'
+import { formatReportDay } from '../../lib/format'
 
 describe('where a battery figure came from', () => {
   it('says a figure read from the report, and its day', () => {

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { Brand } from '#contract/brands'
 import { FACETS, FILTER_KEYS, type FilterKey, offeredChoices } from '#contract/filters'
 import type { FacetChoice, Facets } from '#contract/search'
-import { formatCount as count } from '../../lib/format'
+import { formatCount } from '../../lib/format'
 import { useOnChange, useTypedBeforeLive } from '../../lib/server-fields'
 import type { ProductFilters as Filters } from './products-api'
 import { parseFilter, SORTS, withChange } from './search-params'
@@ -112,7 +112,7 @@ export function ProductFilters({ filters, brands, facets, onChange }: FiltersPro
 
   const brandCount = (id: string) => {
     const n = facets?.brand.find((c) => c.value === id)?.count
-    return facets ? ` (${count(n ?? 0)})` : ''
+    return facets ? ` (${formatCount(n ?? 0)})` : ''
   }
   /** A facet of choices (every one but the brand's list), as radio buttons, where the table puts it. */
   const facetChoices = (f: (typeof FACETS)[number]) => {
@@ -289,7 +289,7 @@ function Choices<T extends string | number>({
           >
             {choice.label}
             {showCounts && choice.count !== undefined ? (
-              <span className="text-slate-600"> ({count(choice.count)})</span>
+              <span className="text-slate-600"> ({formatCount(choice.count)})</span>
             ) : null}
           </Radio>
         ))}
