@@ -77,6 +77,7 @@ describe('format', () => {
   it('shows dates as "Nov 3, 2026"', () => {
     expect(formatDate('2026-11-03T10:00:00.000Z')).toBe('Nov 3, 2026')
     expect(formatDate('not a date')).toBe('')
+    expect(formatReportDay('not a date')).toBe('')
   })
 
   it('names years of use and storage sizes', () => {
