@@ -1,8 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { ReactElement } from 'react'
-import { createRoutesFromElements, type RouteObject } from 'react-router'
+import type { RouteObject } from 'react-router'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppInstance, buildApp } from '#server/app'
 import { loadConfig } from '#server/config'
@@ -11,7 +10,7 @@ import { MemoryMediaStorage } from '#server/lib/storage'
 import { signIn, TEST_PASSWORD } from '#server/test/auth-helpers'
 import { createUser } from '#server/test/factories'
 import { openTestDatabase } from '#server/test/test-app'
-import { AppRoutes } from '../../../web/src/app/router'
+import { ROUTES } from '../../../web/src/app/router'
 
 // Every page the web app's router has answers 200 when loaded directly (a refresh, a link from an email), not only
 // when reached by a click inside the app: the list is read from the router itself, so a page added there and not
@@ -26,9 +25,6 @@ let db: Db
 
 /** Every path of the router's routes, parameters filled with a sample value; the catch-all left out. */
 function routerPaths(): string[] {
-  const routes = createRoutesFromElements(
-    (AppRoutes() as ReactElement<{ children: ReactElement }>).props.children,
-  )
   const out = new Set<string>()
   const walk = (list: RouteObject[], parent: string) => {
     for (const r of list) {
@@ -38,7 +34,7 @@ function routerPaths(): string[] {
       if (r.children) walk(r.children, full)
     }
   }
-  walk(routes, '/')
+  walk(ROUTES, '/')
   return [...out].map((p) => p.replace(/:[A-Za-z]+/g, 'sample-id'))
 }
 
