@@ -40,10 +40,24 @@ function precompress(): Plugin {
   }
 }
 
+/**
+ * Writes the icon sprite into index.html where it says `<!-- icons -->`, so every page carries its icons' symbols and
+ * draws them by reference within the document. A sprite in a file of its own (or an SVG favicon) is made into a
+ * document of its own by the browser, 4–30 ms of a phone's main thread as the page loads, and one more request beside
+ * the page's largest picture; written in, it costs the page about 1 kB of brotli.
+ */
+function inlineIcons(): Plugin {
+  const sprite = path.resolve(WEB_ROOT, 'src/components/ui/icons.svg')
+  return {
+    name: 'inline-icons',
+    transformIndexHtml: (html) => html.replace('<!-- icons -->', fs.readFileSync(sprite, 'utf8').trim()),
+  }
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'web',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), inlineIcons(), precompress()],
   // `vite build` makes the browser app in dist/web (with a manifest the server reads for preloads);
   // `vite build --ssr src/ssr/entry-server.tsx` the page renderer in dist/server.
   // The page renderer carries its libraries, React's production build among them, whatever NODE_ENV the server

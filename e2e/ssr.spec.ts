@@ -170,6 +170,36 @@ test.describe('with JavaScript on', () => {
     expect(stylesheets).toEqual([])
   })
 
+  test('a page draws its icons from symbols it carries, asking for no SVG file', async ({ page }) => {
+    const svgRequests: string[] = []
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname.endsWith('.svg')) svgRequests.push(req.url())
+    })
+    await gotoInteractive(page, '/productcard')
+    const icons = await page.evaluate(() =>
+      [...document.querySelectorAll('use')].map((use) => {
+        const href = use.getAttribute('href') ?? ''
+        return {
+          href,
+          target: href.startsWith('#') ? document.getElementById(href.slice(1))?.tagName : undefined,
+        }
+      }),
+    )
+    // The symbols take no room: the page starts at the top.
+    expect(await page.evaluate(() => document.getElementById('root')?.getBoundingClientRect().top)).toBe(0)
+    // A card's pin, clock, calendar and heart at least, each a symbol of the page.
+    expect(icons.length).toBeGreaterThan(24 * 4)
+    expect(icons.filter((icon) => icon.target !== 'symbol')).toEqual([])
+    // The heart over a card's photo is drawn: a box of its own size.
+    const heart = page
+      .getByRole('button', { name: /^Save .* to favourites$/ })
+      .first()
+      .locator('svg')
+    expect((await heart.boundingBox())?.width).toBeGreaterThan(10)
+    await page.waitForLoadState('networkidle')
+    expect(svgRequests).toEqual([])
+  })
+
   test('after hydration the app navigates in place, without a full page load', async ({ page }) => {
     await gotoInteractive(page, '/')
     await page.evaluate(() => {

@@ -1,6 +1,6 @@
 import { cn } from './cn'
 
-/** The icons in /icons.svg: the ones the product cards, the home page, the navbar and the footer show. */
+/** The icons in icons.svg, which every page carries: the ones the product cards, the home page, the navbar and the footer show. */
 export type SpriteIconName =
   | 'map-pin'
   | 'clock'
@@ -24,9 +24,9 @@ export type SpriteIconName =
   | 'battery-medium'
 
 /**
- * A decorative icon drawn from /icons.svg by reference: a list of 24 cards would otherwise carry 90 copies of the
- * same inline SVG (a quarter of the page's HTML), and the home page's first download would carry the icon
- * library. Drawn like a Lucide icon, in the text's colour.
+ * A decorative icon drawn by reference to its symbol in the page (icons.svg, written into index.html): a list of 24
+ * cards would otherwise carry 90 copies of the same inline SVG (a quarter of the page's HTML), and the home page's
+ * first download would carry the icon library. Drawn like a Lucide icon, in the text's colour.
  */
 export function SpriteIcon({
   name,
@@ -49,7 +49,7 @@ export function SpriteIcon({
       strokeLinejoin="round"
       className={cn('lucide', className)}
     >
-      <use href={`/icons.svg#${name}`} />
+      <use href={`#${name}`} />
     </svg>
   )
 }
