@@ -297,24 +297,23 @@ function firstSegment(path: string): string {
 
 const [FRAME_ROUTE] = ROUTES as [NonIndexRouteObject]
 const PAGE_ROUTES = FRAME_ROUTE.children ?? []
-/** A route whose first word is not fixed (`*`, `:id`, optional) is offered for every path. */
-const isOpen = (route: RouteObject) => route.path !== undefined && /^[*:]|^[^/]*\?/.test(route.path)
-const OPEN_ROUTES = PAGE_ROUTES.filter(isOpen)
+/** A route's first word when it is fixed: not for a layout without a path, `*`, `:id` or an optional word. */
+const fixedWordOf = (route: RouteObject) => {
+  const word = /^\/?([^/*:?]+)(\/|$)/.exec(route.path ?? '')?.[1]
+  return word === undefined ? undefined : firstSegment(word)
+}
+/** Offered for every path: the routes without a fixed first word (the catch-all), index routes aside. */
+const OPEN_ROUTES = PAGE_ROUTES.filter((route) => !route.index && fixedWordOf(route) === undefined)
 const framed = (routes: RouteObject[]): RouteObject[] => [
   { ...FRAME_ROUTE, children: [...routes, ...OPEN_ROUTES] },
 ]
-const HOME_ROUTES = framed(
-  PAGE_ROUTES.filter((route) => route.index || route.path === '' || route.path === '/'),
-)
+const HOME_ROUTES = framed(PAGE_ROUTES.filter((route) => route.index))
 const UNKNOWN_ROUTES = framed([])
-const FIXED_ROUTES = PAGE_ROUTES.filter((route) => route.path && !isOpen(route))
-const segmentOf = (route: RouteObject) => firstSegment(route.path ?? '')
-const ROUTES_BY_SEGMENT = new Map(
-  [...new Set(FIXED_ROUTES.map(segmentOf))].map((segment) => [
-    segment,
-    framed(FIXED_ROUTES.filter((route) => segmentOf(route) === segment)),
-  ]),
-)
+const ROUTES_BY_SEGMENT = new Map<string, RouteObject[]>()
+for (const word of new Set(PAGE_ROUTES.map(fixedWordOf))) {
+  if (word !== undefined)
+    ROUTES_BY_SEGMENT.set(word, framed(PAGE_ROUTES.filter((route) => fixedWordOf(route) === word)))
+}
 
 export function AppRoutes() {
   return useRoutes(routesFor(useLocation().pathname))
