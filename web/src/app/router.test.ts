@@ -1,6 +1,7 @@
 import { matchRoutes, type RouteObject } from 'react-router'
 import { describe, expect, it } from 'vitest'
-import { ROUTES, routesFor } from './router'
+import { findPublicPage } from '../ssr/entry-server'
+import { preloadableAt, ROUTES, routesFor } from './router'
 
 /** Every path written in the routes, each parameter filled in, nested paths joined to their parents'. */
 function declaredPaths(routes: RouteObject[], parent = ''): string[] {
@@ -44,5 +45,22 @@ describe('routesFor', () => {
     expect(count(routesFor('/productcard'))).toBeLessThanOrEqual(3)
     expect(count(routesFor('/'))).toBeLessThanOrEqual(3)
     expect(count(routesFor('/products/a1'))).toBeLessThanOrEqual(3)
+  })
+})
+
+describe('preloadableAt', () => {
+  it('finds the code of every page the server renders, read from the routes, and of no page it leaves to the browser', () => {
+    const pages = declaredPaths(ROUTES).filter((path) => !path.includes('*'))
+    const rendered = pages.filter((path) => path !== '/' && findPublicPage(path, true) !== undefined)
+    expect(rendered).toEqual(expect.arrayContaining(['/productcard', '/products/a1b2', '/guides', '/about']))
+    expect(pages.filter((path) => preloadableAt(path) !== undefined)).toEqual(rendered)
+    expect(preloadableAt('/login')).toBeUndefined()
+    expect(preloadableAt('/dashboard/myorders')).toBeUndefined()
+  })
+
+  it('finds the not-found page for a path no route names', () => {
+    expect(preloadableAt('/nope')).toBe(preloadableAt('/products/a1/b2'))
+    expect(preloadableAt('/nope')).toBeDefined()
+    expect(preloadableAt('/nope')).not.toBe(preloadableAt('/productcard'))
   })
 })

@@ -1,7 +1,7 @@
-import { type ComponentType, lazy, type ReactNode } from 'react'
+import { type ComponentType, isValidElement, lazy, type ReactNode } from 'react'
 import {
   createRoutesFromElements,
-  matchPath,
+  matchRoutes,
   type NonIndexRouteObject,
   Route,
   type RouteObject,
@@ -22,6 +22,7 @@ import { PublicLayout } from './layouts/public-layout'
 /**
  * A lazily loaded page that can also be loaded ahead: the browser loads the page the server rendered
  * before it hydrates, so the page hydrates with the state the server saw (not after the session answered).
+ * Every page the server renders is declared with it, and only those (`preloadableAt`).
  */
 function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loaded: ComponentType<P> | undefined
@@ -167,28 +168,22 @@ function ForRoles({ roles, page }: { roles: readonly Role[]; page: ReactNode }) 
   return <RequireAuth roles={roles}>{page}</RequireAuth>
 }
 
-/** Public pages the server renders, by path, so the browser can load one before hydrating it. */
-const RENDERED_PAGES: [string, { preload: () => Promise<unknown> }][] = [
-  ['/blog', BlogPage],
-  ['/productcard', BrowsePage],
-  ['/advertise', AdvertisePage],
-  ['/products/:id', ProductDetailPage],
-  ['/sellers/:id', SellerPage],
-  ['/about', AboutPage],
-  ['/contact', ContactPage],
-  ['/terms', TermsPage],
-  ['/privacy', PrivacyPage],
-  ['/guides', GuidesPage],
-  ['/guides/:slug', GuidePage],
-]
+type Preloadable = { preload: () => Promise<unknown> }
+
+/**
+ * The page drawn at `pathname` when its code can be loaded ahead: a page declared with `lazyPage`, which is what a
+ * page the server renders is (the home page aside, which ships with the first download). Read from the routes, so a
+ * page's path is written once.
+ */
+export function preloadableAt(pathname: string): Preloadable | undefined {
+  const element = matchRoutes(routesFor(pathname), pathname)?.at(-1)?.route.element
+  const page = isValidElement(element) ? (element.type as Partial<Preloadable>) : undefined
+  return typeof page?.preload === 'function' ? (page as Preloadable) : undefined
+}
 
 /** Loads the code of the page at `pathname` (the 404 page when `isNotFound`); the home page is eager. */
 export async function preloadPage(pathname: string, isNotFound: boolean): Promise<void> {
-  if (isNotFound) {
-    await NotFoundPage.preload()
-    return
-  }
-  await RENDERED_PAGES.find(([path]) => matchPath(path, pathname))?.[1].preload()
+  await (isNotFound ? NotFoundPage : preloadableAt(pathname))?.preload()
 }
 
 /** Every page's route, under the public frame. Made once: routes written as elements are read anew at each render. */
