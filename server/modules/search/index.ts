@@ -1,7 +1,5 @@
 // Front door of the search module (docs/decisions/0054): what the rest of the server may use of it.
 export { factsReader, readFactsApart } from './facts-apart'
-// For bench/copy-read.ts, which times a copy made again from a view against a whole read.
-export { rebaseCopy } from './facts-rebase'
 export { alertColumns, type SavedFilters } from './filters'
 export { FACT_COLUMNS, type FactRow, idAt } from './listing-facts'
 export { catchUp, factsStatus, keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
