@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads'
 import { workerScript } from '#server/lib/worker-script'
-import type { Rebase } from './facts-rebase'
 import type { ListingFacts } from './listing-facts'
 import type { ReadCopy } from './listing-feed'
 import { THREAD_LIMITS } from './search-pool'
@@ -15,16 +14,8 @@ const BACKGROUND_READ_TIMEOUT_MS = 900_000
 /** The lock a read in turn holds while it reads (facts-worker.ts, decision 0161); the same on every instance. */
 export const WHOLE_READ_LOCK = "hashtextextended('search: a whole read of the copy', 0)"
 
-type Read = {
-  timeoutMs?: number
-  signal?: AbortSignal
-  commits?: string[] | undefined
-  background?: boolean
-  /** Waits for any other instance's read in turn, and takes no parallel workers (ReadCopy). */
-  inTurn?: boolean
-  /** Made from a view in memory, not read (ReadCopy). */
-  rebase?: Rebase | undefined
-}
+/** A read as ReadCopy asks it, each option optional, with a bound on its time and a signal ending it. */
+type Read = Partial<Parameters<ReadCopy>[1]> & { timeoutMs?: number; signal?: AbortSignal }
 
 /** A thread ready to read the copy once (facts-worker.ts); `background`: at a lower priority. */
 export function startReader(url: string, background: boolean): Worker {
