@@ -10,7 +10,7 @@ import {
 } from './facts-counts'
 import { type DeadMarks, type PageAsk, pageHits, sortColumn, sortKeyAt } from './facts-pages'
 import { perCountFacet } from './filters'
-import { everyRow, factsFromRows, idAt, type ListingFacts } from './listing-facts'
+import { everyRow, factsFromRows, idAt, inOrder, type ListingFacts } from './listing-facts'
 import { descending, firstAtLeast, type TextRows } from './listing-text'
 import { sharedArray } from './shared-texts'
 
@@ -79,18 +79,13 @@ function deadCopy(part: MarkedPart): ListingFacts {
   const { facts: f, deadRows: rows } = part
   let copy = deadCopies.get(rows)
   if (!copy) {
-    const pick = <A extends Int32Array | Int16Array | Float64Array>(from: A): A => {
-      const to = new (from.constructor as new (n: number) => A)(rows.length)
-      for (let j = 0; j < rows.length; j++) to[j] = from[rows[j] as number] as number
-      return to
-    }
     copy = {
       ...f,
       size: rows.length,
-      postedMs: pick(f.postedMs),
-      priceCents: pick(f.priceCents),
-      battery: pick(f.battery),
-      combos: { ...f.combos, ofRow: pick(f.combos.ofRow) },
+      postedMs: inOrder(f.postedMs, rows),
+      priceCents: inOrder(f.priceCents, rows),
+      battery: inOrder(f.battery, rows),
+      combos: { ...f.combos, ofRow: inOrder(f.combos.ofRow, rows) },
     }
     deadCopies.set(rows, copy)
   }
