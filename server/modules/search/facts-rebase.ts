@@ -114,11 +114,6 @@ function mergedByPrice(sources: Source[], price: Int32Array, ids: Uint8Array, si
   })
   const cheaper = (a: number, b: number) =>
     (price[a] as number) - (price[b] as number) || compareIds(ids, a, ids, b)
-  return mergeLists(lists, size, (a, b) => cheaper(a, b) < 0)
-}
-
-/** Ascending lists (by `first`) merged into one of `size`. */
-function mergeLists(lists: Int32Array[], size: number, first: (a: number, b: number) => boolean): Int32Array {
   const out = sharedArray(Int32Array, size)
   const at = lists.map(() => 0)
   for (let n = 0; n < size; n++) {
@@ -126,7 +121,7 @@ function mergeLists(lists: Int32Array[], size: number, first: (a: number, b: num
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l] as Int32Array
       const i = at[l] as number
-      if (i < list.length && (best < 0 || first(list[i] as number, out[n] as number))) {
+      if (i < list.length && (best < 0 || cheaper(list[i] as number, out[n] as number) < 0)) {
         best = l
         out[n] = list[i] as number
       }
