@@ -39,7 +39,7 @@ export type PageAsk = {
 }
 
 /** Where a listing falls in a sort by price or newest first: its price (cents) or posting time (µs), then its id. */
-export type SortKey = { k: number; id: string }
+type SortKey = { k: number; id: string }
 
 /** The column a sort orders by (best match: within a tier, newest first); ties by id, as the sort goes. */
 export const sortColumn = (sort: SearchSort) =>
@@ -264,7 +264,7 @@ function walkHits(f: ListingFacts, ask: PageAsk): Hit[] | undefined {
 }
 
 /** Whether ascending `rows` hold `r` (by bisection). */
-export const hasRow = (rows: Int32Array, r: number) => rows[firstAtLeast(rows, 0, rows.length, r)] === r
+const hasRow = (rows: Int32Array, r: number) => rows[firstAtLeast(rows, 0, rows.length, r)] === r
 
 /** How many rows of a walk in row order cost as much as one row picked out of it, then sorted into place. */
 const PICK_COST = 8

@@ -131,7 +131,7 @@ export function factsFromRows(version: string, rows: FactRow[]): ListingFacts {
 type AggregatedFacts = { [column: string]: string | string[] | null | undefined; titles: string[] }
 
 /** A copy's listings as columns, a row each, newest first: what a copy is made of (read, or merged: facts-rebase.ts). */
-export type CopyColumns = {
+type CopyColumns = {
   version: string
   /** Each facet's column: its values, as search sends them, and each row's. */
   facets: Record<CountFacet, Column>
