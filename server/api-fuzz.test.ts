@@ -3,6 +3,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ErrorBody } from '#contract/errors'
 import { brands, products, users } from '#server/db/schema'
+import { seededRandom } from '#server/lib/seeded-random'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 
 /**
@@ -53,16 +54,9 @@ afterAll(async () => {
   await t?.close()
 })
 
-/** mulberry32: small, fast, and the same sequence on every machine. */
+/** Draws from a seed: the same sequence on every machine. */
 function seeded(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let x = a
-    x = Math.imul(x ^ (x >>> 15), x | 1)
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61)
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
+  const next = seededRandom(seed)
   return {
     int: (max: number) => Math.floor(next() * max),
     pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T,

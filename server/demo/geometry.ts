@@ -1,6 +1,8 @@
 // Small helpers for drawing the demo illustrations: a parallel-projection camera (so every flat
 // face of a laptop maps to an SVG affine matrix), 2D hulls, colour mixing and a seeded random.
 
+import { seededRandom as drawsFrom } from '#server/lib/seeded-random'
+
 export type Vec3 = readonly [number, number, number]
 export type Vec2 = readonly [number, number]
 
@@ -178,15 +180,9 @@ export function luminance(hex: string): number {
 // Deterministic randomness
 // ---------------------------------------------------------------------------------------------
 
-/** A tiny seeded generator (mulberry32) so every drawing comes out the same each time. */
+/** Draws from a seed, a number or a text, so every drawing comes out the same each time. */
 export function seededRandom(seed: string | number): () => number {
-  let a = typeof seed === 'number' ? seed : hashString(seed)
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  return drawsFrom(typeof seed === 'number' ? seed : hashString(seed))
 }
 
 export function hashString(s: string): number {

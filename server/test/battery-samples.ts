@@ -12,17 +12,6 @@ export const MACOS_REPORT = fixture('macos-system-profiler.txt')
 /** upower -i: 44.61 of 57 Wh (78%), 341 cycles, 12 Nov 2026. */
 export const LINUX_REPORT = fixture('linux-upower.txt')
 
-/** A small deterministic generator (mulberry32), so a failure names its case. */
-export function seeded(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let x = Math.imul(a ^ (a >>> 15), 1 | a)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** Cuts, flips, repeats or splices random bytes into a sample. */
 export function mangle(sample: Buffer, random: () => number): Buffer {
   const at = Math.floor(random() * sample.length)

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BatteryReportFacts, BatteryReportFile } from '#contract/battery-reports'
 import { Product } from '#contract/products'
 import { batteryReports, products } from '#server/db/schema'
+import { seededRandom } from '#server/lib/seeded-random'
 import { bearerFor, insertUser } from '#server/test/auth-helpers'
-import { LINUX_REPORT, MACOS_REPORT, mangle, seeded, WINDOWS_REPORT } from '#server/test/battery-samples'
+import { LINUX_REPORT, MACOS_REPORT, mangle, WINDOWS_REPORT } from '#server/test/battery-samples'
 import { createBrand, createProduct } from '#server/test/factories'
 import { fileBody } from '#server/test/multipart'
 import { createTestApp, type TestApp } from '#server/test/test-app'
@@ -221,7 +222,7 @@ describe('bad uploads: a clear 400 and nothing changed', () => {
 describe('fuzzing the upload never gives a 500', () => {
   it('answers 200 or 400 to mangled reports', async () => {
     const p = await listing({ condition: 'Fair' })
-    const random = seeded(28)
+    const random = seededRandom(28)
     const samples = [WINDOWS_REPORT, MACOS_REPORT, LINUX_REPORT]
     for (let i = 0; i < 40; i++) {
       const sample = Buffer.from(samples[i % 3] as string)

@@ -1,10 +1,10 @@
 // The three battery reports a laptop writes, read from real-shaped samples (fixtures/), and their broken cousins.
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '#server/lib/seeded-random'
 import {
   LINUX_REPORT as LINUX,
   MACOS_REPORT as MACOS,
   mangle,
-  seeded,
   WINDOWS_REPORT as WINDOWS,
 } from '#server/test/battery-samples'
 import { BatteryReportError, findDate, parseBatteryReport } from './parse-report'
@@ -138,7 +138,7 @@ describe('refusing what is not a whole, believable report', () => {
 
 describe('fuzzing the parsers', () => {
   it('either reads believable facts or refuses with a BatteryReportError, for 3,000 mangled reports', () => {
-    const random = seeded(2026)
+    const random = seededRandom(2026)
     const samples = [WINDOWS, MACOS, LINUX].map((s) => Buffer.from(s))
     let read = 0
     for (let i = 0; i < 3000; i++) {

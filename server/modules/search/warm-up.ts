@@ -4,6 +4,7 @@ import { SearchQuery, SearchSort } from '#contract/search'
 import type { Db } from '#server/db/client'
 import { isOnSale } from '#server/lib/on-sale'
 import { readPaging, rowsOf } from '#server/lib/paging'
+import { seededRandom } from '#server/lib/seeded-random'
 import { type CountFacet, floorFacet } from './filters'
 import { FACT_COLUMNS, type FactRow, factsFromRows, type ListingFacts } from './listing-facts'
 import { holdReady, type Logger } from './listing-feed'
@@ -64,7 +65,7 @@ export function warmUpSearch(
  * 1 to 30); filters read from their declarations; the same copy gives the same searches.
  */
 export function warmUpSearches(f: ListingFacts, count: number): SearchQuery[] {
-  const random = seeded(f.size)
+  const random = seededRandom(f.size)
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)] as T
   const row = () => Math.floor(random() * f.size)
   const searches: SearchQuery[] = []
@@ -93,7 +94,7 @@ export function warmUpSearches(f: ListingFacts, count: number): SearchQuery[] {
 
 async function changedView(db: Db, view: FactsView): Promise<FactsView> {
   const base = baseOf(view)
-  const random = seeded(base.size + 1)
+  const random = seededRandom(base.size + 1)
   const dead = new Set(Array.from({ length: 64 }, () => Math.floor(random() * base.size)))
   const rows = await rowsOf<FactRow>(db, sql`select ${FACT_COLUMNS} from products where ${isOnSale} limit 32`)
   const delta = factsFromRows(view.version, rows)
@@ -131,15 +132,4 @@ function valueAt(f: ListingFacts, key: FilterKey, r: number, random: () => numbe
   const choices = filter.facet?.choices
   if (choices) return String(choices[Math.floor(random() * choices.length)])
   return undefined
-}
-
-/** A small generator of numbers in [0, 1) from a seed (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed | 0
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
 }
