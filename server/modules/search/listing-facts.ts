@@ -306,11 +306,17 @@ function combosOf(f: ReturnType<typeof arraysOf>) {
 }
 
 /**
- * values[order[i]] at each i, in a shared array of values' kind (a view's dead rows gathered too: listing-view.ts). A
- * loop: `TypedArray.from(order, mapping)` took ten times as long (125–210 ms for 1,000,000 rows, four in each copy made).
+ * values[order[i]] at each i, in an array of values' kind: shared, as a copy's arrays are (handed over, not copied), or
+ * with `shared` false one of the thread's own (a view's dead rows gathered: listing-view.ts). A loop:
+ * `TypedArray.from(order, mapping)` took ten times as long (125–210 ms for 1,000,000 rows, four in each copy made).
  */
-export function inOrder<A extends Int32Array | Int16Array | Float64Array>(values: A, order: Int32Array): A {
-  const out = sharedArray(values.constructor as unknown as ArrayKind<A>, order.length)
+export function inOrder<A extends Int32Array | Int16Array | Float64Array>(
+  values: A,
+  order: Int32Array,
+  shared = true,
+): A {
+  const Kind = values.constructor as unknown as ArrayKind<A> & (new (length: number) => A)
+  const out = shared ? sharedArray(Kind, order.length) : new Kind(order.length)
   for (let i = 0; i < order.length; i++) out[i] = values[order[i] as number] as number
   return out
 }

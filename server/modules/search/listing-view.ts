@@ -82,10 +82,11 @@ function deadCopy(part: MarkedPart): ListingFacts {
     copy = {
       ...f,
       size: rows.length,
-      postedMs: inOrder(f.postedMs, rows),
-      priceCents: inOrder(f.priceCents, rows),
-      battery: inOrder(f.battery, rows),
-      combos: { ...f.combos, ofRow: inOrder(f.combos.ofRow, rows) },
+      // The thread's own arrays: this copy is never handed to another thread.
+      postedMs: inOrder(f.postedMs, rows, false),
+      priceCents: inOrder(f.priceCents, rows, false),
+      battery: inOrder(f.battery, rows, false),
+      combos: { ...f.combos, ofRow: inOrder(f.combos.ofRow, rows, false) },
     }
     deadCopies.set(rows, copy)
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { inOrder } from './listing-facts'
 import { bytesOf, textAt, textIncludes, textsOf } from './shared-texts'
 
 describe('textIncludes', () => {
@@ -49,5 +50,20 @@ describe('textIncludes', () => {
     expect(textIncludes(texts, 0, bytesOf('macbookair'))).toBe(false)
     expect(textIncludes(texts, 0, bytesOf('bookai'))).toBe(false)
     expect(textIncludes(texts, 1, bytesOf('kair'))).toBe(false)
+  })
+})
+
+describe('inOrder', () => {
+  it("gathers values by row into a shared array for a copy, and into the thread's own when asked", () => {
+    const values = Float64Array.from([10, 11, 12, 13])
+    const order = Int32Array.from([3, 0, 2])
+    const shared = inOrder(values, order)
+    const own = inOrder(values, order, false)
+    expect([...shared]).toEqual([13, 10, 12])
+    expect([...own]).toEqual([13, 10, 12])
+    expect(shared).toBeInstanceOf(Float64Array)
+    expect(own).toBeInstanceOf(Float64Array)
+    expect(shared.buffer).toBeInstanceOf(SharedArrayBuffer)
+    expect(own.buffer).not.toBeInstanceOf(SharedArrayBuffer)
   })
 })
