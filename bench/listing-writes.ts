@@ -4,7 +4,7 @@
 // `npm run bench:scale` filled). Every trigger a change sets off runs, at commit too. Prints the changes a second and
 // their latency. The bench's own listings are taken off sale at the end. See bench/README.md.
 import pg from 'pg'
-import { random } from '../server/test/random'
+import { seededRandom } from '../server/lib/seeded-random'
 import { openFilledDatabase } from './filled-db'
 import { NEW_LISTING_SQL, quantile } from './mixed'
 
@@ -29,7 +29,7 @@ const kinds = new Map<string, number>()
 const until = Date.now() + DURATION_S * 1000
 
 async function writer(seed: number) {
-  const rnd = random(seed)
+  const rnd = seededRandom(seed)
   const live: string[] = []
   while (Date.now() < until) {
     const roll = rnd()

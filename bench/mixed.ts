@@ -8,12 +8,12 @@ import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { SearchQuery } from '#contract/search'
-import { random } from '../server/test/random'
+import { seededRandom } from '../server/lib/seeded-random'
 import { drawSearch } from '../server/test/search-draw'
 
 /** `count` different search paths drawn from the realistic mix. */
 export function mixedPaths(brandIds: string[], count: number, seed = 7): string[] {
-  const rnd = random(seed)
+  const rnd = seededRandom(seed)
   const paths = new Set<string>()
   while (paths.size < count) paths.add(searchPath(rnd, brandIds, false))
   return [...paths]
@@ -36,7 +36,7 @@ export function pathSource(
   brandIds: string[],
   seed: number,
 ): { next: () => string; distinct: () => number } {
-  const rnd = random(seed)
+  const rnd = seededRandom(seed)
   if (draw.kind === 'list')
     return {
       next: () => draw.paths[Math.floor(rnd() * draw.paths.length)] as string,
@@ -61,7 +61,7 @@ export function pathSource(
   return {
     next: () => {
       const k = Math.min(draw.ranks, Math.floor(Math.exp(rnd() * logSpan)))
-      const path = searchPath(random(k * 7_919 + 13), brandIds, true)
+      const path = searchPath(seededRandom(k * 7_919 + 13), brandIds, true)
       seen.add(path)
       return path
     },
@@ -327,7 +327,7 @@ const PROBE_GAP_MS = Number(process.env.BENCH_PROBE_GAP_MS ?? 25)
  */
 function startWriter(dbUrl: string, perSecond: number, probeUrl: string, sellerId: string, brandId: string) {
   const pool = new pg.Pool({ connectionString: dbUrl, max: 2 })
-  const rnd = random(perSecond * 1_000 + 11)
+  const rnd = seededRandom(perSecond * 1_000 + 11)
   // Catalogue listings on sale the spread writes reprice (BENCH_WRITES_SPREAD), and the price each had before.
   const drawn =
     SPREAD > 0

@@ -14,7 +14,7 @@
 // refunds equal the refunded Stripe sales; every reversal is in its sale's currency, of a transfer from that
 // sale's charge.
 //
-// The draws come from server/test/random.ts: CONNECT_LEDGER_SEQUENCES (default 4) sequences of
+// The draws come from server/lib/seeded-random.ts: CONNECT_LEDGER_SEQUENCES (default 4) sequences of
 // CONNECT_LEDGER_STEPS (default 30) steps, seeds 1…N, or only CONNECT_LEDGER_SEED to replay one; CONNECT_LEDGER_TRACE
 // prints each sequence's steps.
 
@@ -25,11 +25,11 @@ import { feeCents } from '#contract/fees'
 import { HANDOVER_CHECK_KEYS, type ReceivedBody } from '#contract/handover'
 import { Earnings, Finance } from '#contract/payouts'
 import { bookings, productHolds } from '#server/db/schema'
+import { seededRandom } from '#server/lib/seeded-random'
 import type { SessionUser } from '#server/lib/session'
 import { bearerFor } from '#server/test/auth-helpers'
 import { createBooking, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
 import { type FakeStripe, startFakeStripe } from '#server/test/fake-stripe'
-import { random } from '#server/test/random'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import {
   completeOverdueSales,
@@ -785,7 +785,7 @@ describe('the ledger with Stripe Connect, under random sequences', () => {
       let steps = 0
       const timing = { step: 0, check: 0 }
       for (const seed of SEEDS) {
-        const rand = random(seed)
+        const rand = seededRandom(seed)
         const mine = [await newSeller('test', rand), await newSeller('stripe', rand)]
         const buyer = await createUser(t.db, { role: 'buyer' })
         const trace: string[] = []

@@ -7,10 +7,10 @@ import { alertItems, products } from '#server/db/schema'
 import { recordListed } from '#server/lib/alert-events'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
+import { seededRandom } from '#server/lib/seeded-random'
 import { runAlertMatching } from '#server/modules/alerts'
 import { bearerFor } from '#server/test/auth-helpers'
 import { type BrandRow, createBrand, createProduct, createUser, type UserRow } from '#server/test/factories'
-import { random } from '#server/test/random'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { readFilters, writeFilters } from '../../../web/src/features/products/search-params'
 import { loadFacts } from './listing-feed'
@@ -26,7 +26,7 @@ let t: TestApp
 let brands: BrandRow[] = []
 let seller: UserRow
 let buyer: UserRow
-const rnd = random(24)
+const rnd = seededRandom(24)
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
 const SCREENS = [11.6, 13.3, 13.9, 14, 15.6, 15.99, 16, 17.3]
 

@@ -5,8 +5,8 @@ import { SearchQuery } from '#contract/search'
 import { products } from '#server/db/schema'
 import { isOnSale } from '#server/lib/on-sale'
 import { rowsOf } from '#server/lib/paging'
+import { seededRandom } from '#server/lib/seeded-random'
 import { createBrand, createUser } from '#server/test/factories'
-import { random } from '#server/test/random'
 import { drawOrder, drawWords, WORDS } from '#server/test/search-draw'
 import { createTestApp, type TestApp } from '#server/test/test-app'
 import { type AlertListing, alertOf, conditionOf, conditionsOf, copyAnswers } from './filters'
@@ -23,7 +23,7 @@ import { searchProducts } from './search.queries'
 let t: TestApp
 let brandIds: string[] = []
 
-const rnd = random(2026)
+const rnd = seededRandom(2026)
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
 const some = <T>(xs: readonly T[]) => [...new Set([pick(xs), ...(rnd() < 0.4 ? [pick(xs)] : [])])]
 

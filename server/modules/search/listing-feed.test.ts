@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SearchQuery } from '#contract/search'
 import type { Database } from '#server/db/client'
 import { rowsOf } from '#server/lib/paging'
+import { seededRandom } from '#server/lib/seeded-random'
 import { createBrand, createUser } from '#server/test/factories'
-import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { rebaseCopy } from './facts-rebase'
 import { DAY_MS, idAt, type ListingFacts, readFacts } from './listing-facts'
@@ -32,7 +32,7 @@ let t: TestApp
 let brandIds: string[] = []
 let sellers: string[] = []
 
-const rnd = random(24)
+const rnd = seededRandom(24)
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
 const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { random } from '#server/test/random'
+import { seededRandom } from '#server/lib/seeded-random'
 import { buildTextIndex } from './listing-text'
 import { textAt, textCount } from './shared-texts'
 
@@ -37,7 +37,7 @@ function postingsOf(start: Int32Array, rows: Int32Array, count: number): number[
 
 describe('building the text index', () => {
   it('gives the index that cutting the texts into words gives, for any words', () => {
-    const draw = random(42)
+    const draw = seededRandom(42)
     // Words with accents, letters outside the first plane (two UTF-16 units), digits, and words met once or often.
     const alphabet = ['a', 'b', 'e', 'k', 'z', '1', '9', 'é', 'ß', 'ж', '字', '😀', '-', '.']
     const word = () =>

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILTER_KEYS } from '#contract/filters'
 import { SearchSort } from '#contract/search'
+import { seededRandom } from '#server/lib/seeded-random'
 import { createBrand, createProduct, createUser } from '#server/test/factories'
-import { random } from '#server/test/random'
 import { createTestApp, openTestDatabase, type TestApp } from '#server/test/test-app'
 import { readFacts } from './listing-facts'
 import { keepListingsCurrent, loadFacts, searchReady } from './listing-feed'
@@ -13,7 +13,7 @@ import { warmUpSearch, warmUpSearches } from './warm-up'
 // them.
 
 let t: TestApp
-const rnd = random(46)
+const rnd = seededRandom(46)
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T
 
 beforeAll(async () => {
