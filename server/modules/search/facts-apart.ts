@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { workerScript } from '#server/lib/worker-script'
 import type { ListingFacts } from './listing-facts'
-import type { ReadCopy } from './listing-feed'
+import type { CopyRead, ReadCopy } from './listing-feed'
 import { THREAD_LIMITS } from './search-pool'
 
 /**
@@ -15,7 +15,7 @@ const BACKGROUND_READ_TIMEOUT_MS = 900_000
 export const WHOLE_READ_LOCK = "hashtextextended('search: a whole read of the copy', 0)"
 
 /** A read as ReadCopy asks it, each option optional, with a bound on its time and a signal ending it. */
-type Read = Partial<Parameters<ReadCopy>[1]> & { timeoutMs?: number; signal?: AbortSignal }
+type Read = Partial<CopyRead> & { timeoutMs?: number; signal?: AbortSignal }
 
 /** A thread ready to read the copy once (facts-worker.ts); `background`: at a lower priority. */
 export function startReader(url: string, background: boolean): Worker {

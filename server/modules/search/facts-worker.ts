@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { Db } from '#server/db/client'
 import { lowerThreadPriority, ownThreadNice } from '#server/lib/thread-priority'
-import type { ReadCopy } from './listing-feed'
+import type { CopyRead } from './listing-feed'
 
 // Reads the copy (readFacts), or makes it from a view (rebaseCopy), on its own thread and hands it over in shared
 // memory (the search threads share it too: search-pool.ts), not copied (facts-apart.ts): at 1,000,000 listings
@@ -40,7 +40,7 @@ const asDb = (c: InstanceType<typeof pg.Client>) => drizzle({ client: c }) as un
  * A read while a view answers uses one: a 100,000-listing part took the same 2 s over one as over two,
  * leaving the database a core for the searches (decision 0129). A failed read throws: the thread's error.
  */
-type Read = Omit<Parameters<ReadCopy>[1], 'background'>
+type Read = Omit<CopyRead, 'background'>
 // Each answer says the thread's niceness as it answered (facts-apart.test.ts holds it to decision 0129).
 parentPort?.once('message', async ({ commits, inTurn = false, rebase }: Read) => {
   // Made from a view in memory (decision 0162): the database is not asked.

@@ -96,10 +96,8 @@ const SETTLED_AT_MOST = [Number.POSITIVE_INFINITY, 8_192, 1_024, 128]
  * instance's (decision 0161);
  * `rebase`: the copy made again from a view in memory, no read (readAgain for the pile: decision 0162).
  */
-export type ReadCopy = (
-  signal: AbortSignal,
-  read: { commits?: string[]; background: boolean; inTurn?: boolean; rebase?: Rebase },
-) => Promise<ListingFacts>
+export type ReadCopy = (signal: AbortSignal, read: CopyRead) => Promise<ListingFacts>
+export type CopyRead = { commits?: string[]; background: boolean; inTurn?: boolean; rebase?: Rebase }
 
 /** Per database (tests open many in one process). */
 const stateOf = onceEach(
